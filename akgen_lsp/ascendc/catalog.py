@@ -1,0 +1,394 @@
+"""The Ascend C API catalog: versioned data files describing the API as it really is, loaded once.
+
+The data lives in ``akgen_lsp/ascendc/catalog/*.toml`` (one file per family). Each file has a ``[meta]`` table
+(``schema = 1``, ``family``, ``sources``: where the facts were read) and ``[[entry]]`` tables::
+
+    [[entry]]
+    name = "AscendC::Add"                 # qualified name; methods are AscendC::Class::Method
+    kind = "function"                     # class | method | function | macro | enum | type | variable | enumerator
+    pipe = "V"                            # S | V | M | MTE1 | MTE2 | MTE3 | FIX | none
+    header = "basic_api/kernel_operator_vec_binary_intf.h"
+    doc = "dst = src0 + src1, element by element."
+    since = "5.0"                         # optional: first CANN version that has it
+    removed = "9.1"                       # optional: first CANN version that no longer has it under this name
+    replaced_by = "AscendC::ReduceRepeat" # optional: the name to use from `removed` on (or the older name)
+    deprecated = false                    # optional: still compiles but the vendor says use replaced_by
+    constraints = ["count * sizeof(T) ..."]
+    bases = ["AscendC::TQueBind"]         # classes only
+    template = "template <typename T>"    # classes: the class template header
+    dtypes = { "2201" = ["half", "float", "int16_t", "int32_t"], "2002" = ["half", "float"] }
+      [[entry.overload]]
+      form = "count"                      # count | mask_repeat | mask_bits | scalar | operator | params | ... (free text)
+      template = "template <typename T>"  # optional
+      signature = "void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count)"
+
+and ``[[invented]]`` tables for names that models invent::
+
+    [[invented]]
+    name = "AscendC::Softmax"
+    replacement = "AscendC::SoftMax"
+    certain = true                        # a single deterministic rename
+    note = "SoftMax (capital M) also takes a SoftMaxTiling argument."
+
+Hardware profiles are in ``catalog/arch/`` and are read by `akgen_lsp.ascendc.arch`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CATALOG_DIR = Path(__file__).with_name("catalog")
+SCHEMA = 1
+KINDS = ("class", "method", "function", "macro", "enum", "enumerator", "type", "variable", "namespace")
+PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL", "none")
+
+
+class CatalogError(ValueError):
+    """A catalog data file that does not follow the schema."""
+
+
+# ----------------------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: str | None = None
+
+    def render(self) -> str:
+        text = f"{self.type} {self.name}".strip()
+        return f"{text} = {self.default}" if self.default is not None else text
+
+
+@dataclass(frozen=True)
+class Overload:
+    signature: str
+    returns: str
+    params: tuple[Param, ...]
+    form: str = ""
+    template: str = ""
+    variadic: bool = False
+
+    @property
+    def min_args(self) -> int:
+        return sum(1 for p in self.params if p.default is None)
+
+    @property
+    def max_args(self) -> int | None:
+        return None if self.variadic else len(self.params)
+
+    def accepts(self, nargs: int) -> bool:
+        top = self.max_args
+        return self.min_args <= nargs and (top is None or nargs <= top)
+
+    def label(self) -> str:
+        return f"{self.template} {self.signature}".strip() if self.template else self.signature
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    kind: str
+    doc: str = ""
+    pipe: str = "none"
+    header: str = ""
+    overloads: tuple[Overload, ...] = ()
+    template: str = ""
+    bases: tuple[str, ...] = ()
+    dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    constraints: tuple[str, ...] = ()
+    since: str | None = None
+    removed: str | None = None
+    replaced_by: str | None = None
+    deprecated: bool = False
+    value: str | None = None
+    snippet: str | None = None
+    family: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def short(self) -> str:
+        return self.name.rsplit("::", 1)[-1]
+
+    @property
+    def parent(self) -> str:
+        return self.name.rsplit("::", 1)[0] if "::" in self.name else ""
+
+    def exists_in(self, version: str) -> bool:
+        v = parse_version(version)
+        if self.since and v < parse_version(self.since):
+            return False
+        return not (self.removed and v >= parse_version(self.removed))
+
+    def dtypes_for(self, npu_arch: str) -> tuple[str, ...]:
+        return tuple(self.dtypes.get(npu_arch, ()))
+
+
+@dataclass(frozen=True)
+class Invented:
+    name: str
+    replacement: str
+    certain: bool = False
+    note: str = ""
+    max_version: str | None = None  # the replacement applies only below this CANN version (Divs -> Muls on < 9)
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    parts = re.findall(r"\d+", text)
+    return tuple(int(p) for p in parts[:3]) or (0,)
+
+
+# ----------------------------------------------------------------------------------------------- signatures
+
+_SIG = re.compile(r"^(?P<ret>.*?)(?P<name>[A-Za-z_~][\w]*|operator\s*\S+)\s*\((?P<params>.*)\)\s*(?P<tail>[\w\s&]*)$", re.S)
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split at `sep` outside (), <>, [] and {} (a `<` is a bracket only after an identifier)."""
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
+    prev = ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "<" and (prev.isalnum() or prev in "_ >"):
+            depth += 1
+        elif ch == ">" and depth > 0:
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        if not ch.isspace():
+            prev = ch
+    tail = "".join(current)
+    if tail.strip() or parts:
+        parts.append(tail)
+    return [p.strip() for p in parts]
+
+
+def parse_param(text: str) -> Param:
+    default = None
+    pieces = split_top_level(text, "=")
+    if len(pieces) > 1:
+        text, default = pieces[0], "=".join(pieces[1:]).strip()
+    text = text.strip()
+    m = re.match(r"^(?P<type>.*?)(?P<name>[A-Za-z_]\w*)\s*(?P<arr>(\[[^\]]*\])*)$", text, re.S)
+    if not m or not m.group("type").strip() or m.group("type").strip().endswith("::"):
+        # an unnamed parameter: the whole text is its type
+        return Param("", text, default)
+    ptype = (m.group("type") + m.group("arr")).strip()
+    return Param(m.group("name"), ptype, default)
+
+
+def parse_signature(signature: str, form: str = "", template: str = "") -> Overload:
+    """Parse ``ret Name(params) [const]`` into an `Overload`; raises `CatalogError` when it does not parse."""
+    m = _SIG.match(" ".join(signature.split()))
+    if not m:
+        raise CatalogError(f"signature does not parse: {signature!r}")
+    params_text = m.group("params").strip()
+    variadic = False
+    params: list[Param] = []
+    if params_text and params_text != "void":
+        for piece in split_top_level(params_text):
+            if not piece:
+                raise CatalogError(f"empty parameter in signature: {signature!r}")
+            if piece.endswith("...") or piece == "...":
+                variadic = True
+                if piece == "...":
+                    continue
+            params.append(parse_param(piece))
+    return Overload(
+        signature=" ".join(signature.split()),
+        returns=m.group("ret").strip(),
+        params=tuple(params),
+        form=form,
+        template=template,
+        variadic=variadic,
+    )
+
+
+# ----------------------------------------------------------------------------------------------- catalog
+
+
+class Catalog:
+    """All entries, indexed by qualified name, by short name and by parent class."""
+
+    def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = ()) -> None:
+        self.entries: dict[str, Entry] = {}
+        self.by_short: dict[str, list[Entry]] = {}
+        self.children: dict[str, list[Entry]] = {}
+        for e in entries:
+            if e.name in self.entries:
+                raise CatalogError(f"duplicate catalog entry {e.name!r}")
+            self.entries[e.name] = e
+            self.by_short.setdefault(e.short, []).append(e)
+            self.children.setdefault(e.parent, []).append(e)
+        self.invented: dict[str, Invented] = {i.name: i for i in invented}
+        self.invented_short: dict[str, list[Invented]] = {}
+        for i in self.invented.values():
+            self.invented_short.setdefault(i.name.rsplit("::", 1)[-1], []).append(i)
+        self.sources = tuple(sources)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.entries
+
+    def get(self, name: str) -> Entry | None:
+        return self.entries.get(name)
+
+    def lookup(self, short: str) -> list[Entry]:
+        """Entries whose last name part is `short` (``Add`` finds ``AscendC::Add``)."""
+        return list(self.by_short.get(short, ()))
+
+    def namespace_members(self, namespace: str = "AscendC") -> list[Entry]:
+        return list(self.children.get(namespace, ()))
+
+    def bases_of(self, cls: str) -> list[str]:
+        """`cls` and all its bases, nearest first."""
+        seen: list[str] = []
+        todo = [cls]
+        while todo:
+            c = todo.pop(0)
+            if c in seen:
+                continue
+            seen.append(c)
+            entry = self.entries.get(c)
+            if entry:
+                todo.extend(entry.bases)
+        return seen
+
+    def members(self, cls: str) -> list[Entry]:
+        """Members of class `cls`, including inherited ones."""
+        out: list[Entry] = []
+        names: set[str] = set()
+        for c in self.bases_of(cls):
+            for m in self.children.get(c, ()):
+                if m.short not in names:
+                    names.add(m.short)
+                    out.append(m)
+        return out
+
+    def member(self, cls: str, short: str) -> Entry | None:
+        for c in self.bases_of(cls):
+            e = self.entries.get(f"{c}::{short}")
+            if e is not None:
+                return e
+        return None
+
+    def classes(self) -> list[Entry]:
+        return [e for e in self.entries.values() if e.kind == "class"]
+
+    def suggest(self, short: str, pool: Iterable[str], n: int = 3) -> list[str]:
+        """Close names from `pool` (case-insensitive first, then by similarity)."""
+        pool = list(dict.fromkeys(pool))
+        exact_ci = [p for p in pool if p.lower() == short.lower() and p != short]
+        similar = difflib.get_close_matches(short, pool, n=n + len(exact_ci), cutoff=0.72)
+        out = exact_ci + [s for s in similar if s not in exact_ci and s != short]
+        return out[:n]
+
+
+def _entry_from_toml(raw: Mapping[str, Any], family: str, origin: str) -> Entry:
+    try:
+        name = raw["name"]
+        kind = raw["kind"]
+    except KeyError as exc:
+        raise CatalogError(f"{origin}: an entry lacks {exc.args[0]!r}: {raw!r}") from None
+    if kind not in KINDS:
+        raise CatalogError(f"{origin}: entry {name!r} has unknown kind {kind!r}")
+    pipe = raw.get("pipe", "none")
+    if pipe not in PIPES:
+        raise CatalogError(f"{origin}: entry {name!r} has unknown pipe {pipe!r}")
+    overloads = []
+    for ov in raw.get("overload", ()):
+        try:
+            overloads.append(parse_signature(ov["signature"], ov.get("form", ""), ov.get("template", "")))
+        except KeyError:
+            raise CatalogError(f"{origin}: an overload of {name!r} lacks 'signature'") from None
+        except CatalogError as exc:
+            raise CatalogError(f"{origin}: {name}: {exc}") from None
+    known = {
+        "name", "kind", "doc", "pipe", "header", "overload", "template", "bases", "dtypes", "constraints", "since",
+        "removed", "replaced_by", "deprecated", "value", "snippet",
+    }
+    dtypes = {str(k): tuple(v) for k, v in raw.get("dtypes", {}).items()}
+    return Entry(
+        name=name,
+        kind=kind,
+        doc=raw.get("doc", "").strip(),
+        pipe=pipe,
+        header=raw.get("header", ""),
+        overloads=tuple(overloads),
+        template=raw.get("template", ""),
+        bases=tuple(raw.get("bases", ())),
+        dtypes=dtypes,
+        constraints=tuple(raw.get("constraints", ())),
+        since=raw.get("since"),
+        removed=raw.get("removed"),
+        replaced_by=raw.get("replaced_by"),
+        deprecated=bool(raw.get("deprecated", False)),
+        value=None if raw.get("value") is None else str(raw.get("value")),
+        snippet=raw.get("snippet"),
+        family=family,
+        extra={k: v for k, v in raw.items() if k not in known},
+    )
+
+
+def load_catalog_dir(folder: Path) -> Catalog:
+    entries: list[Entry] = []
+    invented: list[Invented] = []
+    sources: list[str] = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise CatalogError(f"{path.name}: {exc}") from None
+        meta = data.get("meta", {})
+        if meta.get("schema", SCHEMA) != SCHEMA:
+            raise CatalogError(f"{path.name}: schema {meta.get('schema')} is not {SCHEMA}")
+        family = meta.get("family", path.stem)
+        sources.extend(meta.get("sources", ()))
+        for raw in data.get("entry", ()):
+            entries.append(_entry_from_toml(raw, family, path.name))
+        for raw in data.get("invented", ()):
+            try:
+                invented.append(
+                    Invented(
+                        name=raw["name"],
+                        replacement=raw["replacement"],
+                        certain=bool(raw.get("certain", False)),
+                        note=raw.get("note", ""),
+                        max_version=raw.get("max_version"),
+                    )
+                )
+            except KeyError as exc:
+                raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
+    return Catalog(entries, invented, sources)
+
+
+@functools.lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The bundled catalog (loaded once per process)."""
+    return load_catalog_dir(CATALOG_DIR)

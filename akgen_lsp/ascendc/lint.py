@@ -1,0 +1,79 @@
+"""Run the static rules over one text: parse once, run each selected rule, isolate a rule that raises."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from akgen_lsp.ascendc.arch import load_arch
+from akgen_lsp.ascendc.catalog import Catalog, load_catalog
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.rules import Rule, select_rules
+from akgen_lsp.ascendc.syntax import parse
+from akgen_lsp.config import Settings, defaults
+from akgen_lsp.findings import Finding, sort_findings
+
+log = logging.getLogger(__name__)
+_reported: set[tuple[str, str]] = set()
+
+ASCENDC_HEADERS = ("kernel_operator.h", "kernel_operator_intf.h", "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h")
+
+
+def is_ascendc(path: str | Path, text: str | None, settings: Settings | None = None) -> bool:
+    """Whether a file is AscendC: an ``.asc`` file, or a C++ file that includes an Ascend C header."""
+    settings = settings or defaults()
+    suffix = Path(path).suffix.lower()
+    if suffix in [e.lower() for e in settings["files.extensions"]]:
+        return True
+    if suffix not in [e.lower() for e in settings["files.cpp_extensions"]]:
+        return False
+    if text is None:
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+    head = text[:200_000]
+    return any(h in head for h in ASCENDC_HEADERS) or "__aicore__" in head
+
+
+def rules_for(settings: Settings) -> list[Rule]:
+    return select_rules(settings["lint.select"], settings["lint.ignore"], settings["lint.extend_select"])
+
+
+def lint_text(
+    text: str,
+    path: str = "<memory>",
+    settings: Settings | None = None,
+    catalog: Catalog | None = None,
+    rules: Sequence[Rule] | None = None,
+) -> list[Finding]:
+    """All findings of the selected rules on `text`, sorted. A rule that raises is logged once and skipped."""
+    settings = settings or defaults()
+    ctx = LintContext(
+        parsed=parse(text, path),
+        catalog=catalog or load_catalog(),
+        arch=load_arch(settings["arch"]),
+        cann_version=settings["cann.version"],
+    )
+    findings: list[Finding] = []
+    for rule in rules if rules is not None else rules_for(settings):
+        try:
+            findings.extend(rule.check(ctx))
+        except Exception:  # a broken rule must not take the others down
+            key = (rule.code, path)
+            if key not in _reported:
+                _reported.add(key)
+                log.exception("rule %s failed on %s; its findings are skipped", rule.code, path)
+    return sort_findings(_dedupe(findings))
+
+
+def _dedupe(findings: Iterable[Finding]) -> list[Finding]:
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for f in findings:
+        key = (f.code, f.span, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

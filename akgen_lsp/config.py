@@ -1,0 +1,263 @@
+"""One `Settings` value, built in layers: defaults, then `akgen.toml` in the workspace root, then environment
+variables, then the editor's initialization options.
+
+Keys are dotted (``model.backend``, ``toolchain.name``, ``arch``). The environment variable for a key is ``AKGEN_`` and
+the key upper-cased with dots as underscores (``AKGEN_MODEL_PATH``). In ``akgen.toml`` keys may be written as nested
+tables (``[model] path = "..."``) or dotted (``model.path = "..."``); editors may send either a nested object or dotted
+keys, with or without a leading ``akgen`` section. An unknown key or a value of the wrong type is a `SettingsError` that
+names the key and where it came from.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+CONFIG_FILE = "akgen.toml"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names the key and where it came from."""
+
+    def __init__(self, message: str, key: str | None = None, origin: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.origin = origin
+
+
+@dataclass(frozen=True)
+class Key:
+    name: str
+    type: type | tuple[type, ...]
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+
+
+_KEYS: tuple[Key, ...] = (
+    Key("arch", str, "Ascend910B2", "Hardware profile: Ascend910B1..B4, Ascend910_93, Ascend310P."),
+    Key("cann.version", str, "8.5", "CANN version the kernel targets; decides which API names exist (AKG103)."),
+    Key("files.extensions", list, [".asc"], "Files always treated as AscendC."),
+    Key(
+        "files.cpp_extensions",
+        list,
+        [".cpp", ".cc", ".cxx", ".h", ".hpp"],
+        "C++ files treated as AscendC when they include kernel_operator.h (or another Ascend C header).",
+    ),
+    Key("files.exclude", list, [], "Glob patterns of files never checked."),
+    Key("lint.enable", bool, True, "Run the static checker."),
+    Key("lint.select", list, [], "Rule codes to run (empty: the default set)."),
+    Key("lint.ignore", list, [], "Rule codes never reported."),
+    Key("lint.extend_select", list, [], "Rule codes added to the default set (rules that are off by default)."),
+    Key("lint.debounce_ms", int, 150, "Delay after a change before linting."),
+    Key("toolchain.name", str, "auto", "Toolchain for build-on-save: auto, sim or cann.", ("auto", "sim", "cann", "none")),
+    Key("toolchain.cxx", str, "g++", "C++ compiler the sim toolchain uses."),
+    Key("toolchain.timeout_s", float, 60.0, "Time limit of one compile or run."),
+    Key("check_on_save", bool, True, "Compile and run the kernel on save."),
+    Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
+    Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
+    Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),
+    Key("model.path", str, "", "GGUF file (llama_cpp) or HF directory (transformers)."),
+    Key("model.endpoint", str, "", "Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
+    Key("model.name", str, "", "Model name from the registry (models/registry.toml) or the server's model id."),
+    Key("model.api_key_env", str, "OPENAI_API_KEY", "Environment variable holding the API key for model.endpoint."),
+    Key("model.max_tokens", int, 64, "Most tokens one inline completion may generate."),
+    Key("model.temperature", float, 0.2, "Sampling temperature for completions."),
+    Key("model.top_p", float, 0.95, "Nucleus sampling for completions."),
+    Key("model.n_ctx", int, 4096, "Context length for llama_cpp."),
+    Key("model.n_threads", int, 0, "CPU threads for llama_cpp (0: the library's choice)."),
+    Key("model.n_gpu_layers", int, 0, "Layers offloaded to the GPU by llama_cpp."),
+    Key("model.device", str, "cpu", "Device for transformers: cpu or cuda."),
+    Key("model.timeout_s", float, 30.0, "Time limit of one model request."),
+    Key("completion.enable", bool, True, "Serve inline completions."),
+    Key("completion.debounce_ms", int, 200, "Base delay before a completion request reaches the model."),
+    Key("completion.prompt_chars", int, 6000, "Character budget of the prompt (prefix and suffix)."),
+    Key("completion.prefix_share", float, 0.7, "Share of the prompt budget given to the text before the cursor."),
+    Key("completion.cache_size", int, 256, "Entries in the completion cache."),
+    Key("completion.cache_ttl_s", float, 300.0, "Lifetime of a completion cache entry."),
+    Key("log.level", str, "info", "Server log level.", ("debug", "info", "warning", "error")),
+)
+
+KEYS: dict[str, Key] = {k.name: k for k in _KEYS}
+
+
+def env_var(key: str) -> str:
+    return "AKGEN_" + key.upper().replace(".", "_")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """All settings, by dotted key. Read with ``settings["model.path"]`` or ``settings.get("model.path")``."""
+
+    values: Mapping[str, Any]
+    origins: Mapping[str, str]
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in KEYS:
+            raise KeyError(f"unknown setting {key!r}")
+        return self.values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    def origin(self, key: str) -> str:
+        return self.origins.get(key, "default")
+
+    def with_overrides(self, overrides: Mapping[str, Any], origin: str) -> Settings:
+        values = dict(self.values)
+        origins = dict(self.origins)
+        for key, value in _flatten(overrides, origin):
+            values[key] = _coerce(key, value, origin)
+            origins[key] = origin
+        return Settings(values, origins)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+def defaults() -> Settings:
+    return Settings({k.name: _copy(k.default) for k in _KEYS}, {})
+
+
+def _copy(v: Any) -> Any:
+    return list(v) if isinstance(v, list) else v
+
+
+def _flatten(obj: Mapping[str, Any], origin: str, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    for raw_key, value in obj.items():
+        key = f"{prefix}{raw_key}"
+        if not prefix and raw_key == "akgen" and isinstance(value, Mapping):
+            yield from _flatten(value, origin, "")
+            continue
+        if key in KEYS:
+            yield key, value
+        elif isinstance(value, Mapping) and any(k.startswith(key + ".") for k in KEYS):
+            yield from _flatten(value, origin, key + ".")
+        else:
+            close = _closest(key)
+            hint = f"; did you mean {close!r}?" if close else ""
+            raise SettingsError(f"unknown setting {key!r} in {origin}{hint}", key, origin)
+
+
+def _closest(key: str) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(key, KEYS.keys(), n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def _type_name(t: type | tuple[type, ...]) -> str:
+    if isinstance(t, tuple):
+        return " or ".join(x.__name__ for x in t)
+    return {"str": "a string", "int": "an integer", "float": "a number", "bool": "true or false", "list": "a list"}[
+        t.__name__
+    ]
+
+
+def _coerce(key: str, value: Any, origin: str, from_env: bool = False) -> Any:
+    spec = KEYS[key]
+    t = spec.type
+    try:
+        if from_env and isinstance(value, str):
+            value = _parse_env(value, t)
+        if t is bool:
+            if not isinstance(value, bool):
+                raise TypeError
+        elif t is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError
+        elif t is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError
+            value = float(value)
+        elif t is list:
+            if not isinstance(value, list):
+                raise TypeError
+            value = list(value)
+        elif t is str and not isinstance(value, str):
+            raise TypeError
+    except (TypeError, ValueError):
+        raise SettingsError(
+            f"setting {key!r} in {origin} must be {_type_name(t)}, got {value!r}", key, origin
+        ) from None
+    if spec.choices and value not in spec.choices:
+        raise SettingsError(
+            f"setting {key!r} in {origin} must be one of {', '.join(spec.choices)}; got {value!r}", key, origin
+        )
+    return value
+
+
+def _parse_env(value: str, t: type | tuple[type, ...]) -> Any:
+    if t is bool:
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(value)
+    if t is int:
+        return int(value)
+    if t is float:
+        return float(value)
+    if t is list:
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest `akgen.toml` at `start` or above it."""
+    start = start.resolve()
+    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = folder / CONFIG_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{path} is not valid TOML: {exc}; fix the file or remove it", origin=str(path)) from None
+    # Sections that belong to other parts of the project ([tasks], [[task]]) are not settings.
+    return {k: v for k, v in data.items() if k not in ("tasks", "task")}
+
+
+def load_settings(
+    workspace: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    editor_options: Mapping[str, Any] | None = None,
+) -> Settings:
+    """Defaults, then `akgen.toml` (found from `workspace` upwards), then the environment, then editor options."""
+    settings = defaults()
+    if workspace is not None:
+        cfg = find_config_file(workspace)
+        if cfg is not None:
+            settings = settings.with_overrides(read_config_file(cfg), str(cfg))
+    env = os.environ if env is None else env
+    values = dict(settings.values)
+    origins = dict(settings.origins)
+    for key in KEYS:
+        name = env_var(key)
+        if name in env:
+            values[key] = _coerce(key, env[name], f"environment variable {name}", from_env=True)
+            origins[key] = f"environment variable {name}"
+    settings = Settings(values, origins)
+    if editor_options:
+        settings = settings.with_overrides(editor_options, "the editor's initialization options")
+    return settings
+
+
+def describe() -> list[Key]:
+    """Every key with its default and documentation (for `akgen config` and the README)."""
+    return list(_KEYS)

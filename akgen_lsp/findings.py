@@ -1,0 +1,321 @@
+"""The one currency of the project: a `Finding`, with its `Span`, `Fix` and `Edit`.
+
+Every source of problems (static rules, compiler output, simulator checks, numeric comparison, the cost model)
+produces findings. The server turns them into LSP diagnostics and code actions; the CLI prints them like a compiler,
+as JSON, or as SARIF 2.1.0. Nothing here knows about LSP.
+
+Positions are 1-based lines and 1-based columns counted in Unicode code points (characters). The end of a span is
+exclusive: a span covering the three characters ``Add`` at the start of line 4 is (4, 1) - (4, 4).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+    HINT = "hint"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self]
+
+
+_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2, Severity.HINT: 3}
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a file: 1-based lines and character columns; the end is exclusive."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def point(cls, path: str, line: int, column: int = 1) -> Span:
+        return cls(path, line, column, line, column)
+
+    @classmethod
+    def whole_line(cls, path: str, line: int, text: str | None = None) -> Span:
+        """The span of a whole line, without its newline (needs the text to know the length)."""
+        length = len(_line_of(text, line)) if text is not None else 0
+        return cls(path, line, 1, line, length + 1)
+
+    def with_path(self, path: str) -> Span:
+        return replace(self, path=path)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text in `span` by `new_text` (an insertion when the span is empty)."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A titled set of edits. `safe` fixes are certain and may be applied without asking."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    safe: bool = False
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem in one place.
+
+    `code` is a stable identifier (``AKG101`` for static rules, ``SIM-UB-OOB`` for simulator checks, ``CXX`` for
+    compiler errors); `source` names the producer (``akgen-lint``, ``akgen-build``, ``akgen-run``); `error_class` is the
+    AscendKernelGen error taxonomy class where known (``api_mismatch``, ``dtype``, ``scope``, ``memory``, ``syntax``, ...);
+    `data` carries raw material such as the compiler's original text.
+    """
+
+    code: str
+    message: str
+    span: Span
+    severity: Severity = Severity.ERROR
+    source: str = "akgen-lint"
+    error_class: str | None = None
+    fixes: tuple[Fix, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def path(self) -> str:
+        return self.span.path
+
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.span.path, self.span.line, self.span.column, self.severity.rank, self.code)
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    return sorted(findings, key=Finding.sort_key)
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)
+
+
+# --------------------------------------------------------------------------------------------------- JSON
+
+
+def span_to_json(span: Span) -> dict[str, Any]:
+    return {
+        "path": span.path,
+        "line": span.line,
+        "column": span.column,
+        "end_line": span.end_line,
+        "end_column": span.end_column,
+    }
+
+
+def fix_to_json(fix: Fix) -> dict[str, Any]:
+    return {
+        "title": fix.title,
+        "safe": fix.safe,
+        "edits": [{**span_to_json(e.span), "new_text": e.new_text} for e in fix.edits],
+    }
+
+
+def finding_to_json(finding: Finding) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        **span_to_json(finding.span),
+        "severity": finding.severity.value,
+        "code": finding.code,
+        "source": finding.source,
+        "message": finding.message,
+        "fixes": [fix_to_json(f) for f in finding.fixes],
+    }
+    if finding.error_class:
+        out["error_class"] = finding.error_class
+    if finding.data:
+        out["data"] = dict(finding.data)
+    return out
+
+
+def findings_to_json(findings: Iterable[Finding], indent: int | None = 2) -> str:
+    return json.dumps([finding_to_json(f) for f in findings], indent=indent, ensure_ascii=False)
+
+
+def _span_from_json(obj: Mapping[str, Any]) -> Span:
+    line = int(obj["line"])
+    column = int(obj.get("column", 1))
+    return Span(
+        str(obj["path"]),
+        line,
+        column,
+        int(obj.get("end_line", line)),
+        int(obj.get("end_column", column)),
+    )
+
+
+def finding_from_json(obj: Mapping[str, Any]) -> Finding:
+    """Read one finding in the JSON shape above (the simulator's launcher and scripts write it)."""
+    fixes = tuple(
+        Fix(
+            title=str(f["title"]),
+            edits=tuple(Edit(_span_from_json(e), str(e["new_text"])) for e in f.get("edits", ())),
+            safe=bool(f.get("safe", False)),
+        )
+        for f in obj.get("fixes", ())
+    )
+    return Finding(
+        code=str(obj["code"]),
+        message=str(obj["message"]),
+        span=_span_from_json(obj),
+        severity=Severity(obj.get("severity", "error")),
+        source=str(obj.get("source", "akgen")),
+        error_class=obj.get("error_class"),
+        fixes=fixes,
+        data=dict(obj.get("data", {})),
+    )
+
+
+# --------------------------------------------------------------------------------------------------- text
+
+
+def _line_of(text: str | None, line: int) -> str:
+    if text is None:
+        return ""
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else ""
+
+
+def render_text(finding: Finding, source_text: str | None = None) -> str:
+    """Compiler-style text: ``path:line:col: error[AKG101]: message``, then the line and a caret under the span."""
+    sp = finding.span
+    head = f"{sp.path}:{sp.line}:{sp.column}: {finding.severity.value}[{finding.code}]: {finding.message}"
+    out = [head]
+    src = _line_of(source_text, sp.line)
+    if src:
+        out.append(f"    {src.rstrip()}")
+        start = max(sp.column - 1, 0)
+        width = sp.end_column - sp.column if sp.end_line == sp.line and sp.end_column > sp.column else 1
+        prefix = "".join(c if c == "\t" else " " for c in src[:start])
+        out.append(f"    {prefix}{'^' * max(width, 1)}")
+    for fix in finding.fixes:
+        out.append(f"    = fix{' (safe)' if fix.safe else ''}: {fix.title}")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------------- SARIF
+
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+
+
+def findings_to_sarif(
+    findings: Sequence[Finding],
+    rule_docs: Mapping[str, str] | None = None,
+    tool_version: str = "0.1.0",
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log with one run. `rule_docs` maps codes to a short description."""
+    rule_docs = rule_docs or {}
+    codes = sorted({f.code for f in findings})
+    rules = [
+        {"id": code, "shortDescription": {"text": rule_docs.get(code, code)}} for code in codes
+    ]
+    index = {code: i for i, code in enumerate(codes)}
+    results = []
+    for f in findings:
+        sp = f.span
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[f.severity],
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": Path(sp.path).as_posix()},
+                        "region": {
+                            "startLine": sp.line,
+                            "startColumn": sp.column,
+                            "endLine": sp.end_line,
+                            "endColumn": sp.end_column,
+                        },
+                    }
+                }
+            ],
+        }
+        if f.fixes:
+            result["fixes"] = [
+                {
+                    "description": {"text": fix.title},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": {"uri": Path(e.span.path).as_posix()},
+                            "replacements": [
+                                {
+                                    "deletedRegion": {
+                                        "startLine": e.span.line,
+                                        "startColumn": e.span.column,
+                                        "endLine": e.span.end_line,
+                                        "endColumn": e.span.end_column,
+                                    },
+                                    "insertedContent": {"text": e.new_text},
+                                }
+                            ],
+                        }
+                        for e in fix.edits
+                    ],
+                }
+                for fix in f.fixes
+            ]
+        results.append(result)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "akgen",
+                        "version": tool_version,
+                        "informationUri": "https://github.com/akgen-lsp/akgen-lsp",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------------------- edits
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits to `text` (all in one file); positions are 1-based characters."""
+    starts = _line_starts(text)
+
+    def offset(line: int, column: int) -> int:
+        if line - 1 >= len(starts):
+            return len(text)
+        return min(starts[line - 1] + column - 1, len(text))
+
+    ordered = sorted(edits, key=lambda e: (e.span.line, e.span.column), reverse=True)
+    for e in ordered:
+        a = offset(e.span.line, e.span.column)
+        b = offset(e.span.end_line, e.span.end_column)
+        text = text[:a] + e.new_text + text[b:]
+    return text
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+    return starts
