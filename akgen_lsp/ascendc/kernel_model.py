@@ -857,46 +857,49 @@ def identifier_uses(pf: ParsedFile, root: Node, name: str) -> list[Node]:
     return [n for n in walk(root) if n.type == "identifier" and pf.data[n.start_byte : n.end_byte] == raw]
 
 
-def element_type_of(model: KernelModel, fn: Function, expr: Node) -> str | None:
-    """The element type of a tensor expression (``x``, ``xGm[off]``, ``this->x``), when declared in the file."""
+def tensor_info(model: KernelModel, fn: Function, expr: Node) -> tuple[str, str] | None:
+    """(``LocalTensor`` or ``GlobalTensor``, element type) of a tensor expression (``x``, ``xGm[off]``,
+    ``this->x``) when its declaration in `fn` (local or parameter) or in `fn`'s class says so, else None."""
     pf = model.pf
     name = receiver_base(pf, expr)
     if name is None:
         return None
-    # a local or a parameter of `fn`
-    found: set[str] = set()
-    scopes: list[Node] = []
-    if fn.body is not None:
-        scopes.append(fn.body)
+    found: set[tuple[str, str]] = set()
     for p in fn.params:
-        t = _declared_type(pf, p, name)
+        t = _declared_tensor(pf, p, name)
         if t:
             found.add(t)
-    for scope in scopes:
-        for n in walk(scope):
+    if fn.body is not None:
+        for n in walk(fn.body):
             if n.type == "declaration":
-                t = _declared_type(pf, n, name)
+                t = _declared_tensor(pf, n, name)
                 if t:
                     found.add(t)
     if not found and fn.class_name in model.classes:
         cls = model.classes[fn.class_name]  # type: ignore[index]
-        if name in cls.tensors:
-            return cls.tensors[name]
-    if len(found) == 1:
-        return next(iter(found))
-    return None
+        if name in cls.fields:
+            base, args = _split_template_args(cls.fields[name])
+            if base in ("LocalTensor", "GlobalTensor") and args:
+                return base, args[0]
+            return None
+    return next(iter(found)) if len(found) == 1 else None
 
 
-def _declared_type(pf: ParsedFile, decl: Node, name: str) -> str | None:
+def element_type_of(model: KernelModel, fn: Function, expr: Node) -> str | None:
+    info = tensor_info(model, fn, expr)
+    return info[1] if info is not None else None
+
+
+def _declared_tensor(pf: ParsedFile, decl: Node, name: str) -> tuple[str, str] | None:
     typ = decl.child_by_field_name("type")
     if typ is None:
         return None
     for name_n, d, _arr in _declarators(decl):
         if pf.node_text(name_n) != name:
             continue
-        et = _element_type(pf.node_text(typ))
-        if et is not None:
-            return et
+        base, args = _split_template_args(pf.node_text(typ))
+        if base in ("LocalTensor", "GlobalTensor"):
+            return (base, args[0]) if args else None
         if pf.node_text(typ) == "auto" and d.type == "init_declarator":
             value = d.child_by_field_name("value")
             if value is not None and value.type == "call_expression":
@@ -904,7 +907,8 @@ def _declared_type(pf: ParsedFile, decl: Node, name: str) -> str | None:
                 if cname in ("AllocTensor", "DeQue", "Get", "GetWithOffset") and cnode is not None:
                     targs = cnode.parent.child_by_field_name("arguments") if cnode.parent is not None else None
                     if targs is not None and targs.type == "template_argument_list" and targs.named_children:
-                        return pf.node_text(targs.named_children[0]).strip()
+                        return "LocalTensor", pf.node_text(targs.named_children[0]).strip()
+        return None
     return None
 
 

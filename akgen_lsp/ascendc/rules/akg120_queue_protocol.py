@@ -1,0 +1,365 @@
+"""AKG120 queue-protocol: a queue used out of its AllocTensor / EnQue / DeQue / FreeTensor protocol.
+
+## What it does
+Follows every ``TQue``/``TQueBind`` of a kernel class (or of a kernel function) across the methods that use it
+and reports:
+
+- a tensor taken with ``AllocTensor`` that its function neither ``EnQue``s nor ``FreeTensor``s;
+- ``DeQue`` from a queue that nothing ever ``EnQue``s;
+- a tensor taken with ``DeQue`` that its function never ``FreeTensor``s (nor passes on with ``EnQue``);
+- ``AllocTensor<T>()`` or ``DeQue<T>()`` on a queue of depth 0 (the form that needs a depth of at least 1);
+- more buffers on one queue position than the hardware has events for (8 on Atlas A2/A3: the sum of the constant
+  ``num`` arguments of ``InitBuffer`` over the queues of that position in one function).
+
+A tensor that is handed to a helper function, stored in a member or returned counts as passed on, and is not
+reported.
+
+## Why is this bad?
+A queue has a fixed number of buffers. A buffer that is allocated and never freed is gone for good: the next
+``AllocTensor`` on that queue waits for it forever and the core hangs. ``DeQue`` on a queue that nothing fills
+waits forever too. Each buffer of a position holds a hardware event id, and there are only 8 per position:
+the 9th stops the kernel ("max buffer number in same queue position is 8").
+
+## Example
+```cpp
+__aicore__ inline void Compute(int32_t progress)
+{
+    LocalTensor<half> xLocal = inQueueX.DeQue<half>();
+    LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
+    Abs(zLocal, xLocal, tileLength);
+    outQueueZ.EnQue(zLocal);
+}
+```
+
+Use instead:
+```cpp
+__aicore__ inline void Compute(int32_t progress)
+{
+    LocalTensor<half> xLocal = inQueueX.DeQue<half>();
+    LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
+    Abs(zLocal, xLocal, tileLength);
+    outQueueZ.EnQue(zLocal);
+    inQueueX.FreeTensor(xLocal);
+}
+```
+
+## Fix safety
+A missing ``FreeTensor`` of a ``DeQue``'d tensor gets an unsafe fix that frees it at the end of the function
+(where the tensor is last used may be earlier). The other findings have no automatic fix.
+
+## References
+- Ascend C API: ``TQue``, ``TQueBind::AllocTensor/EnQue/DeQue/FreeTensor`` (``kernel_tpipe.h``)
+- CANN: "must use AllocTensor<LocalTensor&> api while tque's depth is zero" (static assertion)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.kernel_model import (
+    Buffer,
+    Function,
+    KernelModel,
+    QueueOp,
+    call_parts,
+    identifier_uses,
+    kernel_model,
+    receiver_base,
+)
+from akgen_lsp.ascendc.rules import Rule
+from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
+
+CODE = "AKG120"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    model = kernel_model(ctx)
+    if not model.queue_ops and not model.init_buffers:
+        return
+    escaped_queues = _escaped_queues(model)
+    yield from _depth_zero(ctx, model)
+    yield from _tensor_lifetimes(ctx, model)
+    yield from _deque_without_enque(ctx, model, escaped_queues)
+    yield from _buffers_per_position(ctx, model)
+
+
+def _finding(ctx: LintContext, span: Span, message: str, severity: Severity = Severity.ERROR,
+             fixes: tuple[Fix, ...] = ()) -> Finding:
+    return Finding(CODE, message, span, severity, "akgen-lint", "memory", fixes)
+
+
+# ------------------------------------------------------------------------------------------------ depth 0
+
+
+def _depth_zero(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
+    for op in model.queue_ops:
+        buf = op.buffer
+        if buf is None or not buf.is_queue or buf.depth != 0 or op.nargs != 0:
+            continue
+        if op.op == "AllocTensor":
+            text = "must use AllocTensor<LocalTensor&> api while tque's depth is zero"
+        elif op.op == "DeQue":
+            text = "must use DeQue<LocalTensor&> api while tque's depth is zero"
+        else:
+            continue
+        yield _finding(ctx, ctx.parsed.span(op.name_node),
+                       f"static assertion failed: {text}: '{buf.name}' is declared with depth 0; give the queue a "
+                       f"depth of 1 or pass the tensor in ({op.op}<T>(tensor))")
+
+
+# ------------------------------------------------------------------------------------------------ tensors
+
+_HANDLING = frozenset({"EnQue", "FreeTensor"})
+
+
+def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
+    pf = ctx.parsed
+    by_function: dict[int, list[QueueOp]] = {}
+    for op in model.queue_ops:
+        by_function.setdefault(id(op.function), []).append(op)
+    for ops in by_function.values():
+        fn = ops[0].function
+        if fn.body is None:
+            continue
+        handled = {op.tensor for op in ops if op.op in _HANDLING and op.tensor}
+        count: dict[tuple[str, str], int] = {}
+        for op in ops:
+            count[(op.queue, op.op)] = count.get((op.queue, op.op), 0) + 1
+        for op in ops:
+            if op.op not in ("AllocTensor", "DeQue") or op.nargs != 0 or op.stored_elsewhere:
+                continue
+            if op.buffer is None or not op.buffer.is_queue or op.buffer.depth == 0:
+                continue
+            if op.tensor is None:
+                continue  # result dropped: nothing to follow
+            name = op.tensor
+            if name in handled or _is_member_or_param(model, fn, name) or _escapes(model, fn, name, op):
+                continue
+            q = op.queue
+            allocs, enques = count.get((q, "AllocTensor"), 0), count.get((q, "EnQue"), 0)
+            deques, frees = count.get((q, "DeQue"), 0), count.get((q, "FreeTensor"), 0)
+            if op.op == "AllocTensor":
+                # a dequeued alias of an allocated tensor may be the one that is freed
+                if enques + frees - deques >= allocs:
+                    continue
+                yield _finding(
+                    ctx, pf.span(op.name_node),
+                    f"tensor '{name}' allocated from '{q}' is never enqueued or freed in '{fn.name}'; every "
+                    f"AllocTensor needs an EnQue({name}) or a FreeTensor({name}), or the queue runs out of buffers "
+                    "and the next AllocTensor hangs", Severity.WARNING)
+            else:
+                if frees >= deques:
+                    continue  # as many frees as dequeues: an alias may be the one freed
+                yield _finding(
+                    ctx, pf.span(op.name_node),
+                    f"tensor '{name}' dequeued from '{q}' is never freed in '{fn.name}'; call "
+                    f"{q}.FreeTensor({name}) after its last use, or the queue runs out of buffers",
+                    Severity.WARNING, fixes=_free_fix(ctx, fn, op))
+
+
+def _free_fix(ctx: LintContext, fn: Function, op: QueueOp) -> tuple[Fix, ...]:
+    body = fn.body
+    if body is None or body.type != "compound_statement" or body.child_count < 2:
+        return ()
+    closing = body.children[-1]
+    if closing.type != "}":
+        return ()
+    last = body.named_children[-1] if body.named_children else None
+    if last is None or last.type == "return_statement":
+        return ()
+    pf = ctx.parsed
+    line_text = pf.line_text(pf.span(last).line)
+    indent = line_text[: len(line_text) - len(line_text.lstrip())]
+    end = pf.span(last)
+    at = Span(pf.path, end.end_line, end.end_column, end.end_line, end.end_column)
+    return (Fix(f"Free '{op.tensor}' at the end of '{fn.name}'",
+                (Edit(at, f"\n{indent}{op.queue}.FreeTensor({op.tensor});"),), safe=False),)
+
+
+def _is_member_or_param(model: KernelModel, fn: Function, name: str) -> bool:
+    cls = model.classes.get(fn.class_name or "")
+    if cls is not None and name in cls.fields:
+        # a member unless a local of the same name hides it
+        return not _declared_locally(model, fn, name)
+    return any(identifier_uses(model.pf, p, name) for p in fn.params)
+
+
+def _declared_locally(model: KernelModel, fn: Function, name: str) -> bool:
+    assert fn.body is not None
+    for n in identifier_uses(model.pf, fn.body, name):
+        p = n.parent
+        if p is not None and p.type in ("init_declarator", "declaration"):
+            return True
+    return False
+
+
+def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
+    """Whether the tensor is handed on: passed to a user-defined function or to a method other than the queue
+    operations, assigned, returned, captured, or used in an initialiser."""
+    pf = model.pf
+    assert fn.body is not None
+    user_names = set(model.function_names) | set(model.device_macros)
+    for use in identifier_uses(pf, fn.body, name):
+        if use == op.tensor_node:
+            continue
+        node = use
+        # climb through sub-tensor and member expressions: x[16], x.ReinterpretCast<T>()
+        parent = node.parent
+        while parent is not None:
+            if parent.type == "argument_list":
+                call = parent.parent
+                if call is None or call.type != "call_expression":
+                    return True
+                cname, _cnode, receiver, _args = call_parts(pf, call)
+                if receiver is not None:
+                    if cname in _HANDLING:
+                        break
+                    if receiver_base(pf, receiver) == name:
+                        break  # a method of the tensor itself
+                    return True
+                if cname in user_names or not cname:
+                    return True
+                break  # an Ascend C API call (Add, DataCopy, ...)
+            if parent.type in ("return_statement", "lambda_expression", "initializer_list", "init_declarator",
+                               "initializer_pair", "co_return_statement", "throw_statement"):
+                if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+                    break  # a redeclaration of the same name
+                return True
+            if parent.type == "assignment_expression":
+                if parent.child_by_field_name("left") == node:
+                    return True  # reassigned: another tensor under the same name
+                return True
+            if parent.type in ("expression_statement", "compound_statement", "if_statement", "for_statement",
+                               "while_statement", "condition_clause", "declaration"):
+                break
+            node = parent
+            parent = node.parent
+    return False
+
+
+# ------------------------------------------------------------------------------------------------ DeQue without EnQue
+
+
+def _escaped_queues(model: KernelModel) -> set[int]:
+    """Buffers whose name is used other than as a method receiver or an InitBuffer argument (a pointer, a
+    reference parameter, an argument to a helper): their protocol is not followed."""
+    pf = model.pf
+    out: set[int] = set()
+    by_name: dict[str, list[Buffer]] = {}
+    for b in model.buffers:
+        by_name.setdefault(b.name, []).append(b)
+    if not by_name:
+        return out
+    for fn in model.functions:
+        if fn.body is None:
+            continue
+        for n in _name_nodes(fn.body):
+            text = pf.node_text(n)
+            if text not in by_name:
+                continue
+            buf = model.buffer_for(fn, text)
+            if buf is None:
+                continue
+            if not _receiver_or_init_use(pf, n):
+                out.add(id(buf))
+    return out
+
+
+def _name_nodes(root: Node) -> list[Node]:
+    from akgen_lsp.ascendc.syntax import walk
+
+    return [n for n in walk(root) if n.type in ("identifier", "field_identifier")]
+
+
+def _receiver_or_init_use(pf: object, node: Node) -> bool:
+    from akgen_lsp.ascendc.syntax import ParsedFile
+
+    assert isinstance(pf, ParsedFile)
+    top = node
+    parent = node.parent
+    # this->q, q[i]
+    while parent is not None and (
+        (parent.type == "field_expression" and parent.child_by_field_name("field") == top
+         and (a := parent.child_by_field_name("argument")) is not None and a.type == "this")
+        or (parent.type == "subscript_expression" and parent.child_by_field_name("argument") == top)
+    ):
+        top = parent
+        parent = top.parent
+    if parent is None:
+        return False
+    if parent.type == "field_expression" and parent.child_by_field_name("argument") == top:
+        return True  # q.Method(...)
+    if parent.type == "argument_list":
+        call = parent.parent
+        if call is not None and call.type == "call_expression":
+            cname, _n, _r, args = call_parts(pf, call)
+            return cname == "InitBuffer" and bool(args) and args[0] == top
+    return False
+
+
+def _deque_without_enque(ctx: LintContext, model: KernelModel, escaped: set[int]) -> Iterator[Finding]:
+    enqueued: set[int] = set()
+    enqueued_names = {op.queue for op in model.queue_ops if op.op == "EnQue"}
+    dequeues: dict[int, list[QueueOp]] = {}
+    for op in model.queue_ops:
+        if op.buffer is None:
+            continue
+        if op.op == "EnQue":
+            enqueued.add(id(op.buffer))
+        elif op.op == "DeQue" and op.queue not in enqueued_names:
+            dequeues.setdefault(id(op.buffer), []).append(op)
+    for key, ops in dequeues.items():
+        buf = ops[0].buffer
+        assert buf is not None
+        if key in enqueued or key in escaped or not buf.is_queue:
+            continue
+        first = ops[0]
+        yield _finding(
+            ctx, ctx.parsed.span(first.name_node),
+            f"DeQue from '{buf.name}', but nothing ever calls {buf.name}.EnQue: the DeQue waits forever; EnQue the "
+            f"tensor (after AllocTensor and filling it) before this DeQue")
+
+
+# ------------------------------------------------------------------------------------------------ buffers per position
+
+
+def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
+    limit = ctx.arch.limits.get("buffers_per_position")
+    if not limit:
+        return
+    groups: dict[tuple[int, str, tuple[str, str]], list] = {}
+    for ib in model.init_buffers:
+        buf = ib.buffer
+        if buf is None or not buf.is_queue or ib.conditional or buf.position_key is None or buf.is_array:
+            continue
+        groups.setdefault((id(ib.function), ib.pipe, buf.position_key), []).append(ib)
+    for (_fid, _pipe, key), calls in groups.items():
+        if any(c.num is None for c in calls):
+            continue
+        seen: set[int] = set()
+        total = 0
+        for c in calls:
+            assert c.buffer is not None and c.num is not None
+            if id(c.buffer) in seen:
+                total = -1  # the same queue initialised twice: not a simple sum
+                break
+            seen.add(id(c.buffer))
+            total += c.num
+        if total <= limit:
+            continue
+        pos = key[0] if key[0] == key[1] else f"{key[0]}->{key[1]}"
+        last = calls[-1]
+        names = ", ".join(f"{c.target}: {c.num}" for c in calls)
+        yield _finding(
+            ctx, ctx.parsed.span(last.node),
+            f"current size is {total}, max buffer number in same queue position is {limit}: the {pos} queues "
+            f"initialised in '{last.function.name}' take {total} buffers ({names}); each buffer holds one of the "
+            f"{limit} hardware events of its position, so the kernel hangs once they are all in use; use fewer "
+            "queues or fewer buffers per queue (a TBuf for scratch space)",
+            Severity.WARNING)
+
+
+RULE = Rule(CODE, "queue-protocol", "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol", check)

@@ -1,0 +1,162 @@
+"""AKG140 alignment: a DataCopy length that is not a multiple of 32 bytes, a Compare length not of 256 bytes.
+
+## What it does
+For ``DataCopy(dst, src, count)`` (the count form) whose ``count`` is a compile-time constant and whose tensors'
+element type is known, it checks that ``count x sizeof(T)`` is a multiple of 32 bytes. For
+``Compare(dst, src0, src1, mode, count)`` it checks that ``count x sizeof(T)`` is a multiple of 256 bytes.
+
+## Why is this bad?
+DataCopy moves whole 32-byte blocks: the length is silently rounded down, so the tail of the data is never
+copied (and a copy shorter than 32 bytes copies nothing). The kernel runs and produces wrong numbers at the end
+of each tile. Compare's count form works on whole 256-byte repeats; another count is outside the API's contract.
+
+## Example
+```cpp
+constexpr int32_t TAIL = 100;            // 200 bytes of half
+DataCopy(xLocal, xGm[offset], TAIL);     // copies 192 bytes: the last 4 elements are lost
+```
+
+Use instead:
+```cpp
+DataCopyExtParams params{1, TAIL * sizeof(half), 0, 0, 0};
+DataCopyPad(xLocal, xGm[offset], params, DataCopyPadExtParams<half>{false, 0, 0, 0});
+```
+
+## Fix safety
+The DataCopy finding offers an unsafe fix that rewrites the call to ``DataCopyPad`` with a
+``DataCopyExtParams`` of the exact byte length (GM to UB also gets a ``DataCopyPadExtParams<T>`` without
+padding). ``DataCopyPad`` exists on Atlas A2/A3 but not on every part, and a padded UB tile may need a different
+stride in later vector code, so the rewrite is offered, never applied silently. Compare has no automatic fix.
+
+## References
+- Ascend C API: ``DataCopy``, ``DataCopyPad``, ``DataCopyExtParams``, ``Compare``
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.kernel_model import (
+    Function,
+    KernelModel,
+    call_parts,
+    element_type_of,
+    kernel_model,
+    tensor_info,
+    type_size,
+)
+from akgen_lsp.ascendc.rules import Rule
+from akgen_lsp.ascendc.syntax import walk
+from akgen_lsp.findings import Edit, Finding, Fix, Severity
+
+CODE = "AKG140"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    if "DataCopy" not in ctx.text and "Compare" not in ctx.text:
+        return
+    model = kernel_model(ctx)
+    block = ctx.arch.alignment.get("datacopy", 32) or 32
+    repeat = ctx.arch.alignment.get("compare", 256) or 256
+    pf = ctx.parsed
+    for fn in model.functions:
+        if fn.body is None or not model.is_device(fn):
+            continue
+        for node in walk(fn.body):
+            if node.type != "call_expression":
+                continue
+            name, name_node, receiver, args = call_parts(pf, node)
+            if receiver is not None or name_node is None:
+                continue
+            if name == "DataCopy" and len(args) == 3:
+                yield from _data_copy(ctx, model, fn, node, name_node, args, block)
+            elif name == "Compare" and len(args) == 5:
+                yield from _compare(ctx, model, fn, node, name_node, args, repeat)
+
+
+def _element(model: KernelModel, fn: Function, args: list[Node]) -> tuple[str, int] | None:
+    types = {t for t in (element_type_of(model, fn, a) for a in args) if t is not None}
+    sizes = {type_size(t) for t in types}
+    if len(types) != 1 or None in sizes:
+        return None
+    t = next(iter(types))
+    size = type_size(t)
+    assert size is not None
+    return t, size
+
+
+def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, call: Node, name_node: Node, args: list[Node],
+               block: int) -> Iterator[Finding]:
+    count = model.eval(args[2], fn)
+    if count is None or count <= 0:
+        return
+    elem = _element(model, fn, args[:2])
+    if elem is None:
+        return
+    type_name, size = elem
+    length = count * size
+    if length % block == 0:
+        return
+    kept = length // block * block
+    lost = length - kept
+    pf = ctx.parsed
+    dst_global = _is_global(model, fn, args[0])
+    src_global = _is_global(model, fn, args[1])
+    fixes: tuple[Fix, ...] = ()
+    qualifier = "AscendC::" if pf.node_text(call.child_by_field_name("function")).startswith("AscendC::") else ""
+    if dst_global is not None and src_global is not None and dst_global != src_global:
+        dst, src = pf.node_text(args[0]), pf.node_text(args[1])
+        params = f"{qualifier}DataCopyExtParams{{1, {length}, 0, 0, 0}}"
+        if src_global:
+            new = (f"{qualifier}DataCopyPad({dst}, {src}, {params}, "
+                   f"{qualifier}DataCopyPadExtParams<{type_name}>{{false, 0, 0, 0}})")
+        else:
+            new = f"{qualifier}DataCopyPad({dst}, {src}, {params})"
+        fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", ((Edit(pf.span(call), new)),),
+                     safe=False),)
+    yield Finding(
+        CODE,
+        f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {block}: DataCopy "
+        f"rounds it down to {kept} bytes and the last {lost} bytes are silently not copied; copy a multiple of "
+        f"{block // size} elements or use DataCopyPad with DataCopyExtParams{{1, {length}, 0, 0, 0}}",
+        pf.span(args[2]),
+        Severity.WARNING,
+        "akgen-lint",
+        "memory",
+        fixes,
+    )
+
+
+def _is_global(model: KernelModel, fn: Function, expr: Node) -> bool | None:
+    info = tensor_info(model, fn, expr)
+    return None if info is None else info[0] == "GlobalTensor"
+
+
+def _compare(ctx: LintContext, model: KernelModel, fn: Function, call: Node, name_node: Node, args: list[Node],
+             repeat: int) -> Iterator[Finding]:
+    count = model.eval(args[4], fn)
+    if count is None or count <= 0:
+        return
+    elem = _element(model, fn, args[1:3])
+    if elem is None:
+        return
+    type_name, size = elem
+    length = count * size
+    if length % repeat == 0:
+        return
+    yield Finding(
+        CODE,
+        f"Compare count is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {repeat}: the count "
+        f"form of Compare works on whole {repeat}-byte repeats; compare a multiple of {repeat // size} elements "
+        "(pad the tail) or use the mask/repeat form",
+        ctx.parsed.span(args[4]),
+        Severity.ERROR,
+        "akgen-lint",
+        "memory",
+    )
+
+
+RULE = Rule(CODE, "alignment", "DataCopy length not a multiple of 32 bytes; Compare length not of 256 bytes", check)
