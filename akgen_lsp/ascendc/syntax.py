@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import tree_sitter_cpp
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from akgen_lsp.findings import Span
+
+if TYPE_CHECKING:
+    from akgen_lsp.ascendc.catalog import Catalog
 
 CPP = Language(tree_sitter_cpp.language())
 
@@ -33,11 +38,10 @@ DEVICE_KEYWORDS = (
 )
 
 _KEYWORD_RE = re.compile(
-    r"\b(?:" + "|".join(re.escape(k) for k in DEVICE_KEYWORDS) + r")\b"
-    r"|\b(?:__mix__|__launch_bounds__)\s*\([^()]*\)"
-    r"|\[\s*aicore\s*\]"
-    r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\]"
+    r"__(?:" + "|".join(re.escape(k[2:-2]) for k in DEVICE_KEYWORDS) + r")__(?!\w)"
+    r"|__(?:mix|launch_bounds)__\s*\([^()]*\)"
 )
+_AICORE_ATTR_RE = re.compile(r"\[\s*(?:aicore\s*\]|\[\s*(?:aicore|vector|cube)\s*\]\s*\])")
 _LAUNCH_RE = re.compile(r"<<<[^;{}]*?>>>")
 # comments, string and character literals: blanked in the "code view" that the scanners below search
 _NOISE_RE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -47,16 +51,16 @@ _MEMBER_CALL_OP_RE = re.compile(
     r"(?:\.|->)\s*(?:template\s+)?operator\s*\(\s*\)\s*(?:<(?:[^<>;(){}]|<[^<>;(){}]*>)*>)?\s*(?=\()"
 )
 _PTR_TO_MEMBER_RE = re.compile(r"(?:\.|->)(\*)\s*[A-Za-z_(]")
-_ASSERT_RE = re.compile(r"(?<![\w.>:])ASSERT\s*\(")
-_IF_MACRO_RE = re.compile(r"\bif([ \t]+)(ASCE?N?D?_IS_(?:NOT_)?AI[CV])([ \t]+)\{")
-_IF_MACRO_TIGHT_RE = re.compile(r"\bif[ \t]+ASCE?N?D?_IS_(?:NOT_)?AI[CV](?=\s*\{)")
+_ASSERT_RE = re.compile(r"ASSERT\s*\(")
+_IF_MACRO_RE = re.compile(r"if([ \t]+)(ASCE?N?D?_IS_(?:NOT_)?AI[CV])([ \t]+)\{")
+_IF_MACRO_TIGHT_RE = re.compile(r"if[ \t]+ASCE?N?D?_IS_(?:NOT_)?AI[CV](?=\s*\{)")
 _TILING_RE = re.compile(
-    r"(?<![\w.>:])(BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF(?:_STRUCT|_ARR)?|REGISTER_TILING_DATA_CLASS)\s*\("
-    r"|(?<![\w.>:])END_TILING_DATA_DEF\b"
+    r"(BEGIN_TILING_DATA_DEF|TILING_DATA_FIELD_DEF(?:_STRUCT|_ARR)?|REGISTER_TILING_DATA_CLASS)\s*\("
+    r"|END_TILING_DATA_DEF(?!\w)"
 )
-_OPERATOR_SPEC_RE = re.compile(r"\boperator\s*\(\s*\)\s*(<(?:[^<>;(){}]|<[^<>;(){}]*>)*>)\s*(?=\()")
-_CAPS_CALL_RE = re.compile(r"(?<![\w.>:])[A-Z][A-Z0-9_]{2,}\s*\(")
-_TEMPLATE_TEMPLATE_RE = re.compile(r"\btemplate\s*<[^<>;{}]*>\s*(typename)\b")
+_OPERATOR_SPEC_RE = re.compile(r"operator\s*\(\s*\)\s*(<(?:[^<>;(){}]|<[^<>;(){}]*>)*>)\s*(?=\()")
+_CAPS_CALL_RE = re.compile(r"[A-Z][A-Z0-9_]{2,}\s*\(")
+_TEMPLATE_TEMPLATE_RE = re.compile(r"template\s*<[^<>;{}]*>\s*(typename)\b")
 _OBJECT_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*([^\n]*)$", re.M)
 _ATTRIBUTE_WORDS_RE = re.compile(r"\s|\binline\b|\bstatic\b|__attribute__\s*\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
 # object-like macros that only stand for device keywords in well-known headers (catlass)
@@ -210,39 +214,56 @@ def mask_device_code(text: str) -> str:
     """
     code = _code_view(text)
     buf = list(text)
-    _mask_conditionals(code, buf)
-    for m in _KEYWORD_RE.finditer(code):
-        _blank_range(buf, m.start(), m.end())
-    for m in _LAUNCH_RE.finditer(code):
-        _blank_range(buf, m.start(), m.end())
-    _mask_attribute_macros(code, buf)
-    for m in _TEMPLATE_TEMPLATE_RE.finditer(code):
-        buf[m.start(1) : m.end(1)] = list("class   ")
-    for m in _TEMPLATE_MEMBER_RE.finditer(code):
-        _blank_range(buf, m.start(1), m.end(1))
-    for m in _PTR_TO_MEMBER_RE.finditer(code):
-        _blank_range(buf, m.start(1), m.end(1))
-    for m in _MEMBER_CALL_OP_RE.finditer(code):
-        _blank_range(buf, m.start(), m.end())
-    for m in _OPERATOR_SPEC_RE.finditer(code):
-        _blank_range(buf, m.start(1), m.end(1))
-    for m in _IF_MACRO_RE.finditer(code):
-        buf[m.start(1)] = "("
-        buf[m.end(3) - 1] = ")"
-    for m in _IF_MACRO_TIGHT_RE.finditer(code):
-        if buf[m.start() + 2] != "(":
+    if "#" in code:
+        _mask_conditionals(code, buf)
+    if "__" in code:
+        for m in _KEYWORD_RE.finditer(code):
+            if _word_start(code, m.start()):
+                _blank_range(buf, m.start(), m.end())
+    if "aicore" in code or "[[" in code:
+        for m in _AICORE_ATTR_RE.finditer(code):
             _blank_range(buf, m.start(), m.end())
+    if "<<<" in code:
+        for m in _LAUNCH_RE.finditer(code):
+            _blank_range(buf, m.start(), m.end())
+    if "#" in code or any(n in code for n in ATTRIBUTE_MACROS):
+        _mask_attribute_macros(code, buf)
+    if "template" in code:
+        for m in _TEMPLATE_TEMPLATE_RE.finditer(code):
+            if _word_start(code, m.start()):
+                buf[m.start(1) : m.end(1)] = list("class   ")
+        for m in _TEMPLATE_MEMBER_RE.finditer(code):
+            _blank_range(buf, m.start(1), m.end(1))
+    if "*" in code:
+        for m in _PTR_TO_MEMBER_RE.finditer(code):
+            _blank_range(buf, m.start(1), m.end(1))
+    if "operator" in code:
+        for m in _MEMBER_CALL_OP_RE.finditer(code):
+            _blank_range(buf, m.start(), m.end())
+        for m in _OPERATOR_SPEC_RE.finditer(code):
+            if _word_start(code, m.start()):
+                _blank_range(buf, m.start(1), m.end(1))
+    if "_IS_" in code:
+        for m in _IF_MACRO_RE.finditer(code):
+            if _word_start(code, m.start()):
+                buf[m.start(1)] = "("
+                buf[m.end(3) - 1] = ")"
+        for m in _IF_MACRO_TIGHT_RE.finditer(code):
+            if _word_start(code, m.start()) and buf[m.start() + 2] != "(":
+                _blank_range(buf, m.start(), m.end())
     if "ASSERT" in code:
         for m in _ASSERT_RE.finditer(code):
+            if not _call_start(code, m.start()):
+                continue
             if code[_line_start(code, m.start()) :].lstrip().startswith("#"):
                 continue
             end = _match_paren(code, m.end() - 1)
             if end > 0:
                 _blank_range(buf, m.start(), end)
-    if "TILING_DATA_" in code:
+    if "TILING_DATA_DEF" in code or "TILING_DATA_FIELD" in code or "REGISTER_TILING_DATA" in code:
         _mask_tiling_data(code, buf)
     for m in _CAPS_CALL_RE.finditer(code):
-        if m.group(0).startswith(_TILING_NAMES):
+        if not _call_start(code, m.start()) or m.group(0).startswith(_TILING_NAMES):
             continue
         line_start = _line_start(code, m.start())
         if code[line_start : m.start()].lstrip().startswith("#"):
@@ -266,6 +287,18 @@ def mask_device_code(text: str) -> str:
     return "".join(buf)
 
 
+def _word_start(code: str, i: int) -> bool:
+    return i == 0 or not (code[i - 1].isalnum() or code[i - 1] == "_")
+
+
+def _call_start(code: str, i: int) -> bool:
+    """Whether a name at `i` starts a free call (not a member, not qualified, not the tail of a longer name)."""
+    if i == 0:
+        return True
+    c = code[i - 1]
+    return not (c.isalnum() or c in "_.>:")
+
+
 _TILING_NAMES = ("BEGIN_TILING_DATA_DEF", "TILING_DATA_FIELD_DEF", "END_TILING_DATA_DEF", "REGISTER_TILING_DATA_CLASS")
 
 
@@ -274,6 +307,8 @@ def _mask_tiling_data(code: str, buf: list[str]) -> None:
     -> ``t f`` (``_ARR(t, n, f)`` -> ``t f``), ``END_TILING_DATA_DEF`` -> ``}``; ``REGISTER_TILING_DATA_CLASS(...)``
     is blanked."""
     for m in _TILING_RE.finditer(code):
+        if not _call_start(code, m.start()):
+            continue
         name = m.group(1)
         if name is None:  # END_TILING_DATA_DEF
             _blank_range(buf, m.start(), m.end())
@@ -309,9 +344,9 @@ def _mask_attribute_macros(code: str, buf: list[str]) -> None:
     names = {n for n in names if n in code}
     if not names:
         return
-    use = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")\b")
+    use = re.compile(r"(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")(?!\w)")
     for m in use.finditer(code):
-        if not code[_line_start(code, m.start()) : m.start()].lstrip().startswith("#"):
+        if _word_start(code, m.start()) and not code[_line_start(code, m.start()) : m.start()].lstrip().startswith("#"):
             _blank_range(buf, m.start(), m.end())
 
 
@@ -341,6 +376,8 @@ class ParsedFile:
     tree: Tree
     data: bytes
     _line_starts: list[int] = field(default_factory=list, repr=False)
+    memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
+    """Per-file results of the helpers below (and of rules, keyed by a name of their own)."""
 
     @property
     def root(self) -> Node:
@@ -351,9 +388,11 @@ class ParsedFile:
 
     def original_text(self, node: Node) -> str:
         """The user's text under `node` (the keywords not blanked)."""
-        return self.text.encode("utf-8", errors="surrogatepass")[node.start_byte : node.end_byte].decode(
-            "utf-8", errors="replace"
-        )
+        raw = self.memo.get("original_bytes")
+        if raw is None:
+            raw = self.memo["original_bytes"] = self.text.encode("utf-8", errors="surrogatepass")
+        assert isinstance(raw, bytes)
+        return raw[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def _column(self, row: int, byte_col: int) -> int:
         """A tree-sitter (row, byte column) as a 1-based character column."""
@@ -387,9 +426,7 @@ def parse(text: str, path: str = "<memory>") -> ParsedFile:
     data = masked.encode("utf-8", errors="surrogatepass")
     tree = _parser.parse(data)
     starts = [0]
-    for i, b in enumerate(data):
-        if b == 0x0A:
-            starts.append(i + 1)
+    starts.extend(m.end() for m in re.finditer(b"\n", data))
     return ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts)
 
 
@@ -406,3 +443,1349 @@ def walk(node: Node) -> list[Node]:
 
 def error_nodes(pf: ParsedFile) -> list[Node]:
     return [n for n in walk(pf.root) if n.type == "ERROR" or n.is_missing]
+
+
+# ================================================================================================ the file's model
+#
+# Everything below is computed once per `ParsedFile` (memoized in `pf.memo`) from one tree-sitter query, so a rule
+# may call these helpers as often as it likes. Nodes are tree-sitter nodes of `pf.tree`; byte offsets are offsets in
+# the user's text as well (the masking never moves a character).
+
+_INDEX_QUERY = Query(
+    CPP,
+    """
+    (call_expression) @call
+    (declaration) @decl
+    (field_declaration) @field
+    (parameter_declaration) @param
+    (optional_parameter_declaration) @param
+    (variadic_parameter_declaration) @param
+    (function_definition) @func
+    (class_specifier) @class
+    (struct_specifier) @class
+    (union_specifier) @class
+    (enum_specifier) @enum
+    (preproc_def) @define
+    (preproc_function_def) @define
+    (type_definition) @typedef
+    (alias_declaration) @alias
+    (using_declaration) @using
+    (namespace_definition) @namespace
+    (template_declaration) @template
+    (for_range_loop) @range_for
+    (lambda_expression) @lambda
+    """,
+)
+
+_SCOPE_TYPES = frozenset(
+    {
+        "compound_statement", "for_statement", "for_range_loop", "if_statement", "while_statement",
+        "switch_statement", "catch_clause", "lambda_expression", "function_definition", "field_declaration_list",
+        "declaration_list", "translation_unit", "template_declaration",
+    }
+)
+_DECLARATOR_WRAPPERS = frozenset(
+    {"init_declarator", "pointer_declarator", "reference_declarator", "array_declarator", "parenthesized_declarator",
+     "attributed_declarator"}
+)
+_NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "namespace_identifier"})
+
+
+def _index(pf: ParsedFile) -> dict[str, list[Node]]:
+    """All nodes of the kinds the helpers need, by capture name, in document order (one query over the tree)."""
+    got = pf.memo.get("index")
+    if got is None:
+        caps = QueryCursor(_INDEX_QUERY).captures(pf.root)
+        got = {k: sorted(v, key=lambda n: n.start_byte) for k, v in caps.items()}
+        pf.memo["index"] = got
+    return got  # type: ignore[return-value]
+
+
+def _text(pf: ParsedFile, node: Node | None) -> str:
+    return "" if node is None else pf.node_text(node)
+
+
+def strip_templates(text: str) -> str:
+    """``AscendC::TQue<QuePosition::VECIN, 2>`` -> ``AscendC::TQue`` (also nested and ``::`` after ``>``)."""
+    out: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def base_type_name(type_text: str) -> str:
+    """The class or type name of a declared type: cv, ``typename``, pointers, references and template arguments
+    removed, ``::`` kept: ``const AscendC::LocalTensor<half>&`` -> ``AscendC::LocalTensor``."""
+    t = strip_templates(type_text)
+    t = re.sub(r"\b(?:const|constexpr|volatile|static|inline|typename|struct|class|mutable|extern|register)\b", " ", t)
+    t = t.replace("&", " ").replace("*", " ")
+    t = "".join(t.split())
+    return t.lstrip(":")
+
+
+def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
+    """Texts of the arguments of the first template_argument_list in or under `node` (not nested deeper)."""
+    if node is None:
+        return ()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "template_argument_list":
+            return tuple(" ".join(pf.node_text(c).split()) for c in n.named_children if c.type != "comment")
+        stack.extend(reversed(n.named_children))
+    return ()
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declared name: a variable, a class field or a function parameter.
+
+    `type_text` is the declared type as written (masked text, so without ``__gm__``); `type_name` is that type with
+    cv-qualifiers, pointers, references and template arguments removed (``AscendC::TQue``, ``TQue``, ``half``,
+    ``auto``); `template_args` are the texts of the type's template arguments (``("QuePosition::VECIN",
+    "BUFFER_NUM")``). `kind` is ``local``, ``param``, ``field`` or ``global``. `node` is the whole declaration,
+    `name_node` the declared identifier; `scope` is the node whose extent the name is visible in (a block, a
+    function, a class body, a namespace body or the file) and `owner` the class name for fields. `init` is the
+    initializer (or a field's default member initializer), `array_size` the size expression of ``T x[N]``.
+    """
+
+    name: str
+    type_text: str
+    type_name: str
+    template_args: tuple[str, ...]
+    kind: str
+    node: Node
+    name_node: Node
+    scope: Node
+    init: Node | None = None
+    is_const: bool = False
+    is_constexpr: bool = False
+    is_static: bool = False
+    is_pointer: bool = False
+    is_reference: bool = False
+    array_size: Node | None = None
+    owner: str | None = None
+
+    @property
+    def start(self) -> int:
+        return self.name_node.start_byte
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function definition. `name` is the last name part (``Init``), `qualified` the name as written in the
+    declarator without template arguments (``KernelAdd::Init`` out of class, ``Init`` inside), `class_name` the class
+    it belongs to (in-class definition or ``Class::`` qualifier), `is_kernel` whether it is a kernel entry
+    (``__global__``, or ``extern "C"`` with ``__aicore__``), `template_params` the names of its template parameters
+    (and of its class's, for methods defined in a class template)."""
+
+    name: str
+    qualified: str
+    node: Node
+    name_node: Node
+    body: Node | None
+    params: tuple[Declaration, ...]
+    return_type: str
+    class_name: str | None
+    is_kernel: bool
+    template_params: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """A class, struct or union defined in the file (with a body). `fields` are its data members, `methods` the
+    functions defined inside it or out of line with its name as qualifier, `method_decls` the names of the methods
+    only declared in it, `bases` the base class texts (templates stripped), `template_params` its template
+    parameters' names, `node` the class_specifier / struct_specifier."""
+
+    name: str
+    kind: str
+    node: Node
+    name_node: Node | None
+    bases: tuple[str, ...]
+    fields: tuple[Declaration, ...]
+    methods: tuple[Function, ...]
+    method_decls: tuple[str, ...]
+    template_params: tuple[str, ...] = ()
+
+    def field(self, name: str) -> Declaration | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def method(self, name: str) -> Function | None:
+        return next((m for m in self.methods if m.name == name), None)
+
+
+def _unwrap_declarator(node: Node | None) -> tuple[Node | None, Node | None, bool, bool, Node | None, bool]:
+    """(name node, init value, is_pointer, is_reference, array size, is_function) of a declarator."""
+    init = None
+    ptr = ref = False
+    size = None
+    while node is not None and node.type in _DECLARATOR_WRAPPERS:
+        if node.type == "init_declarator":
+            init = node.child_by_field_name("value")
+        elif node.type == "pointer_declarator":
+            ptr = True
+        elif node.type == "reference_declarator":
+            ref = True
+        elif node.type == "array_declarator":
+            size = size or node.child_by_field_name("size")
+        inner = node.child_by_field_name("declarator")
+        if inner is None:  # reference_declarator has no field name
+            named = [c for c in node.named_children if c.type not in ("type_qualifier", "comment")]
+            inner = named[0] if named else None
+        node = inner
+    if node is None:
+        return None, init, ptr, ref, size, False
+    if node.type == "function_declarator":
+        return node, init, ptr, ref, size, True
+    if node.type in _NAME_TYPES:
+        return node, init, ptr, ref, size, False
+    if node.type == "qualified_identifier":
+        name = node.child_by_field_name("name")
+        while name is not None and name.type == "qualified_identifier":
+            name = name.child_by_field_name("name")
+        return name, init, ptr, ref, size, False
+    return None, init, ptr, ref, size, False
+
+
+def _scope_of(node: Node) -> Node:
+    p = node.parent
+    while p is not None and p.type not in _SCOPE_TYPES:
+        p = p.parent
+    return p if p is not None else node
+
+
+def _qualifiers(pf: ParsedFile, node: Node) -> tuple[bool, bool, bool]:
+    const = constexpr = static = False
+    for c in node.children:
+        if c.type == "type_qualifier":
+            t = pf.node_text(c)
+            const |= t == "const"
+            constexpr |= t in ("constexpr", "consteval", "constinit")
+        elif c.type == "storage_class_specifier":
+            static |= pf.node_text(c) == "static"
+    return const, constexpr, static
+
+
+def _enclosing_class_name(pf: ParsedFile, node: Node) -> str | None:
+    p = node.parent
+    while p is not None:
+        if p.type == "field_declaration_list":
+            cls = p.parent
+            if cls is not None and cls.type in ("class_specifier", "struct_specifier", "union_specifier"):
+                name = cls.child_by_field_name("name")
+                return base_type_name(_text(pf, name)) if name is not None else None
+        if p.type == "translation_unit":
+            return None
+        p = p.parent
+    return None
+
+
+def declarations(pf: ParsedFile) -> list[Declaration]:
+    """Every variable, field and parameter declared in the file, in document order (memoized)."""
+    got = pf.memo.get("declarations")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    idx = _index(pf)
+    out: list[Declaration] = []
+    for cap, kind_default in (("decl", ""), ("field", "field"), ("param", "param")):
+        for node in idx.get(cap, ()):
+            type_node = node.child_by_field_name("type")
+            if type_node is None:
+                continue
+            type_text = " ".join(_text(pf, type_node).split())
+            const, constexpr, static = _qualifiers(pf, node)
+            scope = _scope_of(node)
+            if kind_default:
+                kind = kind_default
+            elif scope.type in ("translation_unit", "declaration_list"):
+                kind = "global"
+            else:
+                kind = "local"
+            if kind == "param":
+                # parameters are visible in the function body: scope is the function definition (or lambda)
+                plist = node.parent
+                fdecl = plist.parent if plist is not None else None
+                owner_fn = fdecl.parent if fdecl is not None else None
+                while owner_fn is not None and owner_fn.type in _DECLARATOR_WRAPPERS | {"function_declarator"}:
+                    owner_fn = owner_fn.parent
+                if owner_fn is None or owner_fn.type not in ("function_definition", "lambda_expression"):
+                    continue  # a parameter of a declaration or function pointer type: not visible anywhere
+                scope = owner_fn
+            owner = _enclosing_class_name(pf, node) if kind == "field" else None
+            targs = _template_arg_texts(pf, type_node)
+            tname = base_type_name(type_text)
+            decls = node.children_by_field_name("declarator")
+            default_value = node.child_by_field_name("default_value")
+            for d in decls:
+                name_node, init, ptr, ref, size, is_fn = _unwrap_declarator(d)
+                if name_node is None or is_fn:
+                    continue
+                if init is None and default_value is not None:
+                    init = default_value
+                if kind == "field" and init is None:
+                    init = next((c for c in node.named_children if c.type == "initializer_list"), None)
+                out.append(
+                    Declaration(
+                        name=pf.node_text(name_node),
+                        type_text=type_text,
+                        type_name=tname,
+                        template_args=targs,
+                        kind=kind,
+                        node=node,
+                        name_node=name_node,
+                        scope=scope,
+                        init=init,
+                        is_const=const or constexpr,
+                        is_constexpr=constexpr,
+                        is_static=static,
+                        is_pointer=ptr or "*" in type_text,
+                        is_reference=ref,
+                        array_size=size,
+                        owner=owner,
+                    )
+                )
+    # range-for loop variables: `for (auto& x : xs)`
+    for node in idx.get("range_for", ()):
+        type_node = node.child_by_field_name("type")
+        name_node, _init, ptr, ref, size, _fn = _unwrap_declarator(node.child_by_field_name("declarator"))
+        if type_node is None or name_node is None:
+            continue
+        type_text = " ".join(_text(pf, type_node).split())
+        out.append(
+            Declaration(pf.node_text(name_node), type_text, base_type_name(type_text), _template_arg_texts(pf, type_node),
+                        "local", node, name_node, node, None, is_pointer=ptr, is_reference=ref)
+        )
+    out.sort(key=lambda d: d.start)
+    pf.memo["declarations"] = out
+    return out
+
+
+def _declarations_by_name(pf: ParsedFile) -> dict[str, list[Declaration]]:
+    got = pf.memo.get("declarations_by_name")
+    if got is None:
+        got = {}
+        for d in declarations(pf):
+            got.setdefault(d.name, []).append(d)
+        pf.memo["declarations_by_name"] = got
+    return got  # type: ignore[return-value]
+
+
+def _function_name_parts(pf: ParsedFile, fdecl: Node) -> tuple[str, str, Node | None, str | None]:
+    """(name, qualified, name node, class qualifier) of a function_declarator."""
+    d = fdecl.child_by_field_name("declarator")
+    if d is None:
+        return "", "", None, None
+    qualified = " ".join(strip_templates(pf.node_text(d)).split())
+    scope = None
+    name_node: Node | None = d
+    while name_node is not None and name_node.type == "qualified_identifier":
+        name_node = name_node.child_by_field_name("name")
+    if name_node is not None and name_node.type == "template_function":
+        name_node = name_node.child_by_field_name("name")
+    if "::" in qualified:
+        scope = qualified.rsplit("::", 1)[0]
+    name = qualified.rsplit("::", 1)[-1].replace(" ", "")
+    return name, qualified.replace(" ", ""), name_node, scope
+
+
+def _template_params(pf: ParsedFile, node: Node) -> tuple[str, ...]:
+    """Names of the template parameters of the template_declaration directly around `node` (if any)."""
+    p = node.parent
+    if p is None or p.type != "template_declaration":
+        return ()
+    plist = p.child_by_field_name("parameters")
+    names: list[str] = []
+    for c in plist.named_children if plist is not None else ():
+        nm = c.child_by_field_name("name") or c.child_by_field_name("declarator")
+        if nm is None:
+            ids = [x for x in c.named_children if x.type in ("type_identifier", "identifier")]
+            nm = ids[-1] if ids else None
+        if nm is not None:
+            names.append(pf.node_text(nm).lstrip("."))
+    return tuple(names)
+
+
+def _head_is_kernel(pf: ParsedFile, node: Node, body: Node | None) -> bool:
+    """Whether the user's text of a function's head (from the end of what precedes it, so that blanked keywords
+    before the return type count) marks a kernel entry."""
+    prev = node.prev_sibling
+    start = prev.end_byte if prev is not None else (node.parent.start_byte if node.parent is not None else 0)
+    end = body.start_byte if body is not None else node.end_byte
+    raw = pf.memo.get("original_bytes")
+    if raw is None:
+        raw = pf.memo["original_bytes"] = pf.text.encode("utf-8", errors="surrogatepass")
+    assert isinstance(raw, bytes)
+    head = raw[start:end].decode("utf-8", errors="replace")
+    if re.search(r"\b__global__\b", head):
+        return True
+    p = node.parent
+    while p is not None and p.type == "declaration_list":
+        p = p.parent
+    extern_c = (p is not None and p.type == "linkage_specification") or head.lstrip().startswith("extern")
+    return extern_c and ("__aicore__" in head or "[aicore]" in head)
+
+
+def functions(pf: ParsedFile) -> list[Function]:
+    """Every function definition in the file, in document order (memoized)."""
+    got = pf.memo.get("functions")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    out: list[Function] = []
+    params_by_fn: dict[tuple[int, int], list[Declaration]] = {}
+    for d in declarations(pf):
+        if d.kind == "param" and d.scope.type == "function_definition":
+            params_by_fn.setdefault((d.scope.start_byte, d.scope.end_byte), []).append(d)
+    for node in _index(pf).get("func", ()):
+        fdecl = node.child_by_field_name("declarator")
+        while fdecl is not None and fdecl.type != "function_declarator":
+            inner = fdecl.child_by_field_name("declarator")
+            if inner is None:
+                named = [c for c in fdecl.named_children if c.type not in ("type_qualifier", "comment")]
+                inner = named[0] if named else None
+            fdecl = inner
+        if fdecl is None:
+            continue
+        name, qualified, name_node, scope = _function_name_parts(pf, fdecl)
+        if not name or name_node is None:
+            continue
+        in_class = _enclosing_class_name(pf, node)
+        class_name = in_class or scope
+        body = node.child_by_field_name("body")
+        tparams = _template_params(pf, node)
+        if in_class:
+            cls_node = node.parent
+            while cls_node is not None and cls_node.type not in ("class_specifier", "struct_specifier"):
+                cls_node = cls_node.parent
+            if cls_node is not None:
+                tparams = tparams + _template_params(pf, cls_node)
+        out.append(
+            Function(
+                name=name,
+                qualified=qualified,
+                node=node,
+                name_node=name_node,
+                body=body,
+                params=tuple(params_by_fn.get((node.start_byte, node.end_byte), ())),
+                return_type=" ".join(_text(pf, node.child_by_field_name("type")).split()),
+                class_name=class_name,
+                is_kernel=_head_is_kernel(pf, node, body),
+                template_params=tparams,
+            )
+        )
+    pf.memo["functions"] = out
+    return out
+
+
+def kernel_entries(pf: ParsedFile) -> list[Function]:
+    """The kernel entry functions (``extern "C" __global__ __aicore__ void name(...)``)."""
+    return [f for f in functions(pf) if f.is_kernel]
+
+
+def function_at(pf: ParsedFile, node: Node) -> Function | None:
+    """The innermost function definition containing `node`."""
+    fns = functions(pf)
+    starts = pf.memo.get("function_starts")
+    if starts is None:
+        starts = pf.memo["function_starts"] = [f.node.start_byte for f in fns]
+    assert isinstance(starts, list)
+    i = bisect.bisect_right(starts, node.start_byte) - 1
+    while i >= 0:
+        f = fns[i]
+        if f.node.start_byte <= node.start_byte and node.end_byte <= f.node.end_byte:
+            return f
+        i -= 1
+        if i >= 0 and fns[i].node.end_byte < node.start_byte and fns[i].class_name is None:
+            # functions do not nest except methods in local classes: stop at the first one that ends before
+            break
+    return None
+
+
+def classes(pf: ParsedFile) -> list[ClassInfo]:
+    """Every class, struct and union with a body, in document order (memoized)."""
+    got = pf.memo.get("classes")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    fields_by_owner: dict[tuple[int, int], list[Declaration]] = {}
+    for d in declarations(pf):
+        if d.kind == "field":
+            body = d.node.parent
+            if body is not None:
+                fields_by_owner.setdefault((body.start_byte, body.end_byte), []).append(d)
+    methods_by_class: dict[str, list[Function]] = {}
+    for f in functions(pf):
+        if f.class_name:
+            methods_by_class.setdefault(f.class_name.rsplit("::", 1)[-1], []).append(f)
+    out: list[ClassInfo] = []
+    for node in _index(pf).get("class", ()):
+        body = node.child_by_field_name("body")
+        if body is None:
+            continue
+        name_node = node.child_by_field_name("name")
+        name = base_type_name(_text(pf, name_node)) if name_node is not None else ""
+        bases: list[str] = []
+        for c in node.named_children:
+            if c.type == "base_class_clause":
+                for b in c.named_children:
+                    if b.type not in ("access_specifier", "comment"):
+                        t = base_type_name(pf.node_text(b))
+                        if t and t not in ("public", "private", "protected", "virtual"):
+                            bases.append(t)
+        method_decls = []
+        for c in body.named_children:
+            if c.type == "field_declaration":
+                for d in c.children_by_field_name("declarator"):
+                    nm, _i, _p, _r, _s, is_fn = _unwrap_declarator(d)
+                    if is_fn and nm is not None:
+                        fn_name, _q, _n, _sc = _function_name_parts(pf, nm)
+                        if fn_name:
+                            method_decls.append(fn_name)
+        short = name.rsplit("::", 1)[-1]
+        out.append(
+            ClassInfo(
+                name=name,
+                kind=node.type.split("_")[0],
+                node=node,
+                name_node=name_node,
+                bases=tuple(bases),
+                fields=tuple(fields_by_owner.get((body.start_byte, body.end_byte), ())),
+                methods=tuple(
+                    m for m in methods_by_class.get(short, ()) if node.start_byte <= m.node.start_byte < node.end_byte
+                    or (not (node.start_byte <= m.node.start_byte < node.end_byte) and m.qualified.count("::") >= 1)
+                ),
+                method_decls=tuple(method_decls),
+                template_params=_template_params(pf, node),
+            )
+        )
+    pf.memo["classes"] = out
+    return out
+
+
+def class_named(pf: ParsedFile, name: str) -> ClassInfo | None:
+    """The class of the file with this name (last name part compared; the first definition wins)."""
+    short = base_type_name(name).rsplit("::", 1)[-1]
+    for c in classes(pf):
+        if c.name.rsplit("::", 1)[-1] == short:
+            return c
+    return None
+
+
+def class_at(pf: ParsedFile, node: Node) -> ClassInfo | None:
+    """The class whose body or one of whose methods contains `node`."""
+    fn = function_at(pf, node)
+    if fn is not None and fn.class_name:
+        return class_named(pf, fn.class_name)
+    name = _enclosing_class_name(pf, node)
+    return class_named(pf, name) if name else None
+
+
+_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?", re.M)
+
+
+@dataclass(frozen=True)
+class Macro:
+    name: str
+    params: tuple[str, ...] | None  # None: object-like
+    body: str
+    node: Node | None
+
+
+def macros(pf: ParsedFile) -> dict[str, Macro]:
+    """``#define``s of the file by name (the last definition wins), from the tree and, for defines the tree lost
+    (inside blanked conditional branches), from the text."""
+    got = pf.memo.get("macros")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    out: dict[str, Macro] = {}
+    for node in _index(pf).get("define", ()):
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            continue
+        params_node = node.child_by_field_name("parameters")
+        params = (
+            tuple(pf.node_text(c) for c in params_node.named_children) if params_node is not None else None
+        )
+        value = node.child_by_field_name("value")
+        body = " ".join(_text(pf, value).replace("\\\n", " ").split())
+        out[pf.node_text(name_node)] = Macro(pf.node_text(name_node), params, body, node)
+    for m in _DEFINE_RE.finditer(pf.text):
+        if m.group(1) not in out:
+            out[m.group(1)] = Macro(m.group(1), () if m.group(2) else None, "", None)
+    pf.memo["macros"] = out
+    return out
+
+
+def type_aliases(pf: ParsedFile) -> dict[str, str]:
+    """``using A = B;`` and ``typedef B A;`` of the file: alias -> aliased type text."""
+    got = pf.memo.get("aliases")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    out: dict[str, str] = {}
+    idx = _index(pf)
+    for node in idx.get("alias", ()):
+        name = node.child_by_field_name("name")
+        typ = node.child_by_field_name("type")
+        if name is not None and typ is not None:
+            out[pf.node_text(name)] = " ".join(pf.node_text(typ).split())
+    for node in idx.get("typedef", ()):
+        typ = node.child_by_field_name("type")
+        for d in node.children_by_field_name("declarator"):
+            nm, *_rest = _unwrap_declarator(d)
+            if nm is not None and typ is not None:
+                out[pf.node_text(nm)] = " ".join(pf.node_text(typ).split())
+    pf.memo["aliases"] = out
+    return out
+
+
+def user_defined_names(pf: ParsedFile) -> frozenset[str]:
+    """Names the file defines itself: functions (also declared-only), classes, structs, unions, enums and their
+    enumerators, macros, typedefs and aliases, namespaces, template parameters, variables at namespace scope,
+    and tiling structs (``BEGIN_TILING_DATA_DEF``)."""
+    got = pf.memo.get("user_names")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    names: set[str] = set()
+    idx = _index(pf)
+    names.update(f.name for f in functions(pf))
+    names.update(c.name.rsplit("::", 1)[-1] for c in classes(pf) if c.name)
+    for c in classes(pf):
+        names.update(c.method_decls)
+        names.update(c.template_params)
+    for f in functions(pf):
+        names.update(f.template_params)
+    for node in idx.get("class", []) + idx.get("enum", []):
+        nm = node.child_by_field_name("name")
+        if nm is not None:
+            names.add(base_type_name(pf.node_text(nm)).rsplit("::", 1)[-1])
+    for node in idx.get("enum", ()):
+        body = node.child_by_field_name("body")
+        for e in body.named_children if body is not None else ():
+            nm = e.child_by_field_name("name")
+            if nm is not None:
+                names.add(pf.node_text(nm))
+    names.update(macros(pf))
+    names.update(type_aliases(pf))
+    for node in idx.get("namespace", ()):
+        nm = node.child_by_field_name("name")
+        if nm is not None:
+            names.update(pf.node_text(nm).split("::"))
+    for node in idx.get("template", ()):
+        names.update(_template_params(pf, next(iter(node.named_children[1:]), node)) if node.named_child_count > 1 else ())
+    for d in declarations(pf):
+        if d.kind == "global":
+            names.add(d.name)
+    # functions that are only declared (prototypes) at namespace or class scope
+    for node in idx.get("decl", []) + idx.get("field", []):
+        for d in node.children_by_field_name("declarator"):
+            nm, _i, _p, _r, _s, is_fn = _unwrap_declarator(d)
+            if is_fn and nm is not None:
+                fn_name, _q, _n, _sc = _function_name_parts(pf, nm)
+                if fn_name:
+                    names.add(fn_name)
+    result = frozenset(names)
+    pf.memo["user_names"] = result
+    return result
+
+
+# ------------------------------------------------------------------------------------------------ lookup
+
+
+def lookup(pf: ParsedFile, name: str, at: Node | None = None) -> Declaration | None:
+    """The declaration of `name` visible at `at`: the innermost local or parameter declared before it, then a field
+    of the enclosing class (or its bases in the file), then a namespace-scope variable. Without `at`, the first
+    namespace-scope or field declaration of that name."""
+    cands = _declarations_by_name(pf).get(name)
+    if not cands:
+        return None
+    if at is None:
+        for kinds in (("global",), ("field",), ("local", "param")):
+            hit = next((d for d in cands if d.kind in kinds), None)
+            if hit is not None:
+                return hit
+        return None
+    pos = at.start_byte
+    best: Declaration | None = None
+    for d in cands:
+        visible = d.kind in ("local", "param") and d.scope.start_byte <= pos < d.scope.end_byte
+        if (
+            visible
+            and (d.kind == "param" or d.start <= pos)
+            and (best is None or d.scope.start_byte >= best.scope.start_byte)
+        ):
+            best = d
+    if best is not None:
+        return best
+    cls = class_at(pf, at)
+    seen: set[str] = set()
+    while cls is not None and cls.name not in seen:
+        seen.add(cls.name)
+        f = cls.field(name)
+        if f is not None:
+            return f
+        cls = next((class_named(pf, b) for b in cls.bases if class_named(pf, b) is not None), None)
+    return next((d for d in cands if d.kind == "global"), None)
+
+
+def enumerators(pf: ParsedFile) -> dict[str, Node | None]:
+    """Enumerators of the file's enums by name -> their value expression (None: previous + 1)."""
+    got = pf.memo.get("enumerators")
+    if got is None:
+        got = {}
+        for node in _index(pf).get("enum", ()):
+            body = node.child_by_field_name("body")
+            for e in body.named_children if body is not None else ():
+                nm = e.child_by_field_name("name")
+                if nm is not None:
+                    got[pf.node_text(nm)] = e
+        pf.memo["enumerators"] = got
+    return got  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------------------------------ calls
+
+ASCENDC = "AscendC"
+
+# what the core methods return when the catalog does not say (it is filled concurrently): short name -> class
+_RETURNS_FALLBACK = {
+    "AllocTensor": "AscendC::LocalTensor",
+    "DeQue": "AscendC::LocalTensor",
+    "Get": "AscendC::LocalTensor",
+    "GetWithOffset": "AscendC::LocalTensor",
+    "GetTPipePtr": "AscendC::TPipe",
+}
+_SAME_AS_RECEIVER = frozenset({"ReinterpretCast", "operator[]"})
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call expression with a named callee.
+
+    `text` is the callee as written without template arguments and spaces (``AscendC::DataCopy``, ``DataCopy``,
+    ``inQueueX.AllocTensor``, ``GetTPipePtr()->FetchEventID``); `short` its last name part; `qualifier` the
+    ``::`` scope it was written with (``AscendC``, ``AscendC::TQue``) or None; `receiver` the object node of a
+    member call; `receiver_type` the object's class with templates stripped and the namespace resolved
+    (``AscendC::TQue``, ``AscendC::LocalTensor``, a class of the file by its name) when known; `resolved` the
+    catalog name the call resolves to (``AscendC::DataCopy``, ``AscendC::TQueBind::AllocTensor``) or None;
+    `user_defined` whether the callee name is defined in the file (a function, class, macro...); `ascendc_visible`
+    whether an unqualified name here can reach namespace AscendC (``using namespace AscendC`` or inside
+    ``namespace AscendC``); `args` the argument nodes; `template_args` the texts of the explicit template arguments;
+    `name_node` / `name_span` the callee's last name part; `in_function` the enclosing function_definition node.
+    """
+
+    node: Node
+    text: str
+    short: str
+    qualifier: str | None
+    receiver: Node | None
+    receiver_type: str | None
+    resolved: str | None
+    args: tuple[Node, ...]
+    template_args: tuple[str, ...]
+    name_node: Node
+    name_span: Span
+    in_function: Node | None
+    user_defined: bool = False
+    ascendc_visible: bool = False
+    arrow: bool = False
+
+    @property
+    def is_member(self) -> bool:
+        return self.receiver is not None
+
+
+def _callee_parts(
+    pf: ParsedFile, fn: Node
+) -> tuple[str, str, str | None, Node | None, Node | None, tuple[str, ...], bool] | None:
+    """(text, short, qualifier, receiver, name node, template args, arrow) of a callee, or None (not a name)."""
+    receiver = None
+    arrow = False
+    qualifier: str | None = None
+    node = fn
+    if node.type == "field_expression":
+        receiver = node.child_by_field_name("argument")
+        op = node.child_by_field_name("operator")
+        arrow = op is not None and pf.node_text(op) == "->"
+        node = node.child_by_field_name("field")
+        if node is not None and node.type == "dependent_name":
+            node = node.named_children[0] if node.named_child_count else None
+        if node is None:
+            return None
+    elif node.type == "qualified_identifier":
+        scopes: list[str] = []
+        while node is not None and node.type == "qualified_identifier":
+            sc = node.child_by_field_name("scope")
+            if sc is not None:
+                scopes.append(strip_templates(pf.node_text(sc)).replace(" ", ""))
+            node = node.child_by_field_name("name")
+        if node is None:
+            return None
+        qualifier = "::".join(scopes) if scopes else ""
+        if node.type == "dependent_name":
+            node = node.named_children[0] if node.named_child_count else None
+            if node is None:
+                return None
+    targs: tuple[str, ...] = ()
+    if node.type in ("template_function", "template_method"):
+        targs = _template_arg_texts(pf, node.child_by_field_name("arguments"))
+        node = node.child_by_field_name("name")
+        if node is None:
+            return None
+    if node.type not in ("identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name"):
+        return None
+    short = pf.node_text(node)
+    if receiver is not None:
+        text = " ".join(strip_templates(pf.node_text(fn)).split()).replace(" ", "")
+    elif qualifier is not None:
+        text = f"{qualifier}::{short}" if qualifier else f"::{short}"
+    else:
+        text = short
+    return text, short, qualifier, receiver, node, targs, arrow
+
+
+def _ascendc_scopes(pf: ParsedFile) -> list[tuple[int, int]]:
+    """Byte ranges where unqualified names reach namespace AscendC: after a ``using namespace AscendC;`` (to the end
+    of its enclosing block or file) and inside ``namespace AscendC { }``."""
+    got = pf.memo.get("ascendc_scopes")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    out: list[tuple[int, int]] = []
+    idx = _index(pf)
+    for node in idx.get("using", ()):
+        t = " ".join(pf.node_text(node).split())
+        if re.match(r"using\s+namespace\s+(::)?AscendC\s*;", t):
+            scope = _scope_of(node)
+            out.append((node.start_byte, scope.end_byte if scope is not node else len(pf.data)))
+    for node in idx.get("namespace", ()):
+        nm = node.child_by_field_name("name")
+        if nm is not None and pf.node_text(nm).split("::")[0] == ASCENDC:
+            out.append((node.start_byte, node.end_byte))
+    if not out and re.search(r"using\s+namespace\s+AscendC\b", pf.masked):
+        # the using directive sits in a region the parser lost: treat the whole file as using it
+        out.append((0, len(pf.data)))
+    pf.memo["ascendc_scopes"] = out
+    return out
+
+
+def ascendc_visible_at(pf: ParsedFile, node: Node) -> bool:
+    pos = node.start_byte
+    return any(a <= pos < b for a, b in _ascendc_scopes(pf))
+
+
+def qualify_type(pf: ParsedFile, catalog: Catalog | None, type_name: str, at: Node | None = None, depth: int = 0) -> str:
+    """A type name as the catalog or the file knows it: aliases of the file followed, ``AscendC::`` added where an
+    unqualified name reaches the namespace and the catalog has it (or it is a core class): ``TQue`` ->
+    ``AscendC::TQue``. Unknown names come back unchanged."""
+    name = base_type_name(type_name)
+    if not name or depth > 8:
+        return name
+    aliases = type_aliases(pf)
+    if name in aliases:
+        return qualify_type(pf, catalog, aliases[name], at, depth + 1)
+    if name.startswith("::"):
+        name = name[2:]
+    if "::" in name:
+        return name
+    if class_named(pf, name) is not None:
+        return name
+    candidate = f"{ASCENDC}::{name}"
+    known = (catalog is not None and candidate in catalog) or name in _CORE_CLASSES
+    if known and (at is None or ascendc_visible_at(pf, at)):
+        return candidate
+    return name
+
+
+_CORE_CLASSES = frozenset(
+    {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "TBufPool", "TSCM", "TPosition",
+     "QuePosition"}
+)
+
+
+def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth: int = 0) -> str | None:
+    """The class of the value of an expression (templates stripped, namespace resolved) when it can be told from
+    the file: declared types of variables, fields and parameters, ``auto`` initializers, what catalog methods
+    return, ``this``, ``*p``, ``x[i]`` on tensors and ``GetTPipePtr()``."""
+    if node is None or depth > 12:
+        return None
+    t = node.type
+    if t in ("identifier", "field_identifier"):
+        d = lookup(pf, pf.node_text(node), node)
+        return _decl_type(pf, catalog, d, depth)
+    if t == "this":
+        cls = class_at(pf, node)
+        return cls.name if cls is not None else None
+    if t == "parenthesized_expression":
+        inner = [c for c in node.named_children if c.type != "comment"]
+        return expr_type(pf, catalog, inner[0], depth + 1) if inner else None
+    if t == "pointer_expression":
+        return expr_type(pf, catalog, node.child_by_field_name("argument"), depth + 1)
+    if t == "subscript_expression":
+        base = expr_type(pf, catalog, node.child_by_field_name("argument"), depth + 1)
+        if base in ("AscendC::LocalTensor", "AscendC::GlobalTensor"):
+            return base
+        # an array of objects: `LocalTensor<T> xs[4]; xs[i]`
+        arg = node.child_by_field_name("argument")
+        if arg is not None and arg.type == "identifier":
+            d = lookup(pf, pf.node_text(arg), arg)
+            if d is not None and d.array_size is not None:
+                return _decl_type(pf, catalog, d, depth)
+        return None
+    if t == "field_expression":
+        obj = node.child_by_field_name("argument")
+        fld = node.child_by_field_name("field")
+        if obj is None or fld is None:
+            return None
+        if obj.type == "this":
+            cls = class_at(pf, node)
+        else:
+            owner = expr_type(pf, catalog, obj, depth + 1)
+            cls = class_named(pf, owner) if owner and not owner.startswith(ASCENDC + "::") else None
+        seen: set[str] = set()
+        while cls is not None and cls.name not in seen:
+            seen.add(cls.name)
+            f = cls.field(pf.node_text(fld))
+            if f is not None:
+                return _decl_type(pf, catalog, f, depth)
+            cls = next((c for c in (class_named(pf, b) for b in cls.bases) if c is not None), None)
+        return None
+    if t == "call_expression":
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return None
+        parts = _callee_parts(pf, fn)
+        if parts is None:
+            return None
+        _t, short, qualifier, receiver, _nn, _targs, _arrow = parts
+        recv_type = expr_type(pf, catalog, receiver, depth + 1) if receiver is not None else None
+        if short in _SAME_AS_RECEIVER and recv_type:
+            return recv_type
+        resolved = _resolve(pf, catalog, short, qualifier, recv_type, node)
+        entry = catalog.get(resolved) if (catalog is not None and resolved) else None
+        if entry is not None and entry.kind == "class":
+            return entry.name  # a constructor call `TQue<...>()`
+        if entry is not None and entry.overloads:
+            ret = base_type_name(entry.overloads[0].returns)
+            if ret and ret not in ("void", "auto", "T", "U"):
+                return qualify_type(pf, catalog, ret if "::" in ret else f"{ASCENDC}::{ret}", None, depth + 1)
+        if short in _RETURNS_FALLBACK and (
+            (recv_type or "").startswith(ASCENDC + "::") or (receiver is None and _reaches_ascendc(pf, qualifier, node))
+        ):
+            return _RETURNS_FALLBACK[short]
+        fn_def = next((f for f in functions(pf) if f.name == short and f.return_type), None)
+        if fn_def is not None and receiver is None:
+            r = fn_def.return_type
+            return None if base_type_name(r) in ("auto", "void") else qualify_type(pf, catalog, r, node, depth + 1)
+        if receiver is None and class_named(pf, short) is not None:
+            return class_named(pf, short).name  # type: ignore[union-attr]
+        return None
+    if t in ("template_function", "qualified_identifier"):
+        return None
+    return None
+
+
+def _decl_type(pf: ParsedFile, catalog: Catalog | None, d: Declaration | None, depth: int) -> str | None:
+    if d is None:
+        return None
+    if d.type_name in ("auto", "decltype(auto)") or d.type_name.startswith("decltype"):
+        if d.init is None:
+            return None
+        init = d.init
+        if init.type == "initializer_list" or init.type == "argument_list":
+            return None
+        return expr_type(pf, catalog, init, depth + 1)
+    return qualify_type(pf, catalog, d.type_name, d.name_node, depth + 1)
+
+
+def _reaches_ascendc(pf: ParsedFile, qualifier: str | None, at: Node) -> bool:
+    if qualifier is not None:
+        return qualifier.split("::")[0] == ASCENDC or (qualifier == "" and False)
+    return ascendc_visible_at(pf, at)
+
+
+def _resolve(
+    pf: ParsedFile, catalog: Catalog | None, short: str, qualifier: str | None, recv_type: str | None, at: Node
+) -> str | None:
+    if catalog is None:
+        return None
+    if recv_type is not None:
+        if recv_type in catalog:
+            e = catalog.member(recv_type, short)
+            return e.name if e is not None else None
+        return None
+    if qualifier is not None:
+        if not qualifier:
+            return None
+        q = qualify_type(pf, catalog, qualifier, at)
+        if q in catalog and catalog.get(q).kind == "class":  # type: ignore[union-attr]
+            e = catalog.member(q, short)
+            return e.name if e is not None else None
+        name = f"{q}::{short}"
+        return name if name in catalog else None
+    if short in user_defined_names(pf):
+        return None
+    if ascendc_visible_at(pf, at):
+        name = f"{ASCENDC}::{short}"
+        if name in catalog:
+            return name
+    return None
+
+
+def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
+    """Every call with a named callee, in document order, resolved against `catalog` (memoized per file and
+    catalog)."""
+    key = ("calls", id(catalog))
+    got = pf.memo.get(key)
+    if got is not None:
+        return got  # type: ignore[return-value]
+    user = user_defined_names(pf)
+    out: list[Call] = []
+    for node in _index(pf).get("call", ()):
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            continue
+        parts = _callee_parts(pf, fn)
+        if parts is None:
+            continue
+        text, short, qualifier, receiver, name_node, targs, arrow = parts
+        if name_node is None:
+            continue
+        recv_type = expr_type(pf, catalog, receiver) if receiver is not None else None
+        resolved = _resolve(pf, catalog, short, qualifier, recv_type, node)
+        args_node = node.child_by_field_name("arguments")
+        args = tuple(c for c in args_node.named_children if c.type != "comment") if args_node is not None else ()
+        fdef = function_at(pf, node)
+        out.append(
+            Call(
+                node=node,
+                text=text,
+                short=short,
+                qualifier=qualifier,
+                receiver=receiver,
+                receiver_type=recv_type,
+                resolved=resolved,
+                args=args,
+                template_args=targs,
+                name_node=name_node,
+                name_span=pf.span(name_node),
+                in_function=fdef.node if fdef is not None else None,
+                user_defined=receiver is None and (qualifier is None or qualifier == "") and short in user,
+                ascendc_visible=ascendc_visible_at(pf, node),
+                arrow=arrow,
+            )
+        )
+    pf.memo[key] = out
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ constants
+
+TYPE_SIZES: dict[str, int] = {
+    "half": 2, "float16_t": 2, "bfloat16_t": 2, "float": 4, "float32_t": 4, "double": 8, "bool": 1, "char": 1,
+    "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2, "int": 4, "unsigned": 4,
+    "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8,
+    "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
+    "uint64_t": 8, "size_t": 8, "hifloat8_t": 1, "fp8_e4m3fn_t": 1, "fp8_e5m2_t": 1, "float8_e4m3_t": 1,
+    "float8_e5m2_t": 1, "int4b_t": 1,
+}
+_INT_WIDTH = {
+    "int8_t": (8, True), "uint8_t": (8, False), "int16_t": (16, True), "uint16_t": (16, False),
+    "int32_t": (32, True), "uint32_t": (32, False), "int64_t": (64, True), "uint64_t": (64, False),
+    "int": (32, True), "unsigned": (32, False), "unsigned int": (32, False), "short": (16, True),
+    "char": (8, True), "unsigned char": (8, False), "long": (64, True), "size_t": (64, False),
+}
+_NUMBER_RE = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|0[0-7']*|[1-9][0-9']*)([uUlLzZ]*)$")
+_EXPR_PARSE_CACHE: dict[str, tuple[ParsedFile, Node | None]] = {}
+
+
+def _wrap(value: int, type_text: str) -> int:
+    w = _INT_WIDTH.get(" ".join(type_text.replace("const", "").split()))
+    if w is None:
+        return value
+    bits, signed = w
+    value &= (1 << bits) - 1
+    if signed and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _parse_number(text: str) -> int | None:
+    text = text.strip()
+    if text[:1] in "-+" and len(text) > 1:
+        v = _parse_number(text[1:])
+        return None if v is None else (-v if text[0] == "-" else v)
+    m = _NUMBER_RE.match(text)
+    if not m:
+        return None
+    digits = m.group(1).replace("'", "")
+    try:
+        if digits[:2] in ("0x", "0X"):
+            return int(digits[2:], 16)
+        if digits[:2] in ("0b", "0B"):
+            return int(digits[2:], 2)
+        if len(digits) > 1 and digits[0] == "0":
+            return int(digits, 8)
+        return int(digits)
+    except ValueError:
+        return None
+
+
+def _expression_node(text: str) -> tuple[ParsedFile, Node | None]:
+    """Parse `text` as one expression (cached)."""
+    got = _EXPR_PARSE_CACHE.get(text)
+    if got is None:
+        wrapped = f"auto __akg_value = ({text});"
+        sub = parse(wrapped, "<expr>")
+        node = None
+        decl = sub.root.named_children[0] if sub.root.named_child_count else None
+        if decl is not None and decl.type == "declaration":
+            init = decl.child_by_field_name("declarator")
+            if init is not None and init.type == "init_declarator":
+                node = init.child_by_field_name("value")
+        if len(_EXPR_PARSE_CACHE) > 4096:
+            _EXPR_PARSE_CACHE.clear()
+        got = _EXPR_PARSE_CACHE[text] = (sub, node)
+    return got
+
+
+class _Eval:
+    def __init__(self, pf: ParsedFile, env: Mapping[str, int], types: Mapping[str, str]) -> None:
+        self.pf = pf
+        self.env = env
+        self.types = types
+        self.active: set[object] = set()
+        self.steps = 0
+
+    def node(self, sub: ParsedFile, n: Node | None, at: Node | None) -> int | None:
+        self.steps += 1
+        if n is None or self.steps > 2000:
+            return None
+        t = n.type
+        if t == "number_literal":
+            return _parse_number(sub.node_text(n))
+        if t == "true":
+            return 1
+        if t in ("false", "null", "nullptr"):
+            return 0
+        if t == "char_literal":
+            body = sub.node_text(n)[1:-1]
+            return ord(body) if len(body) == 1 else None
+        if t == "parenthesized_expression":
+            inner = [c for c in n.named_children if c.type != "comment"]
+            return self.node(sub, inner[-1], at) if inner else None
+        if t in ("identifier", "field_identifier"):
+            return self.name(sub.node_text(n), at)
+        if t == "qualified_identifier":
+            name = n.child_by_field_name("name")
+            while name is not None and name.type == "qualified_identifier":
+                name = name.child_by_field_name("name")
+            return self.name(sub.node_text(name), at) if name is not None and name.type == "identifier" else None
+        if t == "field_expression":
+            fld = n.child_by_field_name("field")
+            obj = n.child_by_field_name("argument")
+            if obj is not None and obj.type == "this" and fld is not None:
+                return self.name(sub.node_text(fld), at)
+            return None
+        if t == "unary_expression":
+            op = sub.node_text(n.child_by_field_name("operator") or n.children[0])
+            v = self.node(sub, n.child_by_field_name("argument"), at)
+            if v is None:
+                return None
+            return {"-": -v, "+": v, "~": ~v, "!": int(not v)}.get(op)
+        if t == "binary_expression":
+            return self.binary(sub, n, at)
+        if t == "conditional_expression":
+            c = self.node(sub, n.child_by_field_name("condition"), at)
+            if c is None:
+                return None
+            return self.node(sub, n.child_by_field_name("consequence" if c else "alternative"), at)
+        if t == "cast_expression":
+            v = self.node(sub, n.child_by_field_name("value"), at)
+            typ = n.child_by_field_name("type")
+            return None if v is None else _wrap(v, sub.node_text(typ) if typ is not None else "")
+        if t == "sizeof_expression":
+            return self.sizeof(sub, n)
+        if t == "call_expression":
+            return self.call(sub, n, at)
+        return None
+
+    def binary(self, sub: ParsedFile, n: Node, at: Node | None) -> int | None:
+        op_node = n.child_by_field_name("operator")
+        op = sub.node_text(op_node) if op_node is not None else ""
+        a = self.node(sub, n.child_by_field_name("left"), at)
+        if a is None:
+            return None
+        if op == "&&" and not a:
+            return 0
+        if op == "||" and a:
+            return 1
+        b = self.node(sub, n.child_by_field_name("right"), at)
+        if b is None:
+            return None
+        try:
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                return None if b == 0 else int(a / b) if abs(a) < 2**52 and abs(b) < 2**52 else _cdiv(a, b)
+            if op == "%":
+                return None if b == 0 else a - b * _cdiv(a, b)
+            if op == "<<":
+                return a << b if 0 <= b < 128 else None
+            if op == ">>":
+                return a >> b if 0 <= b < 128 else None
+            return {
+                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b, "&&": lambda: int(bool(a and b)),
+                "||": lambda: int(bool(a or b)), "==": lambda: int(a == b), "!=": lambda: int(a != b),
+                "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b), ">=": lambda: int(a >= b),
+            }.get(op, lambda: None)()
+        except (OverflowError, ValueError):
+            return None
+
+    def sizeof(self, sub: ParsedFile, n: Node) -> int | None:
+        target = n.child_by_field_name("type") or n.child_by_field_name("value")
+        if target is None:
+            return None
+        text = " ".join(sub.node_text(target).split()).strip("()").strip()
+        text = re.sub(r"^(?:const|volatile)\s+", "", text)
+        return self.type_size(text, 0)
+
+    def type_size(self, text: str, depth: int) -> int | None:
+        if depth > 8:
+            return None
+        text = base_type_name(text) if "<" in text else " ".join(text.replace("const ", "").split())
+        text = text.removeprefix("AscendC::").removeprefix("std::")
+        if text.endswith("*"):
+            return 8
+        if text in TYPE_SIZES:
+            return TYPE_SIZES[text]
+        if text in self.types:
+            return self.type_size(self.types[text], depth + 1)
+        aliases = type_aliases(self.pf)
+        if text in aliases:
+            return self.type_size(aliases[text], depth + 1)
+        m = macros(self.pf).get(text)
+        if m is not None and m.params is None and m.body:
+            return self.type_size(m.body, depth + 1)
+        return None
+
+    def call(self, sub: ParsedFile, n: Node, at: Node | None) -> int | None:
+        fn = n.child_by_field_name("function")
+        args_node = n.child_by_field_name("arguments")
+        if fn is None or args_node is None:
+            return None
+        callee = strip_templates(sub.node_text(fn)).replace(" ", "")
+        args = [c for c in args_node.named_children if c.type != "comment"]
+        if callee in ("static_cast", "reinterpret_cast", "const_cast") and len(args) == 1:
+            v = self.node(sub, args[0], at)
+            targs = _template_arg_texts(sub, fn)
+            return None if v is None else _wrap(v, targs[0] if targs else "")
+        if callee in _INT_WIDTH and len(args) == 1:  # functional cast: uint32_t(x)
+            v = self.node(sub, args[0], at)
+            return None if v is None else _wrap(v, callee)
+        short = callee.rsplit("::", 1)[-1]
+        if short in ("min", "max", "Min", "Max") and len(args) == 2 and callee in (
+            "std::min", "std::max", "min", "max", "AscendC::Std::min", "AscendC::Std::max", "Min", "Max",
+        ):
+            vals = [self.node(sub, a, at) for a in args]
+            if None in vals:
+                return None
+            ints = [v for v in vals if v is not None]
+            return min(ints) if short.lower() == "min" else max(ints)
+        return None
+
+    def name(self, name: str, at: Node | None) -> int | None:
+        if name in self.env:
+            return int(self.env[name])
+        key = (name, at.start_byte if at is not None else -1)
+        if key in self.active:
+            return None
+        self.active.add(key)
+        try:
+            return self._name(name, at)
+        finally:
+            self.active.discard(key)
+
+    def _name(self, name: str, at: Node | None) -> int | None:
+        pf = self.pf
+        d = lookup(pf, name, at) if at is not None else None
+        if d is None:
+            cands = _declarations_by_name(pf).get(name, [])
+            consts = [c for c in cands if (c.is_const or c.is_constexpr) and c.init is not None]
+            d = consts[0] if len(consts) == 1 or len({pf.node_text(c.init) for c in consts if c.init}) == 1 else None
+            if d is None and consts:
+                return None
+        if d is not None:
+            if (d.is_const or d.is_constexpr) and d.init is not None and not d.is_pointer:
+                init = d.init
+                if init.type in ("initializer_list", "argument_list"):
+                    inner = [c for c in init.named_children if c.type != "comment"]
+                    if len(inner) != 1:
+                        return None
+                    init = inner[0]
+                v = self.node(pf, init, d.name_node)
+                return None if v is None else _wrap(v, d.type_name)
+            return None
+        enum = enumerators(pf).get(name)
+        if enum is not None:
+            return self.enumerator(enum)
+        m = macros(pf).get(name)
+        if m is not None and m.params is None and m.body:
+            sub, node = _expression_node(m.body)
+            return self.node(sub, node, None) if sub is not pf else None
+        return None
+
+    def enumerator(self, e: Node) -> int | None:
+        pf = self.pf
+        value = e.child_by_field_name("value")
+        if value is not None:
+            return self.node(pf, value, e)
+        prev = e.prev_named_sibling
+        while prev is not None and prev.type != "enumerator":
+            prev = prev.prev_named_sibling
+        if prev is None:
+            return 0
+        v = self.enumerator(prev)
+        return None if v is None else v + 1
+
+
+def _cdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def const_eval(
+    expr: Node | str,
+    pf: ParsedFile,
+    at: Node | None = None,
+    env: Mapping[str, int] | None = None,
+    types: Mapping[str, str] | None = None,
+) -> int | None:
+    """The value of an integer constant expression, or None when it is not known.
+
+    Understands integer literals (hex, octal, binary, digit separators, ``u``/``l`` suffixes), ``true``/``false``,
+    ``constexpr``/``const``/``static const`` variables, fields and enumerators of the file, object-like ``#define``s
+    whose body is such an expression, ``sizeof`` of the builtin and Ascend types (and of aliases, or of names
+    bound in `types`, e.g. ``{"T": "half"}``), ``+ - * / % << >> & | ^ ~ ! && || == != < > <= >=`` with C's
+    integer division, parentheses, C and ``static_cast`` casts (wrapping to the target width), ``?:`` and
+    ``std::min``/``std::max``. `expr` is a node of `pf` or a text; `at` is where names are looked up (by default
+    the node itself); `env` binds names to values first. Never raises.
+    """
+    try:
+        ev = _Eval(pf, env or {}, types or {})
+        if isinstance(expr, str):
+            sub, node = _expression_node(expr)
+            if node is None:
+                return None
+            # a text: its nodes give the structure; its names are looked up in `pf` at `at`
+            return ev.node(sub, node, at)
+        return ev.node(pf, expr, at if at is not None else expr)
+    except Exception:  # a constant we cannot compute is unknown, never an error
+        return None
