@@ -1,0 +1,278 @@
+"""A light reading of the text around the cursor: the word, its qualifier, the receiver's class, the enclosing call.
+
+Editor features need answers in a millisecond on a text that is often half-typed, so this works on the lines near the
+cursor with small scanners instead of a full parse. Positions are 0-based lines and 0-based code points.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from akgen_lsp.ascendc.catalog import Catalog, Entry
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_WORD_CHARS = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: int  # code point index in the line
+    end: int
+
+
+@dataclass(frozen=True)
+class Qualified:
+    """A name as written: ``AscendC::Add`` -> (``::``, ``AscendC``, ``Add``); ``que.AllocTensor`` -> (``.``, ``que``, ...)."""
+
+    name: str
+    operator: str = ""  # "::", ".", "->" or ""
+    qualifier: str = ""  # the text before the operator (a namespace/class path, or a receiver expression)
+
+
+def line_at(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line].rstrip("\r") if 0 <= line < len(lines) else ""
+
+
+def word_at(line_text: str, character: int) -> Word | None:
+    """The identifier under (or just before) `character`."""
+    if not line_text:
+        return None
+    i = min(character, len(line_text))
+    if i < len(line_text) and _WORD_CHARS.match(line_text[i]) is None and i > 0:
+        i -= 1  # the cursor sits right after the word
+    if i >= len(line_text) or _WORD_CHARS.match(line_text[i]) is None:
+        return None
+    start = i
+    while start > 0 and _WORD_CHARS.match(line_text[start - 1]):
+        start -= 1
+    end = i
+    while end < len(line_text) and _WORD_CHARS.match(line_text[end]):
+        end += 1
+    word = line_text[start:end]
+    if word[0].isdigit():
+        return None
+    return Word(word, start, end)
+
+
+_QUALIFIER_TAIL = re.compile(
+    r"(?P<qual>(?:[A-Za-z_]\w*\s*(?:<[^<>;]*>)?\s*::\s*)+)$"  # AscendC::  or  AscendC::TPosition::
+    r"|(?P<recv>[A-Za-z_][\w\.\->\[\]\(\)]*?)\s*(?P<op>\.|->)\s*$"  # que.  this->que.  tiles[i].
+)
+
+
+def qualified_before(line_text: str, start: int, name: str = "") -> Qualified:
+    """How the name starting at `start` is qualified, from the text before it on the line."""
+    before = line_text[:start]
+    m = _QUALIFIER_TAIL.search(before)
+    if not m:
+        return Qualified(name)
+    if m.group("qual"):
+        parts = [re.sub(r"<.*>", "", p).strip() for p in m.group("qual").split("::")]
+        return Qualified(name, "::", "::".join(p for p in parts if p))
+    recv = m.group("recv")
+    # keep the last component of a member chain (this->inQueue -> inQueue; a.b -> b)
+    recv = re.split(r"\.|->", recv)[-1]
+    recv = re.sub(r"\[.*\]$", "", recv).strip()
+    return Qualified(name, m.group("op"), recv)
+
+
+def resolve_class(catalog: Catalog, type_name: str) -> Entry | None:
+    """A class entry for a type as written (``TQue``, ``AscendC::TQue``, ``LocalTensor<half>``)."""
+    base = re.sub(r"<.*", "", type_name).strip().removeprefix("::")
+    for name in (base, f"AscendC::{base}"):
+        entry = catalog.get(name)
+        if entry is not None and entry.kind in ("class", "type"):
+            return entry
+    short = base.rsplit("::", 1)[-1]
+    for entry in catalog.lookup(short):
+        if entry.kind in ("class", "type"):
+            return entry
+    return None
+
+
+_DECL = re.compile(
+    r"(?P<type>(?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?P<targs><(?:[^<>;{}]|<[^<>;{}]*>)*>)?\s*[&*]*\s+"
+    r"(?:[&*]\s*)*(?P<name>[A-Za-z_]\w*)\s*(?=[;=,)\[{(:]|$)",
+    re.M,
+)
+_AUTO = re.compile(
+    r"\bauto\s*[&*]?\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?:this\s*->\s*)?(?P<recv>[A-Za-z_]\w*)\s*(?:\.|->)\s*"
+    r"(?P<method>[A-Za-z_]\w*)",
+)
+
+
+def receiver_class(text: str, offset: int, receiver: str, catalog: Catalog) -> Entry | None:
+    """The catalog class of variable `receiver`, from its declaration nearest before `offset` (else any)."""
+    if not receiver or receiver == "this":
+        return None
+    candidates: list[tuple[int, Entry]] = []
+    pattern = re.compile(rf"\b{re.escape(receiver)}\b")
+    if not pattern.search(text):
+        return None
+    for m in _DECL.finditer(text):
+        if m.group("name") != receiver and not _later_declarator(text, m.end(), receiver):
+            continue
+        entry = resolve_class(catalog, m.group("type"))
+        if entry is not None:
+            candidates.append((m.start(), entry))
+    for m in _AUTO.finditer(text):
+        if m.group("name") != receiver:
+            continue
+        owner = receiver_class(text, m.start(), m.group("recv"), catalog)
+        method = catalog.member(owner.name, m.group("method")) if owner else None
+        if method is not None and method.overloads:
+            entry = resolve_class(catalog, method.overloads[0].returns)
+            if entry is not None:
+                candidates.append((m.start(), entry))
+    if not candidates:
+        return None
+    before = [c for c in candidates if c[0] < offset]
+    return (before[-1] if before else candidates[0])[1]
+
+
+def _later_declarator(text: str, start: int, name: str) -> bool:
+    """Whether `name` is declared after a comma in the declaration that continues at `start` (``TQue<..> a, b;``)."""
+    end = text.find(";", start, start + 400)
+    if end < 0:
+        return False
+    rest = text[start:end]
+    if "(" in rest or "{" in rest:
+        return False  # a call or an initialiser: commas there separate arguments
+    return re.search(rf",\s*[&*]?\s*{re.escape(name)}\s*(?:\[[^\]]*\]\s*)?(?:=|,|$)", rest) is not None
+
+
+def resolve_name(text: str, offset: int, q: Qualified, catalog: Catalog, using_ascendc: bool | None = None) -> list[Entry]:
+    """Catalog entries a (possibly qualified) name at `offset` may denote, best first."""
+    if q.operator == "::":
+        qual = q.qualifier
+        for owner in (qual, f"AscendC::{qual}"):
+            owner_entry = catalog.get(owner)
+            if owner_entry is not None and owner_entry.kind == "class":
+                member = catalog.member(owner, q.name)
+                if member is not None:
+                    return [member]
+            entry = catalog.get(f"{owner}::{q.name}")
+            if entry is not None:
+                return [entry]
+        return []
+    if q.operator in (".", "->"):
+        cls = receiver_class(text, offset, q.qualifier, catalog)
+        if cls is not None:
+            member = catalog.member(cls.name, q.name)
+            return [member] if member is not None else []
+        return [e for e in catalog.lookup(q.name) if e.kind == "method"][:5]
+    found = catalog.lookup(q.name)
+    # free names first (functions, classes, macros), then methods of any class
+    found.sort(key=lambda e: (e.kind == "method", e.kind == "enumerator", e.name))
+    return found[:5]
+
+
+@dataclass(frozen=True)
+class CallSite:
+    callee: Qualified
+    callee_offset: int  # offset of the callee name in the text
+    active_argument: int  # 0-based index of the argument under the cursor
+
+
+_OPEN = "([{<"
+_CLOSE = ")]}>"
+
+
+def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | None:
+    """The call whose argument list contains `offset`: scans back over balanced brackets, strings and comments."""
+    lo = max(0, offset - window)
+    segment = _blank_literals(text[lo:offset])
+    depth = 0
+    commas = 0
+    i = len(segment) - 1
+    while i >= 0:
+        ch = segment[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth == 0:
+                if ch != "(":
+                    return None  # inside a brace initialiser or a subscript
+                callee = _callee_before(segment, i)
+                if callee is None:
+                    return None
+                name, name_start = callee
+                line_start = segment.rfind("\n", 0, name_start) + 1
+                q = qualified_before(segment[line_start:name_start + len(name)], name_start - line_start, name)
+                return CallSite(q, lo + name_start, commas)
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+        elif ch == ";" and depth == 0:
+            return None
+        i -= 1
+    return None
+
+
+_CALLEE = re.compile(r"([A-Za-z_]\w*)\s*(?:<(?:[^<>()]|<[^<>()]*>)*>)?\s*$")
+_NOT_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "catch", "alignof", "decltype", "static_assert"}
+
+
+def _callee_before(segment: str, paren: int) -> tuple[str, int] | None:
+    m = _CALLEE.search(segment[max(0, paren - 200):paren])
+    if not m or m.group(1) in _NOT_CALLS:
+        return None
+    start = max(0, paren - 200) + m.start(1)
+    return m.group(1), start
+
+
+_LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def _blank_literals(text: str) -> str:
+    """Strings, character literals and comments replaced by spaces (same length)."""
+    return _LITERALS.sub(lambda m: "".join("\n" if c == "\n" else " " for c in m.group(0)), text)
+
+
+def in_comment_or_string(line_before_cursor: str) -> bool:
+    """Whether the end of `line_before_cursor` is inside a string, a character literal or a comment."""
+    state = ""  # "", '"', "'", "//", "/*"
+    i = 0
+    text = line_before_cursor
+    while i < len(text):
+        ch = text[i]
+        two = text[i : i + 2]
+        if state == "":
+            if two in ("//", "/*"):
+                state = two
+                i += 2
+                continue
+            if ch in "\"'":
+                state = ch
+        elif state in "\"'":
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == state:
+                state = ""
+        elif state == "/*" and two == "*/":
+            state = ""
+            i += 2
+            continue
+        i += 1
+    return state != ""
+
+
+def uses_namespace(text: str, namespace: str = "AscendC") -> bool:
+    return re.search(rf"\busing\s+namespace\s+{namespace}\s*;", text) is not None
+
+
+def offset_of(text: str, line: int, character: int) -> int:
+    """The code point offset of a 0-based (line, character) in `text`."""
+    pos = 0
+    for _ in range(line):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return len(text)
+        pos = nl + 1
+    end = text.find("\n", pos)
+    end = len(text) if end < 0 else end
+    return min(pos + character, end)

@@ -1,0 +1,59 @@
+"""Hover: an Ascend C API name shows its signatures, dtypes for the configured arch, pipe, constraints and docs; a rule
+code (``AKG101`` in a comment, or the code of a diagnostic under the cursor) shows the rule's documentation."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from akgen_lsp.ascendc.catalog import Catalog
+from akgen_lsp.ascendc.rules import rule_by_code
+from akgen_lsp.config import Settings
+from akgen_lsp.server.features import analysis
+from akgen_lsp.server.features.docs import entry_markdown, rule_markdown
+
+_RULE_CODE = re.compile(r"^AKG\d{3}$", re.I)
+
+
+@dataclass(frozen=True)
+class HoverResult:
+    markdown: str
+    line: int  # 0-based
+    start: int  # code points
+    end: int
+
+
+def hover(
+    text: str,
+    line: int,
+    character: int,
+    settings: Settings,
+    catalog: Catalog,
+    diagnostic_codes: Sequence[str] = (),
+) -> HoverResult | None:
+    line_text = analysis.line_at(text, line)
+    word = analysis.word_at(line_text, character)
+    if word is not None and _RULE_CODE.match(word.text):
+        rule = rule_by_code(word.text)
+        if rule is not None:
+            return HoverResult(rule_markdown(rule), line, word.start, word.end)
+    if word is not None and not analysis.in_comment_or_string(line_text[: word.start]):
+        q = analysis.qualified_before(line_text, word.start, word.text)
+        offset = analysis.offset_of(text, line, word.start)
+        entries = analysis.resolve_name(text, offset, q, catalog)
+        if entries:
+            arch, cann = settings["arch"], settings["cann.version"]
+            if len(entries) == 1:
+                body = entry_markdown(entries[0], arch, cann)
+            else:
+                body = "\n\n---\n\n".join(
+                    f"**{e.name}** ({e.kind})\n\n{entry_markdown(e, arch, cann)}" for e in entries
+                )
+            return HoverResult(body, line, word.start, word.end)
+    for code in diagnostic_codes:
+        rule = rule_by_code(code)
+        if rule is not None:
+            start, end = (word.start, word.end) if word else (character, character)
+            return HoverResult(rule_markdown(rule), line, start, end)
+    return None

@@ -1,0 +1,96 @@
+"""Inline completion (LSP 3.18 ``textDocument/inlineCompletion``) over the model layer's `CompletionService`.
+
+The model package is imported lazily, on the first request: the server starts fast and works without it (no
+items). One service lives per distinct model/completion configuration and is closed when the settings change.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from akgen_lsp.config import Settings
+from akgen_lsp.server.convert import Lines
+
+log = logging.getLogger(__name__)
+SERVICE_MODULE = "akgen_lsp.model.service"
+
+
+def service_available() -> bool:
+    try:
+        return importlib.util.find_spec(SERVICE_MODULE) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class InlineCompletions:
+    def __init__(self) -> None:
+        self._service: Any = None
+        self._key: tuple[Any, ...] | None = None
+        self._failed_key: tuple[Any, ...] | None = None
+        self.problem: str | None = None
+
+    @staticmethod
+    def _settings_key(settings: Settings) -> tuple[Any, ...]:
+        values = settings.as_dict()
+        return tuple(
+            sorted((k, repr(v)) for k, v in values.items() if k.startswith(("model.", "completion.", "arch", "cann")))
+        )
+
+    async def _service_for(self, settings: Settings) -> Any:
+        key = self._settings_key(settings)
+        if key == self._key and self._service is not None:
+            return self._service
+        if key == self._failed_key:
+            return None
+        await self.close()
+        if not service_available():
+            return None
+        try:
+            module = importlib.import_module(SERVICE_MODULE)
+            self._service = module.CompletionService(settings)
+        except Exception as exc:  # a model that cannot start must not take the server down
+            self._failed_key = key
+            self.problem = f"akgen: inline completion is off: {exc}"
+            log.exception("cannot start the completion service")
+            return None
+        self._key = key
+        return self._service
+
+    async def complete(self, text: str, path: str, line: int, character: int, settings: Settings) -> Any:
+        """The service's `InlineResult` for the cursor (0-based line, code points), or None."""
+        if not settings["completion.enable"]:
+            return None
+        service = await self._service_for(settings)
+        if service is None:
+            return None
+        return await service.complete(text, path, line, character)
+
+    async def close(self) -> None:
+        service, self._service, self._key = self._service, None, None
+        if service is None:
+            return
+        try:
+            result = service.close()
+            if inspect.isawaitable(result):
+                await result
+        except Exception:
+            log.exception("closing the completion service failed")
+
+
+def to_items(result: Any, line: int, character: int, lines: Lines) -> list[types.InlineCompletionItem]:
+    """One inline item from an `InlineResult`; a range that is not on one line becomes the cursor position."""
+    text = getattr(result, "text", "")
+    if not text:
+        return []
+    start = (getattr(result, "start_line", line), getattr(result, "start_character", character))
+    end = (getattr(result, "end_line", line), getattr(result, "end_character", character))
+    if start[0] != end[0]:
+        start = end = (line, character)
+    rng = types.Range(lines.position(start[0] + 1, start[1] + 1), lines.position(end[0] + 1, end[1] + 1))
+    return [types.InlineCompletionItem(insert_text=text, range=rng)]
