@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from akgen_lsp.ascendc.syntax import ParsedFile, parse, walk
+from akgen_lsp.ascendc.syntax import DEVICE_KEYWORDS, ParsedFile, parse, walk
 
 if TYPE_CHECKING:
     from akgen_lsp.ascendc.context import LintContext
@@ -544,10 +544,9 @@ def _function(pf: ParsedFile, orig: bytes, node: Node, device_macros: frozenset[
     while start > 0 and data[start - 1 : start] in (b" ", b"\t", b"\n", b"\r"):
         start -= 1
     lead = orig[start : node.start_byte].decode("utf-8", errors="replace")
-    # only the masked region belongs to this declaration: skip back over what was blank in the masked text
-    if lead.strip():
-        first = len(lead) - len(lead.lstrip())
-        start += len(lead[:first].encode())
+    # of the blanked text before the node, only a run of device qualifiers right before it belongs to it
+    m = _lead_re(device_macros).search(lead)
+    start = node.start_byte - len(lead[m.start() :].encode()) if m and m.group(0).strip() else node.start_byte
     head = orig[start : fdecl.start_byte].decode("utf-8", errors="replace")
     head_marks = head + " " + orig[name_node.end_byte : fdecl.end_byte].decode("utf-8", errors="replace")
     words = set(re.findall(r"[A-Za-z_]\w*", head))
@@ -578,6 +577,16 @@ def _function(pf: ParsedFile, orig: bytes, node: Node, device_macros: frozenset[
         is_constexpr="constexpr" in words, extern_c=extern_c, has_device_mark=has_mark or is_global or is_aicore,
         is_aicore=is_aicore, is_global=is_global, in_class_body=in_class, start_byte=start, params=params,
     )
+
+
+@lru_cache(maxsize=64)
+def _lead_re(device_macros: frozenset[str]) -> re.Pattern[str]:
+    words = sorted(set(DEVICE_KEYWORDS) | set(device_macros) | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE",
+                                                                  "CATLASS_GLOBAL", "CATLASS_HOST"})
+    token = (r"(?:\b(?:" + "|".join(re.escape(w) for w in words) + r")\b"
+             r"|\b(?:__mix__|__launch_bounds__)\s*\([^()]*\)|\[\s*aicore\s*\]"
+             r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\])")
+    return re.compile(rf"(?:{token}\s*)+$")
 
 
 def _macro_has(orig: bytes, name: str, pattern: re.Pattern[str]) -> bool:

@@ -117,10 +117,12 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, call: Node, n
             new = f"{qualifier}DataCopyPad({dst}, {src}, {params})"
         fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", ((Edit(pf.span(call), new)),),
                      safe=False),)
+    effect = (f"rounds it down to {kept} bytes and the last {lost} bytes are silently not copied" if kept
+              else "rounds it down to 0 bytes: nothing is copied")
     yield Finding(
         CODE,
         f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {block}: DataCopy "
-        f"rounds it down to {kept} bytes and the last {lost} bytes are silently not copied; copy a multiple of "
+        f"{effect}; copy a multiple of "
         f"{block // size} elements or use DataCopyPad with DataCopyExtParams{{1, {length}, 0, 0, 0}}",
         pf.span(args[2]),
         Severity.WARNING,

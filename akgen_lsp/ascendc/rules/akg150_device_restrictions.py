@@ -1,0 +1,247 @@
+"""AKG150 device-restrictions: C++ that device code cannot use.
+
+## What it does
+Inside device code (``__aicore__``/``__global__`` functions and the methods of kernel classes) it reports:
+
+- dynamic memory: ``new``, ``delete``, ``malloc``/``calloc``/``realloc``/``free``;
+- ``virtual`` member functions of a kernel class;
+- a device function that calls itself (recursion);
+- standard-library containers and algorithms (``std::vector``, ``std::map``, ``std::string``, ``std::sort``, ...);
+- exceptions (``throw``, ``try``);
+- file and stream I/O (``fopen``, ``fprintf``, ``std::ifstream``, ``std::cout``, ...);
+- host runtime calls (``aclrtMalloc``, ``aclrtMemcpy``, ... any ``acl*`` function).
+
+Compile-time library pieces are fine: ``std::is_same_v``, ``std::min``/``std::max``, ``<type_traits>``,
+``<cstdint>``, ``std::tuple``. Host code in the same file (a tiling function, ``main``, the ``<<<...>>>``
+wrappers) and code compiled only for CPU debugging (``#ifdef ASCENDC_CPU_DEBUG``) are not device code.
+
+## Why is this bad?
+The AI Core has no heap, no call stack for unbounded recursion, no virtual dispatch tables in device memory, no
+exception support and no file system. The standard library's containers and algorithms are host functions.
+bisheng rejects such code ("calling a __host__ function ... from a __aicore__ function is not allowed") or it
+cannot run on the core.
+
+## Example
+```cpp
+__aicore__ inline void Compute(int32_t progress)
+{
+    std::vector<float> scale(tileLength);
+    float* tmp = new float[tileLength];
+}
+```
+
+Use instead:
+```cpp
+__aicore__ inline void Compute(int32_t progress)
+{
+    LocalTensor<float> scale = scaleBuf.Get<float>();   // TBuf<TPosition::VECCALC> scaleBuf
+}
+```
+
+## Fix safety
+No automatic fix: each needs a design change (a TBuf, a loop instead of recursion, a template instead of a
+virtual function).
+
+## References
+- Ascend C programming guide: restrictions of device-side C++ (no dynamic memory, virtual functions,
+  recursion, exceptions, STL, file I/O)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.kernel_model import Function, KernelModel, call_parts, kernel_model
+from akgen_lsp.ascendc.rules import Rule
+from akgen_lsp.ascendc.syntax import walk
+from akgen_lsp.findings import Finding, Severity, Span
+
+CODE = "AKG150"
+
+STL_CONTAINERS = frozenset({
+    "vector", "map", "unordered_map", "set", "unordered_set", "multimap", "multiset", "unordered_multimap",
+    "unordered_multiset", "list", "forward_list", "deque", "queue", "stack", "priority_queue", "string",
+    "wstring", "basic_string", "shared_ptr", "unique_ptr", "weak_ptr", "function", "stringstream",
+    "ostringstream", "istringstream", "thread", "mutex", "any", "regex",
+})
+STL_ALGORITHMS = frozenset({
+    "sort", "stable_sort", "partial_sort", "nth_element", "find", "find_if", "for_each", "accumulate",
+    "transform", "reverse", "unique", "count_if", "iota", "binary_search", "lower_bound", "upper_bound",
+    "make_shared", "make_unique", "to_string", "stoi", "stof", "stol", "random_shuffle", "shuffle",
+})
+FILE_IO_CALLS = frozenset({"fopen", "fclose", "fread", "fwrite", "fprintf", "fscanf", "fgets", "fputs", "fseek",
+                           "ftell", "fflush", "remove", "rename", "freopen", "open", "close"})
+STREAMS = frozenset({"ifstream", "ofstream", "fstream", "cout", "cerr", "clog", "cin"})
+ALLOC_CALLS = frozenset({"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign"})
+_ACL_RE = re.compile(r"acl[A-Za-z]\w*")
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    model = kernel_model(ctx)
+    pf = ctx.parsed
+    reported: set[int] = set()
+    for fn in model.functions:
+        if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node):
+            continue
+        for f in _in_function(ctx, model, fn):
+            key = f.span.line * 10_000 + f.span.column
+            if key not in reported:
+                reported.add(key)
+                yield f
+    for cls in model.classes.values():
+        if not any(m.has_device_mark for m in cls.methods):
+            continue
+        yield from _virtuals(ctx, cls.node)
+        body = cls.node.child_by_field_name("body")
+        if body is not None:
+            for decl in body.named_children:
+                if decl.type == "field_declaration":
+                    yield from _stl_types(ctx, decl, reported)
+    del pf
+
+
+def _finding(ctx: LintContext, span: Span, message: str, error_class: str = "api_mismatch") -> Finding:
+    return Finding(CODE, message, span, Severity.ERROR, "akgen-lint", error_class)
+
+
+def _in_function(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator[Finding]:
+    pf = ctx.parsed
+    assert fn.body is not None
+    where = f"in __aicore__ function '{fn.name}'"
+    user = model.function_names
+    for n in walk(fn.body):
+        if model.in_cpu_only(n):
+            continue
+        t = n.type
+        if t == "new_expression":
+            if n.child_by_field_name("placement") is not None:
+                continue
+            yield _finding(ctx, pf.span(n.children[0]), f"'new' {where}: device code has no heap; take memory from "
+                                                          "the TPipe (a TBuf or a queue) instead", "memory")
+        elif t == "delete_expression":
+            yield _finding(ctx, pf.span(n.children[0]), f"'delete' {where}: device code has no heap", "memory")
+        elif t == "throw_statement" or t == "throw_expression":
+            yield _finding(ctx, pf.span(n.children[0]), f"'throw' {where}: exceptions are not supported in device "
+                                                          "code; check with ASSERT or return a status", "syntax")
+        elif t == "try_statement":
+            yield _finding(ctx, pf.span(n.children[0]), f"'try' {where}: exceptions are not supported in device "
+                                                          "code", "syntax")
+        elif t == "call_expression":
+            yield from _call(ctx, model, fn, n, where, user)
+        elif t in ("declaration", "parameter_declaration", "field_declaration", "alias_declaration",
+                   "type_definition"):
+            yield from _stl_types(ctx, n, set())
+        elif t == "qualified_identifier" and n.parent is not None and n.parent.type not in (
+                "qualified_identifier", "call_expression", "template_function"):
+            yield from _std_stream(ctx, n, where)
+
+
+def _std_name(pf_text: str) -> str | None:
+    text = re.sub(r"\s+", "", pf_text)
+    text = re.sub(r"<.*", "", text)
+    text = text.removeprefix("::")
+    if not text.startswith("std::"):
+        return None
+    return text[len("std::"):]
+
+
+def _call(ctx: LintContext, model: KernelModel, fn: Function, call: Node, where: str,
+          user: dict[str, list[Function]]) -> Iterator[Finding]:
+    pf = ctx.parsed
+    name, name_node, receiver, _args = call_parts(pf, call)
+    if not name or name_node is None or receiver is not None:
+        return
+    fnode = call.child_by_field_name("function")
+    full = pf.node_text(fnode) if fnode is not None else name
+    std = _std_name(full)
+    qualified = "::" in full
+    if std is not None:
+        if std in STL_ALGORITHMS or std in STL_CONTAINERS:
+            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: the C++ standard library's containers and "
+                                                  "algorithms are host code; use Ascend C APIs on LocalTensors "
+                                                  "(ReduceSum, Sort, ...) or a plain loop")
+        elif std in ALLOC_CALLS:
+            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: device code has no heap", "memory")
+        elif std in FILE_IO_CALLS:
+            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: device code has no file I/O", "api_mismatch")
+        return
+    if qualified or name in user:
+        if name == fn.name and not qualified and _is_recursion(model, fn, call):
+            yield _finding(ctx, pf.span(name_node), f"'{name}' calls itself: recursion is not supported in device "
+                                                    "code (the AI Core stack is small and fixed); use a loop",
+                           "syntax")
+        return
+    if name in ALLOC_CALLS:
+        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: device code has no heap; take memory from the "
+                                                "TPipe (a TBuf or a queue) instead", "memory")
+    elif name in FILE_IO_CALLS - {"open", "close", "remove", "rename"}:
+        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: device code has no file I/O; use printf or "
+                                                "DumpTensor for debugging output")
+    elif _ACL_RE.fullmatch(name):
+        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: it is a host runtime function (AscendCL); "
+                                                "call it from the host code that launches the kernel")
+
+
+def _is_recursion(model: KernelModel, fn: Function, call: Node) -> bool:
+    if fn.is_template:
+        return False  # compile-time recursion over template arguments is common and fine
+    defs = model.function_names.get(fn.name, [])
+    if len(defs) != 1:
+        return False  # overloads: another function of the same name
+    fnode = call.child_by_field_name("function")
+    if fnode is not None and fnode.type in ("template_function",):
+        return False
+    args = call.child_by_field_name("arguments")
+    nargs = args.named_child_count if args is not None else 0
+    return nargs == len([p for p in fn.params if p.type != "comment"]) or nargs <= len(fn.params)
+
+
+def _stl_types(ctx: LintContext, decl: Node, reported: set[int]) -> Iterator[Finding]:
+    pf = ctx.parsed
+    for n in walk(decl):
+        if n.type != "qualified_identifier" or n.parent is None or n.parent.type == "qualified_identifier":
+            continue
+        std = _std_name(pf.node_text(n))
+        if std is None:
+            continue
+        head = std.split("::")[0]
+        if head in STL_CONTAINERS:
+            key = n.start_byte
+            if key in reported:
+                continue
+            reported.add(key)
+            yield _finding(ctx, pf.span(n), f"'std::{head}' in device code: standard-library containers allocate "
+                                            "on the heap, which device code does not have; use a LocalTensor "
+                                            "from a TBuf, or a fixed-size array", "memory")
+        elif head in STREAMS:
+            yield _finding(ctx, pf.span(n), f"'std::{head}' in device code: device code has no file or stream "
+                                            "I/O; use printf or DumpTensor for debugging output")
+
+
+def _std_stream(ctx: LintContext, n: Node, where: str) -> Iterator[Finding]:
+    pf = ctx.parsed
+    std = _std_name(pf.node_text(n))
+    if std is not None and std in ("cout", "cerr", "clog", "cin"):
+        yield _finding(ctx, pf.span(n), f"'std::{std}' {where}: device code has no stream I/O; use printf")
+
+
+def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:
+    pf = ctx.parsed
+    body = cls_node.child_by_field_name("body")
+    if body is None:
+        return
+    for n in body.named_children:
+        target = n.named_children[-1] if n.type == "template_declaration" and n.named_children else n
+        for ch in target.children:
+            if ch.type == "virtual":
+                yield _finding(ctx, pf.span(ch), "'virtual' in a kernel class: device code has no virtual "
+                                                 "dispatch; use templates (static polymorphism) instead", "syntax")
+                break
+
+
+RULE = Rule(CODE, "device-restrictions", "C++ that device code cannot use: heap, virtual, recursion, STL, "
+                                         "exceptions, file I/O, host runtime calls", check)
