@@ -474,6 +474,8 @@ _INDEX_QUERY = Query(
     (template_declaration) @template
     (for_range_loop) @range_for
     (lambda_expression) @lambda
+    (qualified_identifier) @qualified
+    (type_identifier) @type_name
     """,
 )
 
@@ -1418,8 +1420,8 @@ def _resolve(
             return e.name if e is not None else None
         return None
     if qualifier is not None:
-        if not qualifier:
-            return None
+        if not qualifier:  # ::Name, a global
+            return short if short in catalog else None
         q = qualify_type(pf, catalog, qualifier, at)
         if q in catalog and catalog.get(q).kind == "class":  # type: ignore[union-attr]
             e = catalog.member(q, short)
@@ -1432,7 +1434,7 @@ def _resolve(
         name = f"{ASCENDC}::{short}"
         if name in catalog:
             return name
-    return None
+    return short if short in catalog else None  # global names of the API (GetTPipePtr, the tiling macros)
 
 
 def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
@@ -1789,3 +1791,75 @@ def const_eval(
         return ev.node(pf, expr, at if at is not None else expr)
     except Exception:  # a constant we cannot compute is unknown, never an error
         return None
+
+
+# ------------------------------------------------------------------------------------------------ qualified names
+
+
+@dataclass(frozen=True)
+class QualifiedRef:
+    """One outermost ``A::B::C`` name as written. `parts` are the name parts without template arguments
+    (``("AscendC", "HardEvent", "V_S")``), `part_nodes` their nodes; `role` is what the last part is used as:
+    ``call`` (the callee of a call), ``template`` (a template name, ``AscendC::LocalTensor<half>``), ``type``
+    or ``value``."""
+
+    node: Node
+    parts: tuple[str, ...]
+    part_nodes: tuple[Node, ...]
+    role: str
+
+    @property
+    def text(self) -> str:
+        return "::".join(self.parts)
+
+
+def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
+    """Every outermost qualified name of the file, in document order (memoized)."""
+    got = pf.memo.get("qualified_refs")
+    if got is not None:
+        return got  # type: ignore[return-value]
+    out: list[QualifiedRef] = []
+    for node in _index(pf).get("qualified", ()):
+        parent = node.parent
+        if parent is not None and parent.type == "qualified_identifier":
+            continue
+        parts: list[str] = []
+        nodes: list[Node] = []
+        cur: Node | None = node
+        last: Node | None = None
+        ok = True
+        while cur is not None and cur.type == "qualified_identifier":
+            sc = cur.child_by_field_name("scope")
+            if sc is not None:
+                sc_name = sc.child_by_field_name("name") if sc.type == "template_type" else sc
+                if sc_name is None or sc_name.type not in ("namespace_identifier", "type_identifier", "identifier"):
+                    ok = False
+                    break
+                parts.append(pf.node_text(sc_name))
+                nodes.append(sc_name)
+            cur = cur.child_by_field_name("name")
+        if not ok or cur is None or not parts:
+            continue
+        role = "value"
+        last = cur
+        if cur.type in ("template_type", "template_function", "template_method"):
+            last = cur.child_by_field_name("name")
+            role = "template"
+        elif cur.type == "type_identifier":
+            role = "type"
+        elif cur.type == "dependent_name":
+            continue
+        if last is None or last.type not in ("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
+            continue
+        if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+            role = "call"
+        parts.append(pf.node_text(last))
+        nodes.append(last)
+        out.append(QualifiedRef(node, tuple(parts), tuple(nodes), role))
+    pf.memo["qualified_refs"] = out
+    return out
+
+
+def type_name_nodes(pf: ParsedFile) -> list[Node]:
+    """Every ``type_identifier`` node (a name used as a type), in document order."""
+    return list(_index(pf).get("type_name", ()))
