@@ -59,17 +59,10 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from akgen_lsp.ascendc import syntax
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model import (
-    Function,
-    KernelModel,
-    _strip_ns,
-    call_parts,
-    kernel_model,
-    receiver_base,
-)
+from akgen_lsp.ascendc.kernel_model import Function, KernelModel, kernel_model, receiver_base
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import walk
 from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG110"
@@ -80,100 +73,86 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
     entries = model.entries
     for fn in entries:
-        yield from _entry(ctx, model, fn)
+        yield from _entry(ctx, fn)
     if not entries:
         yield from _missing_global(ctx, model)
     yield from _host_calls(ctx, model)
 
 
 def _point(ctx: LintContext, byte: int) -> Span:
-    sp = ctx.parsed.span_of_bytes(byte, byte)
-    return sp
-
-
-def _orig(ctx: LintContext) -> bytes:
-    data = ctx.memo.get("akg110_orig")
-    if data is None:
-        data = ctx.text.encode("utf-8", errors="surrogatepass")
-        ctx.memo["akg110_orig"] = data
-    return data
+    return ctx.parsed.span_of_bytes(byte, byte)
 
 
 def _params_text(ctx: LintContext, fn: Function) -> str:
-    orig = _orig(ctx)
-    return " ".join(orig[p.start_byte : p.end_byte].decode("utf-8", errors="replace") for p in fn.params)
+    decl = fn.node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    params = decl.child_by_field_name("parameters") if decl is not None else None
+    return ctx.parsed.original_text(params) if params is not None else ""
 
 
 def _is_simt(ctx: LintContext, fn: Function) -> bool:
+    """A SIMT kernel (``__global__ __launch_bounds__(n)``, plain pointers) rather than an AI Core vector/cube one."""
     return "__launch_bounds__" in fn.qualifiers or not _GM_PARAM_RE.search(_params_text(ctx, fn))
 
 
-def _entry(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator[Finding]:
+def _error(span: Span, message: str, error_class: str, fixes: tuple[Fix, ...] = ()) -> Finding:
+    return Finding(CODE, message, span, Severity.ERROR, "akgen-lint", error_class, fixes)
+
+
+def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
     pf = ctx.parsed
     name_span = pf.span(fn.name_node)
     if fn.class_name is not None and "static" not in fn.qualifiers.split():
-        yield Finding(CODE, f"kernel function '{fn.name}' must be a free function or static member function: "
-                            f"move it out of '{fn.class_name}' and create the class object inside it",
-                      name_span, Severity.ERROR, "akgen-lint", "syntax")
+        yield _error(name_span, f"kernel function '{fn.name}' must be a free function or static member function: "
+                                f"move it out of '{fn.class_name}' and create the class object inside it", "syntax")
         return
     typ = fn.node.child_by_field_name("type")
     if fn.return_type != "void" and typ is not None:
-        yield Finding(CODE, f"kernel function '{fn.name}' must have void return type (it returns "
-                            f"'{fn.return_type}'); write results to a GM_ADDR output parameter instead",
-                      pf.span(typ), Severity.ERROR, "akgen-lint", "syntax")
-    if not fn.is_aicore and not _is_simt(ctx, fn):
+        yield _error(pf.span(typ), f"kernel function '{fn.name}' must have void return type (it returns "
+                                   f"'{fn.return_type}'); write results through a GM_ADDR output parameter instead",
+                     "syntax")
+    simt = _is_simt(ctx, fn)
+    if not fn.is_aicore and not simt:
         m = re.search(r"\b__global__\b", fn.qualifiers)
         fixes: tuple[Fix, ...] = ()
         if m is not None:
             at = fn.start_byte + len(fn.qualifiers[: m.end()].encode())
             fixes = (Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),)
-        yield Finding(CODE, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
-                            f"'__global__ __aicore__' (or __vector__ / __cube__ / __mix__(c, v))",
-                      name_span, Severity.ERROR, "akgen-lint", "syntax", fixes)
-    if not fn.extern_c and not fn.is_template and not _launched_here(ctx, fn.name) and not _is_simt(ctx, fn):
+        yield _error(name_span, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
+                                "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))", "syntax", fixes)
+    if not fn.extern_c and not fn.is_template and not simt and not _launched_here(ctx, fn.name):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
-        yield Finding(CODE, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the launcher "
-                            f"does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
-                            f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'",
-                      name_span, Severity.ERROR, "akgen-lint", "syntax", (fix,))
+        yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the "
+                                f"launcher does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
+                                f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", (fix,))
 
 
 def _launched_here(ctx: LintContext, name: str) -> bool:
+    """Whether the file itself launches the kernel (then C++ linkage is fine)."""
     text = ctx.text
-    if Path(ctx.path).suffix.lower() == ".asc" and name in text:
+    if Path(ctx.path).suffix.lower() == ".asc" and re.search(rf"\b{re.escape(name)}\b", text.split(name, 1)[-1]):
         return True
     return re.search(rf"\b{re.escape(name)}\s*(?:<[^<>;]*>\s*)?<<<|ACLRT_LAUNCH_KERNEL\s*\(\s*{re.escape(name)}\s*\)",
                      text) is not None
 
 
 def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
-    pf = ctx.parsed
+    """An ``extern "C" __aicore__ void k(GM_ADDR ...)`` nobody calls, in a file without a __global__ function."""
+    called = {c.short for cs in model.calls_by_function.values() for c in cs}
     for fn in model.functions:
         if not (fn.extern_c and fn.is_aicore and fn.class_name is None and fn.return_type == "void"):
             continue
-        if not _GM_PARAM_RE.search(_params_text(ctx, fn)):
-            continue
-        if _called_anywhere(model, fn.name):
+        if fn.name in called or not _GM_PARAM_RE.search(_params_text(ctx, fn)):
             continue
         m = re.search(r"__aicore__|\[\s*aicore\s*\]", fn.qualifiers)
         fixes: tuple[Fix, ...] = ()
         if m is not None:
             at = fn.start_byte + len(fn.qualifiers[: m.start()].encode())
             fixes = (Fix("Insert __global__", (Edit(_point(ctx, at), "__global__ "),), safe=True),)
-        yield Finding(CODE, f"kernel entry '{fn.name}' is not __global__: a kernel entry is declared "
-                            f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'",
-                      pf.span(fn.name_node), Severity.ERROR, "akgen-lint", "syntax", fixes)
-
-
-def _called_anywhere(model: KernelModel, name: str) -> bool:
-    pf = model.pf
-    for fn in model.functions:
-        if fn.body is None:
-            continue
-        for n in walk(fn.body):
-            if n.type == "call_expression" and call_parts(pf, n)[0] == name:
-                return True
-    return False
+        yield _error(ctx.parsed.span(fn.name_node),
+                     f"kernel entry '{fn.name}' is not __global__: a kernel entry is declared "
+                     f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", fixes)
 
 
 # ------------------------------------------------------------------------------------------------ host calls
@@ -181,87 +160,61 @@ def _called_anywhere(model: KernelModel, name: str) -> bool:
 
 def _host_calls(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     pf = ctx.parsed
-    orig = _orig(ctx)
+    orig = pf.text
     for caller in model.functions:
         if caller.body is None or not caller.has_device_mark or model.in_cpu_only(caller.node):
             continue
-        for n in walk(caller.body):
-            if n.type != "call_expression":
-                continue
-            name, name_node, receiver, _args = call_parts(pf, n)
-            if not name or name_node is None or name not in model.function_names:
-                continue
-            fn_node = n.child_by_field_name("function")
-            if fn_node is not None and fn_node.type == "qualified_identifier":
-                continue  # Ns::f or Class::f: another overload set than the one we index
-            candidates = _candidates(model, caller, name, receiver)
-            if not candidates or any(_device_ok(c) for c in candidates):
-                continue
-            if _declared_device(orig, name) or model.in_cpu_only(n):
+        for c in model.calls_in(caller):
+            if c.short not in model.function_names or c.qualifier is not None or model.in_cpu_only(c.node):
+                continue  # Ns::f / Class::f: another overload set than the one we index
+            candidates = _candidates(model, caller, c.short, c.receiver)
+            if not candidates or any(_device_ok(f) for f in candidates) or _declared_device(orig, c.short):
                 continue
             callee = candidates[0]
             fixes = (Fix(f"Declare '{callee.name}' __aicore__",
-                         (Edit(_point(ctx, callee.node.start_byte), "__aicore__ "),), safe=False),)
-            yield Finding(
-                CODE,
-                f"calling a __host__ function(\"{name}\") from a __aicore__ function(\"{caller.name}\") is not "
-                f"allowed; declare '{name}' '__aicore__ inline'",
-                pf.span(name_node), Severity.ERROR, "akgen-lint", "scope", fixes)
+                         (Edit(_point(ctx, callee.start_byte), "__aicore__ "),), safe=False),)
+            yield _error(c.name_span,
+                         f"calling a __host__ function(\"{c.short}\") from a __aicore__ function(\"{caller.name}\") "
+                         f"is not allowed; declare '{c.short}' '__aicore__ inline'", "scope", fixes)
 
 
 def _device_ok(fn: Function) -> bool:
     return fn.has_device_mark or fn.is_constexpr or "__host__" in fn.qualifiers
 
 
-def _declared_device(orig: bytes, name: str) -> bool:
-    """A prototype elsewhere that declares `name` with a device qualifier."""
-    pat = re.compile(rb"(?:__aicore__|__device__|\[\s*aicore\s*\])[^;{}()]*\b" + re.escape(name.encode()) + rb"\s*\(")
-    return pat.search(orig) is not None
+def _declared_device(text: str, name: str) -> bool:
+    """A prototype somewhere that declares `name` with a device qualifier."""
+    pat = rf"(?:__aicore__|__device__|\[\s*aicore\s*\])[^;{{}}()]*\b{re.escape(name)}\s*\("
+    return re.search(pat, text) is not None
 
 
 def _candidates(model: KernelModel, caller: Function, name: str, receiver: Node | None) -> list[Function]:
+    """The definitions a call may reach, when the file tells for sure; [] when it cannot tell."""
     defs = model.function_names.get(name, [])
     if receiver is None:
-        free = [d for d in defs if d.class_name is None]
         own = [d for d in defs if caller.class_name and d.class_name == caller.class_name]
         if own:
             return own
-        if caller.class_name and _class_chain_unknown(model, caller.class_name):
-            return []  # may be a member of a base we cannot see
-        return free
+        if caller.class_name and _bases_unknown(model, caller.class_name):
+            return []  # may be a member of a base class we cannot see
+        return [d for d in defs if d.class_name is None]
     if receiver.type == "this":
         return [d for d in defs if caller.class_name and d.class_name == caller.class_name]
+    if receiver.type != "identifier":
+        return []
     obj = receiver_base(model.pf, receiver)
-    if obj is None or receiver.type != "identifier" or caller.body is None:
+    d = syntax.lookup(model.pf, obj, receiver) if obj else None
+    if d is None or d.kind != "local" or d.is_pointer:
         return []
-    cls_name = _local_type(model, caller, obj)
-    if cls_name is None or cls_name not in model.classes:
+    cls_name = d.type_name.rsplit("::", 1)[-1]
+    if cls_name not in model.classes or _bases_unknown(model, cls_name):
         return []
-    if _class_chain_unknown(model, cls_name):
-        return []
-    return [d for d in defs if d.class_name == cls_name]
+    return [f for f in defs if f.class_name == cls_name]
 
 
-def _class_chain_unknown(model: KernelModel, name: str) -> bool:
+def _bases_unknown(model: KernelModel, name: str) -> bool:
     cls = model.classes.get(name)
     return cls is None or any(b not in model.classes for b in cls.bases)
-
-
-def _local_type(model: KernelModel, fn: Function, obj: str) -> str | None:
-    pf = model.pf
-    assert fn.body is not None
-    found = set()
-    for n in walk(fn.body):
-        if n.type != "declaration":
-            continue
-        typ = n.child_by_field_name("type")
-        if typ is None:
-            continue
-        for d in n.children_by_field_name("declarator"):
-            ident = d if d.type == "identifier" else d.child_by_field_name("declarator")
-            if ident is not None and ident.type == "identifier" and pf.node_text(ident) == obj:
-                found.add(_strip_ns(pf.node_text(typ)))
-    return next(iter(found)) if len(found) == 1 else None
 
 
 RULE = Rule(CODE, "kernel-entry", "Kernel entry not extern \"C\" __global__ __aicore__ void, or device code calling "

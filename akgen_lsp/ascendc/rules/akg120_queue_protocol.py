@@ -60,34 +60,33 @@ from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.kernel_model import (
-    Buffer,
     Function,
+    InitBuffer,
     KernelModel,
     QueueOp,
-    call_parts,
     identifier_uses,
     kernel_model,
     receiver_base,
 )
 from akgen_lsp.ascendc.rules import Rule
+from akgen_lsp.ascendc.syntax import walk
 from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG120"
+_HANDLING = frozenset({"EnQue", "FreeTensor"})
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
     if not model.queue_ops and not model.init_buffers:
         return
-    escaped_queues = _escaped_queues(model)
     yield from _depth_zero(ctx, model)
     yield from _tensor_lifetimes(ctx, model)
-    yield from _deque_without_enque(ctx, model, escaped_queues)
+    yield from _deque_without_enque(ctx, model)
     yield from _buffers_per_position(ctx, model)
 
 
-def _finding(ctx: LintContext, span: Span, message: str, severity: Severity = Severity.ERROR,
-             fixes: tuple[Fix, ...] = ()) -> Finding:
+def _finding(span: Span, message: str, severity: Severity = Severity.ERROR, fixes: tuple[Fix, ...] = ()) -> Finding:
     return Finding(CODE, message, span, severity, "akgen-lint", "memory", fixes)
 
 
@@ -97,29 +96,22 @@ def _finding(ctx: LintContext, span: Span, message: str, severity: Severity = Se
 def _depth_zero(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     for op in model.queue_ops:
         buf = op.buffer
-        if buf is None or not buf.is_queue or buf.depth != 0 or op.nargs != 0:
+        if buf is None or not buf.is_queue or buf.depth != 0 or op.nargs != 0 or op.op not in ("AllocTensor", "DeQue"):
             continue
-        if op.op == "AllocTensor":
-            text = "must use AllocTensor<LocalTensor&> api while tque's depth is zero"
-        elif op.op == "DeQue":
-            text = "must use DeQue<LocalTensor&> api while tque's depth is zero"
-        else:
-            continue
-        yield _finding(ctx, ctx.parsed.span(op.name_node),
+        text = f"must use {op.op}<LocalTensor&> api while tque's depth is zero"
+        yield _finding(ctx.parsed.span(op.name_node),
                        f"static assertion failed: {text}: '{buf.name}' is declared with depth 0; give the queue a "
-                       f"depth of 1 or pass the tensor in ({op.op}<T>(tensor))")
+                       f"depth of 1, or pass the tensor in: {op.queue}.{op.op}<T>(tensor)")
 
 
 # ------------------------------------------------------------------------------------------------ tensors
-
-_HANDLING = frozenset({"EnQue", "FreeTensor"})
 
 
 def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     pf = ctx.parsed
     by_function: dict[int, list[QueueOp]] = {}
     for op in model.queue_ops:
-        by_function.setdefault(id(op.function), []).append(op)
+        by_function.setdefault(op.function.node.start_byte, []).append(op)
     for ops in by_function.values():
         fn = ops[0].function
         if fn.body is None:
@@ -129,12 +121,10 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
         for op in ops:
             count[(op.queue, op.op)] = count.get((op.queue, op.op), 0) + 1
         for op in ops:
-            if op.op not in ("AllocTensor", "DeQue") or op.nargs != 0 or op.stored_elsewhere:
+            if op.op not in ("AllocTensor", "DeQue") or op.nargs != 0 or op.stored_elsewhere or op.tensor is None:
                 continue
             if op.buffer is None or not op.buffer.is_queue or op.buffer.depth == 0:
                 continue
-            if op.tensor is None:
-                continue  # result dropped: nothing to follow
             name = op.tensor
             if name in handled or _is_member_or_param(model, fn, name) or _escapes(model, fn, name, op):
                 continue
@@ -142,11 +132,10 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
             allocs, enques = count.get((q, "AllocTensor"), 0), count.get((q, "EnQue"), 0)
             deques, frees = count.get((q, "DeQue"), 0), count.get((q, "FreeTensor"), 0)
             if op.op == "AllocTensor":
-                # a dequeued alias of an allocated tensor may be the one that is freed
                 if enques + frees - deques >= allocs:
-                    continue
+                    continue  # a dequeued alias of the allocated tensor may be the one that is freed
                 yield _finding(
-                    ctx, pf.span(op.name_node),
+                    pf.span(op.name_node),
                     f"tensor '{name}' allocated from '{q}' is never enqueued or freed in '{fn.name}'; every "
                     f"AllocTensor needs an EnQue({name}) or a FreeTensor({name}), or the queue runs out of buffers "
                     "and the next AllocTensor hangs", Severity.WARNING)
@@ -154,89 +143,77 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
                 if frees >= deques:
                     continue  # as many frees as dequeues: an alias may be the one freed
                 yield _finding(
-                    ctx, pf.span(op.name_node),
+                    pf.span(op.name_node),
                     f"tensor '{name}' dequeued from '{q}' is never freed in '{fn.name}'; call "
                     f"{q}.FreeTensor({name}) after its last use, or the queue runs out of buffers",
-                    Severity.WARNING, fixes=_free_fix(ctx, fn, op))
+                    Severity.WARNING, _free_fix(ctx, fn, op))
 
 
 def _free_fix(ctx: LintContext, fn: Function, op: QueueOp) -> tuple[Fix, ...]:
     body = fn.body
-    if body is None or body.type != "compound_statement" or body.child_count < 2:
+    if body is None or body.type != "compound_statement" or not body.named_children:
         return ()
-    closing = body.children[-1]
-    if closing.type != "}":
-        return ()
-    last = body.named_children[-1] if body.named_children else None
-    if last is None or last.type == "return_statement":
+    last = body.named_children[-1]
+    if last.type in ("return_statement", "comment"):
         return ()
     pf = ctx.parsed
-    line_text = pf.line_text(pf.span(last).line)
-    indent = line_text[: len(line_text) - len(line_text.lstrip())]
     end = pf.span(last)
+    line_text = pf.line_text(end.line)
+    indent = line_text[: len(line_text) - len(line_text.lstrip())]
     at = Span(pf.path, end.end_line, end.end_column, end.end_line, end.end_column)
     return (Fix(f"Free '{op.tensor}' at the end of '{fn.name}'",
                 (Edit(at, f"\n{indent}{op.queue}.FreeTensor({op.tensor});"),), safe=False),)
 
 
 def _is_member_or_param(model: KernelModel, fn: Function, name: str) -> bool:
+    if any(p.name == name for p in fn.params):
+        return True
     cls = model.classes.get(fn.class_name or "")
-    if cls is not None and name in cls.fields:
-        # a member unless a local of the same name hides it
-        return not _declared_locally(model, fn, name)
-    return any(identifier_uses(model.pf, p, name) for p in fn.params)
+    return cls is not None and cls.field_decl(name) is not None and not _declared_locally(model, fn, name)
 
 
 def _declared_locally(model: KernelModel, fn: Function, name: str) -> bool:
     assert fn.body is not None
     for n in identifier_uses(model.pf, fn.body, name):
         p = n.parent
-        if p is not None and p.type in ("init_declarator", "declaration"):
+        if p is not None and (p.type == "declaration" or (p.type == "init_declarator"
+                                                           and p.child_by_field_name("declarator") == n)):
             return True
     return False
 
 
+_STOP = frozenset({"expression_statement", "compound_statement", "if_statement", "for_statement", "while_statement",
+                   "condition_clause", "declaration", "switch_statement", "do_statement"})
+_ESCAPE = frozenset({"return_statement", "lambda_expression", "initializer_list", "initializer_pair",
+                     "co_return_statement", "throw_statement", "assignment_expression", "init_declarator"})
+
+
 def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
-    """Whether the tensor is handed on: passed to a user-defined function or to a method other than the queue
-    operations, assigned, returned, captured, or used in an initialiser."""
+    """Whether the tensor is handed on: passed to a function of the file or to another object's method, assigned,
+    returned, captured or used in an initialiser."""
     pf = model.pf
     assert fn.body is not None
-    user_names = set(model.function_names) | set(model.device_macros)
     for use in identifier_uses(pf, fn.body, name):
         if use == op.tensor_node:
             continue
-        node = use
-        # climb through sub-tensor and member expressions: x[16], x.ReinterpretCast<T>()
-        parent = node.parent
-        while parent is not None:
+        node, parent = use, use.parent
+        while parent is not None and parent.type not in _STOP:
+            if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+                break  # a redeclaration of the name
+            if parent.type in _ESCAPE:
+                return True
             if parent.type == "argument_list":
-                call = parent.parent
-                if call is None or call.type != "call_expression":
+                call = model.call_at(parent.parent) if parent.parent is not None else None
+                if call is None:
                     return True
-                cname, _cnode, receiver, _args = call_parts(pf, call)
-                if receiver is not None:
-                    if cname in _HANDLING:
+                if call.receiver is not None:
+                    if call.short in _HANDLING or receiver_base(pf, call.receiver) == name:
                         break
-                    if receiver_base(pf, receiver) == name:
-                        break  # a method of the tensor itself
                     return True
-                if cname in user_names or not cname:
+                if call.user_defined:
                     return True
                 break  # an Ascend C API call (Add, DataCopy, ...)
-            if parent.type in ("return_statement", "lambda_expression", "initializer_list", "init_declarator",
-                               "initializer_pair", "co_return_statement", "throw_statement"):
-                if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
-                    break  # a redeclaration of the same name
-                return True
-            if parent.type == "assignment_expression":
-                if parent.child_by_field_name("left") == node:
-                    return True  # reassigned: another tensor under the same name
-                return True
-            if parent.type in ("expression_statement", "compound_statement", "if_statement", "for_statement",
-                               "while_statement", "condition_clause", "declaration"):
-                break
-            node = parent
-            parent = node.parent
+            node, parent = parent, parent.parent
     return False
 
 
@@ -244,83 +221,62 @@ def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
 
 
 def _escaped_queues(model: KernelModel) -> set[int]:
-    """Buffers whose name is used other than as a method receiver or an InitBuffer argument (a pointer, a
-    reference parameter, an argument to a helper): their protocol is not followed."""
+    """Buffers whose name is used other than as a method receiver or as InitBuffer's first argument (a pointer, a
+    reference, an argument to a helper): their protocol is not followed."""
     pf = model.pf
+    names = {b.name for b in model.buffers}
     out: set[int] = set()
-    by_name: dict[str, list[Buffer]] = {}
-    for b in model.buffers:
-        by_name.setdefault(b.name, []).append(b)
-    if not by_name:
-        return out
     for fn in model.functions:
         if fn.body is None:
             continue
-        for n in _name_nodes(fn.body):
+        for n in walk(fn.body):
+            if n.type not in ("identifier", "field_identifier"):
+                continue
             text = pf.node_text(n)
-            if text not in by_name:
+            if text not in names:
                 continue
             buf = model.buffer_for(fn, text)
-            if buf is None:
-                continue
-            if not _receiver_or_init_use(pf, n):
+            if buf is not None and not _receiver_or_init_use(model, n):
                 out.add(id(buf))
     return out
 
 
-def _name_nodes(root: Node) -> list[Node]:
-    from akgen_lsp.ascendc.syntax import walk
-
-    return [n for n in walk(root) if n.type in ("identifier", "field_identifier")]
-
-
-def _receiver_or_init_use(pf: object, node: Node) -> bool:
-    from akgen_lsp.ascendc.syntax import ParsedFile
-
-    assert isinstance(pf, ParsedFile)
-    top = node
-    parent = node.parent
-    # this->q, q[i]
+def _receiver_or_init_use(model: KernelModel, node: Node) -> bool:
+    top, parent = node, node.parent
     while parent is not None and (
         (parent.type == "field_expression" and parent.child_by_field_name("field") == top
          and (a := parent.child_by_field_name("argument")) is not None and a.type == "this")
         or (parent.type == "subscript_expression" and parent.child_by_field_name("argument") == top)
     ):
-        top = parent
-        parent = top.parent
+        top, parent = parent, parent.parent
     if parent is None:
         return False
     if parent.type == "field_expression" and parent.child_by_field_name("argument") == top:
         return True  # q.Method(...)
-    if parent.type == "argument_list":
-        call = parent.parent
-        if call is not None and call.type == "call_expression":
-            cname, _n, _r, args = call_parts(pf, call)
-            return cname == "InitBuffer" and bool(args) and args[0] == top
-    return False
+    if parent.type == "argument_list" and parent.parent is not None:
+        call = model.call_at(parent.parent)
+        return call is not None and call.short == "InitBuffer" and bool(call.args) and call.args[0] == top
+    return parent.type in ("declaration", "field_declaration", "init_declarator")  # its own declaration
 
 
-def _deque_without_enque(ctx: LintContext, model: KernelModel, escaped: set[int]) -> Iterator[Finding]:
-    enqueued: set[int] = set()
+def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     enqueued_names = {op.queue for op in model.queue_ops if op.op == "EnQue"}
     dequeues: dict[int, list[QueueOp]] = {}
     for op in model.queue_ops:
-        if op.buffer is None:
-            continue
-        if op.op == "EnQue":
-            enqueued.add(id(op.buffer))
-        elif op.op == "DeQue" and op.queue not in enqueued_names:
+        if op.buffer is not None and op.op == "DeQue" and op.queue not in enqueued_names and op.buffer.is_queue:
             dequeues.setdefault(id(op.buffer), []).append(op)
+    if not dequeues:
+        return
+    escaped = _escaped_queues(model)
     for key, ops in dequeues.items():
+        if key in escaped:
+            continue
         buf = ops[0].buffer
         assert buf is not None
-        if key in enqueued or key in escaped or not buf.is_queue:
-            continue
-        first = ops[0]
         yield _finding(
-            ctx, ctx.parsed.span(first.name_node),
+            ctx.parsed.span(ops[0].name_node),
             f"DeQue from '{buf.name}', but nothing ever calls {buf.name}.EnQue: the DeQue waits forever; EnQue the "
-            f"tensor (after AllocTensor and filling it) before this DeQue")
+            "tensor (after AllocTensor and filling it) before this DeQue")
 
 
 # ------------------------------------------------------------------------------------------------ buffers per position
@@ -330,31 +286,23 @@ def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Find
     limit = ctx.arch.limits.get("buffers_per_position")
     if not limit:
         return
-    groups: dict[tuple[int, str, tuple[str, str]], list] = {}
+    groups: dict[tuple[int, str, tuple[str, str]], list[InitBuffer]] = {}
     for ib in model.init_buffers:
         buf = ib.buffer
         if buf is None or not buf.is_queue or ib.conditional or buf.position_key is None or buf.is_array:
             continue
-        groups.setdefault((id(ib.function), ib.pipe, buf.position_key), []).append(ib)
+        groups.setdefault((ib.function.node.start_byte, ib.pipe, buf.position_key), []).append(ib)
     for (_fid, _pipe, key), calls in groups.items():
-        if any(c.num is None for c in calls):
-            continue
-        seen: set[int] = set()
-        total = 0
-        for c in calls:
-            assert c.buffer is not None and c.num is not None
-            if id(c.buffer) in seen:
-                total = -1  # the same queue initialised twice: not a simple sum
-                break
-            seen.add(id(c.buffer))
-            total += c.num
+        if any(c.num is None for c in calls) or len({id(c.buffer) for c in calls}) != len(calls):
+            continue  # unknown counts, or one queue initialised twice: not a plain sum
+        total = sum(c.num or 0 for c in calls)
         if total <= limit:
             continue
         pos = key[0] if key[0] == key[1] else f"{key[0]}->{key[1]}"
         last = calls[-1]
         names = ", ".join(f"{c.target}: {c.num}" for c in calls)
         yield _finding(
-            ctx, ctx.parsed.span(last.node),
+            ctx.parsed.span(last.node),
             f"current size is {total}, max buffer number in same queue position is {limit}: the {pos} queues "
             f"initialised in '{last.function.name}' take {total} buffers ({names}); each buffer holds one of the "
             f"{limit} hardware events of its position, so the kernel hangs once they are all in use; use fewer "

@@ -56,7 +56,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     groups: dict[tuple[int, str], list[InitBuffer]] = {}
     for ib in model.init_buffers:
-        groups.setdefault((id(ib.function), ib.pipe), []).append(ib)
+        groups.setdefault((ib.function.node.start_byte, ib.pipe), []).append(ib)
     for calls in groups.values():
         if _resets_pipe(model, calls[0]):
             continue

@@ -39,17 +39,9 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model import (
-    Function,
-    KernelModel,
-    call_parts,
-    element_type_of,
-    kernel_model,
-    tensor_info,
-    type_size,
-)
+from akgen_lsp.ascendc.kernel_model import Function, KernelModel, kernel_model, tensor_info, type_size
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import walk
+from akgen_lsp.ascendc.syntax import Call
 from akgen_lsp.findings import Edit, Finding, Fix, Severity
 
 CODE = "AKG140"
@@ -61,39 +53,33 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
     block = ctx.arch.alignment.get("datacopy", 32) or 32
     repeat = ctx.arch.alignment.get("compare", 256) or 256
-    pf = ctx.parsed
     for fn in model.functions:
         if fn.body is None or not model.is_device(fn):
             continue
-        for node in walk(fn.body):
-            if node.type != "call_expression":
+        for c in model.calls_in(fn):
+            if c.receiver is not None or c.user_defined or c.qualifier not in (None, "AscendC"):
                 continue
-            name, name_node, receiver, args = call_parts(pf, node)
-            if receiver is not None or name_node is None:
-                continue
-            if name == "DataCopy" and len(args) == 3:
-                yield from _data_copy(ctx, model, fn, node, name_node, args, block)
-            elif name == "Compare" and len(args) == 5:
-                yield from _compare(ctx, model, fn, node, name_node, args, repeat)
+            if c.short == "DataCopy" and len(c.args) == 3:
+                yield from _data_copy(ctx, model, fn, c, block)
+            elif c.short == "Compare" and len(c.args) == 5:
+                yield from _compare(ctx, model, fn, c, repeat)
 
 
-def _element(model: KernelModel, fn: Function, args: list[Node]) -> tuple[str, int] | None:
-    types = {t for t in (element_type_of(model, fn, a) for a in args) if t is not None}
-    sizes = {type_size(t) for t in types}
-    if len(types) != 1 or None in sizes:
+def _element(model: KernelModel, args: tuple[Node, ...]) -> tuple[str, int] | None:
+    """The one element type of the tensors `args` and its size, when known and the same for all that are known."""
+    types = {info[1] for info in (tensor_info(model, a) for a in args) if info is not None}
+    if len(types) != 1:
         return None
     t = next(iter(types))
-    size = type_size(t)
-    assert size is not None
-    return t, size
+    size = type_size(model.pf, t)
+    return (t, size) if size else None
 
 
-def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, call: Node, name_node: Node, args: list[Node],
-               block: int) -> Iterator[Finding]:
-    count = model.eval(args[2], fn)
+def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, block: int) -> Iterator[Finding]:
+    count = model.eval(c.args[2], fn)
     if count is None or count <= 0:
         return
-    elem = _element(model, fn, args[:2])
+    elem = _element(model, c.args[:2])
     if elem is None:
         return
     type_name, size = elem
@@ -101,48 +87,40 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, call: Node, n
     if length % block == 0:
         return
     kept = length // block * block
-    lost = length - kept
     pf = ctx.parsed
-    dst_global = _is_global(model, fn, args[0])
-    src_global = _is_global(model, fn, args[1])
+    dst, src = tensor_info(model, c.args[0]), tensor_info(model, c.args[1])
     fixes: tuple[Fix, ...] = ()
-    qualifier = "AscendC::" if pf.node_text(call.child_by_field_name("function")).startswith("AscendC::") else ""
-    if dst_global is not None and src_global is not None and dst_global != src_global:
-        dst, src = pf.node_text(args[0]), pf.node_text(args[1])
-        params = f"{qualifier}DataCopyExtParams{{1, {length}, 0, 0, 0}}"
-        if src_global:
-            new = (f"{qualifier}DataCopyPad({dst}, {src}, {params}, "
-                   f"{qualifier}DataCopyPadExtParams<{type_name}>{{false, 0, 0, 0}})")
+    if dst is not None and src is not None and (dst[0] == "GlobalTensor") != (src[0] == "GlobalTensor"):
+        q = "AscendC::" if c.qualifier == "AscendC" else ""
+        dst_text, src_text = pf.node_text(c.args[0]), pf.node_text(c.args[1])
+        params = f"{q}DataCopyExtParams{{1, {length}, 0, 0, 0}}"
+        if src[0] == "GlobalTensor":
+            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params}, {q}DataCopyPadExtParams<{type_name}>{{false, 0, 0, 0}})"
         else:
-            new = f"{qualifier}DataCopyPad({dst}, {src}, {params})"
-        fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", ((Edit(pf.span(call), new)),),
+            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params})"
+        fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", (Edit(pf.span(c.node), new),),
                      safe=False),)
-    effect = (f"rounds it down to {kept} bytes and the last {lost} bytes are silently not copied" if kept
+    effect = (f"rounds it down to {kept} bytes and the last {length - kept} bytes are silently not copied" if kept
               else "rounds it down to 0 bytes: nothing is copied")
     yield Finding(
         CODE,
         f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {block}: DataCopy "
-        f"{effect}; copy a multiple of "
-        f"{block // size} elements or use DataCopyPad with DataCopyExtParams{{1, {length}, 0, 0, 0}}",
-        pf.span(args[2]),
+        f"{effect}; copy a multiple of {max(block // size, 1)} elements or use DataCopyPad with "
+        f"DataCopyExtParams{{1, {length}, 0, 0, 0}}",
+        pf.span(c.args[2]),
         Severity.WARNING,
         "akgen-lint",
         "memory",
         fixes,
+        data={"count": count, "element": type_name, "bytes": length},
     )
 
 
-def _is_global(model: KernelModel, fn: Function, expr: Node) -> bool | None:
-    info = tensor_info(model, fn, expr)
-    return None if info is None else info[0] == "GlobalTensor"
-
-
-def _compare(ctx: LintContext, model: KernelModel, fn: Function, call: Node, name_node: Node, args: list[Node],
-             repeat: int) -> Iterator[Finding]:
-    count = model.eval(args[4], fn)
+def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, repeat: int) -> Iterator[Finding]:
+    count = model.eval(c.args[4], fn)
     if count is None or count <= 0:
         return
-    elem = _element(model, fn, args[1:3])
+    elem = _element(model, c.args[1:3])
     if elem is None:
         return
     type_name, size = elem
@@ -152,12 +130,13 @@ def _compare(ctx: LintContext, model: KernelModel, fn: Function, call: Node, nam
     yield Finding(
         CODE,
         f"Compare count is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {repeat}: the count "
-        f"form of Compare works on whole {repeat}-byte repeats; compare a multiple of {repeat // size} elements "
-        "(pad the tail) or use the mask/repeat form",
-        ctx.parsed.span(args[4]),
+        f"form of Compare works on whole {repeat}-byte repeats; compare a multiple of {max(repeat // size, 1)} "
+        "elements (pad the tail) or use the mask/repeat form",
+        ctx.parsed.span(c.args[4]),
         Severity.ERROR,
         "akgen-lint",
         "memory",
+        data={"count": count, "element": type_name, "bytes": length},
     )
 
 

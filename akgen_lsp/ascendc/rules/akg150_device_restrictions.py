@@ -55,9 +55,9 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model import Function, KernelModel, call_parts, kernel_model
+from akgen_lsp.ascendc.kernel_model import Function, KernelModel, kernel_model
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import walk
+from akgen_lsp.ascendc.syntax import Call, walk
 from akgen_lsp.findings import Finding, Severity, Span
 
 CODE = "AKG150"
@@ -82,7 +82,6 @@ _ACL_RE = re.compile(r"acl[A-Za-z]\w*")
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
-    pf = ctx.parsed
     reported: set[int] = set()
     for fn in model.functions:
         if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node):
@@ -101,7 +100,6 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             for decl in body.named_children:
                 if decl.type == "field_declaration":
                     yield from _stl_types(ctx, decl, reported)
-    del pf
 
 
 def _finding(ctx: LintContext, span: Span, message: str, error_class: str = "api_mismatch") -> Finding:
@@ -112,7 +110,9 @@ def _in_function(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator
     pf = ctx.parsed
     assert fn.body is not None
     where = f"in __aicore__ function '{fn.name}'"
-    user = model.function_names
+    for c in model.calls_in(fn):
+        if not model.in_cpu_only(c.node):
+            yield from _call(ctx, model, fn, c, where)
     for n in walk(fn.body):
         if model.in_cpu_only(n):
             continue
@@ -130,8 +130,6 @@ def _in_function(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator
         elif t == "try_statement":
             yield _finding(ctx, pf.span(n.children[0]), f"'try' {where}: exceptions are not supported in device "
                                                           "code", "syntax")
-        elif t == "call_expression":
-            yield from _call(ctx, model, fn, n, where, user)
         elif t in ("declaration", "parameter_declaration", "field_declaration", "alias_declaration",
                    "type_definition"):
             yield from _stl_types(ctx, n, set())
@@ -141,6 +139,7 @@ def _in_function(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator
 
 
 def _std_name(pf_text: str) -> str | None:
+    """``std::vector<int>`` -> ``vector``; None when not in namespace std."""
     text = re.sub(r"\s+", "", pf_text)
     text = re.sub(r"<.*", "", text)
     text = text.removeprefix("::")
@@ -149,55 +148,48 @@ def _std_name(pf_text: str) -> str | None:
     return text[len("std::"):]
 
 
-def _call(ctx: LintContext, model: KernelModel, fn: Function, call: Node, where: str,
-          user: dict[str, list[Function]]) -> Iterator[Finding]:
+def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: str) -> Iterator[Finding]:
+    if c.receiver is not None:
+        return
     pf = ctx.parsed
-    name, name_node, receiver, _args = call_parts(pf, call)
-    if not name or name_node is None or receiver is not None:
-        return
-    fnode = call.child_by_field_name("function")
-    full = pf.node_text(fnode) if fnode is not None else name
-    std = _std_name(full)
-    qualified = "::" in full
-    if std is not None:
+    fnode = c.node.child_by_field_name("function")
+    span = pf.span(fnode) if fnode is not None else c.name_span
+    if c.qualifier is not None:
+        if c.qualifier.lstrip(":") != "std":
+            return
+        std = c.short
         if std in STL_ALGORITHMS or std in STL_CONTAINERS:
-            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: the C++ standard library's containers and "
-                                                  "algorithms are host code; use Ascend C APIs on LocalTensors "
-                                                  "(ReduceSum, Sort, ...) or a plain loop")
+            yield _finding(ctx, span, f"'std::{std}' {where}: the C++ standard library's containers and algorithms "
+                                      "are host code; use Ascend C APIs on LocalTensors (ReduceSum, Sort, ...) or "
+                                      "a plain loop")
         elif std in ALLOC_CALLS:
-            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: device code has no heap", "memory")
+            yield _finding(ctx, span, f"'std::{std}' {where}: device code has no heap", "memory")
         elif std in FILE_IO_CALLS:
-            yield _finding(ctx, pf.span(fnode), f"'std::{std}' {where}: device code has no file I/O", "api_mismatch")
+            yield _finding(ctx, span, f"'std::{std}' {where}: device code has no file I/O")
         return
-    if qualified or name in user:
-        if name == fn.name and not qualified and _is_recursion(model, fn, call):
-            yield _finding(ctx, pf.span(name_node), f"'{name}' calls itself: recursion is not supported in device "
-                                                    "code (the AI Core stack is small and fixed); use a loop",
-                           "syntax")
+    name = c.short
+    if c.user_defined or name in model.function_names:
+        if name == fn.name and _is_recursion(model, fn, c):
+            yield _finding(ctx, c.name_span, f"'{name}' calls itself: recursion is not supported in device code "
+                                             "(the AI Core stack is small and fixed); use a loop", "syntax")
         return
     if name in ALLOC_CALLS:
-        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: device code has no heap; take memory from the "
-                                                "TPipe (a TBuf or a queue) instead", "memory")
+        yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no heap; take memory from the TPipe "
+                                         "(a TBuf or a queue) instead", "memory")
     elif name in FILE_IO_CALLS - {"open", "close", "remove", "rename"}:
-        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: device code has no file I/O; use printf or "
-                                                "DumpTensor for debugging output")
+        yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no file I/O; use printf or "
+                                         "DumpTensor for debugging output")
     elif _ACL_RE.fullmatch(name):
-        yield _finding(ctx, pf.span(name_node), f"'{name}' {where}: it is a host runtime function (AscendCL); "
-                                                "call it from the host code that launches the kernel")
+        yield _finding(ctx, c.name_span, f"'{name}' {where}: it is a host runtime function (AscendCL); call it "
+                                         "from the host code that launches the kernel")
 
 
-def _is_recursion(model: KernelModel, fn: Function, call: Node) -> bool:
-    if fn.is_template:
-        return False  # compile-time recursion over template arguments is common and fine
-    defs = model.function_names.get(fn.name, [])
-    if len(defs) != 1:
-        return False  # overloads: another function of the same name
-    fnode = call.child_by_field_name("function")
-    if fnode is not None and fnode.type in ("template_function",):
+def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
+    """A direct self-call of a non-template function with one definition (overloads and compile-time recursion
+    over template arguments are left alone)."""
+    if fn.is_template or fn.fn.template_params or c.template_args or c.qualifier is not None:
         return False
-    args = call.child_by_field_name("arguments")
-    nargs = args.named_child_count if args is not None else 0
-    return nargs == len([p for p in fn.params if p.type != "comment"]) or nargs <= len(fn.params)
+    return len(model.function_names.get(fn.name, [])) == 1 and len(c.args) <= len(fn.params)
 
 
 def _stl_types(ctx: LintContext, decl: Node, reported: set[int]) -> Iterator[Finding]:
