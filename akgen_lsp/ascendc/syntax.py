@@ -1267,7 +1267,7 @@ def _ascendc_scopes(pf: ParsedFile) -> list[tuple[int, int]]:
         nm = node.child_by_field_name("name")
         if nm is not None and pf.node_text(nm).split("::")[0] == ASCENDC:
             out.append((node.start_byte, node.end_byte))
-    if not out and re.search(r"using\s+namespace\s+AscendC\b", pf.masked):
+    if not out and re.search(r"using\s+namespace\s+(?:::)?AscendC\s*;", pf.masked):
         # the using directive sits in a region the parser lost: treat the whole file as using it
         out.append((0, len(pf.data)))
     pf.memo["ascendc_scopes"] = out
@@ -1863,3 +1863,25 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
 def type_name_nodes(pf: ParsedFile) -> list[Node]:
     """Every ``type_identifier`` node (a name used as a type), in document order."""
     return list(_index(pf).get("type_name", ()))
+
+
+_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+ASCEND_HEADER_PREFIXES = (
+    "kernel_operator", "kernel_tiling", "lib/", "kernel_log", "acl/", "tiling/", "register/", "basic_api/",
+    "adv_api/",
+)
+_USING_OTHER_RE = re.compile(r"\busing\s+namespace\s+(?!(?:::)?AscendC\s*;|std\s*;)([A-Za-z_:][\w:]*)")
+
+
+def foreign_names_possible(pf: ParsedFile) -> bool:
+    """Whether an unqualified name may come from somewhere the file does not show: it includes a header that is
+    neither an Ascend C nor a standard one (``"my_helpers.h"``, ``"impl/..."``) or opens another namespace with a
+    using-directive (``using namespace AscendC::Te;``). Then an unqualified call can find other overloads than
+    the catalog's, and rules should not judge it."""
+    got = pf.memo.get("foreign_names")
+    if got is None:
+        got = any(not m.group(1).startswith(ASCEND_HEADER_PREFIXES) for m in _INCLUDE_RE.finditer(pf.text)) or bool(
+            _USING_OTHER_RE.search(pf.masked)
+        )
+        pf.memo["foreign_names"] = got
+    return bool(got)

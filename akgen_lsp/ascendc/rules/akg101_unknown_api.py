@@ -48,6 +48,7 @@ from akgen_lsp.ascendc.syntax import (
     ASCENDC,
     ParsedFile,
     calls,
+    foreign_names_possible,
     lookup,
     macros,
     qualified_refs,
@@ -67,12 +68,6 @@ assert static_assert sizeof alignof offsetof decltype typeid move forward swap g
 declval addressof launder size begin end data exit abort
 """
 BUILTINS = frozenset(_BUILTIN_TEXT.split())
-_INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
-_ASCEND_HEADER_PREFIXES = (
-    "kernel_operator", "kernel_tiling", "lib/", "kernel_log", "acl/", "tiling/", "register/", "basic_api/",
-    "adv_api/",
-)
-_USING_OTHER_RE = re.compile(r"\busing\s+namespace\s+(?!AscendC\b|std\b)([A-Za-z_][\w:]*)")
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -130,7 +125,6 @@ def _qualified(
 def _members_and_unqualified(
     ctx: LintContext, pf: ParsedFile, cat: Catalog, user: frozenset[str], seen: set[int]
 ) -> Iterator[Finding]:
-    unqualified_ok: bool | None = None
     for call in calls(pf, cat):
         if call.resolved is not None or call.name_node.start_byte in seen:
             continue
@@ -153,9 +147,7 @@ def _members_and_unqualified(
             continue  # snake_case names are the raw CCE intrinsics (pipe_barrier, set_flag), which are global
         if lookup(pf, short, call.node) is not None or short in macros(pf):
             continue  # a callable object (lambda, functor) or a macro
-        if unqualified_ok is None:
-            unqualified_ok = _unqualified_checkable(ctx.text)
-        if not unqualified_ok:
+        if foreign_names_possible(pf):
             return
         invented = _invented(ctx, cat, f"{ASCENDC}::{short}")
         pool = [e.short for e in cat.namespace_members(ASCENDC)]
@@ -172,15 +164,6 @@ def _close(a: str, b: str) -> bool:
     if a.lower() == b.lower():
         return True
     return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.9
-
-
-def _unqualified_checkable(text: str) -> bool:
-    """Unqualified names can be judged only when every included header is an Ascend C or standard one and no other
-    namespace is opened with a using-directive."""
-    for m in _INCLUDE_RE.finditer(text):
-        if not m.group(1).startswith(_ASCEND_HEADER_PREFIXES):
-            return False
-    return not _USING_OTHER_RE.search(text)
 
 
 # ----------------------------------------------------------------------------------------- findings

@@ -1,0 +1,155 @@
+"""AKG103 CANN version: an Ascend C API that the targeted CANN version does not have (or has deprecated).
+
+## What it does
+Reads the target CANN version from the settings (``cann.version``, 8.5 by default) and reports a use of a catalog
+name (a call, a type, a template or an enumerator) that does not exist in that version: added later
+(``since``) or removed or renamed before it (``removed``, with ``replaced_by``). A name the vendor marks
+deprecated is reported as a warning when its replacement is known (from the catalog's ``since``) to exist in the target
+version.
+
+## Why is this bad?
+The kernel does not build with the toolkit it will be built with: ``no member named 'ReduceRepeat' in namespace
+'AscendC'`` on an older CANN, or the old name on a newer one. Models trained on one release write the names of
+another (``Divs`` exists only in recent versions; the whole-reduce family was renamed in 9.1).
+
+## Example
+```cpp
+// cann.version = "9.1"
+AscendC::WholeReduceSum(dst, src, mask, repeat, 1, 1, 8);   // renamed in CANN 9.1
+```
+
+Use instead:
+```cpp
+AscendC::ReduceRepeat<AscendC::ReduceType::SUM>(dst, src, mask, repeat, 1, 1, 8);
+```
+
+## Fix safety
+When the catalog names a replacement, the rename is offered. It is safe only for a pure rename: the
+replacement takes exactly the same argument lists (the same parameter types in every overload). Otherwise the
+fix is unsafe, because template arguments or the order of arguments may have to change too.
+
+## References
+- Ascend C release notes and API reference (asc-devkit ``docs/zh/api``); the catalog's ``since``/``removed``/
+  ``replaced_by``/``deprecated`` fields
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from akgen_lsp.ascendc.catalog import Catalog, Entry, parse_version
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.rules import Rule
+from akgen_lsp.ascendc.syntax import ASCENDC, calls, qualified_refs
+from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
+
+CODE = "AKG103"
+
+
+def check(ctx: LintContext) -> Iterator[Finding]:
+    cat = ctx.catalog
+    if not _has_versions(cat):
+        return
+    pf = ctx.parsed
+    version = ctx.cann_version
+    seen: set[int] = set()
+    for call in calls(pf, cat):
+        if call.resolved is None:
+            continue
+        entry = cat.get(call.resolved)
+        if entry is not None:
+            f = _judge(entry, cat, version, call.name_span, call.short)
+            if f is not None:
+                seen.add(call.name_node.start_byte)
+                yield f
+    for ref in qualified_refs(pf):
+        if ref.parts[0] != ASCENDC or len(ref.parts) < 2:
+            continue
+        scope = ASCENDC
+        for i in range(1, len(ref.parts)):
+            node = ref.part_nodes[i]
+            scope_entry = cat.get(scope)
+            if scope_entry is not None and scope_entry.kind == "class":
+                entry = cat.member(scope, ref.parts[i])
+            else:
+                entry = cat.get(f"{scope}::{ref.parts[i]}")
+            if entry is None:
+                break
+            if node.start_byte not in seen:
+                f = _judge(entry, cat, version, pf.span(node), ref.parts[i])
+                if f is not None:
+                    seen.add(node.start_byte)
+                    yield f
+            scope = entry.name
+
+
+_VERSIONED: dict[int, tuple[Catalog, bool]] = {}
+
+
+def _has_versions(cat: Catalog) -> bool:
+    got = _VERSIONED.get(id(cat))
+    if got is None or got[0] is not cat:
+        got = _VERSIONED[id(cat)] = (cat, any(e.since or e.removed or e.deprecated for e in cat))
+    return got[1]
+
+
+def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> Finding | None:
+    v = parse_version(version)
+    replacement = cat.get(entry.replaced_by) if entry.replaced_by else None
+    data: dict[str, object] = {"name": entry.name, "cann_version": version}
+    if entry.since and v < parse_version(entry.since):
+        message = f"'{entry.name}' is not available before CANN {entry.since} (target: CANN {version})"
+        severity = Severity.ERROR
+        data["since"] = entry.since
+    elif entry.removed and v >= parse_version(entry.removed):
+        message = f"'{entry.name}' was removed in CANN {entry.removed} (target: CANN {version})"
+        severity = Severity.ERROR
+        data["removed"] = entry.removed
+    elif entry.deprecated:
+        # a deprecation is worth a warning only where the replacement is known to exist in the target version
+        # (the catalog gives the replacement's `since`); older toolkits have only the old name
+        if replacement is None or not replacement.since or not replacement.exists_in(version):
+            return None
+        message = f"'{entry.name}' is deprecated since CANN {replacement.since}"
+        severity = Severity.WARNING
+    else:
+        return None
+    fixes: tuple[Fix, ...] = ()
+    if entry.replaced_by:
+        data["replaced_by"] = entry.replaced_by
+        usable = replacement is None or replacement.exists_in(version)
+        if usable:
+            message += f"; use '{entry.replaced_by}'"
+            new_short = entry.replaced_by.rsplit("::", 1)[-1]
+            if entry.parent == (entry.replaced_by.rsplit("::", 1)[0] if "::" in entry.replaced_by else ""):
+                safe = replacement is not None and _same_arguments(entry, replacement)
+                fixes = (Fix(f"Rename '{short}' to '{new_short}'", (Edit(span, new_short),), safe=safe),)
+    return Finding(
+        code=CODE,
+        message=message,
+        span=span,
+        severity=severity,
+        source="akgen-lint",
+        error_class="api_mismatch",
+        fixes=fixes,
+        data=data,
+    )
+
+
+def _signature_key(entry: Entry) -> set[tuple[str, ...]]:
+    return {tuple(" ".join(p.type.split()) for p in o.params) for o in entry.overloads}
+
+
+def _same_arguments(old: Entry, new: Entry) -> bool:
+    """A pure rename: every overload of the old name exists with the same parameter types under the new one, and
+    neither needs template arguments the other does not take."""
+    if old.kind != new.kind:
+        return False
+    if not old.overloads or not new.overloads:
+        return old.kind not in ("function", "method")  # types and constants: a rename is a rename
+    old_templates = {" ".join(o.template.split()) for o in old.overloads}
+    new_templates = {" ".join(o.template.split()) for o in new.overloads}
+    return _signature_key(old) <= _signature_key(new) and old_templates <= new_templates
+
+
+RULE = Rule(CODE, "cann-version", "An Ascend C API that the targeted CANN version does not have.", check)
