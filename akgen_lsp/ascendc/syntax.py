@@ -78,8 +78,9 @@ def _blank_range(buf: list[str], start: int, end: int) -> None:
             buf[i] = " "
 
 
-def _code_view(text: str) -> str:
-    """`text` with comments and literals blanked, so scanners do not match inside them."""
+def code_view(text: str) -> str:
+    """`text` with comments, string and character literals blanked (same length), so scanners do not match
+    inside them."""
     return _NOISE_RE.sub(_blank, text)
 
 
@@ -212,7 +213,7 @@ def mask_device_code(text: str) -> str:
       so that it parses as a name;
     - an ALL_CAPS macro call used as a statement without a semicolon is blanked.
     """
-    code = _code_view(text)
+    code = code_view(text)
     buf = list(text)
     if "#" in code:
         _mask_conditionals(code, buf)
@@ -476,6 +477,7 @@ _INDEX_QUERY = Query(
     (lambda_expression) @lambda
     (qualified_identifier) @qualified
     (type_identifier) @type_name
+    (sizeof_expression) @sizeof
     """,
 )
 
@@ -1885,3 +1887,19 @@ def foreign_names_possible(pf: ParsedFile) -> bool:
         )
         pf.memo["foreign_names"] = got
     return bool(got)
+
+
+def sizeof_operands(pf: ParsedFile) -> list[Node]:
+    """The operand of every ``sizeof(x)``: a type node, or the expression inside the parentheses (an identifier
+    when the name could be a type or a variable)."""
+    out: list[Node] = []
+    for node in _index(pf).get("sizeof", ()):
+        target = node.child_by_field_name("type") or node.child_by_field_name("value")
+        while target is not None and target.type in ("parenthesized_expression", "type_descriptor"):
+            inner = [c for c in target.named_children if c.type != "comment"]
+            if len(inner) != 1:
+                break
+            target = inner[0]
+        if target is not None:
+            out.append(target)
+    return out
