@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
@@ -42,9 +44,27 @@ R = TypeVar("R")
 LARGE_DOCUMENT = 400_000
 
 
+class AkgenProtocol(LanguageServerProtocol):
+    """pygls's protocol, answering a request whose params do not deserialize (pygls only logs it, and the client
+    would wait for an answer forever)."""
+
+    def structure_message(self, data: Any) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                self._send_response(data["id"], error=exc.to_response_error())
+            raise
+
+
 class AkgenServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("akgen-lsp", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "akgen-lsp",
+            _version(),
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=AkgenProtocol,
+        )
         self.settings = SettingsProvider()
         self.store = DiagnosticStore()
         self.scheduler = Scheduler()

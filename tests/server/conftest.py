@@ -4,30 +4,9 @@ from __future__ import annotations
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
-from pytest_lsp.client import make_test_lsp_client
+from pytest_lsp import LanguageClient
 
-from .lsp_helpers import CLIENTS, SERVER, initialize_params
-
-
-def make_client() -> LanguageClient:
-    """pytest-lsp's client, also recording the version of each publishDiagnostics."""
-    client = make_test_lsp_client()
-    versions: dict[str, int | None] = {}
-    client.diagnostic_versions = versions  # type: ignore[attr-defined]
-    features = client.protocol.fm.features
-    default = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
-
-    def record(params: types.PublishDiagnosticsParams) -> None:
-        versions[params.uri] = params.version
-        default(params)
-
-    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
-    return client
-
-
-CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
+from .lsp_helpers import CLIENTS, CONFIG, initialize_params
 
 
 @pytest_lsp.fixture(config=CONFIG, params=CLIENTS)

@@ -8,11 +8,31 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import make_test_lsp_client
 
 FIXTURES = Path(__file__).with_name("fixtures")
 SERVER = [sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve"]
 CLIENTS = ["visual-studio-code", "neovim"]
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's client, also recording the version of each publishDiagnostics."""
+    client = make_test_lsp_client()
+    versions: dict[str, int | None] = {}
+    client.diagnostic_versions = versions  # type: ignore[attr-defined]
+    features = client.protocol.fm.features
+    default = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        versions[params.uri] = params.version
+        default(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client)
 
 
 def fixture_text(name: str) -> str:
@@ -64,3 +84,43 @@ def position_of(text: str, needle: str, offset_in_needle: int = 0) -> types.Posi
     line = text.count("\n", 0, index)
     column = index - (text.rfind("\n", 0, index) + 1)
     return types.Position(line=line, character=column)
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP edits to an ASCII text (where utf-8, utf-16 and code point columns agree)."""
+    assert text.isascii(), "the helper needs ASCII text"
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(i + 1)
+
+    def offset(p: types.Position) -> int:
+        return min(starts[p.line] + p.character, len(text)) if p.line < len(starts) else len(text)
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    return text
+
+
+def edits_for(edit: types.WorkspaceEdit, uri: str) -> tuple[list[types.TextEdit], int | None]:
+    """The text edits of `uri` in a workspace edit, and the document version it was made for (if versioned)."""
+    if edit.document_changes:
+        out: list[types.TextEdit] = []
+        version = None
+        for change in edit.document_changes:
+            assert isinstance(change, types.TextDocumentEdit)
+            if change.text_document.uri == uri:
+                out.extend(change.edits)
+                version = change.text_document.version
+        return out, version
+    assert edit.changes is not None
+    return list(edit.changes.get(uri, [])), None
+
+
+def change_whole(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )

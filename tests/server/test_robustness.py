@@ -1,0 +1,146 @@
+"""The server keeps serving: bad settings, a request that fails inside a handler, malformed requests."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+from .lsp_helpers import (
+    CONFIG,
+    fixture_text,
+    initialize_params,
+    open_document,
+    position_of,
+    uri_of,
+    wait_for_diagnostics,
+)
+
+DOC = types.TextDocumentIdentifier
+
+
+@pytest_lsp.fixture(config=CONFIG, params=["visual-studio-code", "neovim"])
+async def bad_options_client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
+    result = await lsp_client.initialize_session(
+        initialize_params(request.param, {"lint": {"debounce_ms": "soon"}, "arhc": "Ascend910B2"})
+    )
+    lsp_client.initialize_result = result  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _wait_for_message(client: LanguageClient, timeout: float = 10.0) -> types.ShowMessageParams:
+    async def poll() -> types.ShowMessageParams:
+        while not client.messages:
+            await asyncio.sleep(0.02)
+        return client.messages[0]
+
+    return await asyncio.wait_for(poll(), timeout)
+
+
+async def test_invalid_initialization_options_are_reported_and_the_server_works(bad_options_client: LanguageClient):
+    client = bad_options_client
+    message = await _wait_for_message(client)
+    assert message.type == types.MessageType.Warning
+    assert "debounce_ms" in message.message or "arhc" in message.message
+    assert "akgen" in message.message
+    # still linting, with the defaults
+    uri = open_document(client, "broken_add.cpp")
+    assert [d.code for d in await wait_for_diagnostics(client, uri, version=1)] == ["AKG120"]
+
+
+async def test_capabilities_are_advertised(bad_options_client: LanguageClient):
+    caps = bad_options_client.initialize_result.capabilities  # type: ignore[attr-defined]
+    assert caps.inline_completion_provider is not None
+    assert caps.hover_provider
+    assert caps.code_action_provider.resolve_provider is True
+    assert types.CodeActionKind.QuickFix in caps.code_action_provider.code_action_kinds
+    assert "." in caps.completion_provider.trigger_characters
+    assert "(" in caps.signature_help_provider.trigger_characters
+    sync = caps.text_document_sync
+    assert sync.change == types.TextDocumentSyncKind.Incremental
+
+
+async def test_configuration_change_applies_and_bad_values_are_reported(client: LanguageClient):
+    uri = open_document(client, "broken_add.cpp")
+    assert await wait_for_diagnostics(client, uri, version=1)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"akgen": {"lint": {"ignore": ["AKG120"]}}})
+    )
+    # the re-lint publishes the same version again, now without AKG120
+    async def cleared() -> None:
+        while list(client.diagnostics.get(uri, ())):
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(cleared(), 10)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"akgen": {"lint": {"enable": "yes"}}})
+    )
+    message = await _wait_for_message(client)
+    assert "lint.enable" in message.message
+
+
+async def test_a_failing_handler_answers_empty_and_the_server_goes_on(client: LanguageClient):
+    missing = uri_of("does_not_exist.cpp")
+    # the document is neither open nor on disk: reading it raises inside the handler
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=DOC(uri=missing), position=types.Position(0, 0))
+    )
+    assert hover is None
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=DOC(uri=missing),
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert not actions
+    uri = open_document(client, "broken_add.cpp")
+    assert await wait_for_diagnostics(client, uri, version=1)
+
+
+async def test_malformed_and_unknown_requests_get_errors_and_the_server_goes_on(client: LanguageClient):
+    with pytest.raises(JsonRpcException):
+        await _raw_request(client, types.TEXT_DOCUMENT_HOVER, {"textDocument": 42})
+    with pytest.raises(JsonRpcException):
+        await _raw_request(client, "akgen/noSuchMethod", {})
+    text = fixture_text("good_add.cpp")
+    uri = open_document(client, "good_add.cpp")
+    await wait_for_diagnostics(client, uri, version=1)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=DOC(uri=uri), position=position_of(text, "DataCopy(xLocal", 2))
+    )
+    assert hover is not None
+
+
+async def _raw_request(client: LanguageClient, method: str, params: object, timeout: float = 10.0) -> object:
+    """Send a request exactly as given (the client's own serializer refuses malformed params)."""
+    msg_id = f"raw-{method}"
+    future: asyncio.Future[object] = asyncio.get_running_loop().create_future()
+    client.protocol._request_futures[msg_id] = future
+    body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
+    client.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    return await asyncio.wait_for(future, timeout)
+
+
+async def test_inline_completion_answers_a_list(client: LanguageClient):
+    text = fixture_text("good_add.cpp")
+    uri = open_document(client, "good_add.cpp")
+    await wait_for_diagnostics(client, uri, version=1)
+    result = await client.text_document_inline_completion_async(
+        types.InlineCompletionParams(
+            text_document=DOC(uri=uri),
+            position=position_of(text, "        inQueueX.FreeTensor(xLocal);", 8),
+            context=types.InlineCompletionContext(trigger_kind=types.InlineCompletionTriggerKind.Invoked),
+        )
+    )
+    assert isinstance(result, types.InlineCompletionList)
+    for item in result.items:  # with a completion service installed, the range stays on one line
+        assert item.insert_text
+        if item.range is not None:
+            assert item.range.start.line == item.range.end.line
