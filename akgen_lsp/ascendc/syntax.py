@@ -213,7 +213,11 @@ def mask_device_code(text: str) -> str:
       so that it parses as a name;
     - an ALL_CAPS macro call used as a statement without a semicolon is blanked.
     """
-    code = code_view(text)
+    return _mask(text, code_view(text))
+
+
+def _mask(text: str, code: str) -> str:
+    """`_mask` with the code view it needs (see `mask_device_code`)."""
     buf = list(text)
     if "#" in code:
         _mask_conditionals(code, buf)
@@ -381,6 +385,22 @@ class ParsedFile:
     """Per-file results of the helpers below (and of rules, keyed by a name of their own)."""
 
     @property
+    def is_ascii(self) -> bool:
+        got = self.memo.get("is_ascii")
+        if got is None:
+            got = self.memo["is_ascii"] = self.data.isascii()
+        return bool(got)
+
+    @property
+    def code(self) -> str:
+        """The user's text with comments, string and character literals blanked (same length; computed once)."""
+        got = self.memo.get("code_view")
+        if got is None:
+            got = self.memo["code_view"] = code_view(self.text)
+        assert isinstance(got, str)
+        return got
+
+    @property
     def root(self) -> Node:
         return self.tree.root_node
 
@@ -397,6 +417,8 @@ class ParsedFile:
 
     def _column(self, row: int, byte_col: int) -> int:
         """A tree-sitter (row, byte column) as a 1-based character column."""
+        if self.is_ascii:
+            return byte_col + 1
         start = self._line_starts[row] if row < len(self._line_starts) else len(self.data)
         prefix = self.data[start : start + byte_col]
         return len(prefix.decode("utf-8", errors="replace")) + 1
@@ -423,12 +445,15 @@ class ParsedFile:
 
 
 def parse(text: str, path: str = "<memory>") -> ParsedFile:
-    masked = mask_device_code(text)
+    code = code_view(text)
+    masked = _mask(text, code)
     data = masked.encode("utf-8", errors="surrogatepass")
     tree = _parser.parse(data)
     starts = [0]
     starts.extend(m.end() for m in re.finditer(b"\n", data))
-    return ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts)
+    pf = ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts)
+    pf.memo["code_view"] = code
+    return pf
 
 
 def walk(node: Node) -> list[Node]:
@@ -511,26 +536,32 @@ def _text(pf: ParsedFile, node: Node | None) -> str:
 
 def strip_templates(text: str) -> str:
     """``AscendC::TQue<QuePosition::VECIN, 2>`` -> ``AscendC::TQue`` (also nested and ``::`` after ``>``)."""
-    out: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
+    if "<" not in text:
+        return text
+    prev = None
+    while prev != text and "<" in text:
+        prev = text
+        text = _INNER_TEMPLATE_RE.sub("", text)
+    return text.replace(">", "") if "<" not in text else text.split("<", 1)[0]
+
+
+_INNER_TEMPLATE_RE = re.compile(r"<[^<>]*>")
 
 
 def base_type_name(type_text: str) -> str:
     """The class or type name of a declared type: cv, ``typename``, pointers, references and template arguments
     removed, ``::`` kept: ``const AscendC::LocalTensor<half>&`` -> ``AscendC::LocalTensor``."""
     t = strip_templates(type_text)
-    t = re.sub(r"\b(?:const|constexpr|volatile|static|inline|typename|struct|class|mutable|extern|register)\b", " ", t)
-    t = t.replace("&", " ").replace("*", " ")
+    if " " in t:
+        t = _TYPE_WORDS_RE.sub(" ", t)
+    t = t.replace("&", "").replace("*", "")
     t = "".join(t.split())
     return t.lstrip(":")
+
+
+_TYPE_WORDS_RE = re.compile(
+    r"\b(?:const|constexpr|volatile|static|inline|typename|struct|class|mutable|extern|register)\b"
+)
 
 
 def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
@@ -546,7 +577,7 @@ def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
     return ()
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, slots=True)
 class Declaration:
     """One declared name: a variable, a class field or a function parameter.
 
@@ -1166,7 +1197,7 @@ _RETURNS_FALLBACK = {
 _SAME_AS_RECEIVER = frozenset({"ReinterpretCast", "operator[]"})
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, slots=True)
 class Call:
     """One call expression with a named callee.
 
@@ -1192,15 +1223,21 @@ class Call:
     args: tuple[Node, ...]
     template_args: tuple[str, ...]
     name_node: Node
-    name_span: Span
     in_function: Node | None
     user_defined: bool = False
     ascendc_visible: bool = False
     arrow: bool = False
+    pf: ParsedFile | None = field(default=None, repr=False)
 
     @property
     def is_member(self) -> bool:
         return self.receiver is not None
+
+    @property
+    def name_span(self) -> Span:
+        """The span of the callee's last name part (``DataCopy`` in ``AscendC::DataCopy<half>(...)``)."""
+        assert self.pf is not None
+        return self.pf.span(self.name_node)
 
 
 def _callee_parts(
@@ -1475,11 +1512,11 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
                 args=args,
                 template_args=targs,
                 name_node=name_node,
-                name_span=pf.span(name_node),
                 in_function=fdef.node if fdef is not None else None,
                 user_defined=receiver is None and (qualifier is None or qualifier == "") and short in user,
                 ascendc_visible=ascendc_visible_at(pf, node),
                 arrow=arrow,
+                pf=pf,
             )
         )
     pf.memo[key] = out

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import code_view, macros
+from akgen_lsp.ascendc.syntax import macros
 from akgen_lsp.findings import Finding, Severity, Span
 
 CODE = "AKG162"
@@ -46,7 +46,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     pf = ctx.parsed
     defined = macros(pf)
-    code = code_view(pf.masked)
+    code = pf.code
     for m in _DTYPE_RE.finditer(code):
         name = m.group(0)
         line_start = code.rfind("\n", 0, m.start()) + 1
