@@ -1,0 +1,101 @@
+"""AKG130 ub-budget: the sum of constant InitBuffer sizes over the UB, and buffers per TPipe."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from akgen_lsp.ascendc.arch import load_arch
+from akgen_lsp.ascendc.catalog import load_catalog
+from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.rules import rule_by_code
+from akgen_lsp.ascendc.syntax import parse
+from akgen_lsp.config import defaults
+
+from .conftest import at, fixture_text, lint
+
+
+def test_good_fixture_is_clean() -> None:
+    assert lint(fixture_text("akg130_good.cpp"), "AKG130") == []
+
+
+def test_bad_fixture_findings_in_place() -> None:
+    found = lint(fixture_text("akg130_bad.cpp"), "AKG130")
+    assert [at(f) for f in found] == [(18, 9), (25, 9)]
+    budget, count = found
+    # 2 x 65536 + 2 x 65536 + 1 x 1024 (1000 rounded up to 32 bytes)
+    assert budget.message.startswith("buffer size is 263168, exceeds the limit 196608")
+    assert "tmpBuf 1 x 1024" in budget.message
+    assert budget.data == {"total": 263168, "limit": 196608}
+    assert budget.error_class == "memory"
+    assert count.message.startswith("Total buffer num managed by TPipe is 66, should be in range (0, 64]")
+
+
+def _kernel(init: str) -> str:
+    return f"""#include "kernel_operator.h"
+using namespace AscendC;
+constexpr uint32_t TILE = 32768;
+class KernelX {{
+public:
+    __aicore__ inline void Init(uint32_t n)
+    {{
+{init}
+    }}
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> a;
+    TQue<QuePosition::VECOUT, 1> b;
+    TBuf<TPosition::VECCALC> c;
+    TQue<QuePosition::B1, 1> l1;
+}};
+"""
+
+
+def test_exactly_the_ub_size_fits_and_one_more_block_does_not() -> None:
+    fits = "pipe.InitBuffer(a, 2, TILE);\npipe.InitBuffer(b, 2, TILE);\npipe.InitBuffer(c, 2 * TILE);"
+    assert lint(_kernel(fits), "AKG130") == []
+    over = fits + "\npipe.InitBuffer(c, 1);"  # c initialised twice: not a plain sum, silent
+    assert lint(_kernel(over), "AKG130") == []
+    over = "pipe.InitBuffer(a, 2, TILE);\npipe.InitBuffer(b, 2, TILE);\npipe.InitBuffer(c, 2 * TILE + 1);"
+    (finding,) = lint(_kernel(over), "AKG130")
+    assert finding.message.startswith("buffer size is 196640, exceeds the limit 196608")
+
+
+def test_unknown_sizes_and_other_memories_stay_silent() -> None:
+    assert lint(_kernel("pipe.InitBuffer(a, 2, TILE * 4);\npipe.InitBuffer(b, 2, n);"), "AKG130") == []
+    assert lint(_kernel("pipe.InitBuffer(l1, 2, TILE * 8);\npipe.InitBuffer(a, 1, 1024);"), "AKG130") == []
+
+
+def test_pipe_reset_between_inits_stays_silent() -> None:
+    text = _kernel("pipe.InitBuffer(a, 2, TILE * 2);\npipe.Reset();\npipe.InitBuffer(b, 2, TILE * 2);")
+    assert lint(text, "AKG130") == []
+
+
+def test_arch_profile_sets_the_limit() -> None:
+    text = _kernel("pipe.InitBuffer(a, 2, TILE);\npipe.InitBuffer(b, 2, TILE);\npipe.InitBuffer(c, 3 * TILE);")
+    arch = load_arch(defaults()["arch"])
+    rule = rule_by_code("AKG130")
+    assert rule is not None
+
+    def run(ub: int) -> list[str]:
+        profile = replace(arch, memory={**arch.memory, "ub": ub})
+        ctx = LintContext(parse(text, "k.cpp"), load_catalog(), profile, "8.0")
+        return [f.message for f in rule.check(ctx)]
+
+    assert run(arch.ub_bytes)[0].startswith(f"buffer size is 229376, exceeds the limit {arch.ub_bytes}")
+    assert run(262144) == []  # a part with 256 KiB of UB
+
+
+def test_template_parameter_sizes_are_unknown() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <int32_t M>
+class KernelX {
+public:
+    __aicore__ inline void Init() { pipe.InitBuffer(a, 2, M * 1024); }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> a;
+};
+constexpr int32_t M = 4096;
+"""
+    assert lint(text, "AKG130") == []
