@@ -1,0 +1,54 @@
+"""`akgen sim run MANIFEST.json [--out DIR] [--json]`: compile and run a kernel on the CPU simulator."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from akgen_lsp.findings import render_text
+
+
+def register(app: typer.Typer) -> None:
+    sim = typer.Typer(help="Compile and run AscendC kernels on the CPU simulator (with checks and a 910B estimate).",
+                      no_args_is_help=True)
+
+    @sim.command("run")
+    def run(
+        manifest: Annotated[Path, typer.Argument(help="The run manifest (JSON): sources, kernel, block_dim, args.")],
+        out: Annotated[Path | None, typer.Option("--out", help="Folder for outputs, trace.json and result.json.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    ) -> None:
+        """Compile and run the kernel of MANIFEST; exit status 0 only when the status is "ok"."""
+        from akgen_lsp.sim.toolchain import run_manifest
+
+        result = run_manifest(manifest, out)
+        payload = result.to_json()
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / "result.json").write_text(json.dumps(payload, indent=2), encoding="utf-8")
+        if as_json:
+            typer.echo(json.dumps(payload, indent=2))
+        else:
+            for f in result.findings:
+                text = None
+                with contextlib.suppress(OSError):
+                    text = Path(f.span.path).read_text(encoding="utf-8", errors="replace")
+                typer.echo(render_text(f, text))
+            est = result.estimate or {}
+            if est.get("us") is not None:
+                typer.echo(f"estimate: {est['us']:.2f} us on {est.get('arch')} (bound: {est.get('bound')}; "
+                           f"{est.get('blocks')} blocks in {est.get('waves')} wave(s)) - an estimate, not a measurement")
+            for name, path in result.outputs.items():
+                typer.echo(f"output {name}: {path}")
+            if result.trace:
+                typer.echo(f"trace: {result.trace}")
+            for w in result.warnings:
+                typer.echo(f"note: {w}")
+            typer.echo(f"status: {result.status}")
+        raise typer.Exit(0 if result.ok else 1)
+
+    app.add_typer(sim, name="sim")

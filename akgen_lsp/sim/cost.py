@@ -1,0 +1,176 @@
+"""The cost model's chip level and its inputs: arch profile -> launcher parameters, per-block timelines -> estimate.
+
+Per core (in the launcher): one timeline per pipe; vector ops cost ``startup + slope x repeats`` cycles, DMA
+``latency + bytes / bandwidth``; data dependencies through buffers (which is what TQue EnQue/DeQue and
+SetFlag/WaitFlag express) order the pipes, so double buffering shows up by itself.
+
+Chip level (here): blocks are placed on cores in waves (block b on core b mod cores; a core runs its blocks one
+after another); the kernel takes as long as the busiest core, but never less than its GM traffic over the HBM
+bandwidth of the arch. It is an estimate and always labelled as one.
+
+Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = [startup, slope]`` or
+``{startup = .., slope = ..}``, ``cost.dma_latency_cycles``, ``cost.issue_cycles``) and ``bandwidth_gibps``
+(``gm_ub``, ``gm_l1``, ``ub_gm``, ``ub_ub``, ``l0c_gm``, ``l1_l0a``, ``l1_l0b``); missing tables fall back to the
+built-in defaults below (from the shared reference §7) with a warning in the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from akgen_lsp.ascendc.arch import ArchError, ArchProfile, load_arch
+
+# Built-in defaults: cycles (startup, slope per repeat) for the fp32/fp16-agnostic vector ops.
+DEFAULT_VECTOR_COST: dict[str, tuple[float, float]] = {
+    "add": (6.0, 2.07), "sub": (6.0, 2.07), "mul": (6.9, 2.1), "max": (4.0, 2.0), "min": (4.0, 2.0),
+    "and": (4.0, 2.0), "or": (4.0, 2.0), "div": (13.0, 4.0),
+    "adds": (5.0, 1.0), "muls": (5.0, 1.0), "maxs": (4.0, 1.0), "mins": (4.0, 1.0),
+    "abs": (4.0, 1.0), "relu": (4.0, 1.0), "neg": (4.0, 1.0), "not": (4.0, 1.0),
+    "exp": (12.0, 2.0), "ln": (14.0, 2.0), "sqrt": (13.0, 2.0), "rsqrt": (4.8, 1.06), "reciprocal": (13.0, 4.0),
+    "duplicate": (1.0, 1.0), "cast": (5.0, 2.0), "select": (5.0, 2.0), "compare": (5.0, 2.0),
+    "whole_reduce": (23.0, 7.0), "block_reduce": (15.0, 7.0), "reduce": (23.0, 7.0),
+}
+DEFAULT_BANDWIDTH_GIBPS: dict[str, float] = {
+    "gm_ub": 101.0, "gm_l1": 135.0, "ub_gm": 188.0, "ub_ub": 1024.0, "l0c_gm": 70.0, "l1_l0a": 441.0, "l1_l0b": 220.0,
+}
+DEFAULT_DMA_LATENCY_CYCLES = 100.0
+DEFAULT_ISSUE_CYCLES = 2.0
+PIPES = ("S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX")
+
+
+def _pair(v: Any) -> tuple[float, float] | None:
+    if isinstance(v, Sequence) and not isinstance(v, str) and len(v) == 2:
+        return float(v[0]), float(v[1])
+    if isinstance(v, Mapping) and "startup" in v and "slope" in v:
+        return float(v["startup"]), float(v["slope"])
+    return None
+
+
+def profile_for(arch: str) -> tuple[ArchProfile | None, list[str]]:
+    try:
+        return load_arch(arch), []
+    except ArchError as exc:
+        return None, [f"{exc}; the estimate uses Ascend910B2 defaults"]
+
+
+def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
+    """Spec lines for the launcher (memory sizes, bandwidths, vector costs) and warnings about missing tables."""
+    warnings: list[str] = []
+    lines: list[str] = []
+    cost: Mapping[str, Any] = profile.cost if profile else {}
+    if profile is not None:
+        lines.append(f"arch {profile.name}")
+        mem = profile.memory
+        for key, name in (("ub", "ub_bytes"), ("l1", "l1_bytes"), ("l0a", "l0a_bytes"), ("l0b", "l0b_bytes"),
+                          ("l0c", "l0c_bytes")):
+            if key in mem:
+                lines.append(f"{name} {int(mem[key])}")
+        lines.append(f"clock_ghz {profile.clock_ghz}")
+        if "buffers_per_position" in profile.limits:
+            lines.append(f"buffers_per_position {int(profile.limits['buffers_per_position'])}")
+    vec = cost.get("vector") if isinstance(cost, Mapping) else None
+    table = dict(DEFAULT_VECTOR_COST)
+    if isinstance(vec, Mapping) and vec:
+        for op, v in vec.items():
+            pair = _pair(v)
+            if pair:
+                table[str(op)] = pair
+    else:
+        warnings.append("the arch profile has no [cost.vector] table; vector op costs use built-in defaults")
+    for op, (a, b) in sorted(table.items()):
+        lines.append(f"cost {op} {a} {b}")
+    bw = dict(DEFAULT_BANDWIDTH_GIBPS)
+    given = profile.bandwidth_gibps if profile else {}
+    if given:
+        bw.update({k: float(v) for k, v in given.items() if k in bw})
+    else:
+        warnings.append("the arch profile has no [bandwidth_gibps] table; DMA costs use built-in defaults")
+    for k, v in sorted(bw.items()):
+        lines.append(f"bw {k} {v}")
+    latency = cost.get("dma_latency_cycles", DEFAULT_DMA_LATENCY_CYCLES) if isinstance(cost, Mapping) else \
+        DEFAULT_DMA_LATENCY_CYCLES
+    issue = cost.get("issue_cycles", DEFAULT_ISSUE_CYCLES) if isinstance(cost, Mapping) else DEFAULT_ISSUE_CYCLES
+    lines.append(f"dma_latency_cycles {float(latency)}")
+    lines.append(f"issue_cycles {float(issue)}")
+    return lines, warnings
+
+
+def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -> dict[str, Any]:
+    """Chip-level estimate from the launcher's per-block summaries."""
+    clock = profile.clock_ghz if profile else 1.85
+    uses_cube = any(float(b.get("busy", {}).get("M", 0)) > 0 for b in blocks)
+    cores = (profile.aic_cores if uses_cube else profile.aiv_cores) if profile else (24 if uses_cube else 48)
+    cores = max(int(cores), 1)
+    hbm_gbps = profile.hbm_gbps if profile else 1600.0
+    per_core = [0.0] * cores
+    busy = dict.fromkeys(PIPES, 0.0)
+    gm_bytes = 0
+    for i, b in enumerate(blocks):
+        per_core[i % cores] += float(b.get("cycles", 0.0))
+        for p in PIPES:
+            busy[p] += float(b.get("busy", {}).get(p, 0.0))
+        gm_bytes += int(b.get("gm_read", 0)) + int(b.get("gm_write", 0))
+    n = len(blocks)
+    waves = (n + cores - 1) // cores if n else 0
+    core_us = max(per_core) / (clock * 1e3) if per_core else 0.0
+    hbm_us = gm_bytes / (hbm_gbps * 1e9) * 1e6 if hbm_gbps > 0 else 0.0
+    us = max(core_us, hbm_us)
+    busiest = max(range(cores), key=lambda c: per_core[c]) if per_core else 0
+    crit = [b for i, b in enumerate(blocks) if i % cores == busiest]
+    crit_busy = {p: sum(float(b.get("busy", {}).get(p, 0.0)) for b in crit) for p in PIPES}
+    if hbm_us >= core_us and hbm_us > 0:
+        bound = "HBM"
+    else:
+        bound = max(crit_busy, key=lambda p: crit_busy[p]) if any(crit_busy.values()) else "none"
+    used = min(n, cores) or 1
+    pipes = {
+        p: {"busy_us": round(busy[p] / (clock * 1e3), 4),
+            "utilization": round(busy[p] / (clock * 1e3) / (us * used), 4) if us > 0 else 0.0}
+        for p in PIPES if busy[p] > 0
+    }
+    return {
+        "label": "estimate",
+        "us": round(us, 4),
+        "arch": profile.name if profile else "Ascend910B2",
+        "bound": bound,
+        "cores": cores,
+        "core_kind": "AIC" if uses_cube else "AIV",
+        "blocks": n,
+        "waves": waves,
+        "core_us": round(core_us, 4),
+        "hbm_us": round(hbm_us, 4),
+        "gm_bytes": gm_bytes,
+        "pipes": pipes,
+    }
+
+
+def chrome_trace(traces: Mapping[int, Sequence[Sequence[Any]]], blocks: Sequence[Mapping[str, Any]],
+                 profile: ArchProfile | None, source: str = "") -> dict[str, Any]:
+    """Chrome-trace JSON (Perfetto): one process per core, one thread per pipe; times in microseconds."""
+    clock = profile.clock_ghz if profile else 1.85
+    uses_cube = any(float(b.get("busy", {}).get("M", 0)) > 0 for b in blocks)
+    cores = max(int((profile.aic_cores if uses_cube else profile.aiv_cores) if profile else 48), 1)
+    offset: dict[int, float] = {}
+    core_clock = [0.0] * cores
+    for i, b in enumerate(blocks):
+        c = i % cores
+        offset[int(b.get("block", i))] = core_clock[c]
+        core_clock[c] += float(b.get("cycles", 0.0))
+    events: list[dict[str, Any]] = []
+    named: set[tuple[int, int]] = set()
+    for block, evs in sorted(traces.items()):
+        core = block % cores
+        base = offset.get(block, 0.0)
+        for ev in evs:
+            pipe, start, dur, name, line = int(ev[0]), float(ev[1]), float(ev[2]), str(ev[3]), int(ev[4])
+            if (core, pipe) not in named:
+                named.add((core, pipe))
+                events.append({"ph": "M", "name": "thread_name", "pid": core, "tid": pipe,
+                               "args": {"name": PIPES[pipe] if 0 <= pipe < len(PIPES) else str(pipe)}})
+            events.append({"ph": "X", "name": name, "pid": core, "tid": pipe, "ts": (base + start) / (clock * 1e3),
+                           "dur": dur / (clock * 1e3), "args": {"block": block, "line": line, "file": source}})
+    for c in range(min(cores, len(blocks))):
+        events.append({"ph": "M", "name": "process_name", "pid": c, "args": {"name": f"core {c} (estimate)"}})
+    return {"traceEvents": events, "displayTimeUnit": "ns",
+            "otherData": {"note": "akgen sim cost-model estimate, not a measurement"}}

@@ -1,0 +1,32 @@
+// akgen sim: ASSERT, printf/PRINTF, DumpTensor and other debugging helpers of the device dialect.
+#pragma once
+
+#include <cstdio>
+
+#include "tensor.h"
+
+namespace akgen_sim {
+inline void kernel_assert(bool ok, const char* text, const loc_t& loc) {
+    if (!ok) fail("SIM-ASSERT", fmt("ASSERT(%s) failed", text), loc, "logic", "ASSERT");
+}
+}  // namespace akgen_sim
+
+#ifndef ASSERT
+#define ASSERT(...) ::akgen_sim::kernel_assert(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, ::std::source_location::current())
+#endif
+#define PRINTF printf
+
+namespace AscendC {
+using ::printf;
+template <typename T> inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t size) {
+    std::printf("DumpTensor desc=%u:", desc);
+    for (uint32_t i = 0; i < size && i < t.GetSize(); ++i) std::printf(" %g", static_cast<double>(static_cast<float>(t.addr_[i])));
+    std::printf("\n");
+}
+template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t size) {
+    std::printf("DumpTensor desc=%u:", desc);
+    for (uint32_t i = 0; i < size; ++i) std::printf(" %g", static_cast<double>(static_cast<float>(t.addr_[i])));
+    std::printf("\n");
+}
+inline int64_t GetSysWorkSpacePtr() { return 0; }
+}  // namespace AscendC

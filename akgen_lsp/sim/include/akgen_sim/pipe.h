@@ -1,0 +1,313 @@
+// akgen sim: TPipe, TQueBind / TQue, TBuf — the buffer protocol of the real API, with its checks.
+#pragma once
+
+#include "tensor.h"
+
+namespace AscendC {
+
+namespace detail {
+enum class Mem { UB, L1, L0A, L0B, L0C, BT };
+inline Mem mem_of(TPosition p) {
+    switch (p) {
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return Mem::L1;
+        case TPosition::A2: return Mem::L0A;
+        case TPosition::B2: return Mem::L0B;
+        case TPosition::CO1: return Mem::L0C;
+        case TPosition::C2: return Mem::BT;
+        default: return Mem::UB;
+    }
+}
+inline const char* mem_name(Mem m) {
+    switch (m) {
+        case Mem::L1: return "L1";
+        case Mem::L0A: return "L0A";
+        case Mem::L0B: return "L0B";
+        case Mem::L0C: return "L0C";
+        case Mem::BT: return "BT";
+        default: return "UB";
+    }
+}
+}  // namespace detail
+
+class TPipe;
+inline TPipe*& current_pipe() { static thread_local TPipe* p = nullptr; return p; }
+
+// The queue / buffer base shared by TQueBind and TBuf: the slots InitBuffer gave it.
+struct TQueBase {
+    static constexpr int kMaxSlots = 64;
+    akgen_sim::Slot* slots_[kMaxSlots] = {};
+    int num_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto... mask> class TQueBind : public TQueBase {
+public:
+    static constexpr TPosition kPos = (src == TPosition::GM) ? dst : src;
+    akgen_sim::Slot* fifo_[kMaxSlots] = {};
+    int head_ = 0, count_ = 0, next_ = 0;
+
+    TQueBind() { pos_ = kPos; }
+
+    template <typename T> LocalTensor<T> AllocTensor(AKGEN_LOC) {
+        static_assert(depth != 0, "must use AllocTensor<LocalTensor&> api while tque's depth is zero");
+        LocalTensor<T> t;
+        alloc_into(t, loc);
+        return t;
+    }
+    template <typename T> void AllocTensor(LocalTensor<T>& t, AKGEN_LOC) { alloc_into(t, loc); }
+
+    template <typename T> bool EnQue(const LocalTensor<T>& t, AKGEN_LOC) {
+        akgen_sim::touch("EnQue", loc);
+        t.check_live("EnQue", "enqueued", loc);
+        akgen_sim::Slot* s = t.slot_;
+        if (!owns(s)) {
+            akgen_sim::fail("SIM-QUE-FOREIGN", "EnQue: the tensor was not allocated from this queue (ErrorBuffer1: "
+                                               "buffer not from this queue's InitBuffer)", loc, "memory", "EnQue");
+        }
+        int limit = depth == 0 ? num_ : depth;
+        if (count_ >= limit) {
+            akgen_sim::fail("SIM-QUE-DEPTH",
+                            akgen_sim::fmt("EnQue beyond the queue depth: %d tensors are already queued and the depth "
+                                           "is %d (DeQue one first, or give the TQue a larger depth)", count_, limit),
+                            loc, "memory", "EnQue");
+        }
+        if (s->state == akgen_sim::SlotState::ENQUEUED) {
+            akgen_sim::fail("SIM-QUE-TWICE", "EnQue: this tensor is already in the queue", loc, "memory", "EnQue");
+        }
+        s->state = akgen_sim::SlotState::ENQUEUED;
+        fifo_[(head_ + count_) % kMaxSlots] = s;
+        ++count_;
+        akgen_sim::charge_scalar();
+        return true;
+    }
+    template <typename T> LocalTensor<T> DeQue(AKGEN_LOC) {
+        akgen_sim::touch("DeQue", loc);
+        if (count_ == 0) {
+            akgen_sim::fail("SIM-QUE-EMPTY",
+                            "DeQue from an empty queue: no tensor was EnQue'd (on the NPU this waits forever)", loc,
+                            "memory", "DeQue");
+        }
+        akgen_sim::Slot* s = fifo_[head_];
+        head_ = (head_ + 1) % kMaxSlots;
+        --count_;
+        s->state = akgen_sim::SlotState::DEQUEUED;
+        akgen_sim::charge_scalar();
+        return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
+    }
+    template <typename T> void DeQue(LocalTensor<T>& t, AKGEN_LOC) { t = DeQue<T>(loc); }
+
+    template <typename T> void FreeTensor(LocalTensor<T>& t, AKGEN_LOC) {
+        akgen_sim::touch("FreeTensor", loc);
+        akgen_sim::Slot* s = t.slot_;
+        if (s == nullptr || !owns(s)) {
+            akgen_sim::fail("SIM-QUE-FOREIGN", "FreeTensor: the tensor was not allocated from this queue "
+                                               "(ErrorBuffer1)", loc, "memory", "FreeTensor");
+        }
+        if (s->gen != t.gen_ || s->state == akgen_sim::SlotState::FREE) {
+            akgen_sim::fail("SIM-QUE-DOUBLE-FREE", "FreeTensor: the tensor was already freed (ErrorFree: double free)",
+                            loc, "memory", "FreeTensor");
+        }
+        if (s->state == akgen_sim::SlotState::ENQUEUED) {
+            akgen_sim::fail("SIM-QUE-FREE-QUEUED", "FreeTensor: the tensor is still in the queue (DeQue it first)",
+                            loc, "memory", "FreeTensor");
+        }
+        s->state = akgen_sim::SlotState::FREE;
+        ++s->gen;
+        --akgen_sim::ctx().live_per_pos[static_cast<int>(pos_)];
+        akgen_sim::charge_scalar();
+    }
+
+    int32_t GetTensorCountInQue() const { return count_; }
+    bool HasTensorInQue() const { return count_ > 0; }
+    bool VacantInQue() const { return count_ < (depth == 0 ? num_ : depth); }
+    bool HasIdleBuffer() const {
+        for (int i = 0; i < num_; ++i) {
+            if (slots_[i]->state == akgen_sim::SlotState::FREE) return true;
+        }
+        return false;
+    }
+    void FreeAllEvent() {}
+
+private:
+    bool owns(const akgen_sim::Slot* s) const {
+        for (int i = 0; i < num_; ++i) {
+            if (slots_[i] == s) return true;
+        }
+        return false;
+    }
+    template <typename T> void alloc_into(LocalTensor<T>& t, const akgen_sim::loc_t& loc) {
+        akgen_sim::touch("AllocTensor", loc);
+        if (num_ == 0) {
+            akgen_sim::fail("SIM-QUE-NOINIT", "AllocTensor: the queue has no buffers (call pipe.InitBuffer on it "
+                                              "first)", loc, "scope", "AllocTensor");
+        }
+        for (int k = 0; k < num_; ++k) {
+            int i = (next_ + k) % num_;
+            akgen_sim::Slot* s = slots_[i];
+            if (s->state == akgen_sim::SlotState::FREE) {
+                int& live = akgen_sim::ctx().live_per_pos[static_cast<int>(pos_)];
+                if (live >= akgen_sim::cfg().buffers_per_position) {
+                    akgen_sim::fail("SIM-QUE-LIVE",
+                                    akgen_sim::fmt("current id is %d, max buffer number in same queue position is %d",
+                                                   live + 1, akgen_sim::cfg().buffers_per_position),
+                                    loc, "memory", "AllocTensor");
+                }
+                ++live;
+                s->state = akgen_sim::SlotState::ALLOCATED;
+                s->alloc_loc = loc;
+                next_ = (i + 1) % num_;
+                t = LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
+                akgen_sim::charge_scalar();
+                return;
+            }
+        }
+        akgen_sim::fail("SIM-QUE-ALLOC",
+                        akgen_sim::fmt("AllocTensor with no free buffer: all %d buffers of this queue are in use (free "
+                                       "one with FreeTensor first; on the NPU this hangs)", num_),
+                        loc, "memory", "AllocTensor");
+    }
+};
+
+template <TPosition pos, int32_t depth, auto... mask> class TQue : public TQueBind<pos, pos, depth, mask...> {};
+
+template <TPosition pos = TPosition::VECCALC> class TBuf : public TQueBase {
+public:
+    TBuf() { pos_ = pos; }
+    template <typename T> LocalTensor<T> Get(AKGEN_LOC) {
+        check("Get", loc);
+        akgen_sim::Slot* s = slots_[0];
+        return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t len, AKGEN_LOC) {
+        check("Get", loc);
+        akgen_sim::Slot* s = slots_[0];
+        if (static_cast<uint64_t>(len) * sizeof(T) > s->bytes) {
+            akgen_sim::fail("SIM-TBUF-SIZE",
+                            akgen_sim::fmt("TBuf::Get: len is %u elements (%llu bytes), exceeds the limit %u bytes of "
+                                           "this buffer", len, static_cast<unsigned long long>(len * sizeof(T)),
+                                           s->bytes), loc, "memory", "Get");
+        }
+        return LocalTensor<T>(reinterpret_cast<T*>(s->base), len, s, pos_);
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, AKGEN_LOC) {
+        check("GetWithOffset", loc);
+        akgen_sim::Slot* s = slots_[0];
+        if (bufOffset % 32 != 0) {
+            akgen_sim::fail("SIM-UB-ALIGN", akgen_sim::fmt("Failed to check bufOffset alignment in GetWithOffset, "
+                                                           "current offset is %u, which should be 32 byte aligned.",
+                                                           bufOffset), loc, "memory", "GetWithOffset");
+        }
+        if (bufOffset + static_cast<uint64_t>(size) * sizeof(T) > s->bytes) {
+            akgen_sim::fail("SIM-TBUF-SIZE",
+                            akgen_sim::fmt("TBuf::GetWithOffset: offset %u + %llu bytes exceeds the limit %u bytes of "
+                                           "this buffer", bufOffset, static_cast<unsigned long long>(size * sizeof(T)),
+                                           s->bytes), loc, "memory", "GetWithOffset");
+        }
+        return LocalTensor<T>(reinterpret_cast<T*>(s->base + bufOffset), size, s, pos_);
+    }
+
+private:
+    void check(const char* api, const akgen_sim::loc_t& loc) {
+        akgen_sim::touch(api, loc);
+        if (num_ == 0) {
+            akgen_sim::fail("SIM-TBUF-NOINIT", "TBuf::Get: the buffer has no memory (call pipe.InitBuffer(buf, bytes) "
+                                               "first)", loc, "scope", api);
+        }
+    }
+};
+
+class TPipe {
+public:
+    TPipe(AKGEN_LOC) {
+        akgen_sim::touch("TPipe", loc);
+        akgen_sim::BlockCtx& c = akgen_sim::ctx();
+        if (c.pipes_alive > 0) {
+            akgen_sim::fail("SIM-TPIPE-TWICE", "TPipe has already been constructed: a kernel may hold one TPipe at a "
+                                               "time", loc, "scope", "TPipe");
+        }
+        ++c.pipes_alive;
+        alive_ = true;
+        current_pipe() = this;
+    }
+    ~TPipe() { Destroy(); }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len, AKGEN_LOC) {
+        akgen_sim::touch("InitBuffer", loc);
+        if (num == 0) {
+            akgen_sim::fail("SIM-INITBUF", "InitBuffer: the buffer number must be at least 1", loc, "api_mismatch",
+                            "InitBuffer");
+        }
+        if (que.num_ + num > TQueBase::kMaxSlots) {
+            akgen_sim::fail("SIM-INITBUF", akgen_sim::fmt("current total buffer num is %d, exceeds the limit %d",
+                                                          que.num_ + num, TQueBase::kMaxSlots), loc, "memory",
+                            "InitBuffer");
+        }
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        for (int i = 0; i < num; ++i) que.slots_[que.num_ + i] = take(que.pos_, aligned, num, loc);
+        que.num_ += num;
+        return true;
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len, AKGEN_LOC) {
+        akgen_sim::touch("InitBuffer", loc);
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        buf.slots_[0] = take(pos, aligned, 1, loc);
+        buf.slots_[0]->state = akgen_sim::SlotState::TBUF;
+        buf.num_ = 1;
+        return true;
+    }
+    template <HardEvent evt> int8_t AllocEventID() { return static_cast<int8_t>(next_event_++ % 6); }
+    template <HardEvent evt> void ReleaseEventID(int8_t) {}
+    int8_t FetchEventID(HardEvent) { return 0; }
+    template <HardEvent evt> int8_t FetchEventID() { return 0; }
+    void Reset() {}
+    void Destroy() {
+        if (alive_) {
+            alive_ = false;
+            --akgen_sim::ctx().pipes_alive;
+            if (current_pipe() == this) current_pipe() = nullptr;
+        }
+    }
+    void Init() {}
+
+private:
+    akgen_sim::Slot* take(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
+        akgen_sim::BlockCtx& c = akgen_sim::ctx();
+        const akgen_sim::Config& k = akgen_sim::cfg();
+        detail::Mem m = detail::mem_of(pos);
+        uint64_t* used = &c.ub_used;
+        uint64_t limit = k.ub_bytes;
+        uint8_t* base = c.ub;
+        switch (m) {
+            case detail::Mem::L1: used = &c.l1_used; limit = k.l1_bytes; base = c.l1; break;
+            case detail::Mem::L0A: used = &c.l0a_used; limit = k.l0a_bytes; base = c.l0a; break;
+            case detail::Mem::L0B: used = &c.l0b_used; limit = k.l0b_bytes; base = c.l0b; break;
+            case detail::Mem::L0C: used = &c.l0c_used; limit = k.l0c_bytes; base = c.l0c; break;
+            case detail::Mem::BT: used = &c.l1_used; limit = k.l1_bytes; base = c.l1; break;
+            default: break;
+        }
+        if (*used + len > limit) {
+            akgen_sim::fail("SIM-UB-LIMIT",
+                            akgen_sim::fmt("buffer size is %llu, exceeds the limit %llu (%s: %llu bytes already given "
+                                           "to earlier InitBuffer calls; this one asks %d x %u bytes)",
+                                           static_cast<unsigned long long>(*used + len),
+                                           static_cast<unsigned long long>(limit), detail::mem_name(m),
+                                           static_cast<unsigned long long>(*used), num, len),
+                            loc, "memory", "InitBuffer");
+        }
+        c.slots.emplace_back();
+        akgen_sim::Slot* s = &c.slots.back();
+        s->base = base + *used;
+        s->bytes = len;
+        s->pos = pos;
+        *used += len;
+        return s;
+    }
+    bool alive_ = false;
+    int next_event_ = 0;
+};
+
+inline TPipe* GetTPipePtr() { return current_pipe(); }
+
+}  // namespace AscendC

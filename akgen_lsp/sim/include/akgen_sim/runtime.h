@@ -1,0 +1,280 @@
+// akgen sim runtime: the per-block context every API call works in.
+//
+// - configuration from the run spec (memory sizes, cost tables) in `cfg()`;
+// - the current block (`ctx()`): block index/count, the UB arena of its core, buffer slots, per-pipe timelines for
+//   the cost model, trace events, the location of the last API call (for crash reports);
+// - findings: `report(...)` writes one JSON line to the events file at once (so a crash loses nothing) and
+//   `fail(...)` also ends the block (throws BlockAbort, caught by the launcher).
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include "types.h"
+
+namespace akgen_sim {
+
+using loc_t = std::source_location;
+#define AKGEN_LOC ::std::source_location loc = ::std::source_location::current()
+
+// ---------------------------------------------------------------------------------------------- pipes
+enum Pipe : int { P_S = 0, P_V, P_MTE1, P_MTE2, P_MTE3, P_M, P_FIX, P_COUNT };
+inline const char* pipe_name(int p) {
+    static const char* names[] = {"S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX"};
+    return (p >= 0 && p < P_COUNT) ? names[p] : "?";
+}
+inline int pipe_of(pipe_t p) {
+    switch (p) {
+        case PIPE_S: return P_S;
+        case PIPE_V: return P_V;
+        case PIPE_M: return P_M;
+        case PIPE_MTE1: return P_MTE1;
+        case PIPE_MTE2: return P_MTE2;
+        case PIPE_MTE3: return P_MTE3;
+        case PIPE_FIX: return P_FIX;
+        default: return -1;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------- configuration
+struct OpCost { double startup = 4.0; double slope = 2.0; };  // cycles, cycles per repeat
+
+struct Config {
+    uint64_t ub_bytes = 196608, l1_bytes = 524288, l0a_bytes = 65536, l0b_bytes = 65536, l0c_bytes = 131072;
+    int buffers_per_position = 8;
+    int buffers_per_pipe = 64;
+    double clock_ghz = 1.85;
+    // DMA bandwidths per core in GiB/s and the fixed latency of one transfer in cycles.
+    double bw_gm_ub = 101, bw_gm_l1 = 135, bw_ub_gm = 188, bw_ub_ub = 1024, bw_l0c_gm = 70, bw_l1_l0a = 441,
+           bw_l1_l0b = 220, bw_ub_l1 = 188;
+    double dma_latency_cycles = 500;
+    double issue_cycles = 2;  // scalar cycles to issue one API call
+    std::unordered_map<std::string, OpCost> vec;
+    OpCost default_vec{4.0, 2.0};
+    size_t max_trace_events = 20000;
+    std::string arch = "Ascend910B2";
+
+    const OpCost& op(const char* name) const {
+        auto it = vec.find(name);
+        return it == vec.end() ? default_vec : it->second;
+    }
+    double bytes_cycles(double bytes, double gibps) const {
+        return bytes / (gibps * 1073741824.0) * clock_ghz * 1e9;
+    }
+};
+
+inline Config& cfg() { static Config c; return c; }
+
+// ---------------------------------------------------------------------------------------------- events out
+inline int& events_fd() { static int fd = 2; return fd; }
+
+inline void write_all(int fd, const char* p, size_t n) {
+    while (n > 0) {
+        ssize_t w = ::write(fd, p, n);
+        if (w <= 0) return;
+        p += w;
+        n -= static_cast<size_t>(w);
+    }
+}
+
+inline void json_escape(std::string& out, std::string_view s) {
+    for (char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char b[8];
+                    std::snprintf(b, sizeof b, "\\u%04x", c);
+                    out += b;
+                } else {
+                    out += c;
+                }
+        }
+    }
+}
+
+template <typename... A> inline std::string fmt(const char* f, A... a) {
+    char buf[1024];
+    std::snprintf(buf, sizeof buf, f, a...);
+    return buf;
+}
+
+// ---------------------------------------------------------------------------------------------- buffer slots
+enum class SlotState : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED, TBUF };
+
+// One buffer of UB (or L1/L0): what InitBuffer hands out. Tensors keep a pointer to their slot and its generation.
+struct Slot {
+    uint8_t* base = nullptr;
+    uint32_t bytes = 0;
+    uint32_t gen = 0;           // bumped by FreeTensor: a tensor with an older generation is stale
+    SlotState state = SlotState::FREE;
+    AscendC::TPosition pos = AscendC::TPosition::VECCALC;
+    double write_end = 0;       // cost model: when the last write to this buffer finishes (cycles)
+    double read_end = 0;        // ... and the last read
+    loc_t alloc_loc{};
+    const char* owner = "";     // "TQue" / "TBuf"
+};
+
+struct TraceEvent { int pipe; double start; double dur; const char* name; uint32_t line; };
+
+struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; };
+struct GmWrite { int region; uint64_t begin, end; loc_t loc; };
+
+struct BlockAbort {};  // thrown by fail(): ends the current block
+
+// ---------------------------------------------------------------------------------------------- block context
+struct BlockCtx {
+    int64_t idx = 0, num = 1;
+    uint8_t* ub = nullptr;
+    uint64_t ub_used = 0;      // bytes handed out by InitBuffer (bump allocation)
+    uint64_t l1_used = 0, l0a_used = 0, l0b_used = 0, l0c_used = 0;
+    uint8_t* l1 = nullptr;
+    uint8_t* l0a = nullptr;
+    uint8_t* l0b = nullptr;
+    uint8_t* l0c = nullptr;
+    std::deque<Slot> slots;
+    int pipes_alive = 0;
+    void* tpipe = nullptr;
+    int live_per_pos[static_cast<int>(AscendC::TPosition::MAX) + 1] = {};
+
+    // cost model
+    double now_s = 0;                 // scalar issue clock
+    double pipe_free[P_COUNT] = {};
+    double busy[P_COUNT] = {};
+    double flag_time[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
+    int flag_pending[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
+    loc_t flag_loc[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
+    uint64_t gm_read = 0, gm_write = 0;
+    std::vector<TraceEvent> trace;
+    size_t trace_dropped = 0;
+    std::vector<GmWrite> gm_writes;
+
+    // vector mask state
+    bool mask_counter = false;
+    uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
+
+    loc_t last{};
+    const char* last_api = "";
+    int findings = 0;
+    int errors = 0;
+    std::unordered_map<std::string, int> seen;  // finding dedup: code@file:line -> count
+};
+
+inline BlockCtx*& ctx_ptr() { static thread_local BlockCtx* p = nullptr; return p; }
+inline BlockCtx& ctx() {
+    BlockCtx* p = ctx_ptr();
+    if (!p) {
+        // An API called outside a kernel launch (e.g. from a host main before ICPU_RUN_KF): use a scratch block.
+        static thread_local BlockCtx scratch;
+        return scratch;
+    }
+    return *p;
+}
+
+inline std::vector<GmRegion>& gm_regions() { static std::vector<GmRegion> r; return r; }
+
+// The last API call, for crash and timeout reports (read by the launcher's signal handler).
+inline void touch(const char* api, const loc_t& loc) {
+    BlockCtx& c = ctx();
+    c.last = loc;
+    c.last_api = api;
+}
+
+// ---------------------------------------------------------------------------------------------- findings
+enum class Sev { ERROR, WARNING, INFO };
+
+inline void report(const char* code, Sev sev, const std::string& msg, const loc_t& loc, const char* error_class = nullptr,
+                   const char* api = nullptr) {
+    BlockCtx& c = ctx();
+    std::string key = std::string(code) + "@" + loc.file_name() + ":" + std::to_string(loc.line());
+    int& count = c.seen[key];
+    ++count;
+    if (sev == Sev::ERROR) ++c.errors;
+    if (count > 1) return;  // one finding per call site and code per block; repeats are counted, not repeated
+    ++c.findings;
+    std::string line = "{\"kind\":\"finding\",\"code\":\"";
+    json_escape(line, code);
+    line += "\",\"severity\":\"";
+    line += sev == Sev::ERROR ? "error" : sev == Sev::WARNING ? "warning" : "info";
+    line += "\",\"message\":\"";
+    json_escape(line, msg);
+    line += "\",\"file\":\"";
+    json_escape(line, loc.file_name());
+    line += "\",\"line\":" + std::to_string(loc.line()) + ",\"column\":" + std::to_string(loc.column());
+    line += ",\"function\":\"";
+    json_escape(line, loc.function_name());
+    line += "\",\"block\":" + std::to_string(c.idx);
+    if (error_class) {
+        line += ",\"error_class\":\"";
+        json_escape(line, error_class);
+        line += "\"";
+    }
+    if (api) {
+        line += ",\"api\":\"";
+        json_escape(line, api);
+        line += "\"";
+    }
+    line += "}\n";
+    write_all(events_fd(), line.data(), line.size());
+}
+
+[[noreturn]] inline void fail(const char* code, const std::string& msg, const loc_t& loc,
+                              const char* error_class = "memory", const char* api = nullptr) {
+    report(code, Sev::ERROR, msg, loc, error_class, api);
+    throw BlockAbort{};
+}
+
+inline void warn(const char* code, const std::string& msg, const loc_t& loc, const char* error_class = nullptr,
+                 const char* api = nullptr) {
+    report(code, Sev::WARNING, msg, loc, error_class, api);
+}
+
+// ---------------------------------------------------------------------------------------------- cost model
+// Issue an operation on `pipe` costing `cycles`, not before `ready` (data dependencies). Returns its end time.
+inline double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc) {
+    BlockCtx& c = ctx();
+    c.now_s += cfg().issue_cycles;
+    double start = std::max({c.now_s, c.pipe_free[pipe], ready});
+    double end = start + cycles;
+    c.pipe_free[pipe] = end;
+    c.busy[pipe] += cycles;
+    if (c.trace.size() < cfg().max_trace_events) {
+        c.trace.push_back({pipe, start, cycles, name, static_cast<uint32_t>(loc.line())});
+    } else {
+        ++c.trace_dropped;
+    }
+    return end;
+}
+
+// A scalar-only API call (mask setting, GetValue on GM, queue bookkeeping): advances the scalar clock.
+inline void charge_scalar(double cycles = 1) {
+    BlockCtx& c = ctx();
+    c.now_s += cycles;
+    c.busy[P_S] += cycles;
+    c.pipe_free[P_S] = std::max(c.pipe_free[P_S], c.now_s);
+}
+
+// Vector op cost from the profile: startup (when the pipe was idle) + slope x repeats.
+inline double vec_cycles(const char* op, double repeats, double ready) {
+    const OpCost& k = cfg().op(op);
+    BlockCtx& c = ctx();
+    bool idle = c.pipe_free[P_V] < std::max(c.now_s, ready);
+    return (idle ? k.startup : 0.0) + k.slope * repeats;
+}
+
+inline double dma_cycles(double bytes, double gibps) { return cfg().dma_latency_cycles + cfg().bytes_cycles(bytes, gibps); }
+
+}  // namespace akgen_sim

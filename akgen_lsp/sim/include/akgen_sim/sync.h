@@ -1,0 +1,160 @@
+// akgen sim: PipeBarrier, SetFlag/WaitFlag, TQueSync, SyncAll, cross-core flags; plus block index/count.
+//
+// Cost model: SetFlag<SRC_DST>(id) records when the SRC pipe's work issued so far ends; WaitFlag makes the DST pipe
+// wait for it. Checks: event id in 0..7, SetFlag twice without WaitFlag (ErrorSync2), WaitFlag with no SetFlag (hangs
+// on the NPU), and flags still set at kernel end (reported by the launcher).
+#pragma once
+
+#include "pipe.h"
+
+namespace akgen_sim {
+
+struct EventPipes { int src, dst; };
+inline EventPipes event_pipes(AscendC::HardEvent e) {
+    using H = AscendC::HardEvent;
+    switch (e) {
+        case H::MTE2_MTE1: return {P_MTE2, P_MTE1};
+        case H::MTE1_MTE2: return {P_MTE1, P_MTE2};
+        case H::MTE1_M: return {P_MTE1, P_M};
+        case H::M_MTE1: return {P_M, P_MTE1};
+        case H::MTE2_V: return {P_MTE2, P_V};
+        case H::V_MTE2: return {P_V, P_MTE2};
+        case H::MTE3_V: return {P_MTE3, P_V};
+        case H::V_MTE3: return {P_V, P_MTE3};
+        case H::M_V: return {P_M, P_V};
+        case H::V_M: return {P_V, P_M};
+        case H::V_V: return {P_V, P_V};
+        case H::MTE3_MTE1: return {P_MTE3, P_MTE1};
+        case H::MTE1_MTE3: return {P_MTE1, P_MTE3};
+        case H::MTE1_V: return {P_MTE1, P_V};
+        case H::MTE2_M: return {P_MTE2, P_M};
+        case H::M_MTE2: return {P_M, P_MTE2};
+        case H::V_MTE1: return {P_V, P_MTE1};
+        case H::M_FIX: return {P_M, P_FIX};
+        case H::FIX_M: return {P_FIX, P_M};
+        case H::MTE3_MTE2: return {P_MTE3, P_MTE2};
+        case H::MTE2_MTE3: return {P_MTE2, P_MTE3};
+        case H::S_V: return {P_S, P_V};
+        case H::V_S: return {P_V, P_S};
+        case H::S_MTE2: return {P_S, P_MTE2};
+        case H::MTE2_S: return {P_MTE2, P_S};
+        case H::S_MTE3: return {P_S, P_MTE3};
+        case H::MTE3_S: return {P_MTE3, P_S};
+        case H::MTE2_FIX: return {P_MTE2, P_FIX};
+        case H::FIX_MTE2: return {P_FIX, P_MTE2};
+        case H::FIX_S: return {P_FIX, P_S};
+        case H::M_S: return {P_M, P_S};
+        case H::FIX_MTE3: return {P_FIX, P_MTE3};
+        case H::MTE1_FIX: return {P_MTE1, P_FIX};
+        case H::FIX_MTE1: return {P_FIX, P_MTE1};
+        case H::FIX_FIX: return {P_FIX, P_FIX};
+        default: return {P_S, P_S};
+    }
+}
+
+inline void check_event_id(int32_t id, const char* api, const loc_t& loc) {
+    if (id < 0 || id > 7) {
+        fail("SIM-EVENT-ID", fmt("%s: event id %d is out of range [0, 7]", api, id), loc, "api_mismatch", api);
+    }
+}
+
+inline void set_flag(AscendC::HardEvent e, int32_t id, const loc_t& loc) {
+    touch("SetFlag", loc);
+    check_event_id(id, "SetFlag", loc);
+    BlockCtx& c = ctx();
+    int k = static_cast<int>(e);
+    if (c.flag_pending[k][id] > 0) {
+        warn("SIM-SYNC-DOUBLE-SET", fmt("SetFlag twice on the same event and id %d without a WaitFlag in between "
+                                        "(ErrorSync2: undefined on the NPU, it can hang)", id), loc, "sync", "SetFlag");
+    }
+    EventPipes p = event_pipes(e);
+    c.now_s += cfg().issue_cycles;
+    c.flag_time[k][id] = std::max(c.pipe_free[p.src], p.src == P_S ? c.now_s : 0.0);
+    c.flag_pending[k][id] += 1;
+    c.flag_loc[k][id] = loc;
+}
+
+inline void wait_flag(AscendC::HardEvent e, int32_t id, const loc_t& loc) {
+    touch("WaitFlag", loc);
+    check_event_id(id, "WaitFlag", loc);
+    BlockCtx& c = ctx();
+    int k = static_cast<int>(e);
+    if (c.flag_pending[k][id] <= 0) {
+        fail("SIM-SYNC-WAIT-UNSET", fmt("WaitFlag on event id %d with no SetFlag before it (ErrorSync2: unpaired "
+                                        "SetFlag/WaitFlag; on the NPU this waits forever)", id), loc, "sync",
+             "WaitFlag");
+    }
+    c.flag_pending[k][id] -= 1;
+    EventPipes p = event_pipes(e);
+    double t = c.flag_time[k][id];
+    if (p.dst == P_S) c.now_s = std::max(c.now_s, t);
+    else c.pipe_free[p.dst] = std::max(c.pipe_free[p.dst], std::max(t, c.now_s));
+}
+
+inline void barrier_all() {
+    BlockCtx& c = ctx();
+    double t = c.now_s;
+    for (double f : c.pipe_free) t = std::max(t, f);
+    c.now_s = t;
+    for (double& f : c.pipe_free) f = t;
+}
+
+}  // namespace akgen_sim
+
+namespace AscendC {
+
+template <HardEvent event> inline void SetFlag(int32_t eventID, AKGEN_LOC) { ::akgen_sim::set_flag(event, eventID, loc); }
+template <HardEvent event> inline void WaitFlag(int32_t eventID, AKGEN_LOC) { ::akgen_sim::wait_flag(event, eventID, loc); }
+inline void SetFlag(HardEvent event, int32_t eventID, AKGEN_LOC) { ::akgen_sim::set_flag(event, eventID, loc); }
+inline void WaitFlag(HardEvent event, int32_t eventID, AKGEN_LOC) { ::akgen_sim::wait_flag(event, eventID, loc); }
+
+template <pipe_t pipe> inline void PipeBarrier(AKGEN_LOC) {
+    static_assert(pipe != PIPE_S, "PipeBarrier<PIPE_S> is not supported");
+    ::akgen_sim::touch("PipeBarrier", loc);
+    if constexpr (pipe == PIPE_ALL) ::akgen_sim::barrier_all();
+}
+
+template <TPosition src, TPosition dst> class TQueSync {
+public:
+    static constexpr HardEvent kEvent = (src == TPosition::VECIN || src == TPosition::GM) ? HardEvent::MTE2_V
+                                        : HardEvent::V_MTE3;
+    void SetFlag(int32_t id, AKGEN_LOC) { ::akgen_sim::set_flag(kEvent, id, loc); }
+    void WaitFlag(int32_t id, AKGEN_LOC) { ::akgen_sim::wait_flag(kEvent, id, loc); }
+};
+
+inline int64_t GetBlockIdx() { return ::akgen_sim::ctx().idx; }
+inline int64_t GetBlockNum() { return ::akgen_sim::ctx().num; }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRation() { return 1; }
+inline uint64_t GetSystemCycle() { return static_cast<uint64_t>(::akgen_sim::ctx().now_s); }
+
+// Blocks run one after another: a barrier across blocks cannot be honoured (reported once per call site).
+template <bool isAIVOnly = true> inline void SyncAll(AKGEN_LOC) {
+    ::akgen_sim::touch("SyncAll", loc);
+    if (::akgen_sim::ctx().num > 1) {
+        ::akgen_sim::report("SIM-SYNCALL-SEQ", ::akgen_sim::Sev::INFO,
+                            "SyncAll: the simulator runs blocks one after another, so data that later blocks write "
+                            "before this barrier is not visible to earlier ones", loc, "sync", "SyncAll");
+    }
+    ::akgen_sim::barrier_all();
+}
+template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, AKGEN_LOC) {
+    ::akgen_sim::touch("CrossCoreSetFlag", loc);
+    (void)flagId;
+}
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, AKGEN_LOC) {
+    ::akgen_sim::touch("CrossCoreWaitFlag", loc);
+    (void)flagId;
+}
+
+}  // namespace AscendC
+
+// Builtins of the device dialect.
+#define block_idx (::AscendC::GetBlockIdx())
+#define block_num (::AscendC::GetBlockNum())
+inline void pipe_barrier(pipe_t p) {
+    if (p == PIPE_ALL) ::akgen_sim::barrier_all();
+}
+inline void set_flag(pipe_t, pipe_t, event_t) {}
+inline void wait_flag(pipe_t, pipe_t, event_t) {}

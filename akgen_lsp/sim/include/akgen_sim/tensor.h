@@ -1,0 +1,255 @@
+// akgen sim: GlobalTensor (GM) and LocalTensor (UB / L1 / L0) handles, with the checks every API shares.
+#pragma once
+
+#include "runtime.h"
+
+namespace AscendC {
+
+template <typename T> class LocalTensor;
+template <typename T> class GlobalTensor;
+
+inline bool is_ub_position(TPosition p) {
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+    T* addr_ = nullptr;
+    uint32_t size_ = 0;  // elements visible through this handle
+    akgen_sim::Slot* slot_ = nullptr;
+    uint32_t gen_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+
+    LocalTensor() = default;
+    LocalTensor(T* addr, uint32_t size, akgen_sim::Slot* slot, TPosition pos)
+        : addr_(addr), size_(size), slot_(slot), gen_(slot ? slot->gen : 0), pos_(pos) {}
+
+    // Sub-tensor from element `offset` (operator[] cannot carry a source location: checks use the last API call's).
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor t = *this;
+        t.addr_ = addr_ + offset;
+        t.size_ = offset <= size_ ? size_ - offset : 0;
+        return t;
+    }
+    uint32_t GetSize() const { return size_; }
+    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    void SetSize(uint32_t size) { size_ = size; }
+    TPosition GetPosition() const { return pos_; }
+    uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(addr_); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uint64_t>(addr_ + offset); }
+    void SetAddrWithOffset(LocalTensor<T>& src, uint32_t offset) { *this = src[offset]; }
+    template <typename U> LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t;
+        t.addr_ = reinterpret_cast<U*>(addr_);
+        t.size_ = static_cast<uint32_t>(static_cast<uint64_t>(size_) * sizeof(T) / sizeof(U));
+        t.slot_ = slot_;
+        t.gen_ = gen_;
+        t.pos_ = pos_;
+        return t;
+    }
+
+    // Byte offset of this view from the start of its memory (UB for VECIN/VECOUT/VECCALC).
+    uint64_t ub_offset() const {
+        return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(addr_) - akgen_sim::ctx().ub);
+    }
+    void check_live(const char* api, const char* role, const akgen_sim::loc_t& loc) const {
+        if (slot_ == nullptr) {
+            akgen_sim::fail("SIM-TENSOR-UNINIT",
+                            akgen_sim::fmt("%s: the %s tensor was never allocated (no AllocTensor, DeQue or TBuf::Get "
+                                           "gave it a buffer)", api, role),
+                            loc, "scope", api);
+        }
+        if (slot_->gen != gen_) {
+            akgen_sim::fail("SIM-TENSOR-FREED",
+                            akgen_sim::fmt("%s: the %s tensor is used after FreeTensor released its buffer "
+                                           "(ErrorRead1: read of freed memory)", api, role),
+                            loc, "memory", api);
+        }
+    }
+    // Element access (scalar unit).
+    T GetValue(uint32_t i, AKGEN_LOC) const {
+        akgen_sim::touch("GetValue", loc);
+        check_live("GetValue", "source", loc);
+        if (i >= size_) {
+            akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("GetValue(%u) reads beyond the tensor, which holds %u "
+                                                         "elements (ErrorRead3: out of bounds)", i, size_), loc, "memory",
+                            "GetValue");
+        }
+        akgen_sim::charge_scalar();
+        return addr_[i];
+    }
+    template <typename V> void SetValue(uint32_t i, V v, AKGEN_LOC) const {
+        akgen_sim::touch("SetValue", loc);
+        check_live("SetValue", "destination", loc);
+        if (i >= size_) {
+            akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("SetValue(%u) writes beyond the tensor, which holds %u "
+                                                         "elements (ErrorWrite3: out of bounds)", i, size_), loc,
+                            "memory", "SetValue");
+        }
+        akgen_sim::charge_scalar();
+        addr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint32_t i) const { return addr_[i]; }
+
+    // `dst = a + b` and friends: expression objects (vec_binary.h) assign themselves through their API.
+    template <typename E, typename = decltype(E::is_tensor_expr)> LocalTensor& operator=(const E& e) {
+        e.assign_to(*this);
+        return *this;
+    }
+    LocalTensor& operator=(const LocalTensor&) = default;
+    LocalTensor(const LocalTensor&) = default;
+};
+
+template <typename T> class GlobalTensor {
+public:
+    using PrimType = T;
+    T* addr_ = nullptr;
+    uint64_t size_ = 0;  // elements; 0 = not given
+    int region_ = -1;
+
+    GlobalTensor() = default;
+    void SetGlobalBuffer(T* buffer, uint64_t size, AKGEN_LOC) {
+        akgen_sim::touch("SetGlobalBuffer", loc);
+        addr_ = buffer;
+        size_ = size;
+        region_ = find_region(reinterpret_cast<uint8_t*>(buffer));
+        if (region_ < 0 && buffer != nullptr) {
+            akgen_sim::warn("SIM-GM-UNKNOWN",
+                            "SetGlobalBuffer: the address is not inside any GM buffer passed to the kernel "
+                            "(an argument, the workspace or GmAlloc); accesses through it cannot be checked",
+                            loc, "memory", "SetGlobalBuffer");
+        }
+        akgen_sim::charge_scalar();
+    }
+    void SetGlobalBuffer(T* buffer, AKGEN_LOC) { SetGlobalBuffer(buffer, 0, loc); }
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor t = *this;
+        t.addr_ = addr_ + offset;
+        t.size_ = size_ == 0 ? 0 : (offset <= size_ ? size_ - offset : 0);
+        return t;
+    }
+    uint64_t GetSize() const { return size_; }
+    T* GetPhyAddr() const { return addr_; }
+    T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    template <typename U> GlobalTensor<U> ReinterpretCast() const {
+        GlobalTensor<U> t;
+        t.addr_ = reinterpret_cast<U*>(addr_);
+        t.size_ = size_ * sizeof(T) / sizeof(U);
+        t.region_ = region_;
+        return t;
+    }
+    template <typename H> void SetL2CacheHint(H) {}
+    T GetValue(uint64_t i, AKGEN_LOC) const {
+        akgen_sim::touch("GetValue", loc);
+        check_access(i, 1, false, "GetValue", loc);
+        akgen_sim::charge_scalar(10);
+        return addr_[i];
+    }
+    template <typename V> void SetValue(uint64_t i, V v, AKGEN_LOC) const {
+        akgen_sim::touch("SetValue", loc);
+        check_access(i, 1, true, "SetValue", loc);
+        akgen_sim::charge_scalar(10);
+        addr_[i] = static_cast<T>(v);
+    }
+    T& operator()(uint64_t i) const { return addr_[i]; }
+
+    static int find_region(const uint8_t* p) {
+        auto& rs = akgen_sim::gm_regions();
+        for (size_t k = 0; k < rs.size(); ++k) {
+            if (p >= rs[k].base && p < rs[k].base + rs[k].bytes) return static_cast<int>(k);
+        }
+        return -1;
+    }
+
+    // Elements [offset, offset+count) are read or written: inside the GM buffer? Records GM writes per block.
+    void check_access(uint64_t offset, uint64_t count, bool write, const char* api, const akgen_sim::loc_t& loc) const {
+        if (count == 0) return;
+        const uint8_t* begin = reinterpret_cast<const uint8_t*>(addr_ + offset);
+        const uint8_t* end = reinterpret_cast<const uint8_t*>(addr_ + offset + count);
+        if (region_ < 0) {
+            if (addr_ == nullptr) {
+                akgen_sim::fail("SIM-GM-NULL", akgen_sim::fmt("%s: the GlobalTensor has no buffer (call "
+                                                              "SetGlobalBuffer first)", api), loc, "scope", api);
+            }
+            return;
+        }
+        const akgen_sim::GmRegion& r = akgen_sim::gm_regions()[static_cast<size_t>(region_)];
+        if (begin < r.base || end > r.base + r.bytes) {
+            long long lo = static_cast<long long>(begin - r.base);
+            long long hi = static_cast<long long>(end - r.base);
+            akgen_sim::fail(write ? "SIM-GM-OOB-WRITE" : "SIM-GM-OOB-READ",
+                            akgen_sim::fmt("%s %s bytes [%lld, %lld) of GM buffer '%s', which has %llu bytes "
+                                           "(%s: out of bounds)", api, write ? "writes" : "reads", lo, hi,
+                                           r.name.c_str(), static_cast<unsigned long long>(r.bytes),
+                                           write ? "ErrorWrite3" : "ErrorRead3"),
+                            loc, "memory", api);
+        }
+        if (size_ != 0 && offset + count > size_) {
+            akgen_sim::warn("SIM-GM-RANGE",
+                            akgen_sim::fmt("%s %s elements [%llu, %llu) of a GlobalTensor set up with %llu elements: "
+                                           "it stays inside GM buffer '%s' but past what SetGlobalBuffer gave this block",
+                                           api, write ? "writes" : "reads", static_cast<unsigned long long>(offset),
+                                           static_cast<unsigned long long>(offset + count),
+                                           static_cast<unsigned long long>(size_), r.name.c_str()),
+                            loc, "memory", api);
+        }
+        if (write) {
+            uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);
+            auto& ws = akgen_sim::ctx().gm_writes;
+            if (!ws.empty() && ws.back().region == region_ && b <= ws.back().end && e >= ws.back().begin) {
+                ws.back().begin = std::min(ws.back().begin, b);
+                ws.back().end = std::max(ws.back().end, e);
+            } else {
+                ws.push_back({region_, b, e, loc});
+            }
+        }
+    }
+};
+
+}  // namespace AscendC
+
+namespace akgen_sim {
+
+// Shared checks for a LocalTensor operand of a vector/DMA API: allocated and alive, in the right memory, 32-byte
+// aligned, and holding at least `bytes`.
+template <typename T>
+inline void check_local(const AscendC::LocalTensor<T>& t, const char* role, const char* api, uint64_t bytes,
+                        const loc_t& loc, bool need_ub = true) {
+    t.check_live(api, role, loc);
+    if (need_ub && !AscendC::is_ub_position(t.pos_)) {
+        fail("SIM-POSITION", fmt("%s: the %s tensor is not in UB (its position is not VECIN, VECOUT or VECCALC)", api,
+                                 role), loc, "api_mismatch", api);
+    }
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(t.addr_);
+    if (need_ub) {
+        BlockCtx& c = ctx();
+        uint64_t off = static_cast<uint64_t>(a - c.ub);
+        if (a < c.ub || off + bytes > cfg().ub_bytes) {
+            fail("SIM-UB-OOB", fmt("%s: the ub address out of bounds (%s tensor at UB offset %lld, %llu bytes; UB has "
+                                   "%llu bytes)", api, role, static_cast<long long>(a - c.ub),
+                                   static_cast<unsigned long long>(bytes),
+                                   static_cast<unsigned long long>(cfg().ub_bytes)), loc, "memory", api);
+        }
+        if (off % 32 != 0) {
+            fail("SIM-UB-ALIGN", fmt("Failed to check %s tensor address alignment in %s, current tensor address is "
+                                     "%llu, which should be 32 byte aligned.", role, api,
+                                     static_cast<unsigned long long>(off)), loc, "memory", api);
+        }
+    }
+    uint64_t have = static_cast<uint64_t>(t.size_) * sizeof(T);
+    if (bytes > have) {
+        fail("SIM-UB-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "
+                                "current tensor size is only %llu bytes.", role, api,
+                                static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have)),
+             loc, "memory", api);
+    }
+}
+
+// Data dependencies for the cost model: an op reading `src` and writing `dst` starts after both are ready.
+inline double ready_for_write(const Slot* s) { return s ? std::max(s->write_end, s->read_end) : 0.0; }
+inline double ready_for_read(const Slot* s) { return s ? s->write_end : 0.0; }
+inline void wrote(Slot* s, double end) { if (s) s->write_end = std::max(s->write_end, end); }
+inline void read_by(Slot* s, double end) { if (s) s->read_end = std::max(s->read_end, end); }
+
+}  // namespace akgen_sim

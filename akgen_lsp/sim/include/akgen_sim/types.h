@@ -1,0 +1,193 @@
+// akgen sim: device keywords, scalar types (half, bfloat16_t with IEEE round-to-nearest-even) and the API enums.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+// ---------------------------------------------------------------------------------------------- device keywords
+// CPU mode: every device qualifier is empty, as CANN's own CPU debug build does (stub_def.h).
+#define __global__
+#define __aicore__
+#define __vector__
+#define __cube__
+#define __mix__(...)
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __sync_alias__
+#define __sync_noalias__
+#define __in_pipe__(...)
+#define __out_pipe__(...)
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+
+using GM_ADDR = uint8_t*;
+
+namespace akgen_sim {
+
+// ---------------------------------------------------------------------------------------------- fp16 / bf16 bits
+inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+inline float f32_from(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+
+// float -> IEEE binary16, round to nearest even, overflow to inf, NaN kept quiet.
+inline uint16_t f32_to_f16(float f) {
+    uint32_t x = f32_bits(f);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    uint32_t exp = (x >> 23) & 0xFFu;
+    uint32_t man = x & 0x7FFFFFu;
+    if (exp == 0xFF) return static_cast<uint16_t>(sign | 0x7C00u | (man ? 0x200u | (man >> 13) : 0u));
+    int32_t e = static_cast<int32_t>(exp) - 127 + 15;
+    if (e >= 31) return static_cast<uint16_t>(sign | 0x7C00u);
+    if (e <= 0) {
+        if (e < -10) return static_cast<uint16_t>(sign);
+        man |= 0x800000u;
+        uint32_t shift = static_cast<uint32_t>(14 - e);
+        uint32_t half_man = man >> shift;
+        uint32_t rem = man & ((1u << shift) - 1u);
+        uint32_t halfway = 1u << (shift - 1);
+        if (rem > halfway || (rem == halfway && (half_man & 1u))) ++half_man;
+        return static_cast<uint16_t>(sign | half_man);
+    }
+    uint32_t out = sign | (static_cast<uint32_t>(e) << 10) | (man >> 13);
+    uint32_t rem = man & 0x1FFFu;
+    if (rem > 0x1000u || (rem == 0x1000u && (out & 1u))) ++out;  // may carry into the exponent: correct
+    return static_cast<uint16_t>(out);
+}
+
+inline float f16_to_f32(uint16_t h) {
+    uint32_t sign = (static_cast<uint32_t>(h) & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t man = h & 0x3FFu;
+    if (exp == 0) {
+        if (man == 0) return f32_from(sign);
+        float v = std::ldexp(static_cast<float>(man), -24);
+        return sign ? -v : v;
+    }
+    if (exp == 31) return f32_from(sign | 0x7F800000u | (man << 13));
+    return f32_from(sign | ((exp + 112u) << 23) | (man << 13));
+}
+
+inline uint16_t f32_to_bf16(float f) {
+    uint32_t x = f32_bits(f);
+    if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu)) return static_cast<uint16_t>((x >> 16) | 0x40u);
+    uint32_t lsb = (x >> 16) & 1u;
+    x += 0x7FFFu + lsb;
+    return static_cast<uint16_t>(x >> 16);
+}
+inline float bf16_to_f32(uint16_t b) { return f32_from(static_cast<uint32_t>(b) << 16); }
+
+struct from_bits_t {};
+inline constexpr from_bits_t from_bits{};
+
+}  // namespace akgen_sim
+
+// Half precision: storage is the 16 IEEE bits; every arithmetic result is rounded back to half (per operation).
+struct half {
+    uint16_t bits = 0;
+    half() = default;
+    constexpr half(akgen_sim::from_bits_t, uint16_t b) : bits(b) {}
+    half(float f) : bits(akgen_sim::f32_to_f16(f)) {}
+    half(double d) : bits(akgen_sim::f32_to_f16(static_cast<float>(d))) {}
+    template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+    half(I i) : bits(akgen_sim::f32_to_f16(static_cast<float>(i))) {}
+    operator float() const { return akgen_sim::f16_to_f32(bits); }
+    float ToFloat() const { return akgen_sim::f16_to_f32(bits); }
+    half& operator+=(float o) { *this = half(float(*this) + o); return *this; }
+    half& operator-=(float o) { *this = half(float(*this) - o); return *this; }
+    half& operator*=(float o) { *this = half(float(*this) * o); return *this; }
+    half& operator/=(float o) { *this = half(float(*this) / o); return *this; }
+    half operator-() const { return half(akgen_sim::from_bits, static_cast<uint16_t>(bits ^ 0x8000u)); }
+};
+
+struct bfloat16_t {
+    uint16_t bits = 0;
+    bfloat16_t() = default;
+    constexpr bfloat16_t(akgen_sim::from_bits_t, uint16_t b) : bits(b) {}
+    bfloat16_t(float f) : bits(akgen_sim::f32_to_bf16(f)) {}
+    bfloat16_t(double d) : bits(akgen_sim::f32_to_bf16(static_cast<float>(d))) {}
+    bfloat16_t(half h) : bits(akgen_sim::f32_to_bf16(float(h))) {}
+    template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+    bfloat16_t(I i) : bits(akgen_sim::f32_to_bf16(static_cast<float>(i))) {}
+    operator float() const { return akgen_sim::bf16_to_f32(bits); }
+    float ToFloat() const { return akgen_sim::bf16_to_f32(bits); }
+    bfloat16_t& operator+=(float o) { *this = bfloat16_t(float(*this) + o); return *this; }
+    bfloat16_t& operator-=(float o) { *this = bfloat16_t(float(*this) - o); return *this; }
+    bfloat16_t& operator*=(float o) { *this = bfloat16_t(float(*this) * o); return *this; }
+    bfloat16_t& operator/=(float o) { *this = bfloat16_t(float(*this) / o); return *this; }
+    bfloat16_t operator-() const { return bfloat16_t(akgen_sim::from_bits, static_cast<uint16_t>(bits ^ 0x8000u)); }
+};
+
+using float16_t = half;
+using float32_t = float;
+using bfloat16 = bfloat16_t;  // some kernels spell it this way under CPU debug
+
+namespace akgen_sim {
+
+template <typename T> inline constexpr bool is_half_v = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+// The arithmetic type a vector op computes in: float for the 16-bit floats (then rounded per op), T otherwise.
+template <typename T> struct calc_type { using type = T; };
+template <> struct calc_type<half> { using type = float; };
+template <> struct calc_type<bfloat16_t> { using type = float; };
+template <typename T> using calc_t = typename calc_type<T>::type;
+
+template <typename T> inline const char* type_name() {
+    if constexpr (std::is_same_v<T, half>) return "half";
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16_t";
+    else if constexpr (std::is_same_v<T, float>) return "float";
+    else if constexpr (std::is_same_v<T, double>) return "double";
+    else if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    else if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    else if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    else if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
+    else if constexpr (std::is_same_v<T, int32_t>) return "int32_t";
+    else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
+    else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else return "T";
+}
+
+}  // namespace akgen_sim
+
+// ---------------------------------------------------------------------------------------------- enums
+namespace AscendC {
+
+enum class TPosition : int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
+                                 SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX };
+using QuePosition = TPosition;
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3,
+    MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S,
+    MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX
+};
+
+enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD,
+                                 CAST_HYBRID };
+enum class CMPMODE : uint8_t { LT = 0, GT, EQ, LE, GE, NE };
+enum class SELMODE : uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
+enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
+enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };
+
+}  // namespace AscendC
+
+// pipe_t is a global enum in CANN (used as PIPE_V, ...).
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5,
+                        PIPE_V2, PIPE_FIX, PIPE_UNASSIGNED = 99 };
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };

@@ -1,0 +1,82 @@
+// akgen sim: binary vector ops (Add, Sub, Mul, Div, Max, Min, And, Or, AddRelu, SubRelu) in the three call forms:
+// count, mask + repeat (continuous mask or mask[2] bits), and operators (`dst = a + b`).
+#pragma once
+
+#include "vec_engine.h"
+
+namespace akgen_sim {
+template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_same_v<T, Ok> || ...);
+}
+
+// One binary API: NAME, the cost-table key, the dtype list of the A2/A3 hardware, and the element expression in a, b
+// (computed in float for half/bfloat16_t, then rounded once).
+#define AKGEN_BINARY_OP(NAME, COST, EXPR, ...)                                                                          \
+    template <typename T>                                                                                              \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                     const int32_t& count, AKGEN_LOC) {                                                                \
+        static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
+                      "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
+        ::akgen_sim::binary_count(#NAME, COST, dst, src0, src1, count, [](auto a, auto b) { return EXPR; }, loc);     \
+    }                                                                                                                  \
+    template <typename T, bool isSetMask = true, typename R,                                                          \
+              std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, \
+                     R repeatTime, const BinaryRepeatParams& p, AKGEN_LOC) {                                           \
+        static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
+                      "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
+        ::akgen_sim::binary_repeat(#NAME, COST, dst, src0, src1, ::akgen_sim::mask_count<T>(mask, isSetMask),          \
+                                   repeatTime, p, [](auto a, auto b) { return EXPR; }, loc);                           \
+    }                                                                                                                  \
+    template <typename T, bool isSetMask = true, typename R,                                                          \
+              std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                     const uint64_t mask[], R repeatTime, const BinaryRepeatParams& p, AKGEN_LOC) {                    \
+        static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
+                      "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
+        ::akgen_sim::binary_repeat(#NAME, COST, dst, src0, src1, ::akgen_sim::mask_bits(mask, isSetMask), repeatTime, \
+                                   p, [](auto a, auto b) { return EXPR; }, loc);                                       \
+    }
+
+namespace AscendC {
+
+AKGEN_BINARY_OP(Add, "add", a + b, half, float, int16_t, int32_t, bfloat16_t)
+AKGEN_BINARY_OP(Sub, "sub", a - b, half, float, int16_t, int32_t, bfloat16_t)
+AKGEN_BINARY_OP(Mul, "mul", a * b, half, float, int16_t, int32_t, bfloat16_t)
+AKGEN_BINARY_OP(Div, "div", a / b, half, float)
+AKGEN_BINARY_OP(Max, "max", (a > b ? a : b), half, float, int16_t, int32_t, bfloat16_t)
+AKGEN_BINARY_OP(Min, "min", (a < b ? a : b), half, float, int16_t, int32_t, bfloat16_t)
+AKGEN_BINARY_OP(And, "and", (a & b), int16_t, uint16_t)
+AKGEN_BINARY_OP(Or, "or", (a | b), int16_t, uint16_t)
+AKGEN_BINARY_OP(AddRelu, "add", ((a + b) > 0 ? (a + b) : decltype(a + b)(0)), half, float, int16_t)
+AKGEN_BINARY_OP(SubRelu, "sub", ((a - b) > 0 ? (a - b) : decltype(a - b)(0)), half, float, int16_t)
+
+// Operator forms: `dst = src0 + src1` computes over dst's size. Operators cannot take a source location: checks report
+// at the last API call before them (documented fallback).
+template <typename T, int OP> struct BinaryExpr {
+    const LocalTensor<T>& a;
+    const LocalTensor<T>& b;
+    static constexpr bool is_tensor_expr = true;
+    void assign_to(const LocalTensor<T>& d) const;
+};
+
+template <typename T> BinaryExpr<T, 0> operator+(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> BinaryExpr<T, 1> operator-(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> BinaryExpr<T, 2> operator*(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> BinaryExpr<T, 3> operator/(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> BinaryExpr<T, 4> operator&(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> BinaryExpr<T, 5> operator|(const LocalTensor<T>& a, const LocalTensor<T>& b) { return {a, b}; }
+
+template <typename T, int OP> inline void assign(const LocalTensor<T>& dst, const BinaryExpr<T, OP>& e) {
+    const auto& loc = ::akgen_sim::ctx().last;
+    int32_t n = static_cast<int32_t>(dst.GetSize());
+    if constexpr (OP == 0) Add(dst, e.a, e.b, n, loc);
+    else if constexpr (OP == 1) Sub(dst, e.a, e.b, n, loc);
+    else if constexpr (OP == 2) Mul(dst, e.a, e.b, n, loc);
+    else if constexpr (OP == 3) Div(dst, e.a, e.b, n, loc);
+    else if constexpr (OP == 4) And(dst, e.a, e.b, n, loc);
+    else Or(dst, e.a, e.b, n, loc);
+}
+
+template <typename T, int OP> void BinaryExpr<T, OP>::assign_to(const LocalTensor<T>& d) const { assign(d, *this); }
+
+}  // namespace AscendC

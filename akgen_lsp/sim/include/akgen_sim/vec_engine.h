@@ -1,0 +1,247 @@
+// akgen sim: the engine every element-wise vector API is written on.
+//
+// Two paths:
+// - `count form` (`Op(dst, src..., count)`): a tight loop over contiguous elements (what the compiler vectorises);
+// - `mask + repeat form` (`Op(dst, src..., mask, repeatTime, params)`): the hardware's addressing: one repeat is 256 B,
+//   8 blocks of 32 B; block and repeat strides count 32-byte blocks; the mask (normal: bits, `mask[0]` low; counter:
+//   an element count) picks the elements. With mixed element sizes the repeat is sized by the widest type.
+// Both check their operands (alive, UB, 32 B aligned, large enough) and charge the V pipe: startup + slope x repeats.
+#pragma once
+
+#include "tensor.h"
+
+namespace AscendC {
+
+struct BinaryRepeatParams {
+    uint8_t dstBlkStride = 1, src0BlkStride = 1, src1BlkStride = 1;
+    uint8_t dstRepStride = 8, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    BinaryRepeatParams() = default;
+    BinaryRepeatParams(uint8_t db, uint8_t s0b, uint8_t s1b, uint8_t dr, uint8_t s0r, uint8_t s1r)
+        : dstBlkStride(db), src0BlkStride(s0b), src1BlkStride(s1b), dstRepStride(dr), src0RepStride(s0r),
+          src1RepStride(s1r) {}
+};
+
+struct UnaryRepeatParams {
+    uint16_t dstBlkStride = 1, srcBlkStride = 1;
+    uint16_t dstRepStride = 8, srcRepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+    UnaryRepeatParams() = default;
+    UnaryRepeatParams(uint16_t db, uint16_t sb, uint16_t dr, uint16_t sr)
+        : dstBlkStride(db), srcBlkStride(sb), dstRepStride(dr), srcRepStride(sr) {}
+};
+
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+}  // namespace AscendC
+
+namespace akgen_sim {
+
+using AscendC::LocalTensor;
+
+// Where one operand lives in the repeat form.
+struct Stride { uint32_t blk = 1; uint32_t rep = 8; };
+
+struct MaskArg {
+    bool bits = false;     // true: mask[2] bit pattern; false: continuous count `lo`
+    bool set = true;       // isSetMask: false means "use the mask set by SetVectorMask"
+    uint64_t lo = 0, hi = 0;
+};
+
+template <typename T> inline double repeats_for(uint64_t count) { return double((count * sizeof(T) + 255) / 256); }
+
+// Count form: f(i) computes element i. `dst_bytes`/`src_bytes` are checked on the operands by the caller.
+template <typename Tout, typename F>
+inline void count_loop(Tout* __restrict d, int64_t n, F&& f) {
+    for (int64_t i = 0; i < n; ++i) d[i] = f(i);
+}
+
+// Cost-model bookkeeping for a vector op: reads `srcs`, writes `dst`.
+inline double vec_charge(const char* op, const char* api, double repeats, Slot* dst,
+                         std::initializer_list<Slot*> srcs, const loc_t& loc) {
+    double ready = ready_for_write(dst);
+    for (Slot* s : srcs) ready = std::max(ready, ready_for_read(s));
+    double end = charge(P_V, vec_cycles(op, repeats, ready), ready, api, loc);
+    wrote(dst, end);
+    for (Slot* s : srcs) read_by(s, end);
+    return end;
+}
+
+// Validate the repeat-form arguments. `elems_per_repeat` from the widest type; returns false for a no-op.
+template <typename R>
+inline uint32_t check_repeat(R repeat, const char* api, const loc_t& loc) {
+    long long r = static_cast<long long>(repeat);
+    if (r < 0 || r > 255) {
+        fail("SIM-REPEAT",
+             fmt("%s: repeatTime %lld is out of range [0, 255]; the hardware takes it as a uint8_t, so it would wrap "
+                 "to %lld", api, r, r & 0xFF), loc, "api_mismatch", api);
+    }
+    return static_cast<uint32_t>(r);
+}
+
+inline void check_mask(const MaskArg& m, uint32_t per_repeat, const char* api, const loc_t& loc) {
+    if (!m.set || ctx().mask_counter) return;
+    if (!m.bits) {
+        if (m.lo == 0 || m.lo > per_repeat) {
+            fail("SIM-MASK", fmt("%s: mask %llu is out of range [1, %u] for this data type (one repeat holds %u "
+                                 "elements)", api, static_cast<unsigned long long>(m.lo), per_repeat, per_repeat),
+                 loc, "api_mismatch", api);
+        }
+    } else if (per_repeat <= 64 && m.hi != 0) {
+        fail("SIM-MASK", fmt("%s: mask[1] is 0x%llx but for a 32-bit type one repeat holds 64 elements, so mask[1] "
+                             "must be 0", api, static_cast<unsigned long long>(m.hi)), loc, "api_mismatch", api);
+    }
+}
+
+// Per-repeat enabled element test. Counter mode: the first `remaining` elements across all repeats.
+struct MaskState {
+    bool counter;
+    uint64_t lo, hi;
+    uint64_t total;  // counter mode: number of elements
+};
+
+inline MaskState resolve_mask(const MaskArg& m) {
+    BlockCtx& c = ctx();
+    MaskState s{};
+    s.counter = c.mask_counter;
+    if (s.counter) {
+        s.total = m.set ? (m.bits ? m.lo : m.lo) : c.mask_lo;
+        return s;
+    }
+    if (!m.set) {
+        s.lo = c.mask_lo;
+        s.hi = c.mask_hi;
+    } else if (m.bits) {
+        s.lo = m.lo;
+        s.hi = m.hi;
+    } else {
+        uint64_t n = m.lo;
+        s.lo = n >= 64 ? ~0ull : ((1ull << n) - 1);
+        s.hi = n >= 128 ? ~0ull : (n > 64 ? ((1ull << (n - 64)) - 1) : 0);
+    }
+    return s;
+}
+
+// Byte extent one operand spans in the repeat form.
+inline uint64_t repeat_extent(uint32_t repeat, Stride st, uint32_t elem_size, uint32_t per_repeat) {
+    if (repeat == 0) return 0;
+    uint32_t blocks = (per_repeat * elem_size + 31) / 32;
+    return (uint64_t(repeat) - 1) * st.rep * 32 + (uint64_t(blocks) - 1) * st.blk * 32 + 32;
+}
+
+// Visit every enabled element of the repeat form: f(ptr_dst, ptr_src0, ptr_src1) with typed pointers.
+template <typename Td, typename T0, typename T1, typename F>
+inline void repeat_visit(Td* d, const T0* a, const T1* b, uint32_t repeat, Stride sd, Stride s0, Stride s1,
+                         const MaskState& m, uint32_t per_repeat, F&& f) {
+    auto at = [](auto* base, uint32_t r, uint32_t e, Stride st) {
+        using E = std::remove_cv_t<std::remove_pointer_t<decltype(base)>>;
+        constexpr uint32_t per_blk = 32 / sizeof(E);
+        uint64_t byte = uint64_t(r) * st.rep * 32 + uint64_t(e / per_blk) * st.blk * 32 + uint64_t(e % per_blk) * sizeof(E);
+        return reinterpret_cast<decltype(base)>(reinterpret_cast<std::conditional_t<std::is_const_v<E>, const uint8_t*,
+                                                                                   uint8_t*>>(base) + byte);
+    };
+    uint64_t left = m.total;
+    for (uint32_t r = 0; r < repeat; ++r) {
+        for (uint32_t e = 0; e < per_repeat; ++e) {
+            bool on;
+            if (m.counter) {
+                if (left == 0) return;
+                on = true;
+            } else {
+                on = e < 64 ? ((m.lo >> e) & 1ull) : ((m.hi >> (e - 64)) & 1ull);
+            }
+            if (!on) continue;
+            if (m.counter) --left;
+            f(at(d, r, e, sd), a ? at(a, r, e, s0) : nullptr, b ? at(b, r, e, s1) : nullptr);
+        }
+    }
+}
+
+// Counter mode decides the repeat count from the element count.
+inline uint32_t counter_repeats(const MaskState& m, uint32_t per_repeat, uint32_t repeat) {
+    return m.counter ? static_cast<uint32_t>((m.total + per_repeat - 1) / per_repeat) : repeat;
+}
+
+template <typename T> inline void check_count(int64_t count, const char* api, const loc_t& loc) {
+    if (count < 0) fail("SIM-COUNT", fmt("%s: count %lld is negative", api, static_cast<long long>(count)), loc,
+                        "api_mismatch", api);
+}
+
+// -------------------------------------------------------------------------------------- generic families
+// Binary: d = f(a, b) computed in calc_t<T>, rounded to T per element.
+template <typename T, typename F>
+inline void binary_count(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
+                         const LocalTensor<T>& s1, int64_t count, F f, const loc_t& loc) {
+    touch(api, loc);
+    check_count<T>(count, api, loc);
+    if (count == 0) return;
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    check_local(dst, "dst", api, bytes, loc);
+    check_local(s0, "src0", api, bytes, loc);
+    check_local(s1, "src1", api, bytes, loc);
+    T* d = dst.addr_;
+    const T* a = s0.addr_;
+    const T* b = s1.addr_;
+    using C = calc_t<T>;
+    for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(a[i]), static_cast<C>(b[i])));
+    vec_charge(cost, api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
+}
+
+template <typename T, typename F, typename R>
+inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
+                          const LocalTensor<T>& s1, MaskArg mask, R repeat_in, const AscendC::BinaryRepeatParams& p,
+                          F f, const loc_t& loc) {
+    touch(api, loc);
+    uint32_t repeat = check_repeat(repeat_in, api, loc);
+    constexpr uint32_t per = 256 / sizeof(T);
+    check_mask(mask, per, api, loc);
+    MaskState m = resolve_mask(mask);
+    repeat = counter_repeats(m, per, repeat);
+    if (repeat == 0) return;
+    Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride}, sb{p.src1BlkStride, p.src1RepStride};
+    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(T), per), loc);
+    check_local(s0, "src0", api, repeat_extent(repeat, sa, sizeof(T), per), loc);
+    check_local(s1, "src1", api, repeat_extent(repeat, sb, sizeof(T), per), loc);
+    using C = calc_t<T>;
+    repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per,
+                 [&](T* d, const T* a, const T* b) { *d = static_cast<T>(f(static_cast<C>(*a), static_cast<C>(*b))); });
+    vec_charge(cost, api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
+}
+
+// Unary (and tensor-scalar, with the scalar captured in f): d = f(a).
+template <typename Td, typename Ts, typename F>
+inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src,
+                        int64_t count, F f, const loc_t& loc) {
+    touch(api, loc);
+    check_count<Td>(count, api, loc);
+    if (count == 0) return;
+    check_local(dst, "dst", api, uint64_t(count) * sizeof(Td), loc);
+    check_local(src, "src", api, uint64_t(count) * sizeof(Ts), loc);
+    Td* d = dst.addr_;
+    const Ts* a = src.addr_;
+    for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
+    constexpr size_t wide = sizeof(Td) > sizeof(Ts) ? sizeof(Td) : sizeof(Ts);
+    vec_charge(cost, api, double((uint64_t(count) * wide + 255) / 256), dst.slot_, {src.slot_}, loc);
+}
+
+template <typename Td, typename Ts, typename F, typename R>
+inline void unary_repeat(const char* api, const char* cost, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src,
+                         MaskArg mask, R repeat_in, Stride sd, Stride ss, F f, const loc_t& loc) {
+    touch(api, loc);
+    uint32_t repeat = check_repeat(repeat_in, api, loc);
+    constexpr uint32_t per = 256 / (sizeof(Td) > sizeof(Ts) ? sizeof(Td) : sizeof(Ts));
+    check_mask(mask, per, api, loc);
+    MaskState m = resolve_mask(mask);
+    repeat = counter_repeats(m, per, repeat);
+    if (repeat == 0) return;
+    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(Td), per), loc);
+    check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(Ts), per), loc);
+    repeat_visit(dst.addr_, src.addr_, static_cast<const Ts*>(nullptr), repeat, sd, ss, ss, m, per,
+                 [&](Td* d, const Ts* a, const Ts*) { *d = f(*a); });
+    vec_charge(cost, api, repeat, dst.slot_, {src.slot_}, loc);
+}
+
+template <typename T> inline MaskArg mask_count(uint64_t n, bool set = true) { return MaskArg{false, set, n, 0}; }
+inline MaskArg mask_bits(const uint64_t m[], bool set = true) { return MaskArg{true, set, m[0], m[1]}; }
+
+}  // namespace akgen_sim

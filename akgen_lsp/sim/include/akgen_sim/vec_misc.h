@@ -1,0 +1,155 @@
+// akgen sim: Duplicate, Cast (every RoundMode), mask control (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask).
+#pragma once
+
+#include "vec_scalar.h"
+
+namespace akgen_sim {
+
+// Neighbours of a 16-bit float given by its bits (F = half or bfloat16_t): one step toward +inf / -inf.
+template <typename F> inline F f16_step(F v, bool up) {
+    uint16_t b = v.bits;
+    bool neg = b & 0x8000u;
+    if ((b & 0x7FFFu) == 0) return F(from_bits, static_cast<uint16_t>(up ? 0x0001u : 0x8001u));
+    if (up != neg) ++b; else --b;
+    return F(from_bits, b);
+}
+
+// Round x to the float type F (half / bfloat16_t / float) with a RoundMode.
+template <typename F> inline F round_float(double x, AscendC::RoundMode mode) {
+    using AscendC::RoundMode;
+    if constexpr (std::is_same_v<F, float>) {
+        float r = static_cast<float>(x);  // nearest even
+        if (std::isnan(x) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
+            static_cast<double>(r) == x) return r;
+        float lo = static_cast<double>(r) > x ? std::nextafter(r, -INFINITY) : r;
+        float hi = static_cast<double>(r) < x ? std::nextafter(r, INFINITY) : r;
+        switch (mode) {
+            case RoundMode::CAST_FLOOR: return lo;
+            case RoundMode::CAST_CEIL: return hi;
+            case RoundMode::CAST_TRUNC: return x < 0 ? hi : lo;
+            case RoundMode::CAST_ROUND: {
+                double dl = x - lo, dh = hi - x;
+                return dl < dh ? lo : dh < dl ? hi : (x < 0 ? lo : hi);
+            }
+            case RoundMode::CAST_ODD: { uint32_t lb = f32_bits(lo); return (lb & 1u) ? lo : hi; }
+            default: return r;
+        }
+    } else {
+        float xf = static_cast<float>(x);
+        F r(xf);
+        double rv = static_cast<float>(r);
+        if (std::isnan(xf) || std::isinf(rv) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
+            rv == x) return r;
+        F lo = rv > x ? f16_step(r, false) : r;
+        F hi = rv < x ? f16_step(r, true) : r;
+        switch (mode) {
+            case RoundMode::CAST_FLOOR: return lo;
+            case RoundMode::CAST_CEIL: return hi;
+            case RoundMode::CAST_TRUNC: return x < 0 ? hi : lo;
+            case RoundMode::CAST_ROUND: {
+                double dl = x - static_cast<float>(lo), dh = static_cast<float>(hi) - x;
+                return dl < dh ? lo : dh < dl ? hi : (x < 0 ? lo : hi);
+            }
+            case RoundMode::CAST_ODD: return (lo.bits & 1u) ? lo : hi;
+            default: return r;
+        }
+    }
+}
+
+template <typename I> inline I round_int(double x, AscendC::RoundMode mode) {
+    using AscendC::RoundMode;
+    if (std::isnan(x)) return I(0);
+    double r;
+    switch (mode) {
+        case RoundMode::CAST_FLOOR: r = std::floor(x); break;
+        case RoundMode::CAST_CEIL: r = std::ceil(x); break;
+        case RoundMode::CAST_ROUND: r = std::round(x); break;
+        case RoundMode::CAST_TRUNC: r = std::trunc(x); break;
+        default: r = std::nearbyint(x); break;  // CAST_RINT / CAST_NONE: nearest even
+    }
+    constexpr double lo = static_cast<double>(std::numeric_limits<I>::lowest());
+    constexpr double hi = static_cast<double>(std::numeric_limits<I>::max());
+    if (r <= lo) return std::numeric_limits<I>::lowest();
+    if (r >= hi) return std::numeric_limits<I>::max();
+    return static_cast<I>(r);
+}
+
+template <typename To, typename From> inline To cast_value(const From& v, AscendC::RoundMode mode) {
+    double x;
+    if constexpr (std::is_floating_point_v<From> || is_half_v<From>) x = static_cast<double>(static_cast<float>(v));
+    else x = static_cast<double>(v);
+    if constexpr (std::is_floating_point_v<To> || is_half_v<To>) return round_float<To>(x, mode);
+    else return round_int<To>(x, mode);
+}
+
+}  // namespace akgen_sim
+
+namespace AscendC {
+
+// ---- Duplicate: fill with a scalar
+template <typename T>
+inline void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, const int32_t& count,
+                      AKGEN_LOC) {
+    const T s = scalarValue;
+    ::akgen_sim::unary_count("Duplicate", "duplicate", dst, dst, count, [s](const T&) { return s; }, loc);
+}
+template <typename T, bool isSetMask = true, typename M, typename R, std::enable_if_t<std::is_integral_v<R>, int> = 0>
+inline void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, const M& mask,
+                      R repeatTime, const uint16_t dstBlockStride, const uint8_t dstRepeatStride, AKGEN_LOC) {
+    const T s = scalarValue;
+    ::akgen_sim::unary_repeat("Duplicate", "duplicate", dst, dst, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,
+                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride},
+                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride}, [s](const T&) { return s; }, loc);
+}
+
+// ---- Cast: every RoundMode; the repeat is sized by the wider type.
+template <typename Td, typename Ts>
+inline void Cast(const LocalTensor<Td>& dst, const LocalTensor<Ts>& src, const RoundMode& roundMode,
+                 const uint32_t count, AKGEN_LOC) {
+    RoundMode mode = roundMode;
+    ::akgen_sim::unary_count("Cast", "cast", dst, src, count,
+                             [mode](const Ts& x) { return ::akgen_sim::cast_value<Td>(x, mode); }, loc);
+}
+template <typename Td, typename Ts, bool isSetMask = true, typename M, typename R,
+          std::enable_if_t<std::is_integral_v<R>, int> = 0>
+inline void Cast(const LocalTensor<Td>& dst, const LocalTensor<Ts>& src, const RoundMode& roundMode, const M& mask,
+                 R repeatTime, const UnaryRepeatParams& p, AKGEN_LOC) {
+    RoundMode mode = roundMode;
+    ::akgen_sim::unary_repeat("Cast", "cast", dst, src, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,
+                              ::akgen_sim::Stride{p.dstBlkStride, p.dstRepStride},
+                              ::akgen_sim::Stride{p.srcBlkStride, p.srcRepStride},
+                              [mode](const Ts& x) { return ::akgen_sim::cast_value<Td>(x, mode); }, loc);
+}
+
+// ---- mask control
+inline void SetMaskCount(AKGEN_LOC) { ::akgen_sim::touch("SetMaskCount", loc); ::akgen_sim::ctx().mask_counter = true; }
+inline void SetMaskNorm(AKGEN_LOC) { ::akgen_sim::touch("SetMaskNorm", loc); ::akgen_sim::ctx().mask_counter = false; }
+template <typename T = half, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow, AKGEN_LOC) {
+    ::akgen_sim::touch("SetVectorMask", loc);
+    auto& c = ::akgen_sim::ctx();
+    c.mask_hi = maskHigh;
+    c.mask_lo = maskLow;
+    ::akgen_sim::charge_scalar();
+}
+template <typename T = half, MaskMode mode = MaskMode::NORMAL>
+inline void SetVectorMask(const int32_t len, AKGEN_LOC) {
+    ::akgen_sim::touch("SetVectorMask", loc);
+    auto& c = ::akgen_sim::ctx();
+    if (c.mask_counter) {
+        c.mask_lo = static_cast<uint64_t>(len);
+        c.mask_hi = 0;
+    } else {
+        uint64_t n = static_cast<uint64_t>(len);
+        c.mask_lo = n >= 64 ? ~0ull : ((1ull << n) - 1);
+        c.mask_hi = n >= 128 ? ~0ull : (n > 64 ? ((1ull << (n - 64)) - 1) : 0);
+    }
+}
+inline void ResetMask(AKGEN_LOC) {
+    ::akgen_sim::touch("ResetMask", loc);
+    auto& c = ::akgen_sim::ctx();
+    c.mask_hi = ~0ull;
+    c.mask_lo = ~0ull;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,25 @@
+// akgen sim: CPU emulation of the Ascend C API. A kernel includes this exactly as on the NPU.
+// Layout (like the real API): akgen_sim/types.h (keywords, half/bf16, enums), runtime.h (per-block context,
+// findings, cost model), tensor.h, pipe.h, data_copy.h, vec_*.h, sync.h, tiling.h, misc.h.
+#ifndef AKGEN_SIM_KERNEL_OPERATOR_H
+#define AKGEN_SIM_KERNEL_OPERATOR_H
+
+#include <cstdint>
+#include <type_traits>
+#include <tuple>
+
+#include "akgen_sim/types.h"
+#include "akgen_sim/runtime.h"
+#include "akgen_sim/tensor.h"
+#include "akgen_sim/pipe.h"
+#include "akgen_sim/data_copy.h"
+#include "akgen_sim/vec_engine.h"
+#include "akgen_sim/vec_binary.h"
+#include "akgen_sim/vec_unary.h"
+#include "akgen_sim/vec_scalar.h"
+#include "akgen_sim/vec_misc.h"
+#include "akgen_sim/sync.h"
+#include "akgen_sim/tiling.h"
+#include "akgen_sim/misc.h"
+
+#endif

@@ -1,0 +1,557 @@
+// akgen sim launcher: runs a compiled kernel's blocks on the CPU and reports what happened.
+//
+// Linked with the kernel's translation unit, which provides (generated glue):
+//   extern "C" void akgen_sim_entry(void* const* args);                      // calls the kernel
+//   extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv);
+//
+// Usage: launcher SPEC. The spec is a line-oriented text file written by akgen_lsp/sim/runner.py (see there).
+// Everything the process needs (spec, inputs, output files, the events file) is opened by `early_setup`, an
+// init-priority-101 constructor that runs before any constructor of the user's code; it then applies rlimits, tries
+// to isolate the network (unshare) and installs a seccomp allow-list, so the kernel itself cannot open files, fork,
+// exec or use sockets. Events (findings, per-block summaries, trace) are JSON lines written to the events file as
+// they happen; a crash, a forbidden system call or a CPU-time limit is written there by the signal handler.
+#include <csetjmp>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__linux__) && defined(__x86_64__)
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#define AKGEN_HAVE_SECCOMP 1
+#endif
+
+#include "kernel_operator.h"
+
+extern "C" void akgen_sim_entry(void* const* args);
+extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv);
+
+namespace {
+
+using namespace akgen_sim;
+
+constexpr uint64_t kGuard = 4096;
+constexpr uint8_t kGuardByte = 0xA5;
+
+struct Arg {
+    std::string kind;  // gm | scalar | tiling
+    std::string name;
+    std::string path;  // gm input ("-" = zeros)
+    std::string mode;  // in | out | inout | workspace
+    uint64_t bytes = 0;
+    std::string text;  // scalar value / tiling key=value list
+    uint8_t* alloc = nullptr;
+    uint8_t* data = nullptr;
+    int out_fd = -1;
+};
+
+struct Spec {
+    std::vector<Arg> args;
+    int64_t block_dim = 1;
+    int64_t tiling_key = 0;
+    long cpu_s = 10;
+    uint64_t as_bytes = 0, fsize_bytes = 1ull << 30;
+    bool seccomp = true, unshare_net = true;
+    std::string events_path;
+};
+
+// Process state lives in function-local statics: early_setup runs before the dynamic initialisation of this file's
+// globals (init priority 101), which would otherwise reset them afterwards.
+struct State {
+    Spec spec;
+    std::vector<void*> argv;
+    std::string setup_error;
+    bool seccomp_on = false, net_isolated = false;
+};
+State& state() { static State s; return s; }
+#define g_spec (state().spec)
+#define g_argv (state().argv)
+#define g_setup_error (state().setup_error)
+#define g_seccomp_on (state().seccomp_on)
+#define g_net_isolated (state().net_isolated)
+char g_alt_stack[1 << 16];
+
+std::vector<std::string> split(const std::string& s, char sep, int max_parts = 0) {
+    std::vector<std::string> out;
+    size_t a = 0;
+    while (true) {
+        if (max_parts > 0 && static_cast<int>(out.size()) == max_parts - 1) {
+            out.push_back(s.substr(a));
+            break;
+        }
+        size_t b = s.find(sep, a);
+        if (b == std::string::npos) {
+            out.push_back(s.substr(a));
+            break;
+        }
+        out.push_back(s.substr(a, b - a));
+        a = b + 1;
+    }
+    return out;
+}
+
+bool read_file(const std::string& path, std::string& out) {
+    FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    std::fclose(f);
+    return true;
+}
+
+void emit(const std::string& line) { write_all(events_fd(), line.data(), line.size()); }
+
+void parse_spec(const std::string& text) {
+    Config& c = cfg();
+    for (const std::string& raw : split(text, '\n')) {
+        if (raw.empty() || raw[0] == '#') continue;
+        auto w = split(raw, ' ', 2);
+        const std::string& k = w[0];
+        std::string rest = w.size() > 1 ? w[1] : "";
+        auto num = [&]() { return std::strtod(rest.c_str(), nullptr); };
+        if (k == "events") g_spec.events_path = rest;
+        else if (k == "block_dim") g_spec.block_dim = static_cast<int64_t>(num());
+        else if (k == "tiling_key") g_spec.tiling_key = static_cast<int64_t>(num());
+        else if (k == "arch") c.arch = rest;
+        else if (k == "ub_bytes") c.ub_bytes = static_cast<uint64_t>(num());
+        else if (k == "l1_bytes") c.l1_bytes = static_cast<uint64_t>(num());
+        else if (k == "l0a_bytes") c.l0a_bytes = static_cast<uint64_t>(num());
+        else if (k == "l0b_bytes") c.l0b_bytes = static_cast<uint64_t>(num());
+        else if (k == "l0c_bytes") c.l0c_bytes = static_cast<uint64_t>(num());
+        else if (k == "buffers_per_position") c.buffers_per_position = static_cast<int>(num());
+        else if (k == "clock_ghz") c.clock_ghz = num();
+        else if (k == "dma_latency_cycles") c.dma_latency_cycles = num();
+        else if (k == "issue_cycles") c.issue_cycles = num();
+        else if (k == "max_trace_events") c.max_trace_events = static_cast<size_t>(num());
+        else if (k == "cpu_s") g_spec.cpu_s = static_cast<long>(num());
+        else if (k == "as_bytes") g_spec.as_bytes = static_cast<uint64_t>(num());
+        else if (k == "fsize_bytes") g_spec.fsize_bytes = static_cast<uint64_t>(num());
+        else if (k == "seccomp") g_spec.seccomp = num() != 0;
+        else if (k == "unshare_net") g_spec.unshare_net = num() != 0;
+        else if (k == "bw") {
+            auto p = split(rest, ' ');
+            double v = p.size() > 1 ? std::strtod(p[1].c_str(), nullptr) : 0;
+            if (v <= 0) continue;
+            if (p[0] == "gm_ub") c.bw_gm_ub = v;
+            else if (p[0] == "gm_l1") c.bw_gm_l1 = v;
+            else if (p[0] == "ub_gm") c.bw_ub_gm = v;
+            else if (p[0] == "ub_ub") c.bw_ub_ub = v;
+            else if (p[0] == "l0c_gm") c.bw_l0c_gm = v;
+            else if (p[0] == "l1_l0a") c.bw_l1_l0a = v;
+            else if (p[0] == "l1_l0b") c.bw_l1_l0b = v;
+        } else if (k == "cost") {
+            auto p = split(rest, ' ');
+            if (p.size() >= 3) c.vec[p[0]] = OpCost{std::strtod(p[1].c_str(), nullptr), std::strtod(p[2].c_str(), nullptr)};
+        } else if (k == "arg") {
+            // arg gm NAME MODE BYTES PATH | arg scalar NAME VALUE | arg tiling NAME BYTES KV
+            auto p = split(rest, ' ', 4);
+            Arg a;
+            a.kind = p[0];
+            a.name = p.size() > 1 ? p[1] : "";
+            if (a.kind == "gm" && p.size() >= 4) {
+                auto q = split(p[3], ' ', 2);
+                a.mode = p[2];
+                a.bytes = std::strtoull(q[0].c_str(), nullptr, 10);
+                a.path = q.size() > 1 ? q[1] : "-";
+            } else if (a.kind == "scalar") {
+                a.text = p.size() > 2 ? p[2] + (p.size() > 3 ? " " + p[3] : "") : "0";
+            } else if (a.kind == "tiling" && p.size() >= 3) {
+                a.bytes = std::strtoull(p[2].c_str(), nullptr, 10);
+                a.text = p.size() > 3 ? p[3] : "";
+            }
+            g_spec.args.push_back(a);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------ sandbox
+#ifdef AKGEN_HAVE_SECCOMP
+bool install_seccomp() {
+    static const int allowed[] = {
+        SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,
+        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
+        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,
+        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
+        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,
+        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync,
+    };
+    constexpr int n = sizeof(allowed) / sizeof(allowed[0]);
+    std::vector<sock_filter> f;
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));  // x32 ABI: refuse
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    for (int i = 0; i < n; ++i) {
+        f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(allowed[i]), 0, 1));
+        f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    }
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
+    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ||
+           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+}
+#else
+bool install_seccomp() { return false; }
+#endif
+
+bool try_unshare_net() {
+#ifdef CLONE_NEWNET
+    if (unshare(CLONE_NEWNET) == 0) return true;
+#ifdef CLONE_NEWUSER
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) return true;
+#endif
+#endif
+    return false;
+}
+
+// ------------------------------------------------------------------------------------------------ crash reports
+const char* signal_reason(int sig) {
+    switch (sig) {
+        case SIGSEGV: return "SIGSEGV (invalid memory access)";
+        case SIGBUS: return "SIGBUS (misaligned or unmapped memory access)";
+        case SIGFPE: return "SIGFPE (arithmetic error, e.g. integer division by zero)";
+        case SIGILL: return "SIGILL (illegal instruction)";
+        case SIGABRT: return "SIGABRT (abort: an uncaught exception or a failed assert)";
+        case SIGXCPU: return "SIGXCPU (the CPU-time limit was reached: an endless loop?)";
+        case SIGTERM: return "SIGTERM (the wall-clock limit was reached: an endless loop or a hang?)";
+        case SIGXFSZ: return "SIGXFSZ (the file-size limit was reached)";
+        case SIGSYS: return "SIGSYS (a forbidden system call)";
+        default: return "a signal";
+    }
+}
+
+const char* syscall_name(int nr) {
+    switch (nr) {
+#ifdef SYS_open
+        case SYS_open: return "open";
+#endif
+        case SYS_openat: return "openat";
+#ifdef SYS_fork
+        case SYS_fork: return "fork";
+#endif
+#ifdef SYS_vfork
+        case SYS_vfork: return "vfork";
+#endif
+        case SYS_clone: return "clone";
+#ifdef SYS_clone3
+        case SYS_clone3: return "clone3";
+#endif
+        case SYS_execve: return "execve";
+        case SYS_socket: return "socket";
+        case SYS_connect: return "connect";
+#ifdef SYS_unlink
+        case SYS_unlink: return "unlink";
+#endif
+        case SYS_unlinkat: return "unlinkat";
+        case SYS_kill: return "kill";
+#ifdef SYS_creat
+        case SYS_creat: return "creat";
+#endif
+        default: return "syscall";
+    }
+}
+
+extern "C" void on_fatal_signal(int sig, siginfo_t* info, void*) {
+    BlockCtx* c = ctx_ptr();
+    char buf[4096];
+    const char* file = "";
+    unsigned line = 0, col = 0;
+    const char* func = "";
+    const char* api = "";
+    long long block = -1;
+    if (c) {
+        file = c->last.file_name();
+        line = c->last.line();
+        col = c->last.column();
+        func = c->last.function_name();
+        api = c->last_api;
+        block = c->idx;
+    }
+    const char* kind = sig == SIGSYS ? "sandbox" : (sig == SIGXCPU || sig == SIGTERM) ? "timeout" : "crash";
+    int sc = -1;
+#ifdef AKGEN_HAVE_SECCOMP
+    if (sig == SIGSYS && info) sc = info->si_syscall;
+#else
+    (void)info;
+#endif
+    // Strings from source_location are literals without quotes or backslashes in practice; keep the handler simple.
+    int n = std::snprintf(buf, sizeof buf,
+                          "{\"kind\":\"%s\",\"signal\":%d,\"reason\":\"%s\",\"syscall\":\"%s\",\"syscall_nr\":%d,"
+                          "\"block\":%lld,\"file\":\"%s\",\"line\":%u,\"column\":%u,\"function\":\"%s\",\"api\":\"%s\"}\n",
+                          kind, sig, signal_reason(sig), sc >= 0 ? syscall_name(sc) : "", sc, block, file, line, col,
+                          func, api);
+    if (n > 0) write_all(events_fd(), buf, static_cast<size_t>(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+    _exit(sig == SIGSYS ? 4 : (sig == SIGXCPU || sig == SIGTERM) ? 5 : 3);
+}
+
+void install_handlers() {
+    stack_t ss{};
+    ss.ss_sp = g_alt_stack;
+    ss.ss_size = sizeof g_alt_stack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa {};
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU, SIGTERM, SIGXFSZ, SIGSYS}) sigaction(s, &sa, nullptr);
+}
+
+void set_limit(int res, rlim_t v) {
+    rlimit r{v, v};
+    if (res == RLIMIT_CPU) r.rlim_max = v + 2;  // soft limit sends SIGXCPU first: reported with the last API call
+    setrlimit(res, &r);
+}
+
+uint8_t* alloc_gm(uint64_t bytes, uint8_t*& alloc) {
+    uint64_t body = (bytes + 31) / 32 * 32;
+    alloc = static_cast<uint8_t*>(std::aligned_alloc(4096, kGuard + body + kGuard));
+    if (!alloc) return nullptr;
+    std::memset(alloc, kGuardByte, kGuard);
+    std::memset(alloc + kGuard + bytes, kGuardByte, body - bytes + kGuard);
+    return alloc + kGuard;
+}
+
+// Runs before any constructor of the kernel's code (init priority 101): all I/O setup, then the sandbox.
+__attribute__((constructor(101))) void early_setup(int argc, char** argv, char**) {
+    if (argc < 2) {
+        g_setup_error = "usage: launcher SPEC";
+        return;
+    }
+    std::string text;
+    if (!read_file(argv[1], text)) {
+        g_setup_error = std::string("cannot read the run spec ") + argv[1];
+        return;
+    }
+    parse_spec(text);
+    if (!g_spec.events_path.empty()) {
+        int fd = ::open(g_spec.events_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+        if (fd >= 0) events_fd() = fd;
+    }
+    for (Arg& a : g_spec.args) {
+        if (a.kind == "gm" || a.kind == "tiling") {
+            a.data = alloc_gm(a.bytes ? a.bytes : 32, a.alloc);
+            if (!a.data) {
+                g_setup_error = "cannot allocate GM buffer " + a.name;
+                return;
+            }
+            std::memset(a.data, 0, a.bytes);
+            if (a.kind == "gm" && a.path != "-" && (a.mode == "in" || a.mode == "inout")) {
+                std::string blob;
+                if (!read_file(a.path, blob)) {
+                    g_setup_error = "cannot read input " + a.path;
+                    return;
+                }
+                std::memcpy(a.data, blob.data(), blob.size() < a.bytes ? blob.size() : a.bytes);
+            }
+            if (a.kind == "gm" && a.path != "-" && (a.mode == "out" || a.mode == "inout")) {
+                a.out_fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            }
+            gm_regions().push_back({a.data, a.bytes, a.name});
+        }
+    }
+    install_handlers();
+    if (g_spec.cpu_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(g_spec.cpu_s));
+    if (g_spec.as_bytes > 0) set_limit(RLIMIT_AS, static_cast<rlim_t>(g_spec.as_bytes));
+    if (g_spec.fsize_bytes > 0) set_limit(RLIMIT_FSIZE, static_cast<rlim_t>(g_spec.fsize_bytes));
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_NPROC, 0);
+    if (g_spec.unshare_net) g_net_isolated = try_unshare_net();
+    if (g_spec.seccomp) g_seccomp_on = install_seccomp();
+}
+
+// ------------------------------------------------------------------------------------------------ blocks
+std::string block_summary(const BlockCtx& c, const char* status, double wall_us) {
+    std::string s = "{\"kind\":\"block\",\"block\":" + std::to_string(c.idx) + ",\"status\":\"" + status + "\"";
+    double makespan = c.now_s;
+    for (double f : c.pipe_free) makespan = std::max(makespan, f);
+    s += ",\"cycles\":" + std::to_string(makespan);
+    s += ",\"busy\":{";
+    for (int p = 0; p < P_COUNT; ++p) {
+        s += std::string(p ? "," : "") + "\"" + pipe_name(p) + "\":" + std::to_string(c.busy[p]);
+    }
+    s += "},\"gm_read\":" + std::to_string(c.gm_read) + ",\"gm_write\":" + std::to_string(c.gm_write);
+    s += ",\"ub_used\":" + std::to_string(c.ub_used) + ",\"wall_us\":" + std::to_string(wall_us);
+    s += ",\"trace_dropped\":" + std::to_string(c.trace_dropped) + "}\n";
+    return s;
+}
+
+std::string block_trace(const BlockCtx& c) {
+    std::string s = "{\"kind\":\"trace\",\"block\":" + std::to_string(c.idx) + ",\"events\":[";
+    char buf[256];
+    bool first = true;
+    for (const TraceEvent& e : c.trace) {
+        std::snprintf(buf, sizeof buf, "%s[%d,%.1f,%.1f,\"%s\",%u]", first ? "" : ",", e.pipe, e.start, e.dur, e.name,
+                      e.line);
+        s += buf;
+        first = false;
+    }
+    s += "]}\n";
+    return s;
+}
+
+void end_of_block_checks(BlockCtx& c) {
+    for (const Slot& s : c.slots) {
+        if (s.state == SlotState::ALLOCATED || s.state == SlotState::ENQUEUED || s.state == SlotState::DEQUEUED) {
+            warn("SIM-QUE-LEAK", "a tensor from this AllocTensor is still held at kernel end (ErrorLeak: no "
+                                 "FreeTensor for it)", s.alloc_loc, "memory", "AllocTensor");
+        }
+    }
+    for (int e = 0; e < static_cast<int>(AscendC::HardEvent::MAX); ++e) {
+        for (int id = 0; id < 8; ++id) {
+            if (c.flag_pending[e][id] > 0) {
+                warn("SIM-SYNC-UNPAIRED", fmt("SetFlag on event id %d has no matching WaitFlag before kernel end "
+                                              "(ErrorSync2: unpaired SetFlag/WaitFlag)", id), c.flag_loc[e][id],
+                     "sync", "SetFlag");
+            }
+        }
+    }
+}
+
+double now_us() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+}  // namespace
+
+int main() {
+    if (!g_setup_error.empty()) {
+        std::fprintf(stderr, "akgen sim launcher: %s\n", g_setup_error.c_str());
+        std::string line = "{\"kind\":\"setup_error\",\"message\":\"";
+        json_escape(line, g_setup_error);
+        emit(line + "\"}\n");
+        return 2;
+    }
+    {
+        std::string s = std::string("{\"kind\":\"sandbox\",\"seccomp\":") + (g_seccomp_on ? "true" : "false") +
+                        ",\"net_isolated\":" + (g_net_isolated ? "true" : "false") + "}\n";
+        emit(s);
+    }
+    tiling_key() = g_spec.tiling_key;
+    g_argv.clear();
+    for (size_t i = 0; i < g_spec.args.size(); ++i) {
+        Arg& a = g_spec.args[i];
+        if (a.kind == "tiling") akgen_sim_fill_tiling(static_cast<int>(i), a.data, a.bytes, a.text.c_str());
+        g_argv.push_back(a.kind == "scalar" ? static_cast<void*>(const_cast<char*>(a.text.c_str()))
+                                            : static_cast<void*>(a.data));
+    }
+    const Config& k = cfg();
+    uint8_t* ub = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.ub_bytes + 4095) / 4096 * 4096 + 4096));
+    uint8_t* l1 = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l1_bytes + 4095) / 4096 * 4096));
+    uint8_t* l0a = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0a_bytes + 4095) / 4096 * 4096));
+    uint8_t* l0b = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0b_bytes + 4095) / 4096 * 4096));
+    uint8_t* l0c = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0c_bytes + 4095) / 4096 * 4096));
+    std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim));
+    double kernel_us = 0;
+    int failed = 0;
+    for (int64_t b = 0; b < g_spec.block_dim; ++b) {
+        BlockCtx c;
+        c.idx = b;
+        c.num = g_spec.block_dim;
+        c.ub = ub;
+        c.l1 = l1;
+        c.l0a = l0a;
+        c.l0b = l0b;
+        c.l0c = l0c;
+        std::memset(ub, 0xFF, k.ub_bytes);  // UB holds garbage on the NPU: all-ones shows up as NaN / -1
+        ctx_ptr() = &c;
+        const char* status = "ok";
+        double t0 = now_us();
+        try {
+            akgen_sim_entry(g_argv.data());
+        } catch (const BlockAbort&) {
+            status = "aborted";
+        } catch (const std::bad_alloc&) {
+            report("SIM-ALLOC", Sev::ERROR, "an allocation failed: the kernel asked for more memory than the sandbox "
+                                            "allows (device code may not allocate; GM comes from the arguments)",
+                   c.last, "memory");
+            status = "aborted";
+        } catch (const std::exception& e) {
+            report("SIM-EXCEPTION", Sev::ERROR, std::string("an exception escaped the kernel: ") + e.what(), c.last,
+                   "logic");
+            status = "aborted";
+        }
+        double t1 = now_us();
+        kernel_us += t1 - t0;
+        if (std::strcmp(status, "ok") == 0) end_of_block_checks(c);
+        if (c.errors > 0) status = "aborted";
+        if (std::strcmp(status, "ok") != 0) ++failed;
+        emit(block_summary(c, status, t1 - t0));
+        emit(block_trace(c));
+        writes[static_cast<size_t>(b)] = std::move(c.gm_writes);
+        ctx_ptr() = nullptr;
+    }
+    // Overlapping GM writes from different blocks.
+    struct W { int region; uint64_t begin, end; int64_t block; loc_t loc; };
+    std::vector<W> all;
+    for (size_t b = 0; b < writes.size(); ++b) {
+        for (const GmWrite& w : writes[b]) all.push_back({w.region, w.begin, w.end, static_cast<int64_t>(b), w.loc});
+    }
+    std::sort(all.begin(), all.end(), [](const W& x, const W& y) {
+        return x.region != y.region ? x.region < y.region : x.begin < y.begin;
+    });
+    int overlaps = 0;
+    for (size_t i = 1; i < all.size() && overlaps < 4; ++i) {
+        const W& p = all[i - 1];
+        const W& q = all[i];
+        if (p.region == q.region && q.begin < p.end && p.block != q.block) {
+            BlockCtx tmp;
+            tmp.idx = q.block;
+            ctx_ptr() = &tmp;
+            report("SIM-GM-OVERLAP",
+                   Sev::WARNING,
+                   fmt("blocks %lld and %lld both write bytes [%llu, %llu) of GM buffer '%s' (overlapping writes from "
+                       "different cores: the result depends on their order)", static_cast<long long>(p.block),
+                       static_cast<long long>(q.block), static_cast<unsigned long long>(q.begin),
+                       static_cast<unsigned long long>(std::min(p.end, q.end)),
+                       gm_regions()[static_cast<size_t>(q.region)].name.c_str()),
+                   q.loc, "memory", "DataCopy");
+            ctx_ptr() = nullptr;
+            ++overlaps;
+        }
+    }
+    // Guard zones around GM buffers: writes that bypassed the API checks (raw pointers).
+    for (const Arg& a : g_spec.args) {
+        if (!a.alloc) continue;
+        uint64_t body = (a.bytes + 31) / 32 * 32;
+        bool bad = false;
+        for (uint64_t i = 0; i < kGuard && !bad; ++i) bad = a.alloc[i] != kGuardByte;
+        for (uint64_t i = 0; i < body - a.bytes + kGuard && !bad; ++i) bad = a.data[a.bytes + i] != kGuardByte;
+        if (bad) {
+            std::string line = "{\"kind\":\"guard\",\"name\":\"";
+            json_escape(line, a.name);
+            emit(line + "\"}\n");
+        }
+    }
+    // Outputs.
+    for (const Arg& a : g_spec.args) {
+        if (a.out_fd >= 0) {
+            write_all(a.out_fd, reinterpret_cast<const char*>(a.data), a.bytes);
+            ::close(a.out_fd);
+        }
+    }
+    emit("{\"kind\":\"done\",\"blocks\":" + std::to_string(g_spec.block_dim) + ",\"failed\":" + std::to_string(failed) +
+         ",\"kernel_us\":" + std::to_string(kernel_us) + "}\n");
+    return 0;
+}

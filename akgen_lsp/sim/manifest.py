@@ -1,0 +1,255 @@
+"""The run manifest: which sources make the kernel, how to call it, and on what data.
+
+```json
+{"sources": ["add_custom.cpp"], "kernel": "add_custom", "block_dim": 8, "arch": "Ascend910B2",
+ "defines": {"DTYPE_X": "half"},
+ "args": [
+   {"name": "x", "input": "x.npy"},
+   {"name": "z", "output": "z.npy", "dtype": "float16", "shape": [8, 2048]},
+   {"name": "n", "scalar": 16384, "type": "uint32_t"},
+   {"name": "workspace", "workspace_bytes": 0},
+   {"name": "tiling", "tiling": {"header": "op_host/add_tiling.h", "struct": "AddTilingData",
+                                 "fields": {"totalLength": 16384}}}
+ ]}
+```
+
+Paths are relative to the manifest. Optional keys: `tiling_key` (int), `timeout_s`, `cpu_s`, `memory_mb`,
+`include_dirs` (list). Every problem is reported as a `ManifestError` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be used; the message names the field and what to do."""
+
+
+# numpy dtype name -> (numpy dtype used for storage, C++ element type)
+DTYPES: dict[str, tuple[str, str]] = {
+    "float16": ("float16", "half"),
+    "float32": ("float32", "float"),
+    "float64": ("float64", "double"),
+    "bfloat16": ("uint16", "bfloat16_t"),  # stored in .npy as raw uint16 bit patterns
+    "int8": ("int8", "int8_t"),
+    "uint8": ("uint8", "uint8_t"),
+    "int16": ("int16", "int16_t"),
+    "uint16": ("uint16", "uint16_t"),
+    "int32": ("int32", "int32_t"),
+    "uint32": ("uint32", "uint32_t"),
+    "int64": ("int64", "int64_t"),
+    "uint64": ("uint64", "uint64_t"),
+    "bool": ("bool", "bool"),
+}
+
+SCALAR_TYPES = {
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "int", "unsigned",
+    "float", "double", "bool", "half", "size_t",
+}
+
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_:]*$")
+
+
+@dataclass(frozen=True)
+class TilingSpec:
+    header: Path | None
+    struct: str | None
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One kernel parameter, in order. `kind` is gm_in, gm_out, gm_inout, scalar, workspace or tiling."""
+
+    name: str
+    kind: str
+    path: Path | None = None
+    dtype: str | None = None
+    shape: tuple[int, ...] | None = None
+    value: Any = None
+    ctype: str | None = None
+    nbytes: int = 0
+    tiling: TilingSpec | None = None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path | None
+    root: Path
+    sources: tuple[Path, ...]
+    kernel: str
+    block_dim: int
+    arch: str
+    defines: Mapping[str, str]
+    args: tuple[Arg, ...]
+    tiling_key: int = 0
+    timeout_s: float = 30.0
+    cpu_s: int = 20
+    memory_mb: int = 4096
+    include_dirs: tuple[Path, ...] = field(default_factory=tuple)
+
+    def signature(self) -> list[dict[str, Any]]:
+        """What the generated glue depends on (part of the build key)."""
+        out: list[dict[str, Any]] = []
+        for a in self.args:
+            item: dict[str, Any] = {"kind": a.kind, "ctype": a.ctype}
+            if a.tiling is not None:
+                item["fields"] = sorted(a.tiling.fields)
+                item["struct"] = a.tiling.struct
+            out.append(item)
+        return out
+
+
+def _need(obj: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in obj:
+        raise ManifestError(f"{where}: missing required field {key!r}")
+    return obj[key]
+
+
+def _path(root: Path, value: Any, where: str) -> Path:
+    if not isinstance(value, str) or not value:
+        raise ManifestError(f"{where}: expected a path string, got {value!r}")
+    p = Path(value)
+    return p if p.is_absolute() else (root / p)
+
+
+def _arg(root: Path, i: int, raw: Any) -> Arg:
+    where = f"args[{i}]"
+    if not isinstance(raw, Mapping):
+        raise ManifestError(f"{where}: expected an object like {{\"name\": \"x\", \"input\": \"x.npy\"}}")
+    name = raw.get("name", f"arg{i}")
+    if not isinstance(name, str) or not _IDENT.match(name):
+        raise ManifestError(f"{where}.name: {name!r} is not a C identifier")
+    where = f"args[{i}] ({name})"
+    if "input" in raw:
+        path = _path(root, raw["input"], f"{where}.input")
+        if not path.is_file():
+            raise ManifestError(f"{where}.input: file not found: {path}")
+        try:
+            arr = np.load(path, mmap_mode="r", allow_pickle=False)
+        except (ValueError, OSError) as exc:
+            raise ManifestError(f"{where}.input: {path} is not a readable .npy file ({exc})") from None
+        dtype = str(raw.get("dtype") or arr.dtype)
+        if dtype not in DTYPES:
+            raise ManifestError(f"{where}.dtype: {dtype!r} is not supported; use one of {', '.join(DTYPES)}")
+        kind = "gm_inout" if raw.get("output") else "gm_in"
+        out_path = _path(root, raw["output"], f"{where}.output") if raw.get("output") else None
+        return Arg(name, kind, path=path if out_path is None else out_path, dtype=dtype, shape=tuple(arr.shape),
+                   nbytes=int(arr.nbytes), value=str(path), ctype="GM_ADDR")
+    if "output" in raw:
+        path = _path(root, raw["output"], f"{where}.output")
+        dtype = raw.get("dtype")
+        if dtype not in DTYPES:
+            raise ManifestError(f"{where}.dtype: an output needs a dtype, one of {', '.join(DTYPES)}")
+        shape = raw.get("shape")
+        if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
+            raise ManifestError(f"{where}.shape: an output needs a shape, a list of non-negative integers")
+        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(DTYPES[dtype][0]).itemsize
+        return Arg(name, "gm_out", path=path, dtype=dtype, shape=tuple(shape), nbytes=nbytes, ctype="GM_ADDR")
+    if "scalar" in raw:
+        ctype = raw.get("type", "int64_t")
+        if ctype not in SCALAR_TYPES:
+            raise ManifestError(f"{where}.type: {ctype!r} is not a supported scalar type ({', '.join(sorted(SCALAR_TYPES))})")
+        value = raw["scalar"]
+        if not isinstance(value, (int, float, bool)):
+            raise ManifestError(f"{where}.scalar: expected a number, got {value!r}")
+        return Arg(name, "scalar", value=value, ctype=ctype)
+    if "workspace_bytes" in raw:
+        n = raw["workspace_bytes"]
+        if not isinstance(n, int) or n < 0:
+            raise ManifestError(f"{where}.workspace_bytes: expected a non-negative integer")
+        return Arg(name, "workspace", nbytes=n, ctype="GM_ADDR")
+    if "tiling" in raw:
+        t = raw["tiling"]
+        if not isinstance(t, Mapping):
+            raise ManifestError(f"{where}.tiling: expected an object with header, struct and fields")
+        if "host" in t:
+            raise ManifestError(f"{where}.tiling.host: running an op_host TilingFunc is not supported yet; give "
+                                "\"header\", \"struct\" and \"fields\" instead")
+        header = _path(root, t["header"], f"{where}.tiling.header") if t.get("header") else None
+        if header is not None and not header.is_file():
+            raise ManifestError(f"{where}.tiling.header: file not found: {header}")
+        struct = t.get("struct")
+        if struct is not None and (not isinstance(struct, str) or not _QUALIFIED.match(struct)):
+            raise ManifestError(f"{where}.tiling.struct: {struct!r} is not a C++ type name")
+        fields = t.get("fields", {})
+        if not isinstance(fields, Mapping):
+            raise ManifestError(f"{where}.tiling.fields: expected an object of field name -> number or list")
+        for k, v in fields.items():
+            if not _IDENT.match(str(k)):
+                raise ManifestError(f"{where}.tiling.fields: {k!r} is not a field name")
+            ok = isinstance(v, (int, float)) or (isinstance(v, list) and all(isinstance(e, (int, float)) for e in v))
+            if not ok:
+                raise ManifestError(f"{where}.tiling.fields.{k}: expected a number or a list of numbers")
+        return Arg(name, "tiling", tiling=TilingSpec(header, struct, dict(fields)), ctype="GM_ADDR")
+    raise ManifestError(f"{where}: say what it is with one of input, output, scalar, workspace_bytes, tiling")
+
+
+def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None) -> Manifest:
+    if not isinstance(data, Mapping):
+        raise ManifestError("the manifest must be a JSON object")
+    raw_sources = _need(data, "sources", "manifest")
+    if isinstance(raw_sources, str):
+        raw_sources = [raw_sources]
+    if not isinstance(raw_sources, list) or not raw_sources:
+        raise ManifestError("manifest.sources: expected a non-empty list of kernel source files")
+    sources = tuple(_path(root, s, f"sources[{i}]") for i, s in enumerate(raw_sources))
+    for s in sources:
+        if not s.is_file():
+            raise ManifestError(f"manifest.sources: file not found: {s}")
+    kernel = _need(data, "kernel", "manifest")
+    if not isinstance(kernel, str) or not _IDENT.match(kernel):
+        raise ManifestError(f"manifest.kernel: {kernel!r} is not a kernel function name")
+    block_dim = data.get("block_dim", 1)
+    if not isinstance(block_dim, int) or not 1 <= block_dim <= 65535:
+        raise ManifestError(f"manifest.block_dim: expected an integer in [1, 65535], got {block_dim!r}")
+    arch = data.get("arch", "Ascend910B2")
+    if not isinstance(arch, str):
+        raise ManifestError("manifest.arch: expected an arch name such as \"Ascend910B2\"")
+    defines = data.get("defines", {})
+    if not isinstance(defines, Mapping) or not all(_IDENT.match(str(k)) for k in defines):
+        raise ManifestError("manifest.defines: expected an object of macro name -> value")
+    raw_args = data.get("args", [])
+    if not isinstance(raw_args, list):
+        raise ManifestError("manifest.args: expected a list of kernel arguments, in parameter order")
+    args = tuple(_arg(root, i, a) for i, a in enumerate(raw_args))
+    names = [a.name for a in args]
+    if len(set(names)) != len(names):
+        raise ManifestError("manifest.args: two arguments have the same name")
+    include_dirs = tuple(_path(root, d, "include_dirs") for d in data.get("include_dirs", []))
+
+    def num(key: str, default: float, kind: type = float) -> Any:
+        v = data.get(key, default)
+        if not isinstance(v, (int, float)) or v <= 0:
+            raise ManifestError(f"manifest.{key}: expected a positive number")
+        return kind(v)
+
+    tiling_key = data.get("tiling_key", 0)
+    if not isinstance(tiling_key, int):
+        raise ManifestError("manifest.tiling_key: expected an integer")
+    return Manifest(
+        path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
+        defines={str(k): str(v) for k, v in defines.items()}, args=args, tiling_key=tiling_key,
+        timeout_s=num("timeout_s", 30.0), cpu_s=num("cpu_s", 20, int), memory_mb=num("memory_mb", 4096, int),
+        include_dirs=include_dirs,
+    )
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"manifest not found: {p}") from None
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    return parse_manifest(data, p.resolve().parent, p)

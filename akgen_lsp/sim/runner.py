@@ -1,0 +1,303 @@
+"""Run a built kernel in the sandbox and read back what happened.
+
+Data exchange: Python converts each `.npy` input to a raw binary in the run directory and each raw output back to
+`.npy` (dtype and shape from the manifest), so the launcher needs no .npy parser. The launcher gets a line-oriented
+spec (``key value``; ``arg gm NAME MODE BYTES PATH``, ``arg scalar NAME VALUE``, ``arg tiling NAME BYTES k=v;...``,
+``cost OP STARTUP SLOPE``, ``bw PATH GIBPS``, limits) and writes JSON lines to ``events.jsonl``: findings as they
+happen, one summary and one trace per block, a crash/timeout/sandbox record from its signal handler, ``done``.
+
+Sandbox (see docs/sim.md): a fresh run directory, a scrubbed environment, its own process group killed on a
+wall-clock timeout (SIGTERM, then SIGKILL), and, inside the launcher before any user code runs: rlimits (CPU
+seconds, address space, file size, no core files, no processes), network unshare where the kernel allows it, and a
+seccomp allow-list that turns open/fork/exec/socket into a reported finding.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim import cost
+from akgen_lsp.sim.build import Build
+from akgen_lsp.sim.manifest import DTYPES, Manifest
+
+TILING_BYTES = 65536
+
+
+@dataclass
+class Run:
+    status: str  # ok | runtime_error | timeout | crash
+    findings: list[Finding]
+    outputs: dict[str, str]
+    estimate: dict[str, Any]
+    trace: str | None
+    sandbox: dict[str, Any]
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    stdout: str = ""
+    kernel_us: float = 0.0
+    wall_s: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+
+def _escape_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, list):
+        return ",".join(_escape_value(e) for e in v)
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _write_spec(manifest: Manifest, run_dir: Path, params: list[str]) -> tuple[Path, dict[str, Path]]:
+    lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {manifest.block_dim}",
+             f"tiling_key {manifest.tiling_key}", f"cpu_s {manifest.cpu_s}",
+             f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", *params]
+    raw_out: dict[str, Path] = {}
+    for a in manifest.args:
+        if a.kind in ("gm_in", "gm_inout"):
+            src = run_dir / f"{a.name}.in.bin"
+            arr = np.load(str(a.value), allow_pickle=False)
+            np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
+            if a.kind == "gm_in":
+                lines.append(f"arg gm {a.name} in {a.nbytes} {src}")
+            else:
+                out = run_dir / f"{a.name}.in.bin"
+                raw_out[a.name] = out
+                lines.append(f"arg gm {a.name} inout {a.nbytes} {out}")
+        elif a.kind == "gm_out":
+            out = run_dir / f"{a.name}.out.bin"
+            raw_out[a.name] = out
+            lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
+        elif a.kind == "workspace":
+            lines.append(f"arg gm {a.name} workspace {a.nbytes} -")
+        elif a.kind == "scalar":
+            lines.append(f"arg scalar {a.name} {_escape_value(a.value)}")
+        elif a.kind == "tiling":
+            fields = a.tiling.fields if a.tiling else {}
+            kv = ";".join(f"{k}={_escape_value(v)}" for k, v in fields.items())
+            lines.append(f"arg tiling {a.name} {TILING_BYTES} {kv}")
+    spec = run_dir / "spec.txt"
+    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return spec, raw_out
+
+
+def _read_events(path: Path) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if not path.is_file():
+        return out
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
+
+
+_CRASH_CODE = {"crash": "SIM-CRASH", "timeout": "SIM-TIMEOUT", "sandbox": "SIM-SANDBOX"}
+
+
+def _finding_from_event(ev: dict[str, Any], fallback: str) -> Finding:
+    path = ev.get("file") or fallback
+    line = int(ev.get("line") or 1)
+    col = int(ev.get("column") or 1)
+    sev = Severity(ev.get("severity", "error")) if ev.get("severity") in ("error", "warning", "info") else \
+        Severity.ERROR
+    data = {k: ev[k] for k in ("block", "function", "api") if k in ev}
+    return Finding(code=str(ev.get("code", "SIM")), message=str(ev.get("message", "")),
+                   span=Span(path, line, col, line, col), severity=sev, source="akgen-run",
+                   error_class=ev.get("error_class"), data=data)
+
+
+def _crash_finding(ev: dict[str, Any], fallback: str) -> Finding:
+    kind = ev.get("kind", "crash")
+    api = ev.get("api") or ""
+    where = f" after the last API call ({api}) here" if api else " (no API call was made before it)"
+    if kind == "sandbox":
+        sc = ev.get("syscall") or f"#{ev.get('syscall_nr')}"
+        msg = (f"the kernel made a forbidden system call ({sc}): device code may not open files, start processes "
+               f"or use the network; the sandbox stopped it{where}")
+    elif kind == "timeout":
+        msg = f"the kernel ran out of time: {ev.get('reason', '')}; stopped{where}"
+    else:
+        msg = f"the kernel crashed with {ev.get('reason', 'a signal')}{where}"
+    blk = ev.get("block", -1)
+    if isinstance(blk, int) and blk >= 0:
+        msg += f" [block {blk}]"
+    file = ev.get("file") or fallback
+    line = int(ev.get("line") or 1)
+    col = int(ev.get("column") or 1)
+    return Finding(code=_CRASH_CODE.get(kind, "SIM-CRASH"), message=msg, span=Span(file, line, col, line, col),
+                   severity=Severity.ERROR, source="akgen-run", error_class="runtime",
+                   data={k: ev[k] for k in ("block", "signal", "syscall", "function", "api") if k in ev})
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """The same check at the same line in many blocks is one finding listing the blocks."""
+    seen: dict[tuple[str, str, int, str], int] = {}
+    out: list[Finding] = []
+    for f in findings:
+        key = (f.code, f.span.path, f.span.line, f.message if "block" not in f.data else "")
+        blk = f.data.get("block")
+        if key in seen:
+            prev = out[seen[key]]
+            blocks = list(prev.data.get("blocks", []))
+            if blk is not None and blk not in blocks:
+                blocks.append(blk)
+            out[seen[key]] = Finding(prev.code, prev.message, prev.span, prev.severity, prev.source, prev.error_class,
+                                     prev.fixes, {**prev.data, "blocks": blocks})
+            continue
+        seen[key] = len(out)
+        data = dict(f.data)
+        if blk is not None:
+            data["blocks"] = [blk]
+        out.append(Finding(f.code, f.message, f.span, f.severity, f.source, f.error_class, f.fixes, data))
+    return out
+
+
+def _scrubbed_env() -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "HOME": "/nonexistent"}
+
+
+def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
+    """Run `build` on the data of `manifest`. Outputs go to `out_dir` (named like the manifest's output files), or
+    next to the manifest's output paths when `out_dir` is None."""
+    if not build.ok or build.binary is None:
+        raise ValueError("run_build needs a successful build; check build.ok and build.findings first")
+    profile, warnings = cost.profile_for(manifest.arch)
+    params, more = cost.launcher_params(profile)
+    warnings += more
+    fallback = str(manifest.sources[0])
+    run_dir = Path(tempfile.mkdtemp(prefix="akgen-run-"))
+    spec, raw_out = _write_spec(manifest, run_dir, params)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([str(build.binary), str(spec)], cwd=run_dir, env=_scrubbed_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    timed_out = False
+    try:
+        out_b, _ = proc.communicate(timeout=manifest.timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        out_b, _ = proc.communicate()
+    wall = time.perf_counter() - t0
+    stdout = out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""
+    events = _read_events(run_dir / "events.jsonl")
+    findings: list[Finding] = []
+    blocks: list[dict[str, Any]] = []
+    traces: dict[int, list[list[Any]]] = {}
+    sandbox: dict[str, Any] = {"rlimits": True, "timeout_s": manifest.timeout_s, "process_group": True,
+                               "scrubbed_env": True}
+    status = "ok"
+    kernel_us = 0.0
+    terminal: dict[str, Any] | None = None
+    for ev in events:
+        kind = ev.get("kind")
+        if kind == "finding":
+            findings.append(_finding_from_event(ev, fallback))
+        elif kind == "block":
+            blocks.append(ev)
+        elif kind == "trace":
+            traces[int(ev.get("block", 0))] = ev.get("events", [])
+        elif kind == "sandbox":
+            sandbox["seccomp"] = bool(ev.get("seccomp"))
+            sandbox["net_isolated"] = bool(ev.get("net_isolated"))
+        elif kind in _CRASH_CODE:
+            terminal = ev
+        elif kind == "guard":
+            findings.append(Finding(
+                code="SIM-GM-GUARD", severity=Severity.ERROR, source="akgen-run", error_class="memory",
+                span=Span.point(fallback, 1),
+                message=(f"bytes just outside GM buffer '{ev.get('name')}' were overwritten: a write past the "
+                         "buffer that bypassed the API checks (a raw pointer?)")))
+        elif kind == "setup_error":
+            findings.append(Finding(code="SIM-SETUP", message=f"the launcher could not start: {ev.get('message')}",
+                                    span=Span.point(fallback, 1), source="akgen-run"))
+        elif kind == "done":
+            kernel_us = float(ev.get("kernel_us", 0.0))
+    if terminal is not None:
+        findings.append(_crash_finding(terminal, fallback))
+        status = {"crash": "crash", "timeout": "timeout", "sandbox": "runtime_error"}[terminal["kind"]]
+    elif timed_out:
+        findings.append(Finding(code="SIM-TIMEOUT", severity=Severity.ERROR, source="akgen-run", error_class="runtime",
+                                span=Span.point(fallback, 1),
+                                message=f"the kernel did not finish within {manifest.timeout_s:g} s (wall clock)"))
+        status = "timeout"
+    elif proc.returncode != 0:
+        if not any(e.get("kind") == "setup_error" for e in events):
+            sig = -proc.returncode if proc.returncode < 0 else None
+            reason = f"signal {signal.Signals(sig).name}" if sig else f"exit status {proc.returncode}"
+            findings.append(Finding(code="SIM-CRASH", severity=Severity.ERROR, source="akgen-run",
+                                    error_class="runtime", span=Span.point(fallback, 1),
+                                    message=f"the kernel process ended abnormally ({reason})"))
+        status = "crash" if proc.returncode != 2 else "runtime_error"
+    findings = _dedupe(findings)
+    if status == "ok" and any(f.severity is Severity.ERROR for f in findings):
+        status = "runtime_error"
+    if status == "ok" and any(b.get("status") != "ok" for b in blocks):
+        status = "runtime_error"
+    est = cost.estimate(blocks, profile) if blocks else {"label": "estimate", "us": None, "arch": manifest.arch,
+                                                          "bound": None, "pipes": {}}
+    dest = out_dir
+    outputs: dict[str, str] = {}
+    trace_path: str | None = None
+    if dest is not None:
+        dest.mkdir(parents=True, exist_ok=True)
+    if status in ("ok", "runtime_error"):
+        for a in manifest.args:
+            if a.name not in raw_out or not raw_out[a.name].is_file():
+                continue
+            np_dtype = np.dtype(DTYPES[a.dtype or "float32"][0])
+            data = np.fromfile(raw_out[a.name], dtype=np_dtype)
+            shape = a.shape or (data.size,)
+            if data.size != int(np.prod(shape)):
+                continue
+            target = (dest / a.path.name) if (dest is not None and a.path) else a.path
+            if target is None:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            np.save(target, data.reshape(shape))
+            outputs[a.name] = str(target)
+    if trace and blocks:
+        tdir = dest if dest is not None else run_dir
+        tpath = tdir / "trace.json"
+        tpath.write_text(json.dumps(cost.chrome_trace(traces, blocks, profile, fallback)), encoding="utf-8")
+        trace_path = str(tpath)
+    _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
+    return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=sandbox,
+               blocks=blocks, stdout=stdout, kernel_us=kernel_us, wall_s=wall, warnings=warnings)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        return
+    try:
+        proc.wait(timeout=1.0)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _cleanup(run_dir: Path, keep: set[Path]) -> None:
+    for p in run_dir.iterdir():
+        if p not in keep and p.is_file():
+            with contextlib.suppress(OSError):
+                p.unlink()
+    if not keep:
+        with contextlib.suppress(OSError):
+            run_dir.rmdir()

@@ -1,0 +1,66 @@
+"""Fixtures for the simulator tests: one build cache for the whole session (compiles are slow on 2 cores), and a
+helper that writes a manifest with numpy inputs and runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+KERNELS = Path(__file__).resolve().parent / "kernels"
+
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sim_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    path = tmp_path_factory.mktemp("akgen-cache")
+    old = os.environ.get("AKGEN_CACHE_DIR")
+    os.environ["AKGEN_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("AKGEN_CACHE_DIR", None)
+    else:
+        os.environ["AKGEN_CACHE_DIR"] = old
+
+
+def marker_line(path: Path, code: str) -> int:
+    """The 1-based line carrying `// EXPECT <code>`."""
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if f"EXPECT {code}" in line:
+            return i
+    raise AssertionError(f"no EXPECT {code} marker in {path}")
+
+
+ManifestWriter = Callable[..., Path]
+
+
+@pytest.fixture
+def write_manifest(tmp_path: Path) -> ManifestWriter:
+    """write_manifest(source, kernel, args=[...], block_dim=1, defines={}, inputs={name: array}) -> manifest path.
+
+    `args` entries are manifest arg objects; for inputs give {"name": n, "input": array} and the array is saved."""
+
+    def write(source: Path, kernel: str, args: list[dict[str, Any]], block_dim: int = 1,
+              defines: dict[str, str] | None = None, **extra: Any) -> Path:
+        out_args = []
+        for a in args:
+            a = dict(a)
+            if isinstance(a.get("input"), np.ndarray):
+                p = tmp_path / f"{a['name']}.npy"
+                np.save(p, a["input"])
+                a["input"] = p.name
+            out_args.append(a)
+        data = {"sources": [str(source)], "kernel": kernel, "block_dim": block_dim, "arch": "Ascend910B2",
+                "defines": defines or {}, "args": out_args, **extra}
+        path = tmp_path / "manifest.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+
+    return write
