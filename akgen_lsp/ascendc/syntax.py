@@ -812,6 +812,17 @@ def _declarations_by_name(pf: ParsedFile) -> dict[str, list[Declaration]]:
     return got  # type: ignore[return-value]
 
 
+def _starts_by_name(pf: ParsedFile, name: str) -> list[int]:
+    table = pf.memo.get("decl_starts")
+    if table is None:
+        table = pf.memo["decl_starts"] = {}
+    assert isinstance(table, dict)
+    got = table.get(name)
+    if got is None:
+        got = table[name] = [d.start for d in _declarations_by_name(pf).get(name, ())]
+    return got  # type: ignore[no-any-return]
+
+
 def _function_name_parts(pf: ParsedFile, fdecl: Node) -> tuple[str, str, Node | None, str | None]:
     """(name, qualified, name node, class qualifier) of a function_declarator."""
     d = fdecl.child_by_field_name("declarator")
@@ -931,14 +942,13 @@ def function_at(pf: ParsedFile, node: Node) -> Function | None:
         starts = pf.memo["function_starts"] = [f.node.start_byte for f in fns]
     assert isinstance(starts, list)
     i = bisect.bisect_right(starts, node.start_byte) - 1
-    while i >= 0:
+    for _ in range(8):  # definitions nest only through local classes: a few steps back are enough
+        if i < 0:
+            break
         f = fns[i]
         if f.node.start_byte <= node.start_byte and node.end_byte <= f.node.end_byte:
             return f
         i -= 1
-        if i >= 0 and fns[i].node.end_byte < node.start_byte and fns[i].class_name is None:
-            # functions do not nest except methods in local classes: stop at the first one that ends before
-            break
     return None
 
 
@@ -1004,11 +1014,14 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
 
 def class_named(pf: ParsedFile, name: str) -> ClassInfo | None:
     """The class of the file with this name (last name part compared; the first definition wins)."""
-    short = base_type_name(name).rsplit("::", 1)[-1]
-    for c in classes(pf):
-        if c.name.rsplit("::", 1)[-1] == short:
-            return c
-    return None
+    table = pf.memo.get("classes_by_name")
+    if table is None:
+        table = {}
+        for c in classes(pf):
+            table.setdefault(c.name.rsplit("::", 1)[-1], c)
+        pf.memo["classes_by_name"] = table
+    assert isinstance(table, dict)
+    return table.get(base_type_name(name).rsplit("::", 1)[-1])
 
 
 def class_at(pf: ParsedFile, node: Node) -> ClassInfo | None:
@@ -1145,17 +1158,17 @@ def lookup(pf: ParsedFile, name: str, at: Node | None = None) -> Declaration | N
                 return hit
         return None
     pos = at.start_byte
-    best: Declaration | None = None
-    for d in cands:
-        visible = d.kind in ("local", "param") and d.scope.start_byte <= pos < d.scope.end_byte
-        if (
-            visible
-            and (d.kind == "param" or d.start <= pos)
-            and (best is None or d.scope.start_byte >= best.scope.start_byte)
-        ):
-            best = d
-    if best is not None:
-        return best
+    fn = function_at(pf, at)
+    if fn is not None:
+        # the innermost visible local: scanning back from `at`, the first declaration whose scope holds `at`
+        starts = _starts_by_name(pf, name)
+        i = bisect.bisect_right(starts, pos) - 1
+        fn_start = fn.node.start_byte
+        while i >= 0 and starts[i] >= fn_start:
+            d = cands[i]
+            if d.kind in ("local", "param") and d.scope.start_byte <= pos < d.scope.end_byte:
+                return d
+            i -= 1
     cls = class_at(pf, at)
     seen: set[str] = set()
     while cls is not None and cls.name not in seen:
