@@ -107,7 +107,7 @@ def _read_events(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-_CRASH_CODE = {"crash": "SIM-CRASH", "timeout": "SIM-TIMEOUT", "sandbox": "SIM-SANDBOX"}
+_CRASH_CODE = {"crash": "SIM-CRASH", "timeout": "SIM-TIMEOUT", "forbidden": "SIM-SANDBOX"}
 
 
 def _finding_from_event(ev: dict[str, Any], fallback: str) -> Finding:
@@ -126,7 +126,7 @@ def _crash_finding(ev: dict[str, Any], fallback: str) -> Finding:
     kind = ev.get("kind", "crash")
     api = ev.get("api") or ""
     where = f" after the last API call ({api}) here" if api else " (no API call was made before it)"
-    if kind == "sandbox":
+    if kind == "forbidden":
         sc = ev.get("syscall") or f"#{ev.get('syscall_nr')}"
         msg = (f"the kernel made a forbidden system call ({sc}): device code may not open files, start processes "
                f"or use the network; the sandbox stopped it{where}")
@@ -230,7 +230,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
             kernel_us = float(ev.get("kernel_us", 0.0))
     if terminal is not None:
         findings.append(_crash_finding(terminal, fallback))
-        status = {"crash": "crash", "timeout": "timeout", "sandbox": "runtime_error"}[terminal["kind"]]
+        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}[terminal["kind"]]
     elif timed_out:
         findings.append(Finding(code="SIM-TIMEOUT", severity=Severity.ERROR, source="akgen-run", error_class="runtime",
                                 span=Span.point(fallback, 1),

@@ -287,7 +287,7 @@ extern "C" void on_fatal_signal(int sig, siginfo_t* info, void*) {
         api = c->last_api;
         block = c->idx;
     }
-    const char* kind = sig == SIGSYS ? "sandbox" : (sig == SIGXCPU || sig == SIGTERM) ? "timeout" : "crash";
+    const char* kind = sig == SIGSYS ? "forbidden" : (sig == SIGXCPU || sig == SIGTERM) ? "timeout" : "crash";
     int sc = -1;
 #ifdef AKGEN_HAVE_SECCOMP
     if (sig == SIGSYS && info) sc = info->si_syscall;

@@ -134,11 +134,11 @@ template <typename Td, typename T0, typename T1, typename F>
 inline void repeat_visit(Td* d, const T0* a, const T1* b, uint32_t repeat, Stride sd, Stride s0, Stride s1,
                          const MaskState& m, uint32_t per_repeat, F&& f) {
     auto at = [](auto* base, uint32_t r, uint32_t e, Stride st) {
-        using E = std::remove_cv_t<std::remove_pointer_t<decltype(base)>>;
-        constexpr uint32_t per_blk = 32 / sizeof(E);
-        uint64_t byte = uint64_t(r) * st.rep * 32 + uint64_t(e / per_blk) * st.blk * 32 + uint64_t(e % per_blk) * sizeof(E);
-        return reinterpret_cast<decltype(base)>(reinterpret_cast<std::conditional_t<std::is_const_v<E>, const uint8_t*,
-                                                                                   uint8_t*>>(base) + byte);
+        using P = std::remove_pointer_t<decltype(base)>;
+        constexpr uint32_t per_blk = 32 / sizeof(P);
+        uint64_t byte = uint64_t(r) * st.rep * 32 + uint64_t(e / per_blk) * st.blk * 32 + uint64_t(e % per_blk) * sizeof(P);
+        using B = std::conditional_t<std::is_const_v<P>, const uint8_t*, uint8_t*>;
+        return reinterpret_cast<decltype(base)>(reinterpret_cast<B>(base) + byte);
     };
     uint64_t left = m.total;
     for (uint32_t r = 0; r < repeat; ++r) {
