@@ -11,12 +11,16 @@ packages), or use the fixtures below.
 - `bundled_has(*names)`: whether the bundled catalog has every name (skip a test that needs an entry it lacks).
 - `apply_fix(text, finding, index=0)`: the text after applying one fix of a finding.
 - `at(finding)`: ``(line, column)`` of a finding's span start, for short assertions.
+- `expected(text)` / `found(findings)`: ``Counter`` of ``(code, line)`` from ``// expect: AKG101 AKG101`` markers at
+  the ends of fixture lines, and from findings, to compare a fixture's findings with its markers.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -76,6 +80,22 @@ def apply_fix(text: str, finding: Finding, index: int = 0) -> str:
 
 def at(finding: Finding) -> tuple[int, int]:
     return (finding.span.line, finding.span.column)
+
+
+_EXPECT_RE = re.compile(r"//\s*expect:\s*((?:AKG\d+\s*)+)$")
+
+
+def expected(text: str) -> Counter[tuple[str, int]]:
+    out: Counter[tuple[str, int]] = Counter()
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _EXPECT_RE.search(line)
+        if m:
+            out.update((code, n) for code in m.group(1).split())
+    return out
+
+
+def found(findings: Iterable[Finding]) -> Counter[tuple[str, int]]:
+    return Counter((f.code, f.span.line) for f in findings)
 
 
 @pytest.fixture
