@@ -1,0 +1,156 @@
+"""Compare a kernel's outputs with the reference.
+
+Default rule (NPUKernelBench): a case fails if any output or reference value is non-finite, or if any element has
+abs diff > atol AND rel diff > rtol (rel = abs / (|ref| + 1e-7)), with atol = rtol = 1e-3. A task may set its own
+`Tolerance` (``mode="both"`` as above with other numbers, or ``mode="scaled"``: fail if abs > rtol * max(1, |ref|),
+NPUKernelBench's custom checks), or a `custom_check_precision` function that decides pass/fail itself; either way the
+finding reports the max abs and rel error and the first bad element (flat and N-d index).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from akgen_lsp.findings import Finding, Severity, Span
+
+REL_EPS = 1e-7
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    atol: float = 1e-3
+    rtol: float = 1e-3
+    mode: str = "both"  # both | scaled | exact
+
+    def describe(self) -> str:
+        if self.mode == "scaled":
+            return f"|diff| <= {self.rtol:g} * max(1, |ref|)"
+        if self.mode == "exact":
+            return "exact equality"
+        return f"abs diff <= {self.atol:g} or rel diff <= {self.rtol:g}"
+
+
+@dataclass
+class Comparison:
+    ok: bool
+    max_abs: float = 0.0
+    max_rel: float = 0.0
+    first_bad: int | None = None  # flat index in the output that failed
+    first_bad_index: tuple[int, ...] | None = None
+    output: int = 0  # which output
+    output_name: str = ""
+    expected: float | None = None
+    actual: float | None = None
+    bad_count: int = 0
+    reason: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "max_abs": _num(self.max_abs), "max_rel": _num(self.max_rel),
+                "first_bad": self.first_bad, "first_bad_index": list(self.first_bad_index)
+                if self.first_bad_index is not None else None, "output": self.output_name or self.output,
+                "expected": _num(self.expected), "actual": _num(self.actual), "bad_count": self.bad_count,
+                "reason": self.reason}
+
+
+def _num(v: float | None) -> float | str | None:
+    if v is None:
+        return None
+    if np.isfinite(v):
+        return float(v)
+    return str(v)
+
+
+def as_float(a: np.ndarray, dtype: str | None = None) -> np.ndarray:
+    """Outputs as float64 for comparison: bfloat16 (raw uint16 bits) widened, bools and ints cast."""
+    arr = np.asarray(a)
+    if dtype == "bfloat16" and arr.dtype == np.uint16:
+        arr = (arr.astype(np.uint32) << 16).view(np.float32)
+    if np.iscomplexobj(arr):
+        return arr.astype(np.complex128)
+    return arr.astype(np.float64)
+
+
+def _compare_one(ref: np.ndarray, out: np.ndarray, tol: Tolerance) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        abs_d = np.abs(ref - out)
+        rel_d = abs_d / (np.abs(ref) + REL_EPS)
+        nonfinite = ~np.isfinite(ref) | ~np.isfinite(out)
+        if tol.mode == "scaled":
+            bad = abs_d > tol.rtol * np.maximum(1.0, np.abs(ref))
+        elif tol.mode == "exact":
+            bad = abs_d > 0
+        else:
+            bad = (abs_d > tol.atol) & (rel_d > tol.rtol)
+    bad = bad | nonfinite
+    reason = "non-finite value" if nonfinite.any() else ("out of tolerance" if bad.any() else "")
+    return abs_d, rel_d, bad, reason
+
+
+def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol: Tolerance | None = None,
+                    names: Sequence[str] = (), custom: Callable[[], bool] | None = None) -> Comparison:
+    """Compare every output. `custom`, when given, decides pass/fail (a task's custom_check_precision); the
+    statistics are computed here either way."""
+    tol = tol or Tolerance()
+    if len(refs) != len(outs):
+        return Comparison(False, reason=f"the kernel produced {len(outs)} outputs, the reference {len(refs)}")
+    result = Comparison(True)
+    first: Comparison | None = None
+    for i, (r, o) in enumerate(zip(refs, outs, strict=True)):
+        name = names[i] if i < len(names) else f"output {i}"
+        r = np.asarray(r)
+        o = np.asarray(o)
+        if r.size != o.size:
+            return Comparison(False, output=i, output_name=name,
+                              reason=f"{name}: {o.size} elements, the reference has {r.size} (shape {list(r.shape)})")
+        o = o.reshape(r.shape)
+        abs_d, rel_d, bad, reason = _compare_one(r, o, tol)
+        max_abs = float(np.max(np.abs(abs_d))) if abs_d.size else 0.0
+        max_rel = float(np.max(np.abs(rel_d))) if rel_d.size else 0.0
+        result.max_abs = _worst(result.max_abs, max_abs)
+        result.max_rel = _worst(result.max_rel, max_rel)
+        if bad.any() and first is None:
+            flat = int(np.flatnonzero(bad.reshape(-1))[0])
+            idx = tuple(int(x) for x in np.unravel_index(flat, r.shape)) if r.shape else ()
+            first = Comparison(False, first_bad=flat, first_bad_index=idx, output=i, output_name=name,
+                               expected=_scalar(r.reshape(-1)[flat]), actual=_scalar(o.reshape(-1)[flat]),
+                               bad_count=int(bad.sum()), reason=reason)
+    ok = first is None if custom is None else bool(custom())
+    result.ok = ok
+    if first is not None:
+        result.first_bad, result.first_bad_index = first.first_bad, first.first_bad_index
+        result.output, result.output_name = first.output, first.output_name
+        result.expected, result.actual, result.bad_count, result.reason = (first.expected, first.actual,
+                                                                           first.bad_count, first.reason)
+    elif not ok:
+        result.reason = "the task's custom precision check failed"
+    return result
+
+
+def _worst(a: float, b: float) -> float:
+    """The larger of two errors, where NaN counts as the worst."""
+    if np.isnan(a) or np.isnan(b):
+        return float("nan")
+    return max(a, b)
+
+
+def _scalar(v: Any) -> float:
+    return float(np.abs(v)) if np.iscomplexobj(v) else float(v)
+
+
+def comparison_finding(cmp: Comparison, path: str, case_label: str, tol: Tolerance | None = None) -> Finding:
+    """The `Finding` for a failed comparison (source akgen-run, error class precision)."""
+    tol = tol or Tolerance()
+    where = ""
+    if cmp.first_bad is not None:
+        idx = ", ".join(str(i) for i in (cmp.first_bad_index or ()))
+        where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}): expected {cmp.expected:.6g}, "
+                 f"got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
+    msg = (f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
+           f"max rel error {cmp.max_rel:.4g} (allowed: {tol.describe()}){where}")
+    return Finding(code="BENCH-PRECISION", message=msg, span=Span.point(path, 1), severity=Severity.ERROR,
+                   source="akgen-run", error_class="precision", data={"case": case_label, **cmp.to_json()})

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import numpy as np
+
+from akgen_lsp.bench.compare import Tolerance, as_float, compare_outputs, comparison_finding
+
+
+def test_passes_when_abs_or_rel_is_within() -> None:
+    ref = np.array([1000.0, 0.0, 1.0])
+    # 1000 + 0.5: abs 0.5 > 1e-3 but rel 5e-4 <= 1e-3 -> ok; 0 + 5e-4: abs ok
+    out = np.array([1000.5, 5e-4, 1.0])
+    assert compare_outputs([ref], [out]).ok
+
+
+def test_fails_only_when_both_exceed() -> None:
+    ref = np.array([1.0, 2.0, 3.0, 4.0])
+    out = np.array([1.0, 2.0, 3.01, 4.0])
+    cmp = compare_outputs([ref], [out], names=["y"])
+    assert not cmp.ok
+    assert cmp.first_bad == 2 and cmp.first_bad_index == (2,)
+    assert cmp.max_abs == np.float64(0.01).item() or abs(cmp.max_abs - 0.01) < 1e-12
+    assert abs(cmp.max_rel - 0.01 / 3) < 1e-6
+
+
+def test_non_finite_fails_even_if_equal() -> None:
+    ref = np.array([1.0, np.inf])
+    out = np.array([1.0, np.inf])
+    cmp = compare_outputs([ref], [out])
+    assert not cmp.ok and cmp.reason == "non-finite value" and cmp.first_bad == 1
+    cmp2 = compare_outputs([np.array([1.0])], [np.array([np.nan])])
+    assert not cmp2.ok
+
+
+def test_custom_tolerances() -> None:
+    ref = np.array([100.0, 1.0])
+    out = np.array([100.15, 1.0])
+    assert not compare_outputs([ref], [out]).ok  # default: abs .15 > 1e-3 and rel 1.5e-3 > 1e-3
+    assert compare_outputs([ref], [out], Tolerance(rtol=1 / 512, mode="scaled")).ok
+    assert not compare_outputs([ref], [out], Tolerance(rtol=1 / 2048, mode="scaled")).ok
+    assert compare_outputs([ref], [out], Tolerance(atol=0.2, rtol=0.0)).ok
+    assert not compare_outputs([np.array([3])], [np.array([4])], Tolerance(mode="exact")).ok
+    # a custom check decides, statistics still reported
+    cmp = compare_outputs([ref], [out], custom=lambda: True)
+    assert cmp.ok and cmp.max_abs > 0.14
+
+
+def test_shape_mismatch_and_count_mismatch() -> None:
+    assert not compare_outputs([np.zeros(4)], [np.zeros(3)]).ok
+    assert not compare_outputs([np.zeros(4)], []).ok
+
+
+def test_nd_index_and_finding() -> None:
+    ref = np.zeros((2, 3, 4))
+    out = ref.copy()
+    out[1, 2, 3] = 7.0
+    out[1, 0, 0] = 0.5
+    cmp = compare_outputs([ref], [out], names=["z"])
+    assert cmp.first_bad_index == (1, 0, 0) and cmp.first_bad == 12 and cmp.bad_count == 2
+    f = comparison_finding(cmp, "k.cpp", "case 3")
+    assert f.source == "akgen-run" and f.error_class == "precision"
+    assert "max abs error 7" in f.message and "z[1, 0, 0]" in f.message and "flat 12" in f.message
+
+
+def test_bfloat16_bits_are_widened() -> None:
+    bits = np.array([0x3F80, 0x4000], dtype=np.uint16)  # 1.0, 2.0
+    assert as_float(bits, "bfloat16").tolist() == [1.0, 2.0]
