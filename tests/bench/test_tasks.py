@@ -5,7 +5,13 @@ from pathlib import Path
 import pytest
 
 from akgen_lsp.bench.tasks import (
-    TaskError, camel_to_snake, case_dtypes, discover_tasks, find_task_for_path, normalize_dtype, parse_shape,
+    TaskError,
+    camel_to_snake,
+    case_dtypes,
+    discover_tasks,
+    find_task_for_path,
+    normalize_dtype,
+    parse_shape,
     parse_test_cases,
 )
 
