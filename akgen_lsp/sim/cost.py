@@ -34,7 +34,7 @@ DEFAULT_VECTOR_COST: dict[str, tuple[float, float]] = {
 DEFAULT_BANDWIDTH_GIBPS: dict[str, float] = {
     "gm_ub": 101.0, "gm_l1": 135.0, "ub_gm": 188.0, "ub_ub": 1024.0, "l0c_gm": 70.0, "l1_l0a": 441.0, "l1_l0b": 220.0,
 }
-DEFAULT_DMA_LATENCY_CYCLES = 100.0
+DEFAULT_DMA_LATENCY_CYCLES = 300.0
 DEFAULT_ISSUE_CYCLES = 2.0
 PIPES = ("S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX")
 

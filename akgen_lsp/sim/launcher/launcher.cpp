@@ -382,7 +382,7 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
 // ------------------------------------------------------------------------------------------------ blocks
 std::string block_summary(const BlockCtx& c, const char* status, double wall_us) {
     std::string s = "{\"kind\":\"block\",\"block\":" + std::to_string(c.idx) + ",\"status\":\"" + status + "\"";
-    double makespan = c.now_s;
+    double makespan = std::max(c.now_s, c.done);
     for (double f : c.pipe_free) makespan = std::max(makespan, f);
     s += ",\"cycles\":" + std::to_string(makespan);
     s += ",\"busy\":{";

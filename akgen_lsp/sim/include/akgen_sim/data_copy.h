@@ -56,15 +56,15 @@ inline double gm_to_local_bw(TPosition p) {
 template <typename T> inline void dma_in(const LocalTensor<T>& dst, uint64_t bytes, const char* api,
                                          const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    double end = akgen_sim::charge(akgen_sim::P_MTE2, akgen_sim::dma_cycles(double(bytes), gm_to_local_bw(dst.pos_)),
-                                   akgen_sim::ready_for_write(dst.slot_), api, loc);
+    double end = akgen_sim::charge_dma(akgen_sim::P_MTE2, double(bytes), gm_to_local_bw(dst.pos_),
+                                       akgen_sim::ready_for_write(dst.slot_), api, loc);
     akgen_sim::wrote(dst.slot_, end);
     c.gm_read += bytes;
 }
 template <typename T> inline void dma_out(const LocalTensor<T>& src, uint64_t bytes, const char* api,
                                           const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    double end = akgen_sim::charge(akgen_sim::P_MTE3, akgen_sim::dma_cycles(double(bytes), akgen_sim::cfg().bw_ub_gm),
+    double end = akgen_sim::charge_dma(akgen_sim::P_MTE3, double(bytes), akgen_sim::cfg().bw_ub_gm,
                                    akgen_sim::ready_for_read(src.slot_), api, loc);
     akgen_sim::read_by(src.slot_, end);
     c.gm_write += bytes;
@@ -122,7 +122,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     akgen_sim::check_local(dst, "dst", "DataCopy", bytes, loc, ub);
     std::memmove(dst.addr_, src.addr_, bytes);
     int pipe = ub ? akgen_sim::P_V : akgen_sim::P_MTE3;
-    double end = akgen_sim::charge(pipe, akgen_sim::dma_cycles(double(bytes), akgen_sim::cfg().bw_ub_ub),
+    double end = akgen_sim::charge_dma(pipe, double(bytes), akgen_sim::cfg().bw_ub_ub,
                                    std::max(akgen_sim::ready_for_read(src.slot_), akgen_sim::ready_for_write(dst.slot_)),
                                    "DataCopy", loc);
     akgen_sim::read_by(src.slot_, end);
@@ -180,8 +180,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         std::memmove(d + b * (p.blockLen + p.dstStride) * 32ull, s + b * (p.blockLen + p.srcStride) * 32ull, blk);
     }
-    double end = akgen_sim::charge(akgen_sim::P_V, akgen_sim::dma_cycles(double(blk * p.blockCount),
-                                                                          akgen_sim::cfg().bw_ub_ub),
+    double end = akgen_sim::charge_dma(akgen_sim::P_V, double(blk * p.blockCount), akgen_sim::cfg().bw_ub_ub,
                                    std::max(akgen_sim::ready_for_read(src.slot_), akgen_sim::ready_for_write(dst.slot_)),
                                    "DataCopy", loc);
     akgen_sim::read_by(src.slot_, end);

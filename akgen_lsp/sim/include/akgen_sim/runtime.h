@@ -154,6 +154,7 @@ struct BlockCtx {
     double now_s = 0;                 // scalar issue clock
     double pipe_free[P_COUNT] = {};
     double busy[P_COUNT] = {};
+    double done = 0;                  // when the last result (including DMA latency) is complete
     double flag_time[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     int flag_pending[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     loc_t flag_loc[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
@@ -244,7 +245,8 @@ inline void warn(const char* code, const std::string& msg, const loc_t& loc, con
 
 // ---------------------------------------------------------------------------------------------- cost model
 // Issue an operation on `pipe` costing `cycles`, not before `ready` (data dependencies). Returns its end time.
-inline double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc) {
+// `latency` delays when the result is ready without occupying the pipe (DMA: transfers stream back to back).
+inline double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc, double latency = 0) {
     BlockCtx& c = ctx();
     c.now_s += cfg().issue_cycles;
     double start = std::max({c.now_s, c.pipe_free[pipe], ready});
@@ -256,7 +258,8 @@ inline double charge(int pipe, double cycles, double ready, const char* name, co
     } else {
         ++c.trace_dropped;
     }
-    return end;
+    c.done = std::max(c.done, end + latency);
+    return end + latency;
 }
 
 // A scalar-only API call (mask setting, GetValue on GM, queue bookkeeping): advances the scalar clock.
@@ -275,6 +278,9 @@ inline double vec_cycles(const char* op, double repeats, double ready) {
     return (idle ? k.startup : 0.0) + k.slope * repeats;
 }
 
-inline double dma_cycles(double bytes, double gibps) { return cfg().dma_latency_cycles + cfg().bytes_cycles(bytes, gibps); }
+// DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
+inline double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc) {
+    return charge(pipe, cfg().bytes_cycles(bytes, gibps), ready, name, loc, cfg().dma_latency_cycles);
+}
 
 }  // namespace akgen_sim

@@ -1,0 +1,62 @@
+"""The cost model: double buffering lowers the estimate, a memory-bound kernel tracks bytes / bandwidth, and more
+blocks than cores add waves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from akgen_lsp.ascendc.arch import load_arch
+from akgen_lsp.sim import run_manifest
+from akgen_lsp.sim.cost import DEFAULT_BANDWIDTH_GIBPS
+
+from .conftest import KERNELS, needs_gxx
+
+pytestmark = needs_gxx
+
+ADD = KERNELS / "add_queue.cpp"
+
+
+def run_add(write_manifest, tmp_path: Path, n: int, block_dim: int, tiles: int, buffer_num: int = 2):
+    x = np.ones(n, dtype=np.float32)
+    m = write_manifest(ADD, "add_custom", [
+        {"name": "x", "input": x}, {"name": "y", "input": x},
+        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [n]},
+        {"name": "n", "scalar": n, "type": "uint32_t"}, {"name": "t", "scalar": tiles, "type": "uint32_t"},
+    ], block_dim=block_dim, defines={"DTYPE_X": "float", "BUFFER_NUM": str(buffer_num)})
+    res = run_manifest(m, tmp_path / f"o{block_dim}_{tiles}_{buffer_num}")
+    assert res.status == "ok", [f.message for f in res.findings]
+    return res.estimate
+
+
+def test_double_buffering_lowers_the_estimate(write_manifest, tmp_path: Path) -> None:
+    n = 16 * 4096
+    # same tile length (n / 16): one buffer and 16 tiles vs two buffers and 8 tiles per buffer
+    single = run_add(write_manifest, tmp_path, n, 1, tiles=16, buffer_num=1)
+    double = run_add(write_manifest, tmp_path, n, 1, tiles=8, buffer_num=2)
+    assert double["us"] < 0.85 * single["us"], (single["us"], double["us"])
+
+
+def test_memory_bound_kernel_tracks_bytes_over_bandwidth(write_manifest, tmp_path: Path) -> None:
+    # one core streaming 2 x 1 MiB in and 1 MiB out in 32 KiB tiles: bound by GM -> UB bandwidth
+    n = 256 * 1024
+    est = run_add(write_manifest, tmp_path, n, 1, tiles=16)
+    assert est["bound"] == "MTE2"
+    bw = load_arch("Ascend910B2").bandwidth_gibps.get("gm_ub", DEFAULT_BANDWIDTH_GIBPS["gm_ub"])
+    ideal_us = 2 * n * 4 / (bw * 2**30) * 1e6
+    assert abs(est["us"] - ideal_us) / ideal_us < 0.20, (est["us"], ideal_us)
+    # all cores together: bound by HBM
+    wide = run_add(write_manifest, tmp_path, 48 * n // 8, 48, tiles=4)
+    hbm = load_arch("Ascend910B2").hbm_gbps
+    assert wide["bound"] == "HBM"
+    assert abs(wide["us"] - 3 * 48 * n // 8 * 4 / (hbm * 1e9) * 1e6) / wide["us"] < 0.20
+
+
+def test_more_blocks_than_cores_add_waves(write_manifest, tmp_path: Path) -> None:
+    per_block = 2048
+    cores = load_arch("Ascend910B2").aiv_cores
+    one = run_add(write_manifest, tmp_path, per_block * cores, cores, tiles=1)
+    two = run_add(write_manifest, tmp_path, per_block * 2 * cores, 2 * cores, tiles=1)
+    assert one["waves"] == 1 and two["waves"] == 2
+    assert two["us"] > 1.8 * one["us"]
