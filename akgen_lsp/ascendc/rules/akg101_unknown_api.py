@@ -151,12 +151,25 @@ def _members_and_unqualified(
             return
         invented = _invented(ctx, cat, f"{ASCENDC}::{short}")
         pool = [e.short for e in cat.namespace_members(ASCENDC)]
-        suggestions = [s for s in cat.suggest(short, pool) if _close(short, s)]
+        suggestions = [s for s in suggest(cat, short, pool) if _close(short, s)]
         if invented is None and not suggestions:
             continue  # nothing Ascend-like: most likely a helper from a header we cannot see
         seen.add(call.name_node.start_byte)
         yield _finding(ctx, f"use of undeclared identifier '{short}'", short, ASCENDC, invented, suggestions,
                        call.name_span)
+
+
+def suggest(cat: Catalog, short: str, pool: list[str], n: int = 3) -> list[str]:
+    """The catalog's suggestions, then names close to `short` when case is ignored (``Dequeue`` -> ``DeQue``)."""
+    out = list(cat.suggest(short, pool, n))
+    lowered: dict[str, str] = {}
+    for p in pool:
+        lowered.setdefault(p.lower(), p)
+    for low in difflib.get_close_matches(short.lower(), list(lowered), n=n, cutoff=0.8):
+        cand = lowered[low]
+        if cand != short and cand not in out:
+            out.append(cand)
+    return out[:n]
 
 
 def _close(a: str, b: str) -> bool:
@@ -197,7 +210,7 @@ def _unknown(
         head = f"no member named '{short}' in '{scope}'"
         pool = [e.short for e in (cat.members(scope) if ns_kind == "class" else cat.children.get(scope, []))]
     invented = _invented(ctx, cat, f"{scope}::{short}")
-    return _finding(ctx, head, short, scope, invented, cat.suggest(short, pool), span)
+    return _finding(ctx, head, short, scope, invented, suggest(cat, short, pool), span)
 
 
 def _finding(
