@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,16 @@ def fixture_text(name: str) -> str:
     return (FIXTURES / name).read_text(encoding="utf-8")
 
 
+_opened = itertools.count(1)
+
+
 def uri_of(name: str) -> str:
     return (FIXTURES / name).as_uri()
+
+
+def unique_uri(name: str) -> str:
+    """A URI of its own for a fixture (servers are shared between tests): ``.../fixtures/opened-7/good_add.cpp``."""
+    return (FIXTURES / f"opened-{next(_opened)}" / name).as_uri()
 
 
 def initialize_params(spec: str, options: Any = None, root: Path = FIXTURES) -> types.InitializeParams:
@@ -53,7 +62,8 @@ def initialize_params(spec: str, options: Any = None, root: Path = FIXTURES) -> 
 
 
 def open_document(client: LanguageClient, name: str, text: str | None = None, version: int = 1) -> str:
-    uri = uri_of(name)
+    """Open fixture `name` (or `text` under its name) under a fresh URI; returns the URI."""
+    uri = unique_uri(name)
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(
@@ -124,3 +134,12 @@ def change_whole(client: LanguageClient, uri: str, version: int, text: str) -> N
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
+
+
+async def wait_for_message(client: LanguageClient, timeout: float = 10.0) -> types.ShowMessageParams:
+    async def poll() -> types.ShowMessageParams:
+        while not client.messages:
+            await asyncio.sleep(0.02)
+        return client.messages[0]
+
+    return await asyncio.wait_for(poll(), timeout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -13,6 +14,8 @@ from .lsp_helpers import (
     open_document,
     wait_for_diagnostics,
 )
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 DOC = types.TextDocumentIdentifier
 NO_EXTERN_C = fixture_text("good_add.cpp").replace('extern "C" __global__', "__global__")

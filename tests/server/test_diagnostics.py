@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.server.convert import SEVERITY
 
-from .lsp_helpers import fixture_text, open_document, uri_of, wait_for_diagnostics
+from .lsp_helpers import fixture_text, open_document, wait_for_diagnostics
 
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 async def test_broken_kernel_gets_a_versioned_diagnostic_with_data(client: LanguageClient):
     uri = open_document(client, "broken_add.cpp", version=3)
@@ -115,4 +117,3 @@ async def test_columns_follow_the_negotiated_encoding(client: LanguageClient):
     utf8 = bool(general and general.position_encodings and general.position_encodings[0] == "utf-8")
     expected = len(line[:code_points].encode("utf-8")) if utf8 else len(line[:code_points].encode("utf-16-le")) // 2
     assert diag.range.start.character == expected
-    assert uri == uri_of("broken_add.cpp")

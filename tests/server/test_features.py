@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from akgen_lsp.ascendc.catalog import load_catalog
 
 from .lsp_helpers import fixture_text, open_document, position_of, wait_for_diagnostics
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 DOC = types.TextDocumentIdentifier
 

@@ -41,7 +41,7 @@ def word_at(line_text: str, character: int) -> Word | None:
     if not line_text:
         return None
     i = min(character, len(line_text))
-    if i < len(line_text) and _WORD_CHARS.match(line_text[i]) is None and i > 0:
+    if i > 0 and (i == len(line_text) or _WORD_CHARS.match(line_text[i]) is None):
         i -= 1  # the cursor sits right after the word
     if i >= len(line_text) or _WORD_CHARS.match(line_text[i]) is None:
         return None
@@ -84,13 +84,18 @@ def resolve_class(catalog: Catalog, type_name: str) -> Entry | None:
     base = re.sub(r"<.*", "", type_name).strip().removeprefix("::")
     for name in (base, f"AscendC::{base}"):
         entry = catalog.get(name)
-        if entry is not None and entry.kind in ("class", "type"):
+        if entry is not None and _has_members(catalog, entry):
             return entry
     short = base.rsplit("::", 1)[-1]
     for entry in catalog.lookup(short):
-        if entry.kind in ("class", "type"):
+        if _has_members(catalog, entry):
             return entry
     return None
+
+
+def _has_members(catalog: Catalog, entry: Entry) -> bool:
+    """A class, or a type with members in the catalog (not ``uint32_t``)."""
+    return entry.kind == "class" or (entry.kind == "type" and bool(catalog.children.get(entry.name)))
 
 
 _DECL = re.compile(
@@ -186,7 +191,6 @@ def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | Non
     lo = max(0, offset - window)
     segment = _blank_literals(text[lo:offset])
     depth = 0
-    commas = 0
     i = len(segment) - 1
     while i >= 0:
         ch = segment[i]
@@ -201,15 +205,34 @@ def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | Non
                     return None
                 name, name_start = callee
                 line_start = segment.rfind("\n", 0, name_start) + 1
-                q = qualified_before(segment[line_start:name_start + len(name)], name_start - line_start, name)
-                return CallSite(q, lo + name_start, commas)
+                q = qualified_before(segment[line_start : name_start + len(name)], name_start - line_start, name)
+                return CallSite(q, lo + name_start, _top_level_commas(segment[i + 1 :]))
             depth -= 1
-        elif ch == "," and depth == 0:
-            commas += 1
         elif ch == ";" and depth == 0:
             return None
         i -= 1
     return None
+
+
+def _top_level_commas(args: str) -> int:
+    """Commas of an argument list outside nested brackets and template argument lists (``Get<half, 2>(n)``)."""
+    depth = 0
+    angle = 0
+    commas = 0
+    prev = ""
+    for ch in args:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+        elif ch == "<" and (prev.isalnum() or prev == "_"):
+            angle += 1
+        elif ch == ">" and angle > 0 and prev != "-":
+            angle -= 1
+        elif ch == "," and depth == 0 and angle == 0:
+            commas += 1
+        prev = ch
+    return commas
 
 
 _CALLEE = re.compile(r"([A-Za-z_]\w*)\s*(?:<(?:[^<>()]|<[^<>()]*>)*>)?\s*$")

@@ -1,0 +1,50 @@
+"""workspace/didChangeConfiguration: new settings apply to open documents; bad values are reported.
+
+This test changes the server's settings, so it has a server of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from .lsp_helpers import (
+    CLIENTS,
+    CONFIG,
+    initialize_params,
+    open_document,
+    wait_for_diagnostics,
+    wait_for_message,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_lsp.fixture(config=CONFIG, params=CLIENTS, scope="module")
+async def client(request: pytest.FixtureRequest, lsp_client: LanguageClient):
+    await lsp_client.initialize_session(initialize_params(request.param, {"lint": {"debounce_ms": 20}}))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_configuration_change_applies_and_bad_values_are_reported(client: LanguageClient):
+    uri = open_document(client, "broken_add.cpp")
+    assert await wait_for_diagnostics(client, uri, version=1)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"akgen": {"lint": {"ignore": ["AKG120"]}}})
+    )
+    # the re-lint publishes the same version again, now without AKG120
+    async def cleared() -> None:
+        while list(client.diagnostics.get(uri, ())):
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(cleared(), 10)
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"akgen": {"lint": {"enable": "yes"}}})
+    )
+    message = await wait_for_message(client)
+    assert "lint.enable" in message.message
