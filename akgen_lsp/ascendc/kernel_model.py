@@ -19,7 +19,6 @@ What it adds to `akgen_lsp.ascendc.syntax` (functions, classes, declarations, ca
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -54,9 +53,10 @@ _AICORE_RE = re.compile(r"\b(?:__aicore__|__vector__|__cube__|__mix__|__attribut
                         r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\]")
 _GLOBAL_RE = re.compile(r"\b(?:__global__|CATLASS_GLOBAL)\b")
 _EXTERN_C_RE = re.compile(r'\bextern\s*"C"')
-_DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*((?:[^\n\\]|\\\n|\\.)*)$", re.M)
 _DIRECTIVE_RE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
 _CPU_MACROS = (b"ASCENDC_CPU_DEBUG", b"__CCE_KT_TEST__")
+_WORD_RE = re.compile(r"[A-Za-z_]\w*")
+_BUFFER_TYPES = frozenset({"TQue", "TQueBind", "TBuf"})
 
 
 # ------------------------------------------------------------------------------------------------- values
@@ -196,6 +196,8 @@ class KernelClass:
     methods: list[Function] = field(default_factory=list)
     buffers: dict[str, Buffer] = field(default_factory=dict)
     pipes: list[str] = field(default_factory=list)
+    is_kernel_class: bool = False
+    """A class with device methods (its other methods run on the device too)."""
 
     @property
     def name(self) -> str:
@@ -212,10 +214,7 @@ class KernelClass:
     def field_decl(self, name: str) -> syntax.Declaration | None:
         return self.info.field(name)
 
-    @property
-    def is_kernel_class(self) -> bool:
-        """A class with device methods (its other methods run on the device too)."""
-        return any(m.has_device_mark for m in self.methods)
+
 
 
 @dataclass
@@ -233,6 +232,8 @@ class KernelModel:
     function_names: dict[str, list[Function]]
     calls_by_function: dict[int, list[Call]]
     _call_index: dict[tuple[int, int], Call] | None = None
+    _local_index: dict[tuple[str, str], Buffer] | None = None
+    _by_start: dict[int, Function] = field(default_factory=dict)
 
     @property
     def entries(self) -> list[Function]:
@@ -246,10 +247,15 @@ class KernelModel:
         return cls is not None and cls.is_kernel_class
 
     def in_cpu_only(self, node: Node) -> bool:
-        return any(a <= node.start_byte < b for a, b in self.cpu_only)
+        return bool(self.cpu_only) and any(a <= node.start_byte < b for a, b in self.cpu_only)
 
     def in_preprocessor_branch(self, node: Node) -> bool:
-        return any(a <= node.start_byte < b for a, b in self.pp_branches)
+        return bool(self.pp_branches) and any(a <= node.start_byte < b for a, b in self.pp_branches)
+
+    def function_of(self, node: Node) -> Function | None:
+        """The innermost function definition around `node`."""
+        f = syntax.function_at(self.pf, node)
+        return None if f is None else self._by_start.get(f.node.start_byte)
 
     def calls_in(self, fn: Function) -> list[Call]:
         """The calls whose innermost function is `fn`."""
@@ -257,9 +263,17 @@ class KernelModel:
 
     def buffer_for(self, fn: Function, name: str) -> Buffer | None:
         """The queue/buffer named `name` as seen from `fn`: a local, a member, a member of a base in the file."""
-        local = [b for b in self.buffers if b.owner == _fn_owner(fn) and b.name == name]
-        if local:
-            return local[0]
+        index = self._local_index
+        if index is None:
+            index = {}
+            for b in self.buffers:
+                if b.owner.startswith("fn:"):
+                    index.setdefault((b.owner, b.name), b)
+            self._local_index = index
+        if index:
+            local = index.get((_fn_owner(fn), name))
+            if local is not None:
+                return local
         seen: set[str] = set()
         cname = fn.class_name
         while cname and cname not in seen:
@@ -285,10 +299,9 @@ class KernelModel:
         template parameter of `fn` (or of its class) makes it unknown: its value depends on the instantiation."""
         if node is None:
             return None
-        if fn is not None and fn.fn.template_params:
-            params = set(fn.fn.template_params)
-            if any(n.type in ("identifier", "type_identifier") and self.pf.node_text(n) in params for n in walk(node)):
-                return None
+        if fn is not None and fn.fn.template_params and \
+                set(_WORD_RE.findall(self.pf.node_text(node))) & set(fn.fn.template_params):
+            return None
         return const_eval(node, self.pf)
 
 
@@ -306,7 +319,7 @@ def kernel_model(ctx: LintContext) -> KernelModel:
 
 def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
     orig = _original_bytes(pf)
-    device_macros = _device_macros(pf.text)
+    device_macros = _device_macros(pf)
     functions = [_function(pf, orig, f, device_macros) for f in syntax.functions(pf)]
     aliases = syntax.type_aliases(pf)
     classes: dict[str, KernelClass] = {}
@@ -332,19 +345,22 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
         cls = classes.get(f.class_name or "")
         if cls is not None:
             cls.methods.append(f)
+            cls.is_kernel_class = cls.is_kernel_class or f.has_device_mark
     calls_by_function: dict[int, list[Call]] = {}
     for c in syntax.calls(pf, catalog):
         if c.in_function is not None:
             calls_by_function.setdefault(c.in_function.start_byte, []).append(c)
     for d in syntax.declarations(pf):
-        if d.kind == "local":
+        if d.kind == "local" and (d.type_name.rsplit("::", 1)[-1] in _BUFFER_TYPES or d.type_name in aliases):
             fdef = syntax.function_at(pf, d.node)
             if fdef is not None and fdef.node.start_byte in by_start:
                 b = _buffer(pf, d, _fn_owner(by_start[fdef.node.start_byte]), aliases)
                 if b is not None and not d.is_reference and not d.is_pointer:
                     buffers.append(b)
-    model = KernelModel(pf, catalog, functions, classes, buffers, [], [], device_macros, _cpu_only_regions(orig),
-                        _preprocessor_branches(orig), by_name, calls_by_function)
+    directives = _directives(orig)
+    model = KernelModel(pf, catalog, functions, classes, buffers, [], [], device_macros, _cpu_only_regions(directives),
+                        _preprocessor_branches(orig, directives), by_name, calls_by_function)
+    model._by_start = by_start
     for f in functions:
         if f.body is not None:
             _scan_calls(model, f)
@@ -363,19 +379,22 @@ def _fn_owner(fn: Function) -> str:
     return f"fn:{fn.node.start_byte}"
 
 
-def _device_macros(text: str) -> frozenset[str]:
+def _device_macros(pf: ParsedFile) -> frozenset[str]:
     """Object-like macros whose body holds a device qualifier (``#define KERNEL_API __aicore__ inline``)."""
-    if "#" not in text:
-        return frozenset()
-    return frozenset(m.group(1) for m in _DEFINE_RE.finditer(text) if _DEVICE_MARK_RE.search(m.group(2)))
+    return frozenset(name for name, m in syntax.macros(pf).items()
+                     if m.params is None and m.node is not None and _DEVICE_MARK_RE.search(_macro_body(pf, name)))
 
 
-def _cpu_only_regions(orig: bytes) -> list[tuple[int, int]]:
+def _directives(orig: bytes) -> list[re.Match[bytes]]:
+    return list(_DIRECTIVE_RE.finditer(orig)) if b"#" in orig else []
+
+
+def _cpu_only_regions(directives: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     """Byte ranges compiled only for CPU debugging: ``#ifdef ASCENDC_CPU_DEBUG`` (or ``#if defined(...)``) branches and
     the ``#else`` of an ``#ifndef ASCENDC_CPU_DEBUG``."""
     out: list[tuple[int, int]] = []
     stack: list[tuple[bool | None, int]] = []  # (this branch is CPU-only: True/False/None unrelated, branch start)
-    for m in _DIRECTIVE_RE.finditer(orig):
+    for m in directives:
         kind, cond = m.group(1), m.group(2)
         if kind in (b"if", b"ifdef", b"ifndef"):
             cpu: bool | None = None
@@ -394,12 +413,12 @@ def _cpu_only_regions(orig: bytes) -> list[tuple[int, int]]:
     return out
 
 
-def _preprocessor_branches(orig: bytes) -> list[tuple[int, int]]:
+def _preprocessor_branches(orig: bytes, directives: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     """Byte ranges of the branches of ``#if``/``#ifdef``/``#ifndef`` groups (include guards excepted): code that a
     build may leave out, so nothing in it is certain to run."""
     out: list[tuple[int, int]] = []
     stack: list[tuple[int, bool]] = []  # (branch start, is an include guard)
-    for m in _DIRECTIVE_RE.finditer(orig):
+    for m in directives:
         kind, cond = m.group(1), m.group(2).strip()
         if kind in (b"if", b"ifdef", b"ifndef"):
             guard = kind == b"ifndef" and re.match(rb"\s*#\s*define\s+" + re.escape(cond) + rb"\b",
@@ -528,10 +547,13 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
 
 
 def _macro_body(pf: ParsedFile, name: str) -> str:
-    for m in _DEFINE_RE.finditer(pf.text):
-        if m.group(1) == name:
-            return m.group(2)
-    return ""
+    """The user's text of an object-like macro's body (device keywords not blanked)."""
+    m = syntax.macros(pf).get(name)
+    name_node = m.node.child_by_field_name("name") if m is not None and m.node is not None else None
+    if m is None or m.node is None or name_node is None:
+        return ""
+    raw = _original_bytes(pf)[name_node.end_byte : m.node.end_byte]
+    return raw.decode("utf-8", errors="replace").strip()
 
 
 # ------------------------------------------------------------------------------------------------- bodies
@@ -596,7 +618,7 @@ def _scan_calls(model: KernelModel, fn: Function) -> None:
     pf = model.pf
     assert fn.body is not None
     for c in model.calls_in(fn):
-        if c.receiver is None:
+        if c.receiver is None or (c.short != "InitBuffer" and c.short not in QUEUE_OPS):
             continue
         if c.short == "InitBuffer" and len(c.args) in (2, 3):
             target = receiver_base(pf, c.args[0])
@@ -666,6 +688,3 @@ def type_size(pf: ParsedFile, type_text: str | None) -> int | None:
         return None
     return const_eval(f"sizeof({type_text})", pf)
 
-
-def functions_named(model: KernelModel, name: str) -> Iterator[Function]:
-    yield from model.function_names.get(name, ())

@@ -54,10 +54,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from akgen_lsp.ascendc import syntax
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.kernel_model import Function, KernelModel, kernel_model
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import Call, walk
+from akgen_lsp.ascendc.syntax import Call, ParsedFile
 from akgen_lsp.findings import Finding, Severity, Span
 
 CODE = "AKG150"
@@ -78,64 +79,99 @@ FILE_IO_CALLS = frozenset({"fopen", "fclose", "fread", "fwrite", "fprintf", "fsc
 STREAMS = frozenset({"ifstream", "ofstream", "fstream", "cout", "cerr", "clog", "cin"})
 ALLOC_CALLS = frozenset({"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign"})
 _ACL_RE = re.compile(r"acl[A-Za-z]\w*")
+_NAMED = ALLOC_CALLS | FILE_IO_CALLS
+
+
+_KEYWORD_RE = re.compile(rb"\b(new|delete|throw|try)\b")
+_KIND_OF = {"new_expression": "new", "delete_expression": "delete", "throw_statement": "throw",
+            "throw_expression": "throw", "try_statement": "try"}
+
+
+def _nodes(pf: ParsedFile) -> list[tuple[str, Node]]:
+    """(kind, node) of the ``new``/``delete``/``throw``/``try`` expressions and the ``std::`` names of the file:
+    found from the keywords in the text (cheaper than a walk of the whole tree)."""
+    out: list[tuple[str, Node]] = []
+    for m in _KEYWORD_RE.finditer(pf.data):
+        leaf = pf.root.descendant_for_byte_range(m.start(), m.end())
+        parent = leaf.parent if leaf is not None else None
+        if parent is not None and parent.type in _KIND_OF and leaf.start_byte == parent.start_byte:
+            out.append((_KIND_OF[parent.type], parent))
+    out.extend(("qualified", ref.node) for ref in syntax.qualified_refs(pf) if ref.parts[:1] == ("std",))
+    return out
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
-    reported: set[int] = set()
+    pf = ctx.parsed
+    reported: set[tuple[int, int]] = set()
+
+    def fresh(f: Finding) -> bool:
+        key = (f.span.line, f.span.column)
+        if key in reported:
+            return False
+        reported.add(key)
+        return True
+
     for fn in model.functions:
         if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node):
             continue
-        for f in _in_function(ctx, model, fn):
-            key = f.span.line * 10_000 + f.span.column
-            if key not in reported:
-                reported.add(key)
-                yield f
-    for cls in model.classes.values():
-        if not any(m.has_device_mark for m in cls.methods):
+        where = f"in __aicore__ function '{fn.name}'"
+        for c in model.calls_in(fn):
+            if c.receiver is not None or (c.qualifier is None and c.short != fn.name and c.short not in _NAMED
+                                          and not c.short.startswith("acl")):
+                continue
+            if not model.in_cpu_only(c.node):
+                yield from filter(fresh, _call(ctx, model, fn, c, where))
+    for kind, n in _nodes(pf):
+        if model.in_cpu_only(n):
             continue
-        yield from _virtuals(ctx, cls.node)
-        body = cls.node.child_by_field_name("body")
-        if body is not None:
-            for decl in body.named_children:
-                if decl.type == "field_declaration":
-                    yield from _stl_types(ctx, decl, reported)
+        fn = model.function_of(n)
+        if fn is not None:
+            if not model.is_device(fn):
+                continue
+            where = f"in __aicore__ function '{fn.name}'"
+        else:
+            cls = syntax.class_at(pf, n)
+            kc = model.classes.get(cls.name.rsplit("::", 1)[-1]) if cls is not None else None
+            if kc is None or not kc.is_kernel_class:
+                continue
+            where = f"in kernel class '{kc.name}'"
+        yield from filter(fresh, _node(ctx, kind, n, where))
+    for cls in model.classes.values():
+        if cls.is_kernel_class:
+            yield from _virtuals(ctx, cls.node)
 
 
 def _finding(ctx: LintContext, span: Span, message: str, error_class: str = "api_mismatch") -> Finding:
     return Finding(CODE, message, span, Severity.ERROR, "akgen-lint", error_class)
 
 
-def _in_function(ctx: LintContext, model: KernelModel, fn: Function) -> Iterator[Finding]:
+def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]:
     pf = ctx.parsed
-    assert fn.body is not None
-    where = f"in __aicore__ function '{fn.name}'"
-    for c in model.calls_in(fn):
-        if not model.in_cpu_only(c.node):
-            yield from _call(ctx, model, fn, c, where)
-    for n in walk(fn.body):
-        if model.in_cpu_only(n):
-            continue
-        t = n.type
-        if t == "new_expression":
-            if n.child_by_field_name("placement") is not None:
-                continue
-            yield _finding(ctx, pf.span(n.children[0]), f"'new' {where}: device code has no heap; take memory from "
-                                                          "the TPipe (a TBuf or a queue) instead", "memory")
-        elif t == "delete_expression":
-            yield _finding(ctx, pf.span(n.children[0]), f"'delete' {where}: device code has no heap", "memory")
-        elif t == "throw_statement" or t == "throw_expression":
-            yield _finding(ctx, pf.span(n.children[0]), f"'throw' {where}: exceptions are not supported in device "
-                                                          "code; check with ASSERT or return a status", "syntax")
-        elif t == "try_statement":
-            yield _finding(ctx, pf.span(n.children[0]), f"'try' {where}: exceptions are not supported in device "
-                                                          "code", "syntax")
-        elif t in ("declaration", "parameter_declaration", "field_declaration", "alias_declaration",
-                   "type_definition"):
-            yield from _stl_types(ctx, n, set())
-        elif t == "qualified_identifier" and n.parent is not None and n.parent.type not in (
-                "qualified_identifier", "call_expression", "template_function"):
-            yield from _std_stream(ctx, n, where)
+    head = pf.span(n.children[0]) if n.children else pf.span(n)
+    if kind == "new":
+        if n.child_by_field_name("placement") is None:
+            yield _finding(ctx, head, f"'new' {where}: device code has no heap; take memory from the TPipe (a TBuf "
+                                      "or a queue) instead", "memory")
+    elif kind == "delete":
+        yield _finding(ctx, head, f"'delete' {where}: device code has no heap", "memory")
+    elif kind == "throw":
+        yield _finding(ctx, head, f"'throw' {where}: exceptions are not supported in device code; check with "
+                                  "ASSERT or return a status", "syntax")
+    elif kind == "try":
+        yield _finding(ctx, head, f"'try' {where}: exceptions are not supported in device code", "syntax")
+    elif kind == "qualified" and n.parent is not None and n.parent.type != "qualified_identifier":
+        std = _std_name(pf.node_text(n))
+        if std is None:
+            return
+        first = std.split("::")[0]
+        if first in STL_CONTAINERS:
+            yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: standard-library containers allocate on the "
+                                            "heap, which device code does not have; use a LocalTensor from a TBuf, "
+                                            "or a fixed-size array", "memory")
+        elif first in STREAMS:
+            yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: device code has no file or stream I/O; use "
+                                            "printf or DumpTensor for debugging output")
 
 
 def _std_name(pf_text: str) -> str | None:
@@ -152,11 +188,11 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
     if c.receiver is not None:
         return
     pf = ctx.parsed
-    fnode = c.node.child_by_field_name("function")
-    span = pf.span(fnode) if fnode is not None else c.name_span
     if c.qualifier is not None:
         if c.qualifier.lstrip(":") != "std":
             return
+        fnode = c.node.child_by_field_name("function")
+        span = pf.span(fnode) if fnode is not None else c.name_span
         std = c.short
         if std in STL_ALGORITHMS or std in STL_CONTAINERS:
             yield _finding(ctx, span, f"'std::{std}' {where}: the C++ standard library's containers and algorithms "
@@ -190,35 +226,6 @@ def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
     if fn.is_template or fn.fn.template_params or c.template_args or c.qualifier is not None:
         return False
     return len(model.function_names.get(fn.name, [])) == 1 and len(c.args) <= len(fn.params)
-
-
-def _stl_types(ctx: LintContext, decl: Node, reported: set[int]) -> Iterator[Finding]:
-    pf = ctx.parsed
-    for n in walk(decl):
-        if n.type != "qualified_identifier" or n.parent is None or n.parent.type == "qualified_identifier":
-            continue
-        std = _std_name(pf.node_text(n))
-        if std is None:
-            continue
-        head = std.split("::")[0]
-        if head in STL_CONTAINERS:
-            key = n.start_byte
-            if key in reported:
-                continue
-            reported.add(key)
-            yield _finding(ctx, pf.span(n), f"'std::{head}' in device code: standard-library containers allocate "
-                                            "on the heap, which device code does not have; use a LocalTensor "
-                                            "from a TBuf, or a fixed-size array", "memory")
-        elif head in STREAMS:
-            yield _finding(ctx, pf.span(n), f"'std::{head}' in device code: device code has no file or stream "
-                                            "I/O; use printf or DumpTensor for debugging output")
-
-
-def _std_stream(ctx: LintContext, n: Node, where: str) -> Iterator[Finding]:
-    pf = ctx.parsed
-    std = _std_name(pf.node_text(n))
-    if std is not None and std in ("cout", "cerr", "clog", "cin"):
-        yield _finding(ctx, pf.span(n), f"'std::{std}' {where}: device code has no stream I/O; use printf")
 
 
 def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:

@@ -15,7 +15,7 @@ def test_bad_fixture_findings_in_place() -> None:
     assert got == [
         ((9, 29), "'Factorial' calls itself"),
         ((15, 16), "'virtual' in a kernel class"),
-        ((17, 9), "'std::vector' in device code"),
+        ((17, 9), "'std::vector' in __aicore__ function 'Process'"),
         ((18, 9), "'std::sort' in __aicore__ function 'Process'"),
         ((19, 26), "'new' in __aicore__ function 'Process'"),
         ((20, 9), "'delete' in __aicore__ function 'Process'"),
@@ -25,7 +25,7 @@ def test_bad_fixture_findings_in_place() -> None:
         ((26, 20), "'fopen' in __aicore__ function 'Process'"),
         ((27, 9), "'fclose' in __aicore__ function 'Process'"),
         ((28, 9), "'aclrtMemcpy' in __aicore__ function 'Process'"),
-        ((33, 5), "'std::map' in device code"),
+        ((33, 5), "'std::map' in kernel class 'KernelSort'"),
     ]
     assert {f.error_class for f in found} == {"memory", "syntax", "api_mismatch"}
     assert all(not f.fixes for f in found)
@@ -56,7 +56,7 @@ def test_try_and_streams() -> None:
     found = lint(_device(body), "AKG150")
     assert [f.message.split(": ")[0] for f in found] == [
         "'try' in __aicore__ function 'Work'", "'std::cout' in __aicore__ function 'Work'",
-        "'std::ofstream' in device code"]
+        "'std::ofstream' in __aicore__ function 'Work'"]
 
 
 def test_placement_new_overloads_and_template_recursion_are_fine() -> None:
