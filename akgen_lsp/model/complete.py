@@ -1,0 +1,524 @@
+"""The inline-completion pipeline, stage by stage; each stage is a plain function or a small class tested alone.
+
+    split -> cache -> debounce -> mode (syntax tree) -> budget + retrieval -> prompt -> stream with stop rules
+          -> extract (chat) -> post-filters -> range -> cache fill (typed-ahead entries)
+
+`CompletionService` (service.py) strings them together with a backend; nothing here knows which backend it is.
+Positions are 0-based lines and characters counted in code points.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cachetools import TTLCache
+
+from akgen_lsp.ascendc.catalog import Catalog, Entry
+
+# ----------------------------------------------------------------------------------------------- result
+
+
+@dataclass
+class InlineResult:
+    """One inline completion: the text and the range it replaces (on one line), where it came from and how long each
+    stage took (milliseconds)."""
+
+    text: str
+    start_line: int
+    start_character: int
+    end_line: int
+    end_character: int
+    source: str  # model | catalog | cache
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------------------------- split
+
+
+@dataclass(frozen=True)
+class Cursor:
+    prefix: str
+    suffix: str
+    line: int
+    character: int
+
+    @property
+    def line_prefix(self) -> str:
+        return self.prefix[self.prefix.rfind("\n") + 1 :]
+
+    @property
+    def line_suffix(self) -> str:
+        nl = self.suffix.find("\n")
+        return self.suffix if nl < 0 else self.suffix[:nl]
+
+    @property
+    def offset(self) -> int:
+        return len(self.prefix)
+
+
+def split_at(text: str, line: int, character: int) -> Cursor:
+    """Split `text` at a 0-based (line, character); positions past the end are clamped."""
+    line = max(0, line)
+    start = 0
+    for _ in range(line):
+        nl = text.find("\n", start)
+        if nl < 0:
+            break
+        start = nl + 1
+    else:
+        pass
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    row = text.count("\n", 0, start)
+    col = min(max(0, character), end - start)
+    if end > start and text[end - 1] == "\r" and col > end - start - 1:
+        col = end - start - 1
+    cut = start + col
+    return Cursor(text[:cut], text[cut:], row, col)
+
+
+# ----------------------------------------------------------------------------------------------- debounce
+
+
+class Debouncer:
+    """An adaptive delay per document, after Tabby: follow the typing rhythm, minus what the model takes anyway.
+
+    With the recent intervals between requests of a document, the delay is 1.2 x their median, clamped to
+    [base / 2, 4 x base], minus half the average model latency, and never below base / 4. A base of 0 disables it.
+    """
+
+    def __init__(self, base_ms: float, history: int = 8) -> None:
+        self.base_ms = float(base_ms)
+        self._last: dict[str, float] = {}
+        self._intervals: dict[str, deque[float]] = {}
+        self._latency_ms: float | None = None
+
+    def observe_request(self, doc: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        last = self._last.get(doc)
+        self._last[doc] = now
+        if last is not None:
+            gap = (now - last) * 1000.0
+            if gap < 5000:  # a pause is not a rhythm
+                self._intervals.setdefault(doc, deque(maxlen=8)).append(gap)
+
+    def observe_latency(self, ms: float) -> None:
+        self._latency_ms = ms if self._latency_ms is None else 0.8 * self._latency_ms + 0.2 * ms
+
+    def delay_ms(self, doc: str) -> float:
+        if self.base_ms <= 0:
+            return 0.0
+        gaps = self._intervals.get(doc)
+        target = self.base_ms
+        if gaps and len(gaps) >= 2:
+            target = min(max(1.2 * statistics.median(gaps), self.base_ms / 2), 4 * self.base_ms)
+        if self._latency_ms is not None:
+            target -= self._latency_ms / 2
+        return max(target, self.base_ms / 4)
+
+
+# ----------------------------------------------------------------------------------------------- cache
+
+
+class CompletionCache:
+    """LRU + TTL cache of completions keyed by the text around the cursor (the windows the prompt sees).
+
+    `put` also stores typed-ahead entries: for each position inside the answer, the prefix the user reaches by typing
+    the answer so far maps to the rest of it, so typing along a suggestion costs no model call. Keys are hashes of the
+    windows (with the lengths), so an entry costs a few dozen bytes whatever the document's size.
+    """
+
+    def __init__(self, maxsize: int = 256, ttl_s: float = 300.0, prefix_chars: int = 4096, suffix_chars: int = 1024,
+                 forward_chars: int = 256, timer: Callable[[], float] = time.monotonic) -> None:
+        self.prefix_chars = prefix_chars
+        self.suffix_chars = suffix_chars
+        self.forward_chars = forward_chars
+        self._answers: TTLCache[tuple[int, int, int], str] = TTLCache(maxsize=max(1, maxsize), ttl=ttl_s, timer=timer)
+        self._forward: TTLCache[tuple[int, int, int], tuple[str, int]] = TTLCache(
+            maxsize=max(1, maxsize) * 16, ttl=ttl_s, timer=timer
+        )
+        self.hits = 0
+        self.misses = 0
+
+    def _key(self, prefix: str, suffix: str) -> tuple[int, int, int]:
+        p = prefix[-self.prefix_chars :]
+        s = suffix[: self.suffix_chars]
+        return (hash(p), hash(s), len(p) * 100003 + len(s))
+
+    def get(self, prefix: str, suffix: str) -> str | None:
+        key = self._key(prefix, suffix)
+        hit = self._answers.get(key)
+        if hit is None:
+            fwd = self._forward.get(key)
+            if fwd is not None:
+                hit = fwd[0][fwd[1] :]
+        if hit is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return hit
+
+    def put(self, prefix: str, suffix: str, text: str) -> None:
+        self._answers[self._key(prefix, suffix)] = text
+        # typed-ahead: after typing text[:i], the rest text[i:] is still the suggestion
+        for i in range(1, min(len(text), self.forward_chars)):
+            self._forward[self._key(prefix + text[:i], suffix)] = (text, i)
+
+    def clear(self) -> None:
+        self._answers.clear()
+        self._forward.clear()
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+
+# ----------------------------------------------------------------------------------------------- mode
+
+_IDENT_CHAR = re.compile(r"\w")
+_CLOSERS_ONLY = re.compile(r"^[\s)\]};,\"']*$")
+
+
+def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
+    """``none``, ``single`` or ``multi`` from the syntax tree at the cursor (llm-ls's rule).
+
+    None in the middle of a word or with code after the cursor on the line (other than closers); single line in a
+    comment, a string, or mid-expression; multi-line on a blank line inside a block or at an empty block body.
+    """
+    lp, ls = cursor.line_prefix, cursor.line_suffix
+    if lp and ls and _IDENT_CHAR.match(lp[-1]) and _IDENT_CHAR.match(ls[0]):
+        return "none"
+    if ls.strip() and not _CLOSERS_ONLY.match(ls):
+        return "none"
+    from akgen_lsp.ascendc.syntax import parse
+
+    pf = parse(text, path)
+    byte_col = len(lp.encode("utf-8", errors="surrogatepass"))
+    point = (cursor.line, byte_col)
+    node = pf.root.descendant_for_point_range(point, point)
+    probe = node
+    while probe is not None:
+        if probe.type in ("comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
+                          "preproc_include", "preproc_def", "preproc_function_def"):
+            return "single"
+        probe = probe.parent
+    if not lp.strip():
+        return "multi"
+    if lp.rstrip().endswith("{") and not ls.strip():
+        return "multi"
+    return "single"
+
+
+# ----------------------------------------------------------------------------------------------- stop rules
+
+TOP_LEVEL_STARTS: tuple[str, ...] = (
+    "#include", "#define", "#if", "#pragma", "namespace ", "template", "extern ", "class ", "struct ", "using ",
+    "static ", "typedef ", "int main", "__global__", "constexpr ",
+)
+
+
+class StopRules:
+    """Where to cut a streamed completion: a newline (single-line mode), a top-level declaration starting at column
+    0, the first non-blank line of the text below the cursor, or a closing brace the completion did not open."""
+
+    def __init__(self, mode: str, suffix: str, line_prefix: str = "") -> None:
+        self.mode = mode
+        below = [ln.strip() for ln in suffix.split("\n")[1:6] if ln.strip()]
+        self.next_line = below[0] if below else ""
+        self.line_prefix = line_prefix
+
+    def stop_strings(self) -> tuple[str, ...]:
+        """Stops a backend can apply itself (cheapest: the server stops generating)."""
+        if self.mode == "single":
+            return ("\n",)
+        return tuple("\n" + k for k in TOP_LEVEL_STARTS[:2])
+
+    def check(self, text: str) -> int | None:
+        """The index to cut `text` at, or None to go on."""
+        if self.mode == "single":
+            nl = text.find("\n")
+            return nl if nl >= 0 else None
+        cut: int | None = None
+        # top-level keyword at the start of a line
+        for m in re.finditer(r"\n(?=\S)", text):
+            rest = text[m.end() :]
+            if any(rest.startswith(k) for k in TOP_LEVEL_STARTS) or (
+                len(rest) >= 12 and re.match(r"[A-Za-z_][\w:<>,\s*&]*\s+\w+\s*\(", rest) and not rest.startswith("}")
+            ):
+                cut = m.start() + 1
+                break
+        # the line below the cursor, written again
+        if self.next_line:
+            pos = 0
+            for line in text.split("\n")[:-1] if not text.endswith("\n") else text.split("\n"):
+                if pos > 0 and line.strip() == self.next_line and len(self.next_line) > 1:
+                    cut = pos if cut is None else min(cut, pos)
+                    break
+                pos += len(line) + 1
+        # an unmatched closing brace
+        depth = 0
+        for i, ch in _code_chars(text):
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth < 0:
+                    ls = text.rfind("\n", 0, i) + 1
+                    at = ls if not text[ls:i].strip() else i
+                    cut = at if cut is None else min(cut, at)
+                    break
+        return cut
+
+
+def _code_chars(text: str) -> list[tuple[int, str]]:
+    """(index, char) of bracket characters outside strings, char literals and comments."""
+    out: list[tuple[int, str]] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "/" and text.startswith("//", i):
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
+        if c == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c in "()[]{}":
+            out.append((i, c))
+        i += 1
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- post-filters
+
+
+@dataclass(frozen=True)
+class FilterContext:
+    prefix: str
+    suffix: str
+    mode: str = "multi"
+
+    @property
+    def line_prefix(self) -> str:
+        return self.prefix[self.prefix.rfind("\n") + 1 :]
+
+    @property
+    def line_suffix(self) -> str:
+        nl = self.suffix.find("\n")
+        return self.suffix if nl < 0 else self.suffix[:nl]
+
+    @property
+    def line_above(self) -> str:
+        lines = self.prefix.split("\n")
+        return lines[-2] if len(lines) >= 2 else ""
+
+
+Filter = Callable[[str, FilterContext], "str | None"]
+
+
+def drop_blank(text: str, ctx: FilterContext) -> str | None:
+    """Nothing but whitespace: no suggestion."""
+    return text if text.strip() else None
+
+
+def trim_repetition(text: str, ctx: FilterContext) -> str | None:
+    """Cut a loop: a line repeated 3+ times in a row keeps its first copy; a short pattern repeated 4+ times within a
+    line keeps one; a first line that rewrites the line above the cursor drops the suggestion."""
+    lines = text.split("\n")
+    if lines and ctx.line_above.strip() and len(ctx.line_above.strip()) > 3 and not ctx.line_prefix.strip():
+        first = next((ln for ln in lines if ln.strip()), "")
+        if first.strip() == ctx.line_above.strip():
+            return None
+    out: list[str] = []
+    run = 0
+    for ln in lines:
+        if out and ln.strip() and ln == out[-1]:
+            run += 1
+            if run >= 2:  # the third copy: the model is looping
+                while len(out) >= 2 and out[-1] == out[-2]:
+                    out.pop()
+                break
+            out.append(ln)
+            continue
+        run = 0
+        out.append(ln)
+    text = "\n".join(out)
+    m = re.search(r"(.{2,40}?)\1{3,}", text)
+    if m:
+        text = text[: m.start() + len(m.group(1))]
+    return text
+
+
+def drop_suffix_duplicate(text: str, ctx: FilterContext) -> str | None:
+    """The suggestion repeats what already follows the cursor: drop it, or drop its trailing lines that match the
+    start of the text below."""
+    body = text.strip()
+    after = ctx.suffix.strip()
+    if not body:
+        return None
+    if after.startswith(body):
+        return None
+    below = [ln.strip() for ln in ctx.suffix.split("\n")[1:] if ln.strip()]
+    lines = text.rstrip().split("\n")
+    if below and len(lines) > 1:
+        # longest tail of the suggestion equal to the head of the text below
+        for k in range(min(len(lines) - 1, len(below)), 0, -1):
+            if [ln.strip() for ln in lines[-k:]] == below[:k]:
+                lines = lines[:-k]
+                return "\n".join(lines).rstrip() or None
+    return text
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{"}
+
+
+def balance_brackets(text: str, ctx: FilterContext) -> str | None:
+    """Close only the brackets the suggestion opened: an unmatched closer that the rest of the line already has is
+    cut, with everything after it."""
+    stack: list[str] = []
+    rest = ctx.line_suffix.strip()
+    for i, ch in _code_chars(text):
+        if ch in "([{":
+            stack.append(ch)
+        elif stack and stack[-1] == _PAIRS[ch]:
+            stack.pop()
+        elif stack:
+            return text[:i].rstrip() or None  # a mismatched closer: the model lost its way
+        elif rest.startswith(ch) or (ctx.mode == "single" and ch in rest):
+            return text[:i] if text[:i].strip() else None
+        elif ch == "}":
+            return text[:i].rstrip(" \t") or None
+    return text
+
+
+def _indent_unit(prefix: str) -> str:
+    tabs = spaces = 0
+    for ln in prefix.split("\n")[-200:]:
+        if ln.startswith("\t"):
+            tabs += 1
+        elif ln.startswith("  "):
+            spaces += 1
+    return "\t" if tabs > spaces else " "
+
+
+def normalise_indentation(text: str, ctx: FilterContext) -> str | None:
+    """Match the file's indentation: no second copy of the cursor's indentation on the first line, tabs or spaces
+    as the file uses them, and trailing whitespace removed."""
+    lines = text.split("\n")
+    lp = ctx.line_prefix
+    if lp and not lp.strip() and lines[0][: len(lp)] == lp:
+        lines[0] = lines[0][len(lp) :]
+    elif lp and not lp.strip() and lines[0].startswith((" ", "\t")) and ctx.mode == "multi":
+        lines[0] = lines[0].lstrip(" \t")
+    unit = _indent_unit(ctx.prefix)
+    fixed = []
+    for i, ln in enumerate(lines):
+        if i > 0:
+            lead = len(ln) - len(ln.lstrip(" \t"))
+            ws = ln[:lead]
+            if unit == " " and "\t" in ws:
+                ws = ws.replace("\t", "    ")
+            elif unit == "\t" and ws.startswith("    "):
+                ws = "\t" * (len(ws.replace("\t", "    ")) // 4) + " " * (len(ws.replace("\t", "    ")) % 4)
+            ln = ws + ln[lead:]
+        fixed.append(ln.rstrip(" \t") if i < len(lines) - 1 else ln)
+    out = "\n".join(fixed)
+    if ctx.mode == "multi":
+        out = out.rstrip()
+    return out if out.strip() else None
+
+
+POST_FILTERS: tuple[tuple[str, Filter], ...] = (
+    ("blank", drop_blank),
+    ("repetition", trim_repetition),
+    ("suffix_duplicate", drop_suffix_duplicate),
+    ("brackets", balance_brackets),
+    ("indentation", normalise_indentation),
+    ("blank_after", drop_blank),
+)
+
+
+def post_filter(text: str, ctx: FilterContext, filters: Sequence[tuple[str, Filter]] = POST_FILTERS) -> str | None:
+    for _name, f in filters:
+        result = f(text, ctx)
+        if result is None:
+            return None
+        text = result
+    return text
+
+
+# ----------------------------------------------------------------------------------------------- range
+
+
+def replace_range(text: str, cursor: Cursor) -> tuple[int, int, int, int]:
+    """(start_line, start_character, end_line, end_character): an insertion at the cursor, or up to the end of the
+    line when the rest of the line is only closers that the suggestion's first line ends with."""
+    rest = cursor.line_suffix.rstrip("\r")
+    first = text.split("\n", 1)[0]
+    end = cursor.character
+    if rest.strip() and _CLOSERS_ONLY.match(rest) and first.rstrip().endswith(rest.strip()):
+        end = cursor.character + len(rest)
+    return cursor.line, cursor.character, cursor.line, end
+
+
+# ----------------------------------------------------------------------------------------------- catalog fallback
+
+_TYPED = re.compile(r"(?:(?P<qual>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::|(?P<member>[.>]))?(?P<word>[A-Za-z_]\w*)$")
+_SNIPPET_FIELD = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
+
+
+def _call_args(entry: Entry) -> str:
+    if entry.snippet:
+        return _SNIPPET_FIELD.sub(lambda m: m.group(1) or "", entry.snippet)
+    if entry.kind in ("function", "method", "macro") and entry.overloads:
+        ov = min(entry.overloads, key=lambda o: (len(o.params), o.signature))
+        return entry.short + "(" + ", ".join(p.name or p.type for p in ov.params) + ")"
+    return entry.short
+
+
+def catalog_completion(catalog: Catalog, cursor: Cursor, cann_version: str | None = None) -> str | None:
+    """Complete the API name being typed from the catalog: the rest of the best matching name, with the parameter
+    names of its shortest overload (or its snippet) when it is a call. None when nothing is being typed or nothing
+    matches."""
+    lp = cursor.line_prefix
+    m = _TYPED.search(lp)
+    if not m:
+        return None
+    word = m.group("word")
+    qual = m.group("qual") or ""
+    member = bool(m.group("member"))
+    if len(word) < 2 and not qual:
+        return None
+    pool: list[Entry] = []
+    for e in catalog:
+        if not e.short.startswith(word) or (e.short == word and e.kind not in ("function", "method", "macro")):
+            continue
+        if cann_version and not e.exists_in(cann_version):
+            continue
+        if member and e.kind != "method":
+            continue
+        if qual and not (e.parent == qual or e.parent.endswith("::" + qual) or e.parent.split("::")[-1] == qual):
+            continue
+        if not qual and not member and e.kind == "method":
+            continue
+        pool.append(e)
+    if not pool:
+        return None
+    kind_rank = {"function": 0, "class": 1, "method": 0, "macro": 2, "type": 3, "enum": 3}
+    pool.sort(key=lambda e: (e.short != word, kind_rank.get(e.kind, 4), len(e.short), e.name))
+    best = pool[0]
+    full = _call_args(best) if not cursor.line_suffix.lstrip().startswith("(") else best.short
+    if not full.startswith(word) or len(full) <= len(word):
+        return None
+    return full[len(word) :]
