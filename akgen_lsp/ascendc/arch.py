@@ -61,6 +61,27 @@ class ArchProfile:
     def ub_bytes(self) -> int:
         return int(self.memory["ub"])
 
+    @property
+    def ub_usable_bytes(self) -> int:
+        """UB bytes kernels may hand to InitBuffer (248 KiB of 256 on 310P); falls back to the UB size."""
+        return int(self.memory.get("ub_usable", self.memory["ub"]))
+
+    def vector_cost(self, op: str, dtype_bytes: int = 2, integer: bool = False) -> tuple[float, float]:
+        """(startup, slope) cycles of vector op `op` (a key of ``[cost.vector]``, e.g. "add", "exp") for one element width.
+
+        Unknown ops get ``[cost.vector].default``. Width-specific keys (``startup_b16``/``slope_b32``, ...) win over the
+        plain ``startup``/``slope``; integer types use ``startup_int``/``slope_int`` where the table has them.
+        """
+        table = self.cost.get("vector", {})
+        row = table.get(op.lower()) or table.get("default") or {"startup": 6.0, "slope": 2.0}
+        return _pick_cost(row, dtype_bytes, integer)
+
+    def cast_cost(self, conversion: str) -> tuple[float, float]:
+        """(startup, slope) cycles of a Cast such as "f16_to_f32" (``[cost.cast]``), or its default."""
+        table = self.cost.get("cast", {})
+        row = table.get(conversion.lower()) or table.get("default") or {"startup": 14.0, "slope": 2.0}
+        return _pick_cost(row, 4, False)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -76,6 +97,16 @@ class ArchProfile:
             "bandwidth_gibps": dict(self.bandwidth_gibps),
             "cost": dict(self.cost),
         }
+
+
+def _pick_cost(row: Mapping[str, Any], dtype_bytes: int, integer: bool) -> tuple[float, float]:
+    width = "b16" if dtype_bytes <= 2 else "b32"
+    startup = row.get(f"startup_{width}", row.get("startup", 0.0))
+    slope = row.get(f"slope_{width}", row.get("slope", 0.0))
+    if integer:
+        startup = row.get("startup_int", startup)
+        slope = row.get("slope_int", slope)
+    return float(startup), float(slope)
 
 
 def _merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
