@@ -272,6 +272,14 @@ def create_server() -> AkgenServer:
             ls.settings.clear()
             ls.relint_all()
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded(_none)
+    async def did_change_watched_files(ls: AkgenServer, params: types.DidChangeWatchedFilesParams) -> None:
+        # VS Code watches **/akgen.toml for us: a changed config file re-checks every open document
+        if any(Path(to_fs_path(c.uri) or "").name == "akgen.toml" for c in params.changes):
+            ls.settings.clear()
+            ls.relint_all()
+
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded(_none)
     async def did_close(ls: AkgenServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -15,6 +15,7 @@ from pytest_lsp import LanguageClient
 from .lsp_helpers import (
     CLIENTS,
     CONFIG,
+    fixture_text,
     initialize_params,
     open_document,
     wait_for_diagnostics,
@@ -48,3 +49,29 @@ async def test_configuration_change_applies_and_bad_values_are_reported(client: 
     )
     message = await wait_for_message(client)
     assert "lint.enable" in message.message
+
+
+async def test_a_changed_akgen_toml_is_picked_up(client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    folder = tmp_path_factory.mktemp("ws")
+    kernel = folder / "no_extern_c.cpp"
+    kernel.write_text(fixture_text("no_extern_c.cpp"), encoding="utf-8")
+    uri = kernel.as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=kernel.read_text())
+        )
+    )
+    assert [d.code for d in await wait_for_diagnostics(client, uri, version=1)] == ["AKG110"]
+    config = folder / "akgen.toml"
+    config.write_text('[lint]\nignore = ["AKG110"]\n', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+
+    async def cleared() -> None:
+        while list(client.diagnostics.get(uri, ())):
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(cleared(), 10)
