@@ -1,0 +1,328 @@
+"""Inputs and reference outputs of a task's cases, on the CPU.
+
+For a task we load ``validation/prepare_inputs.py`` (``get_inputs(case)``, ``get_init_inputs(case)``, optional
+``custom_check_precision`` and, in our bundled suite, ``tolerance(case)``) and the reference: ``validation/
+reference_np.py`` (``reference(case, *inputs)``, numpy, no torch needed) when the task has one, else ``Model`` from
+``validation/module.py`` run on the CPU. NPUKernelBench's modules import ``torch_npu``, ``torch_npu.contrib.
+transfer_to_npu`` and ``kernel_gen_ops``; those imports are neutralised (inert stand-in modules) before loading.
+
+Where a task needs torch and torch is not installed, `load_case` raises `Skip` with that reason; nothing is
+skipped silently.
+
+Inputs are made under a deterministic seed per (task, case): Python's, numpy's and torch's generators are seeded
+with `case_seed(task_id, case_id)`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import types
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from akgen_lsp.bench.compare import Tolerance
+from akgen_lsp.bench.tasks import Case, Task
+
+
+class Skip(Exception):
+    """This case cannot be evaluated here (for example torch is missing); the message says why."""
+
+
+class ReferenceError_(Exception):
+    """The task's own Python (prepare_inputs, module, reference) failed; the message carries the cause."""
+
+
+_NEUTRALISED = ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu", "torch_npu.npu",
+                "kernel_gen_ops", "torchair")
+
+
+class _Inert(types.ModuleType):
+    """A module whose every attribute is a callable no-op, so ``torch_npu.npu.synchronize()`` and
+    ``import kernel_gen_ops`` load without an NPU."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _InertObj()
+
+
+class _InertObj:
+    def __call__(self, *a: Any, **k: Any) -> _InertObj:
+        return self
+
+    def __getattr__(self, name: str) -> _InertObj:
+        return self
+
+
+def _check_precision(outputs: Any, outputs_new: Any, max_abs_error: float, max_rel_error: float) -> Any:
+    """The default check under NPUKernelBench's name (``framework.utils.check_precision``), which 29 tasks import:
+    returns (is_accurate, abs diffs, rel diffs) as torch tensors."""
+    import torch
+
+    outs = outputs if isinstance(outputs, list) else [outputs]
+    news = outputs_new if isinstance(outputs_new, list) else [outputs_new]
+    ok = True
+    all_abs, all_rel = [], []
+    for o, n in zip(outs, news, strict=False):
+        if n.dtype == torch.bool:
+            o, n = o.to(torch.int), n.to(torch.int)
+        a = torch.abs(o - n)
+        r = a / (torch.abs(o) + 1e-7)
+        all_abs.append(a.reshape(-1))
+        all_rel.append(r.reshape(-1))
+        if not (torch.isfinite(o).all() and torch.isfinite(n).all()):
+            ok = False
+        if ((a > max_abs_error) & (r > max_rel_error)).any():
+            ok = False
+    return ok, torch.cat(all_abs), torch.cat(all_rel)
+
+
+def neutralise_npu_imports() -> None:
+    for name in _NEUTRALISED:
+        if name not in sys.modules:
+            sys.modules[name] = _Inert(name)
+    if "framework.utils" not in sys.modules:
+        fw = types.ModuleType("framework")
+        utils = types.ModuleType("framework.utils")
+        utils.check_precision = _check_precision  # type: ignore[attr-defined]
+        fw.utils = utils  # type: ignore[attr-defined]
+        sys.modules.setdefault("framework", fw)
+        sys.modules["framework.utils"] = utils
+
+
+def torch_available() -> bool:
+    return importlib.util.find_spec("torch") is not None
+
+
+def case_seed(task_id: str, case_id: int) -> int:
+    return zlib.crc32(f"{task_id}#{case_id}".encode()) & 0x7FFFFFFF
+
+
+def _load(path: Path, name: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ReferenceError_(f"cannot load {path}")
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] == "torch":
+            raise Skip(f"{path.name} needs torch, which is not installed here: `pip install torch` (the CPU wheel) "
+                       "to evaluate this task") from None
+        raise ReferenceError_(f"{path}: {exc}") from None
+    except Exception as exc:  # the task's own code: report, never crash the harness
+        raise ReferenceError_(f"{path}: {type(exc).__name__}: {exc}") from None
+    return mod
+
+
+@dataclass
+class TaskPython:
+    """The Python side of a task, loaded once per process."""
+
+    prepare: types.ModuleType | None
+    module: types.ModuleType | None
+    reference_np: types.ModuleType | None
+    skip_reason: str | None = None
+
+
+_cache: dict[str, TaskPython] = {}
+
+
+def task_python(task: Task) -> TaskPython:
+    key = str(task.root)
+    if key in _cache:
+        return _cache[key]
+    neutralise_npu_imports()
+    v = task.validation
+    tag = f"akgen_task_{zlib.crc32(key.encode()):08x}"
+    skip = None
+    prepare = module = ref_np = None
+    try:
+        if (v / "reference_np.py").is_file():
+            ref_np = _load(v / "reference_np.py", tag + "_refnp")
+        if (v / "prepare_inputs.py").is_file():
+            prepare = _load(v / "prepare_inputs.py", tag + "_prep")
+        if ref_np is None and (v / "module.py").is_file():
+            module = _load(v / "module.py", tag + "_module")
+        if prepare is None and module is not None and hasattr(module, "get_inputs"):
+            prepare = module
+    except Skip as exc:
+        skip = str(exc)
+    tp = TaskPython(prepare, module, ref_np, skip)
+    _cache[key] = tp
+    return tp
+
+
+@dataclass
+class Tensor:
+    """A named array for the kernel. `dtype` is the numpy-style name (``bfloat16`` arrays hold raw uint16 bits)."""
+
+    name: str
+    array: np.ndarray
+    dtype: str
+
+
+@dataclass
+class CaseData:
+    case: Case
+    inputs: list[Tensor]
+    attrs: dict[str, Any]
+    outputs: list[Tensor]  # the reference outputs (their shapes and dtypes are what the kernel must write)
+    tolerance: Tolerance
+    custom_check: Callable[[Sequence[np.ndarray]], bool] | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _seed(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(seed)
+
+
+def _to_numpy(x: Any) -> tuple[np.ndarray, str] | None:
+    """A torch tensor or numpy array -> (array, dtype name); bfloat16 as raw bits. None for non-tensors."""
+    if isinstance(x, np.ndarray):
+        return x, str(x.dtype)
+    mod = type(x).__module__
+    if mod.startswith("torch") and hasattr(x, "detach"):
+        import torch
+
+        if getattr(x, "is_sparse", False) or x.layout != torch.strided:
+            raise ReferenceError_(f"a {x.layout} tensor: only dense tensors can be passed to a kernel")
+        t = x.detach().cpu().contiguous()
+        if t.dtype == torch.bfloat16:
+            return t.view(torch.int16).numpy().view(np.uint16), "bfloat16"
+        if t.dtype == torch.bool:
+            return t.numpy().astype(np.bool_), "bool"
+        return t.numpy(), str(t.numpy().dtype)
+    return None
+
+
+def _flatten(x: Any) -> list[Any]:
+    if isinstance(x, (list, tuple)):
+        out: list[Any] = []
+        for e in x:
+            out.extend(_flatten(e))
+        return out
+    return [x]
+
+
+def _call(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+    try:
+        return fn(*args, **kw)
+    except Skip:
+        raise
+    except Exception as exc:
+        raise ReferenceError_(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__name__', 'call')}: "
+                              f"{type(exc).__name__}: {exc}") from None
+
+
+def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
+              ) -> CaseData:
+    """Make the inputs (seeded) and the reference outputs of one case. Raises Skip or ReferenceError_."""
+    tp = task_python(task)
+    if tp.skip_reason:
+        raise Skip(tp.skip_reason)
+    if tp.prepare is None or not hasattr(tp.prepare, "get_inputs"):
+        raise ReferenceError_(f"{task.validation}: no get_inputs(case) in prepare_inputs.py")
+    _seed(case_seed(task.id, case.case_id))
+    raw_inputs = _call(tp.prepare.get_inputs, case, device=None) if _accepts_device(tp.prepare.get_inputs) \
+        else _call(tp.prepare.get_inputs, case)
+    init = []
+    if hasattr(tp.prepare, "get_init_inputs"):
+        init = _call(tp.prepare.get_init_inputs, case, device=None) if _accepts_device(tp.prepare.get_init_inputs) \
+            else _call(tp.prepare.get_init_inputs, case)
+    init = list(init or [])
+    raw_inputs = list(raw_inputs) if isinstance(raw_inputs, (list, tuple)) else [raw_inputs]
+    if tp.reference_np is not None:
+        ref = _call(tp.reference_np.reference, case, *raw_inputs)
+    elif tp.module is not None:
+        ref = _run_torch_model(tp.module, init, raw_inputs)
+    else:
+        raise ReferenceError_(f"{task.validation}: neither reference_np.py nor module.py with a Model")
+    inputs: list[Tensor] = []
+    attrs: dict[str, Any] = {}
+    for i, x in enumerate(raw_inputs):
+        if isinstance(x, (list, tuple)) and any(_to_numpy(e) is not None for e in x):
+            raise Skip("the task passes a list of tensors (a TensorList); the harness does not map tensor lists to "
+                       "kernel arguments yet")
+        conv = _to_numpy(x)
+        name = input_names[i] if i < len(input_names) else f"in{i}"
+        if conv is None:
+            attrs[name] = x.item() if hasattr(x, "item") else x
+        else:
+            inputs.append(Tensor(name, np.ascontiguousarray(conv[0]), conv[1]))
+    for j, x in enumerate(init):
+        attrs.setdefault(f"init{j}", x.item() if hasattr(x, "item") and not hasattr(x, "shape") else x)
+    outputs: list[Tensor] = []
+    for k, x in enumerate(_flatten(ref)):
+        conv = _to_numpy(x)
+        if conv is None:
+            raise ReferenceError_(f"the reference returned a {type(x).__name__}, not an array")
+        name = output_names[k] if k < len(output_names) else f"out{k}"
+        outputs.append(Tensor(name, np.ascontiguousarray(conv[0]), conv[1]))
+    tol = Tolerance()
+    if hasattr(tp.prepare, "tolerance"):
+        t = _call(tp.prepare.tolerance, case)
+        tol = t if isinstance(t, Tolerance) else Tolerance(**t)
+    custom = None
+    if hasattr(tp.prepare, "custom_check_precision"):
+        custom = _custom_adapter(tp.prepare.custom_check_precision, case, ref)
+    return CaseData(case, inputs, attrs, outputs, tol, custom)
+
+
+def _accepts_device(fn: Callable[..., Any]) -> bool:
+    import inspect
+
+    try:
+        return "device" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _run_torch_model(module: types.ModuleType, init: list[Any], inputs: list[Any]) -> Any:
+    if not torch_available():
+        raise Skip("the reference Model needs torch, which is not installed here")
+    import copy
+
+    model_cls = getattr(module, "Model", None)
+    if model_cls is None:
+        raise ReferenceError_("validation/module.py has no Model class")
+    model = _call(model_cls, *init)
+    if hasattr(model, "to"):
+        model = model.to("cpu")
+    return _call(model, *copy.deepcopy(inputs))
+
+
+def _custom_adapter(fn: Callable[..., Any], case: Case, ref: Any) -> Callable[[Sequence[np.ndarray]], bool]:
+    """Wrap NPUKernelBench's ``custom_check_precision(case, ref_output, test_output)`` (torch tensors in, (is_pass,
+    abs, rel) out) as a function of the kernel's numpy outputs."""
+
+    def check(outs: Sequence[np.ndarray]) -> bool:
+        test: Any
+        if torch_available() and not isinstance(_flatten(ref)[0], np.ndarray):
+            import torch
+
+            refs = _flatten(ref)
+            conv = []
+            for r, o in zip(refs, outs, strict=False):
+                if r.dtype == torch.bfloat16 and o.dtype == np.uint16:
+                    conv.append(torch.from_numpy(o.astype(np.int16)).view(torch.bfloat16).reshape(r.shape))
+                else:
+                    conv.append(torch.from_numpy(np.ascontiguousarray(o)).to(r.dtype).reshape(r.shape))
+            test = conv[0] if not isinstance(ref, (list, tuple)) else conv
+        else:
+            test = list(outs) if isinstance(ref, (list, tuple)) else outs[0]
+        res = _call(fn, case, ref, test)
+        ok = res[0] if isinstance(res, (list, tuple)) else res
+        return bool(ok)
+
+    return check
