@@ -54,10 +54,12 @@ A missing ``FreeTensor`` of a ``DeQue``'d tensor gets an unsafe fix that frees i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
 
+from akgen_lsp.ascendc import syntax
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.kernel_model import (
     Function,
@@ -73,6 +75,7 @@ from akgen_lsp.ascendc.syntax import walk
 from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG120"
+_ENQUE_TEXT_RE = re.compile(r"\b(\w+)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(?:template\s+)?EnQue\b")
 _HANDLING = frozenset({"EnQue", "FreeTensor"})
 
 
@@ -127,6 +130,8 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
                 continue
             name = op.tensor
             if name in handled or _is_member_or_param(model, fn, name) or _escapes(model, fn, name, op):
+                continue
+            if _hidden_uses(model, fn, name):
                 continue
             q = op.queue
             allocs, enques = count.get((q, "AllocTensor"), 0), count.get((q, "EnQue"), 0)
@@ -217,6 +222,16 @@ def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
     return False
 
 
+def _hidden_uses(model: KernelModel, fn: Function, name: str) -> bool:
+    """Whether the user's text of `fn` names the tensor more often than the tree does (a macro call that the
+    syntax layer blanked may hand it on)."""
+    assert fn.body is not None
+    pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    pf = model.pf
+    original = pf.text.encode("utf-8", errors="surrogatepass")[fn.body.start_byte : fn.body.end_byte]
+    return len(pattern.findall(original)) > len(pattern.findall(pf.data[fn.body.start_byte : fn.body.end_byte]))
+
+
 # ------------------------------------------------------------------------------------------------ DeQue without EnQue
 
 
@@ -261,6 +276,9 @@ def _receiver_or_init_use(model: KernelModel, node: Node) -> bool:
 
 def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     enqueued_names = {op.queue for op in model.queue_ops if op.op == "EnQue"}
+    if any("EnQue" in (m.body or "") for m in syntax.macros(model.pf).values()):
+        return  # a macro enqueues: which queue is not told by the tree
+    enqueued_names |= {m.group(1) for m in _ENQUE_TEXT_RE.finditer(model.pf.text)}  # also in blanked code
     dequeues: dict[int, list[QueueOp]] = {}
     for op in model.queue_ops:
         if op.buffer is not None and op.op == "DeQue" and op.queue not in enqueued_names and op.buffer.is_queue:

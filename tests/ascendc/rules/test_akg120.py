@@ -164,3 +164,24 @@ private:
 };
 """
     assert lint(text, "AKG120") == []
+
+
+def test_queue_operations_inside_macros_are_trusted() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+#define PUSH(q, t) q.EnQue(t)
+class KernelX {
+public:
+    __aicore__ inline void Init() { pipe.InitBuffer(inQ, 2, 256); }
+    __aicore__ inline void In()
+    {
+        LocalTensor<half> t = inQ.AllocTensor<half>();
+        PUSH(inQ, t)
+    }
+    __aicore__ inline void Out() { LocalTensor<half> t = inQ.DeQue<half>(); inQ.FreeTensor(t); }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 2> inQ;
+};
+"""
+    assert lint(text, "AKG120") == []
