@@ -503,6 +503,18 @@ _INDEX_QUERY = Query(
     (qualified_identifier) @qualified
     (type_identifier) @type_name
     (sizeof_expression) @sizeof
+    (compound_statement) @scope
+    (for_statement) @scope
+    (for_range_loop) @scope
+    (if_statement) @scope
+    (while_statement) @scope
+    (switch_statement) @scope
+    (catch_clause) @scope
+    (lambda_expression) @scope
+    (function_definition) @scope
+    (field_declaration_list) @scope
+    (declaration_list) @scope
+    (template_declaration) @scope
     """,
 )
 
@@ -689,11 +701,77 @@ def _unwrap_declarator(node: Node | None) -> tuple[Node | None, Node | None, boo
     return None, init, ptr, ref, size, False
 
 
-def _scope_of(node: Node) -> Node:
-    p = node.parent
-    while p is not None and p.type not in _SCOPE_TYPES:
-        p = p.parent
-    return p if p is not None else node
+class _Containers:
+    """Properly nested nodes (scopes, class bodies, functions) answering "the innermost one around this range"
+    by bisection, without walking parents (a tree-sitter parent lookup costs a walk from the root)."""
+
+    def __init__(self, nodes: list[Node], root: Node) -> None:
+        nodes = sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+        self.nodes = nodes
+        self.root = root
+        self.starts = [n.start_byte for n in nodes]
+        self.ends = [n.end_byte for n in nodes]
+        self.parent: list[int] = []
+        stack: list[int] = []
+        for i, n in enumerate(nodes):
+            while stack and not (self.starts[stack[-1]] <= n.start_byte and n.end_byte <= self.ends[stack[-1]]):
+                stack.pop()
+            self.parent.append(stack[-1] if stack else -1)
+            stack.append(i)
+
+    def around(self, node: Node) -> Node | None:
+        """The innermost container around `node` other than `node` itself. The last container starting at or
+        before `node` is inside every container around `node`, so the answer is on its chain of parents."""
+        start, end = node.start_byte, node.end_byte
+        i = bisect.bisect_right(self.starts, start) - 1
+        while i >= 0:
+            if self.ends[i] >= end and not (self.starts[i] == start and self.ends[i] == end):
+                return self.nodes[i]
+            i = self.parent[i]
+        return None
+
+
+def _containers(pf: ParsedFile, key: str) -> _Containers:
+    got = pf.memo.get(("containers", key))
+    if got is None:
+        idx = _index(pf)
+        if key == "scope":
+            nodes = list(idx.get("scope", ()))
+        elif key == "class_body":
+            nodes = [b for c in idx.get("class", ()) if (b := c.child_by_field_name("body")) is not None]
+        else:  # functions and lambdas
+            nodes = list(idx.get("func", ())) + list(idx.get("lambda", ()))
+        got = pf.memo[("containers", key)] = _Containers(nodes, pf.root)
+    return got  # type: ignore[return-value]
+
+
+def _class_of_body(pf: ParsedFile) -> dict[int, Node]:
+    """Class node by the start byte of its body."""
+    got = pf.memo.get("class_of_body")
+    if got is None:
+        got = {}
+        for c in _index(pf).get("class", ()):
+            b = c.child_by_field_name("body")
+            if b is not None:
+                got[b.start_byte] = c
+        pf.memo["class_of_body"] = got
+    return got  # type: ignore[return-value]
+
+
+def _scope_around(pf: ParsedFile, node: Node) -> Node:
+    found = _containers(pf, "scope").around(node)
+    return found if found is not None else pf.root
+
+
+def _class_around(pf: ParsedFile, node: Node) -> Node | None:
+    """The class whose body is the innermost class body around `node` (with no function in between)."""
+    body = _containers(pf, "class_body").around(node)
+    if body is None:
+        return None
+    fn = _containers(pf, "func").around(node)
+    if fn is not None and fn.start_byte > body.start_byte:
+        return None  # inside a function defined in the class: not directly in the class
+    return _class_of_body(pf).get(body.start_byte)
 
 
 def _qualifiers(pf: ParsedFile, node: Node) -> tuple[bool, bool, bool]:
@@ -709,17 +787,12 @@ def _qualifiers(pf: ParsedFile, node: Node) -> tuple[bool, bool, bool]:
 
 
 def _enclosing_class_name(pf: ParsedFile, node: Node) -> str | None:
-    p = node.parent
-    while p is not None:
-        if p.type == "field_declaration_list":
-            cls = p.parent
-            if cls is not None and cls.type in ("class_specifier", "struct_specifier", "union_specifier"):
-                name = cls.child_by_field_name("name")
-                return base_type_name(_text(pf, name)) if name is not None else None
-        if p.type == "translation_unit":
-            return None
-        p = p.parent
-    return None
+    body = _containers(pf, "class_body").around(node)
+    if body is None:
+        return None
+    cls = _class_of_body(pf).get(body.start_byte)
+    name = cls.child_by_field_name("name") if cls is not None else None
+    return base_type_name(_text(pf, name)) if name is not None else None
 
 
 def declarations(pf: ParsedFile) -> list[Declaration]:
@@ -736,23 +809,25 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
                 continue
             type_text = " ".join(_text(pf, type_node).split())
             const, constexpr, static = _qualifiers(pf, node)
-            scope = _scope_of(node)
-            if kind_default:
-                kind = kind_default
-            elif scope.type in ("translation_unit", "declaration_list"):
-                kind = "global"
-            else:
-                kind = "local"
-            if kind == "param":
+            if kind_default == "param":
                 # parameters are visible in the function body: scope is the function definition (or lambda)
-                plist = node.parent
-                fdecl = plist.parent if plist is not None else None
-                owner_fn = fdecl.parent if fdecl is not None else None
-                while owner_fn is not None and owner_fn.type in _DECLARATOR_WRAPPERS | {"function_declarator"}:
-                    owner_fn = owner_fn.parent
-                if owner_fn is None or owner_fn.type not in ("function_definition", "lambda_expression"):
+                owner_fn = _containers(pf, "func").around(node)
+                owner_body = owner_fn.child_by_field_name("body") if owner_fn is not None else None
+                if owner_fn is None or owner_body is None or node.start_byte >= owner_body.start_byte:
                     continue  # a parameter of a declaration or function pointer type: not visible anywhere
                 scope = owner_fn
+                kind = "param"
+            else:
+                scope = _scope_around(pf, node)
+                outer = scope
+                while outer.type == "template_declaration":
+                    outer = _scope_around(pf, outer)
+                if kind_default:
+                    kind = kind_default
+                elif outer.type in ("translation_unit", "declaration_list"):
+                    kind = "global"
+                else:
+                    kind = "local"
             owner = _enclosing_class_name(pf, node) if kind == "field" else None
             targs = _template_arg_texts(pf, type_node)
             tname = base_type_name(type_text)
@@ -901,16 +976,14 @@ def functions(pf: ParsedFile) -> list[Function]:
         name, qualified, name_node, scope = _function_name_parts(pf, fdecl)
         if not name or name_node is None:
             continue
-        in_class = _enclosing_class_name(pf, node)
+        cls_node = _class_around(pf, node)
+        name_of_cls = cls_node.child_by_field_name("name") if cls_node is not None else None
+        in_class = base_type_name(_text(pf, name_of_cls)) if name_of_cls is not None else None
         class_name = in_class or scope
         body = node.child_by_field_name("body")
         tparams = _template_params(pf, node)
-        if in_class:
-            cls_node = node.parent
-            while cls_node is not None and cls_node.type not in ("class_specifier", "struct_specifier"):
-                cls_node = cls_node.parent
-            if cls_node is not None:
-                tparams = tparams + _template_params(pf, cls_node)
+        if cls_node is not None:
+            tparams = tparams + _template_params(pf, cls_node)
         out.append(
             Function(
                 name=name,
@@ -960,7 +1033,7 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
     fields_by_owner: dict[tuple[int, int], list[Declaration]] = {}
     for d in declarations(pf):
         if d.kind == "field":
-            body = d.node.parent
+            body = _containers(pf, "class_body").around(d.node)
             if body is not None:
                 fields_by_owner.setdefault((body.start_byte, body.end_byte), []).append(d)
     methods_by_class: dict[str, list[Function]] = {}
@@ -1313,8 +1386,8 @@ def _ascendc_scopes(pf: ParsedFile) -> list[tuple[int, int]]:
     for node in idx.get("using", ()):
         t = " ".join(pf.node_text(node).split())
         if re.match(r"using\s+namespace\s+(::)?AscendC\s*;", t):
-            scope = _scope_of(node)
-            out.append((node.start_byte, scope.end_byte if scope is not node else len(pf.data)))
+            scope = _scope_around(pf, node)
+            out.append((node.start_byte, scope.end_byte if scope is not pf.root else len(pf.data)))
     for node in idx.get("namespace", ()):
         nm = node.child_by_field_name("name")
         if nm is not None and pf.node_text(nm).split("::")[0] == ASCENDC:
@@ -1327,8 +1400,12 @@ def _ascendc_scopes(pf: ParsedFile) -> list[tuple[int, int]]:
 
 
 def ascendc_visible_at(pf: ParsedFile, node: Node) -> bool:
+    """Whether an unqualified name at `node` can reach namespace AscendC."""
+    scopes = _ascendc_scopes(pf)
+    if not scopes:
+        return False
     pos = node.start_byte
-    return any(a <= pos < b for a, b in _ascendc_scopes(pf))
+    return any(a <= pos < b for a, b in scopes)
 
 
 def qualify_type(pf: ParsedFile, catalog: Catalog | None, type_name: str, at: Node | None = None, depth: int = 0) -> str:
@@ -1462,7 +1539,13 @@ def _reaches_ascendc(pf: ParsedFile, qualifier: str | None, at: Node) -> bool:
 
 
 def _resolve(
-    pf: ParsedFile, catalog: Catalog | None, short: str, qualifier: str | None, recv_type: str | None, at: Node
+    pf: ParsedFile,
+    catalog: Catalog | None,
+    short: str,
+    qualifier: str | None,
+    recv_type: str | None,
+    at: Node,
+    visible: bool | None = None,
 ) -> str | None:
     if catalog is None:
         return None
@@ -1482,7 +1565,7 @@ def _resolve(
         return name if name in catalog else None
     if short in user_defined_names(pf):
         return None
-    if ascendc_visible_at(pf, at):
+    if visible if visible is not None else ascendc_visible_at(pf, at):
         name = f"{ASCENDC}::{short}"
         if name in catalog:
             return name
@@ -1509,7 +1592,8 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
         if name_node is None:
             continue
         recv_type = expr_type(pf, catalog, receiver) if receiver is not None else None
-        resolved = _resolve(pf, catalog, short, qualifier, recv_type, node)
+        visible = ascendc_visible_at(pf, node)
+        resolved = _resolve(pf, catalog, short, qualifier, recv_type, node, visible)
         args_node = node.child_by_field_name("arguments")
         args = tuple(c for c in args_node.named_children if c.type != "comment") if args_node is not None else ()
         fdef = function_at(pf, node)
@@ -1527,7 +1611,7 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
                 name_node=name_node,
                 in_function=fdef.node if fdef is not None else None,
                 user_defined=receiver is None and (qualifier is None or qualifier == "") and short in user,
-                ascendc_visible=ascendc_visible_at(pf, node),
+                ascendc_visible=visible,
                 arrow=arrow,
                 pf=pf,
             )

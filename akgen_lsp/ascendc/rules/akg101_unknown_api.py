@@ -90,6 +90,12 @@ def _qualified(
         parts = ref.parts
         if parts[0] != ASCENDC or len(parts) < 2:
             continue
+        parent = ref.node.parent
+        if parent is not None and (
+            parent.type == "namespace_alias_definition"
+            or (parent.type == "using_declaration" and pf.node_text(parent).split()[1:2] == ["namespace"])
+        ):
+            continue  # `using namespace AscendC::Te;` names a namespace, not an API
         name = f"{ASCENDC}::{parts[1]}"
         if name not in cat:
             if parts[1] in user or len(parts) > 2:

@@ -159,6 +159,7 @@ def test_names_of_the_file_intrinsics_and_foreign_headers_are_not_reported() -> 
         "  auto Exq = [](int v) { return v; };\n"
         "  Exq(2);\n"
         "  AscendC::Reg::RegTensor<float> r;\n"  # a nested namespace the catalog does not cover
+        "  using namespace AscendC::Te;\n"
         "  AscendC::Exp(a, b, 16);\n"
         "}\n"
     )
