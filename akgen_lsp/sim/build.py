@@ -146,6 +146,8 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
              '#include "akgen_sim/glue.h"']
     if opts.tiling_header:
         lines.append(f'#include "{opts.tiling_header}"')
+    if opts.tiling_header or opts.tiling_struct:
+        lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct)};")
     for s in sources:
         lines.append(f'#include "{s}"')
     params = []
@@ -164,7 +166,7 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
         if a["kind"] != "tiling":
             continue
         lines.append(f"    if (arg == {i}) {{")
-        lines.append("        AKGEN_TILING_STRUCT t{};")
+        lines.append("        akgen_tiling_struct_t t{};")
         lines.append("        ::akgen_sim::for_each_field(kv, [&](std::string_view k, const char* v) {")
         for f in a.get("fields", []):
             lines.append(f'            if (k == "{f}") ::akgen_sim::parse_into(t.{f}, v);')
@@ -348,8 +350,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     if opts.tiling_header:
         th = opts.tiling_header.resolve()
         user_files[os.path.normpath(str(th))] = str(th)
-    struct = tiling_struct_name(opts.tiling_header, opts.tiling_struct)
-    flags = [*BASE_FLAGS, f"-DAKGEN_TILING_STRUCT={struct}"]
+    flags = [*BASE_FLAGS]
     flags += [f"-D{k}={v}" for k, v in sorted(opts.defines.items())]
     flags += ["-I", str(INCLUDE_DIR)]
     for d in [*opts.include_dirs, *sorted({s.parent for s in sources})]:

@@ -82,3 +82,49 @@ def test_cache_hit_and_toolchain_interface(write_manifest, tmp_path: Path) -> No
     run = tc.run(second, m, tmp_path / "o")
     assert run.status == "ok"
     np.testing.assert_array_equal(np.load(run.outputs["z"]), 2 * x)
+
+
+def test_compile_error_at_user_line(write_manifest, tmp_path: Path) -> None:
+    src = tmp_path / "bad.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   'extern "C" __global__ __aicore__ void bad(GM_ADDR x)\n'
+                   '{\n'
+                   '    AscendC::LocalTensor<float> t;\n'
+                   '    AscendC::Softmax(t, t, 8);\n'
+                   '}\n')
+    m = write_manifest(src, "bad", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}])
+    res = run_manifest(m)
+    assert res.status == "compile_error"
+    f = res.findings[0]
+    assert (f.code, f.source, f.span.path, f.span.line) == ("CXX", "akgen-build", str(src), 5)
+    assert f.error_class == "api_mismatch" and "Softmax" in f.message
+
+
+def test_dtype_static_assert_lands_on_user_line(write_manifest, tmp_path: Path) -> None:
+    src = tmp_path / "dtype.cpp"
+    src.write_text('#include "kernel_operator.h"\n'
+                   'extern "C" __global__ __aicore__ void k(GM_ADDR x)\n'
+                   '{\n'
+                   '    AscendC::LocalTensor<int32_t> t;\n'
+                   '    AscendC::Div(t, t, t, 8);\n'
+                   '}\n')
+    res = run_manifest(write_manifest(src, "k", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}]))
+    assert res.status == "compile_error"
+    f = next(f for f in res.findings if "Failed to check dtype in Div" in f.message)
+    assert f.span.path == str(src) and f.span.line == 5 and f.error_class == "dtype"
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    ({"kernel": "k"}, "sources"),
+    ({"sources": ["missing.cpp"], "kernel": "k"}, "file not found"),
+    ({"sources": [str(ADD)], "kernel": "k", "block_dim": 0}, "block_dim"),
+    ({"sources": [str(ADD)], "kernel": "k", "args": [{"name": "z", "output": "z.npy"}]}, "dtype"),
+])
+def test_malformed_manifest_names_the_field(tmp_path: Path, data: dict, words: str) -> None:
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(data))
+    res = run_manifest(p)
+    assert res.status != "ok"
+    assert res.findings[0].code == "SIM-MANIFEST" and words in res.findings[0].message
+    r = CliRunner().invoke(app, ["sim", "run", str(p)])
+    assert r.exit_code == 1 and words in r.output

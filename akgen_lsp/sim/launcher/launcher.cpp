@@ -39,6 +39,49 @@
 
 #include "kernel_operator.h"
 
+namespace akgen_sim {
+
+void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const char* error_class, const char* api) {
+    BlockCtx& c = ctx();
+    std::string key = std::string(code) + "@" + loc.file_name() + ":" + std::to_string(loc.line());
+    int& count = c.seen[key];
+    ++count;
+    if (sev == Sev::ERROR) ++c.errors;
+    if (count > 1) return;  // one finding per call site and code per block; repeats are counted, not repeated
+    ++c.findings;
+    std::string line = "{\"kind\":\"finding\",\"code\":\"";
+    json_escape(line, code);
+    line += "\",\"severity\":\"";
+    line += sev == Sev::ERROR ? "error" : sev == Sev::WARNING ? "warning" : "info";
+    line += "\",\"message\":\"";
+    json_escape(line, msg);
+    line += "\",\"file\":\"";
+    json_escape(line, loc.file_name());
+    line += "\",\"line\":" + std::to_string(loc.line()) + ",\"column\":" + std::to_string(loc.column());
+    line += ",\"function\":\"";
+    json_escape(line, loc.function_name());
+    line += "\",\"block\":" + std::to_string(c.idx);
+    if (error_class) {
+        line += ",\"error_class\":\"";
+        json_escape(line, error_class);
+        line += "\"";
+    }
+    if (api) {
+        line += ",\"api\":\"";
+        json_escape(line, api);
+        line += "\"";
+    }
+    line += "}\n";
+    write_all(events_fd(), line.data(), line.size());
+}
+
+[[noreturn]] void fail(const char* code, const char* msg, const loc_t& loc, const char* error_class, const char* api) {
+    report(code, Sev::ERROR, msg, loc, error_class, api);
+    throw BlockAbort{};
+}
+
+}  // namespace akgen_sim
+
 extern "C" void akgen_sim_entry(void* const* args);
 extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv);
 
@@ -55,6 +98,7 @@ struct Arg {
     std::string path;  // gm input ("-" = zeros)
     std::string mode;  // in | out | inout | workspace
     uint64_t bytes = 0;
+    uint64_t alloc_bytes = 0;  // bytes, or 32 for an empty buffer (a kernel may still take its address)
     std::string text;  // scalar value / tiling key=value list
     uint8_t* alloc = nullptr;
     uint8_t* data = nullptr;
@@ -349,12 +393,13 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
     }
     for (Arg& a : g_spec.args) {
         if (a.kind == "gm" || a.kind == "tiling") {
-            a.data = alloc_gm(a.bytes ? a.bytes : 32, a.alloc);
+            a.alloc_bytes = a.bytes ? a.bytes : 32;
+            a.data = alloc_gm(a.alloc_bytes, a.alloc);
             if (!a.data) {
                 g_setup_error = "cannot allocate GM buffer " + a.name;
                 return;
             }
-            std::memset(a.data, 0, a.bytes);
+            std::memset(a.data, 0, a.alloc_bytes);
             if (a.kind == "gm" && a.path != "-" && (a.mode == "in" || a.mode == "inout")) {
                 std::string blob;
                 if (!read_file(a.path, blob)) {
@@ -366,7 +411,7 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
             if (a.kind == "gm" && a.path != "-" && (a.mode == "out" || a.mode == "inout")) {
                 a.out_fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             }
-            gm_regions().push_back({a.data, a.bytes, a.name});
+            gm_regions().push_back({a.data, a.alloc_bytes, a.name});
         }
     }
     install_handlers();
@@ -488,7 +533,7 @@ int main() {
                    c.last, "memory");
             status = "aborted";
         } catch (const std::exception& e) {
-            report("SIM-EXCEPTION", Sev::ERROR, std::string("an exception escaped the kernel: ") + e.what(), c.last,
+            report("SIM-EXCEPTION", Sev::ERROR, (std::string("an exception escaped the kernel: ") + e.what()).c_str(), c.last,
                    "logic");
             status = "aborted";
         }
@@ -534,10 +579,10 @@ int main() {
     // Guard zones around GM buffers: writes that bypassed the API checks (raw pointers).
     for (const Arg& a : g_spec.args) {
         if (!a.alloc) continue;
-        uint64_t body = (a.bytes + 31) / 32 * 32;
+        uint64_t body = (a.alloc_bytes + 31) / 32 * 32;
         bool bad = false;
         for (uint64_t i = 0; i < kGuard && !bad; ++i) bad = a.alloc[i] != kGuardByte;
-        for (uint64_t i = 0; i < body - a.bytes + kGuard && !bad; ++i) bad = a.data[a.bytes + i] != kGuardByte;
+        for (uint64_t i = 0; i < body - a.alloc_bytes + kGuard && !bad; ++i) bad = a.data[a.alloc_bytes + i] != kGuardByte;
         if (bad) {
             std::string line = "{\"kind\":\"guard\",\"name\":\"";
             json_escape(line, a.name);

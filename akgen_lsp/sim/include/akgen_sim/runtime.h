@@ -106,10 +106,15 @@ inline void json_escape(std::string& out, std::string_view s) {
     }
 }
 
-template <typename... A> inline std::string fmt(const char* f, A... a) {
-    char buf[1024];
-    std::snprintf(buf, sizeof buf, f, a...);
-    return buf;
+// A formatted message on the stack (no std::string at every check site keeps kernel compiles fast).
+struct Msg {
+    char s[768];
+    operator const char*() const { return s; }
+};
+template <typename... A> inline Msg fmt(const char* f, A... a) {
+    Msg m;
+    std::snprintf(m.s, sizeof m.s, f, a...);
+    return m;
 }
 
 // ---------------------------------------------------------------------------------------------- buffer slots
@@ -197,48 +202,14 @@ inline void touch(const char* api, const loc_t& loc) {
 // ---------------------------------------------------------------------------------------------- findings
 enum class Sev { ERROR, WARNING, INFO };
 
-inline void report(const char* code, Sev sev, const std::string& msg, const loc_t& loc, const char* error_class = nullptr,
-                   const char* api = nullptr) {
-    BlockCtx& c = ctx();
-    std::string key = std::string(code) + "@" + loc.file_name() + ":" + std::to_string(loc.line());
-    int& count = c.seen[key];
-    ++count;
-    if (sev == Sev::ERROR) ++c.errors;
-    if (count > 1) return;  // one finding per call site and code per block; repeats are counted, not repeated
-    ++c.findings;
-    std::string line = "{\"kind\":\"finding\",\"code\":\"";
-    json_escape(line, code);
-    line += "\",\"severity\":\"";
-    line += sev == Sev::ERROR ? "error" : sev == Sev::WARNING ? "warning" : "info";
-    line += "\",\"message\":\"";
-    json_escape(line, msg);
-    line += "\",\"file\":\"";
-    json_escape(line, loc.file_name());
-    line += "\",\"line\":" + std::to_string(loc.line()) + ",\"column\":" + std::to_string(loc.column());
-    line += ",\"function\":\"";
-    json_escape(line, loc.function_name());
-    line += "\",\"block\":" + std::to_string(c.idx);
-    if (error_class) {
-        line += ",\"error_class\":\"";
-        json_escape(line, error_class);
-        line += "\"";
-    }
-    if (api) {
-        line += ",\"api\":\"";
-        json_escape(line, api);
-        line += "\"";
-    }
-    line += "}\n";
-    write_all(events_fd(), line.data(), line.size());
-}
+// Defined out of line in the launcher (launcher.cpp), so the error paths cost no code in each kernel.
+void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const char* error_class = nullptr,
+            const char* api = nullptr);
 
-[[noreturn]] inline void fail(const char* code, const std::string& msg, const loc_t& loc,
-                              const char* error_class = "memory", const char* api = nullptr) {
-    report(code, Sev::ERROR, msg, loc, error_class, api);
-    throw BlockAbort{};
-}
+[[noreturn]] void fail(const char* code, const char* msg, const loc_t& loc, const char* error_class = "memory",
+                       const char* api = nullptr);
 
-inline void warn(const char* code, const std::string& msg, const loc_t& loc, const char* error_class = nullptr,
+inline void warn(const char* code, const char* msg, const loc_t& loc, const char* error_class = nullptr,
                  const char* api = nullptr) {
     report(code, Sev::WARNING, msg, loc, error_class, api);
 }

@@ -2,7 +2,7 @@
 //
 // BEGIN_TILING_DATA_DEF(Name) ... END_TILING_DATA_DEF make a plain struct with set_x/get_x, SaveToBuffer and
 // GetDataSize (host side) that the kernel reads back with GET_TILING_DATA. Which struct GET_TILING_DATA reads is
-// AKGEN_TILING_STRUCT, defined by the build from the manifest (or the header's REGISTER_TILING_DATA_CLASS).
+// akgen_tiling_struct_t, declared by the glue from the manifest (or the header's REGISTER_TILING_DATA_CLASS).
 #pragma once
 
 #include <cstring>
@@ -38,8 +38,9 @@ template <typename T> inline T tiling_from(const uint8_t* p) {
 }
 }  // namespace akgen_sim
 
-// AKGEN_TILING_STRUCT is always defined on the command line (never tested here, so the PCH stays valid).
-#define GET_TILING_DATA(var, tiling) AKGEN_TILING_STRUCT var = ::akgen_sim::tiling_from<AKGEN_TILING_STRUCT>(tiling)
+// `akgen_tiling_struct_t` is declared by the generated glue (a type alias, not a macro: a macro defined on the command
+// line and named in a header would make g++ refuse the precompiled header).
+#define GET_TILING_DATA(var, tiling) akgen_tiling_struct_t var = ::akgen_sim::tiling_from<akgen_tiling_struct_t>(tiling)
 #define GET_TILING_DATA_WITH_STRUCT(st, var, tiling) st var = ::akgen_sim::tiling_from<st>(tiling)
 #define GET_TILING_DATA_MEMBER(st, member, var, tiling)                                                                \
     decltype(st::member) var;                                                                                          \
