@@ -2037,3 +2037,29 @@ def sizeof_operands(pf: ParsedFile) -> list[Node]:
         if target is not None:
             out.append(target)
     return out
+
+
+# ------------------------------------------------------------------------------------------------ Ascend members
+
+ASCEND_MEMBER_CLASSES = ("TPipe", "TQue", "TQueBind", "TBuf", "TBufPool", "LocalTensor", "GlobalTensor")
+
+
+def ascendc_fields(pf: ParsedFile, catalog: Catalog | None, cls: ClassInfo) -> dict[str, list[Declaration]]:
+    """The fields of `cls` (and of its bases defined in the file) whose type is a core Ascend C class, by that
+    class's short name: ``{"TPipe": [pipe], "TQue": [inQueueX, outQueueZ], "TBuf": [tmp], "GlobalTensor": [...]}``.
+    A field's ``template_args`` give the queue position and depth (``("QuePosition::VECIN", "BUFFER_NUM")``)."""
+    out: dict[str, list[Declaration]] = {}
+    seen: set[str] = set()
+    todo: list[ClassInfo] = [cls]
+    while todo:
+        c = todo.pop(0)
+        if c.name in seen:
+            continue
+        seen.add(c.name)
+        for f in c.fields:
+            q = qualify_type(pf, catalog, f.type_name, None)
+            short = q.removeprefix(ASCENDC + "::")
+            if short in ASCEND_MEMBER_CLASSES and (q.startswith(ASCENDC + "::") or short == f.type_name):
+                out.setdefault(short, []).append(f)
+        todo.extend(b for b in (class_named(pf, base) for base in c.bases) if b is not None)
+    return out

@@ -643,3 +643,24 @@ def test_walk_is_iterative_on_deep_nesting() -> None:
     text = "int x = " + "(" * 3000 + "1" + ")" * 3000 + ";\n"
     pf = parse(text)
     assert len(walk(pf.root)) > 3000
+
+
+def test_ascendc_fields_of_a_kernel_class(catalog: Catalog) -> None:
+    from akgen_lsp.ascendc.syntax import ascendc_fields
+
+    pf = parse(KERNEL)
+    (cls,) = classes(pf)
+    got = {k: [d.name for d in v] for k, v in ascendc_fields(pf, catalog, cls).items()}
+    assert got == {
+        "TPipe": ["pipe"], "TQue": ["inQueueX", "outQueueZ"], "TBuf": ["tmpBuf"], "GlobalTensor": ["xGm", "zGm"],
+    }
+
+
+def test_helpers_work_around_an_error_in_the_middle(catalog: Catalog) -> None:
+    broken = KERNEL.replace("blockLength = totalLength / GetBlockNum();", "blockLength = totalLength / ;;) }")
+    pf = parse(broken)
+    assert error_nodes(pf)
+    shorts = [c.short for c in calls(pf, catalog)]
+    # calls after the damage are still found and resolved
+    assert "FreeTensor" in shorts and "SetFlag" in shorts
+    assert kernel_entries(pf)[0].name == "add_custom"
