@@ -1,8 +1,9 @@
-// AKG103: an API name that the configured CANN version no longer has.
+// AKG103: an API name that the configured CANN version has renamed.
 //
 // This folder's akgen.toml targets CANN 9.1, which renamed WholeReduceSum/Max/Min to ReduceRepeat<ReduceType::...>
-// (same arguments). The kernel sums each row of 64 floats with one repeat per row: right on CANN 8.x, a compile
-// error on 9.1.
+// (same arguments); the old name survives only as a deprecated wrapper ("WholeReduceSum has been updated, please
+// use ReduceRepeat instead"). The kernel sums each row of 64 floats with one repeat per row: right for CANN 8.x,
+// out of date for 9.1, where the call reads AscendC::ReduceRepeat<AscendC::ReduceType::SUM, float>(...).
 #include "kernel_operator.h"
 
 constexpr int32_t COLS = 64;                               // one 256-byte repeat per row
