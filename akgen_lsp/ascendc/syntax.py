@@ -1,8 +1,23 @@
-"""The syntax layer: tree-sitter-cpp over AscendC device code.
+"""The syntax layer: tree-sitter-cpp over AscendC device code, and the model of one file built on it.
 
-Device keywords (``__aicore__``, ``__global__``, ``__gm__``, ``__mix__(1, 2)``, the ``[aicore]`` attribute spelling, ...)
-and ``<<<...>>>`` launch configurations are blanked with spaces before parsing, so every byte offset in the tree is
-an offset in the user's text. `ParsedFile` converts tree positions to 1-based character `Span`s.
+Parsing. Device keywords (``__aicore__``, ``__global__``, ``__gm__``, ``__mix__(1, 2)``, ``[aicore]``, ...),
+``<<<...>>>`` launch configurations and the constructs tree-sitter-cpp cannot read (preprocessor conditionals that
+split an ``if``/``else`` chain, ``ASSERT(...)`` without a semicolon, ``x.template F(a)``, tiling-data macros, ...; see
+`mask_device_code`) are rewritten in place before parsing: characters are replaced, never inserted or deleted, and
+newlines are kept, so every byte offset in the tree is an offset in the user's text. `ParsedFile` converts tree
+positions to 1-based character `Span`s; `pf.text` is the user's text, `pf.masked` what the tree was built from,
+`pf.code` the user's text with comments and literals blanked.
+
+The model (each memoized per `ParsedFile` in ``pf.memo``; one tree-sitter query collects the nodes):
+- `declarations(pf)`: variables, fields and parameters (`Declaration`: type text, type name, template arguments,
+  kind, scope, initializer); `lookup(pf, name, at)` finds the one visible at a node.
+- `functions(pf)` (`Function`), `kernel_entries(pf)`, `function_at(pf, node)`; `classes(pf)` (`ClassInfo` with
+  fields and methods), `class_named`, `class_at`, `ascendc_fields` (pipes, queues, buffers, tensors of a class).
+- `calls(pf, catalog)`: every named call (`Call`) with its callee text, qualifier, receiver, the receiver's
+  Ascend C class, and the catalog name it resolves to; `expr_type` types an expression the same way.
+- `qualified_refs(pf)`: every ``A::B::C`` name with its role (call, template, type, value).
+- `user_defined_names(pf)`, `macros(pf)`, `type_aliases(pf)`, `enumerators(pf)`, `foreign_names_possible(pf)`.
+- `const_eval(expr, pf, at, env, types)`: integer constant expressions; None when unknown, never raises.
 """
 
 from __future__ import annotations
