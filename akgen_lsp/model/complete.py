@@ -198,14 +198,14 @@ def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
 
     pf = parse(text, path)
     byte_col = len(lp.encode("utf-8", errors="surrogatepass"))
-    point = (cursor.line, byte_col)
-    node = pf.root.descendant_for_point_range(point, point)
-    probe = node
-    while probe is not None:
-        if probe.type in ("comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
-                          "preproc_include", "preproc_def", "preproc_function_def"):
-            return "single"
-        probe = probe.parent
+    before = (cursor.line, max(0, byte_col - 1))  # the character before the cursor: a comment ends at the line end
+    for point in {(cursor.line, byte_col), before}:
+        probe = pf.root.descendant_for_point_range(point, point)
+        while probe is not None:
+            if probe.type in ("comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
+                              "preproc_include", "preproc_def", "preproc_function_def"):
+                return "single"
+            probe = probe.parent
     if not lp.strip():
         return "multi"
     if lp.rstrip().endswith("{") and not ls.strip():
@@ -333,7 +333,7 @@ def drop_blank(text: str, ctx: FilterContext) -> str | None:
 
 
 def trim_repetition(text: str, ctx: FilterContext) -> str | None:
-    """Cut a loop: a line repeated 3+ times in a row keeps its first copy; a short pattern repeated 4+ times within a
+    """Cut a loop: a line repeated 3+ times in a row keeps its first copy; a short pattern repeated 5+ times within a
     line keeps one; a first line that rewrites the line above the cursor drops the suggestion."""
     lines = text.split("\n")
     if lines and ctx.line_above.strip() and len(ctx.line_above.strip()) > 3 and not ctx.line_prefix.strip():
@@ -354,7 +354,7 @@ def trim_repetition(text: str, ctx: FilterContext) -> str | None:
         run = 0
         out.append(ln)
     text = "\n".join(out)
-    m = re.search(r"(.{2,40}?)\1{3,}", text)
+    m = re.search(r"(.{3,40}?)\1{4,}", text)
     if m:
         text = text[: m.start() + len(m.group(1))]
     return text

@@ -121,7 +121,7 @@ def completion_prompt(spec: ModelSpec, prefix: str, suffix: str, *, path: str = 
 # ----------------------------------------------------------------------------------------------- answers
 
 _THINK_BLOCK = re.compile(r"<think>.*?</think>\s*", re.S)
-_FENCED = re.compile(r"```[ \t]*([\w+#.-]*)[ \t]*\n(.*?)(?:\n[ \t]*```|$)", re.S)
+_FENCED = re.compile(r"```[ \t]*([\w+#.-]*)[ \t]*\n(.*?)(?:^[ \t]*```|\Z)", re.S | re.M)
 
 
 def strip_think(text: str) -> str:
@@ -157,7 +157,7 @@ def extract_code(answer: str, prefilled: bool = False) -> str | None:
     blocks = _FENCED.findall(text)
     for _lang, body in blocks:
         if body.strip():
-            return body
+            return body[:-1] if body.endswith("\n") else body
     if FENCE in text:
         return None
     stripped = text.strip("\n")
@@ -166,10 +166,12 @@ def extract_code(answer: str, prefilled: bool = False) -> str | None:
 
 def align_to_cursor(code: str, line_prefix: str) -> str:
     """Drop a restatement of the current line's text before the cursor from the start of `code`."""
-    head = line_prefix.strip()
-    if head and code.lstrip().startswith(head):
-        stripped = code.lstrip()
+    head = line_prefix.lstrip()
+    stripped = code.lstrip()
+    if head.strip() and stripped.startswith(head):
         return stripped[len(head) :]
+    if head.strip() and stripped.startswith(head.rstrip()):
+        return stripped[len(head.rstrip()) :].lstrip(" \t")
     return code
 
 

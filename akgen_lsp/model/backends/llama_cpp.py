@@ -9,7 +9,9 @@ prompt and re-evaluates only the tokens after the longest common prefix, so cons
 from __future__ import annotations
 
 import asyncio
+import atexit
 import codecs
+import contextlib
 import os
 import threading
 import time
@@ -101,9 +103,21 @@ def _load_shared(key: _Key) -> _Shared:
 
 
 def unload_all() -> None:
-    """Drop every shared model (tests; the memory comes back when nothing else holds them)."""
+    """Free every shared model now (llama.cpp's own finaliser fails when it runs during interpreter shutdown)."""
     with _MODELS_LOCK:
+        models = list(_MODELS.values())
         _MODELS.clear()
+    for shared in models:
+        if not shared.lock.acquire(timeout=1.0):  # a worker still generating: leave it to the process exit
+            continue
+        try:
+            with contextlib.suppress(Exception):
+                shared.llm.close()
+        finally:
+            shared.lock.release()
+
+
+atexit.register(unload_all)
 
 
 class LlamaCppBackend(Backend):
