@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -71,6 +71,9 @@ class AkgenServer(LanguageServer):
         self.inline = inline.InlineCompletions()
         # the findings of the last lint of each document: (version, findings)
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
+        # findings of the other sources (build, run) per document: source -> (version, findings)
+        self.other_findings: dict[str, dict[str, tuple[int | None, list[Finding]]]] = {}
+        self._lint_failures: set[str] = set()
 
     # ------------------------------------------------------------------------------------------- helpers
 
@@ -134,7 +137,15 @@ class AkgenServer(LanguageServer):
         doc = self.document(uri)
         text, version, path = doc.source, doc.version, doc.path
         settings = self.settings_for(doc)
-        findings = await self.scheduler.run_in_worker(diagnostics.lint_document, text, path, settings)
+        try:
+            findings = await self.scheduler.run_in_worker(diagnostics.lint_document, text, path, settings)
+        except Exception as exc:  # a broken rule module or data file: say so once, keep serving
+            problem = f"akgen: the static checks failed ({type(exc).__name__}: {exc}); see the server log"
+            if problem not in self._lint_failures:
+                self._lint_failures.add(problem)
+                log.exception("lint of %s failed", uri)
+                self.log(problem, types.MessageType.Error)
+            return
         if not self.is_open(uri) or self.document(uri).version != version:
             return  # superseded: a newer version is scheduled
         lines = Lines(text, doc.position_codec)
@@ -146,6 +157,34 @@ class AkgenServer(LanguageServer):
             # an AscendC document always gets its (possibly empty) list; any other only loses what it had
             self.publish(uri, version)
 
+    def publish_findings(self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None) -> None:
+        """Replace the diagnostics of one source (``build``, ``run``) for an open document and publish the merge.
+
+        `version` is the document version the findings were computed for (the current one when None); findings of
+        an older version are dropped, since their positions may no longer be right. Their fixes become quick fixes.
+        """
+        if not self.is_open(uri):
+            return
+        doc = self.document(uri)
+        version = doc.version if version is None else version
+        if version != doc.version:
+            return
+        lines = Lines(doc.source, doc.position_codec)
+        self.other_findings.setdefault(uri, {})[source] = (version, list(findings))
+        self.store.document(uri).set(source, version, [to_diagnostic(f, lines) for f in findings])
+        self.publish(uri, doc.version)
+
+    def clear_source(self, uri: str, source: str) -> None:
+        """Drop one source's diagnostics for a document (a new build started, the document closed)."""
+        self.other_findings.get(uri, {}).pop(source, None)
+        entry = self.store.document(uri)
+        if entry.by_source.get(source, (None, []))[1]:
+            entry.clear(source)
+            if self.is_open(uri):
+                self.publish(uri, self.document(uri).version)
+        else:
+            entry.clear(source)
+
     def publish(self, uri: str, version: int | None) -> None:
         diags = self.store.document(uri).merged()
         self.text_document_publish_diagnostics(
@@ -153,13 +192,20 @@ class AkgenServer(LanguageServer):
         )
 
     async def current_findings(self, doc: TextDocument) -> list[Finding]:
-        """The lint findings for the document's current text (re-linted if the last lint is stale)."""
+        """The findings for the document's current text: lint (re-linted if the last lint is stale) and the other
+        sources' findings made for this version."""
+        others = [
+            f
+            for version, found in self.other_findings.get(doc.uri, {}).values()
+            if version == doc.version
+            for f in found
+        ]
         version, findings = self.findings.get(doc.uri, (None, []))
         if version is not None and version == doc.version:
-            return findings
+            return findings + others
         settings = self.settings_for(doc)
         found = await self.scheduler.run_in_worker(diagnostics.lint_document, doc.source, doc.path, settings)
-        return found or []
+        return (found or []) + others
 
     def relint_all(self) -> None:
         for uri in list(self.workspace.text_documents):
@@ -286,6 +332,7 @@ def create_server() -> AkgenServer:
         uri = params.text_document.uri
         ls.scheduler.cancel(uri)
         ls.findings.pop(uri, None)
+        ls.other_findings.pop(uri, None)
         if ls.store.document(uri).merged():
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         ls.store.drop(uri)
