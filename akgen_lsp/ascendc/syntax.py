@@ -1126,10 +1126,14 @@ _DEFINE_RE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\()?", re.M)
 
 @dataclass(frozen=True)
 class Macro:
+    """A ``#define``: `params` is None for an object-like macro; `ambiguous` when the file defines the name more
+    than once with different bodies (in branches of an ``#if``), so its value is not known."""
+
     name: str
     params: tuple[str, ...] | None  # None: object-like
     body: str
     node: Node | None
+    ambiguous: bool = False
 
 
 def macros(pf: ParsedFile) -> dict[str, Macro]:
@@ -1149,7 +1153,10 @@ def macros(pf: ParsedFile) -> dict[str, Macro]:
         )
         value = node.child_by_field_name("value")
         body = " ".join(_text(pf, value).replace("\\\n", " ").split())
-        out[pf.node_text(name_node)] = Macro(pf.node_text(name_node), params, body, node)
+        name = pf.node_text(name_node)
+        prev = out.get(name)
+        ambiguous = prev is not None and (prev.ambiguous or prev.body != body or prev.params != params)
+        out[name] = Macro(name, params, body, node, ambiguous)
     for m in _DEFINE_RE.finditer(pf.text):
         if m.group(1) not in out:
             out[m.group(1)] = Macro(m.group(1), () if m.group(2) else None, "", None)
@@ -1875,6 +1882,11 @@ class _Eval:
             d = consts[0] if len(consts) == 1 or len({pf.node_text(c.init) for c in consts if c.init}) == 1 else None
             if d is None and consts:
                 return None
+        if d is not None and d.kind in ("global", "field"):
+            # the same constant defined twice with different values (branches of an #if): unknown
+            same = [c for c in _declarations_by_name(pf).get(name, []) if c.kind == d.kind and c.owner == d.owner]
+            if len({pf.node_text(c.init) if c.init is not None else "" for c in same}) > 1:
+                return None
         if d is not None:
             if (d.is_const or d.is_constexpr) and d.init is not None and not d.is_pointer:
                 init = d.init
@@ -1890,7 +1902,7 @@ class _Eval:
         if enum is not None:
             return self.enumerator(enum)
         m = macros(pf).get(name)
-        if m is not None and m.params is None and m.body:
+        if m is not None and m.params is None and m.body and not m.ambiguous:
             sub, node = _expression_node(m.body)
             return self.node(sub, node, None) if sub is not pf else None
         return None

@@ -664,3 +664,14 @@ def test_helpers_work_around_an_error_in_the_middle(catalog: Catalog) -> None:
     # calls after the damage are still found and resolved
     assert "FreeTensor" in shorts and "SetFlag" in shorts
     assert kernel_entries(pf)[0].name == "add_custom"
+
+
+def test_const_eval_of_names_defined_differently_in_if_branches_is_unknown() -> None:
+    text = (
+        "#if X\n#define TILE 128\nconstexpr int N = 1;\n#else\n#define TILE 256\nconstexpr int N = 2;\n#endif\n"
+        "#ifdef Y\n#define SAME 4\n#else\n#define SAME 4\n#endif\n"
+    )
+    pf = parse(text)
+    assert const_eval("TILE", pf) is None and macros(pf)["TILE"].ambiguous
+    assert const_eval("N", pf) is None
+    assert const_eval("SAME", pf) == 4
