@@ -398,8 +398,10 @@ def _cpu_only_regions(directives: list[re.Match[bytes]]) -> list[tuple[int, int]
         kind, cond = m.group(1), m.group(2)
         if kind in (b"if", b"ifdef", b"ifndef"):
             cpu: bool | None = None
-            if any(c in cond for c in _CPU_MACROS) and b"&&" not in cond and b"||" not in cond:
+            if any(c in cond for c in _CPU_MACROS) and b"||" not in cond:
                 cpu = kind == b"ifdef" or (kind == b"if" and b"!" not in cond)
+                if not cpu and b"&&" in cond:
+                    cpu = None  # not (A and B): its #else is not only the CPU build
             stack.append((cpu, m.end()))
         elif kind in (b"elif", b"else") and stack:
             cpu, start = stack.pop()
@@ -500,24 +502,39 @@ def _template_args_of_text(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=64)
 def _lead_re(device_macros: frozenset[str]) -> re.Pattern[str]:
-    """A run of device qualifiers at the end of a text (what was blanked right before a declaration)."""
+    """One qualifier at the end of a text: a device keyword or macro, ``__word__(...)`` attributes (``__inout_pipe__(V)``,
+    ``__attribute__((always_inline))``), ``inline``/``static``, ``[aicore]``, ``[[...]]``."""
     words = sorted(set(DEVICE_KEYWORDS) | set(device_macros)
-                   | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL", "CATLASS_HOST"})
+                   | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL", "CATLASS_HOST", "inline", "static"})
     token = (r"(?:\b(?:" + "|".join(re.escape(w) for w in words) + r")\b"
-             r"|\b(?:__mix__|__launch_bounds__)\s*\([^()]*\)|\[\s*aicore\s*\]"
-             r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\])")
-    return re.compile(rf"(?:{token}\s*)+$")
+             r"|\b__\w+__\s*\((?:[^()]|\([^()]*\))*\)|\b__\w+__"
+             r"|\[\s*aicore\s*\]|\[\[[^\[\]]*\]\])")
+    return re.compile(rf"{token}\s*$")
+
+
+def _qualifier_start(orig: bytes, pos: int, device_macros: frozenset[str]) -> int:
+    """Where the qualifiers written before `pos` (a declaration's first token in the tree) begin: the tree does not
+    cover the blanked ones, nor attributes it could not parse."""
+    pattern = _lead_re(device_macros)
+    start = pos
+    for _ in range(12):
+        window = orig[max(0, start - 240) : start].decode("utf-8", errors="replace")
+        m = pattern.search(window)
+        if m is None:
+            break
+        cand = start - len(window[m.start() :].encode())
+        line_start = orig.rfind(b"\n", 0, cand) + 1
+        if orig[line_start:cand].lstrip().startswith(b"#"):
+            break  # a preprocessor line is not part of the declaration
+        start = cand
+    while start < pos and orig[start : start + 1] in (b" ", b"\t", b"\n", b"\r"):
+        start += 1
+    return start
 
 
 def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: frozenset[str]) -> Function:
     node = f.node
-    data = pf.data
-    start = node.start_byte
-    while start > 0 and data[start - 1 : start] in (b" ", b"\t", b"\n", b"\r"):
-        start -= 1
-    lead = orig[start : node.start_byte].decode("utf-8", errors="replace")
-    m = _lead_re(device_macros).search(lead) if lead.strip() else None
-    start = node.start_byte - len(lead[m.start() :].encode()) if m else node.start_byte
+    start = _qualifier_start(orig, node.start_byte, device_macros)
     decl = node.child_by_field_name("declarator")
     head_end = decl.start_byte if decl is not None else node.start_byte
     head = orig[start:head_end].decode("utf-8", errors="replace")

@@ -171,3 +171,18 @@ def test_broken_text_does_not_raise() -> None:
     for text in ("", "class {", "__global__ __aicore__ void (", "void f() { q.InitBuffer(); q.AllocTensor<>(); }",
                  "template <> __aicore__ int x<>::y() { return pipe.InitBuffer(q, , ); }"):
         build_model(parse(text))
+
+
+def test_qualifiers_the_tree_does_not_cover() -> None:
+    text = """template <typename T>
+__aicore__ inline __inout_pipe__(V) void Impl(int a)
+{
+}
+#define DEV_INLINE __aicore__ inline
+DEV_INLINE void Helper() {}
+static __attribute__((always_inline)) inline void Host() {}
+"""
+    by = {f.name: f for f in build_model(parse(text)).functions}
+    assert by["Impl"].is_aicore and text.encode()[by["Impl"].start_byte :].startswith(b"__aicore__ inline __inout")
+    assert by["Helper"].is_aicore and text.encode()[by["Helper"].start_byte :].startswith(b"DEV_INLINE void")
+    assert not by["Host"].has_device_mark and text.encode()[by["Host"].start_byte :].startswith(b"static __attr")

@@ -101,6 +101,8 @@ def _error(span: Span, message: str, error_class: str, fixes: tuple[Fix, ...] = 
 
 
 def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
+    if "__aicpu__" in fn.qualifiers:
+        return  # an AI CPU kernel: other rules
     pf = ctx.parsed
     name_span = pf.span(fn.name_node)
     if fn.class_name is not None and "static" not in fn.qualifiers.split():
@@ -121,11 +123,25 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
             fixes = (Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),)
         yield _error(name_span, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
                                 "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))", "syntax", fixes)
-    if not fn.extern_c and not fn.is_template and not simt and not _launched_here(ctx, fn.name):
+    if not fn.extern_c and not fn.is_template and not simt and _custom_op_kernel(ctx, fn) \
+            and not _launched_here(ctx, fn.name):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
         yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the "
                                 f"launcher does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
                                 f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", (fix,))
+
+
+_CUSTOM_OP_RE = re.compile(r"\b(?:GET_TILING_DATA\w*|TILING_KEY_IS|KERNEL_TASK_TYPE_DEFAULT|REGISTER_TILING_DEFAULT)\b")
+_TILING_PARAMS_RE = re.compile(r"GM_ADDR\s+workspace\s*,\s*GM_ADDR\s+tiling\s*\)\s*$")
+
+
+def _custom_op_kernel(ctx: LintContext, fn: Function) -> bool:
+    """A kernel of a custom-op project (``op_kernel/``), which the framework finds by its C name. A kernel launched
+    with ``<<<...>>>`` from another file of a direct-launch project needs no C linkage."""
+    if Path(ctx.path).suffix.lower() == ".asc":
+        return False
+    return ("op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None
+            or _TILING_PARAMS_RE.search(_params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")) is not None)
 
 
 def _launched_here(ctx: LintContext, name: str) -> bool:
@@ -170,6 +186,8 @@ def _host_calls(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
             candidates = _candidates(model, caller, c.short, c.receiver)
             if not candidates or any(_device_ok(f) for f in candidates) or _declared_device(orig, c.short):
                 continue
+            if any(model.in_cpu_only(f.node) or model.in_preprocessor_branch(f.node) for f in candidates):
+                continue  # which definition a build compiles is not told by this file alone
             callee = candidates[0]
             fixes = (Fix(f"Declare '{callee.name}' __aicore__",
                          (Edit(_point(ctx, callee.start_byte), "__aicore__ "),), safe=False),)

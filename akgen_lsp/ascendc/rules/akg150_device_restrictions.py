@@ -80,6 +80,7 @@ STREAMS = frozenset({"ifstream", "ofstream", "fstream", "cout", "cerr", "clog", 
 ALLOC_CALLS = frozenset({"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign"})
 _ACL_RE = re.compile(r"acl[A-Za-z]\w*")
 _NAMED = ALLOC_CALLS | FILE_IO_CALLS
+_TEMPLATE_HEAD_RE = re.compile(r"\btemplate\s*<[^;{}]*>\s*(?:\w+\s*\((?:[^()]|\([^()]*\))*\)\s*)*$")
 
 
 _KEYWORD_RE = re.compile(rb"\b(new|delete|throw|try)\b")
@@ -225,7 +226,23 @@ def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
     over template arguments are left alone)."""
     if fn.is_template or fn.fn.template_params or c.template_args or c.qualifier is not None:
         return False
-    return len(model.function_names.get(fn.name, [])) == 1 and len(c.args) <= len(fn.params)
+    if len(model.function_names.get(fn.name, [])) != 1 or len(c.args) > len(fn.params):
+        return False
+    # an argument whose declared type differs from the parameter's: an overload declared elsewhere
+    pf = model.pf
+    before = pf.text.encode("utf-8", errors="surrogatepass")[max(0, fn.start_byte - 400) : fn.start_byte]
+    if _TEMPLATE_HEAD_RE.search(before.decode("utf-8", errors="replace")):
+        return False  # a template whose head the tree did not attach (a macro between `template <>` and it)
+    for arg, param in zip(c.args, fn.params, strict=False):
+        if arg.type == "cast_expression":
+            return False  # converted to another type: another overload is meant
+        if arg.type != "identifier":
+            continue
+        d = syntax.lookup(pf, pf.node_text(arg), arg)
+        if d is not None and (d.type_name.rsplit("::", 1)[-1], d.template_args) != (
+                param.type_name.rsplit("::", 1)[-1], param.template_args):
+            return False
+    return True
 
 
 def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:

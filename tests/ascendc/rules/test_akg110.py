@@ -141,3 +141,30 @@ def test_rule_is_documented() -> None:
     for section in ("## What it does", "## Why is this bad?", "## Example", "Use instead:", "## Fix safety",
                     "## References"):
         assert section in rule.doc
+
+
+def test_extern_c_is_asked_of_custom_op_kernels_only() -> None:
+    direct = KERNEL.format(head="__global__ __aicore__")  # launched with <<<...>>> from a separate main.cpp
+    assert lint(direct, "AKG110", path="add_custom.cpp") == []
+    assert len(lint(direct, "AKG110", path="op/op_kernel/add_custom.cpp")) == 1
+    tiling = direct.replace("GM_ADDR y)", "GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)")
+    assert [f.message.split(":")[0] for f in lint(tiling, "AKG110")] == [
+        "kernel entry 'add_custom' lacks extern \"C\""]
+
+
+def test_ai_cpu_kernels_are_not_ai_core_entries() -> None:
+    text = '#include "kernel_operator.h"\n__global__ __aicpu__ uint32_t MyAicpuKernel(void *args) { return 0; }\n'
+    assert lint(text, "AKG110") == []
+
+
+def test_helpers_defined_only_in_some_builds_are_not_judged() -> None:
+    text = """#include "kernel_operator.h"
+#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
+inline uint8_t* BaseAddr(int8_t pos) { return nullptr; }
+#endif
+#if __NPU_ARCH__ == 3510
+inline uint32_t Lanes() { return 64; }
+#endif
+__aicore__ inline void Use() { BaseAddr(0); Lanes(); }
+"""
+    assert lint(text, "AKG110") == []

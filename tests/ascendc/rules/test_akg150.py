@@ -84,3 +84,29 @@ std::vector<int> Tiling(int n) { std::vector<int> v(n); int* p = new int[n]; del
 int main() { void* d; aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST); throw 1; }
 """
     assert lint(text, "AKG150") == []
+
+
+def test_calls_to_overloads_declared_elsewhere_are_not_recursion() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+__aicore__ inline void CeilProcess(const LocalTensor<half>& dst, const LocalTensor<half>& src)
+{
+    const LocalTensor<float> tmp = src.ReinterpretCast<float>();
+    CeilProcess(tmp, tmp);
+}
+template <typename T>
+__RESERVED_MACRO__(3510, "text")
+__aicore__ inline void LogImpl(const LocalTensor<T>& dst, uint32_t n)
+{
+    LogImpl((__ubuf__ T*)dst.GetPhyAddr(), n);
+}
+"""
+    assert lint(text, "AKG150") == []
+
+
+def test_cpu_debug_branch_with_a_condition_is_host_code() -> None:
+    text = _device("""#if defined(ASCENDC_CPU_DEBUG) && ASCENDC_CPU_DEBUG == 1
+    std::ostringstream os;
+    std::cout << os.str();
+#endif""")
+    assert lint(text, "AKG150") == []
