@@ -13,6 +13,7 @@ The data lives in ``akgen_lsp/ascendc/catalog/*.toml`` (one file per family). Ea
     removed = "9.1"                       # optional: first CANN version that no longer has it under this name
     replaced_by = "AscendC::ReduceRepeat" # optional: the name to use from `removed` on (or the older name)
     deprecated = false                    # optional: still compiles but the vendor says use replaced_by
+    archs = ["2201"]                      # optional: the only __NPU_ARCH__ values that support it (Entry.supported_on)
     constraints = ["count * sizeof(T) ..."]
     bases = ["AscendC::TQueBind"]         # classes only
     template = "template <typename T>"    # classes: the class template header
@@ -135,6 +136,11 @@ class Entry:
 
     def dtypes_for(self, npu_arch: str) -> tuple[str, ...]:
         return tuple(self.dtypes.get(npu_arch, ()))
+
+    def supported_on(self, npu_arch: str) -> bool:
+        """False when the entry lists the architectures it runs on (``archs = ["2201"]``) and `npu_arch` is not one."""
+        archs = self.extra.get("archs")
+        return not archs or str(npu_arch) in {str(a) for a in archs}
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -230,3 +231,23 @@ def test_lookup_by_short_name_and_suggestions(cat: Catalog) -> None:
 def test_bundled_loader_is_cached() -> None:
     assert load_catalog() is load_catalog()
     assert isinstance(load_catalog().get("AscendC::Add"), Entry)
+
+
+def test_arch_support_and_cast_conversions(cat: Catalog) -> None:
+    pad = cat.get("AscendC::DataCopyPad")
+    assert pad.supported_on("2201") and not pad.supported_on("2002")
+    assert cat.get("AscendC::Add").supported_on("2002")
+    assert not cat.get("AscendC::RpSort16").supported_on("2201")
+    conv = cat.get("AscendC::Cast").extra["conversions"]
+    assert "half->float" in conv["2201"] and "float->bfloat16_t" in conv["2201"]
+    assert not any("bfloat16_t" in c for c in conv["2002"])
+
+
+def test_catalog_errors_are_reported_with_the_file(tmp_path: Path) -> None:
+    from akgen_lsp.ascendc.catalog import CatalogError
+
+    (tmp_path / "bad.toml").write_text(
+        '[meta]\nschema = 1\n[[entry]]\nname = "AscendC::X"\nkind = "function"\n[[entry.overload]]\nsignature = "void X("\n',
+        encoding="utf-8")
+    with pytest.raises(CatalogError, match=r"bad\.toml"):
+        load_catalog_dir(tmp_path)
