@@ -215,8 +215,9 @@ def _unknown(
     else:
         head = f"no member named '{short}' in '{scope}'"
         pool = [e.short for e in (cat.members(scope) if ns_kind == "class" else cat.children.get(scope, []))]
-    invented = _invented(ctx, cat, f"{scope}::{short}")
-    return _finding(ctx, head, short, scope, invented, suggest(cat, short, pool), span)
+    scopes = cat.bases_of(scope) if ns_kind == "class" else [scope]
+    invented = next((i for c in scopes if (i := _invented(ctx, cat, f"{c}::{short}")) is not None), None)
+    return _finding(ctx, head, short, scope, invented, suggest(cat, short, pool), span, scopes)
 
 
 def _finding(
@@ -227,7 +228,9 @@ def _finding(
     invented: Invented | None,
     suggestions: list[str],
     span: Span,
+    scopes: list[str] | None = None,
 ) -> Finding:
+    """`scopes`: where a replacement may live for a plain rename (the class and its bases)."""
     fixes: list[Fix] = []
     message = head
     data: dict[str, object] = {"name": short, "scope": scope, "suggestions": list(suggestions)}
@@ -238,7 +241,7 @@ def _finding(
         data["replacement"] = invented.replacement
         if invented.note:
             data["note"] = invented.note
-        if rep_scope == scope or (rep_scope == ASCENDC and scope == ASCENDC):
+        if rep_scope in (scopes or [scope]):
             candidates = [rep_short] + [s for s in suggestions if s != rep_short]
             safe_first = invented.certain
         else:

@@ -75,6 +75,11 @@ replacement = "AscendC::SoftMax"
 certain = true
 
 [[invented]]
+name = "AscendC::TQueBind::PopTensor"
+replacement = "AscendC::TQueBind::DeQue"
+certain = true
+
+[[invented]]
 name = "AscendC::GetValue"
 replacement = "AscendC::LocalTensor::GetValue"
 note = "GetValue is a member of the tensor."
@@ -111,6 +116,13 @@ def test_unknown_method_of_a_known_class_with_one_candidate() -> None:
     assert at(f) == (4, text.splitlines()[3].index("Dequeue") + 1)
     assert f.fixes[0].safe
     assert "q.DeQue<half>()" in apply_fix(text, f)
+
+
+def test_invented_method_found_through_the_base_class() -> None:
+    text = HEAD + "__aicore__ void f(TQue<TPosition::VECIN, 1>& q) { auto t = q.PopTensor<half>(); }\n"
+    (f,) = lint(text, "AKG101", catalog=CATALOG)
+    assert f.message == "no member named 'PopTensor' in 'AscendC::TQue'; did you mean 'DeQue'?"
+    assert f.fixes[0].safe and "q.DeQue<half>()" in apply_fix(text, f)
 
 
 def test_unknown_template_and_enumerator() -> None:
