@@ -38,6 +38,7 @@ def _version() -> str:
     except Exception:  # running from a source tree without metadata
         return "0.0.0"
 
+
 R = TypeVar("R")
 
 # Documents larger than this many characters are linted once the typing pauses for twice the debounce.
@@ -106,7 +107,7 @@ class AkgenServer(LanguageServer):
 
     def is_ascendc(self, doc: TextDocument, settings: Settings | None = None) -> bool:
         settings = settings or self.settings_for(doc)
-        return diagnostics.is_ascendc(doc.path, doc.source, settings) and not diagnostics.is_excluded(doc.path, settings)
+        return diagnostics.is_ascendc_document(doc.path, doc.source, settings)
 
     def show_problems(self) -> None:
         for problem in self.settings.take_problems():

@@ -9,14 +9,15 @@ from akgen_lsp.findings import Finding
 SOURCE = "lint"
 
 
+def is_ascendc_document(path: str, text: str, settings: Settings) -> bool:
+    """Whether the server serves a document: AscendC (``.asc``, or C++ that includes an Ascend C header) and not
+    matched by a ``files.exclude`` pattern. Other C++ files are left to the user's C++ server."""
+    return not is_excluded(path, settings) and is_ascendc(path, text, settings)
+
+
 def wants_lint(path: str, text: str, settings: Settings) -> bool:
-    """Whether `path` gets lint diagnostics: linting is on and the file is AscendC (``.asc``, or C++ that includes
-    an Ascend C header), and no ``files.exclude`` pattern matches it."""
-    if not settings["lint.enable"]:
-        return False
-    if is_excluded(path, settings):
-        return False
-    return is_ascendc(path, text, settings)
+    """Whether `path` gets lint diagnostics: linting is on and the server serves the document."""
+    return bool(settings["lint.enable"]) and is_ascendc_document(path, text, settings)
 
 
 def is_excluded(path: str, settings: Settings) -> bool:
