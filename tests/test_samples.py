@@ -83,7 +83,9 @@ def _markers(text: str) -> set[tuple[int, str]]:
         match = EXPECT_RE.search(line)
         if match:
             codes = [c.strip() for c in match.group(1).split(",") if c.strip()]
-            assert codes and all(CODE_RE.match(c) for c in codes), f"line {number}: malformed marker {line.strip()!r}"
+            assert codes and all(CODE_RE.match(c) for c in codes), (
+                f"line {number}: malformed marker {line.strip()!r}"
+            )
             out.update((number, c) for c in codes)
     return out
 
@@ -153,7 +155,9 @@ def _check_against_markers(path: Path) -> None:
         f"\nexpected (line, code): {sorted(expected_now)}\ngot: {sorted(got)}\n" + _explain(path, findings)
     )
     if missing:
-        pytest.skip(f"rule(s) {', '.join(missing)} not implemented yet (no akgNNN_*.py module in ascendc/rules)")
+        pytest.skip(
+            f"rule(s) {', '.join(missing)} not implemented yet (no akgNNN_*.py module in ascendc/rules)"
+        )
 
 
 BROKEN = _of_kind("broken")
@@ -161,7 +165,9 @@ BROKEN = _of_kind("broken")
 
 @pytest.mark.parametrize("path", BROKEN, ids=_ids(BROKEN))
 def test_broken_sample_findings_match_markers(path: Path) -> None:
-    assert _markers(path.read_text(encoding="utf-8")), "a broken sample marks its mistake with // expect: AKG1xx"
+    assert _markers(path.read_text(encoding="utf-8")), (
+        "a broken sample marks its mistake with // expect: AKG1xx"
+    )
     _check_against_markers(path)
 
 
@@ -170,7 +176,9 @@ RUNTIME = _of_kind("runtime")
 
 @pytest.mark.parametrize("path", RUNTIME, ids=_ids(RUNTIME))
 def test_runtime_sample_is_silent_to_the_static_checker(path: Path) -> None:
-    assert _run_markers(path.read_text(encoding="utf-8")), "a runtime sample marks its mistake with // expect-run:"
+    assert _run_markers(path.read_text(encoding="utf-8")), (
+        "a runtime sample marks its mistake with // expect-run:"
+    )
     _check_against_markers(path)
 
 
@@ -178,8 +186,12 @@ def test_every_static_rule_has_a_broken_sample() -> None:
     from akgen_lsp.ascendc.rules import all_rules
 
     shown = {code for p in BROKEN for _, code in _markers(p.read_text(encoding="utf-8"))}
-    missing = sorted(r.code for r in all_rules() if r.default_enabled and r.code not in shown)
-    assert not missing, f"rules with no sample in samples/broken: {missing}"
+    missing = sorted(r.code for r in all_rules() if r.code not in shown)
+    assert not missing, (
+        f"rules with no sample in samples/broken: {missing}; add a kernel with the mistake marked "
+        "// expect: <code> (a rule that is off by default needs a folder whose akgen.toml enables it, "
+        "like samples/broken/kernel_only)"
+    )
 
 
 def test_nested_config_targets_its_own_cann_version() -> None:
@@ -202,7 +214,9 @@ def test_task_table_names_real_files_and_entries() -> None:
         source = SAMPLES / str(task["file"])
         assert source.is_file(), f"task {task['name']}: {source} does not exist"
         entries = ENTRY_RE.findall(source.read_text(encoding="utf-8"))
-        assert task["kernel"] in entries, f"task {task['name']}: no extern \"C\" entry {task['kernel']} in {source}"
+        assert task["kernel"] in entries, (
+            f'task {task["name"]}: no extern "C" entry {task["kernel"]} in {source}'
+        )
         assert task["mode"] in ("static", "dynamic")
         if task["mode"] == "static":
             assert int(task["block_dim"]) > 0  # type: ignore[call-overload]
@@ -238,7 +252,5 @@ def test_cli_check_reports_the_same_findings() -> None:
         for f in json.loads(result.stdout)
         if f.get("source", "akgen-lint") == "akgen-lint"
     }
-    expected = {
-        ((SAMPLES / f.span.path).resolve(), f.span.line, f.code) for p in ASCENDC for f in _lint(p)
-    }
+    expected = {((SAMPLES / f.span.path).resolve(), f.span.line, f.code) for p in ASCENDC for f in _lint(p)}
     assert reported == expected
