@@ -1,9 +1,9 @@
 // y = exp(x) on half tensors, computed in float: Cast up, Exp, Cast back with an explicit rounding mode.
 //
-// exp in half loses up to a unit in the last place per operation; doing the work in float and rounding once at the
-// end gives the correctly rounded result that a float reference followed by .half() gives. Half to float is exact,
-// so that Cast takes CAST_NONE; float to half loses precision, so that Cast names its rounding: CAST_RINT, round to
-// nearest with ties to even, as PyTorch rounds.
+// Exp evaluated in half adds its own error to the rounding of the result; evaluated in float, its error is far below
+// half's precision and the one rounding that matters is the final Cast, as in a float reference followed by
+// .half(). Half to float is exact, so that Cast takes CAST_NONE; float to half loses precision, so that Cast
+// names its rounding: CAST_RINT, round to nearest with ties to even, as PyTorch rounds.
 //
 // x and y have shape [48, 8192] (393216 halves); the launch uses 48 vector cores, 8192 elements each, moved in
 // 8 tiles of 1024 halves (2 KiB). The float scratch lives in a TBuf: it needs no queue because only the vector
