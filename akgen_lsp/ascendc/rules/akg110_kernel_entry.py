@@ -123,8 +123,7 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
             fixes = (Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),)
         yield _error(name_span, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
                                 "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))", "syntax", fixes)
-    if not fn.extern_c and not fn.is_template and not simt and _custom_op_kernel(ctx, fn) \
-            and not _launched_here(ctx, fn.name):
+    if not fn.extern_c and not fn.is_template and not simt and _needs_c_linkage(ctx, fn):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
         yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the "
                                 f"launcher does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
@@ -135,13 +134,16 @@ _CUSTOM_OP_RE = re.compile(r"\b(?:GET_TILING_DATA\w*|TILING_KEY_IS|KERNEL_TASK_T
 _TILING_PARAMS_RE = re.compile(r"GM_ADDR\s+workspace\s*,\s*GM_ADDR\s+tiling\s*\)\s*$")
 
 
-def _custom_op_kernel(ctx: LintContext, fn: Function) -> bool:
-    """A kernel of a custom-op project (``op_kernel/``), which the framework finds by its C name. A kernel launched
-    with ``<<<...>>>`` from another file of a direct-launch project needs no C linkage."""
+def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
+    """A kernel of a custom-op project (``op_kernel/``, tiling macros), which the framework finds by its C name; or
+    one with the custom-op parameters (``..., GM_ADDR workspace, GM_ADDR tiling``) that this file does not launch
+    itself. A kernel of a direct-launch project (``.asc``, ``<<<...>>>`` from another file) needs no C linkage."""
     if Path(ctx.path).suffix.lower() == ".asc":
         return False
-    return ("op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None
-            or _TILING_PARAMS_RE.search(_params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")) is not None)
+    if "op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None:
+        return True
+    params = _params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")
+    return _TILING_PARAMS_RE.search(params) is not None and not _launched_here(ctx, fn.name)
 
 
 def _launched_here(ctx: LintContext, name: str) -> bool:

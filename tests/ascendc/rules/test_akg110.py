@@ -150,6 +150,10 @@ def test_extern_c_is_asked_of_custom_op_kernels_only() -> None:
     tiling = direct.replace("GM_ADDR y)", "GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)")
     assert [f.message.split(":")[0] for f in lint(tiling, "AKG110")] == [
         "kernel entry 'add_custom' lacks extern \"C\""]
+    wrapper = "\nvoid add_custom_do(uint8_t* x, uint8_t* y) { add_custom<<<8, nullptr, nullptr>>>(x, y, x, y); }\n"
+    assert lint(tiling + wrapper, "AKG110", path="add_custom.cpp") == []  # a direct-launch file
+    # a custom-op kernel is looked up by name even when the file also carries a <<<...>>> wrapper
+    assert len(lint(tiling + wrapper, "AKG110", path="op/op_kernel/add_custom.cpp")) == 1
 
 
 def test_ai_cpu_kernels_are_not_ai_core_entries() -> None:
