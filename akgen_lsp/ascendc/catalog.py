@@ -23,6 +23,11 @@ The data lives in ``akgen_lsp/ascendc/catalog/*.toml`` (one file per family). Ea
       template = "template <typename T>"  # optional
       signature = "void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, const int32_t& count)"
 
+Keys outside the schema are kept in ``Entry.extra``; the bundled files use: ``type`` and ``default`` (struct fields and
+constants, kind ``variable``), ``archs`` (see above), ``side = "host"`` (host-side tiling helpers), ``pipe_by_direction``
+(DataCopy: the pipe per direction, e.g. ``ub_to_gm = "MTE3"``) and ``conversions`` (Cast: ``"src->dst"`` pairs per arch).
+Overload forms beginning with ``3510-only`` exist only for Ascend 950 (``__NPU_ARCH__`` 3510).
+
 and ``[[invented]]`` tables for names that models invent::
 
     [[invented]]
