@@ -215,8 +215,6 @@ class KernelClass:
         return self.info.field(name)
 
 
-
-
 @dataclass
 class KernelModel:
     pf: ParsedFile
@@ -330,7 +328,7 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
             continue
         cls = KernelClass(info)
         for d in info.fields:
-            b = _buffer(pf, d, short, aliases)
+            b = _buffer(pf, d, short, aliases, info.template_params)
             if b is not None:
                 cls.buffers[d.name] = b
                 buffers.append(b)
@@ -354,7 +352,8 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
         if d.kind == "local" and (d.type_name.rsplit("::", 1)[-1] in _BUFFER_TYPES or d.type_name in aliases):
             fdef = syntax.function_at(pf, d.node)
             if fdef is not None and fdef.node.start_byte in by_start:
-                b = _buffer(pf, d, _fn_owner(by_start[fdef.node.start_byte]), aliases)
+                owner = by_start[fdef.node.start_byte]
+                b = _buffer(pf, d, _fn_owner(owner), aliases, owner.fn.template_params)
                 if b is not None and not d.is_reference and not d.is_pointer:
                     buffers.append(b)
     directives = _directives(orig)
@@ -452,7 +451,8 @@ def _position(arg: str | None) -> str | None:
     return last if last in POSITIONS else None
 
 
-def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str, str]) -> Buffer | None:
+def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str, str],
+            template_params: tuple[str, ...] = ()) -> Buffer | None:
     name = d.type_name
     args = d.template_args
     if name in aliases:
@@ -462,19 +462,21 @@ def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str
     kind = name.rsplit("::", 1)[-1]
     if kind == "TQue":
         pos = _position(args[0]) if args else None
-        return Buffer(d.name, kind, pos, pos, _depth(pf, args[1] if len(args) > 1 else None, d), owner, d)
+        return Buffer(d.name, kind, pos, pos, _depth(pf, args[1] if len(args) > 1 else None, d, template_params),
+                      owner, d)
     if kind == "TQueBind":
         return Buffer(d.name, kind, _position(args[0]) if args else None,
                       _position(args[1]) if len(args) > 1 else None,
-                      _depth(pf, args[2] if len(args) > 2 else None, d), owner, d)
+                      _depth(pf, args[2] if len(args) > 2 else None, d, template_params), owner, d)
     if kind == "TBuf":
         pos = _position(args[0]) if args else "VECCALC"
         return Buffer(d.name, kind, pos, pos, None, owner, d)
     return None
 
 
-def _depth(pf: ParsedFile, text: str | None, d: syntax.Declaration) -> int | None:
-    if text is None:
+def _depth(pf: ParsedFile, text: str | None, d: syntax.Declaration, template_params: tuple[str, ...]) -> int | None:
+    """A queue's constant depth; None when unknown (a template parameter's value depends on the instantiation)."""
+    if text is None or set(_WORD_RE.findall(text)) & set(template_params):
         return None
     return const_eval(text, pf, at=d.node)
 
@@ -539,9 +541,13 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
     head_end = decl.start_byte if decl is not None else node.start_byte
     head = orig[start:head_end].decode("utf-8", errors="replace")
     # qualifiers written after the parameter list (rare: `void f() __aicore__`) count too
+    fdecl = decl
+    while fdecl is not None and fdecl.type != "function_declarator":
+        fdecl = fdecl.child_by_field_name("declarator")
+    params = fdecl.child_by_field_name("parameters") if fdecl is not None else None
+    tail_start = params.end_byte if params is not None else f.name_node.end_byte
     body = f.body
-    tail = orig[f.name_node.end_byte : body.start_byte if body is not None else node.end_byte].decode(
-        "utf-8", errors="replace")
+    tail = orig[tail_start : body.start_byte if body is not None else node.end_byte].decode("utf-8", errors="replace")
     words = set(re.findall(r"[A-Za-z_]\w*", head))
     macro_words = words & device_macros
     macro_bodies = " ".join(_macro_body(pf, w) for w in macro_words)
