@@ -4,7 +4,10 @@
 Checks every kernel entry (a function declared ``__global__``):
 
 - it is a vector or cube kernel: ``__global__ __aicore__`` (or ``__vector__``, ``__cube__``, ``__mix__(c, v)``);
-- it has C linkage (``extern "C"``) when nothing in the file launches it, so the runtime can find it by name;
+- a kernel of a custom-op project (a file under ``op_kernel/``, one that uses ``GET_TILING_DATA`` or
+  ``TILING_KEY_IS``, or an entry ending in ``GM_ADDR workspace, GM_ADDR tiling`` that the file does not launch
+  itself) has C linkage (``extern "C"``), so the framework can find it by name; a direct-launch kernel
+  (``<<<...>>>``, ``.asc``) does not need it;
 - it returns ``void`` and is a free function, not a member of a class.
 
 An ``extern "C" __aicore__ void`` function with ``GM_ADDR`` parameters, in a file without any ``__global__``
@@ -13,11 +16,13 @@ function, is reported as a kernel entry that lacks ``__global__``.
 It also reports a call from device code (an ``__aicore__`` function) to a function of this file that is not
 ``__aicore__``.
 
-SIMT kernels (``__global__ __launch_bounds__(n)``, plain pointer parameters) and template kernels (which cannot
-have C linkage) are left alone.
+SIMT kernels (``__global__ __launch_bounds__(n)``, plain pointer parameters), AI CPU kernels (``__aicpu__``) and
+template kernels (which cannot have C linkage) are left alone. A called function counts as a host function only
+when every definition the file has of it lacks a device qualifier (``constexpr`` functions are fine), and none of
+them sits in an ``#if`` branch.
 
 ## Why is this bad?
-The kernel launcher looks the entry up by its unmangled name (``kernel entry 'x' not implement in 'x.cpp'``);
+The op framework looks the entry up by its unmangled name (``kernel entry 'x' not implement in 'x.cpp'``);
 ``__aicore__`` compiles the function for the AI Core; a kernel returns nothing. Device code can only call device
 functions: bisheng stops with ``calling a __host__ function("f") from a __aicore__ function("k") is not allowed``.
 
