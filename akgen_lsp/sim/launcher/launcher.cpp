@@ -75,6 +75,55 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
     write_all(events_fd(), line.data(), line.size());
 }
 
+// `latency` delays when the result is ready without occupying the pipe (DMA: transfers stream back to back).
+double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc, double latency) {
+    BlockCtx& c = ctx();
+    c.now_s += cfg().issue_cycles;
+    double start = std::max({c.now_s, c.pipe_free[pipe], ready});
+    double end = start + cycles;
+    c.pipe_free[pipe] = end;
+    c.busy[pipe] += cycles;
+    if (c.trace.size() < cfg().max_trace_events) {
+        c.trace.push_back({pipe, start, cycles, name, static_cast<uint32_t>(loc.line())});
+    } else {
+        ++c.trace_dropped;
+    }
+    c.done = std::max(c.done, end + latency);
+    return end + latency;
+}
+
+// A scalar-only API call (mask setting, GetValue on GM, queue bookkeeping): advances the scalar clock.
+void charge_scalar(double cycles) {
+    BlockCtx& c = ctx();
+    c.now_s += cycles;
+    c.busy[P_S] += cycles;
+    c.pipe_free[P_S] = std::max(c.pipe_free[P_S], c.now_s);
+}
+
+// Vector op cost from the profile: startup (when the pipe was idle) + slope x repeats.
+double vec_cycles(const char* op, double repeats, double ready) {
+    const OpCost& k = cfg().op(op);
+    BlockCtx& c = ctx();
+    bool idle = c.pipe_free[P_V] < std::max(c.now_s, ready);
+    return (idle ? k.startup : 0.0) + k.slope * repeats;
+}
+
+// DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
+double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc) {
+    return charge(pipe, cfg().bytes_cycles(bytes, gibps), ready, name, loc, cfg().dma_latency_cycles);
+}
+
+
+double vec_charge(const char* op, const char* api, double repeats, Slot* dst,
+                         std::initializer_list<Slot*> srcs, const loc_t& loc) {
+    double ready = ready_for_write(dst);
+    for (Slot* s : srcs) ready = std::max(ready, ready_for_read(s));
+    double end = charge(P_V, vec_cycles(op, repeats, ready), ready, api, loc);
+    wrote(dst, end);
+    for (Slot* s : srcs) read_by(s, end);
+    return end;
+}
+
 [[noreturn]] void fail(const char* code, const char* msg, const loc_t& loc, const char* error_class, const char* api) {
     report(code, Sev::ERROR, msg, loc, error_class, api);
     throw BlockAbort{};

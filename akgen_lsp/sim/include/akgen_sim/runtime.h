@@ -216,42 +216,15 @@ inline void warn(const char* code, const char* msg, const loc_t& loc, const char
 
 // ---------------------------------------------------------------------------------------------- cost model
 // Issue an operation on `pipe` costing `cycles`, not before `ready` (data dependencies). Returns its end time.
-// `latency` delays when the result is ready without occupying the pipe (DMA: transfers stream back to back).
-inline double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc, double latency = 0) {
-    BlockCtx& c = ctx();
-    c.now_s += cfg().issue_cycles;
-    double start = std::max({c.now_s, c.pipe_free[pipe], ready});
-    double end = start + cycles;
-    c.pipe_free[pipe] = end;
-    c.busy[pipe] += cycles;
-    if (c.trace.size() < cfg().max_trace_events) {
-        c.trace.push_back({pipe, start, cycles, name, static_cast<uint32_t>(loc.line())});
-    } else {
-        ++c.trace_dropped;
-    }
-    c.done = std::max(c.done, end + latency);
-    return end + latency;
-}
-
+// Cost-model bookkeeping, defined out of line in launcher.cpp (keeps each kernel's compile small).
+// charge: issue an op on `pipe` costing `cycles`, not before `ready`; `latency` delays when the result is ready
+// without occupying the pipe (DMA transfers stream back to back). Returns when the result is ready.
+double charge(int pipe, double cycles, double ready, const char* name, const loc_t& loc, double latency = 0);
 // A scalar-only API call (mask setting, GetValue on GM, queue bookkeeping): advances the scalar clock.
-inline void charge_scalar(double cycles = 1) {
-    BlockCtx& c = ctx();
-    c.now_s += cycles;
-    c.busy[P_S] += cycles;
-    c.pipe_free[P_S] = std::max(c.pipe_free[P_S], c.now_s);
-}
-
+void charge_scalar(double cycles = 1);
 // Vector op cost from the profile: startup (when the pipe was idle) + slope x repeats.
-inline double vec_cycles(const char* op, double repeats, double ready) {
-    const OpCost& k = cfg().op(op);
-    BlockCtx& c = ctx();
-    bool idle = c.pipe_free[P_V] < std::max(c.now_s, ready);
-    return (idle ? k.startup : 0.0) + k.slope * repeats;
-}
-
+double vec_cycles(const char* op, double repeats, double ready);
 // DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
-inline double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc) {
-    return charge(pipe, cfg().bytes_cycles(bytes, gibps), ready, name, loc, cfg().dma_latency_cycles);
-}
+double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc);
 
 }  // namespace akgen_sim

@@ -56,16 +56,9 @@ inline void count_loop(Tout* __restrict d, int64_t n, F&& f) {
     for (int64_t i = 0; i < n; ++i) d[i] = f(i);
 }
 
-// Cost-model bookkeeping for a vector op: reads `srcs`, writes `dst`.
-inline double vec_charge(const char* op, const char* api, double repeats, Slot* dst,
-                         std::initializer_list<Slot*> srcs, const loc_t& loc) {
-    double ready = ready_for_write(dst);
-    for (Slot* s : srcs) ready = std::max(ready, ready_for_read(s));
-    double end = charge(P_V, vec_cycles(op, repeats, ready), ready, api, loc);
-    wrote(dst, end);
-    for (Slot* s : srcs) read_by(s, end);
-    return end;
-}
+// Cost-model bookkeeping for a vector op: reads `srcs`, writes `dst` (out of line, in launcher.cpp).
+double vec_charge(const char* op, const char* api, double repeats, Slot* dst, std::initializer_list<Slot*> srcs,
+                  const loc_t& loc);
 
 // Validate the repeat-form arguments. `elems_per_repeat` from the widest type; returns false for a no-op.
 template <typename R>
