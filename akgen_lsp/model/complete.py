@@ -183,11 +183,16 @@ _IDENT_CHAR = re.compile(r"\w")
 _CLOSERS_ONLY = re.compile(r"^[\s)\]};,\"']*$")
 
 
+MODE_LINES_BEFORE = 80
+MODE_LINES_AFTER = 20
+
+
 def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
     """``none``, ``single`` or ``multi`` from the syntax tree at the cursor (llm-ls's rule).
 
     None in the middle of a word or with code after the cursor on the line (other than closers); single line in a
     comment, a string, or mid-expression; multi-line on a blank line inside a block or at an empty block body.
+    Only the lines around the cursor are parsed (80 before, 20 after).
     """
     lp, ls = cursor.line_prefix, cursor.line_suffix
     if lp and ls and _IDENT_CHAR.match(lp[-1]) and _IDENT_CHAR.match(ls[0]):
@@ -196,10 +201,32 @@ def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
         return "none"
     from akgen_lsp.ascendc.syntax import parse
 
-    pf = parse(text, path)
+    prefix = cursor.prefix
+    opened = prefix.rfind("/*")
+    if opened > prefix.rfind("*/") and "//" not in prefix[prefix.rfind("\n", 0, opened) + 1 : opened]:
+        return "single"  # inside a block comment (it may start before the parsed window)
+    # Parse a window of lines around the cursor: the decision is local, and the cost stays flat on long files.
+    lo = cursor.offset
+    for _ in range(MODE_LINES_BEFORE):
+        lo = text.rfind("\n", 0, lo)
+        if lo <= 0:
+            lo = 0
+            break
+    else:
+        lo += 1
+    hi = cursor.offset
+    for _ in range(MODE_LINES_AFTER):
+        nxt = text.find("\n", hi + 1)
+        if nxt < 0:
+            hi = len(text)
+            break
+        hi = nxt
+    window = text[lo:hi]
+    row = window.count("\n", 0, cursor.offset - lo)
+    pf = parse(window, path)
     byte_col = len(lp.encode("utf-8", errors="surrogatepass"))
-    before = (cursor.line, max(0, byte_col - 1))  # the character before the cursor: a comment ends at the line end
-    for point in {(cursor.line, byte_col), before}:
+    before = (row, max(0, byte_col - 1))  # the character before the cursor: a comment ends at the line end
+    for point in {(row, byte_col), before}:
         probe = pf.root.descendant_for_point_range(point, point)
         while probe is not None:
             if probe.type in ("comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
@@ -223,13 +250,24 @@ TOP_LEVEL_STARTS: tuple[str, ...] = (
 
 class StopRules:
     """Where to cut a streamed completion: a newline (single-line mode), a top-level declaration starting at column
-    0, the first non-blank line of the text below the cursor, or a closing brace the completion did not open."""
+    0, the first non-blank line of the text below the cursor, or a closing brace the completion did not open.
+
+    `feed(chunk)` scans only the new characters (a lexer state for strings and comments, the brace depth, the line
+    being written), so checking after every token costs O(token), not O(text); `check(text)` runs a fresh scan.
+    """
 
     def __init__(self, mode: str, suffix: str, line_prefix: str = "") -> None:
         self.mode = mode
         below = [ln.strip() for ln in suffix.split("\n")[1:6] if ln.strip()]
         self.next_line = below[0] if below else ""
         self.line_prefix = line_prefix
+        self.text = ""
+        self._pos = 0
+        self._depth = 0
+        self._state = ""  # "" code | "//" | "/*" | '"' | "'"
+        self._escape = False
+        self._line_start = 0
+        self._cut: int | None = None
 
     def stop_strings(self) -> tuple[str, ...]:
         """Stops a backend can apply itself (cheapest: the server stops generating)."""
@@ -238,40 +276,83 @@ class StopRules:
         return tuple("\n" + k for k in TOP_LEVEL_STARTS[:2])
 
     def check(self, text: str) -> int | None:
-        """The index to cut `text` at, or None to go on."""
+        """The index to cut `text` at, or None to go on (a fresh scan of the whole text)."""
+        fresh = StopRules.__new__(StopRules)
+        fresh.__dict__.update(self.__dict__)
+        fresh.text, fresh._pos, fresh._depth, fresh._state, fresh._escape = "", 0, 0, "", False
+        fresh._line_start, fresh._cut = 0, None
+        return fresh.feed(text)
+
+    def _line_ends(self, end: int) -> int | None:
+        """Judge the line text[_line_start:end] once it is complete; the first line continues the cursor's line."""
+        start = self._line_start
+        if start == 0:
+            return None
+        line = self.text[start:end]
+        stripped = line.strip()
+        if self.next_line and len(self.next_line) > 1 and stripped == self.next_line:
+            return start
+        if line[:1].strip() and (
+            any(line.startswith(k) for k in TOP_LEVEL_STARTS)
+            or (re.match(r"[A-Za-z_][\w:<>,\s*&]*\s+\w+\s*\(", line) and not line.startswith("}"))
+        ):
+            return start
+        return None
+
+    def feed(self, chunk: str) -> int | None:
+        """Add streamed text; the index (in all text fed so far) to cut at, or None to go on."""
+        if self._cut is not None:
+            return self._cut
+        self.text += chunk
+        text = self.text
         if self.mode == "single":
-            nl = text.find("\n")
-            return nl if nl >= 0 else None
-        cut: int | None = None
-        # top-level keyword at the start of a line
-        for m in re.finditer(r"\n(?=\S)", text):
-            rest = text[m.end() :]
-            if any(rest.startswith(k) for k in TOP_LEVEL_STARTS) or (
-                len(rest) >= 12 and re.match(r"[A-Za-z_][\w:<>,\s*&]*\s+\w+\s*\(", rest) and not rest.startswith("}")
-            ):
-                cut = m.start() + 1
-                break
-        # the line below the cursor, written again
-        if self.next_line:
-            pos = 0
-            for line in text.split("\n")[:-1] if not text.endswith("\n") else text.split("\n"):
-                if pos > 0 and line.strip() == self.next_line and len(self.next_line) > 1:
-                    cut = pos if cut is None else min(cut, pos)
-                    break
-                pos += len(line) + 1
-        # an unmatched closing brace
-        depth = 0
-        for i, ch in _code_chars(text):
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth < 0:
-                    ls = text.rfind("\n", 0, i) + 1
-                    at = ls if not text[ls:i].strip() else i
-                    cut = at if cut is None else min(cut, at)
-                    break
-        return cut
+            nl = text.find("\n", self._pos)
+            self._pos = len(text)
+            if nl >= 0:
+                self._cut = nl
+            return self._cut
+        i, n = self._pos, len(text)
+        while i < n:
+            c = text[i]
+            st = self._state
+            if st == "//":
+                if c == "\n":
+                    self._state = ""
+                    continue  # the newline is handled as code below
+            elif st == "/*":
+                if c == "/" and i > 0 and text[i - 1] == "*":
+                    self._state = ""
+            elif st in ("\"", "'"):
+                if self._escape:
+                    self._escape = False
+                elif c == "\\":
+                    self._escape = True
+                elif c == st or c == "\n":
+                    self._state = ""
+            elif c == "/" and i + 1 < n and text[i + 1] in "/*":
+                self._state = "/" + text[i + 1]
+                i += 1
+            elif c == "/" and i + 1 == n:
+                break  # a comment may start with the next chunk: look again then
+            elif c in "\"'":
+                self._state = c
+            elif c == "{":
+                self._depth += 1
+            elif c == "}":
+                self._depth -= 1
+                if self._depth < 0:
+                    at = self._line_start if not text[self._line_start : i].strip() else i
+                    self._cut = at
+                    return at
+            if c == "\n":
+                cut = self._line_ends(i)
+                if cut is not None:
+                    self._cut = cut
+                    return cut
+                self._line_start = i + 1
+            i += 1
+        self._pos = i
+        return None
 
 
 def _code_chars(text: str) -> list[tuple[int, str]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +114,7 @@ class CompletionService:
         self._retry_at = 0.0
         self._inflight: dict[str, asyncio.Task[Any]] = {}
         self._logged: set[str] = set()
+        self._pending_fill: tuple[str, str, str] | None = None
 
     # ------------------------------------------------------------------------------------------- parts
 
@@ -152,7 +154,7 @@ class CompletionService:
             try:
                 if not self._backend_made:
                     self._backend_made = True
-                    self._backend = make_backend(self.settings)
+                    self._backend = make_backend(self.settings, self.spec.context if self.spec.known else None)
                 if self._backend is not None:
                     await self._backend.load()
                 self._loaded = True
@@ -174,6 +176,11 @@ class CompletionService:
         self._log_once(f"backend:{exc.kind}", f"model backend {self.settings['model.backend']}: {exc}{more}")
 
     # ------------------------------------------------------------------------------------------- pipeline
+
+    def _fill_cache(self) -> None:
+        pending, self._pending_fill = self._pending_fill, None
+        if pending is not None:
+            self.cache.put(*pending)
 
     async def complete(self, text: str, path: str, line: int, character: int) -> InlineResult | None:
         t0 = time.perf_counter()
@@ -213,6 +220,7 @@ class CompletionService:
             timings[stage] = round((now - mark) * 1000.0, 3)
             mark = now
 
+        self._fill_cache()
         cursor = split_at(text, line, character)
         lap("split")
         cached = self.cache.get(cursor.prefix, cursor.suffix)
@@ -253,8 +261,9 @@ class CompletionService:
             return self._from_catalog(cursor, timings, lap)
         if answer is None:
             return None
-        self.cache.put(cursor.prefix, cursor.suffix, answer)
-        lap("cache_fill")
+        # the typed-ahead entries are written right after the answer is returned (or by the next request, first)
+        self._pending_fill = (cursor.prefix, cursor.suffix, answer)
+        asyncio.get_running_loop().call_soon(self._fill_cache)
         return self._result(answer, cursor, "model", timings)
 
     async def _generate(self, backend: Backend, text: str, path: str, cursor: Cursor, mode: str,
@@ -295,14 +304,18 @@ class CompletionService:
                     first = False
                 out += chunk
                 if not as_messages:
-                    cut = rules.check(out)
+                    cut = rules.feed(chunk)
                     if cut is not None:
                         out = out[:cut]
                         return
 
         try:
-            await asyncio.wait_for(consume(), s["model.timeout_s"])
-        except asyncio.TimeoutError:
+            if sys.version_info >= (3, 11):
+                async with asyncio.timeout(s["model.timeout_s"]):
+                    await consume()
+            else:  # pragma: no cover - Python 3.10
+                await asyncio.wait_for(consume(), s["model.timeout_s"])
+        except (asyncio.TimeoutError, TimeoutError):
             raise BackendError(
                 f"no answer within akgen.model.timeout_s = {s['model.timeout_s']:g} s; raise it, lower "
                 "akgen.model.max_tokens, or use a smaller or quantised model",

@@ -126,3 +126,21 @@ def test_catalog_completion(small_catalog: Catalog) -> None:
     assert complete("    Zzz") is None
     assert complete("    x") is None  # a single letter is not enough
     assert complete("    TQ") == "ue"  # a class: its name only
+
+
+def test_stop_rules_fed_token_by_token_agree_with_a_whole_scan() -> None:
+    texts = [
+        "a = 1; // }\n    b = '}';\n    /* } */ c();\n}\nint g() {",
+        "x();\n    return z;\n",
+        'if (a) {\n  s = "\\"}";\n}\n}',
+        "a = 1 / 2;\n/",
+    ]
+    for text in texts:
+        whole = StopRules("multi", "\n    return z;\n}\n").check(text)
+        rules = StopRules("multi", "\n    return z;\n}\n")
+        fed = None
+        for k in range(0, len(text), 3):
+            fed = rules.feed(text[k : k + 3])
+            if fed is not None:
+                break
+        assert fed == whole, text

@@ -10,8 +10,10 @@ __all__ = ["BACKENDS", "Backend", "BackendError", "GenParams", "GenStats", "Gene
 BACKENDS = ("llama_cpp", "transformers", "openai")
 
 
-def make_backend(settings: Settings) -> Backend | None:
+def make_backend(settings: Settings, trained_context: int | None = None) -> Backend | None:
     """The backend `settings` ask for (not loaded yet), or None for ``model.backend = none``.
+
+    `trained_context` (the registry's context length for the model) caps ``model.n_ctx`` for llama.cpp.
 
     Raises `BackendError` when the choice cannot work (no path, no endpoint).
     """
@@ -23,7 +25,7 @@ def make_backend(settings: Settings) -> Backend | None:
 
         return LlamaCppBackend(
             settings["model.path"],
-            n_ctx=settings["model.n_ctx"],
+            n_ctx=min(settings["model.n_ctx"], trained_context or settings["model.n_ctx"]),
             n_threads=settings["model.n_threads"],
             n_gpu_layers=settings["model.n_gpu_layers"],
         )

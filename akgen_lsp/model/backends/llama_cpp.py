@@ -87,8 +87,11 @@ def _load_shared(key: _Key) -> _Shared:
             "n_gpu_layers": key.n_gpu_layers,
             "verbose": False,
         }
-        if key.n_threads > 0:
-            kwargs["n_threads"] = key.n_threads
+        # llama-cpp-python's default evaluates prompts on every core, which on a busy laptop (an editor, a compiler)
+        # is many times slower than fewer threads: use one count for both, half the cores unless configured.
+        threads = key.n_threads if key.n_threads > 0 else max(1, (os.cpu_count() or 2) // 2)
+        kwargs["n_threads"] = threads
+        kwargs["n_threads_batch"] = threads
         try:
             llm = Llama(**kwargs)
         except (ValueError, RuntimeError, OSError) as exc:
