@@ -15,11 +15,15 @@ Settings come from the nearest ``akgen.toml`` of each file, as in the editor (``
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from akgen_lsp.ascendc.lint import is_ascendc, lint_text
@@ -254,3 +258,220 @@ def test_cli_check_reports_the_same_findings() -> None:
     }
     expected = {((SAMPLES / f.span.path).resolve(), f.span.line, f.code) for p in ASCENDC for f in _lint(p)}
     assert reported == expected
+
+
+# ------------------------------------------------------------------------------------------------ simulator
+#
+# The correct kernels run on the CPU simulator with the shapes of their [[task]] and match a numpy reference; each
+# runtime sample makes the simulator report exactly the codes its `// expect-run:` markers name, at those lines.
+# A kernel that uses an Ascend C API the simulator does not have yet is skipped with the missing names.
+
+needs_gxx = pytest.mark.skipif(
+    shutil.which("g++") is None, reason="g++ is not installed (the simulator needs it)"
+)
+RUN_CODE_RE = re.compile(r"^SIM-[A-Z0-9-]+$")
+_MISSING_API_RE = re.compile(r"'(\w+)' (?:is not a member of 'AscendC'|was not declared in this scope)")
+
+
+@pytest.fixture(scope="module")
+def sim_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One build cache for this module, outside the user's cache."""
+    path = tmp_path_factory.mktemp("akgen-sim-cache")
+    old = os.environ.get("AKGEN_CACHE_DIR")
+    os.environ["AKGEN_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("AKGEN_CACHE_DIR", None)
+    else:
+        os.environ["AKGEN_CACHE_DIR"] = old
+
+
+def _simulate(source: Path, kernel: str, block_dim: int, args: list[dict[str, Any]], folder: Path) -> Any:
+    """Write a manifest (numpy inputs saved beside it) and run it; skip when the simulator lacks an API."""
+    from akgen_lsp.ascendc.catalog import load_catalog
+    from akgen_lsp.sim import run_manifest
+
+    out_args: list[dict[str, Any]] = []
+    for arg in [*args, {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "workspace_bytes": 0}]:
+        arg = dict(arg)
+        if isinstance(arg.get("input"), np.ndarray):
+            np.save(folder / f"{arg['name']}.npy", arg["input"])
+            arg["input"] = f"{arg['name']}.npy"
+        out_args.append(arg)
+    manifest = folder / "manifest.json"
+    manifest.write_text(
+        json.dumps(
+            {
+                "sources": [str(source)],
+                "kernel": kernel,
+                "block_dim": block_dim,
+                "arch": "Ascend910B2",
+                "defines": {},
+                "args": out_args,
+            }
+        ),
+        encoding="utf-8",
+    )
+    run = run_manifest(manifest, folder / "out")
+    if run.status == "compile_error":
+        catalog = load_catalog()
+        missing = sorted(
+            {
+                m.group(1)
+                for f in run.findings
+                if (m := _MISSING_API_RE.search(f.message))
+                and catalog.get(f"AscendC::{m.group(1)}") is not None
+            }
+        )
+        if missing:
+            pytest.skip(f"the simulator does not implement {', '.join('AscendC::' + n for n in missing)} yet")
+    return run
+
+
+def _numpy_dtype(name: str) -> type:
+    return {"float16": np.float16, "float32": np.float32}[name]
+
+
+def _reference(task: dict[str, Any], inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The expected outputs of a correct sample, by task name (numpy, rounded as the kernel rounds)."""
+    name = task["name"]
+    if name == "AddCustom":
+        return {"z": inputs["x"] + inputs["y"]}
+    if name == "ScaledAdd":
+        alpha = np.float32(task["params"]["alpha"])
+        return {"z": alpha * inputs["x"] + inputs["y"]}
+    if name == "RowReduceSum":
+        return {"y": inputs["x"].astype(np.float64).sum(axis=-1).astype(np.float32)}
+    if name == "ExpHalf":
+        return {"y": np.exp(inputs["x"].astype(np.float32)).astype(np.float16)}
+    if name == "BasicMatmul":
+        return {"c": (inputs["a"].astype(np.float32) @ inputs["b"].astype(np.float32)).astype(np.float16)}
+    raise AssertionError(f"no numpy reference for task {name}: add one to _reference")
+
+
+# Tolerances per task: (rtol, atol). Element-wise kernels round exactly as numpy does; the rest may differ in the
+# order of additions (reductions) or in the last bit of a transcendental function.
+_TOLERANCE = {
+    "AddCustom": (0.0, 0.0),
+    "ScaledAdd": (0.0, 0.0),
+    "RowReduceSum": (1e-5, 1e-2),
+    "ExpHalf": (2.0**-10, 0.0),
+    "BasicMatmul": (2.0**-8, 1e-2),
+}
+
+STATIC_TASKS = [t for t in _tasks() if t["mode"] == "static"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("task", STATIC_TASKS, ids=[str(t["file"]) for t in STATIC_TASKS])
+def test_correct_kernel_matches_reference_on_the_simulator(
+    task: dict[str, Any], sim_cache: Path, tmp_path: Path
+) -> None:
+    rng = np.random.default_rng(2026)
+    inputs = {
+        spec["name"]: rng.standard_normal(spec["shape"]).astype(_numpy_dtype(spec["dtype"]))
+        for spec in task["inputs"]
+    }
+    args: list[dict[str, Any]] = [{"name": name, "input": value} for name, value in inputs.items()]
+    args += [
+        {
+            "name": spec["name"],
+            "output": f"{spec['name']}.npy",
+            "dtype": spec["dtype"],
+            "shape": spec["shape"],
+        }
+        for spec in task["outputs"]
+    ]
+    run = _simulate(SAMPLES / str(task["file"]), str(task["kernel"]), int(task["block_dim"]), args, tmp_path)
+    assert run.status == "ok", [f"{f.code} line {f.span.line}: {f.message}" for f in run.findings]
+    rtol, atol = _TOLERANCE[str(task["name"])]
+    for name, expected in _reference(task, inputs).items():
+        got = np.load(run.outputs[name])
+        assert got.shape == expected.shape
+        np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol)
+
+
+@needs_gxx
+def test_scaled_add_is_right_for_any_core_count(sim_cache: Path, tmp_path: Path) -> None:
+    """The tail kernel splits by GetBlockNum(): 7 cores and 1 core give the same result as 48."""
+    task = next(t for t in STATIC_TASKS if t["name"] == "ScaledAdd")
+    rng = np.random.default_rng(7)
+    n = int(task["inputs"][0]["shape"][0])  # type: ignore[index]
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    expected = _reference(task, {"x": x, "y": y})["z"]
+    for block_dim in (7, 1):
+        folder = tmp_path / str(block_dim)
+        folder.mkdir()
+        args = [
+            {"name": "x", "input": x},
+            {"name": "y", "input": y},
+            {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [n]},
+        ]
+        run = _simulate(SAMPLES / str(task["file"]), str(task["kernel"]), block_dim, args, folder)
+        assert run.status == "ok", [f.message for f in run.findings]
+        np.testing.assert_array_equal(np.load(run.outputs["z"]), expected)
+
+
+# How to launch each runtime sample: kernel entry, block_dim, and its GM arguments (inputs as arrays).
+def _runtime_launch(name: str) -> tuple[str, int, list[dict[str, Any]]]:
+    rng = np.random.default_rng(3)
+    if name == "ub_subtensor_out_of_bounds.cpp":
+        x = rng.standard_normal(2 * 32768).astype(np.float32)
+        return (
+            "fold_add",
+            2,
+            [
+                {"name": "x", "input": x},
+                {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [32768]},
+            ],
+        )
+    if name == "double_free_tensor.cpp":
+        x = rng.standard_normal(2 * 16384).astype(np.float16)
+        return (
+            "half_to_float",
+            2,
+            [
+                {"name": "x", "input": x},
+                {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [2 * 16384]},
+            ],
+        )
+    if name == "unpaired_set_flag.cpp":
+        x = rng.standard_normal(2 * 16384).astype(np.float16)
+        return (
+            "abs_manual_sync",
+            2,
+            [
+                {"name": "x", "input": x},
+                {"name": "y", "output": "y.npy", "dtype": "float16", "shape": [2 * 16384]},
+            ],
+        )
+    if name == "repeat_time_overflow.cpp":
+        x = rng.standard_normal(48 * 65536).astype(np.float32)
+        return (
+            "scale_repeat",
+            48,
+            [
+                {"name": "x", "input": x},
+                {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [48 * 65536]},
+            ],
+        )
+    raise AssertionError(f"no launch for runtime sample {name}: add one to _runtime_launch")
+
+
+@needs_gxx
+@pytest.mark.parametrize("path", RUNTIME, ids=_ids(RUNTIME))
+def test_runtime_sample_fails_on_the_simulator_where_marked(
+    path: Path, sim_cache: Path, tmp_path: Path
+) -> None:
+    expected: set[tuple[int, str]] = set()
+    for line, what in _run_markers(path.read_text(encoding="utf-8")):
+        codes = [c.strip() for c in what.split(",")]
+        assert all(RUN_CODE_RE.match(c) for c in codes), (
+            f"line {line}: expect-run takes simulator codes, got {what!r}"
+        )
+        expected.update((line, c) for c in codes)
+    kernel, block_dim, args = _runtime_launch(path.name)
+    run = _simulate(path, kernel, block_dim, args, tmp_path)
+    got = {(f.span.line, f.code) for f in run.findings if Path(f.span.path).name == path.name}
+    assert got == expected, [f"{f.code} line {f.span.line}: {f.message}" for f in run.findings]

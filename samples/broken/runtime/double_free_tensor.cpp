@@ -48,7 +48,7 @@ private:
         Cast(yLocal, xLocal, RoundMode::CAST_NONE, TILE_LENGTH);
         inQueueX.FreeTensor(xLocal);
         outQueueY.EnQue(yLocal);
-        inQueueX.FreeTensor(xLocal);  // expect-run: double-free
+        inQueueX.FreeTensor(xLocal);  // expect-run: SIM-QUE-DOUBLE-FREE
     }
 
     __aicore__ inline void CopyOut(int32_t progress)

@@ -49,7 +49,7 @@ private:
         LocalTensor<float> xLocal = inQueueX.DeQue<float>();
         LocalTensor<float> yLocal = outQueueY.AllocTensor<float>();
         const uint32_t repeatTime = tileLength / ELEMS_PER_REPEAT;
-        Muls(yLocal, xLocal, SCALE, ELEMS_PER_REPEAT, repeatTime, UnaryRepeatParams(1, 1, 8, 8));  // expect-run: repeat-time-overflow
+        Muls(yLocal, xLocal, SCALE, ELEMS_PER_REPEAT, repeatTime, UnaryRepeatParams(1, 1, 8, 8));  // expect-run: SIM-REPEAT
         outQueueY.EnQue(yLocal);
         inQueueX.FreeTensor(xLocal);
     }

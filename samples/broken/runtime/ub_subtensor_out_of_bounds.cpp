@@ -48,7 +48,7 @@ private:
     {
         LocalTensor<float> xLocal = inQueueX.DeQue<float>();
         LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();
-        Add(zLocal, xLocal, xLocal[HALF_TILE], TILE_LENGTH);  // expect-run: ub-out-of-bounds
+        Add(zLocal, xLocal, xLocal[HALF_TILE], TILE_LENGTH);  // expect-run: SIM-UB-SIZE
         outQueueZ.EnQue(zLocal);
         inQueueX.FreeTensor(xLocal);
     }

@@ -37,7 +37,7 @@ public:
                 WaitFlag<HardEvent::V_MTE2>(vToMte2);  // Abs of the previous tile has finished reading xLocal
             }
             DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH);
-            SetFlag<HardEvent::MTE2_V>(mte2ToV);  // expect-run: unpaired-set-flag
+            SetFlag<HardEvent::MTE2_V>(mte2ToV);  // expect-run: SIM-SYNC-DOUBLE-SET, SIM-SYNC-UNPAIRED
             if (i > 0) {
                 WaitFlag<HardEvent::MTE3_V>(mte3ToV);  // the previous tile has left yLocal
             }
