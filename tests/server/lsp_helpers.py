@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
 FIXTURES = Path(__file__).with_name("fixtures")
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+EXPECT_RE = re.compile(r"//\s*expect:\s*(.*?)\s*$")
 SERVER = [sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve"]
 CLIENTS = ["visual-studio-code", "neovim"]
 
@@ -59,6 +62,38 @@ def initialize_params(spec: str, options: Any = None, root: Path = FIXTURES) -> 
         workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
         initialization_options=options,
     )
+
+
+def expected_markers(text: str) -> list[tuple[int, str]]:
+    """The ``// expect: AKG120`` markers of a sample (the samples' own test keeps them true): (0-based line, code)."""
+    out = []
+    for number, line in enumerate(text.splitlines()):
+        m = EXPECT_RE.search(line)
+        if m:
+            out.extend((number, code) for code in re.findall(r"AKG\d{3}", m.group(1)))
+    return out
+
+
+def broken_samples() -> list[Path]:
+    """Broken samples with static markers (runtime-only samples excluded)."""
+    return sorted(
+        p
+        for p in (SAMPLES / "broken").rglob("*")
+        if p.suffix in (".cpp", ".asc") and "runtime" not in p.parts and expected_markers(p.read_text("utf-8"))
+    )
+
+
+def open_sample(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
+    """Open a sample under a fresh URI next to it (so the nearest akgen.toml still applies); returns the URI."""
+    uri = (path.parent / f"opened-{next(_opened)}" / path.name).as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="cpp", version=version, text=path.read_text("utf-8") if text is None else text
+            )
+        )
+    )
+    return uri
 
 
 def open_document(client: LanguageClient, name: str, text: str | None = None, version: int = 1) -> str:

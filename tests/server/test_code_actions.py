@@ -1,24 +1,47 @@
-"""Code actions end to end: a quick fix applied to the document makes its diagnostic go away."""
+"""Code actions end to end: a quick fix applied to the document makes its diagnostic go away.
+
+The findings come from the broken samples (their ``// expect:`` markers are kept true by the samples' own test);
+which sample has a safe or an unsafe fix is read from the library, so the tests follow the rules as they grow.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from akgen_lsp.ascendc.lint import lint_text
+from akgen_lsp.config import load_settings
+from akgen_lsp.findings import Finding
+
 from .lsp_helpers import (
     apply_text_edits,
+    broken_samples,
     change_whole,
     edits_for,
-    fixture_text,
-    open_document,
+    open_sample,
     wait_for_diagnostics,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
 DOC = types.TextDocumentIdentifier
-NO_EXTERN_C = fixture_text("good_add.cpp").replace('extern "C" __global__', "__global__")
+
+
+def _sample_with(predicate) -> tuple[Path, Finding]:
+    for path in broken_samples():
+        text = path.read_text("utf-8")
+        if not text.isascii():
+            continue
+        for finding in lint_text(text, str(path), load_settings(path.parent, env={})):
+            if predicate(finding):
+                return path, finding
+    raise AssertionError("no broken sample has such a finding; the samples should show a fix of each kind")
+
+
+def _count(diagnostics: list[types.Diagnostic], code: str) -> int:
+    return sum(1 for d in diagnostics if d.code == code)
 
 
 async def _actions(
@@ -39,43 +62,49 @@ def _document_changes(client: LanguageClient) -> bool:
     return bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
 
 
-async def test_safe_single_fix_is_preferred_and_removes_the_diagnostic(client: LanguageClient):
-    uri = open_document(client, "good_add.cpp", text=NO_EXTERN_C)
+async def _diagnostic_of(client: LanguageClient, uri: str, finding: Finding) -> types.Diagnostic:
     diagnostics = await wait_for_diagnostics(client, uri, version=1)
-    diag = next(d for d in diagnostics if d.code == "AKG110")
+    return next(d for d in diagnostics if d.code == finding.code and d.range.start.line == finding.span.line - 1)
+
+
+async def test_safe_single_fix_is_preferred_and_removes_the_diagnostic(client: LanguageClient):
+    path, finding = _sample_with(lambda f: len(f.fixes) == 1 and f.fixes[0].safe)
+    text = path.read_text("utf-8")
+    uri = open_sample(client, path)
+    diag = await _diagnostic_of(client, uri, finding)
+    before = _count(await wait_for_diagnostics(client, uri, version=1), finding.code)
     actions = await _actions(client, uri, diag, only=[types.CodeActionKind.QuickFix])
-    fix = next(a for a in actions if a.diagnostics and a.diagnostics[0].code == "AKG110")
+    fix = next(a for a in actions if a.title == finding.fixes[0].title)
     assert fix.kind == types.CodeActionKind.QuickFix
     assert fix.is_preferred is True
-    assert fix.edit is not None
     edits, version = edits_for(fix.edit, uri)
     if _document_changes(client):
         assert version == 1
-    fixed = apply_text_edits(NO_EXTERN_C, edits)
-    assert 'extern "C"' in fixed
-    change_whole(client, uri, 2, fixed)
+    change_whole(client, uri, 2, apply_text_edits(text, edits))
     after = await wait_for_diagnostics(client, uri, version=2)
-    assert not [d for d in after if d.code == "AKG110"]
+    assert _count(after, finding.code) == before - 1
 
 
 async def test_unsafe_fix_is_offered_but_not_preferred(client: LanguageClient):
-    uri = open_document(client, "broken_add.cpp")
-    diagnostics = await wait_for_diagnostics(client, uri, version=1)
-    diag = next(d for d in diagnostics if d.code == "AKG120")
-    actions = await _actions(client, uri, diag)
-    fix = next(a for a in actions if a.kind == types.CodeActionKind.QuickFix)
-    assert not fix.is_preferred
-    edits, _ = edits_for(fix.edit, uri)
-    fixed = apply_text_edits(fixture_text("broken_add.cpp"), edits)
-    change_whole(client, uri, 2, fixed)
+    path, finding = _sample_with(lambda f: any(not fix.safe for fix in f.fixes))
+    text = path.read_text("utf-8")
+    uri = open_sample(client, path)
+    diag = await _diagnostic_of(client, uri, finding)
+    before = _count(await wait_for_diagnostics(client, uri, version=1), finding.code)
+    unsafe = next(fix for fix in finding.fixes if not fix.safe)
+    action = next(a for a in await _actions(client, uri, diag) if a.title == unsafe.title)
+    assert not action.is_preferred
+    edits, _ = edits_for(action.edit, uri)
+    change_whole(client, uri, 2, apply_text_edits(text, edits))
     after = await wait_for_diagnostics(client, uri, version=2)
-    assert not [d for d in after if d.code == "AKG120"]
+    assert _count(after, finding.code) == before - 1
 
 
 async def test_fix_all_is_resolved_lazily_when_the_client_can(client: LanguageClient):
-    uri = open_document(client, "good_add.cpp", text=NO_EXTERN_C)
-    diagnostics = await wait_for_diagnostics(client, uri, version=1)
-    diag = next(d for d in diagnostics if d.code == "AKG110")
+    path, finding = _sample_with(lambda f: any(fix.safe for fix in f.fixes))
+    text = path.read_text("utf-8")
+    uri = open_sample(client, path)
+    diag = await _diagnostic_of(client, uri, finding)
     actions = await _actions(client, uri, diag, only=[types.CodeActionKind.SourceFixAll])
     assert [a.kind for a in actions] == ["source.fixAll.akgen"]
     action = actions[0]
@@ -85,13 +114,15 @@ async def test_fix_all_is_resolved_lazily_when_the_client_can(client: LanguageCl
         action = await client.code_action_resolve_async(action)
     assert action.edit is not None
     edits, _ = edits_for(action.edit, uri)
-    change_whole(client, uri, 2, apply_text_edits(NO_EXTERN_C, edits))
+    change_whole(client, uri, 2, apply_text_edits(text, edits))
     after = await wait_for_diagnostics(client, uri, version=2)
-    assert not [d for d in after if d.code == "AKG110"]
+    remaining = [d for d in after if d.data and any(fix["safe"] for fix in d.data["fixes"])]
+    assert remaining == []
 
 
 async def test_no_actions_away_from_findings(client: LanguageClient):
-    uri = open_document(client, "broken_add.cpp")
+    path, _ = _sample_with(lambda f: bool(f.fixes))
+    uri = open_sample(client, path)
     await wait_for_diagnostics(client, uri, version=1)
     result = await client.text_document_code_action_async(
         types.CodeActionParams(
