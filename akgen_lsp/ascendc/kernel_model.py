@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -56,6 +55,7 @@ _EXTERN_C_RE = re.compile(r'\bextern\s*"C"')
 _DIRECTIVE_RE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
 _CPU_MACROS = (b"ASCENDC_CPU_DEBUG", b"__CCE_KT_TEST__")
 _WORD_RE = re.compile(r"[A-Za-z_]\w*")
+_MEMBER_RE = re.compile(r"[A-Za-z_)\]]\s*\.\s*[A-Za-z_]")
 _BUFFER_TYPES = frozenset({"TQue", "TQueBind", "TBuf"})
 
 
@@ -297,8 +297,11 @@ class KernelModel:
         template parameter of `fn` (or of its class) makes it unknown: its value depends on the instantiation."""
         if node is None:
             return None
+        text = self.pf.node_text(node)
+        if "->" in text or ("." in text and _MEMBER_RE.search(text)):
+            return None  # a member of an object: a runtime value (tiling data, this->len)
         if fn is not None and fn.fn.template_params and \
-                set(_WORD_RE.findall(self.pf.node_text(node))) & set(fn.fn.template_params):
+                set(_WORD_RE.findall(text)) & set(fn.fn.template_params):
             return None
         return const_eval(node, self.pf)
 
@@ -502,35 +505,74 @@ def _template_args_of_text(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=64)
-def _lead_re(device_macros: frozenset[str]) -> re.Pattern[str]:
-    """One qualifier at the end of a text: a device keyword or macro, ``__word__(...)`` attributes (``__inout_pipe__(V)``,
-    ``__attribute__((always_inline))``), ``inline``/``static``, ``[aicore]``, ``[[...]]``."""
-    words = sorted(set(DEVICE_KEYWORDS) | set(device_macros)
-                   | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL", "CATLASS_HOST", "inline", "static"})
-    token = (r"(?:\b(?:" + "|".join(re.escape(w) for w in words) + r")\b"
-             r"|\b__\w+__\s*\((?:[^()]|\([^()]*\))*\)|\b__\w+__"
-             r"|\[\s*aicore\s*\]|\[\[[^\[\]]*\]\])")
-    return re.compile(rf"{token}\s*$")
+_QUALIFIER_WORDS = frozenset(DEVICE_KEYWORDS) | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL",
+                                                  "CATLASS_HOST", "inline", "static"}
+_ATTRIBUTE_WORD_RE = re.compile(rb"__\w+__")
+
+
+def _word_before(orig: bytes, end: int) -> int:
+    """Start of the identifier that ends at `end` (== `end` when there is none)."""
+    i = end
+    while i > 0 and (orig[i - 1 : i].isalnum() or orig[i - 1 : i] == b"_"):
+        i -= 1
+    return i
+
+
+def _open_before(orig: bytes, close_at: int, opener: bytes, closer: bytes, limit: int = 400) -> int:
+    """Index of the bracket that opens the one at `close_at` (scanning back at most `limit` bytes), or -1."""
+    depth = 0
+    i = close_at
+    stop = max(0, close_at - limit)
+    while i >= stop:
+        c = orig[i : i + 1]
+        if c == closer:
+            depth += 1
+        elif c == opener:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif c in (b";", b"{", b"}"):
+            return -1
+        i -= 1
+    return -1
 
 
 def _qualifier_start(orig: bytes, pos: int, device_macros: frozenset[str]) -> int:
     """Where the qualifiers written before `pos` (a declaration's first token in the tree) begin: the tree does not
-    cover the blanked ones, nor attributes it could not parse."""
-    pattern = _lead_re(device_macros)
+    cover the blanked device keywords, nor attributes it could not parse (``__inout_pipe__(V)``,
+    ``__attribute__((always_inline))``, ``[aicore]``). Scans back token by token: device keywords and macros,
+    ``inline``/``static``, ``__word__`` and ``__word__(...)``, ``[aicore]`` and ``[[...]]``."""
     start = pos
-    for _ in range(12):
-        window = orig[max(0, start - 240) : start].decode("utf-8", errors="replace")
-        m = pattern.search(window)
-        if m is None:
+    for _ in range(16):
+        i = start
+        while i > 0 and orig[i - 1 : i] in (b" ", b"\t", b"\n", b"\r"):
+            i -= 1
+        if i == 0:
             break
-        cand = start - len(window[m.start() :].encode())
+        last = orig[i - 1 : i]
+        if last == b")":
+            opened = _open_before(orig, i - 1, b"(", b")")
+            word_at = _word_before(orig, opened) if opened > 0 else -1
+            if opened <= 0 or not _ATTRIBUTE_WORD_RE.fullmatch(orig[word_at:opened].rstrip()):
+                break
+            cand = word_at
+        elif last == b"]":
+            opened = _open_before(orig, i - 1, b"[", b"]", 80)
+            if opened < 0 or not re.fullmatch(rb"\[\s*(?:aicore|\[[^\[\]]*\])\s*\]", orig[opened:i]):
+                break
+            cand = opened
+        elif last.isalnum() or last == b"_":
+            cand = _word_before(orig, i)
+            word = orig[cand:i].decode("ascii", errors="replace")
+            if word not in _QUALIFIER_WORDS and word not in device_macros and not _ATTRIBUTE_WORD_RE.fullmatch(
+                    orig[cand:i]):
+                break
+        else:
+            break
         line_start = orig.rfind(b"\n", 0, cand) + 1
         if orig[line_start:cand].lstrip().startswith(b"#"):
             break  # a preprocessor line is not part of the declaration
         start = cand
-    while start < pos and orig[start : start + 1] in (b" ", b"\t", b"\n", b"\r"):
-        start += 1
     return start
 
 
@@ -553,12 +595,13 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
     macro_bodies = " ".join(_macro_body(pf, w) for w in macro_words)
     marks = f"{head} {tail} {macro_bodies}"
     extern_c = bool(_EXTERN_C_RE.search(head))
+    # extern "C" void f() {} and extern "C" { void f() {} } (node.parent is slow: look two levels up at most)
     anc = node.parent
-    while anc is not None and not extern_c:
-        if anc.type == "linkage_specification":
-            val = anc.child_by_field_name("value")
-            extern_c = val is not None and pf.node_text(val).strip('"') == "C"
+    if anc is not None and anc.type == "declaration_list":
         anc = anc.parent
+    if not extern_c and anc is not None and anc.type == "linkage_specification":
+        val = anc.child_by_field_name("value")
+        extern_c = val is not None and pf.node_text(val).strip('"') == "C"
     is_global = bool(_GLOBAL_RE.search(head)) or bool(_GLOBAL_RE.search(macro_bodies))
     is_aicore = bool(_AICORE_RE.search(marks))
     return Function(
