@@ -122,6 +122,11 @@ class AkgenServer(LanguageServer):
         ca = td.code_action if td else None
         return bool(ca and ca.resolve_support and "edit" in ca.resolve_support.properties)
 
+    def client_resolves_docs(self) -> bool:
+        td = self.client_capabilities.text_document
+        item = td.completion.completion_item if td and td.completion else None
+        return bool(item and item.resolve_support and "documentation" in item.resolve_support.properties)
+
     def client_supports_snippets(self) -> bool:
         td = self.client_capabilities.text_document
         item = td.completion.completion_item if td and td.completion else None
@@ -368,7 +373,7 @@ def create_server() -> AkgenServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS, resolve_provider=False),
+        types.CompletionOptions(trigger_characters=completion.TRIGGER_CHARACTERS, resolve_provider=True),
     )
     @guarded(_none)
     async def on_completion(ls: AkgenServer, params: types.CompletionParams) -> types.CompletionList | None:
@@ -378,8 +383,19 @@ def create_server() -> AkgenServer:
             return None
         lines = Lines(doc.source, doc.position_codec)
         line, char = lines.to_code_points(params.position)
-        items = completion.complete(doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets())
+        items = completion.complete(
+            doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs()
+        )
         return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    async def on_completion_resolve(ls: AkgenServer, item: types.CompletionItem) -> types.CompletionItem:
+        try:
+            return completion.resolve(item, ls.catalog)
+        except Exception as exc:
+            log.exception("completionItem/resolve failed")
+            ls.log(f"akgen: completionItem/resolve failed: {exc}", types.MessageType.Error)
+            return item
 
     @server.feature(
         types.TEXT_DOCUMENT_SIGNATURE_HELP,

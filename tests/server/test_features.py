@@ -7,6 +7,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from akgen_lsp.ascendc.catalog import load_catalog
+from akgen_lsp.server.features.docs import entry_markdown
 
 from .lsp_helpers import fixture_text, open_document, position_of, wait_for_diagnostics
 
@@ -77,7 +78,11 @@ async def test_completion_after_the_namespace(client: LanguageClient):
         assert add.insert_text.startswith("Add(${1:")
     else:
         assert add.insert_text == "Add"
+    if add.documentation is None:  # the client resolves documentation lazily (VS Code)
+        assert add.data is not None
+        add = await client.completion_item_resolve_async(add)
     assert add.documentation is not None and add.documentation.kind == types.MarkupKind.Markdown
+    assert add.documentation.value == entry_markdown(load_catalog().get("AscendC::Add"), "Ascend910B2", "8.5", False)
 
 
 async def test_completion_after_a_queue_lists_its_methods(client: LanguageClient):

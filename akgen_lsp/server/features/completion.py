@@ -28,8 +28,16 @@ KIND = {
 
 
 def complete(
-    text: str, line: int, character: int, settings: Settings, catalog: Catalog, snippets: bool = True
+    text: str,
+    line: int,
+    character: int,
+    settings: Settings,
+    catalog: Catalog,
+    snippets: bool = True,
+    lazy_docs: bool = False,
 ) -> list[types.CompletionItem]:
+    """Catalog items for the cursor. With `lazy_docs` the items carry ``data`` instead of their documentation, which
+    `resolve` adds when the client shows an item (a list at statement start has hundreds of entries)."""
     line_text = analysis.line_at(text, line)
     before = line_text[:character]
     if analysis.in_comment_or_string(before) or before.lstrip().startswith("#include"):
@@ -61,8 +69,23 @@ def complete(
     for entry in entries:
         if not entry.exists_in(version):
             continue
-        items.append(_item(entry, arch, version, snippets, qualify if entry.parent == "AscendC" else ""))
+        items.append(_item(entry, arch, version, snippets, qualify if entry.parent == "AscendC" else "", lazy_docs))
     return items
+
+
+def resolve(item: types.CompletionItem, catalog: Catalog) -> types.CompletionItem:
+    """Add the documentation of an item made with `lazy_docs` (its data says the entry, arch and CANN version)."""
+    data = item.data if isinstance(item.data, dict) else {}
+    entry = catalog.get(str(data.get("akgen_entry", "")))
+    if entry is not None and item.documentation is None:
+        item.documentation = _documentation(entry, str(data.get("arch", "")), str(data.get("cann", "")))
+    return item
+
+
+def _documentation(entry: Entry, arch: str, version: str) -> types.MarkupContent:
+    return types.MarkupContent(
+        kind=types.MarkupKind.Markdown, value=entry_markdown(entry, arch, version, with_signature=False)
+    )
 
 
 def _scope_members(catalog: Catalog, qualifier: str) -> list[Entry]:
@@ -76,7 +99,9 @@ def _scope_members(catalog: Catalog, qualifier: str) -> list[Entry]:
     return []
 
 
-def _item(entry: Entry, arch: str, version: str, snippets: bool, qualify: str) -> types.CompletionItem:
+def _item(
+    entry: Entry, arch: str, version: str, snippets: bool, qualify: str, lazy_docs: bool = False
+) -> types.CompletionItem:
     detail = signature_lines(entry)[0]
     if len(entry.overloads) > 1:
         detail += f"  (+{len(entry.overloads) - 1} overloads)"
@@ -86,9 +111,8 @@ def _item(entry: Entry, arch: str, version: str, snippets: bool, qualify: str) -
         label=entry.short,
         kind=KIND.get(entry.kind, types.CompletionItemKind.Text),
         detail=detail,
-        documentation=types.MarkupContent(
-            kind=types.MarkupKind.Markdown, value=entry_markdown(entry, arch, version, with_signature=False)
-        ),
+        documentation=None if lazy_docs else _documentation(entry, arch, version),
+        data={"akgen_entry": entry.name, "arch": arch, "cann": version} if lazy_docs else None,
         filter_text=entry.short,
         insert_text=f"{qualify}{snippet}" if snippet else name,
         insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
