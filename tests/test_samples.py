@@ -42,6 +42,7 @@ SOURCE_SUFFIXES = {".cpp", ".cc", ".cxx", ".h", ".hpp", ".asc"}
 
 EXPECT_RE = re.compile(r"//\s*expect:\s*(.*?)\s*$")
 EXPECT_RUN_RE = re.compile(r"//\s*expect-run:\s*(\S.*?)\s*$")
+KNOWN_GAP_RE = re.compile(r"//\s*known-gap:\s*(AKG\d{3}):\s*(\S.*?)\s*$")
 CODE_RE = re.compile(r"^AKG\d{3}$")
 ENTRY_RE = re.compile(r'extern\s+"C"\s+(?:__global__\s+)?(?:__aicore__\s+)?\w+\s+(\w+)\s*\(')
 
@@ -148,20 +149,43 @@ def test_correct_kernel_has_no_findings(path: Path) -> None:
     assert not findings, "\n" + _explain(path, findings)
 
 
+def _known_gaps(text: str) -> dict[str, str]:
+    """``// known-gap: AKG103: why`` comments: marked codes that the checker does not find yet, with the reason."""
+    gaps: dict[str, str] = {}
+    for line in text.splitlines():
+        match = KNOWN_GAP_RE.search(line)
+        if match:
+            gaps[match.group(1)] = match.group(2)
+    return gaps
+
+
 def _check_against_markers(path: Path) -> None:
-    """Findings equal the markers for every marked code whose rule exists; skip naming the codes that have none."""
-    expected = _markers(path.read_text(encoding="utf-8"))
+    """Findings equal the markers for every marked code whose rule exists; skip naming the codes that have none.
+
+    A code named by a ``// known-gap:`` comment is an expected failure: its markers are checked apart, and the test
+    fails as soon as they hold, so that the comment is removed and the check becomes strict again.
+    """
+    text = path.read_text(encoding="utf-8")
+    expected = _markers(text)
+    gaps = _known_gaps(text)
     missing = sorted({code for _, code in expected if rule_by_code(code) is None})
-    expected_now = {(line, code) for line, code in expected if code not in missing}
     findings = _lint(path)
     got = {(f.span.line, f.code) for f in findings}
-    assert got == expected_now, (
-        f"\nexpected (line, code): {sorted(expected_now)}\ngot: {sorted(got)}\n" + _explain(path, findings)
+    strict = {c for _, c in expected | got if c not in missing and c not in gaps}
+    expected_now = {(line, code) for line, code in expected if code in strict}
+    got_now = {(line, code) for line, code in got if code in strict}
+    assert got_now == expected_now, (
+        f"\nexpected (line, code): {sorted(expected_now)}\ngot: {sorted(got_now)}\n"
+        + _explain(path, findings)
     )
     if missing:
         pytest.skip(
             f"rule(s) {', '.join(missing)} not implemented yet (no akgNNN_*.py module in ascendc/rules)"
         )
+    for code, reason in sorted(gaps.items()):
+        if {m for m in expected if m[1] == code} == {g for g in got if g[1] == code}:
+            pytest.fail(f"{code} now finds exactly what {path.name} marks: remove its // known-gap: comment")
+        pytest.xfail(f"known gap in {code}: {reason}")
 
 
 BROKEN = _of_kind("broken")
