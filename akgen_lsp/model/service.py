@@ -360,6 +360,23 @@ class CompletionService:
         sl, sc, el, ec = replace_range(text, cursor)
         return InlineResult(text, sl, sc, el, ec, source, timings)
 
+    async def warm(self) -> None:
+        """Load the catalog and the model now (the server calls this at start so the first request is fast)."""
+        _ = self.catalog
+        await self.backend()
+
+    def status(self) -> dict[str, Any]:
+        """What the service runs on and how it is doing (for logs and a status command)."""
+        return {
+            "backend": self.settings["model.backend"],
+            "model": self.spec.name,
+            "format": self.spec.format,
+            "loaded": self._loaded and self._backend is not None,
+            "error": self.last_error,
+            "cache_entries": len(self.cache),
+            **self.stats.as_dict(),
+        }
+
     async def close(self) -> None:
         for task in list(self._inflight.values()):
             task.cancel()

@@ -234,3 +234,13 @@ async def test_real_tiny_gguf_end_to_end(tiny_gguf: Path, small_catalog: Catalog
         assert r3 is not None and r3.source == "cache" and r3.text == first.text[1:]
         assert svc.stats.model_calls == 1
     await svc.close()
+
+
+async def test_warm_loads_the_model_and_status_reports_it(tiny_gguf: Path, small_catalog: Catalog) -> None:
+    svc = CompletionService(settings(**{"model.backend": "llama_cpp", "model.path": str(tiny_gguf)}),
+                            catalog=small_catalog)
+    assert svc.status()["loaded"] is False
+    await svc.warm()
+    st = svc.status()
+    assert st["loaded"] is True and st["model"] == "akgen-tiny" and st["error"] is None
+    await svc.close()
