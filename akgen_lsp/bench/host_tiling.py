@@ -10,6 +10,7 @@ module shrinks to a call into it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -219,10 +220,8 @@ def build_host(host_cpp: Path, struct: TilingStruct | None, arch: ArchProfile | 
         first = [ln for ln in res.stderr.splitlines() if "error" in ln][:3]
         raise HostTilingError(f"the op_host code of {host_cpp.name} does not build with the bench's host "
                               f"stand-in: {' | '.join(first) or res.stderr[-300:]}")
-    try:
+    with contextlib.suppress(OSError):
         os.replace(tmp, final)
-    except OSError:
-        pass
     return exe if exe.is_file() else tmp / "host"
 
 

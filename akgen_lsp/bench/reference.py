@@ -190,7 +190,13 @@ def _seed(seed: int) -> None:
 def _to_numpy(x: Any) -> tuple[np.ndarray, str] | None:
     """A torch tensor or numpy array -> (array, dtype name); bfloat16 as raw bits. None for non-tensors."""
     if isinstance(x, np.ndarray):
-        return x, str(x.dtype)
+        from akgen_lsp.bench.npref import Bf16
+
+        if isinstance(x, Bf16):
+            return np.asarray(x).view(np.uint16), "bfloat16"
+        return np.asarray(x), str(x.dtype)
+    if isinstance(x, (np.bool_, np.number)):
+        return None
     mod = type(x).__module__
     if mod.startswith("torch") and hasattr(x, "detach"):
         import torch

@@ -228,7 +228,7 @@ def _answers(root: Path, op: str) -> tuple[Answer, ...]:
 
 
 def load_task(root: Path) -> Task:
-    root = Path(root)
+    root = Path(root).resolve()
     if not (root / "validation").is_dir():
         raise TaskError(f"{root}: not a task folder (no validation/); expected tasks/<level>/<Category>/<Op>/")
     name = root.name

@@ -1,0 +1,53 @@
+"""The anti-cheat rule: a kernel must do its work in the kernel. One that moves no data through UB/L1 (no GM -> UB
+or GM -> L1 copy and no copy back out) fails, however right its numbers look (MultiKernelBench rejects answers that
+just call PyTorch for the same reason).
+
+The primary check reads the simulator's per-pipe work from the run's estimate (MTE2 brings data in, MTE3 or FIX
+writes it out). When a result carries no per-pipe figures, a static check of the source is the fallback: the kernel
+must call a data-movement API at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from akgen_lsp.findings import Finding, Severity, Span
+
+IN_PIPES = ("MTE2",)
+OUT_PIPES = ("MTE3", "FIX")
+_MOVE_APIS = re.compile(r"\b(DataCopy|DataCopyPad|LoadData|Fixpipe|IterateAll|GetTensorC|Iterate|SetGlobalBuffer)\b")
+
+
+def _no_work(message: str, path: str) -> Finding:
+    return Finding(code="BENCH-NO-WORK", message=message, span=Span.point(path, 1), severity=Severity.ERROR,
+                   source="akgen-run", error_class="anti_cheat")
+
+
+def check_run(estimate: Mapping[str, Any] | None, path: str, has_inputs: bool = True) -> Finding | None:
+    """None when the run moved data in (when the task has inputs) and out through the pipes; a finding otherwise.
+    With no per-pipe figures in the estimate, returns None (the static check decides)."""
+    if not estimate or not isinstance(estimate.get("pipes"), Mapping):
+        return None
+    pipes = estimate["pipes"]
+    if not pipes and not estimate.get("gm_bytes"):
+        return _no_work("the kernel moved no data through UB/L1 (no MTE2/MTE3 work in the simulator): the result "
+                        "was not computed by the kernel", path)
+
+    # The estimate lists a pipe only when it did some work (its busy time may still round to 0 us).
+    if has_inputs and not any(p in pipes for p in IN_PIPES):
+        return _no_work("the kernel never copied its inputs from GM into UB/L1 (no MTE2 work): the result was not "
+                        "computed from the inputs by the kernel", path)
+    if not any(p in pipes for p in OUT_PIPES):
+        return _no_work("the kernel never copied a result from UB/L0C back to GM (no MTE3/FIX work)", path)
+    return None
+
+
+def static_check(source: str, path: str) -> Finding | None:
+    """The fallback: a kernel that calls no data-movement API cannot have done the work."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", source, flags=re.DOTALL)
+    if _MOVE_APIS.search(code):
+        return None
+    return _no_work("the kernel calls no data-movement API (DataCopy, DataCopyPad, LoadData, Fixpipe, Matmul "
+                    "Iterate): it cannot have computed the result", path)

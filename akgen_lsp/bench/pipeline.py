@@ -1,0 +1,444 @@
+"""The per-candidate pipeline: parse -> host tiling -> compile (timeout) -> run each case -> compare -> anti-cheat
+-> performance. One call, `evaluate`, returns a JSON-able record; nothing in here raises for a bad kernel.
+
+Modes (NPUKernelBench):
+- ``static``: each case is its own instance. The kernel gets the tiling of that case as constants (from the
+  candidate's op_host when it has one, else from the task's question/op_host, which only sets the block dim); the
+  task score is passed cases / cases.
+- ``dynamic``: the candidate's op_host TilingFunc runs for every case (host tiling); success needs every case.
+
+Kernel arguments are mapped by position: the kernel's GM_ADDR parameters are the tensor inputs of
+``get_inputs(case)``, then the reference outputs, then ``workspace`` and ``tiling`` when present. ``DTYPE_<NAME>``
+macros come from the dtypes of the tensors bound to each parameter.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from akgen_lsp.ascendc.arch import ArchProfile, load_arch
+from akgen_lsp.bench import anticheat, roofline
+from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
+from akgen_lsp.bench.extract import ExtractError, extract_answer
+from akgen_lsp.bench.host_tiling import HostTiling, HostTilingError, run_host_tiling
+from akgen_lsp.bench.metrics import error_class_of, task_score
+from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, load_case
+from akgen_lsp.bench.tasks import Case, Task
+from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
+
+C_TYPES = {"float16": "half", "float32": "float", "bfloat16": "bfloat16_t", "int8": "int8_t", "uint8": "uint8_t",
+           "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
+           "uint64": "uint64_t", "bool": "bool", "float64": "double"}
+
+_ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(([^)]*)\)", re.DOTALL)
+
+
+@dataclass
+class Candidate:
+    """One kernel to evaluate for one task: files on disk (a reference answer or a generated sample), or the raw text
+    of a model answer (parsed by `extract_answer`)."""
+
+    task_id: str
+    sample: int = 0
+    kernel: Path | None = None
+    host_dir: Path | None = None  # a folder with <op>.cpp and its *_tiling.h
+    text: str | None = None
+    origin: str = "answer"
+
+    @property
+    def key(self) -> str:
+        return f"{self.task_id}#{self.sample}"
+
+
+@dataclass
+class Settings:
+    mode: str = "static"
+    arch: str = "Ascend910B2"
+    compile_timeout_s: float = 120.0
+    run_timeout_s: float = 60.0
+    max_cases: int | None = None
+    case_ids: tuple[int, ...] | None = None
+    work_dir: Path | None = None
+    keep_work: bool = False
+
+
+@dataclass
+class Timings:
+    parse: float = 0.0
+    reference: float = 0.0
+    host: float = 0.0
+    compile: float = 0.0
+    run: float = 0.0
+    compare: float = 0.0
+    total: float = 0.0
+
+    @property
+    def harness(self) -> float:
+        """Time spent outside compile and run (the harness's own overhead)."""
+        return max(0.0, self.total - self.compile - self.run)
+
+
+def kernel_entry(source: str, op: str | None = None) -> tuple[str, list[str]] | None:
+    """(name, parameter names) of the kernel entry: the one named `op`, else the only ``__global__`` function."""
+    found = [(m.group(1), m.group(2)) for m in _ENTRY.finditer(source)]
+    if not found:
+        return None
+    pick = next((f for f in found if op and f[0] == op), found[0] if len(found) == 1 or not op else found[-1])
+    params = []
+    for p in pick[1].split(","):
+        p = p.strip()
+        if not p:
+            continue
+        m = re.search(r"(\w+)\s*(?:\[\s*\])?$", p)
+        params.append(m.group(1) if m else p)
+    return pick[0], params
+
+
+def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",
+             severity: Severity = Severity.ERROR) -> Finding:
+    return Finding(code=code, message=message, span=Span.point(path, 1), severity=severity, source=source,
+                   error_class=error_class)
+
+
+@dataclass
+class _Prepared:
+    kernel: Path
+    host: Path | None
+    headers: list[Path]
+    entry: str
+    params: list[str]
+    work: Path
+
+
+def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Prepared | Finding:
+    host_dir = cand.host_dir
+    if cand.text is not None:
+        try:
+            ex = extract_answer(cand.text, task.op)
+        except ExtractError as exc:
+            return _finding("BENCH-PARSE", str(exc), f"{task.id}#{cand.sample}", "parse")
+        kdir = work / "op_kernel"
+        kdir.mkdir(parents=True, exist_ok=True)
+        kernel = kdir / f"{task.op}.cpp"
+        kernel.write_text(ex.kernel + "\n", encoding="utf-8")
+        if ex.host:
+            hdir = work / "op_host"
+            hdir.mkdir(parents=True, exist_ok=True)
+            (hdir / f"{task.op}.cpp").write_text(ex.host + "\n", encoding="utf-8")
+            if ex.tiling_header:
+                (hdir / f"{task.op}_tiling.h").write_text(ex.tiling_header + "\n", encoding="utf-8")
+                shutil.copy(hdir / f"{task.op}_tiling.h", kdir / f"{task.op}_tiling.h")
+            host_dir = hdir
+    else:
+        if cand.kernel is None or not cand.kernel.is_file():
+            return _finding("BENCH-PARSE", f"no kernel file for {task.id} sample {cand.sample}: expected "
+                            f"op_kernel/{task.op}.cpp", str(cand.kernel or task.root), "parse")
+        kernel = cand.kernel
+    source = kernel.read_text(encoding="utf-8", errors="replace")
+    entry = kernel_entry(source, task.op)
+    if entry is None:
+        return _finding("BENCH-ENTRY", f"no kernel entry (`extern \"C\" __global__ __aicore__ void {task.op}(...)`) "
+                        "in the candidate", str(kernel), "parse")
+    host = None
+    headers: list[Path] = []
+    if host_dir is not None and (host_dir / f"{task.op}.cpp").is_file():
+        host = host_dir / f"{task.op}.cpp"
+        headers = sorted(host_dir.glob("*.h"))
+    elif settings.mode == "dynamic":
+        return _finding("BENCH-NO-HOST", f"dynamic mode needs the candidate's host tiling (op_host/{task.op}.cpp and "
+                        "its tiling header); run with --mode static for a kernel-only candidate", str(kernel),
+                        "parse")
+    elif task.question_host.is_file():
+        host = task.question_host
+        headers = sorted(task.question_host.parent.glob("*.h"))
+    return _Prepared(kernel, host, headers, entry[0], entry[1], work)
+
+
+def _bind(prep: _Prepared, data: CaseData) -> tuple[list[tuple[str, str, Any]], str | None]:
+    """Map kernel parameters to ('in'|'out'|'workspace'|'tiling', name, tensor)."""
+    params = list(prep.params)
+    n_t = len(data.inputs) + len(data.outputs)
+    tail: list[str] = []
+    if len(params) >= n_t + 2 or len(params) == n_t + 1:
+        tail = params[n_t:]
+    elif len(params) != n_t:
+        return [], (f"the kernel {prep.entry} has {len(params)} parameters; the task has {len(data.inputs)} tensor "
+                    f"input(s) and {len(data.outputs)} output(s) (+ workspace, tiling): cannot map them")
+    out: list[tuple[str, str, Any]] = []
+    for i, t in enumerate(data.inputs):
+        out.append(("in", params[i], t))
+    for j, t in enumerate(data.outputs):
+        out.append(("out", params[len(data.inputs) + j], t))
+    for k, name in enumerate(tail):
+        kind = "tiling" if (k == len(tail) - 1 and ("tiling" in name.lower() or len(tail) >= 2)) else "workspace"
+        out.append((kind, name, None))
+    return out, None
+
+
+def _defines(binding: list[tuple[str, str, Any]]) -> dict[str, str]:
+    d: dict[str, str] = {}
+    for kind, name, t in binding:
+        if kind in ("in", "out") and t is not None:
+            ctype = C_TYPES.get(t.dtype)
+            if ctype:
+                d[f"DTYPE_{name.upper()}"] = ctype
+    return d
+
+
+def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], tiling: HostTiling | None, arch: ArchProfile,
+              settings: Settings, case_dir: Path) -> dict[str, Any]:
+    args: list[dict[str, Any]] = []
+    for kind, name, t in binding:
+        if kind == "in":
+            p = case_dir / f"{name}.npy"
+            np.save(p, t.array)
+            args.append({"name": name, "input": str(p), "dtype": t.dtype})
+        elif kind == "out":
+            args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"), "dtype": t.dtype,
+                         "shape": [int(d) for d in t.array.shape]})
+        elif kind == "workspace":
+            args.append({"name": name, "workspace_bytes": int(tiling.workspace_bytes if tiling else 0)})
+        else:
+            spec: dict[str, Any] = {"fields": {}}
+            if tiling is not None and tiling.struct is not None:
+                spec = {"header": str(tiling.struct.header), "struct": tiling.struct.name,
+                        "fields": {k: v for k, v in tiling.fields.items()}}
+            args.append({"name": name, "tiling": spec})
+    block_dim = tiling.block_dim if tiling and tiling.block_dim > 0 else arch.aiv_cores
+    return {"sources": [str(prep.kernel)], "kernel": prep.entry, "block_dim": int(block_dim), "arch": arch.name,
+            "defines": _defines(binding), "args": args, "tiling_key": int(tiling.tiling_key if tiling else 0),
+            "timeout_s": settings.run_timeout_s}
+
+
+def _attrs(data: CaseData, case: Case) -> dict[str, Any]:
+    """Attributes for the host TilingFunc: the case's non-shape, non-dtype columns (NaN cells dropped), then the
+    non-tensor values of get_inputs / get_init_inputs."""
+    attrs: dict[str, Any] = {}
+    for k, v in case.items():
+        if k == "case_id" or "shape" in k.lower() or "dtype" in k.lower() or v is None:
+            continue
+        if isinstance(v, float) and v != v:
+            continue
+        attrs[k] = v
+    attrs.update(data.attrs)
+    return attrs
+
+
+def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> dict[str, Any]:
+    """Evaluate one candidate on every case of its task; returns the candidate's record (see docs/bench.md)."""
+    from akgen_lsp.sim import SimToolchain
+    from akgen_lsp.sim.manifest import ManifestError, parse_manifest
+    from akgen_lsp.sim.toolchain import options_for
+
+    settings = settings or Settings()
+    t_start = time.perf_counter()
+    tm = Timings()
+    arch = load_arch(settings.arch)
+    rec: dict[str, Any] = {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
+                           "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, "status": "pending",
+                           "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0,
+                           "cases": 0, "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None,
+                           "speedup": None}
+    findings: list[Finding] = []
+    work = Path(tempfile.mkdtemp(prefix="akgen-bench-", dir=settings.work_dir))
+
+    def finish(status: str) -> dict[str, Any]:
+        tm.total = time.perf_counter() - t_start
+        rec["status"] = status
+        rec["findings"] = [finding_to_json(f) for f in findings[:20]]
+        rec["error_class"] = error_class_of(rec["findings"], status)
+        rec["score"] = task_score(rec["passed_cases"], rec["cases"])
+        rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
+                          "harness": round(tm.harness, 4)}
+        if not settings.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+        return rec
+
+    t0 = time.perf_counter()
+    prep = _prepare(task, cand, settings, work)
+    tm.parse = time.perf_counter() - t0
+    if isinstance(prep, Finding):
+        findings.append(prep)
+        return finish("parse_error")
+    rec["parsed"] = True
+    try:
+        cases = task.cases()
+    except Exception as exc:  # a malformed CSV is the task's problem, reported as such
+        findings.append(_finding("BENCH-TASK", str(exc), str(task.validation), "harness"))
+        return finish("harness_error")
+    if settings.case_ids is not None:
+        cases = [c for c in cases if c.case_id in settings.case_ids]
+    if settings.max_cases is not None:
+        cases = cases[: settings.max_cases]
+    rec["cases"] = len(cases)
+    tool = SimToolchain()
+    builds: dict[str, Any] = {}
+    compile_failed = False
+    first_fail: str | None = None
+    estimates: list[float] = []
+    baselines: list[float] = []
+    static_checked = False
+    for case in cases:
+        cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
+        rec["case_results"].append(cr)
+        t0 = time.perf_counter()
+        try:
+            data = load_case(task, case)
+        except Skip as exc:
+            cr["status"] = "skipped"
+            findings.append(_finding("BENCH-SKIP", f"case {case.case_id} skipped: {exc}", str(task.validation),
+                                     "skipped", severity=Severity.WARNING))
+            tm.reference += time.perf_counter() - t0
+            first_fail = first_fail or "skipped"
+            continue
+        except ReferenceError_ as exc:
+            cr["status"] = "harness_error"
+            findings.append(_finding("BENCH-REFERENCE", f"case {case.case_id}: the task's reference failed: {exc}",
+                                     str(task.validation), "harness"))
+            tm.reference += time.perf_counter() - t0
+            first_fail = first_fail or "harness_error"
+            continue
+        tm.reference += time.perf_counter() - t0
+        binding, err = _bind(prep, data)
+        if err:
+            cr["status"] = "harness_error"
+            findings.append(_finding("BENCH-ARGS", err, str(prep.kernel), "harness"))
+            first_fail = first_fail or "harness_error"
+            break
+        tiling: HostTiling | None = None
+        if prep.host is not None:
+            t0 = time.perf_counter()
+            try:
+                tiling = run_host_tiling(
+                    prep.host, prep.headers or [prep.host], task.name,
+                    [(t.dtype, t.array.shape) for t in data.inputs], [(t.dtype, t.array.shape) for t in data.outputs],
+                    _attrs(data, case), arch)
+            except HostTilingError as exc:
+                tm.host += time.perf_counter() - t0
+                cr["status"] = "compile_error"
+                findings.append(_finding("BENCH-HOST", f"case {case.case_id}: host tiling: {exc}", str(prep.host),
+                                         "host_tiling", source="akgen-build"))
+                first_fail = first_fail or "compile_error"
+                if "does not build" in str(exc):
+                    compile_failed = True
+                    break
+                continue
+            tm.host += time.perf_counter() - t0
+        case_dir = work / f"case{case.case_id}"
+        case_dir.mkdir(parents=True, exist_ok=True)
+        raw = _manifest(prep, binding, tiling, arch, settings, case_dir)
+        try:
+            manifest = parse_manifest(raw, case_dir)
+        except ManifestError as exc:
+            cr["status"] = "harness_error"
+            findings.append(_finding("BENCH-MANIFEST", f"case {case.case_id}: {exc}", str(prep.kernel), "harness"))
+            first_fail = first_fail or "harness_error"
+            continue
+        opts = dataclasses.replace(options_for(manifest), timeout_s=settings.compile_timeout_s)
+        bkey = repr(sorted(opts.defines.items())) + repr(opts.signature) + str(opts.tiling_header)
+        t0 = time.perf_counter()
+        build = builds.get(bkey)
+        if build is None:
+            try:
+                build = tool.compile(manifest.sources, opts)
+            except Exception as exc:  # ToolchainError: g++ missing or the cache unwritable
+                findings.append(_finding("BENCH-TOOLCHAIN", str(exc), str(prep.kernel), "toolchain"))
+                tm.compile += time.perf_counter() - t0
+                return finish("harness_error")
+            builds[bkey] = build
+        tm.compile += time.perf_counter() - t0
+        if not build.ok:
+            findings.extend(build.findings)
+            cr["status"] = "compile_error"
+            compile_failed = True
+            break
+        rec["compiled"] = True
+        if not static_checked:
+            static_checked = True
+            sc = anticheat.static_check(prep.kernel.read_text(encoding="utf-8", errors="replace"), str(prep.kernel))
+            if sc is not None:
+                findings.append(sc)
+                cr["status"] = "no_work"
+                first_fail = "no_work"
+                break
+        t0 = time.perf_counter()
+        run = tool.run(build, manifest, case_dir / "out")
+        tm.run += time.perf_counter() - t0
+        if run.status != "ok":
+            findings.extend(f for f in run.findings if f.severity is Severity.ERROR)
+            cr["status"] = "timeout" if run.status == "timeout" else "runtime_error"
+            first_fail = first_fail or cr["status"]
+            continue
+        rec["ran"] = True
+        t0 = time.perf_counter()
+        cheat = anticheat.check_run(run.estimate, str(prep.kernel), has_inputs=bool(data.inputs))
+        if cheat is not None:
+            findings.append(cheat)
+            cr["status"] = "no_work"
+            first_fail = first_fail or "no_work"
+            tm.compare += time.perf_counter() - t0
+            continue
+        outs = []
+        missing = [t.name for k, n, t in binding if k == "out" and n not in run.outputs]
+        if missing:
+            cr["status"] = "runtime_error"
+            findings.append(_finding("BENCH-OUTPUT", f"case {case.case_id}: the run wrote no output for "
+                                     f"{', '.join(missing)}", str(prep.kernel), "runtime", source="akgen-run"))
+            first_fail = first_fail or "runtime_error"
+            continue
+        raw_outs = [np.load(run.outputs[n]) for k, n, t in binding if k == "out"]
+        outs = [as_float(o, t.dtype) for o, (k, n, t) in zip(raw_outs, [b for b in binding if b[0] == "out"],
+                                                              strict=True)]
+        refs = [as_float(t.array, t.dtype) for t in data.outputs]
+        custom = (lambda: data.custom_check(raw_outs)) if data.custom_check else None  # noqa: B023
+        try:
+            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs], custom)
+        except ReferenceError_ as exc:
+            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs])
+            findings.append(_finding("BENCH-CUSTOM-CHECK", f"the task's custom_check_precision failed ({exc}); "
+                                     "used the default rule", str(task.validation), "harness",
+                                     severity=Severity.WARNING))
+        tm.compare += time.perf_counter() - t0
+        cr.update({"max_abs": cmp.to_json()["max_abs"], "max_rel": cmp.to_json()["max_rel"]})
+        est = (run.estimate or {}).get("us")
+        base = roofline.baseline_us(task, case, data, arch)
+        cr["estimate_us"] = est
+        cr["baseline_us"] = base
+        if cmp.ok:
+            cr["status"] = "pass"
+            rec["passed_cases"] += 1
+            if est:
+                estimates.append(float(est))
+                baselines.append(base)
+        else:
+            cr["status"] = "wrong_answer"
+            findings.append(comparison_finding(cmp, str(prep.kernel), f"case {case.case_id}", data.tolerance))
+            first_fail = first_fail or "wrong_answer"
+    if compile_failed:
+        return finish("compile_error")
+    if estimates:
+        rec["estimate_us"] = round(sum(estimates) / len(estimates), 4)
+        rec["baseline_us"] = round(sum(baselines) / len(baselines), 4)
+        rec["speedup"] = round(sum(b / e for b, e in zip(baselines, estimates, strict=True)) / len(estimates), 4)
+    all_pass = rec["cases"] > 0 and rec["passed_cases"] == rec["cases"]
+    rec["correct"] = all_pass
+    if all_pass:
+        return finish("pass")
+    return finish(first_fail or "harness_error")
+
+
+def summarise_timings(records: list[Mapping[str, Any]]) -> dict[str, float]:
+    keys = ("parse", "reference", "host", "compile", "run", "compare", "total", "harness")
+    return {k: round(sum(float(r.get("timings", {}).get(k, 0.0)) for r in records), 4) for k in keys}
+
+

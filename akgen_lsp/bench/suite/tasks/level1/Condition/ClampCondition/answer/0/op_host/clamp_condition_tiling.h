@@ -1,0 +1,14 @@
+// Tiling data of ClampCondition (akgen bundled suite).
+#pragma once
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ClampConditionTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+    TILING_DATA_FIELD_DEF(uint32_t, perCore);
+    TILING_DATA_FIELD_DEF(uint32_t, tileLength);
+    TILING_DATA_FIELD_DEF(float, minVal);
+    TILING_DATA_FIELD_DEF(float, maxVal);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ClampCondition, ClampConditionTilingData)
+}  // namespace optiling
