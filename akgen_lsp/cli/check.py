@@ -18,7 +18,7 @@ import typer
 
 if TYPE_CHECKING:
     from akgen_lsp.config import Settings
-    from akgen_lsp.findings import Finding
+    from akgen_lsp.findings import Edit, Finding, Span
 
 # Folders never walked into when a folder is checked.
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "build", "dist", ".tox", ".mypy_cache"}
@@ -48,7 +48,9 @@ class Source:
 class Report:
     findings: list[Finding] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)
+    paths: dict[str, Path] = field(default_factory=dict)
     files: int = 0
+    fixed: int = 0
     skipped: list[str] = field(default_factory=list)
 
 
@@ -174,6 +176,7 @@ def lint_sources(sources: Sequence[Source], settings_cache: SettingsCache) -> Re
             continue
         report.files += 1
         report.texts[source.shown] = text
+        report.paths[source.shown] = source.path
         if bad is not None:
             report.findings.append(
                 Finding(
@@ -190,6 +193,57 @@ def lint_sources(sources: Sequence[Source], settings_cache: SettingsCache) -> Re
             )
         report.findings.extend(lint_text(text, source.shown, settings))
     return report
+
+
+def safe_edits(findings: Sequence[Finding]) -> tuple[list[Edit], int]:
+    """The edits of the safe fixes, skipping a fix that overlaps one already taken; and how many fixes were taken."""
+    kept: list[Edit] = []
+    taken = 0
+    for finding in findings:
+        for fix in finding.fixes:
+            if not fix.safe:
+                continue
+            if any(_overlap(e.span, k.span) for e in fix.edits for k in kept):
+                continue
+            kept.extend(fix.edits)
+            taken += 1
+    return kept, taken
+
+
+def _overlap(a: Span, b: Span) -> bool:
+    a0, a1 = (a.line, a.column), (a.end_line, a.end_column)
+    b0, b1 = (b.line, b.column), (b.end_line, b.end_column)
+    if a0 == a1 or b0 == b1:  # an insertion conflicts only with an edit that strictly contains its point
+        point, (lo, hi) = (a0, (b0, b1)) if a0 == a1 else (b0, (a0, a1))
+        return lo < point < hi or (a0 == a1 and b0 == b1 and a0 == b0)
+    return a0 < b1 and b0 < a1
+
+
+def apply_safe_fixes(report: Report, settings_cache: SettingsCache) -> None:
+    """Apply the safe fixes in place (files read without decoding problems only), then lint those files again."""
+    from akgen_lsp.ascendc.lint import lint_text
+    from akgen_lsp.findings import apply_edits
+
+    by_file: dict[str, list[Finding]] = {}
+    for f in report.findings:
+        by_file.setdefault(f.path, []).append(f)
+    for shown, findings in by_file.items():
+        if shown not in report.paths or any(f.code == ENCODING_CODE for f in findings):
+            continue
+        edits, taken = safe_edits(findings)
+        if not edits:
+            continue
+        path = report.paths[shown]
+        new_text = apply_edits(report.texts[shown], edits)
+        try:
+            path.write_text(new_text, encoding="utf-8")
+        except OSError as exc:
+            report.skipped.append(f"cannot write the fixes to {shown}: {exc.strerror or exc}")
+            continue
+        report.fixed += taken
+        report.texts[shown] = new_text
+        report.findings = [f for f in report.findings if f.path != shown]
+        report.findings.extend(lint_text(new_text, shown, settings_cache.for_path(path)))
 
 
 def _excluded(source: Source, settings: Settings) -> bool:
@@ -257,6 +311,9 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")
         ] = None,
         exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit with 0 even when errors are found.")] = False,
+        fix: Annotated[
+            bool, typer.Option("--fix", help="Apply the safe fixes in place, then report what is left.")
+        ] = False,
     ) -> None:
         """Lint AscendC files: folders are searched for AscendC sources (.asc, and C++ that includes
         kernel_operator.h). Exit status: 1 when an error is found, 0 otherwise, 2 on a usage error."""
@@ -274,7 +331,10 @@ def register(app: typer.Typer) -> None:
             overrides["cann.version"] = cann
         try:
             sources = list(collect(paths))
-            report = lint_sources(sources, SettingsCache(overrides))
+            settings_cache = SettingsCache(overrides)
+            report = lint_sources(sources, settings_cache)
+            if fix:
+                apply_safe_fixes(report, settings_cache)
         except UsageError as exc:
             _err(f"error: {exc}")
             raise typer.Exit(2) from None
@@ -289,6 +349,8 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(2) from None
         elif text:
             sys.stdout.write(text + "\n")
+        if fix:
+            _err(f"Fixed {report.fixed} finding{'s' if report.fixed != 1 else ''}.")
         _err(summary(report, time.perf_counter() - started))
         from akgen_lsp.findings import has_errors
 

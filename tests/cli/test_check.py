@@ -210,3 +210,35 @@ def test_check_does_not_import_the_language_server(kernels: Path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stderr
+
+
+def test_fix_applies_the_safe_fixes_in_place(kernels: Path):
+    path = kernels / "no_extern_c.cpp"
+    before = lint_text(path.read_text(encoding="utf-8"), str(path))
+    safe = [f for f in before if any(fix.safe for fix in f.fixes)]
+    assert safe, "the fixture should have a finding with a safe fix"
+    code, out, err = check(str(path), "--fix", "-f", "json")
+    after = json.loads(out)
+    assert len(after) == len(before) - len(safe)
+    assert f"Fixed {len(safe)} finding" in err
+    assert code == (1 if any(f["severity"] == "error" for f in after) else 0)
+    assert not [f for f in after if any(fix["safe"] for fix in f["fixes"])]
+    unsafe_only = kernels / "broken_add.cpp"
+    text = unsafe_only.read_text(encoding="utf-8")
+    check(str(unsafe_only), "--fix")
+    if not any(fix.safe for f in lint_text(text, "x") for fix in f.fixes):
+        assert unsafe_only.read_text(encoding="utf-8") == text  # unsafe fixes are never applied
+
+
+def test_safe_edits_skip_overlapping_fixes():
+    from akgen_lsp.cli.check import safe_edits
+    from akgen_lsp.findings import Edit, Finding, Fix, Span
+
+    def finding(line: int, col: int, end: int, text: str, safe: bool = True) -> Finding:
+        span = Span("f", line, col, line, end)
+        return Finding("X", "m", span, fixes=(Fix("t", (Edit(span, text),), safe=safe),))
+
+    edits, taken = safe_edits(
+        [finding(1, 1, 5, "a"), finding(1, 3, 8, "b"), finding(2, 1, 1, "c"), finding(1, 5, 5, "d"), finding(3, 1, 2, "e", False)]
+    )
+    assert [e.new_text for e in edits] == ["a", "c", "d"] and taken == 3
