@@ -37,6 +37,19 @@ for _, d in ipairs(vim.diagnostic.get(0)) do
   }})
 end
 out.clients = #vim.lsp.buf_get_clients(0)
+-- hover on the first DataCopy through Neovim's own client
+local row, col = nil, nil
+for i, l in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+  local c = l:find("DataCopy%(")
+  if c then row, col = i - 1, c; break end
+end
+if row then
+  local params = {{ textDocument = vim.lsp.util.make_text_document_params(), position = {{ line = row, character = col }} }}
+  local replies = vim.lsp.buf_request_sync(0, "textDocument/hover", params, 10000) or {{}}
+  for _, reply in pairs(replies) do
+    if reply.result and reply.result.contents then out.hover = reply.result.contents.value end
+  end
+end
 vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
 """
@@ -84,7 +97,7 @@ def _run_nvim(tmp_path: Path, source: Path) -> dict:
     return json.loads(result.read_text(encoding="utf-8"))
 
 
-def test_diagnostics_reach_neovim(tmp_path: Path) -> None:
+def test_diagnostics_and_hover_reach_neovim(tmp_path: Path) -> None:
     out = _run_nvim(tmp_path, BROKEN)
     assert out["ok"] is True, out
     assert out["clients"] == 1
@@ -92,6 +105,9 @@ def test_diagnostics_reach_neovim(tmp_path: Path) -> None:
     assert expected, "the fixture should have findings"
     assert sorted((d["lnum"], d["code"]) for d in out["diagnostics"]) == expected
     assert {d["source"] for d in out["diagnostics"]} == {"akgen-lint"}
+    # and a hover on DataCopy through Neovim's own client shows its signatures
+    assert "DataCopy" in out.get("hover", ""), out
+    assert "```cpp" in out["hover"]
 
 
 def test_asc_files_get_their_filetype_and_diagnostics(tmp_path: Path) -> None:

@@ -84,7 +84,8 @@ end
 
 --- Stop every akgen client; buffers re-attach on their next FileType event or with :AkgenRestart.
 function M.stop()
-  for _, client in pairs(vim.lsp.get_active_clients()) do
+  local all = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, client in pairs(all) do
     if client.name == M.config.name then
       client.stop()
     end
