@@ -193,7 +193,14 @@ class CompletionService:
             self._inflight[path] = task
         self.stats.requests += 1
         try:
-            result = await self._complete(text, path, line, character, t0, timings)
+            try:
+                result = await self._complete(text, path, line, character, t0, timings)
+            except Exception as exc:  # a bug must not reach the editor as an error popup
+                log.debug("completion pipeline failed", exc_info=True)
+                self._log_once(f"internal:{type(exc).__name__}", f"the completion pipeline failed ({type(exc).__name__}: "
+                               f"{exc}); no suggestion this time. Please report it with the file and position.")
+                self.stats.errors += 1
+                result = None
             if result is not None:
                 timings["total"] = (time.perf_counter() - t0) * 1000.0
                 self.stats.latencies_ms.append(timings["total"])
@@ -320,6 +327,15 @@ class CompletionService:
                 f"no answer within akgen.model.timeout_s = {s['model.timeout_s']:g} s; raise it, lower "
                 "akgen.model.max_tokens, or use a smaller or quantised model",
                 "timeout",
+                transient=True,
+            ) from None
+        except BackendError:
+            raise
+        except Exception as exc:  # the library failed mid-generation (llama_decode, CUDA out of memory, ...)
+            raise BackendError(
+                f"the model failed while generating ({type(exc).__name__}: {exc}); check akgen.model.n_ctx and "
+                "the memory available, or run `akgen model check`",
+                "error",
                 transient=True,
             ) from None
         finally:

@@ -122,3 +122,13 @@ async def test_corrupt_file_is_a_clear_error(tmp_path: Path, tiny_gguf: Path) ->
         await LlamaCppBackend(str(truncated)).load()
     assert err2.value.kind == "corrupt"
     assert "convert" in str(err2.value)
+
+
+async def test_a_prompt_longer_than_the_context_keeps_its_end(tiny_gguf: Path) -> None:
+    b = LlamaCppBackend(str(tiny_gguf), n_ctx=256)
+    await b.load()
+    long = Prompt("<|fim_prefix|>" + "int a = 1;\n" * 200 + "<|fim_suffix|>}\n<|fim_middle|>")
+    gen = b.stream(long, GenParams(max_tokens=16, temperature=0.0))
+    await gen.text()
+    assert gen.stats.tokens == 16
+    assert gen.stats.prompt_tokens == 256 - 16

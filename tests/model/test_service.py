@@ -25,7 +25,7 @@ class Scripted(Backend):
 
     name = "scripted"
 
-    def __init__(self, chunks: Sequence[str], delay_s: float = 0.0, fail: BackendError | None = None) -> None:
+    def __init__(self, chunks: Sequence[str], delay_s: float = 0.0, fail: Exception | None = None) -> None:
         super().__init__("scripted")
         self.chunks = list(chunks)
         self.delay_s = delay_s
@@ -168,21 +168,49 @@ async def test_corrupt_model_falls_back(small_catalog: Catalog, tmp_path: Path) 
     assert "could not load" in (svc.last_error or "")
 
 
-async def test_server_down_falls_back_then_retries_later(small_catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
-    import akgen_lsp.model.service as service_mod
-
+async def test_server_down_falls_back_then_retries_later(small_catalog: Catalog) -> None:
     svc = CompletionService(
         settings(**{"model.backend": "openai", "model.endpoint": "http://127.0.0.1:9/v1", "model.name": "m"}),
         catalog=small_catalog,
     )
-    svc._backend = None
     r = await svc.complete(TYPING_LINE, "add.cpp", KERNEL_BLANK_LINE, 10)
     assert r is not None and r.source == "catalog"
     assert "cannot reach the model server" in (svc.last_error or "")
-    monkeypatch.setattr(service_mod, "RETRY_AFTER_S", 0.0)
-    svc._retry_at = 0.0
-    assert svc._failed is not None and svc._failed.transient
     await svc.close()
+    # a server that goes down mid-session: the catalog answers, then the model again once the retry time is over
+    b = Scripted(["pipe.Init();"], fail=BackendError("cannot reach the model server", "unavailable", transient=True))
+    svc2 = service(b, small_catalog)
+    r1 = await svc2.complete(KERNEL, "add.cpp", KERNEL_BLANK_LINE, 8)
+    assert r1 is None or r1.source == "catalog"
+    assert svc2.last_error
+    b.fail = None
+    r2 = await svc2.complete(KERNEL, "add.cpp", KERNEL_BLANK_LINE, 8)
+    assert r2 is None or r2.source == "catalog"  # still waiting to retry
+    assert len(b.prompts) == 1
+    svc2._retry_at = 0.0  # the retry time is over
+    r3 = await svc2.complete(KERNEL, "add.cpp", KERNEL_BLANK_LINE, 8)
+    assert r3 is not None and r3.source == "model" and r3.text == "pipe.Init();"
+
+
+async def test_a_library_failure_mid_generation_falls_back(small_catalog: Catalog) -> None:
+    b = Scripted([], fail=RuntimeError("llama_decode returned -1"))
+    svc = service(b, small_catalog)
+    r = await svc.complete(TYPING_LINE, "add.cpp", KERNEL_BLANK_LINE, 10)
+    assert r is not None and r.source == "catalog"
+    assert "failed while generating" in (svc.last_error or "")
+
+
+async def test_a_bug_in_a_stage_returns_nothing_instead_of_raising(small_catalog: Catalog,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import akgen_lsp.model.service as service_mod
+
+    def broken(*args: object) -> str:
+        raise IndexError("oops")
+
+    monkeypatch.setattr(service_mod, "decide_mode", broken)
+    svc = service(Scripted(["x"]), small_catalog)
+    assert await svc.complete(KERNEL, "add.cpp", KERNEL_BLANK_LINE, 8) is None
+    assert svc.stats.errors == 1
 
 
 async def test_timeout_falls_back_to_the_catalog(small_catalog: Catalog) -> None:

@@ -164,8 +164,9 @@ class LlamaCppBackend(Backend):
                     "raise akgen.model.n_ctx or lower akgen.model.max_tokens",
                     "config",
                 )
-            if len(tokens) > room:  # keep the end of the prompt: the text nearest the cursor
-                tokens = tokens[-room:]
+            if len(tokens) > room:  # keep the end of the prompt (the text nearest the cursor) and a leading FIM token
+                head = tokens[:1] if llm.detokenize(tokens[:1], special=True).startswith(b"<|") else []
+                tokens = head + tokens[len(tokens) - (room - len(head)) :]
             stats.prompt_tokens = len(tokens)
             reused = 0
             for a, b in zip(llm._input_ids[: llm.n_tokens], tokens, strict=False):  # the KV cache llama.cpp keeps

@@ -80,7 +80,10 @@ class OpenAIBackend(Backend):
         try:
             resp = await self._request_with_retries("GET", "/models", None)
             data = resp.json()
-        except BackendError:
+        except BackendError as exc:
+            if self.model and "(404" in str(exc):  # a server without /models: the configured name will do
+                self.load_ms = (time.perf_counter() - t0) * 1000.0
+                return
             raise
         except (ValueError, httpx.HTTPError) as exc:
             raise BackendError(f"{self.endpoint}/models did not answer with JSON ({exc}); {self._url_hint()}",
