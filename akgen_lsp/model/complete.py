@@ -63,18 +63,15 @@ class Cursor:
 
 def split_at(text: str, line: int, character: int) -> Cursor:
     """Split `text` at a 0-based (line, character); positions past the end are clamped."""
-    line = max(0, line)
-    start = 0
-    for _ in range(line):
+    start = row = 0
+    for _ in range(max(0, line)):
         nl = text.find("\n", start)
         if nl < 0:
             break
         start = nl + 1
-    else:
-        pass
+        row += 1
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
-    row = text.count("\n", 0, start)
     col = min(max(0, character), end - start)
     if end > start and text[end - 1] == "\r" and col > end - start - 1:
         col = end - start - 1

@@ -158,18 +158,23 @@ class CompletionService:
                 if self._backend is not None:
                     await self._backend.load()
                 self._loaded = True
-                self._logged.discard("backend")
                 return self._backend
             except BackendError as exc:
                 self._fail(exc)
                 return None
+
+    def _recovered(self) -> None:
+        """The model answered: a later outage is logged again."""
+        stale = {k for k in self._logged if k.startswith("backend:")}
+        if stale:
+            self._logged -= stale
+            log.info("model backend %s is answering again", self.settings["model.backend"])
 
     def _fail(self, exc: BackendError) -> None:
         self._failed = exc
         self.stats.errors += 1
         if exc.transient:
             self._retry_at = time.monotonic() + RETRY_AFTER_S
-            self._loaded = False if self._backend is None else self._loaded
         else:
             self._loaded = False
         more = "; completions come from the API catalog meanwhile"
@@ -266,6 +271,7 @@ class CompletionService:
             else:
                 self._fail(exc)
             return self._from_catalog(cursor, timings, lap)
+        self._recovered()
         if answer is None:
             return None
         # the typed-ahead entries are written right after the answer is returned (or by the next request, first)
