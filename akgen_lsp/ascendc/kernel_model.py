@@ -190,6 +190,27 @@ class QueueOp:
         return self.call.name_node
 
 
+@dataclass(frozen=True)
+class Binding:
+    """One instantiation of a class template seen in the file (``KernelAdd<half, 256> op;``): its type
+    parameters bound to scalar types and its non-type parameters to constant values."""
+
+    types: tuple[tuple[str, str], ...] = ()
+    values: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def type_map(self) -> dict[str, str]:
+        return dict(self.types)
+
+    @property
+    def value_map(self) -> dict[str, int]:
+        return dict(self.values)
+
+    def label(self) -> str:
+        parts = [f"{k} = {v}" for k, v in self.types] + [f"{k} = {v}" for k, v in self.values]
+        return ", ".join(parts)
+
+
 @dataclass
 class KernelClass:
     info: syntax.ClassInfo
@@ -198,6 +219,8 @@ class KernelClass:
     pipes: list[str] = field(default_factory=list)
     is_kernel_class: bool = False
     """A class with device methods (its other methods run on the device too)."""
+    instantiations: list[Binding] = field(default_factory=list)
+    """The distinct instantiations of a class template that the file writes out with concrete arguments."""
 
     @property
     def name(self) -> str:
@@ -284,6 +307,12 @@ class KernelModel:
             cname = next((b for b in cls.bases if b in self.classes), None)
         return None
 
+    def bindings_for(self, fn: Function) -> list[Binding]:
+        """The instantiations `fn` runs under: those of its class template seen in the file; [] when it is not a
+        method of a class template (or none is written out)."""
+        cls = self.classes.get(fn.class_name or "")
+        return list(cls.instantiations) if cls is not None else []
+
     def call_at(self, node: Node) -> Call | None:
         """The `Call` of a call_expression node (None when the callee has no name)."""
         index = self._call_index
@@ -292,18 +321,21 @@ class KernelModel:
             self._call_index = index
         return index.get((node.start_byte, node.end_byte))
 
-    def eval(self, node: Node | None, fn: Function | None = None) -> int | None:
+    def eval(self, node: Node | None, fn: Function | None = None, binding: Binding | None = None) -> int | None:
         """The value of an expression when it is a compile-time constant of the file, else None. A name that is a
-        template parameter of `fn` (or of its class) makes it unknown: its value depends on the instantiation."""
+        template parameter of `fn` (or of its class) makes it unknown (its value depends on the instantiation),
+        unless `binding` gives it."""
         if node is None:
             return None
         text = self.pf.node_text(node)
         if "->" in text or ("." in text and _MEMBER_RE.search(text)):
             return None  # a member of an object: a runtime value (tiling data, this->len)
+        types = binding.type_map if binding is not None else {}
+        values = binding.value_map if binding is not None else {}
         if fn is not None and fn.fn.template_params and \
-                set(_WORD_RE.findall(text)) & set(fn.fn.template_params):
+                (set(_WORD_RE.findall(text)) & set(fn.fn.template_params)) - set(types) - set(values):
             return None
-        return const_eval(node, self.pf)
+        return const_eval(node, self.pf, env=values or None, types=types or None)
 
 
 # ------------------------------------------------------------------------------------------------- building
@@ -338,6 +370,7 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
             elif _resolve_alias(d.type_name, aliases).rsplit("::", 1)[-1] == "TPipe" and not d.is_pointer:
                 cls.pipes.append(d.name)
         classes[short] = cls
+    _instantiations(pf, classes)
     by_name: dict[str, list[Function]] = {}
     by_start: dict[int, Function] = {}
     for f in functions:
@@ -367,6 +400,36 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
         if f.body is not None:
             _scan_calls(model, f)
     return model
+
+
+def _instantiations(pf: ParsedFile, classes: dict[str, KernelClass]) -> None:
+    """Record, for each class template, the instantiations written out with scalar types and constants."""
+    templates = {name: cls for name, cls in classes.items() if cls.info.template_params}
+    if not templates:
+        return
+    for d in syntax.declarations(pf):
+        cls = templates.get(d.type_name.rsplit("::", 1)[-1])
+        if cls is None or not d.template_args or d.is_pointer or d.is_reference:
+            continue
+        params = cls.info.template_params
+        types: list[tuple[str, str]] = []
+        values: list[tuple[str, int]] = []
+        for param, arg in zip(params, d.template_args, strict=False):
+            if type_size(pf, arg) is not None and not _literal_like(arg):
+                types.append((param, " ".join(arg.split())))
+            else:
+                v = const_eval(arg, pf, at=d.node)
+                if v is None:
+                    break
+                values.append((param, v))
+        else:
+            binding = Binding(tuple(types), tuple(values))
+            if binding not in cls.instantiations:
+                cls.instantiations.append(binding)
+
+
+def _literal_like(text: str) -> bool:
+    return bool(re.fullmatch(r"[\d\s()+\-*/<>%&|^~xXa-fA-FuUlL']+", text))
 
 
 def _original_bytes(pf: ParsedFile) -> bytes:
@@ -718,9 +781,17 @@ def identifier_uses(pf: ParsedFile, root: Node, name: str) -> list[Node]:
     return [n for n in walk(root) if n.type == "identifier" and pf.data[n.start_byte : n.end_byte] == raw]
 
 
-def tensor_info(model: KernelModel, expr: Node) -> tuple[str, str] | None:
+def tensor_info(model: KernelModel, expr: Node, binding: Binding | None = None) -> tuple[str, str] | None:
     """(``LocalTensor`` or ``GlobalTensor``, element type text) of a tensor expression (``x``, ``xGm[off]``,
-    ``this->x``) from its declaration, when the file says; else None."""
+    ``this->x``) from its declaration, when the file says; else None. A template parameter as element type is
+    replaced by its type in `binding`."""
+    info = _tensor_info(model, expr)
+    if info is None or binding is None:
+        return info
+    return info[0], binding.type_map.get(info[1], info[1])
+
+
+def _tensor_info(model: KernelModel, expr: Node) -> tuple[str, str] | None:
     pf = model.pf
     name = receiver_base(pf, expr)
     if name is None:
@@ -750,7 +821,7 @@ def _last_name(pf: ParsedFile, fnode: Node) -> str:
 
 def type_size(pf: ParsedFile, type_text: str | None) -> int | None:
     """sizeof of a scalar element type (``half`` 2, ``float`` 4, aliases of the file followed); None if unknown."""
-    if not type_text:
+    if not type_text or not _WORD_RE.match(type_text.strip()):
         return None
     return const_eval(f"sizeof({type_text})", pf)
 

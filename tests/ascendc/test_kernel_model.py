@@ -186,3 +186,24 @@ static __attribute__((always_inline)) inline void Host() {}
     assert by["Impl"].is_aicore and text.encode()[by["Impl"].start_byte :].startswith(b"__aicore__ inline __inout")
     assert by["Helper"].is_aicore and text.encode()[by["Helper"].start_byte :].startswith(b"DEV_INLINE void")
     assert not by["Host"].has_device_mark and text.encode()[by["Host"].start_byte :].startswith(b"static __attr")
+
+
+def test_class_template_instantiations() -> None:
+    text = """#include "kernel_operator.h"
+constexpr int32_t N = 4;
+template <typename T, int32_t TILE> class K { public: __aicore__ inline void Run() {} };
+template <typename T> class Unused { public: __aicore__ inline void Run() {} };
+extern "C" __global__ __aicore__ void k(GM_ADDR x)
+{
+    K<half, N * 64> a;
+    K<half, 256> b;
+    K<float, 32> c;
+    K<DTYPE_X, 32> d;
+    K<half, 256>* p = nullptr;
+}
+"""
+    model = build_model(parse(text))
+    assert [b.label() for b in model.classes["K"].instantiations] == ["T = half, TILE = 256", "T = float, TILE = 32"]
+    assert model.classes["Unused"].instantiations == []
+    run = next(f for f in model.functions if f.class_name == "K")
+    assert len(model.bindings_for(run)) == 2

@@ -39,7 +39,14 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model import Function, KernelModel, kernel_model, tensor_info, type_size
+from akgen_lsp.ascendc.kernel_model import (
+    Binding,
+    Function,
+    KernelModel,
+    kernel_model,
+    tensor_info,
+    type_size,
+)
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.ascendc.syntax import Call
 from akgen_lsp.findings import Edit, Finding, Fix, Severity
@@ -56,56 +63,74 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for fn in model.functions:
         if fn.body is None or not model.is_device(fn):
             continue
+        bindings: list[Binding | None] = [None, *model.bindings_for(fn)]
         for c in model.calls_in(fn):
             if c.receiver is not None or c.user_defined or c.qualifier not in (None, "AscendC"):
                 continue
             if c.short == "DataCopy" and len(c.args) == 3:
-                yield from _data_copy(ctx, model, fn, c, block)
+                check_one = _data_copy
             elif c.short == "Compare" and len(c.args) == 5:
-                yield from _compare(ctx, model, fn, c, repeat)
+                check_one = _compare
+            else:
+                continue
+            for binding in bindings:  # the generic code first, then each instantiation the file writes out
+                found = check_one(ctx, model, fn, c, binding, block if check_one is _data_copy else repeat)
+                if found is not None:
+                    yield found
+                    break
 
 
-def _element(model: KernelModel, args: tuple[Node, ...]) -> tuple[str, int] | None:
-    """The one element type of the tensors `args` and its size, when known and the same for all that are known."""
-    types = {info[1] for info in (tensor_info(model, a) for a in args) if info is not None}
-    if len(types) != 1:
+def _element(model: KernelModel, args: tuple[Node, ...], binding: Binding | None) -> tuple[str, str, int] | None:
+    """(element type as written, as instantiated, its size) of the tensors `args`, when known and the same."""
+    infos = [(tensor_info(model, a), tensor_info(model, a, binding)) for a in args]
+    written = {w[1] for w, _b in infos if w is not None}
+    bound = {b[1] for _w, b in infos if b is not None}
+    if len(written) != 1 or len(bound) != 1:
         return None
-    t = next(iter(types))
+    t = next(iter(bound))
     size = type_size(model.pf, t)
-    return (t, size) if size else None
+    return (next(iter(written)), t, size) if size else None
 
 
-def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, block: int) -> Iterator[Finding]:
-    count = model.eval(c.args[2], fn)
+def _where(fn: Function, binding: Binding | None) -> str:
+    return f" (in {fn.class_name}<{binding.label()}>)" if binding is not None else ""
+
+
+def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None,
+               block: int) -> Finding | None:
+    count = model.eval(c.args[2], fn, binding)
     if count is None or count <= 0:
-        return
-    elem = _element(model, c.args[:2])
+        return None
+    elem = _element(model, c.args[:2], binding)
     if elem is None:
-        return
-    type_name, size = elem
+        return None
+    written, type_name, size = elem
     length = count * size
     if length % block == 0:
-        return
+        return None
     kept = length // block * block
     pf = ctx.parsed
     dst, src = tensor_info(model, c.args[0]), tensor_info(model, c.args[1])
     fixes: tuple[Fix, ...] = ()
+    generic = binding is not None  # the code is generic: the byte length must stay an expression
+    byte_len = (f"static_cast<uint32_t>(({pf.node_text(c.args[2])}) * sizeof({written}))" if generic
+                else str(length))
     if dst is not None and src is not None and (dst[0] == "GlobalTensor") != (src[0] == "GlobalTensor"):
         q = "AscendC::" if c.qualifier == "AscendC" else ""
         dst_text, src_text = pf.node_text(c.args[0]), pf.node_text(c.args[1])
-        params = f"{q}DataCopyExtParams{{1, {length}, 0, 0, 0}}"
+        params = f"{q}DataCopyExtParams{{1, {byte_len}, 0, 0, 0}}"
         if src[0] == "GlobalTensor":
-            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params}, {q}DataCopyPadExtParams<{type_name}>{{false, 0, 0, 0}})"
+            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params}, {q}DataCopyPadExtParams<{written}>{{false, 0, 0, 0}})"
         else:
             new = f"{q}DataCopyPad({dst_text}, {src_text}, {params})"
         fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", (Edit(pf.span(c.node), new),),
                      safe=False),)
     effect = (f"rounds it down to {kept} bytes and the last {length - kept} bytes are silently not copied" if kept
               else "rounds it down to 0 bytes: nothing is copied")
-    yield Finding(
+    return Finding(
         CODE,
-        f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {block}: DataCopy "
-        f"{effect}; copy a multiple of {max(block // size, 1)} elements or use DataCopyPad with "
+        f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes{_where(fn, binding)}, not a multiple of "
+        f"{block}: DataCopy {effect}; copy a multiple of {max(block // size, 1)} elements or use DataCopyPad with "
         f"DataCopyExtParams{{1, {length}, 0, 0, 0}}",
         pf.span(c.args[2]),
         Severity.WARNING,
@@ -116,22 +141,23 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bloc
     )
 
 
-def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, repeat: int) -> Iterator[Finding]:
-    count = model.eval(c.args[4], fn)
+def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None,
+             repeat: int) -> Finding | None:
+    count = model.eval(c.args[4], fn, binding)
     if count is None or count <= 0:
-        return
-    elem = _element(model, c.args[1:3])
+        return None
+    elem = _element(model, c.args[1:3], binding)
     if elem is None:
-        return
-    type_name, size = elem
+        return None
+    _written, type_name, size = elem
     length = count * size
     if length % repeat == 0:
-        return
-    yield Finding(
+        return None
+    return Finding(
         CODE,
-        f"Compare count is {count} x sizeof({type_name}) = {length} bytes, not a multiple of {repeat}: the count "
-        f"form of Compare works on whole {repeat}-byte repeats; compare a multiple of {max(repeat // size, 1)} "
-        "elements (pad the tail) or use the mask/repeat form",
+        f"Compare count is {count} x sizeof({type_name}) = {length} bytes{_where(fn, binding)}, not a multiple of "
+        f"{repeat}: the count form of Compare works on whole {repeat}-byte repeats; compare a multiple of "
+        f"{max(repeat // size, 1)} elements (pad the tail) or use the mask/repeat form",
         ctx.parsed.span(c.args[4]),
         Severity.ERROR,
         "akgen-lint",

@@ -70,3 +70,46 @@ def test_compare_counts() -> None:
     assert _found("Compare(t, t, t[128], CMPMODE::LT, 128);") == []
     assert _found("Compare(t, t, t[128], CMPMODE::LT, 64);") == [(14, 40)]
     assert _found("Compare(t, t, t[128], CMPMODE::LT, n);") == []
+
+
+TEMPLATE = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, int32_t TILE>
+class KernelX {{
+public:
+    __aicore__ inline void Run()
+    {{
+        LocalTensor<T> x = q.AllocTensor<T>();
+        DataCopy(x, gm, {count});
+        q.FreeTensor(x);
+    }}
+private:
+    TQue<QuePosition::VECIN, 1> q;
+    GlobalTensor<T> gm;
+}};
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR workspace, GM_ADDR tiling)
+{{
+{ops}
+}}
+"""
+
+
+def _template_findings(count: str, ops: str) -> list[str]:
+    return [f.message for f in lint(TEMPLATE.format(count=count, ops=ops), "AKG140")]
+
+
+def test_class_template_instantiations_written_in_the_file_are_checked() -> None:
+    (message,) = _template_findings("8", "    KernelX<float, 64> a;\n    KernelX<half, 64> b;")
+    assert message.startswith("DataCopy length is 8 x sizeof(half) = 16 bytes (in KernelX<T = half, TILE = 64>)")
+    assert _template_findings("8", "    KernelX<float, 64> a;") == []
+    (message,) = _template_findings("TILE", "    KernelX<float, 100> a;")
+    assert message.startswith("DataCopy length is 100 x sizeof(float) = 400 bytes (in KernelX<T = float, TILE = 100>)")
+    assert _template_findings("TILE", "    KernelX<DTYPE_X, 100> a;") == []  # the build defines DTYPE_X
+    assert _template_findings("TILE", "") == []  # never instantiated here
+
+
+def test_fix_for_a_template_keeps_the_length_generic() -> None:
+    text = TEMPLATE.format(count="TILE", ops="    KernelX<half, 7> a;")
+    (finding,) = lint(text, "AKG140")
+    assert ("DataCopyPad(x, gm, DataCopyExtParams{1, static_cast<uint32_t>((TILE) * sizeof(T)), 0, 0, 0}, "
+            "DataCopyPadExtParams<T>{false, 0, 0, 0});") in apply_fix(text, finding)
