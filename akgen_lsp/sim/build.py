@@ -79,7 +79,7 @@ _headers_memo: dict[str, tuple[float, str]] = {}
 
 def headers_hash() -> str:
     """Hash of our headers and launcher (memoised on the newest mtime, so a cache hit stays cheap)."""
-    files = [p for p in INCLUDE_DIR.rglob("*") if p.is_file()] + [LAUNCHER_SRC]
+    files = [p for p in INCLUDE_DIR.rglob("*") if p.is_file()] + [p for p in LAUNCHER_SRC.parent.iterdir() if p.is_file()]
     newest = max(p.stat().st_mtime_ns for p in files)
     memo = _headers_memo.get("h")
     if memo and memo[0] == newest:
@@ -309,7 +309,8 @@ def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
     if obj.is_file():
         return obj
     tmp = _atomic_dir(final)
-    res = _run([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-c", str(LAUNCHER_SRC), "-o", str(tmp / "launcher.o")],
+    res = _run([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(LAUNCHER_SRC),
+                "-o", str(tmp / "launcher.o")],
                timeout)
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)

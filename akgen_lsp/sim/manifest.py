@@ -64,6 +64,9 @@ class TilingSpec:
     header: Path | None
     struct: str | None
     fields: Mapping[str, Any]
+    host: Path | None = None               # op_host source whose TilingFunc computes the tiling
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+    op: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,11 @@ class Manifest:
     cpu_s: int = 20
     memory_mb: int = 4096
     include_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    block_dim_given: bool = True
+
+    @property
+    def tiling(self) -> TilingSpec | None:
+        return next((a.tiling for a in self.args if a.tiling is not None), None)
 
     def signature(self) -> list[dict[str, Any]]:
         """What the generated glue depends on (part of the build key)."""
@@ -172,10 +180,17 @@ def _arg(root: Path, i: int, raw: Any) -> Arg:
         t = raw["tiling"]
         if not isinstance(t, Mapping):
             raise ManifestError(f"{where}.tiling: expected an object with header, struct and fields")
-        if "host" in t:
-            raise ManifestError(f"{where}.tiling.host: running an op_host TilingFunc is not supported yet; give "
-                                "\"header\", \"struct\" and \"fields\" instead")
+        host = _path(root, t["host"], f"{where}.tiling.host") if t.get("host") else None
+        if host is not None and not host.is_file():
+            raise ManifestError(f"{where}.tiling.host: file not found: {host}")
+        attrs = t.get("attrs", {})
+        if not isinstance(attrs, Mapping):
+            raise ManifestError(f"{where}.tiling.attrs: expected an object of attribute name -> value")
         header = _path(root, t["header"], f"{where}.tiling.header") if t.get("header") else None
+        if header is None and host is not None:
+            from akgen_lsp.sim.host import tiling_header_of
+
+            header = tiling_header_of(host)
         if header is not None and not header.is_file():
             raise ManifestError(f"{where}.tiling.header: file not found: {header}")
         struct = t.get("struct")
@@ -190,7 +205,9 @@ def _arg(root: Path, i: int, raw: Any) -> Arg:
             ok = isinstance(v, (int, float)) or (isinstance(v, list) and all(isinstance(e, (int, float)) for e in v))
             if not ok:
                 raise ManifestError(f"{where}.tiling.fields.{k}: expected a number or a list of numbers")
-        return Arg(name, "tiling", tiling=TilingSpec(header, struct, dict(fields)), ctype="GM_ADDR")
+        op = t.get("op")
+        return Arg(name, "tiling", tiling=TilingSpec(header, struct, dict(fields), host, dict(attrs),
+                                                     op if isinstance(op, str) else None), ctype="GM_ADDR")
     raise ManifestError(f"{where}: say what it is with one of input, output, scalar, workspace_bytes, tiling")
 
 
@@ -233,12 +250,18 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
             raise ManifestError(f"manifest.{key}: expected a positive number")
         return kind(v)
 
+    # The custom-op build defines DTYPE_<NAME> (and ORIG_DTYPE_<NAME>) for every input and output.
+    defines = {str(k): str(v) for k, v in defines.items()}
+    for a in args:
+        if a.dtype and a.kind.startswith("gm"):
+            defines.setdefault(f"DTYPE_{a.name.upper()}", DTYPES[a.dtype][1])
+            defines.setdefault(f"ORIG_DTYPE_{a.name.upper()}", DTYPES[a.dtype][1])
     tiling_key = data.get("tiling_key", 0)
     if not isinstance(tiling_key, int):
         raise ManifestError("manifest.tiling_key: expected an integer")
     return Manifest(
         path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
-        defines={str(k): str(v) for k, v in defines.items()}, args=args, tiling_key=tiling_key,
+        defines=defines, args=args, tiling_key=tiling_key, block_dim_given="block_dim" in data,
         timeout_s=num("timeout_s", 30.0), cpu_s=num("cpu_s", 20, int), memory_mb=num("memory_mb", 4096, int),
         include_dirs=include_dirs,
     )

@@ -58,9 +58,22 @@ def _escape_value(v: Any) -> str:
     return repr(v) if isinstance(v, float) else str(v)
 
 
-def _write_spec(manifest: Manifest, run_dir: Path, params: list[str]) -> tuple[Path, dict[str, Path]]:
-    lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {manifest.block_dim}",
-             f"tiling_key {manifest.tiling_key}", f"cpu_s {manifest.cpu_s}",
+@dataclass
+class HostOverrides:
+    """What an op_host TilingFunc decided: block dim, tiling key, workspace bytes and the raw tiling bytes."""
+
+    block_dim: int
+    tiling_key: int
+    workspace: int
+    tiling: Path
+
+
+def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
+                host: HostOverrides | None = None) -> tuple[Path, dict[str, Path]]:
+    block_dim = host.block_dim if host and host.block_dim > 0 and not manifest.block_dim_given else manifest.block_dim
+    key = host.tiling_key if host else manifest.tiling_key
+    lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {block_dim}",
+             f"tiling_key {key}", f"cpu_s {manifest.cpu_s}",
              f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", *params]
     raw_out: dict[str, Path] = {}
     for a in manifest.args:
@@ -79,9 +92,12 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str]) -> tuple[P
             raw_out[a.name] = out
             lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
         elif a.kind == "workspace":
-            lines.append(f"arg gm {a.name} workspace {a.nbytes} -")
+            nbytes = max(a.nbytes, host.workspace) if host else a.nbytes
+            lines.append(f"arg gm {a.name} workspace {nbytes} -")
         elif a.kind == "scalar":
             lines.append(f"arg scalar {a.name} {_escape_value(a.value)}")
+        elif a.kind == "tiling" and host is not None:
+            lines.append(f"arg gm {a.name} in {max(host.tiling.stat().st_size, 32)} {host.tiling}")
         elif a.kind == "tiling":
             fields = a.tiling.fields if a.tiling else {}
             kv = ";".join(f"{k}={_escape_value(v)}" for k, v in fields.items())
@@ -182,7 +198,23 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     warnings += more
     fallback = str(manifest.sources[0])
     run_dir = Path(tempfile.mkdtemp(prefix="akgen-run-"))
-    spec, raw_out = _write_spec(manifest, run_dir, params)
+    host: HostOverrides | None = None
+    spec_t = manifest.tiling
+    if spec_t is not None and spec_t.host is not None:
+        from akgen_lsp.sim.host import run_host_tiling
+
+        ins = [(a.name, a.dtype or "float32", a.shape or ()) for a in manifest.args if a.kind in ("gm_in", "gm_inout")]
+        outs = [(a.name, a.dtype or "float32", a.shape or ()) for a in manifest.args if a.kind == "gm_out"]
+        ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op)
+        if not ht.ok:
+            _cleanup(run_dir, set())
+            status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"
+            return Run(status=status, findings=ht.findings, outputs={}, estimate={}, trace=None,
+                       sandbox={}, stdout=ht.stdout, warnings=warnings)
+        tpath = run_dir / "tiling.bin"
+        tpath.write_bytes(ht.tiling)
+        host = HostOverrides(ht.block_dim, ht.tiling_key, sum(ht.workspace), tpath)
+    spec, raw_out = _write_spec(manifest, run_dir, params, host)
     t0 = time.perf_counter()
     proc = subprocess.Popen([str(build.binary), str(spec)], cwd=run_dir, env=_scrubbed_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)

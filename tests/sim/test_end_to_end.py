@@ -128,3 +128,42 @@ def test_malformed_manifest_names_the_field(tmp_path: Path, data: dict, words: s
     assert res.findings[0].code == "SIM-MANIFEST" and words in res.findings[0].message
     r = CliRunner().invoke(app, ["sim", "run", str(p)])
     assert r.exit_code == 1 and words in r.output
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+@pytest.mark.skipif(not (SAMPLES / "add_custom_op").is_dir(), reason="samples/add_custom_op not present")
+def test_custom_op_with_host_tiling_func(write_manifest, tmp_path: Path) -> None:
+    """The op_host TilingFunc runs on the input shape, picks block dim and tiling; the kernel reads it with
+    GET_TILING_DATA and DTYPE_X comes from the input's dtype."""
+    shape = [8, 128, 512]
+    x = np.random.default_rng(2).standard_normal(shape).astype(np.float16)
+    op = SAMPLES / "add_custom_op"
+    m = write_manifest(op / "op_kernel" / "add_custom.cpp", "add_custom", [
+        {"name": "x", "input": x}, {"name": "y", "input": x},
+        {"name": "z", "output": "z.npy", "dtype": "float16", "shape": shape},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(op / "op_host" / "add_custom.cpp")}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]  # the TilingFunc decides
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [f.message for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), x + x)
+    assert res.estimate["blocks"] > 1
+
+
+@pytest.mark.skipif(not (SAMPLES / "kernels" / "add_custom.cpp").is_file(), reason="samples not present")
+def test_add_sample_runs_unchanged(write_manifest, tmp_path: Path) -> None:
+    n = 48 * 128 * 512
+    x = np.random.default_rng(3).standard_normal(n).astype(np.float16)
+    m = write_manifest(SAMPLES / "kernels" / "add_custom.cpp", "add_custom", [
+        {"name": "x", "input": x}, {"name": "y", "input": x},
+        {"name": "z", "output": "z.npy", "dtype": "float16", "shape": [n]},
+        {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "workspace_bytes": 0},
+    ], block_dim=48)
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [f.message for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), x + x)

@@ -28,5 +28,9 @@ template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t 
     for (uint32_t i = 0; i < size; ++i) std::printf(" %g", static_cast<double>(static_cast<float>(t.addr_[i])));
     std::printf("\n");
 }
-inline int64_t GetSysWorkSpacePtr() { return 0; }
+// The workspace argument starts with the system workspace (GetLibApiWorkSpaceSize(): 16 MiB on A2/A3); the
+// TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace ? workspace + 16 * 1024 * 1024 : nullptr; }
+inline void SetSysWorkspace(GM_ADDR) {}
+inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
 }  // namespace AscendC

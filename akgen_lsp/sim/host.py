@@ -1,0 +1,152 @@
+"""Run an op_host TilingFunc on the CPU: the `{"tiling": {"host": "op_host/add_custom.cpp"}}` form of the manifest.
+
+The op_host source is compiled against our host headers (`register/op_def_registry.h`: gert::TilingContext subset,
+platform_ascendc from the arch profile, ge:: types, OpDef as inert data) and linked with `launcher/host_main.cpp`,
+which fills the context from the manifest's input/output shapes and dtypes and attributes, calls the TilingFunc that
+OP_ADD registered, and prints block dim, tiling key, workspace sizes and the tiling bytes. Cached like kernel builds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.ascendc.arch import ArchProfile
+from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim.build import (
+    BASE_FLAGS,
+    INCLUDE_DIR,
+    SIM_DIR,
+    _atomic_dir,
+    _compiler_env,
+    _publish,
+    _run,
+    cache_dir,
+    compiler_id,
+    find_cxx,
+    headers_hash,
+    parse_gcc_output,
+)
+
+HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
+GE_DTYPES = {
+    "float16": "DT_FLOAT16", "float32": "DT_FLOAT", "float64": "DT_DOUBLE", "bfloat16": "DT_BF16", "int8": "DT_INT8",
+    "uint8": "DT_UINT8", "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32",
+    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL",
+}
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+@dataclass
+class HostTiling:
+    ok: bool
+    findings: list[Finding]
+    block_dim: int = 0
+    tiling_key: int = 0
+    workspace: list[int] = field(default_factory=list)
+    tiling: bytes = b""
+    stdout: str = ""
+
+
+def tiling_header_of(host_source: Path) -> Path | None:
+    """The header with BEGIN_TILING_DATA_DEF that the op_host source includes (or one beside it)."""
+    text = host_source.read_text(encoding="utf-8", errors="replace")
+    candidates = [host_source.parent / m.group(1) for m in _INCLUDE.finditer(text)]
+    candidates += sorted(host_source.parent.glob("*.h"))
+    for c in candidates:
+        if c.is_file() and "BEGIN_TILING_DATA_DEF" in c.read_text(encoding="utf-8", errors="replace"):
+            return c.resolve()
+    return None
+
+
+def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None, list[Finding]]:
+    cxx = find_cxx()
+    src = host_source.resolve()
+    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}".encode())
+    for p in sorted({src, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
+        h.update(str(p).encode() + b"\0" + p.read_bytes())
+    final = cache_dir() / "host" / h.hexdigest()[:32]
+    if (final / "meta.json").is_file():
+        meta = json.loads((final / "meta.json").read_text(encoding="utf-8"))
+        if meta.get("ok"):
+            return final / "host_runner", []
+        from akgen_lsp.findings import finding_from_json
+
+        return None, [finding_from_json(f) for f in meta.get("findings", [])]
+    tmp = _atomic_dir(final)
+    link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
+    cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
+           str(HOST_MAIN), str(src), *link, "-o", str(tmp / "host_runner")]
+    res = _run(cmd, timeout_s, cwd=tmp)
+    ok = res.returncode == 0
+    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(src): str(src)}, str(src))
+    from akgen_lsp.findings import finding_to_json
+
+    (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings]}),
+                                   encoding="utf-8")
+    _publish(tmp, final)
+    out = final if final.is_dir() else tmp
+    return (out / "host_runner" if ok else None), findings
+
+
+def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
+                    outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
+                    profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0) -> HostTiling:
+    """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list."""
+    binary, findings = build_host(host_source)
+    if binary is None:
+        return HostTiling(False, findings)
+    lines = []
+    if op:
+        lines.append(f"op {op}")
+    if profile is not None:
+        lines += [f"aiv {profile.aiv_cores}", f"aic {profile.aic_cores}", f"ub {profile.ub_bytes}",
+                  f"l1 {profile.memory.get('l1', 524288)}", "soc 310p" if "310" in profile.name else "soc 910b"]
+    for kind, items in (("input", inputs), ("output", outputs)):
+        for name, dtype, shape in items:
+            lines.append(f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}")
+    for name, v in attrs.items():
+        if isinstance(v, bool):
+            lines.append(f"attr {name} bool {int(v)}")
+        elif isinstance(v, int):
+            lines.append(f"attr {name} int {v}")
+        elif isinstance(v, float):
+            lines.append(f"attr {name} float {v!r}")
+        elif isinstance(v, list):
+            kind = "list_int" if all(isinstance(e, int) for e in v) else "list_float"
+            lines.append(f"attr {name} {kind} {','.join(str(e) for e in v)}")
+        else:
+            lines.append(f"attr {name} str {v}")
+    work = Path(tempfile.mkdtemp(prefix="akgen-host-"))
+    spec = work / "host_spec.txt"
+    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    where = Span.point(str(host_source.resolve()), 1)
+    try:
+        res = subprocess.run([str(binary), str(spec)], capture_output=True, text=True, timeout=timeout_s, cwd=work,
+                             env=_compiler_env(), start_new_session=True)
+    except subprocess.TimeoutExpired:
+        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
+                                          source="akgen-run", error_class="runtime")])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    marker = "@@AKGEN_HOST_RESULT@@"
+    line = next((ln for ln in res.stdout.splitlines() if ln.startswith(marker)), None)
+    if line is None:
+        msg = f"the TilingFunc crashed (exit status {res.returncode})"
+        return HostTiling(False, [Finding("SIM-HOST", msg, where, source="akgen-run", error_class="runtime")],
+                          stdout=res.stdout[-4000:])
+    data = json.loads(line[len(marker):])
+    if data.get("status") != "ok":
+        msg = data.get("message") or "the TilingFunc returned ge::GRAPH_FAILED for these shapes and attributes"
+        return HostTiling(False, [Finding("SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run",
+                                          error_class="logic")], stdout=res.stdout[-4000:])
+    return HostTiling(True, [], block_dim=int(data["block_dim"]), tiling_key=int(data["tiling_key"]),
+                      workspace=[int(w) for w in data.get("workspace", [])],
+                      tiling=bytes.fromhex(data.get("tiling_hex", "")), stdout=res.stdout[-4000:])

@@ -1,0 +1,3 @@
+// akgen sim host side: graph/utils/type_utils.h (ge::TypeUtils).
+#pragma once
+#include "../../akgen_sim/host/graph.h"

@@ -1,0 +1,60 @@
+// akgen sim host side: platform_ascendc::PlatformAscendC, answering from the arch profile of the run (core counts,
+// memory sizes), which the host runner sets before calling the TilingFunc.
+#pragma once
+
+#include <cstdint>
+
+#include "../../akgen_sim/host/tiling_context.h"
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+enum class SocVersion { ASCEND910 = 0, ASCEND910B, ASCEND310P, ASCEND310B, ASCEND950, ASCEND350, RESERVED_VERSION = 99999 };
+
+struct PlatformProfile {
+    uint32_t aiv = 48, aic = 24;
+    uint64_t ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, l2 = 201326592, hbm = 68719476736ull;
+    SocVersion soc = SocVersion::ASCEND910B;
+    uint32_t lib_workspace = 16 * 1024 * 1024;
+};
+inline PlatformProfile& platform_profile() { static PlatformProfile p; return p; }
+
+class PlatformAscendC {
+public:
+    PlatformAscendC() = default;
+    explicit PlatformAscendC(const fe::PlatFormInfos*) {}
+    uint32_t GetCoreNum() const { return platform_profile().aiv; }
+    uint32_t GetCoreNumAic() const { return platform_profile().aic; }
+    uint32_t GetCoreNumAiv() const { return platform_profile().aiv; }
+    uint32_t GetCoreNumVector() const { return platform_profile().aiv; }
+    void GetCoreMemSize(CoreMemType t, uint64_t& size) const {
+        const PlatformProfile& p = platform_profile();
+        switch (t) {
+            case CoreMemType::UB: size = p.ub; break;
+            case CoreMemType::L1: size = p.l1; break;
+            case CoreMemType::L0_A: size = p.l0a; break;
+            case CoreMemType::L0_B: size = p.l0b; break;
+            case CoreMemType::L0_C: size = p.l0c; break;
+            case CoreMemType::L2: size = p.l2; break;
+            case CoreMemType::HBM: size = p.hbm; break;
+            default: size = 0;
+        }
+    }
+    void GetCoreMemBw(CoreMemType, uint64_t& bw) const { bw = 0; }
+    SocVersion GetSocVersion() const { return platform_profile().soc; }
+    uint32_t GetLibApiWorkSpaceSize() const { return platform_profile().lib_workspace; }
+    uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+    uint32_t ReserveLocalMemory(uint32_t, uint32_t) const { return 0; }
+};
+
+inline PlatformAscendC* PlatformAscendCManager_GetInstance() { static PlatformAscendC p; return &p; }
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() { return PlatformAscendCManager_GetInstance(); }
+};
+
+}  // namespace platform_ascendc

@@ -1,0 +1,51 @@
+// akgen sim: the sandbox pieces shared by the kernel launcher and the host (TilingFunc) runner: seccomp allow-list,
+// network unshare, rlimits. Included inside an anonymous namespace of each runner.
+#pragma once
+
+#ifdef AKGEN_HAVE_SECCOMP
+bool install_seccomp() {
+    static const int allowed[] = {
+        SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,
+        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
+        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,
+        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
+        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,
+        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync,
+    };
+    constexpr int n = sizeof(allowed) / sizeof(allowed[0]);
+    std::vector<sock_filter> f;
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));  // x32 ABI: refuse
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    for (int i = 0; i < n; ++i) {
+        f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(allowed[i]), 0, 1));
+        f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    }
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
+    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ||
+           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+}
+#else
+bool install_seccomp() { return false; }
+#endif
+
+bool try_unshare_net() {
+#ifdef CLONE_NEWNET
+    if (unshare(CLONE_NEWNET) == 0) return true;
+#ifdef CLONE_NEWUSER
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) return true;
+#endif
+#endif
+    return false;
+}
+
+void set_limit(int res, rlim_t v) {
+    rlimit r{v, v};
+    if (res == RLIMIT_CPU) r.rlim_max = v + 2;  // soft limit sends SIGXCPU first: reported with the last API call
+    setrlimit(res, &r);
+}
