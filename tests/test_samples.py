@@ -253,6 +253,8 @@ def test_task_table_names_real_files_and_entries() -> None:
                 assert tensor["dtype"] in ("float16", "bfloat16", "float32", "int32", "int8")
         else:
             assert (SAMPLES / str(task["op_host"])).is_dir()
+            assert (SAMPLES / str(task["tiling"]["header"])).is_file()  # type: ignore[index]
+            assert task["cases"] and all(int(d) > 0 for c in task["cases"] for d in c["shape"])  # type: ignore[union-attr]
 
 
 def test_every_correct_kernel_belongs_to_a_task() -> None:
@@ -310,13 +312,22 @@ def sim_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ["AKGEN_CACHE_DIR"] = old
 
 
-def _simulate(source: Path, kernel: str, block_dim: int, args: list[dict[str, Any]], folder: Path) -> Any:
+def _simulate(
+    source: Path,
+    kernel: str,
+    block_dim: int,
+    args: list[dict[str, Any]],
+    folder: Path,
+    tiling: dict[str, Any] | None = None,
+    defines: dict[str, str] | None = None,
+) -> Any:
     """Write a manifest (numpy inputs saved beside it) and run it; skip when the simulator lacks an API."""
     from akgen_lsp.ascendc.catalog import load_catalog
     from akgen_lsp.sim import run_manifest
 
     out_args: list[dict[str, Any]] = []
-    for arg in [*args, {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "workspace_bytes": 0}]:
+    tiling_arg = {"name": "tiling", "tiling": tiling} if tiling else {"name": "tiling", "workspace_bytes": 0}
+    for arg in [*args, {"name": "workspace", "workspace_bytes": 0}, tiling_arg]:
         arg = dict(arg)
         if isinstance(arg.get("input"), np.ndarray):
             np.save(folder / f"{arg['name']}.npy", arg["input"])
@@ -330,7 +341,7 @@ def _simulate(source: Path, kernel: str, block_dim: int, args: list[dict[str, An
                 "kernel": kernel,
                 "block_dim": block_dim,
                 "arch": "Ascend910B2",
-                "defines": {},
+                "defines": defines or {},
                 "args": out_args,
             }
         ),
@@ -499,3 +510,56 @@ def test_runtime_sample_fails_on_the_simulator_where_marked(
     run = _simulate(path, kernel, block_dim, args, tmp_path)
     got = {(f.span.line, f.code) for f in run.findings if Path(f.span.path).name == path.name}
     assert got == expected, [f"{f.code} line {f.span.line}: {f.message}" for f in run.findings]
+
+
+def _add_custom_tiling(total: int, block_dim: int, ub_bytes: int) -> int:
+    """tileNum as add_custom_op/op_host/add_custom.cpp chooses it: the fewest tiles of whole 32-byte blocks whose six
+    half buffers fit in UB, at most 16 KiB each."""
+    block_length = total // block_dim
+    t = 1
+    while t * 2 * 16 <= block_length:
+        tile_bytes = block_length // t // 2 * 2
+        if block_length % (t * 2 * 16) == 0 and tile_bytes <= 16 * 1024 and tile_bytes * 6 <= ub_bytes:
+            return t
+        t += 1
+    raise AssertionError(f"no tiling for {total} elements on {block_dim} cores")
+
+
+DYNAMIC_TASKS = [t for t in _tasks() if t["mode"] == "dynamic"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("task", DYNAMIC_TASKS, ids=[str(t["file"]) for t in DYNAMIC_TASKS])
+def test_custom_op_kernel_matches_reference_on_the_simulator(
+    task: dict[str, Any], sim_cache: Path, tmp_path: Path
+) -> None:
+    """The custom-op kernel with GET_TILING_DATA and DTYPE_X, on the two smallest bench cases."""
+    cases = sorted(task["cases"], key=lambda c: int(np.prod(c["shape"])))[:2]
+    rng = np.random.default_rng(11)
+    for index, case in enumerate(cases):
+        total, block_dim = int(np.prod(case["shape"])), 48
+        x = rng.standard_normal(total).astype(np.float16)
+        y = rng.standard_normal(total).astype(np.float16)
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        tiling = {
+            "header": str(SAMPLES / task["tiling"]["header"]),
+            "struct": task["tiling"]["struct"],
+            "fields": {"totalLength": total, "tileNum": _add_custom_tiling(total, block_dim, 196608)},
+        }
+        args = [
+            {"name": "x", "input": x},
+            {"name": "y", "input": y},
+            {"name": "z", "output": "z.npy", "dtype": "float16", "shape": [total]},
+        ]
+        run = _simulate(
+            SAMPLES / str(task["file"]),
+            str(task["kernel"]),
+            block_dim,
+            args,
+            folder,
+            tiling=tiling,
+            defines={"DTYPE_X": "half", "DTYPE_Y": "half", "DTYPE_Z": "half"},
+        )
+        assert run.status == "ok", [f"{f.code} line {f.span.line}: {f.message}" for f in run.findings]
+        np.testing.assert_array_equal(np.load(run.outputs["z"]), x + y)
