@@ -25,8 +25,9 @@ AscendC::ReduceRepeat<AscendC::ReduceType::SUM>(dst, src, mask, repeat, 1, 1, 8)
 
 ## Fix safety
 When the catalog names a replacement, the rename is offered. It is safe only for a pure rename: the
-replacement takes exactly the same argument lists (the same parameter types in every overload). Otherwise the
-fix is unsafe, because template arguments or the order of arguments may have to change too.
+replacement takes exactly the same argument lists (the same parameters, types and names in order, in every
+overload). Otherwise the fix is unsafe, because template arguments or the order of arguments may have to change
+too (``ReduceDataBlock`` takes mask and repeat in the other order than ``BlockReduceSum``).
 
 ## References
 - Ascend C release notes and API reference (asc-devkit ``docs/zh/api``); the catalog's ``since``/``removed``/
@@ -93,14 +94,27 @@ def _has_versions(cat: Catalog) -> bool:
     return got[1]
 
 
+def since_of(cat: Catalog, entry: Entry) -> str | None:
+    """The first CANN version that has `entry`: its ``since``, or else the ``max_version`` of an invented-name entry
+    for the same name (the catalog's way to say "below this version, write the replacement instead")."""
+    if entry.since:
+        return entry.since
+    inv = cat.invented.get(entry.name)
+    return inv.max_version if inv is not None and inv.max_version else None
+
+
 def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> Finding | None:
     v = parse_version(version)
-    replacement = cat.get(entry.replaced_by) if entry.replaced_by else None
+    replaced_by = entry.replaced_by
+    since = since_of(cat, entry)
     data: dict[str, object] = {"name": entry.name, "cann_version": version}
-    if entry.since and v < parse_version(entry.since):
-        message = f"'{entry.name}' is not available before CANN {entry.since} (target: CANN {version})"
+    if since and v < parse_version(since):
+        message = f"'{entry.name}' is not available before CANN {since} (target: CANN {version})"
         severity = Severity.ERROR
-        data["since"] = entry.since
+        data["since"] = since
+        inv = cat.invented.get(entry.name)
+        if not replaced_by and inv is not None and inv.max_version == since:
+            replaced_by = inv.replacement  # the older name to write instead
     elif entry.removed and v >= parse_version(entry.removed):
         message = f"'{entry.name}' was removed in CANN {entry.removed} (target: CANN {version})"
         severity = Severity.ERROR
@@ -108,20 +122,26 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> 
     elif entry.deprecated:
         # a deprecation is worth a warning only where the replacement is known to exist in the target version
         # (the catalog gives the replacement's `since`); older toolkits have only the old name
-        if replacement is None or not replacement.since or not replacement.exists_in(version):
+        replacement = cat.get(replaced_by) if replaced_by else None
+        rep_since = since_of(cat, replacement) if replacement is not None else None
+        if replacement is None or not rep_since or v < parse_version(rep_since) or not replacement.exists_in(version):
             return None
-        message = f"'{entry.name}' is deprecated since CANN {replacement.since}"
+        message = f"'{entry.name}' is deprecated since CANN {rep_since}"
         severity = Severity.WARNING
     else:
         return None
     fixes: tuple[Fix, ...] = ()
-    if entry.replaced_by:
-        data["replaced_by"] = entry.replaced_by
-        usable = replacement is None or replacement.exists_in(version)
+    if replaced_by:
+        replacement = cat.get(replaced_by)
+        data["replaced_by"] = replaced_by
+        rep_since = since_of(cat, replacement) if replacement is not None else None
+        usable = replacement is None or (
+            replacement.exists_in(version) and not (rep_since and v < parse_version(rep_since))
+        )
         if usable:
-            message += f"; use '{entry.replaced_by}'"
-            new_short = entry.replaced_by.rsplit("::", 1)[-1]
-            if entry.parent == (entry.replaced_by.rsplit("::", 1)[0] if "::" in entry.replaced_by else ""):
+            message += f"; use '{replaced_by}'"
+            new_short = replaced_by.rsplit("::", 1)[-1]
+            if entry.parent == (replaced_by.rsplit("::", 1)[0] if "::" in replaced_by else ""):
                 safe = replacement is not None and _same_arguments(entry, replacement)
                 fixes = (Fix(f"Rename '{short}' to '{new_short}'", (Edit(span, new_short),), safe=safe),)
     return Finding(
@@ -136,13 +156,15 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> 
     )
 
 
-def _signature_key(entry: Entry) -> set[tuple[str, ...]]:
-    return {tuple(" ".join(p.type.split()) for p in o.params) for o in entry.overloads}
+def _signature_key(entry: Entry) -> set[tuple[tuple[str, str], ...]]:
+    """Parameter types and names of each overload: the same types with names in another order (``mask`` and
+    ``repeatTime`` swapped) compile but mean something else."""
+    return {tuple((" ".join(p.type.split()), p.name) for p in o.params) for o in entry.overloads}
 
 
 def _same_arguments(old: Entry, new: Entry) -> bool:
-    """A pure rename: every overload of the old name exists with the same parameter types under the new one, and
-    neither needs template arguments the other does not take."""
+    """A pure rename: every overload of the old name exists with the same parameters (types and names, in order)
+    under the new one, and neither needs template arguments the other does not take."""
     if old.kind != new.kind:
         return False
     if not old.overloads or not new.overloads:

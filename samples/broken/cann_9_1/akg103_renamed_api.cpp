@@ -5,7 +5,6 @@
 // use ReduceRepeat instead"). The kernel sums each row of 64 floats with one repeat per row: right for CANN 8.x,
 // out of date for 9.1, where the call reads AscendC::ReduceRepeat<AscendC::ReduceType::SUM, float>(...).
 //
-// known-gap: AKG103: the catalog has no version data for it yet: WholeReduceSum is only `deprecated` and ReduceRepeat has no `since`, so the rule cannot tell that 9.1 has the new name
 #include "kernel_operator.h"
 
 constexpr int32_t COLS = 64;                               // one 256-byte repeat per row

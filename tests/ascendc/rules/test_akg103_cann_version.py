@@ -83,6 +83,25 @@ since = "9.0"
   signature = "void NewSelect(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& work, const int32_t count)"
 
 [[entry]]
+name = "AscendC::BlockReduceSum"
+kind = "function"
+deprecated = true
+replaced_by = "AscendC::ReduceDataBlock"
+  [[entry.overload]]
+  signature = "void BlockReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride)"
+
+[[entry]]
+name = "AscendC::ReduceDataBlock"
+kind = "function"
+  [[entry.overload]]
+  signature = "void ReduceDataBlock(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride)"
+
+[[invented]]
+name = "AscendC::ReduceDataBlock"
+replacement = "AscendC::BlockReduceSum"
+max_version = "9.1"
+
+[[entry]]
 name = "AscendC::GoneForGood"
 kind = "function"
 removed = "9.0"
@@ -138,6 +157,21 @@ def test_deprecated_only_where_the_replacement_exists() -> None:
     assert f.severity is Severity.WARNING
     assert f.message == "'AscendC::CompareScalar' is deprecated since CANN 8.0; use 'AscendC::Compares'"
     assert run(text, "7.0") == []  # Compares does not exist yet: nothing to do about it
+
+
+def test_first_version_from_an_invented_entry_with_max_version() -> None:
+    old = "__aicore__ void f() { AscendC::BlockReduceSum(d, s, 4, 64, 1, 1, 8); }\n"
+    (f,) = run(old, "9.1")
+    assert f.severity is Severity.WARNING
+    assert f.message == "'AscendC::BlockReduceSum' is deprecated since CANN 9.1; use 'AscendC::ReduceDataBlock'"
+    assert not f.fixes[0].safe  # mask and repeat swap places: not a pure rename
+    assert run(old, "8.5") == []
+    new = "__aicore__ void f() { AscendC::ReduceDataBlock(d, s, 64, 4, 1, 1, 8); }\n"
+    (g,) = run(new, "8.5")
+    assert g.message == (
+        "'AscendC::ReduceDataBlock' is not available before CANN 9.1 (target: CANN 8.5); use 'AscendC::BlockReduceSum'"
+    )
+    assert run(new, "9.1") == []
 
 
 def test_removed_without_replacement() -> None:
