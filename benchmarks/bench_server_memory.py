@@ -2,7 +2,7 @@
 
     python benchmarks/bench_server_memory.py [--samples samples] [--features]
 
-Starts `akgen serve` over stdio, initializes it as VS Code would, opens every file under the samples folder, waits
+Starts `akgen serve` over stdio, initializes it with VS Code's capabilities (as pytest-lsp records them), opens every file under the samples folder, waits
 until the diagnostics of every AscendC file have been published, and reads VmRSS/VmHWM from /proc/<pid>/status.
 With ``--features`` it also asks for a hover, a completion and a signature help in each AscendC file first, so the
 catalog's documentation caches are counted too. Prints the RSS and the time to first diagnostics.
@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 import time
 from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
+from pytest_lsp import client_capabilities
 
 from akgen_lsp.ascendc.lint import is_ascendc
 
@@ -54,7 +56,7 @@ async def run(samples: Path, features: bool) -> None:
     t_start = time.perf_counter()
     await client.initialize_async(
         types.InitializeParams(
-            capabilities=types.ClientCapabilities(),
+            capabilities=client_capabilities("visual-studio-code"),
             root_uri=samples.resolve().as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=samples.resolve().as_uri(), name="samples")],
         )
@@ -77,23 +79,35 @@ async def run(samples: Path, features: bool) -> None:
     t_open = time.perf_counter()
     await asyncio.wait_for(done.wait(), 120)
     t_diags = time.perf_counter() - t_open
+    latencies: dict[str, list[float]] = {"hover": [], "completion": [], "signatureHelp": []}
     if features:
         for uri, text in texts.items():
             doc = types.TextDocumentIdentifier(uri=uri)
             index = max(text.find("DataCopy("), 0)
             line = text.count("\n", 0, index)
             char = index - (text.rfind("\n", 0, index) + 1)
-            await client.text_document_hover_async(types.HoverParams(doc, types.Position(line, char + 2)))
-            await client.text_document_completion_async(types.CompletionParams(doc, types.Position(line, char)))
-            await client.text_document_signature_help_async(
-                types.SignatureHelpParams(doc, types.Position(line, char + len("DataCopy(")))
-            )
+            for _ in range(3):
+                t0 = time.perf_counter()
+                await client.text_document_hover_async(types.HoverParams(doc, types.Position(line, char + 2)))
+                latencies["hover"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await client.text_document_completion_async(types.CompletionParams(doc, types.Position(line, char)))
+                latencies["completion"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                await client.text_document_signature_help_async(
+                    types.SignatureHelpParams(doc, types.Position(line, char + len("DataCopy(")))
+                )
+                latencies["signatureHelp"].append(time.perf_counter() - t0)
     rss, hwm = rss_mb(pid)
     print(f"server: startup + initialize {t_open - t_start:.2f} s; RSS after initialize {idle_rss:.1f} MB")
     print(f"opened {len(files)} files ({len(expected)} AscendC); all diagnostics after {t_diags:.2f} s; "
           f"{sum(published.values())} diagnostics")
     print(f"RSS {rss:.1f} MB (peak {hwm:.1f} MB){' after hover/completion/signature help' if features else ''} "
           "(target <= 120 MB)")
+    if features:
+        print("round trip, median (max): " + ", ".join(
+            f"{name} {statistics.median(v) * 1000:.1f} ms ({max(v) * 1000:.1f})" for name, v in latencies.items()
+        ))
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()

@@ -46,7 +46,7 @@ def complete(
     start = partial.start() if partial else character
     q = analysis.qualified_before(line_text, start)
     if q.operator == "::":
-        entries = _scope_members(catalog, q.qualifier)
+        scope = f"scope:{q.qualifier}"
         qualify = ""
     elif q.operator in (".", "->"):
         if before[:start].rstrip().endswith(">") and not before[:start].rstrip().endswith("->"):
@@ -55,22 +55,47 @@ def complete(
         cls = analysis.receiver_class(text, offset, q.qualifier, catalog)
         if cls is None:
             return []
-        entries = [e for e in catalog.members(cls.name) if e.kind in ("method", "variable", "function")]
+        scope = f"members:{cls.name}"
         qualify = ""
     else:
         if before.rstrip().endswith((">", ":")) and not partial:
             return []  # a '>' or ':' typed as an operator, not as part of '->' or '::'
-        entries = [e for e in catalog.namespace_members("AscendC") if e.kind not in ("enumerator",)]
-        entries += [e for e in catalog.namespace_members("") if e.kind == "macro"]
+        scope = "statement"
         qualify = "" if analysis.uses_namespace(text) else "AscendC::"
+    key = (id(catalog), scope, settings["arch"], settings["cann.version"], snippets, lazy_docs, qualify)
+    items = _ITEMS.get(key)
+    if items is None:
+        if len(_ITEMS) > 64:
+            _ITEMS.clear()
+        items = _ITEMS[key] = _items(_entries(catalog, scope), settings, snippets, lazy_docs, qualify)
+    return list(items)
+
+
+# Built item lists by (catalog, scope, arch, CANN version, client options): the list at statement start has
+# hundreds of items and is the same wherever the cursor is.
+_ITEMS: dict[tuple[object, ...], list[types.CompletionItem]] = {}
+
+
+def _entries(catalog: Catalog, scope: str) -> list[Entry]:
+    kind, _, name = scope.partition(":")
+    if kind == "scope":
+        return _scope_members(catalog, name)
+    if kind == "members":
+        return [e for e in catalog.members(name) if e.kind in ("method", "variable", "function")]
+    entries = [e for e in catalog.namespace_members("AscendC") if e.kind not in ("enumerator",)]
+    return entries + [e for e in catalog.namespace_members("") if e.kind == "macro"]
+
+
+def _items(
+    entries: list[Entry], settings: Settings, snippets: bool, lazy_docs: bool, qualify: str
+) -> list[types.CompletionItem]:
     version = settings["cann.version"]
     arch = settings["arch"]
-    items = []
-    for entry in entries:
-        if not entry.exists_in(version):
-            continue
-        items.append(_item(entry, arch, version, snippets, qualify if entry.parent == "AscendC" else "", lazy_docs))
-    return items
+    return [
+        _item(entry, arch, version, snippets, qualify if entry.parent == "AscendC" else "", lazy_docs)
+        for entry in entries
+        if entry.exists_in(version)
+    ]
 
 
 def resolve(item: types.CompletionItem, catalog: Catalog) -> types.CompletionItem:
