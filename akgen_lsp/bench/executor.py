@@ -1,0 +1,154 @@
+"""Execution of candidates: an `Executor` interface, a local process pool, and the JSONL result store that makes a
+run resumable.
+
+A cluster engine can replace `LocalPoolExecutor` by implementing `Executor.run(jobs, on_result)`: it receives
+picklable `Job`s and must call `on_result` once per job with the record `evaluate_job` returns (or a timeout
+record from `timeout_record`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.tasks import load_task
+
+
+@dataclass(frozen=True)
+class Job:
+    task_root: str
+    candidate: Candidate
+    settings: Settings
+    timeout_s: float = 900.0
+
+    @property
+    def key(self) -> str:
+        return record_key(self.candidate.task_id, self.candidate.sample, self.settings.mode)
+
+
+def record_key(task: str, sample: int, mode: str) -> str:
+    return f"{task}#{sample}#{mode}"
+
+
+def evaluate_job(job: Job) -> dict[str, Any]:
+    """Run one job (in a worker process). Never raises: an unexpected error becomes a harness_error record."""
+    try:
+        task = load_task(Path(job.task_root))
+        return evaluate(task, job.candidate, job.settings)
+    except Exception as exc:  # a bug in the harness must not kill the run
+        return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
+                "status": "harness_error", "error_class": "harness", "parsed": False, "compiled": False,
+                "ran": False, "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
+                "findings": [{"severity": "error", "code": "BENCH-INTERNAL", "source": "akgen-bench",
+                              "message": f"internal error: {type(exc).__name__}: {exc}", "error_class": "harness"}]}
+
+
+def timeout_record(job: Job) -> dict[str, Any]:
+    return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
+            "status": "timeout", "error_class": "timeout", "parsed": True, "compiled": False, "ran": False,
+            "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
+            "findings": [{"severity": "error", "code": "BENCH-TIMEOUT", "source": "akgen-bench",
+                          "error_class": "timeout",
+                          "message": f"the candidate took longer than {job.timeout_s:g} s in all; stopped"}]}
+
+
+class Executor(Protocol):
+    def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None: ...
+
+
+class SerialExecutor:
+    """In-process, one job after the other (tests, debugging, --jobs 1)."""
+
+    def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
+        for job in jobs:
+            on_result(job, evaluate_job(job))
+
+
+class LocalPoolExecutor:
+    """A process pool sized to the cores (or `workers`), with a wall-clock limit per candidate."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or (os.cpu_count() or 1))
+
+    def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
+        import time
+
+        if not jobs:
+            return
+        pool = ProcessPoolExecutor(max_workers=self.workers)
+        pending: dict[Future[dict[str, Any]], tuple[Job, float]] = {}
+        queue = list(jobs)
+        try:
+            while queue or pending:
+                while queue and len(pending) < self.workers:
+                    job = queue.pop(0)
+                    pending[pool.submit(evaluate_job, job)] = (job, time.monotonic())
+                done, _ = wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    job, _t = pending.pop(fut)
+                    try:
+                        rec = fut.result()
+                    except Exception as exc:  # a worker died (killed, out of memory)
+                        rec = evaluate_job_failure(job, exc)
+                    on_result(job, rec)
+                now = time.monotonic()
+                for fut, (job, t0) in list(pending.items()):
+                    if now - t0 > job.timeout_s:
+                        pending.pop(fut)
+                        fut.cancel()
+                        on_result(job, timeout_record(job))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def evaluate_job_failure(job: Job, exc: BaseException) -> dict[str, Any]:
+    rec = timeout_record(job)
+    rec.update(status="harness_error", error_class="harness")
+    rec["findings"][0].update(code="BENCH-WORKER", error_class="harness",
+                              message=f"the worker process failed: {type(exc).__name__}: {exc}")
+    return rec
+
+
+class ResultStore:
+    """``results.jsonl``: one record per finished candidate, appended and flushed as it finishes, so an interrupted
+    run resumes where it stopped (records already there are not run again)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def load(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        if not self.path.is_file():
+            return out
+        with self.path.open(encoding="utf-8") as fh:
+            for line in fh:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue  # a line cut short by an interruption: that candidate runs again
+        return out
+
+    def done_keys(self) -> set[str]:
+        return {record_key(r["task"], int(r.get("sample", 0)), r.get("mode", "static")) for r in self.load()
+                if "task" in r}
+
+    def append(self, record: dict[str, Any]) -> None:
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def pending_jobs(jobs: Iterable[Job], store: ResultStore) -> list[Job]:
+    done = store.done_keys()
+    return [j for j in jobs if j.key not in done]

@@ -1,0 +1,144 @@
+"""`akgen bench`: NPUKernelBench on the sim toolchain (list, run, report)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    bench = typer.Typer(help="NPUKernelBench: tasks, runs on the simulator, reports.", no_args_is_help=True)
+    app.add_typer(bench, name="bench")
+
+    @bench.command("list")
+    def list_cmd(
+        suite: Annotated[Path | None, typer.Option("--suite", help="A checkout of NPUKernelBench or a suite folder "
+                                   "(default: the bundled suite).")] = None,
+        level: Annotated[int | None, typer.Option("--level", help="Only this level (1, 2 or 3).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """List the tasks of a suite."""
+        from akgen_lsp.bench.runner import default_suite
+        from akgen_lsp.bench.tasks import TaskError, discover_tasks
+
+        try:
+            tasks = discover_tasks(suite or default_suite(), level=level)
+        except TaskError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        rows = []
+        for t in tasks:
+            try:
+                n = len(t.cases())
+            except TaskError:
+                n = -1
+            rows.append({"task": t.id, "op": t.op, "level": t.level_number, "cases": n, "answers": len(t.answers)})
+        if as_json:
+            typer.echo(json.dumps(rows, indent=2))
+            return
+        for r in rows:
+            typer.echo(f"{r['task']:55s} {r['op']:32s} cases {r['cases']:3d}  answers {r['answers']}")
+        typer.echo(f"{len(rows)} tasks")
+
+    @bench.command("run")
+    def run_cmd(
+        suite: Annotated[Path | None, typer.Option("--suite", help="A checkout of NPUKernelBench or a suite folder "
+                                   "(default: the bundled suite).")] = None,
+        level: Annotated[int | None, typer.Option("--level", help="Only this level.")] = None,
+        task: Annotated[list[str] | None, typer.Option("--task", help="Only this task (op folder name, snake name or id); "
+                                       "repeatable.")] = None,
+        mode: Annotated[str, typer.Option("--mode", help="static (each case its own instance) or dynamic (host "
+                                 "tiling, all cases must pass).")] = "static",
+        candidates: Annotated[str, typer.Option("--candidates", help="`answers` (the reference answers) or a "
+                                       "folder of generated kernels.")] = "answers",
+        samples: Annotated[int | None, typer.Option("--samples", help="At most this many samples per task.")] = None,
+        jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: the number of cores).")] = None,
+        out: Annotated[Path, typer.Option("--out", help="Output folder (results.jsonl, summary.json, "
+                                 "report.html); a rerun resumes from results.jsonl.")] = Path("bench-out"),
+        max_cases: Annotated[int | None, typer.Option("--max-cases", help="Only the first N cases of each task.")] = None,
+        arch: Annotated[str, typer.Option("--arch", help="Hardware profile.")] = "Ascend910B2",
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ) -> None:
+        """Evaluate candidates on the simulator and write the results and a report."""
+        from akgen_lsp.bench.runner import RunOptions, default_suite, run_bench
+        from akgen_lsp.bench.summary import compact
+        from akgen_lsp.bench.tasks import TaskError
+
+        if mode not in ("static", "dynamic"):
+            typer.echo(f"error: --mode must be static or dynamic, not {mode!r}", err=True)
+            raise typer.Exit(2)
+        opts = RunOptions(suite=suite or default_suite(), level=level, tasks=tuple(task or ()), mode=mode,
+                          candidates=candidates, samples=samples, jobs=jobs, out=out, arch=arch,
+                          max_cases=max_cases)
+        try:
+            summary = run_bench(opts) if as_json else _run_with_progress(opts)
+        except (TaskError, FileNotFoundError, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(compact(summary), indent=2, default=str))
+        else:
+            _print_summary(summary, out)
+
+    @bench.command("report")
+    def report_cmd(
+        out: Annotated[Path, typer.Argument(help="The output folder of a run (with results.jsonl).")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ) -> None:
+        """Rebuild summary.json and report.html from a run's results.jsonl."""
+        from akgen_lsp.bench.executor import ResultStore
+        from akgen_lsp.bench.report import write_report
+        from akgen_lsp.bench.summary import compact, summarise
+
+        store = ResultStore(out / "results.jsonl")
+        if not store.path.is_file():
+            typer.echo(f"error: no results.jsonl in {out}; run `akgen bench run --out {out}` first", err=True)
+            raise typer.Exit(2)
+        old: dict[str, Any] = {}
+        if (out / "summary.json").is_file():
+            try:
+                old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+            except json.JSONDecodeError:
+                old = {}
+        meta = {k: old[k] for k in ("suite", "mode", "toolchain", "arch", "candidates_from") if k in old}
+        summary = summarise(store.load(), meta)
+        write_report(out, summary)
+        if as_json:
+            typer.echo(json.dumps(compact(summary), indent=2, default=str))
+        else:
+            _print_summary(summary, out)
+
+
+def _run_with_progress(opts: Any) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from akgen_lsp.bench.runner import run_bench
+
+    with Progress(TextColumn("[bold]bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}")) as prog:
+        bar = prog.add_task("", total=None)
+
+        def progress(done: int, total: int, rec: dict[str, Any]) -> None:
+            prog.update(bar, completed=done, total=total,
+                        description=f"{rec.get('task', '')} {rec.get('status', '')}")
+
+        return run_bench(opts, progress=progress)
+
+
+def _print_summary(summary: dict[str, Any], out: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    t = Table(title="akgen bench (sim toolchain; times are estimates)")
+    for col in ("level", "tasks", "compiled", "passed", "score"):
+        t.add_column(col, justify="right")
+    for lv, d in summary["levels"].items():
+        t.add_row(lv, str(d["tasks"]), str(d["compiled"]), str(d["passed"]),
+                  str(summary.get("level_scores", {}).get(lv, "")))
+    con.print(t)
+    con.print(f"score {summary['score']}  pass@k {summary['pass_at_k']}  errors {summary['error_classes']}")
+    con.print(f"wrote {out / 'results.jsonl'}, {out / 'summary.json'}, {out / 'report.html'}")
