@@ -7,7 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 from akgen_lsp.cli import app
-from tests.model.conftest import KERNEL, KERNEL_BLANK_LINE
+
+KERNEL = (Path(__file__).with_name("data") / "kernel_add.cpp").read_text(encoding="utf-8")
+KERNEL_BLANK_LINE = 14  # 0-based: the indented blank line in Compute()
 
 runner = CliRunner()
 

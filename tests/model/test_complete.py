@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.model.complete import (
     CompletionCache,
@@ -12,7 +14,9 @@ from akgen_lsp.model.complete import (
     replace_range,
     split_at,
 )
-from tests.model.conftest import KERNEL, KERNEL_BLANK_LINE
+
+KERNEL = (Path(__file__).with_name("data") / "kernel_add.cpp").read_text(encoding="utf-8")
+KERNEL_BLANK_LINE = 14  # 0-based: the indented blank line in Compute()
 
 
 def test_split_at_positions_and_clamps() -> None:

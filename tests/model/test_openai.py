@@ -157,9 +157,12 @@ async def test_persistent_5xx_and_4xx_are_clear_errors() -> None:
         with pytest.raises(BackendError) as err:
             await b.stream(FIM, GenParams(max_tokens=4)).text()
         assert "500" in str(err.value) and err.value.transient
+        await b.load()  # a server without /models: the configured model name is used as it is
+        unnamed = OpenAIBackend("http://model.test/v1", retries=0, transport=httpx.MockTransport(handler))
         with pytest.raises(BackendError) as err2:
-            await b.load()
+            await unnamed.load()
         assert "404" in str(err2.value) and "/v1" in str(err2.value)
+        await unnamed.close()
     finally:
         await b.close()
 

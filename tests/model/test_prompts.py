@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from akgen_lsp.ascendc.arch import load_arch
@@ -18,7 +20,8 @@ from akgen_lsp.model.prompts import (
     strip_think,
 )
 from akgen_lsp.model.registry import ModelSpec
-from tests.model.conftest import KERNEL
+
+KERNEL = (Path(__file__).with_name("data") / "kernel_add.cpp").read_text(encoding="utf-8")
 
 FIM = ModelSpec("fim-model", format="fim", stop=("<|endoftext|>",))
 CHAT = ModelSpec("chat-model", format="chat", think=True, stop=("<|im_end|>",))

@@ -15,7 +15,9 @@ from akgen_lsp.config import Settings, defaults
 from akgen_lsp.model.backends.base import Backend, BackendError, Generation, GenParams, GenStats, Prompt
 from akgen_lsp.model.registry import load_registry
 from akgen_lsp.model.service import CompletionService
-from tests.model.conftest import KERNEL, KERNEL_BLANK_LINE
+
+KERNEL = (Path(__file__).with_name("data") / "kernel_add.cpp").read_text(encoding="utf-8")
+KERNEL_BLANK_LINE = 14  # 0-based: the indented blank line in Compute()
 
 TYPING_LINE = KERNEL.replace("        \n    }", "        Ad\n    }")
 
