@@ -43,15 +43,19 @@ No automatic fix: the values the tiling carried have to come from the task.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import calls, macros
-from akgen_lsp.findings import Finding, Severity
+from akgen_lsp.ascendc.syntax import macros
+from akgen_lsp.findings import Finding, Severity, Span
 
 CODE = "AKG161"
 NAMES = ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER", "GET_TILING_DATA_PTR_WITH_STRUCT")
+
+
+_CALL_RE = re.compile(r"(?<![\w.>:])(" + "|".join(sorted(NAMES, key=len, reverse=True)) + r")\s*\(")
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -59,20 +63,26 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     pf = ctx.parsed
     defined = macros(pf)
-    for call in calls(pf, ctx.catalog):
-        if call.receiver is None and call.qualifier is None and call.short in NAMES and call.short not in defined:
-            yield Finding(
-                code=CODE,
-                message=(
-                    f"'{call.short}' is not available in kernel-only mode (no generated tiling header); "
-                    "hard-code the tiling values or pass them as kernel arguments"
-                ),
-                span=call.name_span,
-                severity=Severity.ERROR,
-                source="akgen-lint",
-                error_class="scope",
-                data={"name": call.short},
-            )
+    code = pf.code
+    for m in _CALL_RE.finditer(code):
+        name = m.group(1)
+        line_start = code.rfind("\n", 0, m.start()) + 1
+        if name in defined or code[line_start : m.start()].lstrip().startswith("#"):
+            continue
+        line = code.count("\n", 0, m.start()) + 1
+        col = m.start() - line_start + 1
+        yield Finding(
+            code=CODE,
+            message=(
+                f"'{name}' is not available in kernel-only mode (no generated tiling header); "
+                "hard-code the tiling values or pass them as kernel arguments"
+            ),
+            span=Span(pf.path, line, col, line, col + len(name)),
+            severity=Severity.ERROR,
+            source="akgen-lint",
+            error_class="scope",
+            data={"name": name},
+        )
 
 
 RULE = Rule(CODE, "get-tiling-data", "GET_TILING_DATA used (NPUKernelBench kernel-only mode has no tiling header).",
