@@ -19,7 +19,7 @@ What it adds to `akgen_lsp.ascendc.syntax` (functions, classes, declarations, ca
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -159,6 +159,14 @@ class InitBuffer:
     @property
     def node(self) -> Node:
         return self.call.node
+
+    def under(self, model: KernelModel, binding: Binding | None) -> InitBuffer:
+        """This call with `num` and `len` evaluated for one instantiation of its class template."""
+        if binding is None:
+            return self
+        args = self.call.args
+        num = 1 if len(args) == 2 else model.eval(args[1], self.function, binding)
+        return replace(self, num=num, length=model.eval(args[-1], self.function, binding))
 
     @property
     def rounded_bytes(self) -> int | None:

@@ -310,22 +310,29 @@ def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Find
         if buf is None or not buf.is_queue or ib.conditional or buf.position_key is None or buf.is_array:
             continue
         groups.setdefault((ib.function.node.start_byte, ib.pipe, buf.position_key), []).append(ib)
-    for (_fid, _pipe, key), calls in groups.items():
-        if any(c.num is None for c in calls) or len({id(c.buffer) for c in calls}) != len(calls):
-            continue  # unknown counts, or one queue initialised twice: not a plain sum
-        total = sum(c.num or 0 for c in calls)
-        if total <= limit:
-            continue
-        pos = key[0] if key[0] == key[1] else f"{key[0]}->{key[1]}"
-        last = calls[-1]
-        names = ", ".join(f"{c.target}: {c.num}" for c in calls)
-        yield _finding(
-            ctx.parsed.span(last.node),
-            f"current size is {total}, max buffer number in same queue position is {limit}: the {pos} queues "
-            f"initialised in '{last.function.name}' take {total} buffers ({names}); each buffer holds one of the "
-            f"{limit} hardware events of its position, so the kernel hangs once they are all in use; use fewer "
-            "queues or fewer buffers per queue (a TBuf for scratch space)",
-            Severity.WARNING)
+    for (_fid, _pipe, key), group in groups.items():
+        if len({id(c.buffer) for c in group}) != len(group):
+            continue  # one queue initialised twice: not a plain sum
+        # the generic code first, then each instantiation of its class template that the file writes out
+        for binding in [None, *model.bindings_for(group[0].function)]:
+            calls = [c.under(model, binding) for c in group]
+            if any(c.num is None for c in calls):
+                continue
+            total = sum(c.num or 0 for c in calls)
+            if total <= limit:
+                continue
+            pos = key[0] if key[0] == key[1] else f"{key[0]}->{key[1]}"
+            last = calls[-1]
+            where = f" (in {last.function.class_name}<{binding.label()}>)" if binding is not None else ""
+            names = ", ".join(f"{c.target}: {c.num}" for c in calls)
+            yield _finding(
+                ctx.parsed.span(last.node),
+                f"current size is {total}, max buffer number in same queue position is {limit}: the {pos} queues "
+                f"initialised in '{last.function.name}'{where} take {total} buffers ({names}); each buffer holds one "
+                f"of the {limit} hardware events of its position, so the kernel hangs once they are all in use; use "
+                "fewer queues or fewer buffers per queue (a TBuf for scratch space)",
+                Severity.WARNING)
+            break
 
 
 RULE = Rule(CODE, "queue-protocol", "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol", check)

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model import UB_POSITIONS, InitBuffer, KernelModel, kernel_model
+from akgen_lsp.ascendc.kernel_model import UB_POSITIONS, Binding, InitBuffer, KernelModel, kernel_model
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.findings import Finding, Severity
 
@@ -60,8 +60,18 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     for calls in groups.values():
         if _resets_pipe(model, calls[0]):
             continue
-        yield from _ub_sum(ctx, calls)
-        yield from _buffer_count(ctx, calls)
+        # the generic code first, then each instantiation of its class template that the file writes out
+        bindings: list[Binding | None] = [None, *model.bindings_for(calls[0].function)]
+        for check_one in (_ub_sum, _buffer_count):
+            for binding in bindings:
+                found = check_one(ctx, [c.under(model, binding) for c in calls], _where(calls[0], binding))
+                if found is not None:
+                    yield found
+                    break
+
+
+def _where(ib: InitBuffer, binding: Binding | None) -> str:
+    return f" (in {ib.function.class_name}<{binding.label()}>)" if binding is not None else ""
 
 
 def _resets_pipe(model: KernelModel, ib: InitBuffer) -> bool:
@@ -72,29 +82,29 @@ def _resets_pipe(model: KernelModel, ib: InitBuffer) -> bool:
     return any(f".{r}(" in text or f"->{r}(" in text for r in _RESETS)
 
 
-def _ub_sum(ctx: LintContext, calls: list[InitBuffer]) -> Iterator[Finding]:
+def _ub_sum(ctx: LintContext, calls: list[InitBuffer], where: str) -> Finding | None:
     limit = ctx.arch.memory.get("ub")
     if not limit:
-        return
+        return None
     ub = [c for c in calls if c.buffer is not None and c.buffer.src in UB_POSITIONS | {None}
           and c.buffer.memory == "ub"]
     unknown = [c for c in calls if c.buffer is None or c.buffer.memory is None]
     if unknown or not ub:
-        return  # a buffer we cannot place: its bytes may or may not be UB
+        return None  # a buffer we cannot place: its bytes may or may not be UB
     counted = [c for c in ub if not c.conditional]
     if not counted or any(c.rounded_bytes is None for c in counted):
-        return
+        return None
     if len({id(c.buffer) for c in counted}) != len(counted):
-        return  # one buffer initialised twice: not a plain sum
+        return None  # one buffer initialised twice: not a plain sum
     total = sum(c.rounded_bytes or 0 for c in counted)
     if total <= limit:
-        return
+        return None
     parts = ", ".join(f"{c.target} {c.num} x {_rounded(c.length or 0)}" for c in counted)
     last = counted[-1]
-    yield Finding(
+    return Finding(
         CODE,
         f"buffer size is {total}, exceeds the limit {limit}: the UB buffers initialised in "
-        f"'{last.function.name}' take {total} bytes ({parts}) and {ctx.arch.name} has {limit} bytes of UB; "
+        f"'{last.function.name}'{where} take {total} bytes ({parts}) and {ctx.arch.name} has {limit} bytes of UB; "
         "make the tiles smaller or use fewer buffers",
         ctx.parsed.span(last.node),
         Severity.ERROR,
@@ -108,20 +118,20 @@ def _rounded(length: int) -> int:
     return (length + 31) // 32 * 32
 
 
-def _buffer_count(ctx: LintContext, calls: list[InitBuffer]) -> Iterator[Finding]:
+def _buffer_count(ctx: LintContext, calls: list[InitBuffer], where: str) -> Finding | None:
     limit = ctx.arch.limits.get("buffers_per_pipe")
     if not limit:
-        return
+        return None
     counted = [c for c in calls if not c.conditional and c.buffer is not None and not c.buffer.is_array]
     if not counted or any(c.num is None for c in counted):
-        return
+        return None
     total = sum(c.num or 0 for c in counted)
     if total <= limit:
-        return
+        return None
     last = counted[-1]
-    yield Finding(
+    return Finding(
         CODE,
-        f"Total buffer num managed by TPipe is {total}, should be in range (0, {limit}]: '{last.function.name}' "
+        f"Total buffer num managed by TPipe is {total}, should be in range (0, {limit}]: '{last.function.name}'{where} "
         f"initialises {total} buffers on '{last.pipe}'; use fewer buffers (one TBuf can hold several scratch "
         "tensors through Get<T>(len) and sub-tensors)",
         ctx.parsed.span(last.node),

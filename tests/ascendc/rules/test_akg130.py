@@ -99,3 +99,37 @@ private:
 constexpr int32_t M = 4096;
 """
     assert lint(text, "AKG130") == []
+
+
+def test_instantiations_written_in_the_file_are_summed() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T, int32_t TILE, int32_t BUF>
+class KernelX {
+public:
+    __aicore__ inline void Init()
+    {
+        pipe.InitBuffer(a, BUF, TILE * sizeof(T));
+        pipe.InitBuffer(b, BUF, TILE * sizeof(T));
+    }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> a;
+    TQue<QuePosition::VECOUT, 1> b;
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR x)
+{
+    KernelX<half, 16384, 2> small;
+    KernelX<float, 16384, 2> big;
+    KernelX<half, 64, 40> many;
+}
+"""
+    found = sorted(lint(text, "AKG130", "AKG120"), key=lambda f: (f.code, f.span.line))
+    assert [(f.code, f.span.line, f.message.split(":")[0]) for f in found] == [
+        ("AKG120", 8, "current size is 40, max buffer number in same queue position is 8"),
+        ("AKG120", 9, "current size is 40, max buffer number in same queue position is 8"),
+        ("AKG130", 9, "buffer size is 262144, exceeds the limit 196608"),
+        ("AKG130", 9, "Total buffer num managed by TPipe is 80, should be in range (0, 64]"),
+    ]
+    assert "'Init' (in KernelX<T = float, TILE = 16384, BUF = 2>)" in found[2].message
+    assert "(in KernelX<T = half, TILE = 64, BUF = 40>)" in found[3].message
