@@ -3,7 +3,9 @@
 ## What it does
 For ``DataCopy(dst, src, count)`` (the count form) whose ``count`` is a compile-time constant and whose tensors'
 element type is known, it checks that ``count x sizeof(T)`` is a multiple of 32 bytes. For
-``Compare(dst, src0, src1, mode, count)`` it checks that ``count x sizeof(T)`` is a multiple of 256 bytes.
+``Compare(dst, src0, src1, mode, count)`` it checks that ``count x sizeof(T)`` is a multiple of 256 bytes. In a
+class template, a count or element type written with its parameters is checked for each instantiation the file
+writes out (``KernelAdd<half, 100> op;``); lengths from tiling data are runtime values and are not checked.
 
 ## Why is this bad?
 DataCopy moves whole 32-byte blocks: the length is silently rounded down, so the tail of the data is never
