@@ -371,7 +371,7 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
             continue
         cls = KernelClass(info)
         for d in info.fields:
-            b = _buffer(pf, d, short, aliases, info.template_params)
+            b = _buffer(pf, d, short, aliases, info.template_params) if not (d.is_pointer or d.is_reference) else None
             if b is not None:
                 cls.buffers[d.name] = b
                 buffers.append(b)

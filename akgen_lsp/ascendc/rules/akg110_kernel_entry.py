@@ -131,7 +131,7 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
     if not fn.extern_c and not fn.is_template and not simt and _needs_c_linkage(ctx, fn):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
         yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the "
-                                f"launcher does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
+                                f"op framework does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
                                 f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", (fix,))
 
 
