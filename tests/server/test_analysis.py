@@ -86,3 +86,28 @@ def test_active_overload_follows_the_argument_count():
     assert overloads[four].accepts(4)
     six = active_overload(overloads, 5)
     assert overloads[six].accepts(6)
+
+
+def test_signature_follows_the_classes_of_the_typed_arguments():
+    from akgen_lsp.config import defaults
+    from akgen_lsp.server.features.signature import signature_help
+
+    catalog = load_catalog()
+    text = fixture_text("good_add.cpp")
+
+    def active_label(needle: str) -> str:
+        index = text.index(needle) + len(needle)
+        line = text.count("\n", 0, index)
+        help_ = signature_help(text, line, index - (text.rfind("\n", 0, index) + 1), defaults(), catalog)
+        assert help_ is not None
+        return help_.signatures[help_.active_signature].label
+
+    # a queue as the first argument: not the TBuf overload, whatever the catalog's order
+    init = catalog.member("AscendC::TPipe", "InitBuffer")
+    if init is not None and any("TBuf" in ov.signature for ov in init.overloads):
+        assert "TBuf" not in active_label("pipe.InitBuffer(inQueueX, ")
+    # GM <- UB: the overload whose destination is a GlobalTensor
+    copy = catalog.get("AscendC::DataCopy")
+    if copy is not None and any(ov.signature.count("GlobalTensor") for ov in copy.overloads):
+        label = active_label("DataCopy(zGm[progress * this->tileLength], zLocal, ")
+        assert label.index("GlobalTensor") < label.index("LocalTensor")

@@ -183,6 +183,7 @@ class CallSite:
     callee: Qualified
     callee_offset: int  # offset of the callee name in the text
     active_argument: int  # 0-based index of the argument under the cursor
+    arguments: tuple[str, ...] = ()  # the arguments typed so far (the last one possibly unfinished)
 
 
 _OPEN = "([{<"
@@ -209,7 +210,8 @@ def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | Non
                 name, name_start = callee
                 line_start = segment.rfind("\n", 0, name_start) + 1
                 q = qualified_before(segment[line_start : name_start + len(name)], name_start - line_start, name)
-                return CallSite(q, lo + name_start, _top_level_commas(segment[i + 1 :]))
+                args = _split_arguments(segment[i + 1 :])
+                return CallSite(q, lo + name_start, len(args) - 1, tuple(args))
             depth -= 1
         elif ch == ";" and depth == 0:
             return None
@@ -217,12 +219,13 @@ def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | Non
     return None
 
 
-def _top_level_commas(args: str) -> int:
-    """Commas of an argument list outside nested brackets and template argument lists (``Get<half, 2>(n)``)."""
+def _split_arguments(args: str) -> list[str]:
+    """Split an argument list at commas outside nested brackets and template argument lists (``Get<half, 2>(n)``)."""
     depth = 0
     angle = 0
-    commas = 0
     prev = ""
+    out: list[str] = []
+    current: list[str] = []
     for ch in args:
         if ch in "([{":
             depth += 1
@@ -232,10 +235,14 @@ def _top_level_commas(args: str) -> int:
             angle += 1
         elif ch == ">" and angle > 0 and prev != "-":
             angle -= 1
-        elif ch == "," and depth == 0 and angle == 0:
-            commas += 1
+        if ch == "," and depth == 0 and angle == 0:
+            out.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
         prev = ch
-    return commas
+    out.append("".join(current).strip())
+    return out
 
 
 _CALLEE = re.compile(r"([A-Za-z_]\w*)\s*(?:<(?:[^<>()]|<[^<>()]*>)*>)?\s*$")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from lsprotocol import types
 
 from akgen_lsp.ascendc.catalog import Catalog, Overload
@@ -30,7 +33,8 @@ def signature_help(
         value=entry_markdown(entry, settings["arch"], settings["cann.version"], with_signature=False),
     )
     signatures = [_signature(ov, doc) for ov in overloads]
-    active = active_overload(overloads, call.active_argument)
+    arg_classes = [_argument_class(text, call.callee_offset, arg, catalog) for arg in call.arguments[:-1]]
+    active = active_overload(overloads, call.active_argument, arg_classes, catalog)
     ov = overloads[active]
     param = call.active_argument
     if ov.params:
@@ -38,17 +42,52 @@ def signature_help(
     return types.SignatureHelp(signatures=signatures, active_signature=active, active_parameter=param)
 
 
-def active_overload(overloads: list[Overload], argument_index: int) -> int:
-    """The overload that can take ``argument_index + 1`` arguments and needs the fewest more; the first on ties."""
+def active_overload(
+    overloads: list[Overload],
+    argument_index: int,
+    arg_classes: Sequence[str | None] = (),
+    catalog: Catalog | None = None,
+) -> int:
+    """The overload to show while argument `argument_index` is typed.
+
+    An overload must take at least ``argument_index + 1`` arguments; among those, the ones whose parameters agree with
+    the classes of the arguments already typed (``inQueueX`` is a TQue: not ``TBuf<pos>& buf``) come first, then the
+    one needing the fewest arguments, then the catalog's order.
+    """
     typed = argument_index + 1
     best, best_key = 0, None
     for i, ov in enumerate(overloads):
         top = ov.max_args
         fits = top is None or typed <= top or (typed == 1 and top == 0)
-        key = (0 if fits else 1, abs(ov.min_args - typed) if fits else 0, i)
+        mismatches = sum(
+            1
+            for param, cls in zip(ov.params, arg_classes, strict=False)
+            if cls is not None and catalog is not None and _names_other_class(param.type, cls, catalog)
+        )
+        key = (0 if fits else 1, mismatches, ov.min_args if fits else 0, i)
         if best_key is None or key < best_key:
             best, best_key = i, key
     return best
+
+
+def _names_other_class(param_type: str, cls: str, catalog: Catalog) -> bool:
+    """Whether a parameter type names catalog classes and `cls` is not one of them (``TBuf<pos>&`` vs a TQue)."""
+    named = {
+        entry.short
+        for word in set(re.findall(r"[A-Za-z_]\w*", param_type))
+        if (entry := analysis.resolve_class(catalog, word)) is not None
+    }
+    return bool(named) and cls not in named
+
+
+def _argument_class(text: str, offset: int, argument: str, catalog: Catalog) -> str | None:
+    """The catalog class (short name) of an argument that is a variable (``x``, ``this->x``, or a tensor slice
+    ``xGm[offset]``, which is a tensor of the same class), else None."""
+    m = re.fullmatch(r"(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[.*\])?", argument.strip(), re.S)
+    if not m:
+        return None
+    entry = analysis.receiver_class(text, offset, m.group(1), catalog)
+    return entry.short if entry else None
 
 
 def _signature(ov: Overload, doc: types.MarkupContent) -> types.SignatureInformation:
