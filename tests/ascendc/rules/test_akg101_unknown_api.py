@@ -178,6 +178,10 @@ def test_names_of_the_file_intrinsics_and_foreign_headers_are_not_reported() -> 
     assert run(body) == []
     foreign = '#include "kernel_operator.h"\n#include "my_ops.h"\nusing namespace AscendC;\n'
     assert lint(foreign + "__aicore__ void f() { Softmax(d, s, t); }\n", "AKG101", catalog=CATALOG) == []
+    # a header of the kernel's own may define AscendC::GetUserWorkspace; a misspelt real name is still reported
+    own = lint(foreign + "__aicore__ void f() { AscendC::GetUserWorkspace(w); AscendC::Softmax(d, s, t); }\n",
+               "AKG101", catalog=CATALOG)
+    assert [f.data["name"] for f in own] == ["Softmax"]
 
 
 def test_methods_of_classes_the_catalog_does_not_describe_are_not_reported() -> None:
