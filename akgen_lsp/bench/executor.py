@@ -143,8 +143,14 @@ class ResultStore:
                 if "task" in r}
 
     def append(self, record: dict[str, Any]) -> None:
+        lead = ""
+        if self.path.is_file() and self.path.stat().st_size > 0:
+            with self.path.open("rb") as fh:
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    lead = "\n"  # close a line cut short by an interruption
         with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+            fh.write(lead + json.dumps(record, ensure_ascii=False, default=str) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
 

@@ -176,9 +176,11 @@ def _bind(prep: _Prepared, data: CaseData) -> tuple[list[tuple[str, str, Any]], 
                     f"input(s) and {len(data.outputs)} output(s) (+ workspace, tiling): cannot map them")
     out: list[tuple[str, str, Any]] = []
     for i, t in enumerate(data.inputs):
+        t.name = params[i]
         out.append(("in", params[i], t))
     for j, t in enumerate(data.outputs):
-        out.append(("out", params[len(data.inputs) + j], t))
+        t.name = params[len(data.inputs) + j]
+        out.append(("out", t.name, t))
     for k, name in enumerate(tail):
         kind = "tiling" if (k == len(tail) - 1 and ("tiling" in name.lower() or len(tail) >= 2)) else "workspace"
         out.append((kind, name, None))
