@@ -1,7 +1,7 @@
 """Lint real kernels and count findings: every rule must stay silent on correct code.
 
     python benchmarks/real_kernels.py /work/ref/NPUKernelBench/tasks /work/ref/asc-devkit/examples \
-        [--select AKG101,AKG102] [--show 20] [--errors]
+        [--select AKG101,AKG102] [--show 20] [--errors] [--cann-version 9.1]
 
 Folders are searched recursively for ``*.cpp`` and ``*.asc`` files (for NPUKernelBench, only the answer kernels
 ``answer/*/op_kernel/*.cpp`` are taken, the host code is not AscendC). Files are read in place, never copied. It
@@ -25,6 +25,7 @@ from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.ascendc.syntax import error_nodes, parse
+from akgen_lsp.config import defaults
 from akgen_lsp.findings import Finding
 
 
@@ -57,10 +58,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--select", default="", help="comma-separated rule codes or prefixes (default: every rule)")
     ap.add_argument("--show", type=int, default=20, help="findings to print per rule")
     ap.add_argument("--errors", action="store_true", help="list the files that still have error nodes")
+    ap.add_argument("--cann-version", default="", help="target CANN version (default: the settings' default)")
     args = ap.parse_args(argv)
     select = [c.strip().upper() for c in args.select.split(",") if c.strip()]
     rules = [r for r in load_rules() if not select or any(r.code.startswith(c) for c in select)]
     catalog = load_catalog()
+    settings = defaults()
+    if args.cann_version:
+        settings = settings.with_overrides({"cann.version": args.cann_version}, "command line")
     per_rule: Counter[str] = Counter()
     examples: dict[str, list[tuple[Path, Finding]]] = defaultdict(list)
     times: list[float] = []
@@ -74,14 +79,14 @@ def main(argv: list[str] | None = None) -> int:
             text = path.read_text(encoding="utf-8", errors="replace")
             total += 1
             t0 = time.perf_counter()
-            findings = lint_text(text, str(path), catalog=catalog, rules=rules)
+            findings = lint_text(text, str(path), settings=settings, catalog=catalog, rules=rules)
             times.append(time.perf_counter() - t0)
             if args.errors and error_nodes(parse(text, str(path))):
                 with_errors.append(path)
             for f in findings:
                 per_rule[f.code] += 1
                 examples[f.code].append((path, f))
-    print(f"files checked: {total}; rules: {', '.join(r.code for r in rules)}")
+    print(f"files checked: {total}; CANN {settings['cann.version']}; rules: {', '.join(r.code for r in rules)}")
     print(f"lint time per file: median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
           if times else "no files")
     print(f"findings: {sum(per_rule.values())}")
