@@ -41,6 +41,10 @@ def _version() -> str:
 
 R = TypeVar("R")
 
+# A check run on save (build, run): it publishes with `AkgenServer.publish_findings(uri, source, ...)`. A new save
+# of the document cancels the running one (CancelledError at its next await: kill the subprocess group there).
+SaveCheck = Callable[["AkgenServer", TextDocument, Settings], Awaitable[None]]
+
 # Documents larger than this many characters are linted once the typing pauses for twice the debounce.
 LARGE_DOCUMENT = 400_000
 
@@ -75,6 +79,8 @@ class AkgenServer(LanguageServer):
         # findings of the other sources (build, run) per document: source -> (version, findings)
         self.other_findings: dict[str, dict[str, tuple[int | None, list[Finding]]]] = {}
         self._lint_failures: set[str] = set()
+        # checks run on save when `check_on_save` is on, by source name (issue 3/4 register "build" and "run")
+        self.save_checks: dict[str, SaveCheck] = {}
 
     # ------------------------------------------------------------------------------------------- helpers
 
@@ -320,9 +326,20 @@ def create_server() -> AkgenServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded(_none)
     async def did_save(ls: AkgenServer, params: types.DidSaveTextDocumentParams) -> None:
-        if Path(to_fs_path(params.text_document.uri) or "").name == "akgen.toml":
+        uri = params.text_document.uri
+        if Path(to_fs_path(uri) or "").name == "akgen.toml":
             ls.settings.clear()
             ls.relint_all()
+            return
+        if not ls.save_checks or not ls.is_open(uri):
+            return
+        doc = ls.document(uri)
+        settings = ls.settings_for(doc)
+        if not settings["check_on_save"] or not ls.is_ascendc(doc, settings):
+            return
+        for name, check in ls.save_checks.items():
+            # a new save replaces (cancels) the check still running for the previous one
+            ls.scheduler.schedule(uri, f"save:{name}", functools.partial(check, ls, doc, settings))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded(_none)
