@@ -1,15 +1,20 @@
-"""The samples workspace is the linter's expectation test.
+"""The samples workspace is the expectation test of the linter and of the simulator.
 
 - every correct kernel (``samples/kernels``, ``samples/add_custom_op/op_kernel``) lints clean;
 - every broken kernel (``samples/broken``) shows exactly the findings its ``// expect: AKG1xx`` comments mark, by line
-  and code; a marked code whose rule is not written yet is skipped with the reason, the rest is still checked;
-- every runtime-only sample (``samples/broken/runtime``) carries ``// expect-run:`` markers for the simulator and no
-  static findings (unless it also marks some with ``// expect:``);
-- host files (no Ascend C header) are not treated as Ascend C at all;
-- every Ascend C sample parses without tree-sitter error nodes;
-- the ``[[task]]`` table of ``samples/akgen.toml`` names real files and real kernel entries.
+  and code; a marked code whose rule is not written yet is skipped with the reason, the rest is still checked; a
+  ``// known-gap: AKG1xx: why`` comment makes that code's markers an expected failure until the rule finds them;
+- every runtime-only sample (``samples/broken/runtime``) has no static findings, and on the CPU simulator reports
+  exactly the codes of its ``// expect-run: SIM-...`` markers at those lines;
+- every correct kernel runs on the simulator with the shapes of its ``[[task]]`` and matches numpy (a kernel that
+  calls an API the simulator lacks is skipped with the names);
+- host files (no Ascend C header) are not treated as Ascend C at all, and every Ascend C sample parses without
+  tree-sitter error nodes;
+- the ``[[task]]`` table of ``samples/akgen.toml`` names real files and kernel entries, and every rule has a sample;
+- ``akgen check samples/ --format json`` reports what the linter reports.
 
-Settings come from the nearest ``akgen.toml`` of each file, as in the editor (``broken/cann_9_1`` targets CANN 9.1).
+Settings come from the nearest ``akgen.toml`` of each file, as in the editor (``broken/cann_9_1`` targets CANN 9.1,
+``broken/kernel_only`` enables AKG161/AKG162).
 """
 
 from __future__ import annotations
