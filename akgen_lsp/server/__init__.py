@@ -1,6 +1,19 @@
 """The akgen language server (pygls). `run_stdio()` and `run_tcp(host, port)` start it; everything else is in
-`protocol` (the wiring), `scheduler` (debounce, cancellation, the worker thread), `convert` (findings to LSP values)
-and `features/`."""
+`protocol` (the wiring), `session` (settings per folder, diagnostics per document and source), `scheduler`
+(debounce, cancellation, the worker thread), `convert` (findings to LSP values) and `features/` (hover, completion,
+signature help, code actions, inline completion over the catalog and the model service; no transport there).
+
+Adding a diagnostic source (build and run on save)::
+
+    async def build_check(ls: AkgenServer, doc: TextDocument, settings: Settings) -> None:
+        findings = ...                      # compile in a subprocess; CancelledError: kill its process group
+        ls.publish_findings(doc.uri, "build", findings, version=doc.version)
+
+    server.save_checks["build"] = build_check
+
+Each source keeps its own diagnostics per document and the client gets the merge (lint, build, run); findings made
+for an older version of the text are dropped; their fixes become quick fixes like the lint's.
+"""
 
 from __future__ import annotations
 
