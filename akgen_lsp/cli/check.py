@@ -315,8 +315,11 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--fix", help="Apply the safe fixes in place, then report what is left.")
         ] = False,
     ) -> None:
-        """Lint AscendC files: folders are searched for AscendC sources (.asc, and C++ that includes
-        kernel_operator.h). Exit status: 1 when an error is found, 0 otherwise, 2 on a usage error."""
+        """Lint AscendC files and folders.
+
+        Folders are searched for AscendC sources (.asc, and C++ that includes kernel_operator.h); settings come from
+        the nearest akgen.toml. Exit status: 1 when an error is found, 0 otherwise, 2 on a usage error.
+        """
         started = time.perf_counter()
         overrides: dict[str, Any] = {}
         if select:
