@@ -1017,6 +1017,17 @@ def functions(pf: ParsedFile) -> list[Function]:
     return out
 
 
+def _functions_by_name(pf: ParsedFile) -> dict[str, Function]:
+    got = pf.memo.get("functions_by_name")
+    if got is None:
+        got = {}
+        for f in functions(pf):
+            if f.return_type:
+                got.setdefault(f.name, f)
+        pf.memo["functions_by_name"] = got
+    return got  # type: ignore[return-value]
+
+
 def kernel_entries(pf: ParsedFile) -> list[Function]:
     """The kernel entry functions (``extern "C" __global__ __aicore__ void name(...)``)."""
     return [f for f in functions(pf) if f.is_kernel]
@@ -1526,10 +1537,12 @@ def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth:
             if ret and ret not in ("void", "auto", "T", "U"):
                 return qualify_type(pf, catalog, ret if "::" in ret else f"{ASCENDC}::{ret}", None, depth + 1)
         if short in _RETURNS_FALLBACK and (
-            (recv_type or "").startswith(ASCENDC + "::") or (receiver is None and _reaches_ascendc(pf, qualifier, node))
+            (recv_type or "").startswith(ASCENDC + "::")
+            or (receiver is None and short == "GetTPipePtr" and _reaches_ascendc(pf, qualifier, node)
+                and short not in user_defined_names(pf))
         ):
             return _RETURNS_FALLBACK[short]
-        fn_def = next((f for f in functions(pf) if f.name == short and f.return_type), None)
+        fn_def = _functions_by_name(pf).get(short)
         if fn_def is not None and receiver is None:
             r = fn_def.return_type
             return None if base_type_name(r) in ("auto", "void") else qualify_type(pf, catalog, r, node, depth + 1)
@@ -1555,9 +1568,11 @@ def _decl_type(pf: ParsedFile, catalog: Catalog | None, d: Declaration | None, d
 
 
 def _reaches_ascendc(pf: ParsedFile, qualifier: str | None, at: Node) -> bool:
+    """Whether a free name written with `qualifier` (None: unqualified; "": ``::name``) is in the API: qualified
+    with ``AscendC::``, global (``::GetTPipePtr``), or unqualified where AscendC is visible."""
     if qualifier is not None:
-        return qualifier.split("::")[0] == ASCENDC or (qualifier == "" and False)
-    return ascendc_visible_at(pf, at)
+        return qualifier == "" or qualifier.split("::")[0] == ASCENDC
+    return True  # unqualified: the global API names (GetTPipePtr) are reachable everywhere
 
 
 def _resolve(
