@@ -149,6 +149,7 @@ class AkgenServer(LanguageServer):
         doc = self.document(uri)
         text, version, path = doc.source, doc.version, doc.path
         settings = self.settings_for(doc)
+        self.show_problems()  # an akgen.toml that stopped parsing since the last lint: say so once
         try:
             findings = await self.scheduler.run_in_worker(diagnostics.lint_document, text, path, settings)
         except Exception as exc:  # a broken rule module or data file: say so once, keep serving

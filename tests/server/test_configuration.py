@@ -78,3 +78,23 @@ async def test_a_changed_akgen_toml_is_picked_up(client: LanguageClient, tmp_pat
             await asyncio.sleep(0.02)
 
     await asyncio.wait_for(cleared(), 10)
+
+
+async def test_a_broken_akgen_toml_is_reported_and_the_defaults_used(
+    client: LanguageClient, tmp_path_factory: pytest.TempPathFactory
+):
+    folder = tmp_path_factory.mktemp("broken_config")
+    (folder / "akgen.toml").write_text("[lint\nignore = 3\n", encoding="utf-8")
+    kernel = folder / "broken_add.cpp"
+    kernel.write_text(fixture_text("broken_add.cpp"), encoding="utf-8")
+    client.messages.clear()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=kernel.as_uri(), language_id="cpp", version=1, text=kernel.read_text(encoding="utf-8")
+            )
+        )
+    )
+    assert await wait_for_diagnostics(client, kernel.as_uri(), version=1)  # linted with the defaults
+    message = await wait_for_message(client)
+    assert "akgen.toml" in message.message and "not valid TOML" in message.message
