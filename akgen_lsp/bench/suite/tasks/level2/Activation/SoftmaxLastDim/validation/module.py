@@ -1,0 +1,13 @@
+"""PyTorch reference of SoftmaxLastDim (the same semantics as reference_np.py)."""
+
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        pass
+
+    def forward(self, x0):
+        return torch.softmax(x0.float(), dim=-1).to(x0.dtype)
