@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
@@ -75,6 +76,7 @@ class Function:
     is_template: bool
     is_constexpr: bool
     start_byte: int             # where the declaration starts in the user's text (its first qualifier)
+    class_name: str | None = None  # the class it belongs to (last name part)
 
     @property
     def name(self) -> str:
@@ -92,9 +94,6 @@ class Function:
     def body(self) -> Node | None:
         return self.fn.body
 
-    @property
-    def class_name(self) -> str | None:
-        return self.fn.class_name.rsplit("::", 1)[-1] if self.fn.class_name else None
 
     @property
     def params(self) -> tuple[syntax.Declaration, ...]:
@@ -116,9 +115,19 @@ class Buffer:
     kind: str                   # TQue | TQueBind | TBuf
     src: str | None             # position (VECIN, ...); None when it is not a literal position
     dst: str | None
-    depth: int | None           # queue depth when constant; None for TBuf or unknown
+    depth_text: str | None      # the depth argument as written
     owner: str                  # class name, or "fn:<start byte>" for a function local
     decl: syntax.Declaration
+    pf: ParsedFile = field(repr=False, compare=False)
+    template_params: tuple[str, ...] = ()
+
+    @cached_property
+    def depth(self) -> int | None:
+        """The queue's depth when constant; None for a TBuf, or when unknown (a template parameter's value depends
+        on the instantiation)."""
+        if self.depth_text is None or set(_WORD_RE.findall(self.depth_text)) & set(self.template_params):
+            return None
+        return const_eval(self.depth_text, self.pf, at=self.decl.node)
 
     @property
     def is_queue(self) -> bool:
@@ -145,28 +154,34 @@ class Buffer:
 
 @dataclass
 class InitBuffer:
-    """``pipe.InitBuffer(buf, num, len)`` or ``pipe.InitBuffer(tbuf, len)``."""
+    """``pipe.InitBuffer(buf, num, len)`` or ``pipe.InitBuffer(tbuf, len)``. `num` and `length` are evaluated when
+    first asked (most sizes come from tiling data: a rule stops at the first unknown one)."""
 
     call: Call
     function: Function
     pipe: str                   # receiver text (``pipe``, ``this->pipe``, ``GetTPipePtr()``)
     target: str                 # the buffer argument's name
     buffer: Buffer | None
-    num: int | None
-    length: int | None
-    conditional: bool           # inside an if/switch/loop/?: of its function
+    conditional: bool           # inside an if/switch/loop/?: of its function, or an #if branch
+    model: KernelModel = field(repr=False, compare=False)
+    binding: Binding | None = None
 
     @property
     def node(self) -> Node:
         return self.call.node
 
-    def under(self, model: KernelModel, binding: Binding | None) -> InitBuffer:
-        """This call with `num` and `len` evaluated for one instantiation of its class template."""
-        if binding is None:
-            return self
+    @cached_property
+    def num(self) -> int | None:
         args = self.call.args
-        num = 1 if len(args) == 2 else model.eval(args[1], self.function, binding)
-        return replace(self, num=num, length=model.eval(args[-1], self.function, binding))
+        return 1 if len(args) == 2 else self.model.eval(args[1], self.function, self.binding)
+
+    @cached_property
+    def length(self) -> int | None:
+        return self.model.eval(self.call.args[-1], self.function, self.binding)
+
+    def under(self, binding: Binding | None) -> InitBuffer:
+        """This call evaluated for one instantiation of its class template."""
+        return self if binding is None else replace(self, binding=binding)
 
     @property
     def rounded_bytes(self) -> int | None:
@@ -263,6 +278,7 @@ class KernelModel:
     _call_index: dict[tuple[int, int], Call] | None = None
     _local_index: dict[tuple[str, str], Buffer] | None = None
     _by_start: dict[int, Function] = field(default_factory=dict)
+    _short_index: dict[str, list[tuple[Function, Call]]] | None = None
 
     @property
     def entries(self) -> list[Function]:
@@ -320,6 +336,28 @@ class KernelModel:
         method of a class template (or none is written out)."""
         cls = self.classes.get(fn.class_name or "")
         return list(cls.instantiations) if cls is not None else []
+
+    def calls_named(self, *names: str) -> list[tuple[Function, Call]]:
+        """(function, call) of the calls whose last name part is one of `names`, in document order."""
+        index = self._short_index
+        if index is None:
+            index = {}
+            for start, cs in self.calls_by_function.items():
+                fn = self._by_start.get(start)
+                if fn is not None:
+                    for c in cs:
+                        index.setdefault(c.short, []).append((fn, c))
+            self._short_index = index
+        out = [pair for name in names for pair in index.get(name, ())]
+        if len(names) > 1:
+            out.sort(key=lambda pair: pair[1].node.start_byte)
+        return out
+
+    def call_names(self) -> set[str]:
+        """The last name parts of every call of the file."""
+        self.calls_named()
+        assert self._short_index is not None
+        return set(self._short_index)
 
     def call_at(self, node: Node) -> Call | None:
         """The `Call` of a call_expression node (None when the callee has no name)."""
@@ -536,23 +574,15 @@ def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str
     kind = name.rsplit("::", 1)[-1]
     if kind == "TQue":
         pos = _position(args[0]) if args else None
-        return Buffer(d.name, kind, pos, pos, _depth(pf, args[1] if len(args) > 1 else None, d, template_params),
-                      owner, d)
+        return Buffer(d.name, kind, pos, pos, args[1] if len(args) > 1 else None, owner, d, pf, template_params)
     if kind == "TQueBind":
         return Buffer(d.name, kind, _position(args[0]) if args else None,
-                      _position(args[1]) if len(args) > 1 else None,
-                      _depth(pf, args[2] if len(args) > 2 else None, d, template_params), owner, d)
+                      _position(args[1]) if len(args) > 1 else None, args[2] if len(args) > 2 else None, owner, d,
+                      pf, template_params)
     if kind == "TBuf":
         pos = _position(args[0]) if args else "VECCALC"
-        return Buffer(d.name, kind, pos, pos, None, owner, d)
+        return Buffer(d.name, kind, pos, pos, None, owner, d, pf, template_params)
     return None
-
-
-def _depth(pf: ParsedFile, text: str | None, d: syntax.Declaration, template_params: tuple[str, ...]) -> int | None:
-    """A queue's constant depth; None when unknown (a template parameter's value depends on the instantiation)."""
-    if text is None or set(_WORD_RE.findall(text)) & set(template_params):
-        return None
-    return const_eval(text, pf, at=d.node)
 
 
 def _template_args_of_text(text: str) -> tuple[str, ...]:
@@ -680,6 +710,7 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
         is_aicore=is_aicore, is_global=is_global, extern_c=extern_c,
         is_template=node.parent is not None and node.parent.type == "template_declaration",
         is_constexpr="constexpr" in words or "consteval" in words, start_byte=start,
+        class_name=f.class_name.rsplit("::", 1)[-1] if f.class_name else None,
     )
 
 
@@ -695,18 +726,12 @@ def _macro_body(pf: ParsedFile, name: str) -> str:
 
 # ------------------------------------------------------------------------------------------------- bodies
 
-_CONDITIONAL = frozenset({"if_statement", "switch_statement", "for_statement", "for_range_loop", "while_statement",
-                          "do_statement", "conditional_expression", "case_statement", "lambda_expression"})
-
-
 def is_conditional(node: Node, stop: Node) -> bool:
-    """Whether `node` sits in a branch or a loop below `stop` (its function body)."""
-    p = node.parent
-    while p is not None and p != stop:
-        if p.type in _CONDITIONAL:
-            return True
-        p = p.parent
-    return False
+    """Whether the call `node` may not run every time its function body `stop` runs: true unless it is a statement
+    of the body itself (a call nested in a branch, a loop, a block or an expression counts as conditional; asking
+    tree-sitter for parents is slow, so it looks two levels up only)."""
+    statement = node.parent
+    return not (statement is not None and statement.type == "expression_statement" and statement.parent == stop)
 
 
 def receiver_base(pf: ParsedFile, node: Node | None) -> str | None:
@@ -760,11 +785,10 @@ def _scan_calls(model: KernelModel, fn: Function) -> None:
         if c.short == "InitBuffer" and len(c.args) in (2, 3):
             target = receiver_base(pf, c.args[0])
             buf = model.buffer_for(fn, target) if target else None
-            num = 1 if len(c.args) == 2 else model.eval(c.args[1], fn)
             model.init_buffers.append(InitBuffer(
                 call=c, function=fn, pipe=" ".join(pf.node_text(c.receiver).split()),
-                target=target or pf.node_text(c.args[0]), buffer=buf, num=num, length=model.eval(c.args[-1], fn),
-                conditional=is_conditional(c.node, fn.body) or model.in_preprocessor_branch(c.node)))
+                target=target or pf.node_text(c.args[0]), buffer=buf,
+                conditional=is_conditional(c.node, fn.body) or model.in_preprocessor_branch(c.node), model=model))
         elif c.short in QUEUE_OPS:
             qname = receiver_base(pf, c.receiver)
             if qname is None:

@@ -162,7 +162,7 @@ def _launched_here(ctx: LintContext, name: str) -> bool:
 
 def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     """An ``extern "C" __aicore__ void k(GM_ADDR ...)`` nobody calls, in a file without a __global__ function."""
-    called = {c.short for cs in model.calls_by_function.values() for c in cs}
+    called = model.call_names()
     for fn in model.functions:
         if not (fn.extern_c and fn.is_aicore and fn.class_name is None and fn.return_type == "void"):
             continue
@@ -184,23 +184,22 @@ def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
 def _host_calls(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     pf = ctx.parsed
     orig = pf.text
-    for caller in model.functions:
+    for caller, c in model.calls_named(*sorted(model.call_names() & set(model.function_names))):
         if caller.body is None or not caller.has_device_mark or model.in_cpu_only(caller.node):
             continue
-        for c in model.calls_in(caller):
-            if c.short not in model.function_names or c.qualifier is not None or model.in_cpu_only(c.node):
-                continue  # Ns::f / Class::f: another overload set than the one we index
-            candidates = _candidates(model, caller, c.short, c.receiver)
-            if not candidates or any(_device_ok(f) for f in candidates) or _declared_device(orig, c.short):
-                continue
-            if any(model.in_cpu_only(f.node) or model.in_preprocessor_branch(f.node) for f in candidates):
-                continue  # which definition a build compiles is not told by this file alone
-            callee = candidates[0]
-            fixes = (Fix(f"Declare '{callee.name}' __aicore__",
-                         (Edit(_point(ctx, callee.start_byte), "__aicore__ "),), safe=False),)
-            yield _error(c.name_span,
-                         f"calling a __host__ function(\"{c.short}\") from a __aicore__ function(\"{caller.name}\") "
-                         f"is not allowed; declare '{c.short}' '__aicore__ inline'", "scope", fixes)
+        if c.qualifier is not None or model.in_cpu_only(c.node):
+            continue  # Ns::f, Class::f: other overload sets
+        candidates = _candidates(model, caller, c.short, c.receiver)
+        if not candidates or any(_device_ok(f) for f in candidates) or _declared_device(orig, c.short):
+            continue
+        if any(model.in_cpu_only(f.node) or model.in_preprocessor_branch(f.node) for f in candidates):
+            continue  # which definition a build compiles is not told by this file alone
+        callee = candidates[0]
+        fixes = (Fix(f"Declare '{callee.name}' __aicore__",
+                     (Edit(_point(ctx, callee.start_byte), "__aicore__ "),), safe=False),)
+        yield _error(c.name_span,
+                     f"calling a __host__ function(\"{c.short}\") from a __aicore__ function(\"{caller.name}\") "
+                     f"is not allowed; declare '{c.short}' '__aicore__ inline'", "scope", fixes)
 
 
 def _device_ok(fn: Function) -> bool:

@@ -75,7 +75,8 @@ from akgen_lsp.ascendc.syntax import walk
 from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG120"
-_ENQUE_TEXT_RE = re.compile(r"\b(\w+)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(?:template\s+)?EnQue\b")
+_ENQUE_RE = re.compile(r"\bEnQue\b")
+_RECEIVER_RE = re.compile(r"\b(\w+)\s*(?:\[[^\]\n]*\]\s*)?(?:\.|->)\s*(?:template\s+)?\Z")
 _HANDLING = frozenset({"EnQue", "FreeTensor"})
 
 
@@ -276,25 +277,35 @@ def _receiver_or_init_use(model: KernelModel, node: Node) -> bool:
 
 def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     enqueued_names = {op.queue for op in model.queue_ops if op.op == "EnQue"}
-    if any("EnQue" in (m.body or "") for m in syntax.macros(model.pf).values()):
-        return  # a macro enqueues: which queue is not told by the tree
-    enqueued_names |= {m.group(1) for m in _ENQUE_TEXT_RE.finditer(model.pf.text)}  # also in blanked code
     dequeues: dict[int, list[QueueOp]] = {}
     for op in model.queue_ops:
         if op.buffer is not None and op.op == "DeQue" and op.queue not in enqueued_names and op.buffer.is_queue:
             dequeues.setdefault(id(op.buffer), []).append(op)
     if not dequeues:
         return
+    if any("EnQue" in (m.body or "") for m in syntax.macros(model.pf).values()):
+        return  # a macro enqueues: which queue is not told by the tree
+    enqueued_names |= _enqueued_in_text(model.pf.text)  # also in code the syntax layer blanked
     escaped = _escaped_queues(model)
     for key, ops in dequeues.items():
-        if key in escaped:
-            continue
         buf = ops[0].buffer
         assert buf is not None
+        if key in escaped or buf.name in enqueued_names:
+            continue
         yield _finding(
             ctx.parsed.span(ops[0].name_node),
             f"DeQue from '{buf.name}', but nothing ever calls {buf.name}.EnQue: the DeQue waits forever; EnQue the "
             "tensor (after AllocTensor and filling it) before this DeQue")
+
+
+def _enqueued_in_text(text: str) -> set[str]:
+    """Receivers of ``.EnQue`` / ``->EnQue`` / ``.template EnQue`` anywhere in the user's text."""
+    out = set()
+    for m in _ENQUE_RE.finditer(text):
+        before = _RECEIVER_RE.search(text, max(0, m.start() - 120), m.start())
+        if before is not None:
+            out.add(before.group(1))
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ buffers per position
@@ -315,7 +326,7 @@ def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Find
             continue  # one queue initialised twice: not a plain sum
         # the generic code first, then each instantiation of its class template that the file writes out
         for binding in [None, *model.bindings_for(group[0].function)]:
-            calls = [c.under(model, binding) for c in group]
+            calls = [c.under(binding) for c in group]
             if any(c.num is None for c in calls):
                 continue
             total = sum(c.num or 0 for c in calls)

@@ -66,7 +66,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         bindings: list[Binding | None] = [None, *model.bindings_for(calls[0].function)]
         for check_one in (_ub_sum, _buffer_count):
             for binding in bindings:
-                found = check_one(ctx, [c.under(model, binding) for c in calls], _where(calls[0], binding))
+                found = check_one(ctx, [c.under(binding) for c in calls], _where(calls[0], binding))
                 if found is not None:
                     yield found
                     break

@@ -62,24 +62,26 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     model = kernel_model(ctx)
     block = ctx.arch.alignment.get("datacopy", 32) or 32
     repeat = ctx.arch.alignment.get("compare", 256) or 256
-    for fn in model.functions:
-        if fn.body is None or not model.is_device(fn):
+    bindings_of: dict[int, list[Binding | None]] = {}
+    for fn, c in model.calls_named("DataCopy", "Compare"):
+        if c.receiver is not None or c.user_defined or c.qualifier not in (None, "AscendC"):
             continue
-        bindings: list[Binding | None] = [None, *model.bindings_for(fn)]
-        for c in model.calls_in(fn):
-            if c.receiver is not None or c.user_defined or c.qualifier not in (None, "AscendC"):
-                continue
-            if c.short == "DataCopy" and len(c.args) == 3:
-                check_one = _data_copy
-            elif c.short == "Compare" and len(c.args) == 5:
-                check_one = _compare
-            else:
-                continue
-            for binding in bindings:  # the generic code first, then each instantiation the file writes out
-                found = check_one(ctx, model, fn, c, binding, block if check_one is _data_copy else repeat)
-                if found is not None:
-                    yield found
-                    break
+        if c.short == "DataCopy" and len(c.args) == 3:
+            check_one, unit = _data_copy, block
+        elif c.short == "Compare" and len(c.args) == 5:
+            check_one, unit = _compare, repeat
+        else:
+            continue
+        if not model.is_device(fn):
+            continue
+        bindings = bindings_of.get(fn.node.start_byte)
+        if bindings is None:
+            bindings = bindings_of[fn.node.start_byte] = [None, *model.bindings_for(fn)]
+        for binding in bindings:  # the generic code first, then each instantiation the file writes out
+            found = check_one(ctx, model, fn, c, binding, unit)
+            if found is not None:
+                yield found
+                break
 
 
 def _element(model: KernelModel, args: tuple[Node, ...], binding: Binding | None) -> tuple[str, str, int] | None:

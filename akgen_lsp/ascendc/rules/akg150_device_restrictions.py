@@ -113,16 +113,17 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         reported.add(key)
         return True
 
-    for fn in model.functions:
-        if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node):
+    names = model.call_names()
+    wanted = (names & (_NAMED | STL_ALGORITHMS | STL_CONTAINERS | set(model.function_names))) | {
+        n for n in names if n.startswith("acl")}
+    for fn, c in model.calls_named(*sorted(wanted)):
+        if c.receiver is not None or (c.qualifier is not None and c.qualifier.lstrip(":") != "std"):
             continue
-        where = f"in __aicore__ function '{fn.name}'"
-        for c in model.calls_in(fn):
-            if c.receiver is not None or (c.qualifier is None and c.short != fn.name and c.short not in _NAMED
-                                          and not c.short.startswith("acl")):
-                continue
-            if not model.in_cpu_only(c.node):
-                yield from filter(fresh, _call(ctx, model, fn, c, where))
+        if c.qualifier is None and c.short in model.function_names and c.short != fn.name:
+            continue  # a call of another function of the file: only self-calls matter here
+        if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node) or model.in_cpu_only(c.node):
+            continue
+        yield from filter(fresh, _call(ctx, model, fn, c, f"in __aicore__ function '{fn.name}'"))
     for kind, n in _nodes(pf):
         if model.in_cpu_only(n):
             continue
@@ -138,9 +139,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 continue
             where = f"in kernel class '{kc.name}'"
         yield from filter(fresh, _node(ctx, kind, n, where))
-    for cls in model.classes.values():
-        if cls.is_kernel_class:
-            yield from _virtuals(ctx, cls.node)
+    if "virtual" in ctx.text:
+        for cls in model.classes.values():
+            if cls.is_kernel_class and "virtual" in pf.node_text(cls.node):
+                yield from _virtuals(ctx, cls.node)
 
 
 def _finding(ctx: LintContext, span: Span, message: str, error_class: str = "api_mismatch") -> Finding:
