@@ -1,6 +1,6 @@
 """Completion pipeline figures with the tiny random GGUF (akgen_lsp.model.tiny) through llama.cpp.
 
-    python benchmarks/bench_completion.py [--runs 30] [--file samples/....cpp] [--json]
+    python benchmarks/bench_completion.py [--runs 30] [--file samples/....cpp] [--json] [--server]
 
 Prints:
 - pipeline / raw backend latency on the same prompt (target <= 1.10): the pipeline (split, cache miss, mode from the
@@ -10,7 +10,10 @@ Prints:
 - a typed-ahead cache hit (target <= 2 ms median): `complete()` called with the text the user reaches by typing
   along the last suggestion, on the kernel and on a 5,000-line file;
 - resident memory of this process: before anything, after importing the service, with the tiny model loaded and after
-  the completions ran (VmRSS and VmHWM from /proc/self/status).
+  the completions ran (VmRSS and VmHWM from /proc/self/status);
+- with ``--server``: the language server (`akgen serve`, stdio) configured with the tiny model through the environment
+  (AKGEN_MODEL_BACKEND / AKGEN_MODEL_PATH), its resident memory after initialize and after answering
+  `textDocument/inlineCompletion` requests, and their round trip.
 """
 
 from __future__ import annotations
@@ -157,13 +160,83 @@ async def run(runs: int, source: Path) -> dict[str, Any]:
     }
 
 
+async def run_server(runs: int) -> dict[str, Any]:
+    import os
+
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+    from pytest_lsp import client_capabilities
+
+    from akgen_lsp.model.tiny import write_tiny_gguf
+
+    tmp = Path(tempfile.mkdtemp(prefix="akgen-bench-server-"))
+    model = write_tiny_gguf(tmp / "akgen-tiny.gguf")
+    src = tmp / "add.cpp"
+    text = KERNEL.read_text(encoding="utf-8")
+    src.write_text(text, encoding="utf-8")
+    env = {**os.environ, "AKGEN_MODEL_BACKEND": "llama_cpp", "AKGEN_MODEL_PATH": str(model),
+           "AKGEN_COMPLETION_DEBOUNCE_MS": "0"}
+    client = LanguageClient("bench-completion", "0")
+
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def on_log(params: types.LogMessageParams) -> None:
+        pass
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+        pass
+
+    await client.start_io(sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve", env=env)
+    pid = client._server.pid  # type: ignore[union-attr]
+
+    def proc_rss() -> dict[str, float]:
+        out = {}
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                key, value = line.split(":", 1)
+                out[key] = round(int(value.split()[0]) / 1024, 1)
+        return out
+
+    await client.initialize_async(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=tmp.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp.as_uri(), name="bench")]))
+    client.initialized(types.InitializedParams())
+    memory = {"initialized": proc_rss()}
+    uri = src.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=text)))
+    round_trips = []
+    items = 0
+    for i in range(runs):
+        params = types.InlineCompletionParams(
+            context=types.InlineCompletionContext(trigger_kind=types.InlineCompletionTriggerKind.Invoked),
+            text_document=types.TextDocumentIdentifier(uri),
+            position=types.Position(BLANK_LINE, 8),
+        )
+        t0 = time.perf_counter()
+        res = await client.text_document_inline_completion_async(params)
+        if i:
+            round_trips.append((time.perf_counter() - t0) * 1000.0)
+        got = res.items if isinstance(res, types.InlineCompletionList) else (res or [])
+        items += len(got)
+    memory["after_inline_completions"] = proc_rss()
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return {"server_memory_mb": memory, "inline_round_trip_ms_median": round(statistics.median(round_trips), 2)
+            if round_trips else None, "inline_items": items, "requests": runs}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--file", type=Path, default=KERNEL)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--server", action="store_true", help="also measure `akgen serve` with the tiny model")
     args = ap.parse_args()
     out = asyncio.run(run(args.runs, args.file.resolve()))
+    if args.server:
+        out["server"] = asyncio.run(run_server(min(args.runs, 20)))
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -177,6 +250,12 @@ def main() -> None:
           f"over {out['cache_hits_5000_lines']}   (target <= 2 ms)")
     for stage, mem in out["memory_mb"].items():
         print(f"memory {stage:<18} RSS {mem.get('VmRSS')} MB (peak {mem.get('VmHWM')} MB)")
+    if "server" in out:
+        srv = out["server"]
+        for stage, mem in srv["server_memory_mb"].items():
+            print(f"server {stage:<24} RSS {mem.get('VmRSS')} MB (peak {mem.get('VmHWM')} MB)")
+        print(f"server inline completion round trip {srv['inline_round_trip_ms_median']} ms median "
+              f"({srv['inline_items']} items over {srv['requests']} requests; repeats are cache hits)")
 
 
 if __name__ == "__main__":

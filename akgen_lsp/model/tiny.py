@@ -122,11 +122,17 @@ def write_tiny_hf(folder: str | Path, *, hidden: int = 32, layers: int = 2, head
 
     Needs torch and transformers (the `hf` extra); builds the tokenizer locally with `tokenizers`.
     """
+    from akgen_lsp.model.backends.transformers import hidden_npu_stubs
+
+    with hidden_npu_stubs():
+        return _write_tiny_hf(Path(folder), hidden, layers, heads, seed)
+
+
+def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int) -> Path:
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
-    folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     tokens, merges, specials = vocabulary()
     vocab = {t: i for i, t in enumerate(tokens)}

@@ -8,6 +8,8 @@ after every token, so closing the generation stops the worker within one token. 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +29,28 @@ from akgen_lsp.model.backends.base import (
 )
 
 _LOADED: dict[tuple[str, str], tuple[Any, Any, threading.Lock]] = {}
+_STUB_PREFIXES = ("torch_npu", "torchair")
+
+
+@contextlib.contextmanager
+def hidden_npu_stubs() -> Iterator[None]:
+    """Hide placeholder ``torch_npu`` modules (no ``__spec__``: the bench harness puts them in ``sys.modules`` to load
+    NPUKernelBench's Python without an NPU) while transformers probes for an NPU, which otherwise fails with
+    "torch_npu.__spec__ is None". transformers caches the answer, so hiding them while importing and loading is enough.
+    """
+    stubs = {
+        name: mod
+        for name, mod in list(sys.modules.items())
+        if name.split(".")[0] in _STUB_PREFIXES and getattr(mod, "__spec__", None) is None
+    }
+    for name in stubs:
+        del sys.modules[name]
+    try:
+        yield
+    finally:
+        for name, mod in stubs.items():
+            sys.modules.setdefault(name, mod)
+
 _LOADED_LOCK = threading.Lock()
 
 
@@ -36,8 +60,12 @@ def _load(path: str, device: str) -> tuple[Any, Any, threading.Lock]:
         if hit is not None:
             return hit
         try:
-            import torch
-            from transformers import AutoModelForCausalLM, AutoTokenizer
+            with hidden_npu_stubs():
+                import torch
+                from transformers import AutoModelForCausalLM, AutoTokenizer
+                from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()  # no progress bars on the server's stderr
         except ImportError:
             raise BackendError(
                 "the transformers backend needs torch and transformers; run `pip install 'akgen-lsp[hf]'` "
@@ -58,11 +86,12 @@ def _load(path: str, device: str) -> tuple[Any, Any, threading.Lock]:
                 "config",
             )
         try:
-            tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-            dtype = torch.float32 if device == "cpu" else "auto"
-            model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
-            model.to(device)
-            model.eval()
+            with hidden_npu_stubs():
+                tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+                dtype = torch.float32 if device == "cpu" else "auto"
+                model = AutoModelForCausalLM.from_pretrained(path, local_files_only=True, dtype=dtype)
+                model.to(device)
+                model.eval()
         except Exception as exc:  # transformers raises many types for a damaged checkpoint
             raise BackendError(
                 f"transformers could not load {path} ({type(exc).__name__}: {str(exc)[:200]}); "
