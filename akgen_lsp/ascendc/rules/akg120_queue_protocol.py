@@ -100,7 +100,7 @@ def _finding(span: Span, message: str, severity: Severity = Severity.ERROR, fixe
 def _depth_zero(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     for op in model.queue_ops:
         buf = op.buffer
-        if buf is None or not buf.is_queue or buf.depth != 0 or op.nargs != 0 or op.op not in ("AllocTensor", "DeQue"):
+        if op.nargs != 0 or op.op not in ("AllocTensor", "DeQue") or buf is None or not buf.is_queue or buf.depth != 0:
             continue
         text = f"must use {op.op}<LocalTensor&> api while tque's depth is zero"
         yield _finding(ctx.parsed.span(op.name_node),
