@@ -104,6 +104,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# Runs llama_cpp.server, and exits as soon as the test process is gone (even killed with SIGKILL, when no finaliser
+# runs), so a server never outlives its session.
+ORPHAN_GUARD = """
+import os, runpy, sys, threading, time
+parent = int(sys.argv[1])
+def watch():
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+threading.Thread(target=watch, daemon=True).start()
+sys.argv = ["llama_cpp.server", *sys.argv[2:]]
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
 @dataclass
 class Server:
     base_url: str
@@ -122,8 +137,8 @@ def llama_server(tiny_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> I
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-u", "-m", "llama_cpp.server", "--model", str(tiny_gguf), "--host", "127.0.0.1",
-             "--port", str(port), "--n_ctx", "1024", "--verbose", "False"],
+            [sys.executable, "-u", "-c", ORPHAN_GUARD, str(os.getpid()), "--model", str(tiny_gguf),
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "1024", "--verbose", "False"],
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     server = Server(f"http://127.0.0.1:{port}/v1", log, proc)
