@@ -163,14 +163,18 @@ def lint_sources(sources: Sequence[Source], settings_cache: SettingsCache) -> Re
         settings = settings_cache.for_path(source.path)
         suffix = source.path.suffix.lower()
         known = {e.lower() for e in settings["files.extensions"]} | {e.lower() for e in settings["files.cpp_extensions"]}
-        if not source.explicit and suffix not in known:
+        if suffix not in known:
+            if source.explicit:
+                report.skipped.append(
+                    f"skipped {source.shown}: not a C++ or Ascend C source ({', '.join(sorted(known))}; "
+                    "set files.extensions to add one)"
+                )
             continue
         if _excluded(source, settings):
             continue
         text, note, bad = read_source(source.path)
         if text is None:
-            if source.explicit or suffix in known:
-                report.skipped.append(note or f"skipped {source.shown}")
+            report.skipped.append(note or f"skipped {source.shown}")
             continue
         if not source.explicit and not is_ascendc(source.path, text, settings):
             continue

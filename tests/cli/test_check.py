@@ -172,6 +172,12 @@ def test_huge_file_finishes(kernels: Path):
     assert time.perf_counter() - started < 60  # generous: it must finish, not be fast
 
 
+def test_a_named_file_that_is_not_cpp_is_skipped_with_a_note(kernels: Path):
+    code, out, err = check(str(kernels / "tool.py"))
+    assert code == 0 and out == ""
+    assert "skipped" in err and "tool.py" in err and "0 files" in err
+
+
 def test_output_file(kernels: Path, tmp_path: Path):
     target = tmp_path / "report.sarif"
     code, out, _ = check(str(kernels), "-f", "sarif", "-o", str(target))
