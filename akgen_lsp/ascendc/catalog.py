@@ -25,7 +25,8 @@ The data lives in ``akgen_lsp/ascendc/catalog/*.toml`` (one file per family). Ea
 
 Keys outside the schema are kept in ``Entry.extra``; the bundled files use: ``type`` and ``default`` (struct fields and
 constants, kind ``variable``), ``archs`` (see above), ``side = "host"`` (host-side tiling helpers), ``pipe_by_direction``
-(DataCopy: the pipe per direction, e.g. ``ub_to_gm = "MTE3"``) and ``conversions`` (Cast: ``"src->dst"`` pairs per arch).
+(DataCopy: the pipe per direction, e.g. ``ub_to_gm = "MTE3"``), ``conversions`` (Cast: ``"src->dst"`` pairs per arch)
+and ``operator`` (the LocalTensor operator spelling of a vector op, e.g. ``"dst = src0 + src1"``).
 Overload forms beginning with ``3510-only`` exist only for Ascend 950 (``__NPU_ARCH__`` 3510).
 
 and ``[[invented]]`` tables for names that models invent::
