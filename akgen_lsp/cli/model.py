@@ -208,7 +208,11 @@ def complete_command(
 
 
 async def _complete(settings: Any, text: str, path: str, line: int, character: int) -> tuple[Any, str | None, str]:
+    import logging
+
     from akgen_lsp.model.service import CompletionService
+
+    logging.getLogger("akgen.model").setLevel(logging.ERROR)  # the command prints the problem itself, once
 
     svc = CompletionService(settings, workspace=Path(path).resolve().parent)
     try:

@@ -32,7 +32,8 @@ def make_backend(settings: Settings, trained_context: int | None = None) -> Back
     if kind == "transformers":
         from akgen_lsp.model.backends.transformers import TransformersBackend
 
-        return TransformersBackend(settings["model.path"], device=settings["model.device"])
+        return TransformersBackend(settings["model.path"], device=settings["model.device"],
+                                   n_threads=settings["model.n_threads"])
     if kind == "openai":
         from akgen_lsp.model.backends.openai import OpenAIBackend
 

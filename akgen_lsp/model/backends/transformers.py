@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -54,7 +55,7 @@ def hidden_npu_stubs() -> Iterator[None]:
 _LOADED_LOCK = threading.Lock()
 
 
-def _load(path: str, device: str) -> tuple[Any, Any, threading.Lock]:
+def _load(path: str, device: str, threads: int = 0) -> tuple[Any, Any, threading.Lock]:
     with _LOADED_LOCK:
         hit = _LOADED.get((path, device))
         if hit is not None:
@@ -79,6 +80,9 @@ def _load(path: str, device: str) -> tuple[Any, Any, threading.Lock]:
                 "you downloaded, e.g. models/KernelGen-LM-4B (models/README.md)",
                 "missing",
             )
+        if device == "cpu":
+            # all cores (torch's default) is much slower on a machine also running an editor: half, like llama_cpp
+            torch.set_num_threads(threads if threads > 0 else max(1, (os.cpu_count() or 2) // 2))
         if device.startswith("cuda") and not torch.cuda.is_available():
             raise BackendError(
                 f"akgen.model.device is {device!r} but torch sees no CUDA device; set it to cpu or install a CUDA "
@@ -111,9 +115,10 @@ def unload_all() -> None:
 class TransformersBackend(Backend):
     name = "transformers"
 
-    def __init__(self, model: str, *, device: str = "cpu") -> None:
+    def __init__(self, model: str, *, device: str = "cpu", n_threads: int = 0) -> None:
         super().__init__(model)
         self.device = device or "cpu"
+        self.n_threads = n_threads
         self._held: tuple[Any, Any, threading.Lock] | None = None
 
     async def load(self) -> None:
@@ -124,7 +129,7 @@ class TransformersBackend(Backend):
                 "no model directory configured; set akgen.model.path to a HuggingFace model folder", "config"
             )
         t0 = time.perf_counter()
-        self._held = await asyncio.to_thread(_load, str(Path(self.model).resolve()), self.device)
+        self._held = await asyncio.to_thread(_load, str(Path(self.model).resolve()), self.device, self.n_threads)
         self.load_ms = (time.perf_counter() - t0) * 1000.0
 
     def stream(self, prompt: Prompt, params: GenParams) -> Generation:
