@@ -5,8 +5,10 @@
 // are whole 32-byte blocks.
 //
 // ReduceSum(dst, src, sharedTmpBuffer, count) writes the sum of `count` elements into dst[0]. Its destination needs
-// only sizeof(float) alignment, so the sum of row r is written straight into yLocal[r]; its source (x rows at
-// multiples of 4 KiB) and the temporary buffer are 32-byte aligned as required. The temporary buffer holds the
+// only sizeof(float) alignment, not 32 bytes (Ascend C API docs, ReduceSum constraints and ReduceRepeat table 3:
+// SUM on float, 4-byte aligned; CANN's CPU-mode check tests the destination against sizeof(T) and only the source
+// against 32 bytes), so the sum of row r is written straight into yLocal[r]. The source (x rows at multiples of
+// 4 KiB) and the temporary buffer are 32-byte aligned as required. The temporary buffer holds the
 // first-round partial sums: one per 256-byte repeat, rounded up to whole 32-byte blocks.
 //
 // UB use per core: x 2 x 32 KiB + y 2 x 32 B + work 64 B = 64.1 KiB.
