@@ -12,10 +12,12 @@ from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
 from akgen_lsp.ascendc.lint import lint_text
+from akgen_lsp.config import load_settings
 
 from .lsp_helpers import (
     CLIENTS,
     CONFIG,
+    FIXTURES,
     fixture_text,
     initialize_params,
     open_document,
@@ -108,19 +110,31 @@ async def _raw_request(client: LanguageClient, method: str, params: object, time
     return await asyncio.wait_for(future, timeout)
 
 
-async def test_inline_completion_answers_a_list(client: LanguageClient):
-    text = fixture_text("good_add.cpp")
-    uri = open_document(client, "good_add.cpp")
+async def test_inline_completion_passes_the_services_answer_through(client: LanguageClient):
+    """The server answers what the completion service answers for the same text and cursor (one item whose range
+    stays on the cursor's line), or an empty list when it has nothing."""
+    service_module = pytest.importorskip("akgen_lsp.model.service", reason="the model layer is not installed")
+    text = fixture_text("good_add.cpp").replace("inQueueX.FreeTensor(xLocal);", "inQueueX.Fr", 1)
+    cursor = position_of(text, "inQueueX.Fr", len("inQueueX.Fr"))
+    service = service_module.CompletionService(load_settings(FIXTURES, env={}))
+    try:
+        expected = await service.complete(text, str(FIXTURES / "good_add.cpp"), cursor.line, cursor.character)
+    finally:
+        await service.close()
+    uri = open_document(client, "good_add.cpp", text=text)
     await wait_for_diagnostics(client, uri, version=1)
     result = await client.text_document_inline_completion_async(
         types.InlineCompletionParams(
             text_document=DOC(uri=uri),
-            position=position_of(text, "        inQueueX.FreeTensor(xLocal);", 8),
+            position=cursor,
             context=types.InlineCompletionContext(trigger_kind=types.InlineCompletionTriggerKind.Invoked),
         )
     )
     assert isinstance(result, types.InlineCompletionList)
-    for item in result.items:  # with a completion service installed, the range stays on one line
-        assert item.insert_text
-        if item.range is not None:
-            assert item.range.start.line == item.range.end.line
+    if expected is None or not expected.text:
+        assert list(result.items) == []
+        return
+    (item,) = result.items
+    assert item.insert_text == expected.text
+    assert item.range is not None and item.range.start.line == item.range.end.line == expected.start_line
+    assert item.range.start.character == expected.start_character  # ASCII text: the same in every encoding
