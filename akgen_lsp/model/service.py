@@ -92,7 +92,8 @@ class CompletionService:
         backend: Backend | None = None,
         workspace: Path | None = None,
     ) -> None:
-        self.settings = settings
+        self.settings = _resolve_model_path(settings, workspace)
+        settings = self.settings
         self._catalog = catalog
         self.registry = registry if registry is not None else _safe_registry(workspace)
         self.spec: ModelSpec = self.registry.for_model(settings["model.name"], settings["model.path"])
@@ -418,3 +419,23 @@ def _safe_registry(workspace: Path | None) -> Registry:
         from akgen_lsp.model.registry import Registry as _R
 
         return _R((), ModelSpec(name="default", known=False))
+
+
+def _resolve_model_path(settings: Settings, workspace: Path | None) -> Settings:
+    """A relative ``model.path`` is tried from the working directory, then from the folder of the akgen.toml that
+    set it, then from the workspace; the first that exists wins (else it stays as written, for the error message)."""
+    raw = settings["model.path"]
+    if not raw or Path(raw).is_absolute() or Path(raw).exists():
+        return settings
+    bases: list[Path] = []
+    origin = settings.origin("model.path")
+    if origin.endswith(".toml"):
+        bases.append(Path(origin).parent)
+    if workspace is not None:
+        bases.append(workspace)
+    for base in bases:
+        candidate = base / raw
+        if candidate.exists():
+            return settings.with_overrides({"model.path": str(candidate)}, origin)
+    return settings
+

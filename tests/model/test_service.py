@@ -274,3 +274,18 @@ async def test_warm_loads_the_model_and_status_reports_it(tiny_gguf: Path, small
     st = svc.status()
     assert st["loaded"] is True and st["model"] == "akgen-tiny" and st["error"] is None
     await svc.close()
+
+
+async def test_relative_model_path_is_found_from_the_config_file(tiny_gguf: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   small_catalog: Catalog) -> None:
+    from akgen_lsp.config import load_settings
+
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "x.gguf").write_bytes(tiny_gguf.read_bytes())
+    (tmp_path / "akgen.toml").write_text('[model]\nbackend = "llama_cpp"\npath = "models/x.gguf"\n')
+    monkeypatch.chdir(tmp_path.parent)  # the server's working directory is elsewhere
+    svc = CompletionService(load_settings(tmp_path, env={}), catalog=small_catalog)
+    assert svc.settings["model.path"] == str(tmp_path / "models" / "x.gguf")
+    assert await svc.backend() is not None
+    await svc.close()
