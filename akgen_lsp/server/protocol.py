@@ -133,6 +133,18 @@ class AkgenServer(LanguageServer):
         item = td.completion.completion_item if td and td.completion else None
         return bool(item and item.resolve_support and "documentation" in item.resolve_support.properties)
 
+    def client_markdown(self, feature: str) -> bool:
+        """Whether the client renders markdown in `feature` ("hover", "completion", "signature")."""
+        td = self.client_capabilities.text_document
+        formats = None
+        if td is not None and feature == "hover" and td.hover:
+            formats = td.hover.content_format
+        elif td is not None and feature == "completion" and td.completion and td.completion.completion_item:
+            formats = td.completion.completion_item.documentation_format
+        elif td is not None and feature == "signature" and td.signature_help and td.signature_help.signature_information:
+            formats = td.signature_help.signature_information.documentation_format
+        return bool(formats) and types.MarkupKind.Markdown in formats
+
     def client_supports_snippets(self) -> bool:
         td = self.client_capabilities.text_document
         item = td.completion.completion_item if td and td.completion else None
@@ -387,7 +399,8 @@ def create_server() -> AkgenServer:
         rng = types.Range(
             lines.position(result.line + 1, result.start + 1), lines.position(result.line + 1, result.end + 1)
         )
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=result.markdown), range=rng)
+        kind = types.MarkupKind.Markdown if ls.client_markdown("hover") else types.MarkupKind.PlainText
+        return types.Hover(contents=types.MarkupContent(kind=kind, value=result.markdown), range=rng)
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -404,12 +417,15 @@ def create_server() -> AkgenServer:
         items = completion.complete(
             doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs()
         )
+        if not ls.client_markdown("completion"):
+            items = [completion.plain_documentation(item) for item in items]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     async def on_completion_resolve(ls: AkgenServer, item: types.CompletionItem) -> types.CompletionItem:
         try:
-            return completion.resolve(item, ls.catalog)
+            item = completion.resolve(item, ls.catalog)
+            return item if ls.client_markdown("completion") else completion.plain_documentation(item)
         except Exception as exc:
             log.exception("completionItem/resolve failed")
             ls.log(f"akgen: completionItem/resolve failed: {exc}", types.MessageType.Error)
@@ -429,7 +445,12 @@ def create_server() -> AkgenServer:
             return None
         lines = Lines(doc.source, doc.position_codec)
         line, char = lines.to_code_points(params.position)
-        return signature.signature_help(doc.source, line, char, settings, ls.catalog)
+        help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog)
+        if help_ is not None and not ls.client_markdown("signature"):
+            for sig in help_.signatures:
+                if isinstance(sig.documentation, types.MarkupContent):
+                    sig.documentation = sig.documentation.value
+        return help_
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,

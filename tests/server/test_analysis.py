@@ -111,3 +111,17 @@ def test_signature_follows_the_classes_of_the_typed_arguments():
     if copy is not None and any(ov.signature.count("GlobalTensor") for ov in copy.overloads):
         label = active_label("DataCopy(zGm[progress * this->tileLength], zLocal, ")
         assert label.index("GlobalTensor") < label.index("LocalTensor")
+
+
+def test_plain_documentation_for_clients_without_markdown():
+    from lsprotocol import types
+
+    from akgen_lsp.config import defaults
+    from akgen_lsp.server.features.completion import complete, plain_documentation
+
+    text = "#include \"kernel_operator.h\"\nvoid f() {\n    AscendC::\n}\n"
+    items = complete(text, 2, len("    AscendC::"), defaults(), load_catalog())
+    item = next(i for i in items if i.label == "Add")
+    plain = plain_documentation(item)
+    assert isinstance(item.documentation, types.MarkupContent)  # the cached item is left as it was
+    assert plain.documentation == item.documentation.value and plain.label == item.label

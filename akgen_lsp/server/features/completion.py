@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import attrs
 from lsprotocol import types
 
 from akgen_lsp.ascendc.catalog import Catalog, Entry, Overload, split_top_level
@@ -104,6 +105,13 @@ def resolve(item: types.CompletionItem, catalog: Catalog) -> types.CompletionIte
     entry = catalog.get(str(data.get("akgen_entry", "")))
     if entry is not None and item.documentation is None:
         item.documentation = _documentation(entry, str(data.get("arch", "")), str(data.get("cann", "")))
+    return item
+
+
+def plain_documentation(item: types.CompletionItem) -> types.CompletionItem:
+    """A copy of `item` whose documentation is a plain string (for clients that do not render markdown)."""
+    if isinstance(item.documentation, types.MarkupContent):
+        return attrs.evolve(item, documentation=item.documentation.value)
     return item
 
 
