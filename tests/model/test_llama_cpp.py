@@ -132,3 +132,12 @@ async def test_a_prompt_longer_than_the_context_keeps_its_end(tiny_gguf: Path) -
     await gen.text()
     assert gen.stats.tokens == 16
     assert gen.stats.prompt_tokens == 256 - 16
+
+
+async def test_missing_library_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import llama_cpp -> ImportError
+    with pytest.raises(BackendError) as err:
+        await LlamaCppBackend(str(tmp_path / "other.gguf"), n_ctx=128).load()
+    assert err.value.kind == "dependency" and "pip install" in str(err.value)

@@ -56,10 +56,21 @@ async def test_cancel_mid_stream_stops_generate_within_a_few_tokens(tiny_hf: Pat
 
 async def test_not_a_model_directory_is_a_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="torch is not installed (pip install 'akgen-lsp[hf]')")
+    pytest.importorskip("transformers", reason="transformers is not installed (pip install 'akgen-lsp[hf]')")
     with pytest.raises(BackendError) as err:
         await TransformersBackend(str(tmp_path)).load()
     assert err.value.kind == "missing"
     assert "config.json" in str(err.value)
+
+
+async def test_missing_dependencies_are_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import akgen_lsp.model.backends.transformers as tb
+
+    monkeypatch.setitem(__import__("sys").modules, "transformers", None)  # import transformers -> ImportError
+    monkeypatch.setattr(tb, "_LOADED", {})
+    with pytest.raises(BackendError) as err:
+        await TransformersBackend(str(tmp_path)).load()
+    assert err.value.kind == "dependency" and "akgen-lsp[hf]" in str(err.value)
 
 
 async def test_damaged_weights_are_a_clear_error(tmp_path: Path, tiny_hf: Path) -> None:
