@@ -18,14 +18,16 @@ import contextlib
 import logging
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.config import Settings
+from akgen_lsp.findings import Finding
 from akgen_lsp.model.backends import make_backend
-from akgen_lsp.model.backends.base import Backend, BackendError, GenParams
+from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.complete import (
     CompletionCache,
     Cursor,
@@ -44,6 +46,7 @@ from akgen_lsp.model.prompts import (
     completion_prompt,
     extract_code,
     fit_context,
+    repair_prompt,
     retrieve_context,
 )
 from akgen_lsp.model.registry import ModelSpec, Registry, load_registry
@@ -382,6 +385,40 @@ class CompletionService:
     def _result(text: str, cursor: Cursor, source: str, timings: dict[str, float]) -> InlineResult:
         sl, sc, el, ec = replace_range(text, cursor)
         return InlineResult(text, sl, sc, el, ec, source, timings)
+
+    # ------------------------------------------------------------------------------------------- other requests
+
+    async def generate(self, prompt: Prompt, *, max_tokens: int = 2048, timeout_s: float | None = None,
+                       stop: tuple[str, ...] = ()) -> str:
+        """The model's whole answer to `prompt` (repairs, kernel generation). Raises `BackendError` with an
+        actionable message when no model is configured or it fails; cancelling the caller stops the generation."""
+        backend = await self.backend()
+        if backend is None:
+            raise self._failed or BackendError(
+                "no model is configured; set akgen.model.backend and akgen.model.path (or model.endpoint), "
+                "see models/README.md", "config")
+        s = self.settings
+        params = GenParams(max_tokens=max_tokens, temperature=s["model.temperature"], top_p=s["model.top_p"],
+                           stop=tuple(dict.fromkeys((*self.spec.stop, *stop))),
+                           timeout_s=timeout_s or s["model.timeout_s"])
+        gen = backend.stream(prompt, params)
+        try:
+            return await asyncio.wait_for(gen.text(), params.timeout_s)
+        except asyncio.TimeoutError:
+            raise BackendError(f"no answer within {params.timeout_s:g} s; raise the time limit or use a smaller "
+                               "model", "timeout", transient=True) from None
+        finally:
+            await gen.aclose()
+
+    async def repair(self, findings: Sequence[Finding], source: str, path: str = "", *, max_tokens: int = 4096,
+                     timeout_s: float | None = None) -> str | None:
+        """Ask the model for the corrected file from the diagnostic report of `findings` (error class, message, code
+        context, the catalog's real signatures). The whole new file, or None when the answer holds no code. The
+        caller must still compile and test it before offering it."""
+        prompt = repair_prompt(findings, source, self.catalog, spec=self.spec, path=path)
+        answer = await self.generate(prompt, max_tokens=max_tokens, timeout_s=timeout_s or 4 * self.settings[
+            "model.timeout_s"])
+        return extract_code(answer)
 
     async def warm(self) -> None:
         """Load the catalog and the model now (the server calls this at start so the first request is fast)."""
