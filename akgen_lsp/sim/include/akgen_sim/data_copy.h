@@ -70,6 +70,20 @@ template <typename T> inline void dma_out(const LocalTensor<T>& src, uint64_t by
     c.gm_write += bytes;
 }
 
+// UB -> GM store honouring SetAtomicAdd/Max/Min (the MTE3 unit accumulates into GM in the copy's type).
+template <typename T> inline void gm_store(T* dst, const T* src, uint64_t n) {
+    int mode = akgen_sim::ctx().atomic;
+    if (mode == 0) {
+        std::memcpy(dst, src, n * sizeof(T));
+        return;
+    }
+    using C = akgen_sim::calc_t<T>;
+    for (uint64_t i = 0; i < n; ++i) {
+        C a = static_cast<C>(dst[i]), b = static_cast<C>(src[i]);
+        dst[i] = static_cast<T>(mode == 1 ? a + b : mode == 2 ? (a > b ? a : b) : (a < b ? a : b));
+    }
+}
+
 // The hardware moves whole 32-byte blocks: a count that is not a multiple of 32 B is rounded down (a warning).
 template <typename T> inline uint64_t rounded_bytes(uint32_t count, const akgen_sim::loc_t& loc) {
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
@@ -107,7 +121,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t bytes = detail::rounded_bytes<T>(count, loc);
     akgen_sim::check_local(src, "src", "DataCopy", bytes, loc);
     dst.check_access(0, bytes / sizeof(T), true, "DataCopy", loc);
-    std::memcpy(dst.addr_, src.addr_, bytes);
+    detail::gm_store(dst.addr_, src.addr_, bytes / sizeof(T));
     detail::dma_out(src, bytes, "DataCopy", loc);
 }
 
@@ -160,7 +174,8 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         uint64_t off = b * (p.blockLen + p.dstStride) * 32ull;
         dst.check_access(off / sizeof(T), blk / sizeof(T), true, "DataCopy", loc);
-        std::memcpy(d + off, s + b * (p.blockLen + p.srcStride) * 32ull, blk);
+        detail::gm_store(reinterpret_cast<T*>(d + off), reinterpret_cast<const T*>(s + b * (p.blockLen + p.srcStride) * 32ull),
+                         blk / sizeof(T));
     }
     (void)dst_extent;
     detail::dma_out(src, total, "DataCopy", loc);
@@ -242,7 +257,8 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         uint64_t off = b * (uint64_t(p.blockLen) + p.dstStride);
         dst.check_access(off / sz, (p.blockLen + sz - 1) / sz, true, "DataCopyPad", loc);
-        std::memcpy(d + off, s + b * (ub_blk + uint64_t(p.srcStride) * 32), p.blockLen);
+        detail::gm_store(reinterpret_cast<T*>(d + off), reinterpret_cast<const T*>(s + b * (ub_blk + uint64_t(p.srcStride) * 32)),
+                         p.blockLen / sz);
     }
     detail::dma_out(src, uint64_t(p.blockLen) * p.blockCount, "DataCopyPad", loc);
 }
@@ -251,5 +267,12 @@ template <typename T>
 inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, AKGEN_LOC) {
     DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride), loc);
 }
+
+// Atomic accumulation of UB -> GM copies.
+template <typename T> inline void SetAtomicAdd() { ::akgen_sim::ctx().atomic = 1; }
+template <typename T> inline void SetAtomicMax() { ::akgen_sim::ctx().atomic = 2; }
+template <typename T> inline void SetAtomicMin() { ::akgen_sim::ctx().atomic = 3; }
+template <typename T> inline void SetAtomicType() {}
+inline void SetAtomicNone() { ::akgen_sim::ctx().atomic = 0; }
 
 }  // namespace AscendC

@@ -206,6 +206,9 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(s->base + bufOffset), size, s, pos_);
     }
 
+    // TBuf has no queue: FreeTensor on its tensors is accepted and does nothing (as on the NPU).
+    template <typename T> void FreeTensor(LocalTensor<T>&) {}
+
 private:
     void check(const char* api, const akgen_sim::loc_t& loc) {
         akgen_sim::touch(api, loc);

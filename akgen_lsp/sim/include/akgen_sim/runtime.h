@@ -168,6 +168,9 @@ struct BlockCtx {
     size_t trace_dropped = 0;
     std::vector<GmWrite> gm_writes;
 
+    // atomic mode of UB -> GM copies: 0 none, 1 add, 2 max, 3 min
+    int atomic = 0;
+
     // vector mask state
     bool mask_counter = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;

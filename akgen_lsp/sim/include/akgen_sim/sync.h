@@ -150,6 +150,10 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
 
 }  // namespace AscendC
 
+// Kernels call these unqualified too (they are visible without `using namespace AscendC` on the NPU).
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+
 // Builtins of the device dialect.
 #define block_idx (::AscendC::GetBlockIdx())
 #define block_num (::AscendC::GetBlockNum())

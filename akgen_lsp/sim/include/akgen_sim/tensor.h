@@ -194,7 +194,7 @@ public:
                                            static_cast<unsigned long long>(size_), r.name.c_str()),
                             loc, "memory", api);
         }
-        if (write) {
+        if (write && akgen_sim::ctx().atomic == 0) {  // atomic accumulation from several blocks is intended
             uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);
             auto& ws = akgen_sim::ctx().gm_writes;
             if (!ws.empty() && ws.back().region == region_ && b <= ws.back().end && e >= ws.back().begin) {

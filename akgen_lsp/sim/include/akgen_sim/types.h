@@ -1,7 +1,9 @@
 // akgen sim: device keywords, scalar types (half, bfloat16_t with IEEE round-to-nearest-even) and the API enums.
 #pragma once
 
-#include <cmath>
+#include <bit>
+
+#include "math.h"
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -41,11 +43,11 @@ using GM_ADDR = uint8_t*;
 namespace akgen_sim {
 
 // ---------------------------------------------------------------------------------------------- fp16 / bf16 bits
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float f32_from(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+constexpr uint32_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
+constexpr float f32_from(uint32_t u) { return std::bit_cast<float>(u); }
 
 // float -> IEEE binary16, round to nearest even, overflow to inf, NaN kept quiet.
-inline uint16_t f32_to_f16(float f) {
+constexpr uint16_t f32_to_f16(float f) {
     uint32_t x = f32_bits(f);
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xFFu;
@@ -69,27 +71,27 @@ inline uint16_t f32_to_f16(float f) {
     return static_cast<uint16_t>(out);
 }
 
-inline float f16_to_f32(uint16_t h) {
+constexpr float f16_to_f32(uint16_t h) {
     uint32_t sign = (static_cast<uint32_t>(h) & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1Fu;
     uint32_t man = h & 0x3FFu;
     if (exp == 0) {
         if (man == 0) return f32_from(sign);
-        float v = std::ldexp(static_cast<float>(man), -24);
+        float v = static_cast<float>(man) * (1.0f / 16777216.0f);  // exact: subnormal half
         return sign ? -v : v;
     }
     if (exp == 31) return f32_from(sign | 0x7F800000u | (man << 13));
     return f32_from(sign | ((exp + 112u) << 23) | (man << 13));
 }
 
-inline uint16_t f32_to_bf16(float f) {
+constexpr uint16_t f32_to_bf16(float f) {
     uint32_t x = f32_bits(f);
     if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu)) return static_cast<uint16_t>((x >> 16) | 0x40u);
     uint32_t lsb = (x >> 16) & 1u;
     x += 0x7FFFu + lsb;
     return static_cast<uint16_t>(x >> 16);
 }
-inline float bf16_to_f32(uint16_t b) { return f32_from(static_cast<uint32_t>(b) << 16); }
+constexpr float bf16_to_f32(uint16_t b) { return f32_from(static_cast<uint32_t>(b) << 16); }
 
 struct from_bits_t {};
 inline constexpr from_bits_t from_bits{};
@@ -99,13 +101,13 @@ inline constexpr from_bits_t from_bits{};
 // Half precision: storage is the 16 IEEE bits; every arithmetic result is rounded back to half (per operation).
 struct half {
     uint16_t bits = 0;
-    half() = default;
+    constexpr half() = default;
     constexpr half(akgen_sim::from_bits_t, uint16_t b) : bits(b) {}
-    half(float f) : bits(akgen_sim::f32_to_f16(f)) {}
-    half(double d) : bits(akgen_sim::f32_to_f16(static_cast<float>(d))) {}
+    constexpr half(float f) : bits(akgen_sim::f32_to_f16(f)) {}
+    constexpr half(double d) : bits(akgen_sim::f32_to_f16(static_cast<float>(d))) {}
     template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
-    half(I i) : bits(akgen_sim::f32_to_f16(static_cast<float>(i))) {}
-    operator float() const { return akgen_sim::f16_to_f32(bits); }
+    constexpr half(I i) : bits(akgen_sim::f32_to_f16(static_cast<float>(i))) {}
+    constexpr operator float() const { return akgen_sim::f16_to_f32(bits); }
     float ToFloat() const { return akgen_sim::f16_to_f32(bits); }
     half& operator+=(float o) { *this = half(float(*this) + o); return *this; }
     half& operator-=(float o) { *this = half(float(*this) - o); return *this; }
@@ -116,14 +118,14 @@ struct half {
 
 struct bfloat16_t {
     uint16_t bits = 0;
-    bfloat16_t() = default;
+    constexpr bfloat16_t() = default;
     constexpr bfloat16_t(akgen_sim::from_bits_t, uint16_t b) : bits(b) {}
-    bfloat16_t(float f) : bits(akgen_sim::f32_to_bf16(f)) {}
-    bfloat16_t(double d) : bits(akgen_sim::f32_to_bf16(static_cast<float>(d))) {}
-    bfloat16_t(half h) : bits(akgen_sim::f32_to_bf16(float(h))) {}
+    constexpr bfloat16_t(float f) : bits(akgen_sim::f32_to_bf16(f)) {}
+    constexpr bfloat16_t(double d) : bits(akgen_sim::f32_to_bf16(static_cast<float>(d))) {}
+    constexpr bfloat16_t(half h) : bits(akgen_sim::f32_to_bf16(float(h))) {}
     template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
-    bfloat16_t(I i) : bits(akgen_sim::f32_to_bf16(static_cast<float>(i))) {}
-    operator float() const { return akgen_sim::bf16_to_f32(bits); }
+    constexpr bfloat16_t(I i) : bits(akgen_sim::f32_to_bf16(static_cast<float>(i))) {}
+    constexpr operator float() const { return akgen_sim::bf16_to_f32(bits); }
     float ToFloat() const { return akgen_sim::bf16_to_f32(bits); }
     bfloat16_t& operator+=(float o) { *this = bfloat16_t(float(*this) + o); return *this; }
     bfloat16_t& operator-=(float o) { *this = bfloat16_t(float(*this) - o); return *this; }

@@ -19,10 +19,10 @@ template <typename F> inline F round_float(double x, AscendC::RoundMode mode) {
     using AscendC::RoundMode;
     if constexpr (std::is_same_v<F, float>) {
         float r = static_cast<float>(x);  // nearest even
-        if (std::isnan(x) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
+        if (m::isnan(x) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
             static_cast<double>(r) == x) return r;
-        float lo = static_cast<double>(r) > x ? std::nextafter(r, -INFINITY) : r;
-        float hi = static_cast<double>(r) < x ? std::nextafter(r, INFINITY) : r;
+        float lo = static_cast<double>(r) > x ? m::nextafter(r, -m::inf) : r;
+        float hi = static_cast<double>(r) < x ? m::nextafter(r, m::inf) : r;
         switch (mode) {
             case RoundMode::CAST_FLOOR: return lo;
             case RoundMode::CAST_CEIL: return hi;
@@ -38,7 +38,7 @@ template <typename F> inline F round_float(double x, AscendC::RoundMode mode) {
         float xf = static_cast<float>(x);
         F r(xf);
         double rv = static_cast<float>(r);
-        if (std::isnan(xf) || std::isinf(rv) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
+        if (m::isnan(xf) || m::isinf(rv) || mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT ||
             rv == x) return r;
         F lo = rv > x ? f16_step(r, false) : r;
         F hi = rv < x ? f16_step(r, true) : r;
@@ -58,14 +58,14 @@ template <typename F> inline F round_float(double x, AscendC::RoundMode mode) {
 
 template <typename I> inline I round_int(double x, AscendC::RoundMode mode) {
     using AscendC::RoundMode;
-    if (std::isnan(x)) return I(0);
+    if (m::isnan(x)) return I(0);
     double r;
     switch (mode) {
-        case RoundMode::CAST_FLOOR: r = std::floor(x); break;
-        case RoundMode::CAST_CEIL: r = std::ceil(x); break;
-        case RoundMode::CAST_ROUND: r = std::round(x); break;
-        case RoundMode::CAST_TRUNC: r = std::trunc(x); break;
-        default: r = std::nearbyint(x); break;  // CAST_RINT / CAST_NONE: nearest even
+        case RoundMode::CAST_FLOOR: r = m::floor(x); break;
+        case RoundMode::CAST_CEIL: r = m::ceil(x); break;
+        case RoundMode::CAST_ROUND: r = m::round(x); break;
+        case RoundMode::CAST_TRUNC: r = m::trunc(x); break;
+        default: r = m::nearbyint(x); break;  // CAST_RINT / CAST_NONE: nearest even
     }
     constexpr double lo = static_cast<double>(std::numeric_limits<I>::lowest());
     constexpr double hi = static_cast<double>(std::numeric_limits<I>::max());
@@ -150,6 +150,27 @@ inline void ResetMask(AKGEN_LOC) {
     auto& c = ::akgen_sim::ctx();
     c.mask_hi = ~0ull;
     c.mask_lo = ~0ull;
+}
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+// ---- Copy: UB -> UB on the vector unit, mask + repeat form. Strides: block strides and repeat sizes in 32 B units.
+struct CopyRepeatParams {
+    uint16_t dstStride = 1, srcStride = 1;
+    uint16_t dstRepeatSize = 8, srcRepeatSize = 8;
+    CopyRepeatParams() = default;
+    CopyRepeatParams(uint16_t ds, uint16_t ss, uint16_t dr, uint16_t sr)
+        : dstStride(ds), srcStride(ss), dstRepeatSize(dr), srcRepeatSize(sr) {}
+};
+
+template <typename T, bool isSetMask = true, typename M, typename R, std::enable_if_t<std::is_integral_v<R>, int> = 0>
+inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, R repeatTime,
+                 const CopyRepeatParams& p, AKGEN_LOC) {
+    ::akgen_sim::unary_repeat("Copy", "duplicate", dst, src, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,
+                              ::akgen_sim::Stride{p.dstStride, p.dstRepeatSize},
+                              ::akgen_sim::Stride{p.srcStride, p.srcRepeatSize}, [](const T& x) { return x; }, loc);
 }
 
 }  // namespace AscendC

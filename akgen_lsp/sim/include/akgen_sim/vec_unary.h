@@ -34,12 +34,12 @@ template <size_t N> inline MaskArg to_mask(const uint64_t (&m)[N], bool set) { r
 
 namespace AscendC {
 
-AKGEN_UNARY_OP(Exp, "exp", std::exp(a), half, float)
-AKGEN_UNARY_OP(Ln, "ln", std::log(a), half, float)
-AKGEN_UNARY_OP(Abs, "abs", std::fabs(a), half, float)
+AKGEN_UNARY_OP(Exp, "exp", ::akgen_sim::m::exp(a), half, float)
+AKGEN_UNARY_OP(Ln, "ln", ::akgen_sim::m::log(a), half, float)
+AKGEN_UNARY_OP(Abs, "abs", ::akgen_sim::m::fabs(a), half, float)
 AKGEN_UNARY_OP(Reciprocal, "reciprocal", C(1) / a, half, float)
-AKGEN_UNARY_OP(Sqrt, "sqrt", std::sqrt(a), half, float)
-AKGEN_UNARY_OP(Rsqrt, "rsqrt", C(1) / std::sqrt(a), half, float)
+AKGEN_UNARY_OP(Sqrt, "sqrt", ::akgen_sim::m::sqrt(a), half, float)
+AKGEN_UNARY_OP(Rsqrt, "rsqrt", C(1) / ::akgen_sim::m::sqrt(a), half, float)
 AKGEN_UNARY_OP(Relu, "relu", (a > C(0) ? a : C(0)), half, float, int32_t)
 AKGEN_UNARY_OP(Not, "not", C(~a), int16_t, uint16_t)
 AKGEN_UNARY_OP(Neg, "neg", (-a), half, float, int16_t, int32_t)

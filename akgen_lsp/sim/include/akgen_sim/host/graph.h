@@ -48,6 +48,12 @@ inline int GetSizeByDataType(DataType t) {
 
 class TypeUtils {
 public:
+    static bool GetDataTypeLength(DataType t, uint32_t& length) {
+        int n = GetSizeByDataType(t);
+        if (n <= 0) return false;
+        length = static_cast<uint32_t>(n);
+        return true;
+    }
     static std::string DataTypeToSerialString(DataType t) {
         switch (t) {
             case DT_FLOAT: return "DT_FLOAT";

@@ -1,0 +1,3 @@
+// akgen sim: kernel_utils.h.
+#pragma once
+#include "kernel_operator.h"
