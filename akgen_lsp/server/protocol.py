@@ -20,7 +20,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
-from akgen_lsp.config import Settings
+from akgen_lsp.config import Settings, defaults
 from akgen_lsp.findings import Finding
 from akgen_lsp.server.convert import Lines, to_diagnostic
 from akgen_lsp.server.features import code_actions, completion, diagnostics, hover, inline, signature
@@ -268,6 +268,13 @@ def _none() -> None:
     return None
 
 
+def _warm_up() -> None:
+    try:
+        diagnostics.lint_document("", "warm-up.asc", defaults())
+    except Exception:  # the first real lint reports a broken rule or data file
+        log.debug("warm-up failed", exc_info=True)
+
+
 def _empty_list() -> list[Any]:
     return []
 
@@ -300,6 +307,8 @@ def create_server() -> AkgenServer:
     @guarded(_none)
     async def initialized(ls: AkgenServer, params: types.InitializedParams) -> None:
         ls.show_problems()
+        # load the catalog, the rules and the parser in the worker now, not on the first hover or keystroke
+        ls.scheduler.schedule("", "warm-up", lambda: ls.scheduler.run_in_worker(_warm_up))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded(_none)
