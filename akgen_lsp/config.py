@@ -74,7 +74,7 @@ _KEYS: tuple[Key, ...] = (
     Key("model.temperature", float, 0.2, "Sampling temperature for completions."),
     Key("model.top_p", float, 0.95, "Nucleus sampling for completions."),
     Key("model.n_ctx", int, 4096, "Context length for llama_cpp."),
-    Key("model.n_threads", int, 0, "CPU threads for llama_cpp (0: the library's choice)."),
+    Key("model.n_threads", int, 0, "CPU threads for llama_cpp and torch on the CPU (0: half the cores, for prompt and generation)."),
     Key("model.n_gpu_layers", int, 0, "Layers offloaded to the GPU by llama_cpp."),
     Key("model.device", str, "cpu", "Device for transformers: cpu or cuda."),
     Key("model.timeout_s", float, 30.0, "Time limit of one model request."),
