@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# Set up a virtual environment in .venv with akgen-lsp and its development tools. Safe to run again.
+# Set up .venv with akgen-lsp. Safe to run again.
+#   bash scripts/setup.sh          the tool itself: `akgen check`, `akgen serve`, `akgen sim`, `akgen bench`
+#   bash scripts/setup.sh --dev    also the test tools and the model backends the tests exercise (llama-cpp-python is
+#                                  built from source, ~3.5 min the first time; torch CPU + transformers, ~0.9 GB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+DEV=0
+[ "${1:-}" = "--dev" ] && DEV=1
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
-# Model backends (akgen_lsp/model, tests/model): llama.cpp built for any x86-64 CPU, not only this one (~3.5 min
-# the first time), before the dev extra so pip does not build it with native flags.
-CMAKE_ARGS="-DGGML_NATIVE=OFF" python -m pip install -q 'llama-cpp-python[server]==0.3.36'
-python -m pip install -q -e '.[dev]'
-# The transformers backend's tests: the CPU build of torch, pinned before transformers so pip never picks a multi-GB
-# CUDA build (~25 s from the local wheel, ~0.8 GB on disk).
-python -m pip install -q 'torch==2.13.0'
-python -m pip install -q 'transformers>=4.51'
+if [ "$DEV" = 1 ]; then
+  # llama.cpp built for any x86-64 CPU, not only this one, before the dev extra so pip does not build it natively.
+  python -c 'import llama_cpp' 2>/dev/null || \
+    CMAKE_ARGS="-DGGML_NATIVE=OFF" python -m pip install -q 'llama-cpp-python[server]==0.3.36'
+  python -m pip install -q -e '.[dev]'
+  # The CPU build of torch, pinned before transformers so pip never picks a multi-GB CUDA build.
+  python -m pip install -q 'torch==2.13.0'
+  python -m pip install -q 'transformers>=4.51'
+else
+  python -m pip install -q -e .
+fi
