@@ -83,3 +83,21 @@ def elements(shape: Sequence[int]) -> int:
     for d in shape:
         n *= int(d)
     return n
+
+
+def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float) -> np.ndarray:
+    """Layer norm over the last dim in float32, in the order a kernel computes it: mean, centre, biased variance,
+    rstd = 1 / sqrt(var + eps), (x - mean) * rstd * gamma + beta."""
+    x = np.asarray(x, dtype=np.float32)
+    n = np.float32(x.shape[-1])
+    xc = x - x.sum(axis=-1, keepdims=True, dtype=np.float32) / n
+    var = (xc * xc).sum(axis=-1, keepdims=True, dtype=np.float32) / n
+    rstd = np.float32(1) / np.sqrt(var + np.float32(eps))
+    return xc * rstd * gamma + beta
+
+
+def rms_norm(x: np.ndarray, gamma: np.ndarray, eps: float) -> np.ndarray:
+    """RMS norm over the last dim in float32: rstd = 1 / sqrt(mean(x^2) + eps), x * rstd * gamma."""
+    x = np.asarray(x, dtype=np.float32)
+    ms = (x * x).sum(axis=-1, keepdims=True, dtype=np.float32) / np.float32(x.shape[-1])
+    return x * (np.float32(1) / np.sqrt(ms + np.float32(eps))) * gamma

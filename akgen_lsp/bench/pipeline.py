@@ -30,7 +30,6 @@ from akgen_lsp.ascendc.arch import ArchProfile, load_arch
 from akgen_lsp.bench import anticheat, roofline
 from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
 from akgen_lsp.bench.extract import ExtractError, extract_answer
-from akgen_lsp.bench.host_tiling import HostTiling, HostTilingError, run_host_tiling
 from akgen_lsp.bench.metrics import error_class_of, task_score
 from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, load_case
 from akgen_lsp.bench.tasks import Case, Task
@@ -76,7 +75,6 @@ class Settings:
 class Timings:
     parse: float = 0.0
     reference: float = 0.0
-    host: float = 0.0
     compile: float = 0.0
     run: float = 0.0
     compare: float = 0.0
@@ -197,8 +195,11 @@ def _defines(binding: list[tuple[str, str, Any]]) -> dict[str, str]:
     return d
 
 
-def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], tiling: HostTiling | None, arch: ArchProfile,
-              settings: Settings, case_dir: Path) -> dict[str, Any]:
+def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[str, Any], op_name: str,
+              arch: ArchProfile, settings: Settings, case_dir: Path) -> dict[str, Any]:
+    """The sim manifest of one case. With an op_host source, the simulator runs its TilingFunc for the case's
+    shapes, dtypes and attributes (block dim, tiling key, workspace and tiling bytes); without one (a kernel-only
+    candidate whose task has no host), the kernel runs on every vector core with an empty tiling."""
     args: list[dict[str, Any]] = []
     for kind, name, t in binding:
         if kind == "in":
@@ -209,17 +210,29 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], tiling: Host
             args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"), "dtype": t.dtype,
                          "shape": [int(d) for d in t.array.shape]})
         elif kind == "workspace":
-            args.append({"name": name, "workspace_bytes": int(tiling.workspace_bytes if tiling else 0)})
+            args.append({"name": name, "workspace_bytes": 0})
+        elif prep.host is not None:
+            args.append({"name": name, "tiling": {"host": str(prep.host), "attrs": _json_attrs(attrs),
+                                                  "op": op_name}})
         else:
-            spec: dict[str, Any] = {"fields": {}}
-            if tiling is not None and tiling.struct is not None:
-                spec = {"header": str(tiling.struct.header), "struct": tiling.struct.name,
-                        "fields": {k: v for k, v in tiling.fields.items()}}
-            args.append({"name": name, "tiling": spec})
-    block_dim = tiling.block_dim if tiling and tiling.block_dim > 0 else arch.aiv_cores
-    return {"sources": [str(prep.kernel)], "kernel": prep.entry, "block_dim": int(block_dim), "arch": arch.name,
-            "defines": _defines(binding), "args": args, "tiling_key": int(tiling.tiling_key if tiling else 0),
-            "timeout_s": settings.run_timeout_s}
+            args.append({"name": name, "tiling": {"fields": {}}})
+    raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
+                           "defines": _defines(binding), "args": args, "timeout_s": settings.run_timeout_s}
+    if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
+        raw["block_dim"] = int(arch.aiv_cores)
+    return raw
+
+
+def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in attrs.items():
+        if isinstance(v, (bool, int, float, str)):
+            out[k] = v
+        elif isinstance(v, (list, tuple)) and all(isinstance(e, (int, float)) for e in v):
+            out[k] = list(v)
+        elif hasattr(v, "item"):
+            out[k] = v.item()
+    return out
 
 
 def _attrs(data: CaseData, case: Case) -> dict[str, Any]:
@@ -317,28 +330,9 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             findings.append(_finding("BENCH-ARGS", err, str(prep.kernel), "harness"))
             first_fail = first_fail or "harness_error"
             break
-        tiling: HostTiling | None = None
-        if prep.host is not None:
-            t0 = time.perf_counter()
-            try:
-                tiling = run_host_tiling(
-                    prep.host, prep.headers or [prep.host], task.name,
-                    [(t.dtype, t.array.shape) for t in data.inputs], [(t.dtype, t.array.shape) for t in data.outputs],
-                    _attrs(data, case), arch)
-            except HostTilingError as exc:
-                tm.host += time.perf_counter() - t0
-                cr["status"] = "compile_error"
-                findings.append(_finding("BENCH-HOST", f"case {case.case_id}: host tiling: {exc}", str(prep.host),
-                                         "host_tiling", source="akgen-build"))
-                first_fail = first_fail or "compile_error"
-                if "does not build" in str(exc):
-                    compile_failed = True
-                    break
-                continue
-            tm.host += time.perf_counter() - t0
         case_dir = work / f"case{case.case_id}"
         case_dir.mkdir(parents=True, exist_ok=True)
-        raw = _manifest(prep, binding, tiling, arch, settings, case_dir)
+        raw = _manifest(prep, binding, _attrs(data, case), task.name, arch, settings, case_dir)
         try:
             manifest = parse_manifest(raw, case_dir)
         except ManifestError as exc:
@@ -376,6 +370,11 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         t0 = time.perf_counter()
         run = tool.run(build, manifest, case_dir / "out")
         tm.run += time.perf_counter() - t0
+        if run.status == "compile_error":  # the op_host code did not build
+            findings.extend(run.findings)
+            cr["status"] = "compile_error"
+            compile_failed = True
+            break
         if run.status != "ok":
             findings.extend(f for f in run.findings if f.severity is Severity.ERROR)
             cr["status"] = "timeout" if run.status == "timeout" else "runtime_error"

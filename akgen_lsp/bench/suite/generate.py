@@ -620,7 +620,7 @@ def flops(param):
 
 import numpy as np
 
-from akgen_lsp.bench.npref import cast, f32
+from akgen_lsp.bench.npref import cast, f32{", " + spec.numpy.split("(")[0] if spec.numpy.startswith(("layer_norm", "rms_norm")) else ""}
 
 
 def reference(param, x{g_names}):

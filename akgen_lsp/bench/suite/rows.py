@@ -58,8 +58,7 @@ ROWS: list[RowSpec] = [
             f"            {SYNC_VS.replace('evVS', 'evVS3')}\n"
             "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n"
             "            Mul(fx, fx, fg[0], calc);\n            Add(fx, fx, fg[1], calc);",
-            "(x - x.mean(axis=-1, keepdims=True)) / np.sqrt(x.var(axis=-1, keepdims=True) + np.float32(eps)) "
-            "* g0 + g1",
+            "layer_norm(x, g0, g1, eps)",
             "torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],), x1.float(), x2.float(), eps).to(x0.dtype)",
             attrs={"eps": 1e-5}),
     RowSpec("RmsNormLastDim", "rms_norm_last_dim", "Norm",
@@ -71,7 +70,7 @@ ROWS: list[RowSpec] = [
             "            Sqrt(tmp, tmp, CALC_ALIGN);\n"
             f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
             "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n            Mul(fx, fx, fg[0], calc);",
-            "x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + np.float32(eps)) * g0",
+            "rms_norm(x, g0, eps)",
             "(x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, keepdim=True) + eps) * x1.float()).to(x0.dtype)",
             attrs={"eps": 1e-6}),
 ]

@@ -1,0 +1,10 @@
+"""numpy reference of MatmulBiasRelu: float32 products and sums, rounded to the dtype of a."""
+
+import numpy as np
+
+from akgen_lsp.bench.npref import cast, f32
+
+
+def reference(param, a, b, bias):
+    c = np.maximum(f32(a) @ f32(b) + f32(bias), np.float32(0))
+    return cast(np.asarray(c, dtype=np.float32), param.get("dtype", "float16"))
