@@ -34,15 +34,6 @@ BASE_FLAGS = ("-std=c++20", "-O1", "-ftree-vectorize", "-fdiagnostics-color=neve
 HEADER_SUFFIXES = (".h", ".hpp", ".inc", ".hh")
 
 
-# Kernel names that are also libm functions (our headers never include <cmath>): such a kernel is renamed with -D so that it cannot clash with
-# libc/libm declarations or symbols (NPUKernelBench's Sqrt task is `extern "C" void sqrt(GM_ADDR, ...)`).
-LIBC_NAMES = frozenset(["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "pow", "fabs", "floor", "ceil", "round", "trunc", "rint", "fmod", "fmax", "fmin", "lerp", "hypot", "cbrt", "copysign", "ldexp", "frexp", "modf", "remainder", "nextafter", "tgamma", "lgamma"])
-
-
-def entry_symbol(kernel: str) -> str:
-    return f"akgen_kernel_{kernel}" if kernel in LIBC_NAMES else kernel
-
-
 class ToolchainError(RuntimeError):
     """The toolchain itself cannot work (no compiler, unwritable cache); the message says what to do."""
 
@@ -157,6 +148,9 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
         lines.append(f'#include "{opts.tiling_header}"')
     if opts.tiling_header or opts.tiling_struct:
         lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct)};")
+    if opts.tiling_header and _NS_RE.search(opts.tiling_header.read_text(encoding="utf-8", errors="replace")):
+        # the kernel-side build of CANN puts the tiling structs at global scope: kernels name them unqualified
+        lines.append("using namespace optiling;")
     for s in sources:
         lines.append(f'#include "{s}"')
     params = []
@@ -167,7 +161,7 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
             params.append(f"static_cast<GM_ADDR>(a[{i}])")
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
-    lines.append(f"    {entry_symbol(opts.kernel)}({', '.join(params)});")
+    lines.append(f"    {opts.kernel}({', '.join(params)});")
     lines.append("}")
     lines.append('extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {')
     lines.append("    (void)arg; (void)buf; (void)cap; (void)kv;")
@@ -361,8 +355,6 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         th = opts.tiling_header.resolve()
         user_files[os.path.normpath(str(th))] = str(th)
     flags = [*BASE_FLAGS]
-    if entry_symbol(opts.kernel) != opts.kernel:
-        flags.append(f"-D{opts.kernel}={entry_symbol(opts.kernel)}")
     flags += [f"-D{k}={v}" for k, v in sorted(opts.defines.items())]
     flags += ["-I", str(INCLUDE_DIR)]
     for d in [*opts.include_dirs, *sorted({s.parent for s in sources})]:

@@ -70,7 +70,11 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
     cxx = find_cxx()
     src = host_source.resolve()
     h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}".encode())
-    for p in sorted({src, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
+    # every .cpp of op_host/ belongs to the op (the OpDef and the TilingFunc may live in different files)
+    units = sorted(q.resolve() for q in src.parent.glob("*.cpp"))
+    if src not in units:
+        units.append(src)
+    for p in sorted({src, *units, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
         h.update(str(p).encode() + b"\0" + p.read_bytes())
     final = cache_dir() / "host" / h.hexdigest()[:32]
     if (final / "meta.json").is_file():
@@ -83,10 +87,10 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
     tmp = _atomic_dir(final)
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
     cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
-           str(HOST_MAIN), str(src), *link, "-o", str(tmp / "host_runner")]
+           str(HOST_MAIN), *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
     res = _run(cmd, timeout_s, cwd=tmp)
     ok = res.returncode == 0
-    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(src): str(src)}, str(src))
+    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(src))
     from akgen_lsp.findings import finding_to_json
 
     (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings]}),

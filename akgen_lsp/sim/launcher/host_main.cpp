@@ -166,9 +166,20 @@ int main() {
         }
     }
     auto& reg = ops::op_registry();
-    const ops::OpInfo* info = nullptr;
-    for (const auto& o : reg) {
+    ops::OpInfo* info = nullptr;
+    for (auto& o : reg) {
         if (op.empty() || o.name == op) info = &o;
+    }
+    // IMPL_OP_OPTILING(Op).Tiling(f) registers the TilingFunc apart from the OpDef.
+    ops::OpInfo from_impl;
+    for (const auto& impl : ops::impl_registry()) {
+        if (impl.tiling == nullptr || (!op.empty() && impl.name != op)) continue;
+        if (info != nullptr && info->name == impl.name && info->tiling == nullptr) info->tiling = impl.tiling;
+        if (info == nullptr) {
+            from_impl.name = impl.name;
+            from_impl.tiling = impl.tiling;
+            info = &from_impl;
+        }
     }
     if (info == nullptr || info->tiling == nullptr) {
         out += "\"status\":\"error\",\"message\":";

@@ -1,6 +1,6 @@
 // akgen sim: the scalar math our headers use, on compiler builtins only. No <cmath>: a kernel may be named like a
 // libm function (NPUKernelBench has `extern "C" void sqrt(GM_ADDR...)`), which would clash with <cmath>'s
-// declarations; build.py renames such a kernel (-Dsqrt=akgen_kernel_sqrt) and these builtins are unaffected.
+// declarations. The float builtins below call expf/logf/... (or inline instructions), never the double names.
 #pragma once
 
 namespace akgen_sim::m {

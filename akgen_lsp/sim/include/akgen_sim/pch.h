@@ -1,5 +1,4 @@
 // What the precompiled header covers: the whole emulated API plus the standard headers kernels use.
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <tuple>

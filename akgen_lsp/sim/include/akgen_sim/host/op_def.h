@@ -134,6 +134,34 @@ template <typename T> struct OpRegistrar {
     }
 };
 
+// IMPL_OP_OPTILING(Op).Tiling(f) / IMPL_OP_INFERSHAPE(Op).InferShape(f): the other way to register a TilingFunc.
+struct ImplOp {
+    std::string name;
+    TilingFunc tiling = nullptr;
+    ImplOp& Tiling(TilingFunc f) { tiling = f; return *this; }
+    template <typename... T, typename F> ImplOp& TilingParse(F) { return *this; }
+    template <typename F> ImplOp& InferShape(F) { return *this; }
+    template <typename F> ImplOp& InferDataType(F) { return *this; }
+    template <typename F> ImplOp& InferShapeRange(F) { return *this; }
+    template <typename... A> ImplOp& InputsDataDependency(A...) { return *this; }
+    template <typename... A> ImplOp& TilingInputsDataDependency(A...) { return *this; }
+    template <typename... A> ImplOp& PrivateAttr(A...) { return *this; }
+};
+inline std::deque<ImplOp>& impl_registry() { static std::deque<ImplOp> r; return r; }
+inline ImplOp& impl_op(const char* name) {
+    for (ImplOp& o : impl_registry()) {
+        if (o.name == name) return o;
+    }
+    impl_registry().push_back(ImplOp{name, nullptr});
+    return impl_registry().back();
+}
+
 }  // namespace ops
+
+#define AKGEN_CAT2(a, b) a##b
+#define AKGEN_CAT(a, b) AKGEN_CAT2(a, b)
+#define IMPL_OP_OPTILING(op) [[maybe_unused]] static ::ops::ImplOp& AKGEN_CAT(akgen_impl_op_, __COUNTER__) = ::ops::impl_op(#op)
+#define IMPL_OP_INFERSHAPE(op) [[maybe_unused]] static ::ops::ImplOp& AKGEN_CAT(akgen_impl_op_, __COUNTER__) = ::ops::impl_op(#op)
+#define IMPL_OP(op) [[maybe_unused]] static ::ops::ImplOp& AKGEN_CAT(akgen_impl_op_, __COUNTER__) = ::ops::impl_op(#op)
 
 #define OP_ADD(opType, ...) static ::ops::OpRegistrar<opType> g_akgen_op_registrar_##opType(#opType)

@@ -135,6 +135,10 @@ public:
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < in_desc_.size() ? &in_desc_[i] : nullptr; }
     const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(i + j); }
+    const Tensor* GetDynamicInputTensor(size_t i, size_t j) const { return GetInputTensor(i + j); }
+    const StorageShape* GetRequiredInputShape(size_t i) const { return GetInputShape(i); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t i) const { return GetInputDesc(i); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
         return i < out_desc_.size() ? &out_desc_[i] : nullptr;
     }
