@@ -167,3 +167,41 @@ def test_add_sample_runs_unchanged(write_manifest, tmp_path: Path) -> None:
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), x + x)
+
+
+SCALE = KERNELS / "scale_op"
+
+
+@pytest.mark.parametrize(("plus_one", "offset"), [(False, 0.0), (True, 1.0)])
+def test_host_tiling_attrs_key_and_impl_op_registration(write_manifest, tmp_path: Path, plus_one: bool,
+                                                         offset: float) -> None:
+    """IMPL_OP_OPTILING in one file, OpDef in another; float and bool attributes by name; the tiling key and block
+    dim from the TilingFunc; the optiling struct named unqualified in the kernel; system workspace."""
+    x = np.arange(8 * 256, dtype=np.float32)
+    m = write_manifest(SCALE / "op_kernel" / "scale.cpp", "scale", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [x.size]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(SCALE / "op_host" / "scale.cpp"),
+                                      "attrs": {"alpha": 0.5, "plus_one": plus_one}}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [f.message for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 0.5 + offset)
+    assert res.estimate["blocks"] == 8
+
+
+def test_host_tiling_failure_is_reported(write_manifest, tmp_path: Path) -> None:
+    x = np.ones(100, dtype=np.float32)  # not a multiple of 8 x 64: the TilingFunc refuses it
+    m = write_manifest(SCALE / "op_kernel" / "scale.cpp", "scale", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [100]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(SCALE / "op_host" / "scale.cpp")}},
+    ])
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "runtime_error"
+    assert res.findings[0].code == "SIM-HOST" and "GRAPH_FAILED" in res.findings[0].message
