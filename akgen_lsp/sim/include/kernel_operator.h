@@ -21,6 +21,7 @@
 #include "akgen_sim/vec_cmpsel.h"
 #include "akgen_sim/vec_reduce.h"
 #include "akgen_sim/vec_math.h"
+#include "akgen_sim/cube.h"
 #include "akgen_sim/sync.h"
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"

@@ -1,0 +1,408 @@
+// akgen sim: the cube path of A2/A3 (dav_c220). Memories (arenas per core, sized from the arch profile by the
+// launcher): L1 (TPosition A1/B1/C1), L0A (A2), L0B (B2), L0C (CO1).
+//
+// Layouts, in fractals of 16 rows x C0 elements (C0 = 32 B / sizeof(T): 16 for half/bfloat16_t, 8 for float,
+// 32 for int8_t), each fractal stored row-major (512 B):
+// - L1 after DataCopy with Nd2NzParams ("NZ"): row n, column d of the i-th ND matrix lands at element
+//   i * dstNzMatrixStride + (d / C0) * dstNzC0Stride * C0 + n * dstNzNStride * C0 + d % C0; the unused tail of the last
+//   C0 block of a row is written with zeros (documented assumption);
+// - L0A ("zZ"): A (m x k) as fractals 16 x C0, fractal (mi, ki) at (mi * Kb + ki) * 16 * C0, element (m, k) inside at
+//   (m % 16) * C0 + k % C0;
+// - L0B ("zN"): B (k x n) as fractals C0 x 16 stored n-major, fractal (ki, ni) at (ki * Nb + ni) * 16 * C0, element
+//   (k, n) inside at (n % 16) * C0 + k % C0;
+// - L0C ("NZ"): C (m x n, float or int32_t) as fractals 16 x 16, fractal (mi, ni) at (ni * Mb + mi) * 256, element
+//   (m, n) inside at (m % 16) * 16 + n % 16 (Mb = ceil(m / 16)).
+// These are the layouts the matmul samples build (ND2NZ into L1, LoadData2D per 512 B fractal into L0A/L0B, Mmad,
+// Fixpipe NZ2ND out). LoadData2D copies `repeatTimes` fractals from src fractal startIndex + r * srcStride to dst
+// fractal r * (1 + dstGap); ifTranspose transposes each 16 x 16 half fractal (the B-matrix path).
+// Mmad: C = A x B (cmatrixInitVal), C += A x B (L0C) or C = bias + A x B (the bias form, C2 or a tensor in L1);
+// half x half, bfloat16_t x bfloat16_t and float x float accumulate in float, int8_t x int8_t in int32_t.
+// Fixpipe: L0C -> GM (or L1) as ND (CFG_ROW_MAJOR: row stride dstStride elements) or NZ (CFG_NZ: Z blocks dstStride
+// x 32 B apart), with quantPre NoQuant (float/int32_t out), F322F16 / F322BF16 (round to nearest even) and reluEn.
+// Cost: MTE2 for GM -> L1, MTE1 for L1 -> L0A/L0B (bandwidths of the profile), M for Mmad (one 16x16x16 half
+// fractal per cycle: 4096 MACs per cycle, int8 8192, float 1024, times the profile's efficiency 0.93), FIX for Fixpipe
+// (l0c_gm bandwidth).
+#pragma once
+
+#include <cstring>
+
+#include "data_copy.h"
+
+namespace AscendC {
+
+struct LoadData2DParams {
+    LoadData2DParams() {}
+    LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                     const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
+          repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+    uint16_t startIndex = 0;
+    uint16_t dstGap = 0;
+    uint16_t srcStride = 0;
+    bool ifTranspose = 0;
+    uint8_t repeatTimes = 0;
+    uint8_t sid = 0;
+    uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+    MmadParams() {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
+               const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
+          enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+    MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+               const bool cmatrixSourceIn, const bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+          cmatrixInitVal(cmatrixInitValIn) {}
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+};
+
+struct Nd2NzParams {
+    Nd2NzParams() {}
+    Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
+                const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn, const uint16_t dstNzC0StrideIn,
+                const uint16_t dstNzNStrideIn, const uint16_t dstNzMatrixStrideIn)
+        : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
+          srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+          dstNzMatrixStride(dstNzMatrixStrideIn) {}
+    uint16_t ndNum = 0;
+    uint16_t nValue = 0;
+    uint16_t dValue = 0;
+    uint16_t srcNdMatrixStride = 0;
+    uint16_t srcDValue = 0;
+    uint16_t dstNzC0Stride = 0;
+    uint16_t dstNzNStride = 0;
+    uint16_t dstNzMatrixStride = 0;
+};
+
+enum QuantMode_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8, VREQ8 };
+
+enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+    CO2Layout format;
+    constexpr FixpipeConfig(CO2Layout f) : format(f) {}
+    constexpr FixpipeConfig(CO2Layout f, bool) : format(f) {}
+};
+constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+struct FixpipeParamsV220 {
+    FixpipeParamsV220() {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), reluEn(reluEnIn) {}
+    FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                      const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
+                      const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
+                      const uint16_t dstNdStrideIn, const uint8_t unitFlagIn, const bool isChannelSplitIn = false)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn),
+          quantPre(quantPreIn), deqScalar(static_cast<uint64_t>(deqScalarIn)), ndNum(ndNumIn),
+          srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn), reluEn(reluEnIn), unitFlag(unitFlagIn),
+          isChannelSplit(isChannelSplitIn) {}
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint16_t dstNdStride = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    bool isChannelSplit = false;
+};
+
+}  // namespace AscendC
+
+namespace akgen_sim {
+
+template <typename T> inline constexpr uint32_t c0_of() { return 32 / sizeof(T); }
+
+// An operand of the cube path: alive, in the memory its role needs, 32 B aligned there, large enough.
+template <typename T>
+inline void check_cube(const AscendC::LocalTensor<T>& t, const char* role, const char* api, uint64_t bytes,
+                       std::initializer_list<AscendC::TPosition> where, const char* where_text, const loc_t& loc) {
+    t.check_live(api, role, loc);
+    bool ok = false;
+    for (AscendC::TPosition p : where) ok = ok || p == t.pos_;
+    if (!ok) {
+        fail("SIM-POSITION", fmt("%s: the %s tensor must be in %s", api, role, where_text), loc, "api_mismatch", api);
+    }
+    if (reinterpret_cast<uintptr_t>(t.addr_) % 32 != 0) {
+        fail("SIM-CUBE-ALIGN", fmt("%s: the %s tensor address is not 32 byte aligned", api, role), loc, "memory", api);
+    }
+    uint64_t have = uint64_t(t.size_) * sizeof(T);
+    if (bytes > have) {
+        fail("SIM-CUBE-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "
+                                  "current tensor size is only %llu bytes.", role, api,
+                                  static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have)),
+             loc, "memory", api);
+    }
+}
+
+// Cube cycles: MACs / (MACs per cycle x efficiency), the [cost.cube] numbers of the A2/A3 profile.
+inline double cube_cycles(double macs, double per_cycle) { return macs / (per_cycle * 0.93); }
+
+}  // namespace akgen_sim
+
+namespace AscendC {
+
+// ------------------------------------------------------------------------------------ GM (or UB) -> L1, ND2NZ
+template <typename T>
+inline void akgen_nd2nz(const LocalTensor<T>& dst, const T* src, const GlobalTensor<T>* gsrc, const Nd2NzParams& p,
+                       const char* api, const akgen_sim::loc_t& loc) {
+    constexpr uint32_t C0 = akgen_sim::c0_of<T>();
+    if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    uint32_t dblocks = (p.dValue + C0 - 1) / C0;
+    uint64_t need = 0;
+    for (uint32_t i = 0; i < p.ndNum; ++i) {
+        uint64_t last = uint64_t(i) * p.dstNzMatrixStride + uint64_t(dblocks - 1) * p.dstNzC0Stride * C0 +
+                        uint64_t(p.nValue - 1) * p.dstNzNStride * C0 + C0;
+        need = std::max(need, last);
+    }
+    akgen_sim::check_cube(dst, "dst", api, need * sizeof(T), {TPosition::A1, TPosition::B1, TPosition::C1,
+                          TPosition::TSCM}, "L1 (A1, B1, C1)", loc);
+    if (p.srcDValue < p.dValue) {
+        akgen_sim::fail("SIM-ND2NZ", akgen_sim::fmt("%s: srcDValue %u is smaller than dValue %u (srcDValue is the "
+                        "distance between rows of the ND matrix, in elements)", api, p.srcDValue, p.dValue), loc,
+                        "api_mismatch", api);
+    }
+    for (uint32_t i = 0; i < p.ndNum; ++i) {
+        for (uint32_t n = 0; n < p.nValue; ++n) {
+            uint64_t so = uint64_t(i) * p.srcNdMatrixStride + uint64_t(n) * p.srcDValue;
+            if (gsrc) gsrc->check_access(so, p.dValue, false, api, loc);
+            for (uint32_t b = 0; b < dblocks; ++b) {
+                T* d = dst.addr_ + uint64_t(i) * p.dstNzMatrixStride + uint64_t(b) * p.dstNzC0Stride * C0 +
+                       uint64_t(n) * p.dstNzNStride * C0;
+                uint32_t w = std::min<uint32_t>(C0, p.dValue - b * C0);
+                std::memcpy(d, src + so + uint64_t(b) * C0, w * sizeof(T));
+                if (w < C0) std::memset(static_cast<void*>(d + w), 0, (C0 - w) * sizeof(T));
+            }
+        }
+    }
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, AKGEN_LOC) {
+    akgen_sim::touch("DataCopy", loc);
+    akgen_nd2nz(dst, src.addr_, &src, p, "DataCopy", loc);
+    uint64_t bytes = uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T);
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    double end = akgen_sim::charge_dma(akgen_sim::P_MTE2, double(bytes), akgen_sim::cfg().bw_gm_l1,
+                                       akgen_sim::ready_for_write(dst.slot_), "DataCopy", loc);
+    akgen_sim::wrote(dst.slot_, end);
+    c.gm_read += bytes;
+}
+
+template <typename T>
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Nd2NzParams& p, AKGEN_LOC) {
+    akgen_sim::touch("DataCopy", loc);
+    akgen_sim::check_local(src, "src", "DataCopy", uint64_t(p.nValue ? p.nValue - 1 : 0) * p.srcDValue * sizeof(T) +
+                           uint64_t(p.dValue) * sizeof(T), loc);
+    akgen_nd2nz(dst, src.addr_, static_cast<const GlobalTensor<T>*>(nullptr), p, "DataCopy", loc);
+    uint64_t bytes = uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T);
+    double ready = std::max(akgen_sim::ready_for_write(dst.slot_), akgen_sim::ready_for_read(src.slot_));
+    double end = akgen_sim::charge_dma(akgen_sim::P_MTE3, double(bytes), akgen_sim::cfg().bw_ub_l1, ready, "DataCopy",
+                                       loc);
+    akgen_sim::wrote(dst.slot_, end);
+    akgen_sim::read_by(src.slot_, end);
+}
+
+// ------------------------------------------------------------------------------------ L1 -> L0A / L0B
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p, AKGEN_LOC) {
+    akgen_sim::touch("LoadData", loc);
+    constexpr uint32_t FRAC = 512;
+    constexpr uint32_t FE = FRAC / sizeof(T);
+    if (p.repeatTimes == 0) return;
+    akgen_sim::check_cube(src, "src", "LoadData", (uint64_t(p.startIndex) + uint64_t(p.repeatTimes - 1) * p.srcStride + 1)
+                          * FRAC, {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "L1 (A1, B1)", loc);
+    akgen_sim::check_cube(dst, "dst", "LoadData", (uint64_t(p.repeatTimes - 1) * (1 + p.dstGap) + 1) * FRAC,
+                          {TPosition::A2, TPosition::B2}, "L0A (A2) or L0B (B2)", loc);
+    if (p.ifTranspose && sizeof(T) != 2) {
+        akgen_sim::fail("SIM-LOADDATA-TRANSPOSE", "LoadData: ifTranspose supports 16-bit types (half, bfloat16_t) "
+                        "only; use LoadDataWithTranspose for others", loc, "dtype", "LoadData");
+    }
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const T* s = src.addr_ + (uint64_t(p.startIndex) + uint64_t(r) * p.srcStride) * FE;
+        T* d = dst.addr_ + uint64_t(r) * (1 + p.dstGap) * FE;
+        if (!p.ifTranspose) {
+            std::memcpy(d, s, FRAC);
+        } else {
+            T tmp[256];
+            for (uint32_t i = 0; i < 16; ++i)
+                for (uint32_t j = 0; j < 16; ++j) tmp[j * 16 + i] = s[i * 16 + j];
+            std::memcpy(d, tmp, FRAC);
+        }
+    }
+    double bytes = double(p.repeatTimes) * FRAC;
+    double bw = dst.pos_ == TPosition::A2 ? akgen_sim::cfg().bw_l1_l0a : akgen_sim::cfg().bw_l1_l0b;
+    double ready = std::max(akgen_sim::ready_for_write(dst.slot_), akgen_sim::ready_for_read(src.slot_));
+    double end = akgen_sim::charge(akgen_sim::P_MTE1, akgen_sim::cfg().bytes_cycles(bytes, bw), ready, "LoadData", loc);
+    akgen_sim::wrote(dst.slot_, end);
+    akgen_sim::read_by(src.slot_, end);
+}
+
+// ------------------------------------------------------------------------------------ Mmad
+template <typename T, typename U, typename S>
+inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                      const T* bias, const MmadParams& p, const akgen_sim::loc_t& loc) {
+    static_assert((std::is_same_v<U, half> && std::is_same_v<S, half> && std::is_same_v<T, float>) ||
+                  (std::is_same_v<U, bfloat16_t> && std::is_same_v<S, bfloat16_t> && std::is_same_v<T, float>) ||
+                  (std::is_same_v<U, float> && std::is_same_v<S, float> && std::is_same_v<T, float>) ||
+                  (std::is_same_v<U, int8_t> && std::is_same_v<S, int8_t> && std::is_same_v<T, int32_t>),
+                  "Failed to check dtype in Mmad, current api support dtype combination is fm: half, filter: half, "
+                  "dst: float; fm: bfloat16_t, filter: bfloat16_t, dst: float; fm: float, filter: float, dst: float; "
+                  "fm: int8_t, filter: int8_t, dst: int32_t");
+    const char* api = "Mmad";
+    akgen_sim::touch(api, loc);
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095) {
+        akgen_sim::fail("SIM-MMAD-RANGE", akgen_sim::fmt("Mmad: m %u, n %u, k %u must each be in [0, 4095]; split the "
+                        "matrix into smaller base blocks", p.m, p.n, p.k), loc, "api_mismatch", api);
+    }
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    constexpr uint32_t C0 = akgen_sim::c0_of<U>();
+    uint32_t Mb = (p.m + 15) / 16, Nb = (p.n + 15) / 16, Kb = (p.k + C0 - 1) / C0;
+    akgen_sim::check_cube(fm, "fm", api, uint64_t(Mb) * Kb * 16 * C0 * sizeof(U), {TPosition::A2}, "L0A (A2)", loc);
+    akgen_sim::check_cube(filter, "filter", api, uint64_t(Kb) * Nb * 16 * C0 * sizeof(S), {TPosition::B2}, "L0B (B2)",
+                          loc);
+    akgen_sim::check_cube(dst, "dst", api, uint64_t(Mb) * Nb * 256 * sizeof(T), {TPosition::CO1}, "L0C (CO1)", loc);
+    using Acc = std::conditional_t<std::is_same_v<T, int32_t>, int32_t, float>;
+    const U* A = fm.addr_;
+    const S* B = filter.addr_;
+    T* C = dst.addr_;
+    for (uint32_t m = 0; m < p.m; ++m) {
+        const U* arow = A + (uint64_t(m / 16) * Kb) * 16 * C0 + (m % 16) * C0;
+        for (uint32_t n = 0; n < p.n; ++n) {
+            Acc acc = 0;
+            const S* bcol = B + (uint64_t(n / 16)) * 16 * C0 + (n % 16) * C0;
+            for (uint32_t kb = 0; kb < Kb; ++kb) {
+                const U* a = arow + uint64_t(kb) * 16 * C0;
+                const S* b = bcol + uint64_t(kb) * Nb * 16 * C0;
+                uint32_t kn = std::min<uint32_t>(C0, p.k - kb * C0);
+                for (uint32_t kk = 0; kk < kn; ++kk) acc += static_cast<Acc>(a[kk]) * static_cast<Acc>(b[kk]);
+            }
+            T& c = C[(uint64_t(n / 16) * Mb + m / 16) * 256 + (m % 16) * 16 + n % 16];
+            if (bias) c = static_cast<T>(bias[n] + acc);
+            else if (p.cmatrixInitVal) c = static_cast<T>(acc);
+            else c = static_cast<T>(c + acc);
+        }
+    }
+    double macs = double(Mb) * 16 * Nb * 16 * Kb * C0;
+    double per = std::is_same_v<U, int8_t> ? 8192.0 : std::is_same_v<U, float> ? 1024.0 : 4096.0;
+    double ready = std::max({akgen_sim::ready_for_write(dst.slot_), akgen_sim::ready_for_read(fm.slot_),
+                             akgen_sim::ready_for_read(filter.slot_)});
+    double end = akgen_sim::charge(akgen_sim::P_M, akgen_sim::cube_cycles(macs, per), ready, api, loc);
+    akgen_sim::wrote(dst.slot_, end);
+    akgen_sim::read_by(fm.slot_, end);
+    akgen_sim::read_by(filter.slot_, end);
+}
+
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                 const MmadParams& mmadParams, AKGEN_LOC) {
+    mmad_impl(dst, fm, filter, static_cast<const T*>(nullptr), mmadParams, loc);
+}
+
+// C = bias (C2 bias table or L1) + A x B.
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                 const LocalTensor<V>& bias, const MmadParams& mmadParams, AKGEN_LOC) {
+    akgen_sim::touch("Mmad", loc);
+    akgen_sim::check_cube(bias, "bias", "Mmad", uint64_t(mmadParams.n) * sizeof(V),
+                          {TPosition::C2, TPosition::C1, TPosition::A1, TPosition::B1}, "the bias table (C2) or L1",
+                          loc);
+    T tmp[4096];
+    for (uint32_t i = 0; i < mmadParams.n && i < 4096; ++i) tmp[i] = static_cast<T>(bias.addr_[i]);
+    mmad_impl(dst, fm, filter, tmp, mmadParams, loc);
+}
+
+// ------------------------------------------------------------------------------------ Fixpipe (L0C -> GM / L1)
+template <typename T, typename U>
+inline void fixpipe_impl(T* out, const GlobalTensor<T>* g, const LocalTensor<U>& src, const FixpipeParamsV220& p,
+                         CO2Layout layout, const char* api, const akgen_sim::loc_t& loc) {
+    static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
+                  "Failed to check dtype in Fixpipe, current api support src dtype is float, int32_t");
+    if (p.mSize == 0 || p.nSize == 0 || p.ndNum == 0) return;
+    if (p.ndNum != 1) {
+        akgen_sim::fail("SIM-FIXPIPE-NDNUM", "Fixpipe: ndNum > 1 is not emulated yet; move one ND matrix per call",
+                        loc, "api_mismatch", api);
+    }
+    bool quant_half = p.quantPre == QuantMode_t::F322F16, quant_bf16 = p.quantPre == QuantMode_t::F322BF16;
+    if (p.quantPre != QuantMode_t::NoQuant && !quant_half && !quant_bf16) {
+        akgen_sim::fail("SIM-FIXPIPE-QUANT", "Fixpipe: this quantPre mode is not emulated (NoQuant, F322F16 and "
+                        "F322BF16 are)", loc, "api_mismatch", api);
+    }
+    if ((std::is_same_v<T, half> && !quant_half) || (std::is_same_v<T, bfloat16_t> && !quant_bf16) ||
+        ((std::is_same_v<T, float> || std::is_same_v<T, int32_t>) && p.quantPre != QuantMode_t::NoQuant)) {
+        akgen_sim::fail("SIM-FIXPIPE-QUANT", "Fixpipe: quantPre does not match the output type (half needs "
+                        "QuantMode_t::F322F16, bfloat16_t F322BF16, float and int32_t NoQuant)", loc, "dtype", api);
+    }
+    uint32_t Mal = (p.mSize + 15) / 16 * 16;
+    uint32_t src_stride = p.srcStride ? p.srcStride : Mal;
+    uint32_t Nb = (p.nSize + 15) / 16;
+    akgen_sim::check_cube(src, "src", api, (uint64_t(Nb - 1) * src_stride * 16 + uint64_t(Mal) * 16) * sizeof(U),
+                          {TPosition::CO1}, "L0C (CO1)", loc);
+    auto conv = [&](U v) -> T {
+        if (p.reluEn && v < U(0)) v = U(0);
+        return static_cast<T>(v);
+    };
+    for (uint32_t m = 0; m < p.mSize; ++m) {
+        if (layout != CO2Layout::NZ && g) g->check_access(uint64_t(m) * p.dstStride, p.nSize, true, api, loc);
+        for (uint32_t n = 0; n < p.nSize; ++n) {
+            U v = src.addr_[uint64_t(n / 16) * src_stride * 16 + uint64_t(m) * 16 + n % 16];
+            uint64_t o;
+            if (layout == CO2Layout::NZ) o = uint64_t(n / 16) * p.dstStride * (32 / sizeof(T)) + uint64_t(m) * 16 + n % 16;
+            else if (layout == CO2Layout::COLUMN_MAJOR) o = uint64_t(n) * p.dstStride + m;
+            else o = uint64_t(m) * p.dstStride + n;
+            if (g && layout != CO2Layout::ROW_MAJOR) g->check_access(o, 1, true, api, loc);
+            out[o] = conv(v);
+        }
+    }
+    double bytes = double(p.mSize) * p.nSize * sizeof(T);
+    double ready = akgen_sim::ready_for_read(src.slot_);
+    double end = akgen_sim::charge_dma(akgen_sim::P_FIX, bytes, akgen_sim::cfg().bw_l0c_gm, ready, api, loc);
+    akgen_sim::read_by(src.slot_, end);
+    if (g) akgen_sim::ctx().gm_write += static_cast<uint64_t>(bytes);
+}
+
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
+                    AKGEN_LOC) {
+    akgen_sim::touch("Fixpipe", loc);
+    fixpipe_impl(dst.addr_, &dst, src, intriParams, config.format, "Fixpipe", loc);
+}
+
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
+                    AKGEN_LOC) {
+    akgen_sim::touch("Fixpipe", loc);
+    uint64_t rows = intriParams.mSize, cols = intriParams.nSize;
+    uint64_t elems = config.format == CO2Layout::NZ
+                         ? ((cols + 15) / 16 - 1) * intriParams.dstStride * (32 / sizeof(T)) + rows * 16
+                         : config.format == CO2Layout::ROW_MAJOR ? (rows - 1) * intriParams.dstStride + cols
+                                                                 : (cols - 1) * intriParams.dstStride + rows;
+    if (rows == 0 || cols == 0) return;
+    akgen_sim::check_cube(dst, "dst", "Fixpipe", elems * sizeof(T),
+                          {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "L1 (A1, B1, C1)", loc);
+    fixpipe_impl(dst.addr_, static_cast<const GlobalTensor<T>*>(nullptr), src, intriParams, config.format, "Fixpipe",
+                 loc);
+    akgen_sim::wrote(dst.slot_, akgen_sim::ctx().pipe_free[akgen_sim::P_FIX]);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,118 @@
+"""The cube path end to end (ND2NZ into L1, LoadData2D into L0A/L0B with and without fractal transpose, Mmad, Fixpipe
+NZ2ND / NZ / F322F16 / ReLU) against numpy for half, float and int8 inputs, and its checks at the caller's line.
+One binary per dtype pair (kernels/cube.cpp); M, N, K are not multiples of the fractal sizes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from akgen_lsp.findings import Severity
+from akgen_lsp.sim import SimResult, run_manifest
+
+from .conftest import KERNELS, marker_line, needs_gxx
+
+pytestmark = needs_gxx
+
+SRC = KERNELS / "cube.cpp"
+M, N, K = 40, 48, 72
+CFG = {  # input dtype -> (DTYPE_X, DTYPE_C, accumulator numpy dtype)
+    "float16": ("half", "float", np.float32),
+    "float32": ("float", "float", np.float32),
+    "int8": ("int8_t", "int32_t", np.int32),
+}
+
+
+def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(3)
+    a = rng.integers(-4, 5, (M, K)).astype(dtype)
+    b = rng.integers(-4, 5, (K, N)).astype(dtype)
+    bias = rng.integers(-50, 50, N).astype(np.float32)
+    return a, b, bias
+
+
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResult, dict[str, np.ndarray]]:
+    a, b, bias = inputs(dtype)
+    x, c, acc = CFG[dtype]
+    mal, nb = -(-M // 16) * 16, -(-N // 16)
+    m = write_manifest(SRC, "cube", [
+        {"name": "a", "input": a},
+        {"name": "b", "input": b},
+        {"name": "bt", "input": np.ascontiguousarray(b.T)},
+        {"name": "bias", "input": bias},
+        {"name": "c", "output": "c.npy", "dtype": np.dtype(acc).name, "shape": [M, N]},
+        {"name": "ch", "output": "ch.npy", "dtype": "float16", "shape": [M, N]},
+        {"name": "cz", "output": "cz.npy", "dtype": np.dtype(acc).name, "shape": [nb, mal, 16]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "M", "scalar": M, "type": "int32_t"},
+        {"name": "N", "scalar": N, "type": "int32_t"},
+        {"name": "K", "scalar": K, "type": "int32_t"},
+    ], defines={"DTYPE_X": x, "DTYPE_C": c})
+    res = run_manifest(m, tmp_path / "out")
+    outs = {k: np.load(v) for k, v in res.outputs.items()} if res.status == "ok" else {}
+    return res, outs
+
+
+def ok(res: SimResult) -> None:
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert not [f for f in res.findings if f.severity is not Severity.INFO], [f.message for f in res.findings]
+
+
+def ref(dtype: str) -> np.ndarray:
+    a, b, _ = inputs(dtype)
+    acc = CFG[dtype][2]
+    return a.astype(acc) @ b.astype(acc)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8"])
+def test_matmul_through_l1_l0_and_fixpipe(write_manifest, tmp_path: Path, dtype: str) -> None:
+    res, out = run(write_manifest, tmp_path, dtype, 1)  # B^T in GM: the zN image needs no fractal transpose
+    ok(res)
+    np.testing.assert_array_equal(out["c"], ref(dtype))
+    pipes = res.estimate["pipes"] if res.estimate else {}
+    assert {"MTE1", "M", "FIX"} <= set(pipes), pipes
+
+
+def test_fractal_transpose_accumulate_relu_half(write_manifest, tmp_path: Path) -> None:
+    c = ref("float16")
+    res, out = run(write_manifest, tmp_path, "float16", 0)  # B as ND K x N: LoadData ifTranspose
+    ok(res)
+    np.testing.assert_array_equal(out["c"], c)
+    res, out = run(write_manifest, tmp_path, "float16", 2)  # cmatrixInitVal false accumulates in L0C
+    ok(res)
+    np.testing.assert_array_equal(out["c"], 2 * c)
+    res, out = run(write_manifest, tmp_path, "float16", 8)
+    ok(res)
+    np.testing.assert_array_equal(out["c"], np.maximum(c, 0))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_bias_half_output_and_nz_output(write_manifest, tmp_path: Path, dtype: str) -> None:
+    c = ref(dtype)
+    _, _, bias = inputs(dtype)
+    res, out = run(write_manifest, tmp_path, dtype, 3)
+    ok(res)
+    np.testing.assert_array_equal(out["c"], c + bias)
+    res, out = run(write_manifest, tmp_path, dtype, 4)
+    ok(res)
+    np.testing.assert_array_equal(out["ch"], c.astype(np.float16))
+    res, out = run(write_manifest, tmp_path, dtype, 5)
+    ok(res)
+    cz = out["cz"]
+    for j in range(cz.shape[0]):  # NZ: block j holds columns 16j..16j+15 of all M rows
+        np.testing.assert_array_equal(cz[j, :M, :], c[:, 16 * j:16 * j + 16])
+
+
+@pytest.mark.parametrize(("mode", "code", "words"), [
+    (6, "SIM-MMAD-RANGE", "[0, 4095]"),
+    (7, "SIM-POSITION", "L0A (A2)"),
+])
+def test_checks_at_the_callers_line(write_manifest, tmp_path: Path, mode: int, code: str, words: str) -> None:
+    res, _ = run(write_manifest, tmp_path, "float16", mode)
+    hits = [f for f in res.findings if f.code == code]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.path == str(SRC) and hits[0].span.line == marker_line(SRC, code)
+    assert hits[0].severity is Severity.ERROR and words in hits[0].message
+    assert res.status == "runtime_error"
