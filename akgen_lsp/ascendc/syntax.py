@@ -618,8 +618,8 @@ _TYPE_WORDS_RE = re.compile(
 
 def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
     """Texts of the arguments of the first template_argument_list in or under `node` (not nested deeper)."""
-    if node is None:
-        return ()
+    if node is None or b"<" not in pf.data[node.start_byte : node.end_byte]:
+        return ()  # a template_argument_list starts with "<"
     stack = [node]
     while stack:
         n = stack.pop()
@@ -816,6 +816,9 @@ def _class_around(pf: ParsedFile, node: Node) -> Node | None:
 
 def _qualifiers(pf: ParsedFile, node: Node) -> tuple[bool, bool, bool]:
     const = constexpr = static = False
+    head = pf.data[node.start_byte : node.end_byte]
+    if b"const" not in head and b"static" not in head:  # no child can be one of the words below
+        return const, constexpr, static
     for c in node.children:
         if c.type == "type_qualifier":
             t = pf.node_text(c)
@@ -1060,18 +1063,22 @@ def kernel_entries(pf: ParsedFile) -> list[Function]:
 
 def function_at(pf: ParsedFile, node: Node) -> Function | None:
     """The innermost function definition containing `node`."""
-    fns = functions(pf)
-    starts = pf.memo.get("function_starts")
-    if starts is None:
-        starts = pf.memo["function_starts"] = [f.node.start_byte for f in fns]
-    assert isinstance(starts, list)
-    i = bisect.bisect_right(starts, node.start_byte) - 1
+    return _function_at(pf, node.start_byte, node.end_byte)
+
+
+def _function_at(pf: ParsedFile, start: int, end: int) -> Function | None:
+    """`function_at` for the byte range [start, end)."""
+    bounds = pf.memo.get("function_bounds")
+    if bounds is None:
+        fns = functions(pf)
+        bounds = pf.memo["function_bounds"] = (fns, [f.node.start_byte for f in fns], [f.node.end_byte for f in fns])
+    fns, starts, ends = bounds  # type: ignore[misc]
+    i = bisect.bisect_right(starts, start) - 1
     for _ in range(8):  # definitions nest only through local classes: a few steps back are enough
         if i < 0:
             break
-        f = fns[i]
-        if f.node.start_byte <= node.start_byte and node.end_byte <= f.node.end_byte:
-            return f
+        if starts[i] <= start and end <= ends[i]:
+            return fns[i]  # type: ignore[no-any-return]
         i -= 1
     return None
 
@@ -1138,6 +1145,12 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
 
 def class_named(pf: ParsedFile, name: str) -> ClassInfo | None:
     """The class of the file with this name (last name part compared; the first definition wins)."""
+    asked = pf.memo.get("class_named")
+    if asked is None:
+        asked = pf.memo["class_named"] = {}
+    assert isinstance(asked, dict)
+    if name in asked:
+        return asked[name]  # type: ignore[no-any-return]
     table = pf.memo.get("classes_by_name")
     if table is None:
         table = {}
@@ -1145,12 +1158,17 @@ def class_named(pf: ParsedFile, name: str) -> ClassInfo | None:
             table.setdefault(c.name.rsplit("::", 1)[-1], c)
         pf.memo["classes_by_name"] = table
     assert isinstance(table, dict)
-    return table.get(base_type_name(name).rsplit("::", 1)[-1])
+    got = asked[name] = table.get(base_type_name(name).rsplit("::", 1)[-1])
+    return got
 
 
 def class_at(pf: ParsedFile, node: Node) -> ClassInfo | None:
     """The class whose body or one of whose methods contains `node`."""
-    fn = function_at(pf, node)
+    return _class_at(pf, node, function_at(pf, node))
+
+
+def _class_at(pf: ParsedFile, node: Node, fn: Function | None) -> ClassInfo | None:
+    """`class_at` when the function around `node` is known already."""
     if fn is not None and fn.class_name:
         return class_named(pf, fn.class_name)
     name = _enclosing_class_name(pf, node)
@@ -1300,7 +1318,7 @@ def lookup(pf: ParsedFile, name: str, at: Node | None = None) -> Declaration | N
             if d.kind in ("local", "param") and d.scope.start_byte <= pos < d.scope.end_byte:
                 return d
             i -= 1
-    cls = class_at(pf, at)
+    cls = _class_at(pf, at, fn)
     seen: set[str] = set()
     while cls is not None and cls.name not in seen:
         seen.add(cls.name)
@@ -2074,6 +2092,22 @@ ASCEND_HEADER_PREFIXES = (
     "adv_api/",
 )
 _USING_OTHER_RE = re.compile(r"\busing\s+namespace\s+(?!(?:::)?AscendC\s*;|std\s*;)([A-Za-z_:][\w:]*)")
+# the same without the leading \b, which keeps the engine from skipping ahead to "using"; `_using_other` checks it
+_USING_OTHER_TAIL_RE = re.compile(r"using\s+namespace\s+(?!(?:::)?AscendC\s*;|std\s*;)([A-Za-z_:][\w:]*)")
+_WORD_CHAR_RE = re.compile(r"\w")
+
+
+def _using_other(text: str) -> bool:
+    """Whether `_USING_OTHER_RE` matches somewhere in `text` (tried at each "using" where \\b holds)."""
+    pos = 0
+    while True:
+        m = _USING_OTHER_TAIL_RE.search(text, pos)
+        if m is None:
+            return False
+        i = m.start()
+        if i == 0 or not _WORD_CHAR_RE.match(text, i - 1):
+            return True
+        pos = i + 1
 
 
 def foreign_names_possible(pf: ParsedFile) -> bool:
@@ -2084,7 +2118,7 @@ def foreign_names_possible(pf: ParsedFile) -> bool:
     got = pf.memo.get("foreign_names")
     if got is None:
         got = any(not m.group(1).startswith(ASCEND_HEADER_PREFIXES) for m in _INCLUDE_RE.finditer(pf.text)) or bool(
-            _USING_OTHER_RE.search(pf.masked)
+            _using_other(pf.masked)
         )
         pf.memo["foreign_names"] = got
     return bool(got)
