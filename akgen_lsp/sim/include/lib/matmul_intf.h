@@ -1,3 +1,459 @@
-// akgen sim: lib/matmul_intf.h — the high-level Matmul API is not emulated yet (see docs/sim.md, "Not yet").
+// akgen sim: lib/matmul_intf.h, the high-level Matmul API.
+//
+// Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> with MatmulType<TPosition, CubeFormat, T, isTrans>, registered
+// by REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling[, mm2, &tiling2 ...]) (or mm.Init(&tiling)).
+// Emulated: ND inputs A, B (GM, or UB/L1 LocalTensors holding ND data) of half, bfloat16_t, float (and int8_t into
+// int32_t), optional bias (GM or local), C to GM or a local tensor in ND; SetTensorA/B with the transpose flag,
+// SetOrgShape, SetSingleShape, SetTail, IterateAll (enAtomic 1 adds into C, also when SetAtomicAdd is on), Iterate +
+// GetTensorC (base blocks of baseM x baseN, iterateOrder 0: along M first, 1: along N first), End.
+// Semantics: C = A x B (+ bias), products and sums in float (int32_t for int8_t), summed over k in order, converted
+// once to C's type (round to nearest even for half / bfloat16_t). Layout in GM: A is orgM x orgKa row-major (Ka x orgM
+// when transposed), B is orgKb x orgN (N x orgKb when transposed), C is rows of orgN (or orgKc when set) elements.
+// A base block written to a local tensor by GetTensorC has rows of baseN elements rounded up to 32 bytes.
+// Not emulated (a finding says so): NZ / other CubeFormats, batch interfaces, quantisation.
+// Cost (an estimate): GM -> L1 traffic on MTE2, the MACs on M (4096 half MACs per cycle x 0.93), C on FIX.
 #pragma once
+
 #include "../kernel_operator.h"
+#include "../akgen_sim/cube_tiling.h"
+
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+    uint32_t doMTE2Preload = 0;
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    uint32_t stepM = 0, stepN = 0;
+    uint32_t baseMN = 0, singleCoreMN = 0;
+    bool enUnitFlag = true;
+    bool isPerTensor = false;
+    bool hasAntiQuantOffset = false;
+    bool doIBShareNorm = false;
+    bool doSpecialMDL = false;
+    bool enableInit = true;
+    BatchMode batchMode = BatchMode::NONE;
+    bool enableEnd = true;
+    bool enableGetTensorC = true;
+    bool enableSetOrgShape = true;
+    bool enableSetBias = true;
+    bool enableSetTail = true;
+    bool enableQuantVector = true;
+    bool enableSetDefineData = true;
+    uint8_t iterateMode = 0;
+    bool enableReuse = true;
+    bool enableUBReuse = false;
+    bool enableL1CacheUB = false;
+    bool intraBlockPartSum = false;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableDoubleCache = false;
+    bool isBiasBatch = true;
+    bool enableStaticPadZeros = false;
+    bool isPartialOutput = false;
+    bool enableMixDualMaster = false;
+    bool isA2B2Shared = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
+};
+
+// The real builders take optional tuning arguments; they do not change the result of a matmul.
+template <typename... A> constexpr MatmulConfig GetNormalConfig(A...) { return MatmulConfig{}; }
+template <typename... A> constexpr MatmulConfig GetMDLConfig(A...) {
+    MatmulConfig c{};
+    c.doNorm = false;
+    c.doMultiDataLoad = true;
+    return c;
+}
+template <typename... A> constexpr MatmulConfig GetSpecialMDLConfig(A...) { return GetMDLConfig(); }
+template <typename... A> constexpr MatmulConfig GetIBShareNormConfig(A...) {
+    MatmulConfig c{};
+    c.doIBShareNorm = true;
+    return c;
+}
+template <typename... A> constexpr MatmulConfig GetBasicConfig(A...) { return MatmulConfig{}; }
+template <MatmulConfigMode, typename... A> constexpr MatmulConfig GetMMConfig(A...) { return MatmulConfig{}; }
+constexpr MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig();
+
+namespace AscendC {
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+    constexpr static TPosition srcPos = SRCPOS;
+};
+
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
+
+struct MatrixOffset {
+    int32_t offset = 0;
+    int32_t row = 0, col = 0;
+    int32_t height = 0, width = 0;
+};
+
+namespace mm_detail {
+
+template <typename T> struct Src {
+    const T* ptr = nullptr;
+    const GlobalTensor<T>* gm = nullptr;  // for the bounds checks
+    GlobalTensor<T> g;
+    bool set = false;
+};
+
+template <typename S> using acc_t = std::conditional_t<std::is_same_v<S, int8_t>, int32_t, float>;
+
+}  // namespace mm_detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+class Matmul {
+public:
+    using AType = A_TYPE;
+    using BType = B_TYPE;
+    using CType = C_TYPE;
+    using BiasType = BIAS_TYPE;
+    using SrcAT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using SrcT = SrcAT;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    using Acc = mm_detail::acc_t<SrcAT>;
+
+    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+                  (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
+                  "akgen sim: the high-level Matmul is emulated for CubeFormat::ND inputs and outputs only");
+
+    Matmul() = default;
+
+    void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, AKGEN_LOC) {
+        (void)tpipe;
+        akgen_sim::touch("Matmul::Init", loc);
+        if (tiling == nullptr) return;  // registered without tiling: Init(&tiling) must follow before computing
+        t_ = *tiling;
+        orgM_ = t_.M;
+        orgN_ = t_.N;
+        orgKa_ = t_.Ka;
+        orgKb_ = t_.Kb;
+        orgKc_ = 0;
+        singleM_ = t_.singleCoreM > 0 ? t_.singleCoreM : t_.M;
+        singleN_ = t_.singleCoreN > 0 ? t_.singleCoreN : t_.N;
+        singleK_ = t_.singleCoreK > 0 ? t_.singleCoreK : t_.Ka;
+        inited_ = true;
+        reset_iter();
+    }
+    template <typename TT> void Init(const TT* tiling, TPipe* tpipe = nullptr, AKGEN_LOC) {
+        Init(reinterpret_cast<const TCubeTiling*>(tiling), tpipe, loc);
+    }
+
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, 0); }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+        orgKc_ = orgKc;
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK) {
+        singleM_ = singleM;
+        singleN_ = singleN;
+        singleK_ = singleK;
+        reset_iter();
+    }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM >= 0) singleM_ = tailM;
+        if (tailN >= 0) singleN_ = tailN;
+        if (tailK >= 0) singleK_ = tailK;
+        reset_iter();
+    }
+
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+        a_.g = gm;
+        a_.ptr = gm.addr_;
+        a_.gm = &a_.g;
+        a_.set = true;
+        transA_ = isTransposeA;
+        reset_iter();
+    }
+    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+        b_.g = gm;
+        b_.ptr = gm.addr_;
+        b_.gm = &b_.g;
+        b_.set = true;
+        transB_ = isTransposeB;
+        reset_iter();
+    }
+    void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
+        a_ = {};
+        a_.ptr = leftMatrix.addr_;
+        a_.set = true;
+        transA_ = isTransposeA;
+        reset_iter();
+    }
+    void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
+        b_ = {};
+        b_.ptr = rightMatrix.addr_;
+        b_.set = true;
+        transB_ = isTransposeB;
+        reset_iter();
+    }
+    void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
+        bias_.g = biasGlobal;
+        bias_.ptr = biasGlobal.addr_;
+        bias_.gm = &bias_.g;
+        bias_.set = true;
+    }
+    void SetBias(const LocalTensor<BiasT>& inputBias) {
+        bias_ = {};
+        bias_.ptr = inputBias.addr_;
+        bias_.set = true;
+    }
+    void DisableBias() { bias_.set = false; }
+    void ClearBias() { bias_.set = false; }
+
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                    bool waitIterateAll = false, bool fakeMsg = false, AKGEN_LOC) {
+        (void)enSequentialWrite;
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        akgen_sim::touch("Matmul::IterateAll", loc);
+        ready("Matmul::IterateAll", loc);
+        check_c_gm(gm, 0, 0, singleM_, singleN_, "Matmul::IterateAll", loc);
+        compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc);
+    }
+    void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0, AKGEN_LOC) {
+        akgen_sim::touch("Matmul::IterateAll", loc);
+        ready("Matmul::IterateAll", loc);
+        uint32_t stride = local_stride(singleN_);
+        akgen_sim::check_local(ubCmatrix, "cMatrix", "Matmul::IterateAll",
+                               (uint64_t(singleM_ - 1) * stride + singleN_) * sizeof(DstT), loc,
+                               is_ub_position(ubCmatrix.pos_));
+        compute(0, 0, singleM_, singleN_, ubCmatrix.addr_, stride, enAtomic, "Matmul::IterateAll", loc);
+    }
+    template <bool sync = true> void WaitIterateAll() {}
+    template <bool sync = true> void WaitGetTensorC() {}
+
+    // One base block per call (baseM x baseN); false when all blocks were visited.
+    template <bool sync = true> bool Iterate(bool enPartialSum = false, AKGEN_LOC) {
+        (void)enPartialSum;
+        akgen_sim::touch("Matmul::Iterate", loc);
+        ready("Matmul::Iterate", loc);
+        int32_t bm = base_m(), bn = base_n();
+        int32_t mBlocks = (singleM_ + bm - 1) / bm, nBlocks = (singleN_ + bn - 1) / bn;
+        if (mBlocks == 0 || nBlocks == 0) return false;
+        if (next_ >= mBlocks * nBlocks) return false;
+        bool orderN = t_.iterateOrder == 1;
+        curM_ = orderN ? next_ / nBlocks : next_ % mBlocks;
+        curN_ = orderN ? next_ % nBlocks : next_ / mBlocks;
+        ++next_;
+        have_block_ = true;
+        return true;
+    }
+    template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                                                bool enSequentialWrite = false, AKGEN_LOC) {
+        akgen_sim::touch("Matmul::GetTensorC", loc);
+        block_or_fail(loc);
+        int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
+        int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
+        if (enSequentialWrite) {  // blocks are written one after another, each baseM x baseN (rows of baseN)
+            compute(m0, n0, ml, nl, gm.addr_, base_n(), enAtomic, "Matmul::GetTensorC", loc);
+            return;
+        }
+        check_c_gm(gm, m0, n0, ml, nl, "Matmul::GetTensorC", loc);
+        compute(m0, n0, ml, nl, gm.addr_ + uint64_t(m0) * c_stride() + n0, c_stride(), enAtomic, "Matmul::GetTensorC",
+                loc);
+    }
+    template <bool sync = true> void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                                                bool enSequentialWrite = false, AKGEN_LOC) {
+        (void)enSequentialWrite;
+        akgen_sim::touch("Matmul::GetTensorC", loc);
+        block_or_fail(loc);
+        int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
+        int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
+        uint32_t stride = local_stride(nl);
+        akgen_sim::check_local(co2Local, "cMatrix", "Matmul::GetTensorC",
+                               (uint64_t(ml - 1) * stride + nl) * sizeof(DstT), loc, is_ub_position(co2Local.pos_));
+        compute(m0, n0, ml, nl, co2Local.addr_, stride, enAtomic, "Matmul::GetTensorC", loc);
+    }
+    template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local,
+                                                uint8_t enAtomic = 0, bool enSequentialWrite = false, AKGEN_LOC) {
+        GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, loc);
+        GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
+    }
+    MatrixOffset GetOffsetC() {
+        MatrixOffset o;
+        o.row = curM_ * base_m();
+        o.col = curN_ * base_n();
+        o.offset = o.row * c_stride() + o.col;
+        o.height = std::min(base_m(), singleM_ - o.row);
+        o.width = std::min(base_n(), singleN_ - o.col);
+        return o;
+    }
+
+    void End() { reset_iter(); }
+    void SetHF32(bool = false, int32_t = 0) {}
+    void SetSubBlockIdx(uint8_t) {}
+    uint8_t GetSubBlockIdx() { return 0; }
+    template <class T> void SetWorkspace(__gm__ const T*, int) {}
+    template <class T> void SetWorkspace(GlobalTensor<T>&) {}
+    void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+    template <class T> void SetSelfDefineData(T) {}
+    void SetUserDefInfo(const uint64_t) {}
+    void SetQuantScalar(const uint64_t) {}
+    void SetQuantVector(const GlobalTensor<uint64_t>&) {}
+    void SetBatchNum(int32_t, int32_t) {}
+
+private:
+    TCubeTiling t_{};
+    bool inited_ = false;
+    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+    mm_detail::Src<SrcAT> a_;
+    mm_detail::Src<SrcBT> b_;
+    mm_detail::Src<BiasT> bias_;
+    bool transA_ = false, transB_ = false;
+    int32_t next_ = 0, curM_ = 0, curN_ = 0;
+    bool have_block_ = false;
+
+    void reset_iter() {
+        next_ = 0;
+        have_block_ = false;
+    }
+    int32_t base_m() const { return t_.baseM > 0 ? t_.baseM : std::max(singleM_, 1); }
+    int32_t base_n() const { return t_.baseN > 0 ? t_.baseN : std::max(singleN_, 1); }
+    uint32_t c_stride() const { return static_cast<uint32_t>(orgKc_ > 0 ? orgKc_ : orgN_); }
+    static uint32_t local_stride(int32_t n) {
+        constexpr uint32_t per = 32 / sizeof(DstT);
+        return (static_cast<uint32_t>(n) + per - 1) / per * per;
+    }
+
+    void ready(const char* api, const akgen_sim::loc_t& loc) const {
+        if (!inited_) {
+            akgen_sim::fail("SIM-MM-INIT", akgen_sim::fmt("%s: the Matmul object was not initialised; call "
+                            "REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) (or mm.Init(&tiling)) first",
+                            api), loc, "logic", api);
+        }
+        if (!a_.set || !b_.set) {
+            akgen_sim::fail("SIM-MM-INPUT", akgen_sim::fmt("%s: SetTensorA and SetTensorB must be called before "
+                            "computing", api), loc, "logic", api);
+        }
+        if (singleM_ <= 0 || singleN_ <= 0 || singleK_ <= 0) {
+            akgen_sim::fail("SIM-MM-SHAPE", akgen_sim::fmt("%s: the single-core shape %d x %d x %d (M x N x K) is "
+                            "empty or negative; check the tiling (singleCoreM/N/K) or SetTail", api, singleM_,
+                            singleN_, singleK_), loc, "logic", api);
+        }
+    }
+    void block_or_fail(const akgen_sim::loc_t& loc) const {
+        if (!have_block_) {
+            akgen_sim::fail("SIM-MM-ITERATE", "Matmul::GetTensorC: no block was computed; call Iterate() first and "
+                            "use GetTensorC while it returns true", loc, "logic", "Matmul::GetTensorC");
+        }
+    }
+    void check_c_gm(const GlobalTensor<DstT>& gm, int32_t m0, int32_t n0, int32_t ml, int32_t nl, const char* api,
+                    const akgen_sim::loc_t& loc) const {
+        for (int32_t m = 0; m < ml; ++m) gm.check_access(uint64_t(m0 + m) * c_stride() + n0, uint64_t(nl), true, api, loc);
+    }
+
+    // A(m, k) and B(k, n) of the single-core problem.
+    Acc a_at(int32_t m, int32_t k) const {
+        uint64_t i = transA_ ? uint64_t(k) * uint32_t(orgM_) + m : uint64_t(m) * uint32_t(orgKa_) + k;
+        return static_cast<Acc>(a_.ptr[i]);
+    }
+    Acc b_at(int32_t k, int32_t n) const {
+        uint64_t i = transB_ ? uint64_t(n) * uint32_t(orgKb_) + k : uint64_t(k) * uint32_t(orgN_) + n;
+        return static_cast<Acc>(b_.ptr[i]);
+    }
+    void check_inputs(int32_t m0, int32_t n0, int32_t ml, int32_t nl, const char* api, const akgen_sim::loc_t& loc) {
+        if (a_.gm) {
+            if (transA_) {
+                for (int32_t k = 0; k < singleK_; ++k) a_.gm->check_access(uint64_t(k) * orgM_ + m0, ml, false, api, loc);
+            } else {
+                for (int32_t m = 0; m < ml; ++m) a_.gm->check_access(uint64_t(m0 + m) * orgKa_, singleK_, false, api, loc);
+            }
+        }
+        if (b_.gm) {
+            if (transB_) {
+                for (int32_t n = 0; n < nl; ++n) b_.gm->check_access(uint64_t(n0 + n) * orgKb_, singleK_, false, api, loc);
+            } else {
+                for (int32_t k = 0; k < singleK_; ++k) b_.gm->check_access(uint64_t(k) * orgN_ + n0, nl, false, api, loc);
+            }
+        }
+        if (bias_.set && bias_.gm) bias_.gm->check_access(n0, nl, false, api, loc);
+    }
+
+    // C block [m0, m0 + ml) x [n0, n0 + nl) into out (rows `stride` apart).
+    void compute(int32_t m0, int32_t n0, int32_t ml, int32_t nl, DstT* out, uint32_t stride, uint8_t enAtomic,
+                 const char* api, const akgen_sim::loc_t& loc) {
+        check_inputs(m0, n0, ml, nl, api, loc);
+        bool add = enAtomic == 1 || akgen_sim::ctx().atomic == 1;
+        std::vector<Acc> brow(static_cast<size_t>(singleK_));
+        for (int32_t n = 0; n < nl; ++n) {
+            for (int32_t k = 0; k < singleK_; ++k) brow[size_t(k)] = b_at(k, n0 + n);
+            Acc bias = bias_.set ? static_cast<Acc>(bias_.ptr[n0 + n]) : Acc(0);
+            for (int32_t m = 0; m < ml; ++m) {
+                Acc acc = 0;
+                for (int32_t k = 0; k < singleK_; ++k) acc += a_at(m0 + m, k) * brow[size_t(k)];
+                acc += bias;
+                DstT& c = out[uint64_t(m) * stride + n];
+                c = add ? static_cast<DstT>(static_cast<Acc>(c) + acc) : static_cast<DstT>(acc);
+            }
+        }
+        // cost: A and B blocks into L1 (MTE2), the MACs on the cube (M), C out (FIX)
+        double in_bytes = double(ml) * singleK_ * sizeof(SrcAT) + double(nl) * singleK_ * sizeof(SrcBT);
+        double t = akgen_sim::charge_dma(akgen_sim::P_MTE2, in_bytes, akgen_sim::cfg().bw_gm_l1, 0, api, loc);
+        akgen_sim::ctx().gm_read += static_cast<uint64_t>(in_bytes);
+        double macs = double((ml + 15) / 16 * 16) * double((nl + 15) / 16 * 16) * double((singleK_ + 15) / 16 * 16);
+        double per = std::is_same_v<SrcAT, int8_t> ? 8192.0 : std::is_same_v<SrcAT, float> ? 1024.0 : 4096.0;
+        t = akgen_sim::charge(akgen_sim::P_M, akgen_sim::cube_cycles(macs, per), t, api, loc);
+        double out_bytes = double(ml) * nl * sizeof(DstT);
+        akgen_sim::charge_dma(akgen_sim::P_FIX, out_bytes, akgen_sim::cfg().bw_l0c_gm, t, api, loc);
+        akgen_sim::ctx().gm_write += static_cast<uint64_t>(out_bytes);
+    }
+};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>;
+
+// REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each object with its tiling.
+inline void akgen_regist_matmul(const ::akgen_sim::loc_t&, TPipe*) {}
+template <class M, class... Rest>
+inline void akgen_regist_matmul(const ::akgen_sim::loc_t& loc, TPipe* pipe, M& mm, std::nullptr_t, Rest&&... rest) {
+    (void)mm;
+    akgen_regist_matmul(loc, pipe, rest...);
+}
+template <class M, class TT, class... Rest>
+inline void akgen_regist_matmul(const ::akgen_sim::loc_t& loc, TPipe* pipe, M& mm, TT* tiling, Rest&&... rest) {
+    ::akgen_sim::touch("REGIST_MATMUL_OBJ", loc);
+    mm.Init(reinterpret_cast<const TCubeTiling*>(tiling), pipe, loc);
+    akgen_regist_matmul(loc, pipe, rest...);
+}
+
+}  // namespace AscendC
+
+namespace matmul = AscendC;
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                      \
+    ((void)(workspace), ::AscendC::akgen_regist_matmul(::std::source_location::current(), (tpipe), __VA_ARGS__))
+#define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
+#define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
