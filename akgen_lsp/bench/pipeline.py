@@ -69,6 +69,7 @@ class Settings:
     case_ids: tuple[int, ...] | None = None
     work_dir: Path | None = None
     keep_work: bool = False
+    block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
 
 
 @dataclass
@@ -215,11 +216,12 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             args.append({"name": name, "tiling": {"host": str(prep.host), "attrs": _json_attrs(attrs),
                                                   "op": op_name}})
         else:
-            args.append({"name": name, "tiling": {"fields": {}}})
+            # No host: the kernel gets a zeroed tiling buffer (a kernel-only candidate hard-codes its tiling).
+            args.append({"name": name, "workspace_bytes": 64})
     raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
                            "defines": _defines(binding), "args": args, "timeout_s": settings.run_timeout_s}
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
-        raw["block_dim"] = int(arch.aiv_cores)
+        raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
 
 

@@ -1,0 +1,51 @@
+"""check_kernel: the one call the server makes on save."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from akgen_lsp.bench.check import check_kernel
+from akgen_lsp.bench.tasks import Task
+from akgen_lsp.config import defaults
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def test_kernel_in_the_bench_layout(add_task: Task) -> None:
+    findings, figures = check_kernel(add_task.answers[0].kernel, defaults())
+    assert findings == []
+    assert figures["task"] == "level1/Math/AddMath" and figures["status"] == "pass"
+    assert figures["passed_cases"] == figures["cases"] == 12
+    assert figures["estimate_us"] and figures["estimate_label"] == "estimate"
+
+
+def test_workspace_task_table(tmp_path: Path) -> None:
+    shutil.copy(SAMPLES / "kernels" / "elementwise_tail.cpp", tmp_path / "k.cpp")
+    (tmp_path / "akgen.toml").write_text(
+        '[[task]]\nname = "ScaledAdd"\nfile = "k.cpp"\nkernel = "scaled_add"\nmode = "static"\nblock_dim = 48\n'
+        'reference = "alpha * x + y"\nparams = { alpha = 0.5 }\n'
+        'inputs = [{ name = "x", shape = [100003], dtype = "float32" }, '
+        '{ name = "y", shape = [100003], dtype = "float32" }]\n'
+        'outputs = [{ name = "z", shape = [100003], dtype = "float32" }]\n')
+    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
+    assert figures["status"] == "pass", findings
+    # the same kernel against a wrong reference fails with the max error and the first bad index
+    text = (tmp_path / "akgen.toml").read_text().replace("alpha * x + y", "alpha * x - y")
+    (tmp_path / "akgen.toml").write_text(text)
+    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
+    assert figures["status"] == "wrong_answer"
+    f = next(f for f in findings if f.code == "BENCH-PRECISION")
+    assert "first bad element z[" in f.message and figures["max_abs"] > 0
+
+
+def test_no_task_means_nothing_to_run(tmp_path: Path) -> None:
+    (tmp_path / "lonely.cpp").write_text("// no task\n")
+    assert check_kernel(tmp_path / "lonely.cpp", defaults()) == ([], {"task": None})
+
+
+def test_unknown_bench_task_is_a_finding(tmp_path: Path) -> None:
+    (tmp_path / "k.cpp").write_text("// kernel\n")
+    (tmp_path / "akgen.toml").write_text('[[task]]\nname = "X"\nfile = "k.cpp"\nbench = "level9/Nope/X"\n')
+    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
+    assert figures["task"] is None and "bench.suite" in findings[0].message
