@@ -32,6 +32,7 @@ CASES = [
     (13, "SIM-SYNC-UNPAIRED", Severity.WARNING, "no matching WaitFlag"),
     (14, "SIM-MASK", Severity.ERROR, "out of range [1, 64]"),
     (15, "SIM-TENSOR-FREED", Severity.ERROR, "after FreeTensor"),
+    (16, "SIM-QUE-LIVE", Severity.ERROR, "max buffer number in same queue position is 8"),
 ]
 
 

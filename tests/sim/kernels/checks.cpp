@@ -17,6 +17,16 @@ extern "C" __global__ __aicore__ void checks(GM_ADDR x, GM_ADDR z, int32_t mode)
         pipe.InitBuffer(inQ, 2, 100 * 1024);  // EXPECT SIM-UB-LIMIT
         return;
     }
+    if (mode == 16) {
+        // nine VECIN buffers alive at once: the hardware tracks at most 8 per position
+        TQue<QuePosition::VECIN, 1> qs[9];
+        for (int i = 0; i < 9; ++i) {
+            pipe.InitBuffer(qs[i], 1, 20);  // rounded up to 32 B
+            LocalTensor<float> t = qs[i].AllocTensor<float>();  // EXPECT SIM-QUE-LIVE
+            if (t.GetSize() != 8) return;  // 20 B -> 32 B = 8 floats
+        }
+        return;
+    }
     pipe.InitBuffer(inQ, 1, TILE * sizeof(float));
     pipe.InitBuffer(outQ, 1, TILE * sizeof(float));
     if (mode == 2) {
