@@ -25,6 +25,10 @@ def _no_work(message: str, path: str) -> Finding:
                    source="akgen-run", error_class="anti_cheat")
 
 
+def has_pipe_figures(estimate: Mapping[str, Any] | None) -> bool:
+    return bool(estimate) and isinstance(estimate.get("pipes"), Mapping)  # type: ignore[union-attr]
+
+
 def check_run(estimate: Mapping[str, Any] | None, path: str, has_inputs: bool = True) -> Finding | None:
     """None when the run moved data in (when the task has inputs) and out through the pipes; a finding otherwise.
     With no per-pipe figures in the estimate, returns None (the static check decides)."""
