@@ -22,6 +22,8 @@
 #include "akgen_sim/vec_reduce.h"
 #include "akgen_sim/vec_math.h"
 #include "akgen_sim/cube.h"
+#include "akgen_sim/adv_softmax.h"
+#include "akgen_sim/adv_layernorm.h"
 #include "akgen_sim/sync.h"
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"

@@ -26,7 +26,7 @@
 
 #include <cstring>
 
-#include "cube_tiling.h"
+#include "adv_tiling.h"
 #include "data_copy.h"
 
 namespace AscendC {

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "../kernel_operator.h"
-#include "../akgen_sim/cube_tiling.h"
+#include "../akgen_sim/adv_tiling.h"
 
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };

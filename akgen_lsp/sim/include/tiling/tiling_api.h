@@ -4,4 +4,4 @@
 #pragma once
 #include "../register/op_def_registry.h"
 #include "platform/platform_ascendc.h"
-#include "../akgen_sim/cube_tiling.h"
+#include "../akgen_sim/adv_tiling.h"
