@@ -101,7 +101,7 @@ class Function:
 
     @property
     def return_type(self) -> str:
-        d = self.node.child_by_field_name("declarator")
+        d = self.node.child_by_field_id(syntax.F_DECLARATOR)
         suffix = "*" if d is not None and d.type == "pointer_declarator" else (
             "&" if d is not None and d.type == "reference_declarator" else "")
         return self.fn.return_type + suffix
@@ -680,35 +680,35 @@ def _qualifier_start(orig: bytes, pos: int, device_macros: frozenset[str]) -> in
 def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: frozenset[str]) -> Function:
     node = f.node
     start = _qualifier_start(orig, node.start_byte, device_macros)
-    decl = node.child_by_field_name("declarator")
+    decl = node.child_by_field_id(syntax.F_DECLARATOR)
     head_end = decl.start_byte if decl is not None else node.start_byte
     head = orig[start:head_end].decode("utf-8", errors="replace")
     # qualifiers written after the parameter list (rare: `void f() __aicore__`) count too
     fdecl = decl
     while fdecl is not None and fdecl.type != "function_declarator":
-        fdecl = fdecl.child_by_field_name("declarator")
-    params = fdecl.child_by_field_name("parameters") if fdecl is not None else None
+        fdecl = fdecl.child_by_field_id(syntax.F_DECLARATOR)
+    params = fdecl.child_by_field_id(syntax.F_PARAMETERS) if fdecl is not None else None
     tail_start = params.end_byte if params is not None else f.name_node.end_byte
     body = f.body
     tail = orig[tail_start : body.start_byte if body is not None else node.end_byte].decode("utf-8", errors="replace")
-    words = set(re.findall(r"[A-Za-z_]\w*", head))
+    words = set(_WORD_RE.findall(head))
     macro_words = words & device_macros
     macro_bodies = " ".join(_macro_body(pf, w) for w in macro_words)
     marks = f"{head} {tail} {macro_bodies}"
     extern_c = bool(_EXTERN_C_RE.search(head))
     # extern "C" void f() {} and extern "C" { void f() {} } (node.parent is slow: look two levels up at most)
-    anc = node.parent
+    parent = anc = node.parent
     if anc is not None and anc.type == "declaration_list":
         anc = anc.parent
     if not extern_c and anc is not None and anc.type == "linkage_specification":
-        val = anc.child_by_field_name("value")
+        val = anc.child_by_field_id(syntax.F_VALUE)
         extern_c = val is not None and pf.node_text(val).strip('"') == "C"
     is_global = bool(_GLOBAL_RE.search(head)) or bool(_GLOBAL_RE.search(macro_bodies))
     is_aicore = bool(_AICORE_RE.search(marks))
     return Function(
         fn=f, qualifiers=head, has_device_mark=bool(_DEVICE_MARK_RE.search(marks)) or bool(macro_words),
         is_aicore=is_aicore, is_global=is_global, extern_c=extern_c,
-        is_template=node.parent is not None and node.parent.type == "template_declaration",
+        is_template=parent is not None and parent.type == "template_declaration",
         is_constexpr="constexpr" in words or "consteval" in words, start_byte=start,
         class_name=f.class_name.rsplit("::", 1)[-1] if f.class_name else None,
     )
@@ -717,7 +717,7 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
 def _macro_body(pf: ParsedFile, name: str) -> str:
     """The user's text of an object-like macro's body (device keywords not blanked)."""
     m = syntax.macros(pf).get(name)
-    name_node = m.node.child_by_field_name("name") if m is not None and m.node is not None else None
+    name_node = m.node.child_by_field_id(syntax.F_NAME) if m is not None and m.node is not None else None
     if m is None or m.node is None or name_node is None:
         return ""
     raw = _original_bytes(pf)[name_node.end_byte : m.node.end_byte]
@@ -740,13 +740,13 @@ def receiver_base(pf: ParsedFile, node: Node | None) -> str | None:
         if node.type in ("identifier", "field_identifier"):
             return pf.node_text(node)
         if node.type == "field_expression":
-            arg = node.child_by_field_name("argument")
+            arg = node.child_by_field_id(syntax.F_ARGUMENT)
             if arg is not None and arg.type == "this":
-                node = node.child_by_field_name("field")
+                node = node.child_by_field_id(syntax.F_FIELD)
                 continue
             return None
         if node.type == "subscript_expression":
-            node = node.child_by_field_name("argument")
+            node = node.child_by_field_id(syntax.F_ARGUMENT)
             continue
         if node.type == "parenthesized_expression" and node.named_child_count == 1:
             node = node.named_children[0]
@@ -763,11 +763,11 @@ def _tensor_target(pf: ParsedFile, call: Node) -> tuple[str | None, Node | None,
     if p is None:
         return None, None, True
     if p.type == "init_declarator":
-        d = p.child_by_field_name("declarator")
+        d = p.child_by_field_id(syntax.F_DECLARATOR)
         if d is not None and d.type == "identifier":
             return pf.node_text(d), d, False
     if p.type == "assignment_expression":
-        left = p.child_by_field_name("left")
+        left = p.child_by_field_id(syntax.F_LEFT)
         if left is not None and left.type == "identifier":
             return pf.node_text(left), left, False
         return None, None, True
@@ -835,7 +835,7 @@ def _tensor_info(model: KernelModel, expr: Node) -> tuple[str, str] | None:
     if kind in TENSOR_CLASSES:
         return (kind, d.template_args[0]) if d.template_args else None
     if kind == "auto" and d.init is not None and d.init.type == "call_expression":
-        fnode = d.init.child_by_field_name("function")
+        fnode = d.init.child_by_field_id(syntax.F_FUNCTION)
         if fnode is None:
             return None
         short = _last_name(pf, fnode)

@@ -40,6 +40,28 @@ if TYPE_CHECKING:
 
 CPP = Language(tree_sitter_cpp.language())
 
+# field ids of the grammar: `child_by_field_id` is several times cheaper than `child_by_field_name`
+F_ALTERNATIVE: int = CPP.field_id_for_name("alternative")  # type: ignore[assignment]
+F_ARGUMENT: int = CPP.field_id_for_name("argument")  # type: ignore[assignment]
+F_ARGUMENTS: int = CPP.field_id_for_name("arguments")  # type: ignore[assignment]
+F_BODY: int = CPP.field_id_for_name("body")  # type: ignore[assignment]
+F_CONDITION: int = CPP.field_id_for_name("condition")  # type: ignore[assignment]
+F_CONSEQUENCE: int = CPP.field_id_for_name("consequence")  # type: ignore[assignment]
+F_DECLARATOR: int = CPP.field_id_for_name("declarator")  # type: ignore[assignment]
+F_DEFAULT_VALUE: int = CPP.field_id_for_name("default_value")  # type: ignore[assignment]
+F_FIELD: int = CPP.field_id_for_name("field")  # type: ignore[assignment]
+F_FUNCTION: int = CPP.field_id_for_name("function")  # type: ignore[assignment]
+F_LEFT: int = CPP.field_id_for_name("left")  # type: ignore[assignment]
+F_NAME: int = CPP.field_id_for_name("name")  # type: ignore[assignment]
+F_OPERATOR: int = CPP.field_id_for_name("operator")  # type: ignore[assignment]
+F_PARAMETERS: int = CPP.field_id_for_name("parameters")  # type: ignore[assignment]
+F_PLACEMENT: int = CPP.field_id_for_name("placement")  # type: ignore[assignment]
+F_RIGHT: int = CPP.field_id_for_name("right")  # type: ignore[assignment]
+F_SCOPE: int = CPP.field_id_for_name("scope")  # type: ignore[assignment]
+F_SIZE: int = CPP.field_id_for_name("size")  # type: ignore[assignment]
+F_TYPE: int = CPP.field_id_for_name("type")  # type: ignore[assignment]
+F_VALUE: int = CPP.field_id_for_name("value")  # type: ignore[assignment]
+
 # ------------------------------------------------------------------------------------------------- masking
 #
 # Every transformation below replaces characters in place (mostly by spaces; newlines are always kept), so a byte
@@ -618,8 +640,19 @@ _TYPE_WORDS_RE = re.compile(
 
 def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
     """Texts of the arguments of the first template_argument_list in or under `node` (not nested deeper)."""
-    if node is None or b"<" not in pf.data[node.start_byte : node.end_byte]:
-        return ()  # a template_argument_list starts with "<"
+    if node is None:
+        return ()
+    if node.type == "template_argument_list":  # the walk below would stop at once
+        return tuple(" ".join(pf.node_text(c).split()) for c in node.named_children if c.type != "comment")
+    if not _tree_has_error(pf):
+        # every template_argument_list starts with its "<" token (no error recovery made one up), so the first one
+        # in document order, the one the walk below finds, is the one at the first "<" if any is there
+        at = pf.data.find(b"<", node.start_byte, node.end_byte)
+        if at < 0:
+            return ()
+        first = node.named_descendant_for_byte_range(at, at + 1)
+        if first is not None and first.type == "template_argument_list" and first.start_byte == at:
+            return tuple(" ".join(pf.node_text(c).split()) for c in first.named_children if c.type != "comment")
     stack = [node]
     while stack:
         n = stack.pop()
@@ -627,6 +660,13 @@ def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
             return tuple(" ".join(pf.node_text(c).split()) for c in n.named_children if c.type != "comment")
         stack.extend(reversed(n.named_children))
     return ()
+
+
+def _tree_has_error(pf: ParsedFile) -> bool:
+    got = pf.memo.get("has_error")
+    if got is None:
+        got = pf.memo["has_error"] = pf.root.has_error
+    return bool(got)
 
 
 @dataclass(eq=False, slots=True)
@@ -700,9 +740,14 @@ class ClassInfo:
     methods: tuple[Function, ...]
     method_decls: tuple[str, ...]
     template_params: tuple[str, ...] = ()
+    _field_index: dict[str, Declaration] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     def field(self, name: str) -> Declaration | None:
-        return next((f for f in self.fields if f.name == name), None)
+        index = self._field_index
+        if not index and self.fields:
+            for f in self.fields:
+                index.setdefault(f.name, f)
+        return index.get(name)
 
     def method(self, name: str) -> Function | None:
         return next((m for m in self.methods if m.name == name), None)
@@ -715,14 +760,14 @@ def _unwrap_declarator(node: Node | None) -> tuple[Node | None, Node | None, boo
     size = None
     while node is not None and node.type in _DECLARATOR_WRAPPERS:
         if node.type == "init_declarator":
-            init = node.child_by_field_name("value")
+            init = node.child_by_field_id(F_VALUE)
         elif node.type == "pointer_declarator":
             ptr = True
         elif node.type == "reference_declarator":
             ref = True
         elif node.type == "array_declarator":
-            size = size or node.child_by_field_name("size")
-        inner = node.child_by_field_name("declarator")
+            size = size or node.child_by_field_id(F_SIZE)
+        inner = node.child_by_field_id(F_DECLARATOR)
         if inner is None:  # reference_declarator has no field name
             named = [c for c in node.named_children if c.type not in ("type_qualifier", "comment")]
             inner = named[0] if named else None
@@ -734,9 +779,9 @@ def _unwrap_declarator(node: Node | None) -> tuple[Node | None, Node | None, boo
     if node.type in _NAME_TYPES:
         return node, init, ptr, ref, size, False
     if node.type == "qualified_identifier":
-        name = node.child_by_field_name("name")
+        name = node.child_by_field_id(F_NAME)
         while name is not None and name.type == "qualified_identifier":
-            name = name.child_by_field_name("name")
+            name = name.child_by_field_id(F_NAME)
         return name, init, ptr, ref, size, False
     return None, init, ptr, ref, size, False
 
@@ -746,17 +791,19 @@ class _Containers:
     by bisection, without walking parents (a tree-sitter parent lookup costs a walk from the root)."""
 
     def __init__(self, nodes: list[Node], root: Node) -> None:
-        nodes = sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
-        self.nodes = nodes
+        # sorted by (start, -end), stably (the byte offsets read once: each node attribute read costs)
+        keyed = sorted(((n.start_byte, -n.end_byte, i) for i, n in enumerate(nodes)), key=_first_two)
+        self.nodes = [nodes[k[2]] for k in keyed]
         self.root = root
-        self.starts = [n.start_byte for n in nodes]
-        self.ends = [n.end_byte for n in nodes]
+        starts = self.starts = [k[0] for k in keyed]
+        ends = self.ends = [-k[1] for k in keyed]
         self.parent: list[int] = []
+        parent = self.parent
         stack: list[int] = []
-        for i, n in enumerate(nodes):
-            while stack and not (self.starts[stack[-1]] <= n.start_byte and n.end_byte <= self.ends[stack[-1]]):
+        for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+            while stack and not (starts[stack[-1]] <= start and end <= ends[stack[-1]]):
                 stack.pop()
-            self.parent.append(stack[-1] if stack else -1)
+            parent.append(stack[-1] if stack else -1)
             stack.append(i)
 
     def around(self, node: Node) -> Node | None:
@@ -771,6 +818,10 @@ class _Containers:
         return None
 
 
+def _first_two(k: tuple[int, int, int]) -> tuple[int, int]:
+    return k[0], k[1]
+
+
 def _containers(pf: ParsedFile, key: str) -> _Containers:
     got = pf.memo.get(("containers", key))
     if got is None:
@@ -778,7 +829,7 @@ def _containers(pf: ParsedFile, key: str) -> _Containers:
         if key == "scope":
             nodes = list(idx.get("scope", ()))
         elif key == "class_body":
-            nodes = [b for c in idx.get("class", ()) if (b := c.child_by_field_name("body")) is not None]
+            nodes = [b for c in idx.get("class", ()) if (b := c.child_by_field_id(F_BODY)) is not None]
         else:  # functions and lambdas
             nodes = list(idx.get("func", ())) + list(idx.get("lambda", ()))
         got = pf.memo[("containers", key)] = _Containers(nodes, pf.root)
@@ -791,7 +842,7 @@ def _class_of_body(pf: ParsedFile) -> dict[int, Node]:
     if got is None:
         got = {}
         for c in _index(pf).get("class", ()):
-            b = c.child_by_field_name("body")
+            b = c.child_by_field_id(F_BODY)
             if b is not None:
                 got[b.start_byte] = c
         pf.memo["class_of_body"] = got
@@ -834,7 +885,7 @@ def _enclosing_class_name(pf: ParsedFile, node: Node) -> str | None:
     if body is None:
         return None
     cls = _class_of_body(pf).get(body.start_byte)
-    name = cls.child_by_field_name("name") if cls is not None else None
+    name = cls.child_by_field_id(F_NAME) if cls is not None else None
     return base_type_name(_text(pf, name)) if name is not None else None
 
 
@@ -847,7 +898,7 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
     out: list[Declaration] = []
     for cap, kind_default in (("decl", ""), ("field", "field"), ("param", "param")):
         for node in idx.get(cap, ()):
-            type_node = node.child_by_field_name("type")
+            type_node = node.child_by_field_id(F_TYPE)
             if type_node is None:
                 continue
             type_text = " ".join(_text(pf, type_node).split())
@@ -855,7 +906,7 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
             if kind_default == "param":
                 # parameters are visible in the function body: scope is the function definition (or lambda)
                 owner_fn = _containers(pf, "func").around(node)
-                owner_body = owner_fn.child_by_field_name("body") if owner_fn is not None else None
+                owner_body = owner_fn.child_by_field_id(F_BODY) if owner_fn is not None else None
                 if owner_fn is None or owner_body is None or node.start_byte >= owner_body.start_byte:
                     continue  # a parameter of a declaration or function pointer type: not visible anywhere
                 scope = owner_fn
@@ -874,8 +925,8 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
             owner = _enclosing_class_name(pf, node) if kind == "field" else None
             targs = _template_arg_texts(pf, type_node)
             tname = base_type_name(type_text)
-            decls = node.children_by_field_name("declarator")
-            default_value = node.child_by_field_name("default_value")
+            decls = node.children_by_field_id(F_DECLARATOR)
+            default_value = node.child_by_field_id(F_DEFAULT_VALUE)
             for d in decls:
                 name_node, init, ptr, ref, size, is_fn = _unwrap_declarator(d)
                 if name_node is None or is_fn:
@@ -906,8 +957,8 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
                 )
     # range-for loop variables: `for (auto& x : xs)`
     for node in idx.get("range_for", ()):
-        type_node = node.child_by_field_name("type")
-        name_node, _init, ptr, ref, size, _fn = _unwrap_declarator(node.child_by_field_name("declarator"))
+        type_node = node.child_by_field_id(F_TYPE)
+        name_node, _init, ptr, ref, size, _fn = _unwrap_declarator(node.child_by_field_id(F_DECLARATOR))
         if type_node is None or name_node is None:
             continue
         type_text = " ".join(_text(pf, type_node).split())
@@ -943,16 +994,16 @@ def _starts_by_name(pf: ParsedFile, name: str) -> list[int]:
 
 def _function_name_parts(pf: ParsedFile, fdecl: Node) -> tuple[str, str, Node | None, str | None]:
     """(name, qualified, name node, class qualifier) of a function_declarator."""
-    d = fdecl.child_by_field_name("declarator")
+    d = fdecl.child_by_field_id(F_DECLARATOR)
     if d is None:
         return "", "", None, None
     qualified = " ".join(strip_templates(pf.node_text(d)).split())
     scope = None
     name_node: Node | None = d
     while name_node is not None and name_node.type == "qualified_identifier":
-        name_node = name_node.child_by_field_name("name")
+        name_node = name_node.child_by_field_id(F_NAME)
     if name_node is not None and name_node.type == "template_function":
-        name_node = name_node.child_by_field_name("name")
+        name_node = name_node.child_by_field_id(F_NAME)
     if "::" in qualified:
         scope = qualified.rsplit("::", 1)[0]
     name = qualified.rsplit("::", 1)[-1].replace(" ", "")
@@ -964,10 +1015,10 @@ def _template_params(pf: ParsedFile, node: Node) -> tuple[str, ...]:
     p = node.parent
     if p is None or p.type != "template_declaration":
         return ()
-    plist = p.child_by_field_name("parameters")
+    plist = p.child_by_field_id(F_PARAMETERS)
     names: list[str] = []
     for c in plist.named_children if plist is not None else ():
-        nm = c.child_by_field_name("name") or c.child_by_field_name("declarator")
+        nm = c.child_by_field_id(F_NAME) or c.child_by_field_id(F_DECLARATOR)
         if nm is None:
             ids = [x for x in c.named_children if x.type in ("type_identifier", "identifier")]
             nm = ids[-1] if ids else None
@@ -1007,9 +1058,9 @@ def functions(pf: ParsedFile) -> list[Function]:
         if d.kind == "param" and d.scope.type == "function_definition":
             params_by_fn.setdefault((d.scope.start_byte, d.scope.end_byte), []).append(d)
     for node in _index(pf).get("func", ()):
-        fdecl = node.child_by_field_name("declarator")
+        fdecl = node.child_by_field_id(F_DECLARATOR)
         while fdecl is not None and fdecl.type != "function_declarator":
-            inner = fdecl.child_by_field_name("declarator")
+            inner = fdecl.child_by_field_id(F_DECLARATOR)
             if inner is None:
                 named = [c for c in fdecl.named_children if c.type not in ("type_qualifier", "comment")]
                 inner = named[0] if named else None
@@ -1020,10 +1071,10 @@ def functions(pf: ParsedFile) -> list[Function]:
         if not name or name_node is None:
             continue
         cls_node = _class_around(pf, node)
-        name_of_cls = cls_node.child_by_field_name("name") if cls_node is not None else None
+        name_of_cls = cls_node.child_by_field_id(F_NAME) if cls_node is not None else None
         in_class = base_type_name(_text(pf, name_of_cls)) if name_of_cls is not None else None
         class_name = in_class or scope
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F_BODY)
         tparams = _template_params(pf, node)
         if cls_node is not None:
             tparams = tparams + _template_params(pf, cls_node)
@@ -1035,7 +1086,7 @@ def functions(pf: ParsedFile) -> list[Function]:
                 name_node=name_node,
                 body=body,
                 params=tuple(params_by_fn.get((node.start_byte, node.end_byte), ())),
-                return_type=" ".join(_text(pf, node.child_by_field_name("type")).split()),
+                return_type=" ".join(_text(pf, node.child_by_field_id(F_TYPE)).split()),
                 class_name=class_name,
                 is_kernel=_head_is_kernel(pf, node, body),
                 template_params=tparams,
@@ -1100,10 +1151,10 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
             methods_by_class.setdefault(f.class_name.rsplit("::", 1)[-1], []).append(f)
     out: list[ClassInfo] = []
     for node in _index(pf).get("class", ()):
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F_BODY)
         if body is None:
             continue
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(F_NAME)
         name = base_type_name(_text(pf, name_node)) if name_node is not None else ""
         bases: list[str] = []
         for c in node.named_children:
@@ -1116,7 +1167,7 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
         method_decls = []
         for c in body.named_children:
             if c.type == "field_declaration":
-                for d in c.children_by_field_name("declarator"):
+                for d in c.children_by_field_id(F_DECLARATOR):
                     nm, _i, _p, _r, _s, is_fn = _unwrap_declarator(d)
                     if is_fn and nm is not None:
                         fn_name, _q, _n, _sc = _function_name_parts(pf, nm)
@@ -1198,14 +1249,14 @@ def macros(pf: ParsedFile) -> dict[str, Macro]:
         return got  # type: ignore[return-value]
     out: dict[str, Macro] = {}
     for node in _index(pf).get("define", ()):
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(F_NAME)
         if name_node is None:
             continue
-        params_node = node.child_by_field_name("parameters")
+        params_node = node.child_by_field_id(F_PARAMETERS)
         params = (
             tuple(pf.node_text(c) for c in params_node.named_children) if params_node is not None else None
         )
-        value = node.child_by_field_name("value")
+        value = node.child_by_field_id(F_VALUE)
         body = " ".join(_text(pf, value).replace("\\\n", " ").split())
         name = pf.node_text(name_node)
         prev = out.get(name)
@@ -1226,13 +1277,13 @@ def type_aliases(pf: ParsedFile) -> dict[str, str]:
     out: dict[str, str] = {}
     idx = _index(pf)
     for node in idx.get("alias", ()):
-        name = node.child_by_field_name("name")
-        typ = node.child_by_field_name("type")
+        name = node.child_by_field_id(F_NAME)
+        typ = node.child_by_field_id(F_TYPE)
         if name is not None and typ is not None:
             out[pf.node_text(name)] = " ".join(pf.node_text(typ).split())
     for node in idx.get("typedef", ()):
-        typ = node.child_by_field_name("type")
-        for d in node.children_by_field_name("declarator"):
+        typ = node.child_by_field_id(F_TYPE)
+        for d in node.children_by_field_id(F_DECLARATOR):
             nm, *_rest = _unwrap_declarator(d)
             if nm is not None and typ is not None:
                 out[pf.node_text(nm)] = " ".join(pf.node_text(typ).split())
@@ -1257,19 +1308,19 @@ def user_defined_names(pf: ParsedFile) -> frozenset[str]:
     for f in functions(pf):
         names.update(f.template_params)
     for node in idx.get("class", []) + idx.get("enum", []):
-        nm = node.child_by_field_name("name")
+        nm = node.child_by_field_id(F_NAME)
         if nm is not None:
             names.add(base_type_name(pf.node_text(nm)).rsplit("::", 1)[-1])
     for node in idx.get("enum", ()):
-        body = node.child_by_field_name("body")
+        body = node.child_by_field_id(F_BODY)
         for e in body.named_children if body is not None else ():
-            nm = e.child_by_field_name("name")
+            nm = e.child_by_field_id(F_NAME)
             if nm is not None:
                 names.add(pf.node_text(nm))
     names.update(macros(pf))
     names.update(type_aliases(pf))
     for node in idx.get("namespace", ()):
-        nm = node.child_by_field_name("name")
+        nm = node.child_by_field_id(F_NAME)
         if nm is not None:
             names.update(pf.node_text(nm).split("::"))
     for node in idx.get("template", ()):
@@ -1279,7 +1330,7 @@ def user_defined_names(pf: ParsedFile) -> frozenset[str]:
             names.add(d.name)
     # functions that are only declared (prototypes) at namespace or class scope
     for node in idx.get("decl", []) + idx.get("field", []):
-        for d in node.children_by_field_name("declarator"):
+        for d in node.children_by_field_id(F_DECLARATOR):
             nm, _i, _p, _r, _s, is_fn = _unwrap_declarator(d)
             if is_fn and nm is not None:
                 fn_name, _q, _n, _sc = _function_name_parts(pf, nm)
@@ -1318,15 +1369,31 @@ def lookup(pf: ParsedFile, name: str, at: Node | None = None) -> Declaration | N
             if d.kind in ("local", "param") and d.scope.start_byte <= pos < d.scope.end_byte:
                 return d
             i -= 1
-    cls = _class_at(pf, at, fn)
+    return _field_or_global(pf, name, _class_at(pf, at, fn), cands)
+
+
+def _field_or_global(pf: ParsedFile, name: str, cls: ClassInfo | None, cands: list[Declaration]) -> Declaration | None:
+    """A field `name` of `cls` or of its bases in the file, else the first namespace-scope variable (remembered per
+    name and class: the class objects live as long as `pf`)."""
+    table = pf.memo.get("field_or_global")
+    if table is None:
+        table = pf.memo["field_or_global"] = {}
+    assert isinstance(table, dict)
+    key = (name, id(cls))
+    if key in table:
+        return table[key]  # type: ignore[no-any-return]
+    got = None
     seen: set[str] = set()
     while cls is not None and cls.name not in seen:
         seen.add(cls.name)
-        f = cls.field(name)
-        if f is not None:
-            return f
+        got = cls.field(name)
+        if got is not None:
+            break
         cls = next((class_named(pf, b) for b in cls.bases if class_named(pf, b) is not None), None)
-    return next((d for d in cands if d.kind == "global"), None)
+    if got is None:
+        got = next((d for d in cands if d.kind == "global"), None)
+    table[key] = got
+    return got
 
 
 def enumerators(pf: ParsedFile) -> dict[str, Node | None]:
@@ -1335,9 +1402,9 @@ def enumerators(pf: ParsedFile) -> dict[str, Node | None]:
     if got is None:
         got = {}
         for node in _index(pf).get("enum", ()):
-            body = node.child_by_field_name("body")
+            body = node.child_by_field_id(F_BODY)
             for e in body.named_children if body is not None else ():
-                nm = e.child_by_field_name("name")
+                nm = e.child_by_field_id(F_NAME)
                 if nm is not None:
                     got[pf.node_text(nm)] = e
         pf.memo["enumerators"] = got
@@ -1411,10 +1478,10 @@ def _callee_parts(
     qualifier: str | None = None
     node = fn
     if node.type == "field_expression":
-        receiver = node.child_by_field_name("argument")
-        op = node.child_by_field_name("operator")
+        receiver = node.child_by_field_id(F_ARGUMENT)
+        op = node.child_by_field_id(F_OPERATOR)
         arrow = op is not None and pf.node_text(op) == "->"
-        node = node.child_by_field_name("field")
+        node = node.child_by_field_id(F_FIELD)
         if node is not None and node.type == "dependent_name":
             node = node.named_children[0] if node.named_child_count else None
         if node is None:
@@ -1422,10 +1489,10 @@ def _callee_parts(
     elif node.type == "qualified_identifier":
         scopes: list[str] = []
         while node is not None and node.type == "qualified_identifier":
-            sc = node.child_by_field_name("scope")
+            sc = node.child_by_field_id(F_SCOPE)
             if sc is not None:
                 scopes.append(strip_templates(pf.node_text(sc)).replace(" ", ""))
-            node = node.child_by_field_name("name")
+            node = node.child_by_field_id(F_NAME)
         if node is None:
             return None
         qualifier = "::".join(scopes) if scopes else ""
@@ -1435,8 +1502,8 @@ def _callee_parts(
                 return None
     targs: tuple[str, ...] = ()
     if node.type in ("template_function", "template_method"):
-        targs = _template_arg_texts(pf, node.child_by_field_name("arguments"))
-        node = node.child_by_field_name("name")
+        targs = _template_arg_texts(pf, node.child_by_field_id(F_ARGUMENTS))
+        node = node.child_by_field_id(F_NAME)
         if node is None:
             return None
     if node.type not in ("identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name"):
@@ -1465,7 +1532,7 @@ def _ascendc_scopes(pf: ParsedFile) -> list[tuple[int, int]]:
             scope = _scope_around(pf, node)
             out.append((node.start_byte, scope.end_byte if scope is not pf.root else len(pf.data)))
     for node in idx.get("namespace", ()):
-        nm = node.child_by_field_name("name")
+        nm = node.child_by_field_id(F_NAME)
         if nm is not None and pf.node_text(nm).split("::")[0] == ASCENDC:
             out.append((node.start_byte, node.end_byte))
     if not out and re.search(r"using\s+namespace\s+(?:::)?AscendC\s*;", pf.masked):
@@ -1530,21 +1597,21 @@ def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth:
         inner = [c for c in node.named_children if c.type != "comment"]
         return expr_type(pf, catalog, inner[0], depth + 1) if inner else None
     if t == "pointer_expression":
-        return expr_type(pf, catalog, node.child_by_field_name("argument"), depth + 1)
+        return expr_type(pf, catalog, node.child_by_field_id(F_ARGUMENT), depth + 1)
     if t == "subscript_expression":
-        base = expr_type(pf, catalog, node.child_by_field_name("argument"), depth + 1)
+        base = expr_type(pf, catalog, node.child_by_field_id(F_ARGUMENT), depth + 1)
         if base in ("AscendC::LocalTensor", "AscendC::GlobalTensor"):
             return base
         # an array of objects: `LocalTensor<T> xs[4]; xs[i]`
-        arg = node.child_by_field_name("argument")
+        arg = node.child_by_field_id(F_ARGUMENT)
         if arg is not None and arg.type == "identifier":
             d = lookup(pf, pf.node_text(arg), arg)
             if d is not None and d.array_size is not None:
                 return _decl_type(pf, catalog, d, depth)
         return None
     if t == "field_expression":
-        obj = node.child_by_field_name("argument")
-        fld = node.child_by_field_name("field")
+        obj = node.child_by_field_id(F_ARGUMENT)
+        fld = node.child_by_field_id(F_FIELD)
         if obj is None or fld is None:
             return None
         if obj.type == "this":
@@ -1561,7 +1628,7 @@ def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth:
             cls = next((c for c in (class_named(pf, b) for b in cls.bases) if c is not None), None)
         return None
     if t == "call_expression":
-        fn = node.child_by_field_name("function")
+        fn = node.child_by_field_id(F_FUNCTION)
         if fn is None:
             return None
         parts = _callee_parts(pf, fn)
@@ -1600,6 +1667,18 @@ def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth:
 def _decl_type(pf: ParsedFile, catalog: Catalog | None, d: Declaration | None, depth: int) -> str | None:
     if d is None:
         return None
+    table = pf.memo.get("decl_type")
+    if table is None:
+        table = pf.memo["decl_type"] = {}
+    assert isinstance(table, dict)
+    key = (id(d), depth, id(catalog))  # declarations live as long as `pf`, the catalog as long as the caller's lint
+    if key in table:
+        return table[key]  # type: ignore[no-any-return]
+    got = table[key] = _decl_type_uncached(pf, catalog, d, depth)
+    return got
+
+
+def _decl_type_uncached(pf: ParsedFile, catalog: Catalog | None, d: Declaration, depth: int) -> str | None:
     if d.type_name in ("auto", "decltype(auto)") or d.type_name.startswith("decltype"):
         if d.init is None:
             return None
@@ -1662,7 +1741,7 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
     user = user_defined_names(pf)
     out: list[Call] = []
     for node in _index(pf).get("call", ()):
-        fn = node.child_by_field_name("function")
+        fn = node.child_by_field_id(F_FUNCTION)
         if fn is None:
             continue
         parts = _callee_parts(pf, fn)
@@ -1674,7 +1753,7 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
         recv_type = expr_type(pf, catalog, receiver) if receiver is not None else None
         visible = ascendc_visible_at(pf, node)
         resolved = _resolve(pf, catalog, short, qualifier, recv_type, node, visible)
-        args_node = node.child_by_field_name("arguments")
+        args_node = node.child_by_field_id(F_ARGUMENTS)
         args = tuple(c for c in args_node.named_children if c.type != "comment") if args_node is not None else ()
         fdef = function_at(pf, node)
         out.append(
@@ -1761,9 +1840,9 @@ def _expression_node(text: str) -> tuple[ParsedFile, Node | None]:
         node = None
         decl = sub.root.named_children[0] if sub.root.named_child_count else None
         if decl is not None and decl.type == "declaration":
-            init = decl.child_by_field_name("declarator")
+            init = decl.child_by_field_id(F_DECLARATOR)
             if init is not None and init.type == "init_declarator":
-                node = init.child_by_field_name("value")
+                node = init.child_by_field_id(F_VALUE)
         if len(_EXPR_PARSE_CACHE) > 4096:
             _EXPR_PARSE_CACHE.clear()
         got = _EXPR_PARSE_CACHE[text] = (sub, node)
@@ -1798,32 +1877,32 @@ class _Eval:
         if t in ("identifier", "field_identifier"):
             return self.name(sub.node_text(n), at)
         if t == "qualified_identifier":
-            name = n.child_by_field_name("name")
+            name = n.child_by_field_id(F_NAME)
             while name is not None and name.type == "qualified_identifier":
-                name = name.child_by_field_name("name")
+                name = name.child_by_field_id(F_NAME)
             return self.name(sub.node_text(name), at) if name is not None and name.type == "identifier" else None
         if t == "field_expression":
-            fld = n.child_by_field_name("field")
-            obj = n.child_by_field_name("argument")
+            fld = n.child_by_field_id(F_FIELD)
+            obj = n.child_by_field_id(F_ARGUMENT)
             if obj is not None and obj.type == "this" and fld is not None:
                 return self.name(sub.node_text(fld), at)
             return None
         if t == "unary_expression":
-            op = sub.node_text(n.child_by_field_name("operator") or n.children[0])
-            v = self.node(sub, n.child_by_field_name("argument"), at)
+            op = sub.node_text(n.child_by_field_id(F_OPERATOR) or n.children[0])
+            v = self.node(sub, n.child_by_field_id(F_ARGUMENT), at)
             if v is None:
                 return None
             return {"-": -v, "+": v, "~": ~v, "!": int(not v)}.get(op)
         if t == "binary_expression":
             return self.binary(sub, n, at)
         if t == "conditional_expression":
-            c = self.node(sub, n.child_by_field_name("condition"), at)
+            c = self.node(sub, n.child_by_field_id(F_CONDITION), at)
             if c is None:
                 return None
-            return self.node(sub, n.child_by_field_name("consequence" if c else "alternative"), at)
+            return self.node(sub, n.child_by_field_id(F_CONSEQUENCE if c else F_ALTERNATIVE), at)
         if t == "cast_expression":
-            v = self.node(sub, n.child_by_field_name("value"), at)
-            typ = n.child_by_field_name("type")
+            v = self.node(sub, n.child_by_field_id(F_VALUE), at)
+            typ = n.child_by_field_id(F_TYPE)
             return None if v is None else _wrap(v, sub.node_text(typ) if typ is not None else "")
         if t == "sizeof_expression":
             return self.sizeof(sub, n)
@@ -1832,16 +1911,16 @@ class _Eval:
         return None
 
     def binary(self, sub: ParsedFile, n: Node, at: Node | None) -> int | None:
-        op_node = n.child_by_field_name("operator")
+        op_node = n.child_by_field_id(F_OPERATOR)
         op = sub.node_text(op_node) if op_node is not None else ""
-        a = self.node(sub, n.child_by_field_name("left"), at)
+        a = self.node(sub, n.child_by_field_id(F_LEFT), at)
         if a is None:
             return None
         if op == "&&" and not a:
             return 0
         if op == "||" and a:
             return 1
-        b = self.node(sub, n.child_by_field_name("right"), at)
+        b = self.node(sub, n.child_by_field_id(F_RIGHT), at)
         if b is None:
             return None
         try:
@@ -1868,7 +1947,7 @@ class _Eval:
             return None
 
     def sizeof(self, sub: ParsedFile, n: Node) -> int | None:
-        target = n.child_by_field_name("type") or n.child_by_field_name("value")
+        target = n.child_by_field_id(F_TYPE) or n.child_by_field_id(F_VALUE)
         if target is None:
             return None
         text = " ".join(sub.node_text(target).split()).strip("()").strip()
@@ -1895,8 +1974,8 @@ class _Eval:
         return None
 
     def call(self, sub: ParsedFile, n: Node, at: Node | None) -> int | None:
-        fn = n.child_by_field_name("function")
-        args_node = n.child_by_field_name("arguments")
+        fn = n.child_by_field_id(F_FUNCTION)
+        args_node = n.child_by_field_id(F_ARGUMENTS)
         if fn is None or args_node is None:
             return None
         callee = strip_templates(sub.node_text(fn)).replace(" ", "")
@@ -1967,7 +2046,7 @@ class _Eval:
 
     def enumerator(self, e: Node) -> int | None:
         pf = self.pf
-        value = e.child_by_field_name("value")
+        value = e.child_by_field_id(F_VALUE)
         if value is not None:
             return self.node(pf, value, e)
         prev = e.prev_named_sibling
@@ -2050,21 +2129,21 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
         last: Node | None = None
         ok = True
         while cur is not None and cur.type == "qualified_identifier":
-            sc = cur.child_by_field_name("scope")
+            sc = cur.child_by_field_id(F_SCOPE)
             if sc is not None:
-                sc_name = sc.child_by_field_name("name") if sc.type == "template_type" else sc
+                sc_name = sc.child_by_field_id(F_NAME) if sc.type == "template_type" else sc
                 if sc_name is None or sc_name.type not in ("namespace_identifier", "type_identifier", "identifier"):
                     ok = False
                     break
                 parts.append(pf.node_text(sc_name))
                 nodes.append(sc_name)
-            cur = cur.child_by_field_name("name")
+            cur = cur.child_by_field_id(F_NAME)
         if not ok or cur is None or not parts:
             continue
         role = "value"
         last = cur
         if cur.type in ("template_type", "template_function", "template_method"):
-            last = cur.child_by_field_name("name")
+            last = cur.child_by_field_id(F_NAME)
             role = "template"
         elif cur.type == "type_identifier":
             role = "type"
@@ -2072,7 +2151,7 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
             continue
         if last is None or last.type not in ("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
             continue
-        if parent is not None and parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+        if parent is not None and parent.type == "call_expression" and parent.child_by_field_id(F_FUNCTION) == node:
             role = "call"
         parts.append(pf.node_text(last))
         nodes.append(last)
@@ -2129,7 +2208,7 @@ def sizeof_operands(pf: ParsedFile) -> list[Node]:
     when the name could be a type or a variable)."""
     out: list[Node] = []
     for node in _index(pf).get("sizeof", ()):
-        target = node.child_by_field_name("type") or node.child_by_field_name("value")
+        target = node.child_by_field_id(F_TYPE) or node.child_by_field_id(F_VALUE)
         while target is not None and target.type in ("parenthesized_expression", "type_descriptor"):
             inner = [c for c in target.named_children if c.type != "comment"]
             if len(inner) != 1:

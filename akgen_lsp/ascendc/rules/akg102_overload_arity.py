@@ -48,22 +48,30 @@ CODE = "AKG102"
 
 def check(ctx: LintContext) -> Iterator[Finding]:
     cat = ctx.catalog
+    # (fewest, most) arguments of each overload, by resolved name: worked out once per name in this lint
+    arities: dict[str, tuple[tuple[int, int | None], ...]] = {}
     for call in calls(ctx.parsed, cat):
         if call.resolved is None:
             continue
-        entry = cat.get(call.resolved)
-        if entry is None or entry.kind not in ("function", "method"):
-            continue
-        overloads = [o for o in entry.overloads if o.form != "operator"]
-        if not overloads:
-            continue
-        if any(a.type in ("parameter_pack_expansion", "ERROR") for a in call.args):
+        counts_of = arities.get(call.resolved)
+        if counts_of is None:
+            entry = cat.get(call.resolved)
+            counts_of = arities[call.resolved] = (
+                tuple((_min_args(o), _max_args(o)) for o in entry.overloads if o.form != "operator")
+                if entry is not None and entry.kind in ("function", "method") else ()
+            )
+        if not counts_of:
             continue
         if call.receiver is None and call.qualifier is None and foreign_names_possible(ctx.parsed):
-            continue  # an unqualified name may also find overloads from headers we cannot see  # `args...` can be any number of arguments; an argument the parser lost cannot be counted
+            continue  # an unqualified name may also find overloads from headers we cannot see
+        if any(a.type in ("parameter_pack_expansion", "ERROR") for a in call.args):
+            continue  # `args...` can be any number of arguments; an argument the parser lost cannot be counted
         n = len(call.args)
-        if any(_accepts(o, n) for o in overloads):
+        if any(low <= n and (high is None or n <= high) for low, high in counts_of):
             continue
+        entry = cat.get(call.resolved)
+        assert entry is not None
+        overloads = [o for o in entry.overloads if o.form != "operator"]
         closest = sorted(overloads, key=lambda o: (_distance(o, n), len(o.params)))[:2]
         counts = _describe_counts(overloads)
         message = (
@@ -99,11 +107,6 @@ def _min_args(o: Overload) -> int:
 
 def _max_args(o: Overload) -> int | None:
     return None if _is_pack(o) else len(o.params)
-
-
-def _accepts(o: Overload, n: int) -> bool:
-    top = _max_args(o)
-    return _min_args(o) <= n and (top is None or n <= top)
 
 
 def _distance(o: Overload, n: int) -> int:

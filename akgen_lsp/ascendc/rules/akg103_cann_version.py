@@ -58,7 +58,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if call.resolved is None:
             continue
         entry = cat.get(call.resolved)
-        if entry is not None:
+        if entry is not None and _versioned(cat, entry):
             f = _judge(entry, cat, version, call.name_span, call.short)
             if f is not None:
                 seen.add(call.name_node.start_byte)
@@ -76,7 +76,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 entry = cat.get(f"{scope}::{ref.parts[i]}")
             if entry is None:
                 break
-            if node.start_byte not in seen:
+            if _versioned(cat, entry) and node.start_byte not in seen:
                 f = _judge(entry, cat, version, pf.span(node), ref.parts[i])
                 if f is not None:
                     seen.add(node.start_byte)
@@ -101,6 +101,12 @@ def since_of(cat: Catalog, entry: Entry) -> str | None:
         return entry.since
     inv = cat.invented.get(entry.name)
     return inv.max_version if inv is not None and inv.max_version else None
+
+
+def _versioned(cat: Catalog, entry: Entry) -> bool:
+    """Whether `_judge` can find anything to say about `entry` (it says nothing about an entry without a first
+    version, a removal or a deprecation), so the span is computed only for those."""
+    return bool(entry.since or entry.removed or entry.deprecated or since_of(cat, entry))
 
 
 def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> Finding | None:

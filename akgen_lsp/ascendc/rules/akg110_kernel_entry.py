@@ -89,10 +89,10 @@ def _point(ctx: LintContext, byte: int) -> Span:
 
 
 def _params_text(ctx: LintContext, fn: Function) -> str:
-    decl = fn.node.child_by_field_name("declarator")
+    decl = fn.node.child_by_field_id(syntax.F_DECLARATOR)
     while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
-    params = decl.child_by_field_name("parameters") if decl is not None else None
+        decl = decl.child_by_field_id(syntax.F_DECLARATOR)
+    params = decl.child_by_field_id(syntax.F_PARAMETERS) if decl is not None else None
     return ctx.parsed.original_text(params) if params is not None else ""
 
 
@@ -114,7 +114,7 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
         yield _error(name_span, f"kernel function '{fn.name}' must be a free function or static member function: "
                                 f"move it out of '{fn.class_name}' and create the class object inside it", "syntax")
         return
-    typ = fn.node.child_by_field_name("type")
+    typ = fn.node.child_by_field_id(syntax.F_TYPE)
     if fn.return_type != "void" and typ is not None:
         yield _error(pf.span(typ), f"kernel function '{fn.name}' must have void return type (it returns "
                                    f"'{fn.return_type}'); write results through a GM_ADDR output parameter instead",

@@ -183,7 +183,7 @@ def _declared_locally(model: KernelModel, fn: Function, name: str) -> bool:
     for n in identifier_uses(model.pf, fn.body, name):
         p = n.parent
         if p is not None and (p.type == "declaration" or (p.type == "init_declarator"
-                                                           and p.child_by_field_name("declarator") == n)):
+                                                           and p.child_by_field_id(syntax.F_DECLARATOR) == n)):
             return True
     return False
 
@@ -204,7 +204,7 @@ def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
             continue
         node, parent = use, use.parent
         while parent is not None and parent.type not in _STOP:
-            if parent.type == "init_declarator" and parent.child_by_field_name("declarator") == node:
+            if parent.type == "init_declarator" and parent.child_by_field_id(syntax.F_DECLARATOR) == node:
                 break  # a redeclaration of the name
             if parent.type in _ESCAPE:
                 return True
@@ -260,14 +260,14 @@ def _escaped_queues(model: KernelModel) -> set[int]:
 def _receiver_or_init_use(model: KernelModel, node: Node) -> bool:
     top, parent = node, node.parent
     while parent is not None and (
-        (parent.type == "field_expression" and parent.child_by_field_name("field") == top
-         and (a := parent.child_by_field_name("argument")) is not None and a.type == "this")
-        or (parent.type == "subscript_expression" and parent.child_by_field_name("argument") == top)
+        (parent.type == "field_expression" and parent.child_by_field_id(syntax.F_FIELD) == top
+         and (a := parent.child_by_field_id(syntax.F_ARGUMENT)) is not None and a.type == "this")
+        or (parent.type == "subscript_expression" and parent.child_by_field_id(syntax.F_ARGUMENT) == top)
     ):
         top, parent = parent, parent.parent
     if parent is None:
         return False
-    if parent.type == "field_expression" and parent.child_by_field_name("argument") == top:
+    if parent.type == "field_expression" and parent.child_by_field_id(syntax.F_ARGUMENT) == top:
         return True  # q.Method(...)
     if parent.type == "argument_list" and parent.parent is not None:
         call = model.call_at(parent.parent)

@@ -153,7 +153,7 @@ def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]
     pf = ctx.parsed
     head = pf.span(n.children[0]) if n.children else pf.span(n)
     if kind == "new":
-        if n.child_by_field_name("placement") is None:
+        if n.child_by_field_id(syntax.F_PLACEMENT) is None:
             yield _finding(ctx, head, f"'new' {where}: device code has no heap; take memory from the TPipe (a TBuf "
                                       "or a queue) instead", "memory")
     elif kind == "delete":
@@ -194,7 +194,7 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
     if c.qualifier is not None:
         if c.qualifier.lstrip(":") != "std":
             return
-        fnode = c.node.child_by_field_name("function")
+        fnode = c.node.child_by_field_id(syntax.F_FUNCTION)
         span = pf.span(fnode) if fnode is not None else c.name_span
         std = c.short
         if std in STL_ALGORITHMS or std in STL_CONTAINERS:
@@ -249,7 +249,7 @@ def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
 
 def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:
     pf = ctx.parsed
-    body = cls_node.child_by_field_name("body")
+    body = cls_node.child_by_field_id(syntax.F_BODY)
     if body is None:
         return
     for n in body.named_children:
