@@ -231,7 +231,20 @@ def test_repeat_zero_mask_zero_count_zero_are_no_ops(write_manifest, tmp_path: P
     np.testing.assert_array_equal(z, b)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_reduction_registers(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    res, z = run(write_manifest, tmp_path, dtype, 9, N - 5)
+    ok(res)
+    assert z[0] == a.max()
+    assert int(idx_view(z[:2].copy())[1]) == int(np.argmax(a))  # the index's bits, in a T
+    res0, z0 = run(write_manifest, tmp_path, dtype, 0, N - 5)
+    ok(res0)
+    assert z[2] == z0[0]  # ACC_VAL holds what the count form of ReduceSum wrote
+
+
 @pytest.mark.parametrize(("mode", "code", "words"), [
+    (10, "SIM-DTYPE", "half, float"),
     (6, "SIM-REPEAT", "out of range [0, 255]"),
     (7, "SIM-UB-SIZE", "sharedTmpBuffer"),
     (8, "SIM-UB-ALIGN", "byte aligned"),

@@ -76,6 +76,22 @@ extern "C" __global__ __aicore__ void reduce(GM_ADDR a, GM_ADDR b, GM_ADDR z, in
         case 8:
             WholeReduceMax(lz[1], la, PER, R, 1, 1, 8);  // EXPECT SIM-UB-ALIGN
             break;
+        case 9: {  // the reduction registers: MAX_MIN_CNT after WholeReduceMax, ACC_VAL after ReduceSum (count form)
+            WholeReduceMax(tmp, la, PER, R, 1, 1, 8);
+            T v, idx;
+            GetReduceRepeatMaxMinSpr<T>(v, idx);
+            ReduceSum(tmp, la, tmp[256], cnt);
+            T s = GetAccVal<T>();
+            lz.SetValue(0, v);
+            lz.SetValue(1, idx);
+            lz.SetValue(2, s);
+            break;
+        }
+        case 10: {  // an unsupported dtype is reported when the call runs (the kernel still compiles)
+            LocalTensor<int32_t> li = la.template ReinterpretCast<int32_t>();
+            ReduceSum(li, li, li, 64);  // EXPECT SIM-DTYPE
+            break;
+        }
         default:
             break;
     }

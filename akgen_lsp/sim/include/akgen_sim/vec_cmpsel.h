@@ -234,12 +234,14 @@ inline const uint8_t* select_bits_for(const AscendC::LocalTensor<U>& sel, Ascend
 
 namespace AscendC {
 
+// Dtype checks run when the call runs (CANN checks these with ASCENDC_ASSERT, so kernels that instantiate a call
+// for an unsupported type in a branch they never take still compile).
 #define AKGEN_CMP_DTYPE(NAME)                                                                                          \
-    static_assert(::akgen_sim::one_of_v<T, half, float, int32_t>,                                                      \
-                  "Failed to check dtype in " NAME ", current api support dtype combination is src: half / float / "   \
-                  "int32_t (int32_t only with CMPMODE::EQ)");                                                          \
-    static_assert(::akgen_sim::one_of_v<U, uint8_t, int8_t>,                                                           \
-                  "Failed to check dtype in " NAME ", current api support dtype combination is dst: uint8_t / int8_t")
+    if constexpr (!::akgen_sim::one_of_v<T, half, float, int32_t> || !::akgen_sim::one_of_v<U, uint8_t, int8_t>) {    \
+        ::akgen_sim::fail("SIM-DTYPE", "Failed to check dtype in " NAME ", current api support dtype combination is " \
+                          "src: half / float / int32_t (int32_t only with CMPMODE::EQ), dst: uint8_t / int8_t", loc,  \
+                          "dtype", NAME);                                                                              \
+    }
 
 // ------------------------------------------------------------------------------------------------------- Compare
 template <typename T, typename U>
@@ -352,9 +354,11 @@ template <typename T> inline void SetCmpMask(const LocalTensor<T>& src, AKGEN_LO
 
 // ------------------------------------------------------------------------------------------------------- Select
 #define AKGEN_SEL_DTYPE()                                                                                              \
-    static_assert(::akgen_sim::sel_dtype_ok<T> && ::akgen_sim::sel_mask_ok<U>,                                         \
-                  "Failed to check dtype in Select, current api support dtype combination is dst, src0Local and "      \
-                  "src1Local are both: half / float, selMask:  uint8_t / uint16_t / uint32_t / uint64_t")
+    if constexpr (!::akgen_sim::sel_dtype_ok<T> || !::akgen_sim::sel_mask_ok<U>) {                                    \
+        ::akgen_sim::fail("SIM-DTYPE", "Failed to check dtype in Select, current api support dtype combination is "   \
+                          "dst, src0Local and src1Local are both: half / float, selMask:  uint8_t / uint16_t / "       \
+                          "uint32_t / uint64_t", loc, "dtype", "Select");                                              \
+    }
 
 // Modes 0 and 2, count form.
 template <typename T, typename U>

@@ -29,6 +29,20 @@ namespace akgen_sim {
 
 enum class Red { SUM, MAX, MIN };
 
+// The special registers the reductions leave behind (per core): MAX_MIN_CNT (value bits in the low 32, the index in
+// the high 32; read by GetReduceRepeatMaxMinSpr / GetReduceMaxMinCount) and ACC_VAL (the sum of the count form of
+// ReduceSum; GetReduceRepeatSumSpr / GetAccVal).
+struct ReduceSpr {
+    uint64_t maxmin = 0;
+    uint64_t acc = 0;
+};
+inline ReduceSpr& reduce_spr() { static thread_local ReduceSpr r; return r; }
+template <typename T> inline void set_maxmin(T v, uint32_t idx) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T) < 4 ? sizeof(T) : 4);
+    reduce_spr().maxmin = (uint64_t(idx) << 32) | bits;
+}
+
 template <typename T> inline constexpr bool red_dtype_ok = std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 // A destination that needs only `align` bytes of alignment (reduction results).
@@ -210,9 +224,15 @@ inline void reduce_all(const char* api, Red kind, const AscendC::LocalTensor<T>&
             acc = parts.empty() ? C(0) : parts[0];
         }
         dst.addr_[0] = static_cast<T>(acc);
+        if (count_form) {
+            T v = static_cast<T>(acc);
+            reduce_spr().acc = 0;
+            std::memcpy(&reduce_spr().acc, &v, sizeof(T));
+        }
     } else {
         dst.addr_[0] = static_cast<T>(best);
         if (calIndex) store_index(dst.addr_ + 1, static_cast<uint32_t>(best_idx));
+        set_maxmin(static_cast<T>(best), static_cast<uint32_t>(best_idx));
     }
     // first pass over the data, then the passes over the partial results
     double passes = double(repeats) + double((repeats + per - 1) / per);
@@ -239,10 +259,18 @@ inline void whole_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
     check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(T), per), loc);
     check_dst_align(dst, api, uint64_t(repeat - 1) * uint32_t(dstRepStride) * unit_bytes + unit_bytes, unit_bytes, loc);
     uint64_t left = m.total;
+    calc_t<T> best{};
+    uint64_t best_idx = 0;
+    bool have = false;
     for (uint32_t r = 0; r < repeat; ++r) {
         calc_t<T> v{};
         uint32_t idx = 0;
-        reduce_one(kind, src.addr_, r, ss, m, left, v, idx);
+        bool any = reduce_one(kind, src.addr_, r, ss, m, left, v, idx);
+        if (kind != Red::SUM && any && (!have || (kind == Red::MAX ? v > best : v < best))) {
+            best = v;
+            best_idx = uint64_t(r) * per + idx;
+            have = true;
+        }
         T* out = reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(dst.addr_) + uint64_t(r) * uint32_t(dstRepStride) * unit_bytes);
         if (kind == Red::SUM || order == O::ORDER_ONLY_VALUE) {
             out[0] = static_cast<T>(v);
@@ -256,6 +284,7 @@ inline void whole_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
             store_index(out + 1, idx);
         }
     }
+    if (kind != Red::SUM && have) set_maxmin(static_cast<T>(best), static_cast<uint32_t>(best_idx));
     vec_charge(kind == Red::SUM ? "whole_reduce_sum" : kind == Red::MAX ? "whole_reduce_max" : "whole_reduce_min", api,
                repeat, dst.slot_, {src.slot_}, loc);
 }
@@ -338,9 +367,12 @@ template <AscendC::ReduceType t> inline constexpr Red red_of =
 
 namespace AscendC {
 
+// Dtype checks run when the call runs (CANN checks them with ASCENDC_ASSERT).
 #define AKGEN_RED_DTYPE(NAME)                                                                                          \
-    static_assert(::akgen_sim::red_dtype_ok<T>,                                                                        \
-                  "Failed to check dtype in " NAME ", current api support dtype combination is half, float")
+    if constexpr (!::akgen_sim::red_dtype_ok<T>) {                                                                     \
+        ::akgen_sim::fail("SIM-DTYPE", "Failed to check dtype in " NAME ", current api support dtype combination is "  \
+                          "half, float", loc, "dtype", NAME);                                                          \
+    }
 
 // ------------------------------------------------------------------------------- ReduceSum / ReduceMax / ReduceMin
 template <typename T, bool isSetMask = true>
@@ -466,5 +498,41 @@ inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTensor<U>& src,
 }
 
 #undef AKGEN_RED_DTYPE
+
+// ------------------------------------------------------------------------------------ the reduction registers
+// MAX_MIN_CNT after ReduceRepeat<MAX/MIN> / WholeReduceMax/Min (the extreme over all repeats and its index into the
+// source, the first one on ties) or ReduceMax/ReduceMin. The T overload returns the index's bits in a T, as CANN does.
+template <typename T> inline void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex) {
+    uint64_t r = ::akgen_sim::reduce_spr().maxmin;
+    uint32_t v = static_cast<uint32_t>(r & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu)), i = static_cast<uint32_t>(r >> 32);
+    std::memcpy(&maxMinValue, &v, sizeof(T) < 4 ? sizeof(T) : 4);
+    std::memcpy(&maxMinIndex, &i, sizeof(T) < 4 ? sizeof(T) : 4);
+    ::akgen_sim::charge_scalar();
+}
+template <typename T> inline void GetReduceRepeatMaxMinSpr(uint32_t& maxMinValue, uint32_t& maxMinIndex) {
+    uint64_t r = ::akgen_sim::reduce_spr().maxmin;
+    maxMinValue = static_cast<uint32_t>(r & (sizeof(T) == 2 ? 0xffffu : 0xffffffffu));
+    maxMinIndex = static_cast<uint32_t>(r >> 32);
+    ::akgen_sim::charge_scalar();
+}
+template <typename T> inline void GetReduceRepeatMaxMinSpr(T& maxMinValue) {
+    T idx;
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, idx);
+}
+template <typename T> inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex);
+}
+template <typename T> inline void GetReduceMaxMinCount(uint32_t& maxMinValue, uint32_t& maxMinIndex) {
+    GetReduceRepeatMaxMinSpr<T>(maxMinValue, maxMinIndex);
+}
+template <typename T> inline void GetReduceMaxMinCount(T& maxMinValue) { GetReduceRepeatMaxMinSpr<T>(maxMinValue); }
+// ACC_VAL after the count form of ReduceSum.
+template <typename T> inline T GetReduceRepeatSumSpr() {
+    T v;
+    std::memcpy(&v, &::akgen_sim::reduce_spr().acc, sizeof(T) < 8 ? sizeof(T) : 8);
+    ::akgen_sim::charge_scalar();
+    return v;
+}
+template <typename T> inline T GetAccVal() { return GetReduceRepeatSumSpr<T>(); }
 
 }  // namespace AscendC
