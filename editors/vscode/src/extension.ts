@@ -3,6 +3,7 @@
 
 import * as vscode from "vscode";
 import {
+  DidChangeConfigurationNotification,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -10,7 +11,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
-import { serverCommand, serverSettings, startFailureMessage } from "./settings";
+import { explicitSettings, serverCommand, startFailureMessage } from "./settings";
 
 let client: LanguageClient | undefined;
 
@@ -33,6 +34,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (event.affectsConfiguration("akgen.server.command")) {
         await stop();
         await start(context, output);
+      } else if (event.affectsConfiguration("akgen") && client) {
+        await client.sendNotification(DidChangeConfigurationNotification.type, { settings: userSettings(context) });
       }
     }),
   );
@@ -49,10 +52,10 @@ async function start(context: vscode.ExtensionContext, output: vscode.LogOutputC
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENTS,
     outputChannel: output,
-    initializationOptions: serverSettings(JSON.parse(JSON.stringify(config))),
+    // only the settings the user set: package.json defaults must not override the project's akgen.toml
+    initializationOptions: userSettings(context),
     synchronize: {
-      // sends workspace/didChangeConfiguration with the whole `akgen` section on every change
-      configurationSection: "akgen",
+      // configuration changes are sent by the onDidChangeConfiguration handler above (user-set values only)
       fileEvents: vscode.workspace.createFileSystemWatcher("**/akgen.toml"),
     },
   };
@@ -75,6 +78,14 @@ async function start(context: vscode.ExtensionContext, output: vscode.LogOutputC
     client = undefined;
   }
   context.subscriptions.push({ dispose: () => void stop() });
+}
+
+/** The `akgen.*` settings the user set explicitly, keyed like akgen.toml. */
+function userSettings(context: vscode.ExtensionContext): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration("akgen");
+  const properties = context.extension.packageJSON?.contributes?.configuration?.properties ?? {};
+  const keys = Object.keys(properties).map((k) => k.replace(/^akgen\./, ""));
+  return explicitSettings(keys, (key) => config.inspect(key));
 }
 
 async function stop(): Promise<void> {

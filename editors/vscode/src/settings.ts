@@ -6,24 +6,6 @@ export const CLIENT_ONLY_SECTIONS = ["server", "trace"];
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/**
- * The server's settings from the `akgen` configuration object: client-only sections dropped, and
- * VS Code's configuration methods (functions on the object returned by `getConfiguration`) left out.
- */
-export function serverSettings(config: Record<string, unknown>): { [key: string]: Json } {
-  const out: { [key: string]: Json } = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (CLIENT_ONLY_SECTIONS.includes(key.split(".")[0])) {
-      continue;
-    }
-    const json = toJson(value);
-    if (json !== undefined) {
-      out[key] = json;
-    }
-  }
-  return out;
-}
-
 function toJson(value: unknown): Json | undefined {
   if (value === null) {
     return null;
@@ -49,6 +31,50 @@ function toJson(value: unknown): Json | undefined {
     default:
       return undefined;
   }
+}
+
+/** What `WorkspaceConfiguration.inspect(key)` tells about one key (the parts this module reads). */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The settings the user really set (user, workspace or folder settings; the most specific wins), as a nested object
+ * keyed like `akgen.toml`. Defaults declared in package.json are NOT sent: they would override the project's
+ * `akgen.toml`, which the server reads below the editor's settings.
+ */
+export function explicitSettings(
+  keys: string[],
+  inspect: (key: string) => Inspected | undefined,
+): { [key: string]: Json } {
+  const out: { [key: string]: Json } = {};
+  for (const key of keys) {
+    if (CLIENT_ONLY_SECTIONS.includes(key.split(".")[0])) {
+      continue;
+    }
+    const info = inspect(key);
+    if (!info) {
+      continue;
+    }
+    const value = [info.workspaceFolderValue, info.workspaceValue, info.globalValue].find((v) => v !== undefined);
+    const json = toJson(value);
+    if (json === undefined) {
+      continue;
+    }
+    const parts = key.split(".");
+    let node = out;
+    for (const part of parts.slice(0, -1)) {
+      const next = node[part];
+      if (typeof next !== "object" || next === null || Array.isArray(next)) {
+        node[part] = {};
+      }
+      node = node[part] as { [key: string]: Json };
+    }
+    node[parts[parts.length - 1]] = json;
+  }
+  return out;
 }
 
 export interface ServerCommand {

@@ -2,27 +2,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 
-import { serverCommand, serverSettings, startFailureMessage } from "../src/settings";
-
-test("client-only sections are not sent to the server", () => {
-  const sent = serverSettings({
-    server: { command: ["akgen", "serve"] },
-    trace: { server: "verbose" },
-    arch: "Ascend910B2",
-    lint: { enable: true, select: ["AKG1"], debounce_ms: 150 },
-    model: { backend: "none", path: "" },
-  });
-  assert.deepEqual(sent, {
-    arch: "Ascend910B2",
-    lint: { enable: true, select: ["AKG1"], debounce_ms: 150 },
-    model: { backend: "none", path: "" },
-  });
-});
-
-test("functions and undefined values are dropped", () => {
-  const sent = serverSettings({ get: () => 1, arch: "Ascend310P", nothing: undefined, cann: { version: "8.5" } });
-  assert.deepEqual(sent, { arch: "Ascend310P", cann: { version: "8.5" } });
-});
+import { explicitSettings, serverCommand, startFailureMessage } from "../src/settings";
 
 test("the server command defaults to `akgen serve`", () => {
   assert.deepEqual(serverCommand(undefined), { command: "akgen", args: ["serve"] });
@@ -42,4 +22,21 @@ test("a start failure says what to do next", () => {
   const message = startFailureMessage({ command: "akgen", args: ["serve"] }, new Error("spawn akgen ENOENT"));
   assert.match(message, /akgen serve: spawn akgen ENOENT/);
   assert.match(message, /akgen\.server\.command/);
+});
+
+test("only user-set values are sent, nested like akgen.toml, the most specific scope winning", () => {
+  const table: Record<string, { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }> = {
+    arch: {},
+    "cann.version": { globalValue: "8.5", workspaceValue: "9.1" },
+    "lint.debounce_ms": { globalValue: 90 },
+    "lint.select": { workspaceFolderValue: ["AKG1"], globalValue: ["AKG2"] },
+    "server.command": { globalValue: ["akgen", "serve"] },
+  };
+  const sent = explicitSettings(Object.keys(table).concat(["model.path"]), (key) => table[key]);
+  assert.deepEqual(sent, { cann: { version: "9.1" }, lint: { debounce_ms: 90, select: ["AKG1"] } });
+});
+
+test("values that are not JSON are dropped", () => {
+  const sent = explicitSettings(["arch", "model.path"], (key) => (key === "arch" ? { globalValue: () => 1 } : { globalValue: "m.gguf" }));
+  assert.deepEqual(sent, { model: { path: "m.gguf" } });
 });
