@@ -662,6 +662,13 @@ def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
     return ()
 
 
+def _named_children_without_comments(pf: ParsedFile, node: Node) -> tuple[Node, ...]:
+    """The named children of `node` that are not comments (a comment's text starts with "/")."""
+    if b"/" not in pf.data[node.start_byte : node.end_byte]:
+        return tuple(node.named_children)
+    return tuple(c for c in node.named_children if c.type != "comment")
+
+
 def _tree_has_error(pf: ParsedFile) -> bool:
     got = pf.memo.get("has_error")
     if got is None:
@@ -884,9 +891,16 @@ def _enclosing_class_name(pf: ParsedFile, node: Node) -> str | None:
     body = _containers(pf, "class_body").around(node)
     if body is None:
         return None
-    cls = _class_of_body(pf).get(body.start_byte)
-    name = cls.child_by_field_id(F_NAME) if cls is not None else None
-    return base_type_name(_text(pf, name)) if name is not None else None
+    names = pf.memo.get("class_name_of_body")
+    if names is None:
+        names = pf.memo["class_name_of_body"] = {}
+    assert isinstance(names, dict)
+    key = body.start_byte
+    if key not in names:
+        cls = _class_of_body(pf).get(key)
+        name = cls.child_by_field_id(F_NAME) if cls is not None else None
+        names[key] = base_type_name(_text(pf, name)) if name is not None else None
+    return names[key]  # type: ignore[no-any-return]
 
 
 def declarations(pf: ParsedFile) -> list[Declaration]:
@@ -1548,7 +1562,10 @@ def ascendc_visible_at(pf: ParsedFile, node: Node) -> bool:
     if not scopes:
         return False
     pos = node.start_byte
-    return any(a <= pos < b for a, b in scopes)
+    for a, b in scopes:  # noqa: SIM110 (a loop: called for every call, and any() with a generator costs more)
+        if a <= pos < b:
+            return True
+    return False
 
 
 def qualify_type(pf: ParsedFile, catalog: Catalog | None, type_name: str, at: Node | None = None, depth: int = 0) -> str:
@@ -1754,7 +1771,7 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
         visible = ascendc_visible_at(pf, node)
         resolved = _resolve(pf, catalog, short, qualifier, recv_type, node, visible)
         args_node = node.child_by_field_id(F_ARGUMENTS)
-        args = tuple(c for c in args_node.named_children if c.type != "comment") if args_node is not None else ()
+        args = _named_children_without_comments(pf, args_node) if args_node is not None else ()
         fdef = function_at(pf, node)
         out.append(
             Call(
@@ -1849,6 +1866,9 @@ def _expression_node(text: str) -> tuple[ParsedFile, Node | None]:
     return got
 
 
+_EVAL_STEPS = 2000  # nodes one evaluation may visit
+
+
 class _Eval:
     def __init__(self, pf: ParsedFile, env: Mapping[str, int], types: Mapping[str, str]) -> None:
         self.pf = pf
@@ -1856,10 +1876,15 @@ class _Eval:
         self.types = types
         self.active: set[object] = set()
         self.steps = 0
+        values = pf.memo.get("const_values")
+        if values is None:
+            values = pf.memo["const_values"] = {}
+        # value and evaluation steps of each constant declaration, by id (declarations live as long as `pf`)
+        self.values: dict[int, tuple[int, int]] = values  # type: ignore[assignment]
 
     def node(self, sub: ParsedFile, n: Node | None, at: Node | None) -> int | None:
         self.steps += 1
-        if n is None or self.steps > 2000:
+        if n is None or self.steps > _EVAL_STEPS:
             return None
         t = n.type
         if t == "number_literal":
@@ -2032,8 +2057,22 @@ class _Eval:
                     if len(inner) != 1:
                         return None
                     init = inner[0]
+                # a constant's value depends on nothing but its declaration when no names or types are bound, so
+                # it is worked out once per file; a hit still spends the steps the evaluation took (the budget
+                # then runs out exactly where it would have), and an unknown value is never remembered (it may
+                # come from the budget or from a cycle through a name being evaluated further up)
+                memo = self.values if not self.env and not self.types else None
+                if memo is not None:
+                    hit = memo.get(id(d))
+                    if hit is not None:
+                        self.steps += hit[1]
+                        return None if self.steps > _EVAL_STEPS else hit[0]
+                before = self.steps
                 v = self.node(pf, init, d.name_node)
-                return None if v is None else _wrap(v, d.type_name)
+                value = None if v is None else _wrap(v, d.type_name)
+                if memo is not None and value is not None:
+                    memo[id(d)] = (value, self.steps - before)
+                return value
             return None
         enum = enumerators(pf).get(name)
         if enum is not None:
