@@ -205,3 +205,29 @@ def test_host_tiling_failure_is_reported(write_manifest, tmp_path: Path) -> None
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "runtime_error"
     assert res.findings[0].code == "SIM-HOST" and "GRAPH_FAILED" in res.findings[0].message
+
+
+def test_api_address_taken_as_template_argument(write_manifest, tmp_path: Path) -> None:
+    """Foreach-style kernels pass `Add<T>` / `Exp<T>` as function pointers of CANN's exact signature."""
+    src = tmp_path / "fp.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        'using namespace AscendC;\n'
+        'template <typename T, void (*Op)(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&,\n'
+        '                                 const int32_t&)>\n'
+        '__aicore__ inline void Run(GM_ADDR x, GM_ADDR z) {\n'
+        '    TPipe pipe; TBuf<TPosition::VECCALC> b;\n'
+        '    pipe.InitBuffer(b, 2 * 64 * sizeof(T));\n'
+        '    GlobalTensor<T> xg, zg; xg.SetGlobalBuffer((__gm__ T*)x, 64); zg.SetGlobalBuffer((__gm__ T*)z, 64);\n'
+        '    LocalTensor<T> a = b.Get<T>(); LocalTensor<T> c = a[64];\n'
+        '    DataCopy(a, xg, 64);\n'
+        '    Op(c, a, a, 64);\n'
+        '    DataCopy(zg, c, 64);\n'
+        '}\n'
+        'extern "C" __global__ __aicore__ void fp(GM_ADDR x, GM_ADDR z) { Run<float, Mul<float>>(x, z); }\n')
+    x = np.arange(64, dtype=np.float32)
+    m = write_manifest(src, "fp", [{"name": "x", "input": x},
+                                   {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [64]}])
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [f.message for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), x * x)

@@ -34,5 +34,8 @@ template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t 
 // TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace ? workspace + 16 * 1024 * 1024 : nullptr; }
 inline void SetSysWorkspace(GM_ADDR) {}
+template <typename T> constexpr T AlignUp(T value, T align) { return align == 0 ? value : (value + align - 1) / align * align; }
+template <typename T> constexpr T AlignDown(T value, T align) { return align == 0 ? value : value / align * align; }
+template <typename T> constexpr T DivCeil(T a, T b) { return b == 0 ? 0 : (a + b - 1) / b; }
 inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
 }  // namespace AscendC

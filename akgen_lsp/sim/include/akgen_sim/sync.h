@@ -157,6 +157,9 @@ using AscendC::GetBlockNum;
 // Builtins of the device dialect.
 #define block_idx (::AscendC::GetBlockIdx())
 #define block_num (::AscendC::GetBlockNum())
+inline int64_t get_block_idx() { return ::AscendC::GetBlockIdx(); }
+inline int64_t get_block_num() { return ::AscendC::GetBlockNum(); }
+inline int64_t get_subblockid() { return 0; }
 inline void pipe_barrier(pipe_t p) {
     if (p == PIPE_ALL) ::akgen_sim::barrier_all();
 }

@@ -40,6 +40,13 @@
 
 using GM_ADDR = uint8_t*;
 
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 namespace akgen_sim {
 
 // ---------------------------------------------------------------------------------------------- fp16 / bf16 bits
@@ -187,6 +194,15 @@ enum class ReduceType : uint8_t { SUM = 0, MAX, MIN };
 enum class MaskMode : uint8_t { NORMAL = 0, COUNTER };
 enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 };
 
+}  // namespace AscendC
+
+namespace AscendC {
+// Scalar conversions and type traits of the device library.
+constexpr float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+constexpr float ToFloat(const half& v) { return static_cast<float>(v); }
+constexpr bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+constexpr half ToHalf(const float& v) { return half(v); }
+template <typename T, typename U> struct IsSameType { static constexpr bool value = std::is_same_v<T, U>; };
 }  // namespace AscendC
 
 // pipe_t is a global enum in CANN (used as PIPE_V, ...).

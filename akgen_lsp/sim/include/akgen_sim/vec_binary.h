@@ -18,6 +18,14 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
         ::akgen_sim::binary_count(#NAME, COST, dst, src0, src1, count, [](auto a, auto b) { return EXPR; }, loc);     \
     }                                                                                                                  \
+    /* the exact CANN signature, for kernels that take the API's address (Foreach ops); checks then report at the  \
+       last API call. Direct calls prefer the overload above (more specialised). */                                   \
+    template <typename T, typename C>                                                                                  \
+        requires std::is_same_v<C, int32_t>                                                                            \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
+                     const C& count) {                                                                                 \
+        NAME(dst, src0, src1, count, ::akgen_sim::ctx().last);                                                         \
+    }                                                                                                                  \
     template <typename T, bool isSetMask = true, typename R,                                                          \
               std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask, \

@@ -16,6 +16,11 @@
         ::akgen_sim::unary_count(#NAME, COST, dst, src, count,                                                         \
                                  [s](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);      \
     }                                                                                                                  \
+    template <typename T, typename CT>                                                                                 \
+        requires std::is_same_v<CT, int32_t>                                                                           \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const CT& count) {   \
+        NAME(dst, src, scalarValue, count, ::akgen_sim::ctx().last);                                                   \
+    }                                                                                                                  \
     template <typename T, bool isSetMask = true, typename M, typename R,                                              \
               std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue, \
@@ -41,5 +46,21 @@ AKGEN_SCALAR_OP(Mins, "mins", (a < s ? a : s), half, float, int16_t, int32_t, bf
 AKGEN_SCALAR_OP(LeakyRelu, "muls", (a >= C(0) ? a : a * s), half, float)
 AKGEN_SCALAR_OP(ShiftLeft, "adds", C(a << s), int16_t, uint16_t, int32_t, uint32_t)
 AKGEN_SCALAR_OP(ShiftRight, "adds", C(a >> s), int16_t, uint16_t, int32_t, uint32_t)
+
+// Axpy: dst = dst + src * scalar (the destination is read too).
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std::type_identity_t<U>& scalarValue,
+                 const int32_t& count, AKGEN_LOC) {
+    ::akgen_sim::touch("Axpy", loc);
+    if (count <= 0) return;
+    ::akgen_sim::check_local(dst, "dst", "Axpy", uint64_t(count) * sizeof(T), loc);
+    ::akgen_sim::check_local(src, "src", "Axpy", uint64_t(count) * sizeof(U), loc);
+    const float s = static_cast<float>(scalarValue);
+    for (int32_t i = 0; i < count; ++i) {
+        dst.addr_[i] = static_cast<T>(static_cast<float>(dst.addr_[i]) + static_cast<float>(src.addr_[i]) * s);
+    }
+    ::akgen_sim::vec_charge("muls", "Axpy", ::akgen_sim::repeats_for<T>(uint64_t(count)), dst.slot_,
+                            {src.slot_, dst.slot_}, loc);
+}
 
 }  // namespace AscendC

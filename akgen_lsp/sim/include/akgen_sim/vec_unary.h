@@ -13,6 +13,11 @@
         ::akgen_sim::unary_count(#NAME, COST, dst, src, count,                                                         \
                                  [](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);       \
     }                                                                                                                  \
+    template <typename T, typename CT>                                                                                 \
+        requires std::is_same_v<CT, int32_t>                                                                           \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const CT& count) {                         \
+        NAME(dst, src, count, ::akgen_sim::ctx().last);                                                                \
+    }                                                                                                                  \
     template <typename T, bool isSetMask = true, typename M, typename R,                                              \
               std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& mask, R repeatTime,               \

@@ -30,6 +30,7 @@ public:
     bool IsScalar() const { return dims_.empty(); }
     int64_t operator[](size_t i) const { return GetDim(i); }
     bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+    const std::vector<int64_t>& GetDims() const { return dims_; }
     bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
     std::vector<int64_t>::const_iterator begin() const { return dims_.begin(); }
     std::vector<int64_t>::const_iterator end() const { return dims_.end(); }
@@ -46,6 +47,8 @@ public:
     const Shape& GetStorageShape() const { return storage_; }
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
+    bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
+    bool operator!=(const StorageShape& o) const { return !(*this == o); }
 
 private:
     Shape origin_, storage_;
@@ -161,7 +164,9 @@ public:
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
     template <typename T> const T* GetCompileInfo() const { static T t{}; return &t; }
-    const void* GetCompiledInfo() const { return nullptr; }
+    const void* GetCompileInfo() const { static char blank[4096] = {}; return blank; }
+    const void* GetCompiledInfo() const { return GetCompileInfo(); }
+    bool GetDeterministic() const { return false; }
 
     std::vector<Tensor> inputs_, outputs_;
     std::vector<CompileTimeTensorDesc> in_desc_, out_desc_;
@@ -182,6 +187,7 @@ public:
     const RuntimeAttrs* GetAttrs() const { static RuntimeAttrs a; return &a; }
     const Tensor* GetInputTensor(size_t) const { static Tensor t; return &t; }
     const char* GetNodeName() const { return ""; }
+    size_t GetComputeNodeInputNum() const { return 0; }
 };
 class InferDataTypeContext {
 public:
