@@ -8,6 +8,7 @@ record from `timeout_record`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -84,6 +85,7 @@ class LocalPoolExecutor:
         pool = ProcessPoolExecutor(max_workers=self.workers)
         pending: dict[Future[dict[str, Any]], tuple[Job, float]] = {}
         queue = list(jobs)
+        timed_out = False
         try:
             while queue or pending:
                 while queue and len(pending) < self.workers:
@@ -102,9 +104,24 @@ class LocalPoolExecutor:
                     if now - t0 > job.timeout_s:
                         pending.pop(fut)
                         fut.cancel()
+                        timed_out = True
                         on_result(job, timeout_record(job))
+                if timed_out and not pending and queue:
+                    # a worker may still be busy with a stopped candidate: start a fresh pool for the rest
+                    _kill_workers(pool)
+                    pool = ProcessPoolExecutor(max_workers=self.workers)
+                    timed_out = False
         finally:
+            if timed_out or pending:
+                _kill_workers(pool)
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop the pool's worker processes (a candidate past its time limit may still run in one)."""
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        with contextlib.suppress(OSError, AttributeError):
+            proc.kill()
 
 
 def evaluate_job_failure(job: Job, exc: BaseException) -> dict[str, Any]:

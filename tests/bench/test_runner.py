@@ -117,3 +117,26 @@ def test_cli_list_and_errors(tmp_path: Path) -> None:
     assert res.exit_code == 2
     res = runner.invoke(app, ["bench", "report", str(tmp_path)])
     assert res.exit_code == 2 and "no results.jsonl" in res.output
+
+
+def test_pool_stops_a_candidate_past_its_time_limit(tmp_path: Path, suite: Path) -> None:
+    import shutil
+    import time
+
+    from akgen_lsp.bench.executor import LocalPoolExecutor
+    from akgen_lsp.bench.pipeline import Candidate, Settings
+    from akgen_lsp.bench.tasks import load_task
+
+    src = discover_tasks(suite, names=["AddMath"])[0].root
+    dst = tmp_path / "tasks" / "level1" / "Math" / "AddMath"
+    shutil.copytree(src, dst)
+    prep = dst / "validation" / "prepare_inputs.py"
+    prep.write_text("import time\n\n\ndef get_inputs(param, device=None):\n    time.sleep(60)\n")
+    task = load_task(dst)
+    job = Job(str(dst), Candidate(task.id, 0, task.answers[0].kernel, task.answers[0].host.parent),
+              Settings(case_ids=(1,)), timeout_s=1.0)
+    got: list[dict[str, Any]] = []
+    t0 = time.monotonic()
+    LocalPoolExecutor(1).run([job], lambda j, r: got.append(r))
+    assert time.monotonic() - t0 < 20
+    assert got[0]["status"] == "timeout" and got[0]["findings"][0]["code"] == "BENCH-TIMEOUT"
