@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #if defined(__linux__) && defined(__x86_64__)
@@ -481,7 +482,127 @@ double now_us() {
     return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
+// ------------------------------------------------------------------------------------------------ fibers
+struct Fiber {
+    enum State { NEW, RUNNING, WAITING, DONE } state = NEW;
+    ucontext_t uc{};
+    BlockCtx ctx;
+    uint8_t* stack = nullptr;
+    size_t stack_bytes = 0;
+    uint8_t* mem = nullptr;  // UB, L1, L0A, L0B, L0C of this block's core
+    const char* status = "ok";
+    double wall_us = 0;
+    loc_t wait_loc{};
+};
+
+std::vector<Fiber>*& fibers_ptr() { static std::vector<Fiber>* p = nullptr; return p; }
+Fiber*& current_fiber() { static Fiber* f = nullptr; return f; }
+ucontext_t& scheduler_context() { static ucontext_t u; return u; }
+
+uint64_t page_up(uint64_t n) { return (n + 4095) / 4096 * 4096; }
+
+void fiber_main() {
+    Fiber& f = *current_fiber();
+    BlockCtx& c = f.ctx;
+    try {
+        akgen_sim_entry(g_argv.data());
+    } catch (const BlockAbort&) {
+        f.status = "aborted";
+    } catch (const std::bad_alloc&) {
+        report("SIM-ALLOC", Sev::ERROR, "an allocation failed: the kernel asked for more memory than the sandbox "
+                                        "allows (device code may not allocate; GM comes from the arguments)",
+               c.last, "memory");
+        f.status = "aborted";
+    } catch (const std::exception& e) {
+        report("SIM-EXCEPTION", Sev::ERROR, (std::string("an exception escaped the kernel: ") + e.what()).c_str(),
+               c.last, "logic");
+        f.status = "aborted";
+    }
+    f.state = Fiber::DONE;
+    // returning resumes uc_link: the scheduler
+}
+
+void start_fiber(Fiber& f, const Config& k) {
+    uint64_t ub = page_up(k.ub_bytes + 4096), l1 = page_up(k.l1_bytes), l0a = page_up(k.l0a_bytes),
+             l0b = page_up(k.l0b_bytes), l0c = page_up(k.l0c_bytes);
+    f.mem = static_cast<uint8_t*>(std::aligned_alloc(4096, ub + l1 + l0a + l0b + l0c));
+    f.ctx.ub = f.mem;
+    f.ctx.l1 = f.mem + ub;
+    f.ctx.l0a = f.ctx.l1 + l1;
+    f.ctx.l0b = f.ctx.l0a + l0a;
+    f.ctx.l0c = f.ctx.l0b + l0b;
+    std::memset(f.ctx.ub, 0xFF, k.ub_bytes);  // UB holds garbage on the NPU: all-ones shows up as NaN / -1
+    f.stack_bytes = 8u << 20;
+    void* st = mmap(nullptr, f.stack_bytes + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                    -1, 0);
+    if (st == MAP_FAILED) {
+        std::fprintf(stderr, "akgen sim launcher: cannot map a block stack\n");
+        _exit(2);
+    }
+    mprotect(st, 4096, PROT_NONE);  // guard page: a stack overflow is a SIGSEGV, reported as a crash
+    f.stack = static_cast<uint8_t*>(st);
+    getcontext(&f.uc);
+    f.uc.uc_stack.ss_sp = f.stack + 4096;
+    f.uc.uc_stack.ss_size = f.stack_bytes;
+    f.uc.uc_link = &scheduler_context();
+    makecontext(&f.uc, fiber_main, 0);
+}
+
+void free_fiber(Fiber& f) {
+    if (f.stack) munmap(f.stack, f.stack_bytes + 4096);
+    std::free(f.mem);
+    f.stack = nullptr;
+    f.mem = nullptr;
+}
+
+double block_time(const BlockCtx& c) {
+    double t = std::max(c.now_s, c.done);
+    for (double p : c.pipe_free) t = std::max(t, p);
+    return t;
+}
+
+// Every block has reached SyncAll or ended: the waiting ones continue, their clocks aligned to the latest arrival.
+void release_barrier(std::vector<Fiber>& fibers) {
+    double t = 0;
+    const Fiber* first_wait = nullptr;
+    for (const Fiber& f : fibers) {
+        if (f.state == Fiber::WAITING) {
+            t = std::max(t, block_time(f.ctx));
+            if (!first_wait) first_wait = &f;
+        }
+    }
+    for (const Fiber& f : fibers) {
+        if (f.state == Fiber::DONE && first_wait) {
+            BlockCtx tmp;
+            tmp.idx = f.ctx.idx;
+            ctx_ptr() = &tmp;
+            report("SIM-SYNCALL-MISSING",
+                   Sev::ERROR,
+                   fmt("SyncAll: block %lld ended without reaching this barrier; on the NPU the other blocks wait "
+                       "here forever", static_cast<long long>(f.ctx.idx)),
+                   first_wait->wait_loc, "sync", "SyncAll");
+            ctx_ptr() = nullptr;
+            break;
+        }
+    }
+    for (Fiber& f : fibers) {
+        if (f.state != Fiber::WAITING) continue;
+        f.ctx.now_s = t;
+        for (double& p : f.ctx.pipe_free) p = t;
+        f.state = Fiber::RUNNING;
+    }
+}
+
 }  // namespace
+
+bool akgen_sim::sync_all_blocks(const loc_t& loc) {
+    Fiber* f = current_fiber();
+    if (f == nullptr) return false;
+    f->state = Fiber::WAITING;
+    f->wait_loc = loc;
+    swapcontext(&f->uc, &scheduler_context());
+    return true;
+}
 
 int main() {
     if (!g_setup_error.empty()) {
@@ -505,51 +626,54 @@ int main() {
                                             : static_cast<void*>(a.data));
     }
     const Config& k = cfg();
-    uint8_t* ub = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.ub_bytes + 4095) / 4096 * 4096 + 4096));
-    uint8_t* l1 = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l1_bytes + 4095) / 4096 * 4096));
-    uint8_t* l0a = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0a_bytes + 4095) / 4096 * 4096));
-    uint8_t* l0b = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0b_bytes + 4095) / 4096 * 4096));
-    uint8_t* l0c = static_cast<uint8_t*>(std::aligned_alloc(4096, (k.l0c_bytes + 4095) / 4096 * 4096));
     std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim));
     double kernel_us = 0;
     int failed = 0;
+    // Blocks run as fibers (one stack and one set of on-chip memories each) in index order; a block runs until it
+    // ends or reaches SyncAll, so SyncAll is honoured: once every block has arrived or ended, the waiting ones go on.
+    std::vector<Fiber> fibers(static_cast<size_t>(g_spec.block_dim));
     for (int64_t b = 0; b < g_spec.block_dim; ++b) {
-        BlockCtx c;
-        c.idx = b;
-        c.num = g_spec.block_dim;
-        c.ub = ub;
-        c.l1 = l1;
-        c.l0a = l0a;
-        c.l0b = l0b;
-        c.l0c = l0c;
-        std::memset(ub, 0xFF, k.ub_bytes);  // UB holds garbage on the NPU: all-ones shows up as NaN / -1
-        ctx_ptr() = &c;
-        const char* status = "ok";
-        double t0 = now_us();
-        try {
-            akgen_sim_entry(g_argv.data());
-        } catch (const BlockAbort&) {
-            status = "aborted";
-        } catch (const std::bad_alloc&) {
-            report("SIM-ALLOC", Sev::ERROR, "an allocation failed: the kernel asked for more memory than the sandbox "
-                                            "allows (device code may not allocate; GM comes from the arguments)",
-                   c.last, "memory");
-            status = "aborted";
-        } catch (const std::exception& e) {
-            report("SIM-EXCEPTION", Sev::ERROR, (std::string("an exception escaped the kernel: ") + e.what()).c_str(), c.last,
-                   "logic");
-            status = "aborted";
-        }
-        double t1 = now_us();
-        kernel_us += t1 - t0;
-        if (std::strcmp(status, "ok") == 0) end_of_block_checks(c);
-        if (c.errors > 0) status = "aborted";
-        if (std::strcmp(status, "ok") != 0) ++failed;
-        emit(block_summary(c, status, t1 - t0));
-        emit(block_trace(c));
-        writes[static_cast<size_t>(b)] = std::move(c.gm_writes);
-        ctx_ptr() = nullptr;
+        Fiber& f = fibers[static_cast<size_t>(b)];
+        f.ctx.idx = b;
+        f.ctx.num = g_spec.block_dim;
     }
+    fibers_ptr() = &fibers;
+    while (true) {
+        bool any_ready = false;
+        for (Fiber& f : fibers) {
+            if (f.state == Fiber::DONE || f.state == Fiber::WAITING) continue;
+            any_ready = true;
+            if (f.state == Fiber::NEW) start_fiber(f, k);
+            double t0 = now_us();
+            f.state = Fiber::RUNNING;
+            current_fiber() = &f;
+            ctx_ptr() = &f.ctx;
+            swapcontext(&scheduler_context(), &f.uc);
+            ctx_ptr() = nullptr;
+            current_fiber() = nullptr;
+            f.wall_us += now_us() - t0;
+            if (f.state == Fiber::DONE) {
+                BlockCtx& c = f.ctx;
+                kernel_us += f.wall_us;
+                if (std::strcmp(f.status, "ok") == 0) {
+                    ctx_ptr() = &c;
+                    end_of_block_checks(c);
+                    ctx_ptr() = nullptr;
+                }
+                if (c.errors > 0) f.status = "aborted";
+                if (std::strcmp(f.status, "ok") != 0) ++failed;
+                emit(block_summary(c, f.status, f.wall_us));
+                emit(block_trace(c));
+                writes[static_cast<size_t>(c.idx)] = std::move(c.gm_writes);
+                free_fiber(f);
+            }
+        }
+        bool waiting = false;
+        for (const Fiber& f : fibers) waiting = waiting || f.state == Fiber::WAITING;
+        if (!waiting && !any_ready) break;
+        if (waiting) release_barrier(fibers);
+    }
+    fibers_ptr() = nullptr;
     // Overlapping GM writes from different blocks.
     struct W { int region; uint64_t begin, end; int64_t block; loc_t loc; };
     std::vector<W> all;

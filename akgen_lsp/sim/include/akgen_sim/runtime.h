@@ -212,6 +212,9 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
 [[noreturn]] void fail(const char* code, const char* msg, const loc_t& loc, const char* error_class = "memory",
                        const char* api = nullptr);
 
+// SyncAll across blocks (launcher.cpp): parks the calling block until all blocks arrived; false outside a launch.
+bool sync_all_blocks(const loc_t& loc);
+
 inline void warn(const char* code, const char* msg, const loc_t& loc, const char* error_class = nullptr,
                  const char* api = nullptr) {
     report(code, Sev::WARNING, msg, loc, error_class, api);

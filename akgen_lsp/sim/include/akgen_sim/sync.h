@@ -129,15 +129,20 @@ inline int64_t GetSubBlockNum() { return 1; }
 inline int64_t GetTaskRation() { return 1; }
 inline uint64_t GetSystemCycle() { return static_cast<uint64_t>(::akgen_sim::ctx().now_s); }
 
-// Blocks run one after another: a barrier across blocks cannot be honoured (reported once per call site).
+// A barrier across all blocks: the launcher runs blocks as fibers and resumes them once every block has arrived.
 template <bool isAIVOnly = true> inline void SyncAll(AKGEN_LOC) {
     ::akgen_sim::touch("SyncAll", loc);
-    if (::akgen_sim::ctx().num > 1) {
-        ::akgen_sim::report("SIM-SYNCALL-SEQ", ::akgen_sim::Sev::INFO,
-                            "SyncAll: the simulator runs blocks one after another, so data that later blocks write "
-                            "before this barrier is not visible to earlier ones", loc, "sync", "SyncAll");
-    }
     ::akgen_sim::barrier_all();
+    if (::akgen_sim::ctx().num > 1) ::akgen_sim::sync_all_blocks(loc);
+}
+// The GM-workspace form of older CANN versions.
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                    const int32_t usedCores = 0, AKGEN_LOC) {
+    (void)gmWorkspace;
+    (void)ubWorkspace;
+    (void)usedCores;
+    SyncAll<isAIVOnly>(loc);
 }
 template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, AKGEN_LOC) {
     ::akgen_sim::touch("CrossCoreSetFlag", loc);
