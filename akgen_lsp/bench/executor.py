@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -88,17 +89,37 @@ class LocalPoolExecutor:
         timed_out = False
         try:
             while queue or pending:
-                while queue and len(pending) < self.workers:
+                broken = False
+                while queue and len(pending) < self.workers and not broken:
                     job = queue.pop(0)
-                    pending[pool.submit(evaluate_job, job)] = (job, time.monotonic())
-                done, _ = wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    job, _t = pending.pop(fut)
                     try:
-                        rec = fut.result()
-                    except Exception as exc:  # a worker died (killed, out of memory)
-                        rec = evaluate_job_failure(job, exc)
-                    on_result(job, rec)
+                        pending[pool.submit(evaluate_job, job)] = (job, time.monotonic())
+                    except BrokenProcessPool:
+                        queue.insert(0, job)
+                        broken = True
+                if not broken:
+                    done, _ = wait(list(pending), timeout=1.0, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        job, _t = pending.pop(fut)
+                        try:
+                            on_result(job, fut.result())
+                        except BrokenProcessPool:
+                            broken = True
+                            pending[fut] = (job, _t)  # settled below with the other casualties
+                        except Exception as exc:
+                            on_result(job, evaluate_job_failure(job, exc))
+                if broken:
+                    # A worker died (a crash in a task's own Python, out of memory): every job of the pool is lost
+                    # with it. Run each of them again alone, so that only the one that kills its worker fails.
+                    suspects = [job for job, _t in pending.values()]
+                    pending.clear()
+                    _kill_workers(pool)
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    for job in suspects:
+                        on_result(job, _run_alone(job))
+                    pool = ProcessPoolExecutor(max_workers=self.workers)
+                    timed_out = False
+                    continue
                 now = time.monotonic()
                 for fut, (job, t0) in list(pending.items()):
                     if now - t0 > job.timeout_s:
@@ -109,12 +130,32 @@ class LocalPoolExecutor:
                 if timed_out and not pending and queue:
                     # a worker may still be busy with a stopped candidate: start a fresh pool for the rest
                     _kill_workers(pool)
+                    pool.shutdown(wait=False, cancel_futures=True)
                     pool = ProcessPoolExecutor(max_workers=self.workers)
                     timed_out = False
         finally:
             if timed_out or pending:
                 _kill_workers(pool)
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_alone(job: Job) -> dict[str, Any]:
+    """One job in a pool of its own (after a worker died): its record, or a harness error naming the crash."""
+    pool = ProcessPoolExecutor(max_workers=1)
+    try:
+        fut = pool.submit(evaluate_job, job)
+        try:
+            return fut.result(timeout=job.timeout_s)
+        except BrokenProcessPool:
+            return evaluate_job_failure(job, RuntimeError("the worker process died while running this candidate "
+                                                          "(a crash in the task's Python or out of memory)"))
+        except TimeoutError:
+            return timeout_record(job)
+        except Exception as exc:
+            return evaluate_job_failure(job, exc)
+    finally:
+        _kill_workers(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:

@@ -234,6 +234,14 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     return raw
 
 
+def _op_def_name(host: Path | None, default: str) -> str:
+    """The OpDef registered by the op_host source (``OP_ADD(Name)``); the task's name when there is none."""
+    if host is None:
+        return default
+    m = re.search(r"OP_ADD\s*\(\s*(\w+)", host.read_text(encoding="utf-8", errors="replace"))
+    return m.group(1) if m else default
+
+
 def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in attrs.items():
@@ -343,7 +351,8 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             break
         case_dir = work / f"case{case.case_id}"
         case_dir.mkdir(parents=True, exist_ok=True)
-        raw = _manifest(prep, binding, _attrs(data, case), task.name, arch, settings, case_dir)
+        raw = _manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch, settings,
+                        case_dir)
         try:
             manifest = parse_manifest(raw, case_dir)
         except ManifestError as exc:

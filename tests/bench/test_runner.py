@@ -140,3 +140,28 @@ def test_pool_stops_a_candidate_past_its_time_limit(tmp_path: Path, suite: Path)
     LocalPoolExecutor(1).run([job], lambda j, r: got.append(r))
     assert time.monotonic() - t0 < 20
     assert got[0]["status"] == "timeout" and got[0]["findings"][0]["code"] == "BENCH-TIMEOUT"
+
+
+def test_a_worker_that_dies_does_not_stop_the_run(tmp_path: Path, suite: Path) -> None:
+    import shutil
+
+    from akgen_lsp.bench.executor import LocalPoolExecutor
+    from akgen_lsp.bench.pipeline import Candidate, Settings
+    from akgen_lsp.bench.tasks import load_task
+
+    src = discover_tasks(suite, names=["AddMath"])[0].root
+    jobs = []
+    for name, body in (("Dies", "import os\n\n\ndef get_inputs(param, device=None):\n    os._exit(3)\n"),
+                       ("Fine", None)):
+        dst = tmp_path / "tasks" / "level1" / "Math" / name
+        shutil.copytree(src, dst)
+        if body:
+            (dst / "validation" / "prepare_inputs.py").write_text(body)
+        task = load_task(dst)
+        jobs.append(Job(str(dst), Candidate(task.id, 0, task.answers[0].kernel, task.answers[0].host.parent),
+                        Settings(case_ids=(1,)), timeout_s=120))
+    got: dict[str, dict[str, Any]] = {}
+    LocalPoolExecutor(2).run(jobs, lambda j, r: got.__setitem__(j.candidate.task_id, r))
+    assert got["level1/Math/Dies"]["status"] == "harness_error"
+    assert "died" in got["level1/Math/Dies"]["findings"][0]["message"]
+    assert got["level1/Math/Fine"]["status"] == "pass"
