@@ -611,8 +611,29 @@ _QUALIFIER_WORDS = frozenset(DEVICE_KEYWORDS) | {"CATLASS_DEVICE", "CATLASS_HOST
 _ATTRIBUTE_WORD_RE = re.compile(rb"__\w+__")
 
 
+def _space_before(orig: bytes, end: int) -> int:
+    """Start of the run of spaces, tabs and newlines that ends at `end`."""
+    window = orig[max(0, end - 64) : end]
+    kept = len(window.rstrip(b" \t\n\r"))
+    if kept:  # the run starts inside the window
+        return end - len(window) + kept
+    i = end
+    while i > 0 and orig[i - 1 : i] in (b" ", b"\t", b"\n", b"\r"):
+        i -= 1
+    return i
+
+
+_WORD_TAIL_RE = re.compile(rb"[A-Za-z0-9_]+\Z")
+
+
 def _word_before(orig: bytes, end: int) -> int:
     """Start of the identifier that ends at `end` (== `end` when there is none)."""
+    window = orig[max(0, end - 64) : end]
+    m = _WORD_TAIL_RE.search(window)
+    if m is None:
+        return end
+    if m.start() > 0 or len(window) == end:  # the word starts inside the window (bytes.isalnum is ASCII only)
+        return end - len(window) + m.start()
     i = end
     while i > 0 and (orig[i - 1 : i].isalnum() or orig[i - 1 : i] == b"_"):
         i -= 1
@@ -645,9 +666,7 @@ def _qualifier_start(orig: bytes, pos: int, device_macros: frozenset[str]) -> in
     ``inline``/``static``, ``__word__`` and ``__word__(...)``, ``[aicore]`` and ``[[...]]``."""
     start = pos
     for _ in range(16):
-        i = start
-        while i > 0 and orig[i - 1 : i] in (b" ", b"\t", b"\n", b"\r"):
-            i -= 1
+        i = _space_before(orig, start)
         if i == 0:
             break
         last = orig[i - 1 : i]

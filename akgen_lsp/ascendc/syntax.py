@@ -1029,6 +1029,11 @@ def _template_params(pf: ParsedFile, node: Node) -> tuple[str, ...]:
     p = node.parent
     if p is None or p.type != "template_declaration":
         return ()
+    return _params_of_template(pf, p)
+
+
+def _params_of_template(pf: ParsedFile, p: Node) -> tuple[str, ...]:
+    """Names of the template parameters of the template_declaration `p`."""
     plist = p.child_by_field_id(F_PARAMETERS)
     names: list[str] = []
     for c in plist.named_children if plist is not None else ():
@@ -1041,20 +1046,20 @@ def _template_params(pf: ParsedFile, node: Node) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _head_is_kernel(pf: ParsedFile, node: Node, body: Node | None) -> bool:
+def _head_is_kernel(pf: ParsedFile, node: Node, body: Node | None, parent: Node | None) -> bool:
     """Whether the user's text of a function's head (from the end of what precedes it, so that blanked keywords
-    before the return type count) marks a kernel entry."""
+    before the return type count) marks a kernel entry. `parent` is ``node.parent`` (slow to ask twice)."""
     prev = node.prev_sibling
-    start = prev.end_byte if prev is not None else (node.parent.start_byte if node.parent is not None else 0)
+    start = prev.end_byte if prev is not None else (parent.start_byte if parent is not None else 0)
     end = body.start_byte if body is not None else node.end_byte
     raw = pf.memo.get("original_bytes")
     if raw is None:
         raw = pf.memo["original_bytes"] = pf.text.encode("utf-8", errors="surrogatepass")
     assert isinstance(raw, bytes)
     head = raw[start:end].decode("utf-8", errors="replace")
-    if re.search(r"\b__global__\b", head):
+    if "__global__" in head and re.search(r"\b__global__\b", head):
         return True
-    p = node.parent
+    p = parent
     while p is not None and p.type == "declaration_list":
         p = p.parent
     extern_c = (p is not None and p.type == "linkage_specification") or head.lstrip().startswith("extern")
@@ -1067,6 +1072,7 @@ def functions(pf: ParsedFile) -> list[Function]:
     if got is not None:
         return got  # type: ignore[return-value]
     out: list[Function] = []
+    class_tparams: dict[int, tuple[str, ...]] = {}  # template parameters of each class around a method
     params_by_fn: dict[tuple[int, int], list[Declaration]] = {}
     for d in declarations(pf):
         if d.kind == "param" and d.scope.type == "function_definition":
@@ -1089,9 +1095,13 @@ def functions(pf: ParsedFile) -> list[Function]:
         in_class = base_type_name(_text(pf, name_of_cls)) if name_of_cls is not None else None
         class_name = in_class or scope
         body = node.child_by_field_id(F_BODY)
-        tparams = _template_params(pf, node)
+        parent = node.parent
+        tparams = _params_of_template(pf, parent) if parent is not None and parent.type == "template_declaration" else ()
         if cls_node is not None:
-            tparams = tparams + _template_params(pf, cls_node)
+            key = cls_node.start_byte
+            if key not in class_tparams:
+                class_tparams[key] = _template_params(pf, cls_node)
+            tparams = tparams + class_tparams[key]
         out.append(
             Function(
                 name=name,
@@ -1102,7 +1112,7 @@ def functions(pf: ParsedFile) -> list[Function]:
                 params=tuple(params_by_fn.get((node.start_byte, node.end_byte), ())),
                 return_type=" ".join(_text(pf, node.child_by_field_id(F_TYPE)).split()),
                 class_name=class_name,
-                is_kernel=_head_is_kernel(pf, node, body),
+                is_kernel=_head_is_kernel(pf, node, body, parent),
                 template_params=tparams,
             )
         )
@@ -1338,12 +1348,16 @@ def user_defined_names(pf: ParsedFile) -> frozenset[str]:
         if nm is not None:
             names.update(pf.node_text(nm).split("::"))
     for node in idx.get("template", ()):
-        names.update(_template_params(pf, next(iter(node.named_children[1:]), node)) if node.named_child_count > 1 else ())
+        # the parameters of the template around its second named child: the template's own
+        names.update(_params_of_template(pf, node) if node.named_child_count > 1 else ())
     for d in declarations(pf):
         if d.kind == "global":
             names.add(d.name)
     # functions that are only declared (prototypes) at namespace or class scope
+    exact_tokens = not _tree_has_error(pf)
     for node in idx.get("decl", []) + idx.get("field", []):
+        if exact_tokens and b"(" not in pf.data[node.start_byte : node.end_byte]:
+            continue  # no parameter list, so no function declarator
         for d in node.children_by_field_id(F_DECLARATOR):
             nm, _i, _p, _r, _s, is_fn = _unwrap_declarator(d)
             if is_fn and nm is not None:

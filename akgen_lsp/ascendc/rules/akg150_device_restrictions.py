@@ -92,7 +92,8 @@ def _nodes(pf: ParsedFile) -> list[tuple[str, Node]]:
     """(kind, node) of the ``new``/``delete``/``throw``/``try`` expressions and the ``std::`` names of the file:
     found from the keywords in the text (cheaper than a walk of the whole tree)."""
     out: list[tuple[str, Node]] = []
-    for m in _KEYWORD_RE.finditer(pf.data):
+    words = any(w in pf.data for w in (b"new", b"delete", b"throw", b"try"))  # else the scan finds nothing
+    for m in _KEYWORD_RE.finditer(pf.data) if words else ():
         leaf = pf.root.descendant_for_byte_range(m.start(), m.end())
         parent = leaf.parent if leaf is not None else None
         if parent is not None and parent.type in _KIND_OF and leaf.start_byte == parent.start_byte:
