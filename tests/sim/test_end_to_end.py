@@ -231,3 +231,27 @@ def test_api_address_taken_as_template_argument(write_manifest, tmp_path: Path) 
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), x * x)
+
+
+def test_reading_into_allocation_padding_is_a_warning(write_manifest, tmp_path: Path) -> None:
+    """A 1-element tensor copied as one 32-byte block (as reference kernels do): harmless on the NPU, whose allocator
+    works in 512-byte steps, so a warning; past the allocation it is an error."""
+    src = tmp_path / "pad.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        'using namespace AscendC;\n'
+        'extern "C" __global__ __aicore__ void pad(GM_ADDR x, GM_ADDR z, int32_t far) {\n'
+        '    TPipe pipe; TBuf<TPosition::VECCALC> b; pipe.InitBuffer(b, 32);\n'
+        '    GlobalTensor<float> xg, zg; xg.SetGlobalBuffer((__gm__ float*)x, 1); zg.SetGlobalBuffer((__gm__ float*)z, 1);\n'
+        '    LocalTensor<float> v = b.Get<float>();\n'
+        '    DataCopy(v, xg[far ? 256 : 0], 8);\n'
+        '    PipeBarrier<PIPE_ALL>();\n'
+        '    zg.SetValue(0, v.GetValue(0) * 2);\n'
+        '}\n')
+    for far, status, code in ((0, "ok", "SIM-GM-PAD-READ"), (1, "runtime_error", "SIM-GM-OOB-READ")):
+        m = write_manifest(src, "pad", [{"name": "x", "input": np.array([3.0], dtype=np.float32)},
+                                        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [1]},
+                                        {"name": "far", "scalar": far, "type": "int32_t"}])
+        res = run_manifest(m, tmp_path / f"o{far}")
+        assert res.status == status and res.findings[0].code == code and res.findings[0].span.line == 7
+    assert np.load(tmp_path / "o0" / "z.npy")[0] == 6.0

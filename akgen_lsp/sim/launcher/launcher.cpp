@@ -148,7 +148,7 @@ struct Arg {
     std::string path;  // gm input ("-" = zeros)
     std::string mode;  // in | out | inout | workspace
     uint64_t bytes = 0;
-    uint64_t alloc_bytes = 0;  // bytes, or 32 for an empty buffer (a kernel may still take its address)
+    uint64_t alloc_bytes = 0;  // bytes rounded up to 512, as the NPU's allocator does (at least 512)
     std::string text;  // scalar value / tiling key=value list
     uint8_t* alloc = nullptr;
     uint8_t* data = nullptr;
@@ -397,7 +397,7 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
     }
     for (Arg& a : g_spec.args) {
         if (a.kind == "gm" || a.kind == "tiling") {
-            a.alloc_bytes = a.bytes ? a.bytes : 32;
+            a.alloc_bytes = a.bytes ? (a.bytes + 511) / 512 * 512 : 512;
             a.data = alloc_gm(a.alloc_bytes, a.alloc);
             if (!a.data) {
                 g_setup_error = "cannot allocate GM buffer " + a.name;
@@ -415,7 +415,7 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
             if (a.kind == "gm" && a.path != "-" && (a.mode == "out" || a.mode == "inout")) {
                 a.out_fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             }
-            gm_regions().push_back({a.data, a.alloc_bytes, a.name});
+            gm_regions().push_back({a.data, a.alloc_bytes, a.name, a.bytes});
         }
     }
     install_handlers();

@@ -135,7 +135,9 @@ struct Slot {
 
 struct TraceEvent { int pipe; double start; double dur; const char* name; uint32_t line; };
 
-struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; };
+// A GM buffer: `logical` bytes of tensor data inside `bytes` of allocation (the NPU allocates in 512-byte steps, so
+// reading a little past a tensor's end is harmless there; only past the allocation is out of bounds).
+struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; uint64_t logical = 0; };
 struct GmWrite { int region; uint64_t begin, end; loc_t loc; };
 
 struct BlockAbort {};  // thrown by fail(): ends the current block

@@ -185,6 +185,16 @@ public:
                                            write ? "ErrorWrite3" : "ErrorRead3"),
                             loc, "memory", api);
         }
+        if (r.logical < r.bytes && end > r.base + r.logical) {
+            akgen_sim::warn(write ? "SIM-GM-PAD-WRITE" : "SIM-GM-PAD-READ",
+                            akgen_sim::fmt("%s %s bytes [%lld, %lld) of GM tensor '%s', which has %llu bytes: past its "
+                                           "end but inside the allocation's padding (the NPU allocates in 512-byte "
+                                           "steps); the data there is not part of the tensor", api,
+                                           write ? "writes" : "reads", static_cast<long long>(begin - r.base),
+                                           static_cast<long long>(end - r.base), r.name.c_str(),
+                                           static_cast<unsigned long long>(r.logical)),
+                            loc, "memory", api);
+        }
         if (size_ != 0 && offset + count > size_) {
             akgen_sim::warn("SIM-GM-RANGE",
                             akgen_sim::fmt("%s %s elements [%llu, %llu) of a GlobalTensor set up with %llu elements: "
