@@ -1,5 +1,5 @@
 """SyncAll across blocks: blocks run as fibers and meet at the barrier, so block 0 sees every block's partial sum;
-a block that ends without reaching the barrier (an NPU hang) is reported at the SyncAll line."""
+a block that ends without reaching the barrier (a likely NPU hang) is reported at the SyncAll line as a warning."""
 
 from __future__ import annotations
 
@@ -37,4 +37,4 @@ def test_block_missing_the_barrier_is_reported(write_manifest, tmp_path: Path) -
     _, res = run(write_manifest, tmp_path, 1)
     f = next(f for f in res.findings if f.code == "SIM-SYNCALL-MISSING")
     assert f.span.line == marker_line(SRC, "SIM-SYNCALL-MISSING") and "block 1" in f.message
-    assert res.status == "runtime_error"
+    assert f.severity.value == "warning"
