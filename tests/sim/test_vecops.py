@@ -150,3 +150,12 @@ def test_cast_float_to_half_round_modes(write_manifest, tmp_path: Path, mode: in
         odd_lo = (lo.view(np.uint16) & 1) == 1
         want = np.where(exact, lo, np.where(odd_lo, lo, hi))
     np.testing.assert_array_equal(z, want)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_cast_same_type_rounds_to_integral(write_manifest, tmp_path: Path, dtype: str) -> None:
+    x, y = data(dtype)
+    z = np.load(run_op(write_manifest, tmp_path, 20, x, y).outputs["z"])
+    np.testing.assert_array_equal(z, (np.sign(as32(x)) * np.floor(np.abs(as32(x)) + 0.5)).astype(dtype))
+    z = np.load(run_op(write_manifest, tmp_path, 21, x, y).outputs["z"])
+    np.testing.assert_array_equal(z, np.floor(x))

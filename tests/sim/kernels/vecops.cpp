@@ -49,6 +49,8 @@ __aicore__ inline void Compute(LocalTensor<T>& a, LocalTensor<T>& b, LocalTensor
             }
             case 18: Add(c, a, b, 10, 256, BinaryRepeatParams()); break;  // repeat 256 wraps: error, not run
             case 19: Duplicate(c, T(2.0f), 0); break;                     // count 0: no-op
+            case 20: Cast(c, a, RoundMode::CAST_ROUND, N); break;         // same type: round to integral
+            case 21: Cast(c, a, RoundMode::CAST_FLOOR, N); break;
             default: break;
         }
     } else {

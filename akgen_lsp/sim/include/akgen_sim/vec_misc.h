@@ -75,6 +75,19 @@ template <typename I> inline I round_int(double x, AscendC::RoundMode mode) {
 }
 
 template <typename To, typename From> inline To cast_value(const From& v, AscendC::RoundMode mode) {
+    if constexpr (std::is_same_v<To, From> && (std::is_floating_point_v<To> || is_half_v<To>)) {
+        // float -> float (half -> half) with a round mode rounds to an integral value in that type
+        double y = static_cast<double>(static_cast<float>(v));
+        if (m::isnan(y) || m::isinf(y)) return v;
+        switch (mode) {
+            case AscendC::RoundMode::CAST_FLOOR: return static_cast<To>(m::floor(y));
+            case AscendC::RoundMode::CAST_CEIL: return static_cast<To>(m::ceil(y));
+            case AscendC::RoundMode::CAST_ROUND: return static_cast<To>(m::round(y));
+            case AscendC::RoundMode::CAST_TRUNC: return static_cast<To>(m::trunc(y));
+            case AscendC::RoundMode::CAST_RINT: return static_cast<To>(m::nearbyint(y));
+            default: return v;
+        }
+    }
     double x;
     if constexpr (std::is_floating_point_v<From> || is_half_v<From>) x = static_cast<double>(static_cast<float>(v));
     else x = static_cast<double>(v);
