@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -45,14 +46,20 @@ def evaluate_job(job: Job) -> dict[str, Any]:
         return evaluate(task, job.candidate, job.settings)
     except Exception as exc:  # a bug in the harness must not kill the run
         return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
-                "status": "harness_error", "error_class": "harness", "parsed": False, "compiled": False,
+                "level": _level(job.candidate.task_id), "status": "harness_error", "error_class": "harness", "parsed": False, "compiled": False,
                 "ran": False, "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
                 "findings": [{"severity": "error", "code": "BENCH-INTERNAL", "source": "akgen-bench",
                               "message": f"internal error: {type(exc).__name__}: {exc}", "error_class": "harness"}]}
 
 
+def _level(task_id: str) -> int:
+    m = re.match(r"level(\d+)/", task_id)
+    return int(m.group(1)) if m else 0
+
+
 def timeout_record(job: Job) -> dict[str, Any]:
     return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
+            "level": _level(job.candidate.task_id),
             "status": "timeout", "error_class": "timeout", "parsed": True, "compiled": False, "ran": False,
             "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
             "findings": [{"severity": "error", "code": "BENCH-TIMEOUT", "source": "akgen-bench",

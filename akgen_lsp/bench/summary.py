@@ -31,6 +31,11 @@ def _first_finding(rec: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _level_of(task_id: str) -> int:
+    head = task_id.split("/", 1)[0]
+    return int(head[5:]) if head.startswith("level") and head[5:].isdigit() else 0
+
+
 def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
     by_task: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for r in records:
@@ -45,7 +50,7 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         recs = sorted(by_task[task_id], key=lambda r: int(r.get("sample", 0)))
         best = max(recs, key=lambda r: (bool(r.get("correct")), int(r.get("passed_cases", 0)),
                                         bool(r.get("compiled"))))
-        level = int(best.get("level") or 0)
+        level = int(best.get("level") or _level_of(task_id))
         n = len(recs)
         comp_counts.append((n, sum(1 for r in recs if r.get("compiled"))))
         corr_counts.append((n, sum(1 for r in recs if r.get("correct"))))
