@@ -15,7 +15,6 @@ from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span
 
-IN_PIPES = ("MTE2",)
 OUT_PIPES = ("MTE3", "FIX")
 _MOVE_APIS = re.compile(r"\b(DataCopy|DataCopyPad|LoadData|Fixpipe|IterateAll|GetTensorC|Iterate|SetGlobalBuffer)\b")
 

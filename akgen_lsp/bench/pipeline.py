@@ -1,11 +1,12 @@
-"""The per-candidate pipeline: parse -> host tiling -> compile (timeout) -> run each case -> compare -> anti-cheat
--> performance. One call, `evaluate`, returns a JSON-able record; nothing in here raises for a bad kernel.
+"""The per-candidate pipeline: parse -> compile (timeout) -> run each case (host tiling first) -> compare ->
+anti-cheat -> performance. One call, `evaluate`, returns a JSON-able record; nothing in here raises for a bad kernel.
 
 Modes (NPUKernelBench):
-- ``static``: each case is its own instance. The kernel gets the tiling of that case as constants (from the
-  candidate's op_host when it has one, else from the task's question/op_host, which only sets the block dim); the
-  task score is passed cases / cases.
-- ``dynamic``: the candidate's op_host TilingFunc runs for every case (host tiling); success needs every case.
+- ``static``: each case is its own instance, scored on its own (task score = passed cases / cases). The tiling of
+  the case comes from the candidate's op_host when it has one, else from the task's question/op_host, which only
+  sets the block dim (a kernel-only candidate hard-codes its tiling and gets a zeroed tiling buffer).
+- ``dynamic``: the candidate's op_host TilingFunc runs for every case on the simulator's host runner; a candidate
+  without op_host is a parse error, and success needs every case.
 
 Kernel arguments are mapped by position: the kernel's GM_ADDR parameters are the tensor inputs of
 ``get_inputs(case)``, then the reference outputs, then ``workspace`` and ``tiling`` when present. ``DTYPE_<NAME>``
@@ -122,7 +123,6 @@ def _finding(code: str, message: str, path: str, error_class: str, source: str =
 class _Prepared:
     kernel: Path
     host: Path | None
-    headers: list[Path]
     entry: str
     params: list[str]
     work: Path
@@ -158,18 +158,15 @@ def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Pr
         return _finding("BENCH-ENTRY", f"no kernel entry (`extern \"C\" __global__ __aicore__ void {task.op}(...)`) "
                         "in the candidate", str(kernel), "parse")
     host = None
-    headers: list[Path] = []
     if host_dir is not None and (host_dir / f"{task.op}.cpp").is_file():
         host = host_dir / f"{task.op}.cpp"
-        headers = sorted(host_dir.glob("*.h"))
     elif settings.mode == "dynamic":
         return _finding("BENCH-NO-HOST", f"dynamic mode needs the candidate's host tiling (op_host/{task.op}.cpp and "
                         "its tiling header); run with --mode static for a kernel-only candidate", str(kernel),
                         "parse")
     elif task.question_host.is_file():
         host = task.question_host
-        headers = sorted(task.question_host.parent.glob("*.h"))
-    return _Prepared(kernel, host, headers, entry[0], entry[1], work)
+    return _Prepared(kernel, host, entry[0], entry[1], work)
 
 
 def _bind(prep: _Prepared, data: CaseData) -> tuple[list[tuple[str, str, Any]], str | None]:
