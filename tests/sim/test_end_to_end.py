@@ -255,3 +255,27 @@ def test_reading_into_allocation_padding_is_a_warning(write_manifest, tmp_path: 
         res = run_manifest(m, tmp_path / f"o{far}")
         assert res.status == status and res.findings[0].code == code and res.findings[0].span.line == 7
     assert np.load(tmp_path / "o0" / "z.npy")[0] == 6.0
+
+
+def test_overloads_stay_unambiguous(tmp_path: Path) -> None:
+    """Direct calls with int32_t / const int32_t& / uint32_t counts and scalars of the element type pick one overload;
+    the pointer-compatible overloads exist only for taking an API's address."""
+    from akgen_lsp.sim.build import BuildOptions, compile_kernel
+
+    src = tmp_path / "amb.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        'using namespace AscendC;\n'
+        'template <typename T, void (*F)(const LocalTensor<T>&, const LocalTensor<T>&, const T&, const int32_t&)>\n'
+        'void sc(LocalTensor<T>& a) { F(a, a, T(1), 4); }\n'
+        'extern "C" __global__ __aicore__ void amb(GM_ADDR x, int32_t n) {\n'
+        '    LocalTensor<int16_t> s; LocalTensor<half> h; LocalTensor<float> f; const int32_t& cn = n;\n'
+        '    uint32_t u = 4;\n'
+        '    if (n > 0) return;\n'
+        '    Maxs(s, s, (int16_t)1, n); Adds(s, s, (int16_t)1, cn); Muls(h, h, 2.0f, n); Muls(f, f, 2.0f, u);\n'
+        '    Add(f, f, f, n); Add(f, f, f, cn); Exp(f, f, n); Exp(f, f, cn); Tanh(f, f, u);\n'
+        '    sc<half, Muls<half>>(h); sc<float, Adds<float>>(f);\n'
+        '}\n')
+    b = compile_kernel([src], BuildOptions(kernel="amb", signature=[{"kind": "gm_in", "ctype": "GM_ADDR"},
+                                                                    {"kind": "scalar", "ctype": "int32_t"}]))
+    assert b.ok, [f.message for f in b.findings]

@@ -18,7 +18,8 @@
     }                                                                                                                  \
     template <typename T, typename CT>                                                                                 \
         requires std::is_same_v<CT, int32_t>                                                                           \
-    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const CT& count) {   \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue, \
+                     const CT& count) {                                                                                \
         NAME(dst, src, scalarValue, count, ::akgen_sim::ctx().last);                                                   \
     }                                                                                                                  \
     template <typename T, bool isSetMask = true, typename M, typename R,                                              \
