@@ -910,63 +910,66 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
         return got  # type: ignore[return-value]
     idx = _index(pf)
     out: list[Declaration] = []
+    data = pf.data
+    scopes = _containers(pf, "scope")
+    funcs = _containers(pf, "func")
+    body_start: dict[int, int] = {}  # start of each function's body (-1: none) by the function's start
     for cap, kind_default in (("decl", ""), ("field", "field"), ("param", "param")):
         for node in idx.get(cap, ()):
             type_node = node.child_by_field_id(F_TYPE)
             if type_node is None:
                 continue
-            type_text = " ".join(_text(pf, type_node).split())
-            const, constexpr, static = _qualifiers(pf, node)
+            # the declared names first: a declaration of functions only (a prototype, a method) declares no variable
+            named = []
+            for d in node.children_by_field_id(F_DECLARATOR):
+                name_node, init, ptr, ref, size, is_fn = _unwrap_declarator(d)
+                if name_node is not None and not is_fn:
+                    named.append((name_node, init, ptr, ref, size))
+            if not named:
+                continue
             if kind_default == "param":
                 # parameters are visible in the function body: scope is the function definition (or lambda)
-                owner_fn = _containers(pf, "func").around(node)
-                owner_body = owner_fn.child_by_field_id(F_BODY) if owner_fn is not None else None
-                if owner_fn is None or owner_body is None or node.start_byte >= owner_body.start_byte:
+                owner_fn = funcs.around(node)
+                if owner_fn is None:
+                    continue
+                fn_start = owner_fn.start_byte
+                at = body_start.get(fn_start)
+                if at is None:
+                    owner_body = owner_fn.child_by_field_id(F_BODY)
+                    at = body_start[fn_start] = owner_body.start_byte if owner_body is not None else -1
+                if at < 0 or node.start_byte >= at:
                     continue  # a parameter of a declaration or function pointer type: not visible anywhere
                 scope = owner_fn
                 kind = "param"
             else:
-                scope = _scope_around(pf, node)
-                outer = scope
+                found = scopes.around(node)
+                scope = outer = found if found is not None else pf.root
                 while outer.type == "template_declaration":
-                    outer = _scope_around(pf, outer)
+                    found = scopes.around(outer)
+                    outer = found if found is not None else pf.root
                 if kind_default:
                     kind = kind_default
                 elif outer.type in ("translation_unit", "declaration_list"):
                     kind = "global"
                 else:
                     kind = "local"
+            type_text = " ".join(data[type_node.start_byte : type_node.end_byte].decode("utf-8", errors="replace").split())
+            const, constexpr, static = _qualifiers(pf, node)
             owner = _enclosing_class_name(pf, node) if kind == "field" else None
             targs = _template_arg_texts(pf, type_node)
             tname = base_type_name(type_text)
-            decls = node.children_by_field_id(F_DECLARATOR)
             default_value = node.child_by_field_id(F_DEFAULT_VALUE)
-            for d in decls:
-                name_node, init, ptr, ref, size, is_fn = _unwrap_declarator(d)
-                if name_node is None or is_fn:
-                    continue
+            pointer_type = "*" in type_text
+            for name_node, init, ptr, ref, size in named:
                 if init is None and default_value is not None:
                     init = default_value
                 if kind == "field" and init is None:
                     init = next((c for c in node.named_children if c.type == "initializer_list"), None)
                 out.append(
                     Declaration(
-                        name=pf.node_text(name_node),
-                        type_text=type_text,
-                        type_name=tname,
-                        template_args=targs,
-                        kind=kind,
-                        node=node,
-                        name_node=name_node,
-                        scope=scope,
-                        init=init,
-                        is_const=const or constexpr,
-                        is_constexpr=constexpr,
-                        is_static=static,
-                        is_pointer=ptr or "*" in type_text,
-                        is_reference=ref,
-                        array_size=size,
-                        owner=owner,
+                        data[name_node.start_byte : name_node.end_byte].decode("utf-8", errors="replace"),
+                        type_text, tname, targs, kind, node, name_node, scope, init, const or constexpr, constexpr,
+                        static, ptr or pointer_type, ref, size, owner,
                     )
                 )
     # range-for loop variables: `for (auto& x : xs)`
