@@ -175,6 +175,10 @@ struct BlockCtx {
 
     // vector mask state
     bool mask_counter = false;
+    // special registers of the vector unit: CMPMASK (Compare / Select / SetCmpMask), MAX_MIN_CNT and ACC_VAL
+    // (reductions; see vec_cmpsel.h, vec_reduce.h)
+    uint8_t cmpmask[16] = {};
+    uint64_t spr_maxmin = 0, spr_acc = 0;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
 
     loc_t last{};

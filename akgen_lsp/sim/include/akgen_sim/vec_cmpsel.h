@@ -25,11 +25,11 @@
 
 namespace akgen_sim {
 
-// The 128-bit CMPMASK register of the vector unit (per core; blocks run one after another, like on one core).
+// The 128-bit CMPMASK register of the vector unit (one per core: in the block context).
 struct CmpMaskReg {
-    uint8_t bytes[16] = {};
+    uint8_t* bytes;
 };
-inline CmpMaskReg& cmpmask() { static thread_local CmpMaskReg r; return r; }
+inline CmpMaskReg cmpmask() { return CmpMaskReg{ctx().cmpmask}; }
 
 template <typename C> inline bool cmp(AscendC::CMPMODE mode, C a, C b) {
     switch (mode) {
@@ -286,7 +286,7 @@ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPM
     ::akgen_sim::check_local(src1, "src1", "Compare", ::akgen_sim::repeat_extent(1, sb, sizeof(T), per), loc);
     using C = ::akgen_sim::calc_t<T>;
     uint8_t* reg = ::akgen_sim::cmpmask().bytes;
-    std::memset(reg, 0, sizeof ::akgen_sim::cmpmask().bytes);
+    std::memset(reg, 0, 16);
     ::akgen_sim::MaskState all{false, ~0ull, ~0ull, 0};
     uint64_t i = 0;
     ::akgen_sim::repeat_visit(reg, src0.addr_, src1.addr_, 1, ::akgen_sim::Stride{}, sa, sb, all, per,

@@ -33,10 +33,10 @@ enum class Red { SUM, MAX, MIN };
 // the high 32; read by GetReduceRepeatMaxMinSpr / GetReduceMaxMinCount) and ACC_VAL (the sum of the count form of
 // ReduceSum; GetReduceRepeatSumSpr / GetAccVal).
 struct ReduceSpr {
-    uint64_t maxmin = 0;
-    uint64_t acc = 0;
+    uint64_t& maxmin;
+    uint64_t& acc;
 };
-inline ReduceSpr& reduce_spr() { static thread_local ReduceSpr r; return r; }
+inline ReduceSpr reduce_spr() { return ReduceSpr{ctx().spr_maxmin, ctx().spr_acc}; }
 template <typename T> inline void set_maxmin(T v, uint32_t idx) {
     uint32_t bits = 0;
     std::memcpy(&bits, &v, sizeof(T) < 4 ? sizeof(T) : 4);
