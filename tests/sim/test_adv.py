@@ -25,7 +25,7 @@ TOL = {"float16": 2e-3, "float32": 2e-6}
 def data(dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(9)
     x = rng.uniform(-3, 3, (ROWS, COLS)).astype(dtype)
-    g = rng.uniform(0.5, 1.5, COLS).astype(dtype)
+    g = rng.choice([0.5, 0.75, 1.0, 1.25, 1.5], COLS).astype(dtype)  # bytes both zero and not (Select's mask)
     b = rng.uniform(-1, 1, COLS).astype(dtype)
     return x, g, b
 
@@ -104,6 +104,18 @@ def test_layernorm_forms(write_manifest, tmp_path: Path, dtype: str, mode: int) 
     np.testing.assert_array_equal(out["y"][:, VALID:], x[:, VALID:])
     np.testing.assert_allclose(out["stats"][:, 0], mu, rtol=tol, atol=tol)
     np.testing.assert_allclose(out["stats"][:, 1], var if mode == 3 else inv, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_select_with_byte_mask(write_manifest, tmp_path: Path, dtype: str) -> None:
+    x, g, _ = data(dtype)
+    res, out = run(write_manifest, tmp_path, dtype, 6)
+    ok(res)
+    mrows = g.view(np.uint8)[: 2 * COLS].reshape(2, COLS)  # the mask: gamma's bytes, COLS per row
+    h = np.asarray(0.5, dtype)
+    assert (mrows == 0).any() and (mrows != 0).any()
+    np.testing.assert_array_equal(out["y"][:2], np.where(mrows == 0, x[:2], h))
+    np.testing.assert_array_equal(out["y"][2:4], np.where(mrows == 0, h, x[2:4]))
 
 
 def test_softmax_shape_check_at_the_callers_line(write_manifest, tmp_path: Path) -> None:

@@ -24,6 +24,7 @@
 #include "akgen_sim/cube.h"
 #include "akgen_sim/adv_softmax.h"
 #include "akgen_sim/adv_layernorm.h"
+#include "akgen_sim/adv_select.h"
 #include "akgen_sim/sync.h"
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"

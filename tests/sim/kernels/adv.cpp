@@ -88,6 +88,17 @@ extern "C" __global__ __aicore__ void adv(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta
             }
             break;
         }
+        case 6: {  // Select with a byte mask (mask rows: gamma's bytes, cols per row, as uint8_t):
+                   // rows 0..1 of y = mask == 0 ? x : 0.5, then the scalar-first form on rows 2..3
+            SelectWithBytesMaskShapeInfo info;
+            info.firstAxis = 2;
+            info.srcLastAxis = cols;
+            info.maskLastAxis = cols;
+            LocalTensor<uint8_t> mask = bg.Get<uint8_t>();
+            Select(ly, lx, static_cast<T>(0.5f), mask, tmp, info);
+            SelectWithBytesMask(ly[2 * cols], static_cast<T>(0.5f), lx[2 * cols], mask, tmp, info);
+            break;
+        }
         case 5:
             st.srcK = cols + 1;
             SoftMax<T>(ly, lx, st);  // EXPECT SIM-SOFTMAX-SHAPE
