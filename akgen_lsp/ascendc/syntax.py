@@ -594,12 +594,15 @@ _DECLARATOR_WRAPPERS = frozenset(
 _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "namespace_identifier"})
 
 
+_START_BYTE = operator.attrgetter("start_byte")
+
+
 def _index(pf: ParsedFile) -> dict[str, list[Node]]:
     """All nodes of the kinds the helpers need, by capture name, in document order (one query over the tree)."""
     got = pf.memo.get("index")
     if got is None:
         caps = QueryCursor(_INDEX_QUERY).captures(pf.root)
-        got = {k: sorted(v, key=lambda n: n.start_byte) for k, v in caps.items()}
+        got = {k: sorted(v, key=_START_BYTE) for k, v in caps.items()}
         pf.memo["index"] = got
     return got  # type: ignore[return-value]
 
@@ -1508,16 +1511,17 @@ def _callee_parts(
     arrow = False
     qualifier: str | None = None
     node = fn
-    if node.type == "field_expression":
+    fn_type = node.type
+    if fn_type == "field_expression":
         receiver = node.child_by_field_id(F_ARGUMENT)
         op = node.child_by_field_id(F_OPERATOR)
-        arrow = op is not None and pf.node_text(op) == "->"
+        arrow = op is not None and pf.data[op.start_byte : op.end_byte] == b"->"
         node = node.child_by_field_id(F_FIELD)
         if node is not None and node.type == "dependent_name":
             node = node.named_children[0] if node.named_child_count else None
         if node is None:
             return None
-    elif node.type == "qualified_identifier":
+    elif fn_type == "qualified_identifier":
         scopes: list[str] = []
         while node is not None and node.type == "qualified_identifier":
             sc = node.child_by_field_id(F_SCOPE)
@@ -1532,12 +1536,14 @@ def _callee_parts(
             if node is None:
                 return None
     targs: tuple[str, ...] = ()
-    if node.type in ("template_function", "template_method"):
+    node_type = node.type
+    if node_type in ("template_function", "template_method"):
         targs = _template_arg_texts(pf, node.child_by_field_id(F_ARGUMENTS))
         node = node.child_by_field_id(F_NAME)
         if node is None:
             return None
-    if node.type not in ("identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name"):
+        node_type = node.type
+    if node_type not in ("identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name"):
         return None
     short = pf.node_text(node)
     if receiver is not None:
@@ -1773,6 +1779,7 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
     if got is not None:
         return got  # type: ignore[return-value]
     user = user_defined_names(pf)
+    scopes = _ascendc_scopes(pf)  # as in `ascendc_visible_at`
     out: list[Call] = []
     for node in _index(pf).get("call", ()):
         fn = node.child_by_field_id(F_FUNCTION)
@@ -1785,11 +1792,12 @@ def calls(pf: ParsedFile, catalog: Catalog | None = None) -> list[Call]:
         if name_node is None:
             continue
         recv_type = expr_type(pf, catalog, receiver) if receiver is not None else None
-        visible = ascendc_visible_at(pf, node)
+        start, end = node.start_byte, node.end_byte
+        visible = any(a <= start < b for a, b in scopes) if scopes else False
         resolved = _resolve(pf, catalog, short, qualifier, recv_type, node, visible)
         args_node = node.child_by_field_id(F_ARGUMENTS)
         args = _named_children_without_comments(pf, args_node) if args_node is not None else ()
-        fdef = function_at(pf, node)
+        fdef = _function_at(pf, start, end)
         out.append(
             Call(
                 node=node,

@@ -50,6 +50,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     cat = ctx.catalog
     # (fewest, most) arguments of each overload, by resolved name: worked out once per name in this lint
     arities: dict[str, tuple[tuple[int, int | None], ...]] = {}
+    data = ctx.parsed.data
+    lost = ctx.parsed.root.has_error  # an ERROR argument; else only a pack expansion (written "...") matters
     for call in calls(ctx.parsed, cat):
         if call.resolved is None:
             continue
@@ -64,10 +66,12 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         if call.receiver is None and call.qualifier is None and foreign_names_possible(ctx.parsed):
             continue  # an unqualified name may also find overloads from headers we cannot see
-        if any(a.type in ("parameter_pack_expansion", "ERROR") for a in call.args):
+        if (lost or b"..." in data[call.node.start_byte : call.node.end_byte]) and any(
+            a.type in ("parameter_pack_expansion", "ERROR") for a in call.args
+        ):
             continue  # `args...` can be any number of arguments; an argument the parser lost cannot be counted
         n = len(call.args)
-        if any(low <= n and (high is None or n <= high) for low, high in counts_of):
+        if _accepted(counts_of, n):
             continue
         entry = cat.get(call.resolved)
         assert entry is not None
@@ -99,6 +103,13 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 def _is_pack(o: Overload) -> bool:
     """A variadic overload: C ``...`` or a parameter pack (``Args&&... args``)."""
     return o.variadic or any("..." in p.type or "..." in p.name for p in o.params)
+
+
+def _accepted(counts_of: tuple[tuple[int, int | None], ...], n: int) -> bool:
+    for low, high in counts_of:  # noqa: SIM110 (a loop: run for every call of the API, cheaper than any())
+        if low <= n and (high is None or n <= high):
+            return True
+    return False
 
 
 def _min_args(o: Overload) -> int:
