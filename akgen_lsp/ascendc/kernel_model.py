@@ -54,6 +54,8 @@ _AICORE_RE = re.compile(r"\b(?:__aicore__|__vector__|__cube__|__mix__|__attribut
 _GLOBAL_RE = re.compile(r"\b(?:__global__|CATLASS_GLOBAL)\b")
 _EXTERN_C_RE = re.compile(r'\bextern\s*"C"')
 _DIRECTIVE_RE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b([^\n]*)", re.M)
+# a necessary condition that starts with a literal (fast to search for); most kernels have no conditional at all
+_DIRECTIVE_HINT_RE = re.compile(rb"#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 _CPU_MACROS = (b"ASCENDC_CPU_DEBUG", b"__CCE_KT_TEST__")
 _WORD_RE = re.compile(r"[A-Za-z_]\w*")
 _MEMBER_RE = re.compile(r"[A-Za-z_)\]]\s*\.\s*[A-Za-z_]")
@@ -497,7 +499,7 @@ def _device_macros(pf: ParsedFile) -> frozenset[str]:
 
 
 def _directives(orig: bytes) -> list[re.Match[bytes]]:
-    return list(_DIRECTIVE_RE.finditer(orig)) if b"#" in orig else []
+    return list(_DIRECTIVE_RE.finditer(orig)) if b"#" in orig and _DIRECTIVE_HINT_RE.search(orig) else []
 
 
 def _cpu_only_regions(directives: list[re.Match[bytes]]) -> list[tuple[int, int]]:
