@@ -70,3 +70,14 @@ def test_compile_error_is_reported_at_the_user_line(task_copy) -> None:
     rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1,)))
     assert rec["status"] == "compile_error" and not rec["compiled"]
     assert any(f["path"].endswith("add_math.cpp") and f["line"] > 1 for f in rec["findings"])
+
+
+def test_model_answer_text_with_dynamic_sections(add_task: Task) -> None:
+    a = add_task.answers[0]
+    text = ("<think>plan the tiling</think>\nHere is the operator.\n"
+            f"================== op_host/add_math_tiling.h ==================\n```cpp\n{a.tiling_header.read_text()}```\n"
+            f"================== op_host/add_math.cpp ==================\n```cpp\n{a.host.read_text()}```\n"
+            f"================== op_kernel/add_math.cpp ==================\n```cpp\n{a.kernel.read_text()}```\n")
+    rec = evaluate(add_task, Candidate(add_task.id, 7, text=text), Settings(mode="dynamic", case_ids=(1, 2)))
+    assert rec["status"] == "pass", rec["findings"]
+    assert rec["sample"] == 7 and rec["passed_cases"] == 2
