@@ -1749,10 +1749,15 @@ def _resolve(
     if catalog is None:
         return None
     if recv_type is not None:
-        if recv_type in catalog:
-            e = catalog.member(recv_type, short)
-            return e.name if e is not None else None
-        return None
+        members = pf.memo.get(("members", id(catalog)))
+        if members is None:
+            members = pf.memo[("members", id(catalog))] = {}
+        assert isinstance(members, dict)
+        key = (recv_type, short)
+        if key not in members:  # the same method of the same class is called many times in a file
+            e = catalog.member(recv_type, short) if recv_type in catalog else None
+            members[key] = e.name if e is not None else None
+        return members[key]  # type: ignore[no-any-return]
     if qualifier is not None:
         if not qualifier:  # ::Name, a global
             return short if short in catalog else None
