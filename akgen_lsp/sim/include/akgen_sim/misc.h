@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "tensor.h"
+#include "vec_misc.h"
 
 namespace akgen_sim {
 inline void kernel_assert(bool ok, const char* text, const loc_t& loc) {
@@ -34,8 +34,12 @@ template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t 
 // TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace ? workspace + 16 * 1024 * 1024 : nullptr; }
 inline void SetSysWorkspace(GM_ADDR) {}
-template <typename T> constexpr T AlignUp(T value, T align) { return align == 0 ? value : (value + align - 1) / align * align; }
-template <typename T> constexpr T AlignDown(T value, T align) { return align == 0 ? value : value / align * align; }
-template <typename T> constexpr T DivCeil(T a, T b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+// AscendCUtils::SetMask<T>(count): the first `count` elements of a repeat (normal mask mode).
+struct AscendCUtils {
+    template <typename T> static void SetMask(uint64_t count) { SetVectorMask<T>(static_cast<int32_t>(count)); }
+    template <typename T> static void SetMask(uint64_t maskHigh, uint64_t maskLow) { SetVectorMask<T>(maskHigh, maskLow); }
+    static void ResetMask() { ::AscendC::ResetMask(); }
+};
 inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
 }  // namespace AscendC

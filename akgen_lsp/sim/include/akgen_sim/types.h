@@ -203,6 +203,16 @@ constexpr float ToFloat(const half& v) { return static_cast<float>(v); }
 constexpr bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 constexpr half ToHalf(const float& v) { return half(v); }
 template <typename T, typename U> struct IsSameType { static constexpr bool value = std::is_same_v<T, U>; };
+using TEventID = int8_t;
+// Hardware constants of the device library.
+constexpr int32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t DEFAULT_BLK_NUM = 8;
+constexpr int32_t DEFAULT_BLK_STRIDE = 1;
+constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
+constexpr int32_t BLOCK_CUBE = 16;
+constexpr int32_t ONE_BLOCK_SIZE = 32;
 }  // namespace AscendC
 
 // pipe_t is a global enum in CANN (used as PIPE_V, ...).

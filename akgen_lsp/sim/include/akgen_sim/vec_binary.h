@@ -35,6 +35,13 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
         ::akgen_sim::binary_repeat(#NAME, COST, dst, src0, src1, ::akgen_sim::mask_count<T>(mask, isSetMask),          \
                                    repeatTime, p, [](auto a, auto b) { return EXPR; }, loc);                           \
     }                                                                                                                  \
+    /* CANN's exact level-0 signature, for kernels that take its address (mask as uint64_t, repeat as uint8_t) */     \
+    template <typename T, bool isSetMask = true, typename M, typename R>                                              \
+        requires(std::is_same_v<M, uint64_t> && std::is_same_v<R, uint8_t>)                                           \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, M mask,       \
+                     const R repeatTime, const BinaryRepeatParams& p) {                                                \
+        NAME<T, isSetMask>(dst, src0, src1, static_cast<uint64_t>(mask), repeatTime, p, ::akgen_sim::ctx().last);     \
+    }                                                                                                                  \
     template <typename T, bool isSetMask = true, typename R,                                                          \
               std::enable_if_t<std::is_integral_v<R>, int> = 0>                                                        \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \

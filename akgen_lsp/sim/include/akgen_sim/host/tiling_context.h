@@ -188,6 +188,7 @@ public:
     const Tensor* GetInputTensor(size_t) const { static Tensor t; return &t; }
     const char* GetNodeName() const { return ""; }
     size_t GetComputeNodeInputNum() const { return 0; }
+    size_t GetComputeNodeOutputNum() const { return 0; }
 };
 class InferDataTypeContext {
 public:
