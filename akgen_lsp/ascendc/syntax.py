@@ -877,9 +877,9 @@ def _class_around(pf: ParsedFile, node: Node) -> Node | None:
 
 def _qualifiers(pf: ParsedFile, node: Node) -> tuple[bool, bool, bool]:
     const = constexpr = static = False
-    head = pf.data[node.start_byte : node.end_byte]
-    if b"const" not in head and b"static" not in head:  # no child can be one of the words below
-        return const, constexpr, static
+    data, start, end = pf.data, node.start_byte, node.end_byte
+    if data.find(b"const", start, end) < 0 and data.find(b"static", start, end) < 0:
+        return const, constexpr, static  # no child can be one of the words below
     for c in node.children:
         if c.type == "type_qualifier":
             t = pf.node_text(c)
@@ -916,6 +916,8 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
     data = pf.data
     scopes = _containers(pf, "scope")
     funcs = _containers(pf, "func")
+    exact_tokens = not _tree_has_error(pf)
+    starts: list[int] = []  # each declaration's name start (`Declaration.start`), to sort by
     body_start: dict[int, int] = {}  # start of each function's body (-1: none) by the function's start
     for cap, kind_default in (("decl", ""), ("field", "field"), ("param", "param")):
         for node in idx.get(cap, ()):
@@ -963,11 +965,14 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
             tname = base_type_name(type_text)
             default_value = node.child_by_field_id(F_DEFAULT_VALUE)
             pointer_type = "*" in type_text
+            node_start, node_end = node.start_byte, node.end_byte
             for name_node, init, ptr, ref, size in named:
                 if init is None and default_value is not None:
                     init = default_value
-                if kind == "field" and init is None:
+                if kind == "field" and init is None and (not exact_tokens or data.find(b"{", node_start, node_end) >= 0):
+                    # (an initializer_list starts with "{")
                     init = next((c for c in node.named_children if c.type == "initializer_list"), None)
+                starts.append(name_node.start_byte)
                 out.append(
                     Declaration(
                         data[name_node.start_byte : name_node.end_byte].decode("utf-8", errors="replace"),
@@ -982,11 +987,13 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
         if type_node is None or name_node is None:
             continue
         type_text = " ".join(_text(pf, type_node).split())
+        starts.append(name_node.start_byte)
         out.append(
             Declaration(pf.node_text(name_node), type_text, base_type_name(type_text), _template_arg_texts(pf, type_node),
                         "local", node, name_node, node, None, is_pointer=ptr, is_reference=ref)
         )
-    out.sort(key=lambda d: d.start)
+    # by `Declaration.start`, stably, without reading the offsets back from the nodes
+    out = [out[i] for i in sorted(range(len(out)), key=starts.__getitem__)]
     pf.memo["declarations"] = out
     return out
 
