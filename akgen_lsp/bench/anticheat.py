@@ -2,8 +2,8 @@
 or GM -> L1 copy and no copy back out) fails, however right its numbers look (MultiKernelBench rejects answers that
 just call PyTorch for the same reason).
 
-The primary check reads the simulator's per-pipe work from the run's estimate: the result must leave UB or L0C
-through MTE3 or FIX (reading the inputs is not required: creation ops such as Eye need only their shape). When a result carries no per-pipe figures, a static check of the source is the fallback: the kernel
+The primary check reads the simulator's per-pipe work from the run's estimate: some data must have moved through
+UB/L1 (MTE2 in, MTE1 inside the cube path, MTE3 or FIX out). When a result carries no per-pipe figures, a static check of the source is the fallback: the kernel
 must call a data-movement API at all.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span
 
-OUT_PIPES = ("MTE3", "FIX")
+MOVE_PIPES = ("MTE2", "MTE1", "MTE3", "FIX")
 _MOVE_APIS = re.compile(r"\b(DataCopy|DataCopyPad|LoadData|Fixpipe|IterateAll|GetTensorC|Iterate|SetGlobalBuffer)\b")
 
 
@@ -29,9 +29,9 @@ def has_pipe_figures(estimate: Mapping[str, Any] | None) -> bool:
 
 
 def check_run(estimate: Mapping[str, Any] | None, path: str, has_inputs: bool = True) -> Finding | None:
-    """None when the run wrote its result through the pipes (MTE3 from UB or FIX from L0C); a finding otherwise.
-    With no per-pipe figures in the estimate, returns None (the static check decides). `has_inputs` is accepted for
-    callers that know it; reading inputs is not required."""
+    """None when the run moved data through UB/L1 (MTE2, MTE1, MTE3 or FIX work); a finding otherwise. With no
+    per-pipe figures in the estimate, returns None (the static check decides). `has_inputs` is accepted for callers
+    that know it; reading inputs is not required."""
     if not estimate or not isinstance(estimate.get("pipes"), Mapping):
         return None
     pipes = estimate["pipes"]
@@ -39,12 +39,13 @@ def check_run(estimate: Mapping[str, Any] | None, path: str, has_inputs: bool = 
         return _no_work("the kernel moved no data through UB/L1 (no MTE2/MTE3 work in the simulator): the result "
                         "was not computed by the kernel", path)
 
-    # The estimate lists a pipe only when it did some work (its busy time may still round to 0 us). Reading the
-    # inputs is not required (creation ops such as Eye or ZerosLike need only their shape); writing the result
-    # through UB/L0C is: a result that reached GM another way was not computed by the kernel's pipes.
+    # The estimate lists a pipe only when it did some work (its busy time may still round to 0 us). Any movement
+    # through UB/L1 counts: creation ops (Eye) only write, reductions to a scalar may read through UB and store
+    # the value with GlobalTensor::SetValue. A kernel that touches GM only with scalar accesses moved nothing.
     del has_inputs
-    if not any(p in pipes for p in OUT_PIPES):
-        return _no_work("the kernel never copied a result from UB/L0C back to GM (no MTE3/FIX work)", path)
+    if not any(p in pipes for p in MOVE_PIPES):
+        return _no_work("the kernel moved no data through UB/L1 (no MTE2, MTE1, MTE3 or FIX work in the simulator): "
+                        "it read and wrote GM only with scalar accesses, which is not computing on the NPU", path)
     return None
 
 

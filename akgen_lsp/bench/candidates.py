@@ -27,7 +27,7 @@ def answer_candidates(tasks: Sequence[Task], samples: int | None = None) -> list
         if not answers:
             out.append(Candidate(t.id, 0, None, None, origin="answer"))  # reported as "no kernel"
         for a in answers:
-            host = a.host.parent if a.host else (a.root / "op_host" if (a.root / "op_host").is_dir() else None)
+            host = a.root / "op_host" if (a.root / "op_host").is_dir() else None
             out.append(Candidate(t.id, a.index, a.kernel, host, origin="answer"))
     return out
 

@@ -113,6 +113,21 @@ def _kernel_sources_text(kernel: Path) -> str:
     return "\n".join(parts)
 
 
+def _host_source(host_dir: Path, op: str) -> Path | None:
+    """The op_host source to hand to the host runner: ``<op>.cpp``, else the file that registers the TilingFunc
+    (``SetTiling``), else the OpDef's file; NPUKernelBench splits some hosts into ``<op>_def.cpp`` /
+    ``<op>_tiling.cpp`` / ``<op>_proto.cpp`` (the runner builds the sibling sources too)."""
+    direct = host_dir / f"{op}.cpp"
+    if direct.is_file():
+        return direct
+    cpps = sorted(host_dir.glob("*.cpp")) if host_dir.is_dir() else []
+    for marker in ("SetTiling", "OpDef", "TilingFunc"):
+        for p in cpps:
+            if marker in p.read_text(encoding="utf-8", errors="replace"):
+                return p
+    return cpps[0] if cpps else None
+
+
 def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",
              severity: Severity = Severity.ERROR) -> Finding:
     return Finding(code=code, message=message, span=Span.point(path, 1), severity=severity, source=source,
@@ -157,14 +172,12 @@ def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Pr
     if entry is None:
         return _finding("BENCH-ENTRY", f"no kernel entry (`extern \"C\" __global__ __aicore__ void {task.op}(...)`) "
                         "in the candidate", str(kernel), "parse")
-    host = None
-    if host_dir is not None and (host_dir / f"{task.op}.cpp").is_file():
-        host = host_dir / f"{task.op}.cpp"
-    elif settings.mode == "dynamic":
+    host = _host_source(host_dir, task.op) if host_dir is not None else None
+    if host is None and settings.mode == "dynamic":
         return _finding("BENCH-NO-HOST", f"dynamic mode needs the candidate's host tiling (op_host/{task.op}.cpp and "
                         "its tiling header); run with --mode static for a kernel-only candidate", str(kernel),
                         "parse")
-    elif task.question_host.is_file():
+    if host is None and task.question_host.is_file():
         host = task.question_host
     return _Prepared(kernel, host, entry[0], entry[1], work)
 
@@ -247,7 +260,10 @@ def _json_attrs(attrs: dict[str, Any]) -> dict[str, Any]:
         elif isinstance(v, (list, tuple)) and all(isinstance(e, (int, float)) for e in v):
             out[k] = list(v)
         elif hasattr(v, "item"):
-            out[k] = v.item()
+            try:
+                out[k] = v.item()
+            except (ValueError, RuntimeError):
+                continue  # a tensor of many elements is not an attribute
     return out
 
 

@@ -8,11 +8,12 @@ def test_check_run_uses_per_pipe_work() -> None:
     assert check_run(ok, "k.cpp") is None
     no_in = {"pipes": {"V": {"busy_us": 1.0}, "MTE3": {"busy_us": 1.0}}, "gm_bytes": 64}
     assert check_run(no_in, "k.cpp") is None  # creation ops (Eye, ZerosLike) need only the shape
-    no_out = {"pipes": {"MTE2": {"busy_us": 1.0}, "V": {"busy_us": 1.0}}, "gm_bytes": 64}
-    f = check_run(no_out, "k.cpp")
-    assert f is not None and f.error_class == "anti_cheat" and "MTE3" in f.message
+    scalar_out = {"pipes": {"MTE2": {"busy_us": 1.0}, "V": {"busy_us": 1.0}}, "gm_bytes": 64}
+    assert check_run(scalar_out, "k.cpp") is None  # a reduction may store its scalar with SetValue
+    scalar_only = {"pipes": {"S": {"busy_us": 3.0}}, "gm_bytes": 0}
+    f = check_run(scalar_only, "k.cpp")
+    assert f is not None and f.error_class == "anti_cheat" and "scalar accesses" in f.message
     assert check_run({"pipes": {}, "gm_bytes": 0}, "k.cpp") is not None
-    assert check_run({"pipes": {"MTE2": {}}}, "k.cpp") is not None  # nothing written back
     assert check_run(None, "k.cpp") is None  # no figures: the static check decides
 
 
