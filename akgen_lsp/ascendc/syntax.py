@@ -444,6 +444,8 @@ class ParsedFile:
     _line_starts: list[int] = field(default_factory=list, repr=False)
     memo: dict[object, object] = field(default_factory=dict, repr=False, compare=False)
     """Per-file results of the helpers below (and of rules, keyed by a name of their own)."""
+    _ascii_masked: str | None = field(default=None, repr=False, compare=False)
+    """`masked` when it is all ASCII (byte offsets are then character offsets), set by `parse`."""
 
     @property
     def is_ascii(self) -> bool:
@@ -466,6 +468,9 @@ class ParsedFile:
         return self.tree.root_node
 
     def node_text(self, node: Node) -> str:
+        masked = self._ascii_masked
+        if masked is not None:  # the same characters, without slicing and decoding bytes
+            return masked[node.start_byte : node.end_byte]
         return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def original_text(self, node: Node) -> str:
@@ -513,7 +518,8 @@ def parse(text: str, path: str = "<memory>") -> ParsedFile:
     # line k starts after the k newlines before it: len(line 0) + 1 + ... + len(line k-1) + 1
     starts = [0]
     starts.extend(map(operator.add, itertools.accumulate(map(len, data.split(b"\n")[:-1])), itertools.count(1)))
-    pf = ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts)
+    pf = ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts,
+                    _ascii_masked=masked if data.isascii() else None)
     pf.memo["code_view"] = code
     return pf
 
