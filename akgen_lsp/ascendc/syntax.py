@@ -651,8 +651,13 @@ def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
     """Texts of the arguments of the first template_argument_list in or under `node` (not nested deeper)."""
     if node is None:
         return ()
-    if node.type == "template_argument_list":  # the walk below would stop at once
-        return tuple(" ".join(pf.node_text(c).split()) for c in node.named_children if c.type != "comment")
+    node_type = node.type
+    if node_type == "template_argument_list":  # the walk below would stop at once
+        return _argument_texts(pf, node)
+    if node_type == "template_type":  # `TQue<...>`: its name is a leaf, so the walk finds its arguments first
+        args = node.child_by_field_id(F_ARGUMENTS)
+        if args is not None and args.type == "template_argument_list":
+            return _argument_texts(pf, args)
     if not _tree_has_error(pf):
         # every template_argument_list starts with its "<" token (no error recovery made one up), so the first one
         # in document order, the one the walk below finds, is the one at the first "<" if any is there
@@ -661,14 +666,19 @@ def _template_arg_texts(pf: ParsedFile, node: Node | None) -> tuple[str, ...]:
             return ()
         first = node.named_descendant_for_byte_range(at, at + 1)
         if first is not None and first.type == "template_argument_list" and first.start_byte == at:
-            return tuple(" ".join(pf.node_text(c).split()) for c in first.named_children if c.type != "comment")
+            return _argument_texts(pf, first)
     stack = [node]
     while stack:
         n = stack.pop()
         if n.type == "template_argument_list":
-            return tuple(" ".join(pf.node_text(c).split()) for c in n.named_children if c.type != "comment")
+            return _argument_texts(pf, n)
         stack.extend(reversed(n.named_children))
     return ()
+
+
+def _argument_texts(pf: ParsedFile, arg_list: Node) -> tuple[str, ...]:
+    """The texts of a template_argument_list's arguments, whitespace runs made single spaces."""
+    return tuple(" ".join(pf.node_text(c).split()) for c in _named_children_without_comments(pf, arg_list))
 
 
 def _named_children_without_comments(pf: ParsedFile, node: Node) -> tuple[Node, ...]:
