@@ -4,6 +4,7 @@
 #ifndef AKGEN_SIM_KERNEL_OPERATOR_H
 #define AKGEN_SIM_KERNEL_OPERATOR_H
 
+#include <cassert>
 #include <cstdint>
 #include <type_traits>
 #include <tuple>

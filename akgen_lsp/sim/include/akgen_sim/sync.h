@@ -6,6 +6,7 @@
 #pragma once
 
 #include "pipe.h"
+#include "tiling.h"
 
 namespace akgen_sim {
 
@@ -154,6 +155,17 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
 }
 
 }  // namespace AscendC
+
+// Core-type tests (`if ASCEND_IS_AIV { ... }`): a simulated block plays the vector core, and also the cube core
+// unless the kernel declared itself vector-only. Plain runtime conditions: both branches must compile anyway.
+namespace akgen_sim {
+inline bool core_is_aiv() { return task_type() != KERNEL_TYPE_AIC_ONLY; }
+inline bool core_is_aic() { return task_type() != KERNEL_TYPE_AIV_ONLY; }
+}  // namespace akgen_sim
+#define ASCEND_IS_AIV (::akgen_sim::core_is_aiv())
+#define ASCEND_IS_AIC (::akgen_sim::core_is_aic())
+#define ASCEND_IS_NOT_AIV (!::akgen_sim::core_is_aiv())
+#define ASCEND_IS_NOT_AIC (!::akgen_sim::core_is_aic())
 
 // Kernels call these unqualified too (they are visible without `using namespace AscendC` on the NPU).
 using AscendC::GetBlockIdx;

@@ -30,7 +30,7 @@
 
 namespace akgen_sim {
 inline int64_t& tiling_key() { static int64_t k = 0; return k; }
-inline int& task_type() { static int t = 0; return t; }
+inline int& task_type() { static int t = -1; return t; }  // -1: not declared (mix: both core types)
 template <typename T> inline T tiling_from(const uint8_t* p) {
     T t;
     if (p) std::memcpy(static_cast<void*>(&t), p, sizeof(T));
