@@ -85,7 +85,7 @@ def _resets_pipe(model: KernelModel, ib: InitBuffer) -> bool:
 
 
 def _ub_sum(ctx: LintContext, calls: list[InitBuffer], where: str) -> Finding | None:
-    limit = ctx.arch.memory.get("ub")
+    limit = ctx.arch.ub_usable_bytes if "ub" in ctx.arch.memory else None
     if not limit:
         return None
     ub = [c for c in calls if c.buffer is not None and c.buffer.src in UB_POSITIONS | {None}

@@ -85,6 +85,23 @@ def test_arch_profile_sets_the_limit() -> None:
     assert run(262144) == []  # a part with 256 KiB of UB
 
 
+def test_310p_limit_is_its_usable_ub_not_the_whole_256_kib() -> None:
+    # 229376 bytes fit in 248 KiB; 253984 (one block over 253952) does not, though it is under 256 KiB
+    arch = load_arch("Ascend310P")
+    assert arch.ub_usable_bytes < arch.ub_bytes
+    rule = rule_by_code("AKG130")
+    assert rule is not None
+
+    def run(init: str) -> list[str]:
+        ctx = LintContext(parse(_kernel(init), "k.cpp"), load_catalog(), arch, "8.0")
+        return [f.message for f in rule.check(ctx)]
+
+    assert run("pipe.InitBuffer(a, 2, TILE);\npipe.InitBuffer(b, 2, TILE);\npipe.InitBuffer(c, 3 * TILE);") == []
+    over = f"pipe.InitBuffer(a, 2, TILE);\npipe.InitBuffer(b, 2, TILE);\npipe.InitBuffer(c, {arch.ub_usable_bytes - 4 * 32768 + 32});"
+    (msg,) = run(over)
+    assert msg.startswith(f"buffer size is {arch.ub_usable_bytes + 32}, exceeds the limit {arch.ub_usable_bytes}")
+
+
 def test_template_parameter_sizes_are_unknown() -> None:
     text = """#include "kernel_operator.h"
 using namespace AscendC;
