@@ -77,7 +77,7 @@ def test_arch_profile_sets_the_limit() -> None:
     assert rule is not None
 
     def run(ub: int) -> list[str]:
-        profile = replace(arch, memory={**arch.memory, "ub": ub})
+        profile = replace(arch, memory={**arch.memory, "ub": ub, "ub_usable": ub})
         ctx = LintContext(parse(text, "k.cpp"), load_catalog(), profile, "8.0")
         return [f.message for f in rule.check(ctx)]
 
