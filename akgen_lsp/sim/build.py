@@ -29,7 +29,7 @@ from akgen_lsp.findings import Finding, Severity, Span
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
 LAUNCHER_SRC = SIM_DIR / "launcher" / "launcher.cpp"
-BASE_FLAGS = ("-std=c++20", "-O1", "-ftree-vectorize", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
+BASE_FLAGS = ("-std=c++20", "-Og", "-ftree-vectorize", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
               "-DASCENDC_CPU_DEBUG", "-D__CCE_KT_TEST__", "-D__NPU_ARCH__=2201")
 HEADER_SUFFIXES = (".h", ".hpp", ".inc", ".hh")
 
