@@ -8,10 +8,12 @@ Chip level (here): blocks are placed on cores in waves (block b on core b mod co
 after another); the kernel takes as long as the busiest core, but never less than its GM traffic over the HBM
 bandwidth of the arch. It is an estimate and always labelled as one.
 
-Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = [startup, slope]`` or
-``{startup = .., slope = ..}``, ``cost.dma_latency_cycles``, ``cost.issue_cycles``) and ``bandwidth_gibps``
-(``gm_ub``, ``gm_l1``, ``ub_gm``, ``ub_ub``, ``l0c_gm``, ``l1_l0a``, ``l1_l0b``); missing tables fall back to the
-built-in defaults below (from the shared reference §7) with a warning in the result.
+Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = {startup = .., slope = ..}``
+or ``[startup, slope]``, ``default`` for ops without an entry; ``cost.dma.latency_cycles.gm_to_ub`` (or
+``cost.dma_latency_cycles``); ``cost.issue_cycles``) and ``bandwidth_gibps`` (``gm_to_ub``, ``gm_to_l1``,
+``ub_to_gm``, ``ub_to_ub``, ``l0c_to_gm``, ``l1_to_l0a``, ``l1_to_l0b``; the short names ``gm_ub``... too); the UB
+limit is ``memory.ub_usable`` when given. Missing tables fall back to the built-in defaults below (shared reference
+§7) with a warning in the result.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ def profile_for(arch: str) -> tuple[ArchProfile | None, list[str]]:
         return None, [f"{exc}; the estimate uses Ascend910B2 defaults"]
 
 
+# The catalog names bandwidth paths gm_to_ub, ...; the launcher's spec uses gm_ub, ...
+_BW_ALIASES = {"gm_to_ub": "gm_ub", "gm_to_l1": "gm_l1", "ub_to_gm": "ub_gm", "ub_to_ub": "ub_ub",
+               "l0c_to_gm": "l0c_gm", "l1_to_l0a": "l1_l0a", "l1_to_l0b": "l1_l0b"}
+
+
 def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
     """Spec lines for the launcher (memory sizes, bandwidths, vector costs) and warnings about missing tables."""
     warnings: list[str] = []
@@ -62,8 +69,10 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
     if profile is not None:
         lines.append(f"arch {profile.name}")
         mem = profile.memory
-        for key, name in (("ub", "ub_bytes"), ("l1", "l1_bytes"), ("l0a", "l0a_bytes"), ("l0b", "l0b_bytes"),
-                          ("l0c", "l0c_bytes")):
+        ub = mem.get("ub_usable", mem.get("ub"))
+        if ub is not None:
+            lines.append(f"ub_bytes {int(ub)}")
+        for key, name in (("l1", "l1_bytes"), ("l0a", "l0a_bytes"), ("l0b", "l0b_bytes"), ("l0c", "l0c_bytes")):
             if key in mem:
                 lines.append(f"{name} {int(mem[key])}")
         lines.append(f"clock_ghz {profile.clock_ghz}")
@@ -81,15 +90,20 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
     for op, (a, b) in sorted(table.items()):
         lines.append(f"cost {op} {a} {b}")
     bw = dict(DEFAULT_BANDWIDTH_GIBPS)
-    given = profile.bandwidth_gibps if profile else {}
-    if given:
+    given = {_BW_ALIASES.get(k, k): v for k, v in (profile.bandwidth_gibps if profile else {}).items()}
+    if any(k in bw for k in given):
         bw.update({k: float(v) for k, v in given.items() if k in bw})
     else:
         warnings.append("the arch profile has no [bandwidth_gibps] table; DMA costs use built-in defaults")
     for k, v in sorted(bw.items()):
         lines.append(f"bw {k} {v}")
-    latency = cost.get("dma_latency_cycles", DEFAULT_DMA_LATENCY_CYCLES) if isinstance(cost, Mapping) else \
-        DEFAULT_DMA_LATENCY_CYCLES
+    latency: Any = DEFAULT_DMA_LATENCY_CYCLES
+    if isinstance(cost, Mapping):
+        dma = cost.get("dma")
+        if isinstance(dma, Mapping) and isinstance(dma.get("latency_cycles"), Mapping):
+            latency = dma["latency_cycles"].get("gm_to_ub", DEFAULT_DMA_LATENCY_CYCLES)
+        else:
+            latency = cost.get("dma_latency_cycles", DEFAULT_DMA_LATENCY_CYCLES)
     issue = cost.get("issue_cycles", DEFAULT_ISSUE_CYCLES) if isinstance(cost, Mapping) else DEFAULT_ISSUE_CYCLES
     lines.append(f"dma_latency_cycles {float(latency)}")
     lines.append(f"issue_cycles {float(issue)}")

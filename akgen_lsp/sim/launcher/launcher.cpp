@@ -252,7 +252,11 @@ void parse_spec(const std::string& text) {
             else if (p[0] == "l1_l0b") c.bw_l1_l0b = v;
         } else if (k == "cost") {
             auto p = split(rest, ' ');
-            if (p.size() >= 3) c.vec[p[0]] = OpCost{std::strtod(p[1].c_str(), nullptr), std::strtod(p[2].c_str(), nullptr)};
+            if (p.size() >= 3) {
+                OpCost oc{std::strtod(p[1].c_str(), nullptr), std::strtod(p[2].c_str(), nullptr)};
+                if (p[0] == "default") c.default_vec = oc;
+                else c.vec[p[0]] = oc;
+            }
         } else if (k == "arg") {
             // arg gm NAME MODE BYTES PATH | arg scalar NAME VALUE | arg tiling NAME BYTES KV
             auto p = split(rest, ' ', 4);
