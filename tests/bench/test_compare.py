@@ -64,3 +64,17 @@ def test_nd_index_and_finding() -> None:
 def test_bfloat16_bits_are_widened() -> None:
     bits = np.array([0x3F80, 0x4000], dtype=np.uint16)  # 1.0, 2.0
     assert as_float(bits, "bfloat16").tolist() == [1.0, 2.0]
+
+
+def test_matmul_tolerance_follows_npukernelbench_gmm() -> None:
+    from akgen_lsp.bench.npref import matmul_tolerance, tolerance
+
+    assert matmul_tolerance("float16", 256).rtol == 1 / 256 and matmul_tolerance("half", 4096).rtol == 1 / 128
+    assert matmul_tolerance("bfloat16", 2047).rtol == 1 / 128 and matmul_tolerance("bf16", 2048).rtol == 1 / 64
+    assert matmul_tolerance("float32", 64).rtol == 1 / 2048 and matmul_tolerance("float", 8192).rtol == 1 / 512
+    # one bfloat16 ulp at 1.13 (a rounding flip from another accumulation order): the element-wise rule fails it,
+    # the matmul rule accepts it, and two ulps still fail
+    ref, out = np.array([1.1328125]), np.array([1.140625])
+    assert not compare_outputs([ref], [out], tolerance("bfloat16")).ok
+    assert compare_outputs([ref], [out], matmul_tolerance("bfloat16", 256)).ok
+    assert not compare_outputs([ref], [np.array([1.1484375])], matmul_tolerance("bfloat16", 256)).ok

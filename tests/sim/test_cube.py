@@ -105,6 +105,17 @@ def test_bias_half_output_and_nz_output(write_manifest, tmp_path: Path, dtype: s
         np.testing.assert_array_equal(cz[j, :M, :], c[:, 16 * j:16 * j + 16])
 
 
+@pytest.mark.parametrize("mode", [9, 10])
+def test_bias_through_the_bias_table_counts_64_byte_units(write_manifest, tmp_path: Path, mode: int) -> None:
+    # L1 -> C2 DataCopyParams: blockLen (and dstGap) in 64-byte units on A2/A3, srcGap in 32-byte units; read as
+    # 32-byte units, only half of the bias would arrive.
+    c = ref("float16")
+    _, _, bias = inputs("float16")
+    res, out = run(write_manifest, tmp_path, "float16", mode)
+    ok(res)
+    np.testing.assert_array_equal(out["c"], c + bias)
+
+
 @pytest.mark.parametrize(("mode", "code", "words"), [
     (6, "SIM-MMAD-RANGE", "[0, 4095]"),
     (7, "SIM-POSITION", "L0A (A2)"),

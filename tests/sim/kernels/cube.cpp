@@ -18,17 +18,19 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
     TBuf<TPosition::A1> bufA1;
     TBuf<TPosition::B1> bufB1;
     TBuf<TPosition::C1> bufBias;
+    TBuf<TPosition::C2> bufBt;
     TBuf<TPosition::A2> bufA2;
     TBuf<TPosition::B2> bufB2;
     TBuf<TPosition::CO1> bufC;
     pipe.InitBuffer(bufA1, Mb * Kb * 512);
     pipe.InitBuffer(bufB1, Nb * Kb * 512 + 512 * Nb);
-    pipe.InitBuffer(bufBias, N * sizeof(float));
+    pipe.InitBuffer(bufBias, 2 * N * sizeof(float));
+    pipe.InitBuffer(bufBt, N * sizeof(float));
     pipe.InitBuffer(bufA2, Mb * Kb * 512);
     pipe.InitBuffer(bufB2, Nb * Kb * 512);
     pipe.InitBuffer(bufC, Mb * Nb * 256 * sizeof(TC));
     LocalTensor<T> a1 = bufA1.Get<T>(), b1 = bufB1.Get<T>(), a2 = bufA2.Get<T>(), b2 = bufB2.Get<T>();
-    LocalTensor<float> bias1 = bufBias.Get<float>();
+    LocalTensor<float> bias1 = bufBias.Get<float>(), bias2 = bufBt.Get<float>();
     LocalTensor<TC> c1 = bufC.Get<TC>();
     GlobalTensor<T> aGm, bGm, btGm;
     GlobalTensor<float> biasGm;
@@ -78,6 +80,21 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
         case 3:  // C = bias + A x B
             DataCopy(bias1, biasGm, N);
             Mmad(c1, a2, b2, bias1, mp);
+            break;
+        case 9:  // C = bias + A x B with the bias GM -> L1 (64 B pieces, 64 B holes) -> bias table (C2). N * 4 % 64 == 0.
+            // GM -> L1: blockLen and dstGap in 32 B units; L1 -> C2: blockLen in 64 B units, srcGap in 32 B units.
+            DataCopy(bias1, biasGm, DataCopyParams(N * sizeof(float) / 64, 2, 0, 2));
+            PipeBarrier<PIPE_ALL>();
+            DataCopy(bias2, bias1, DataCopyParams(N * sizeof(float) / 64, 1, 2, 0));
+            PipeBarrier<PIPE_ALL>();
+            Mmad(c1, a2, b2, bias2, mp);
+            break;
+        case 10:  // the same bias as one C2 block: blockLen = N * 4 / 64
+            DataCopy(bias1, biasGm, N);
+            PipeBarrier<PIPE_ALL>();
+            DataCopy(bias2, bias1, DataCopyParams(1, N * sizeof(float) / 64, 0, 0));
+            PipeBarrier<PIPE_ALL>();
+            Mmad(c1, a2, b2, bias2, mp);
             break;
         case 4:  // half output through F322F16
             Mmad(c1, a2, b2, mp);

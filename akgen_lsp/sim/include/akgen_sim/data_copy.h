@@ -181,23 +181,28 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     detail::dma_out(src, total, "DataCopy", loc);
 }
 
+// Local -> local. L1 (C1) -> bias table (C2) on A2/A3: blockLen and dstGap count 64-byte units, srcGap 32-byte units
+// (asc-devkit "L1ToBiasTable-Buffer DataCopy"); that copy moves on MTE1.
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, AKGEN_LOC) {
     akgen_sim::touch("DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    uint64_t blk = uint64_t(p.blockLen) * 32;
-    uint64_t dst_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.dstStride) * 32 + blk;
-    uint64_t src_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.srcStride) * 32 + blk;
+    const bool bt = dst.pos_ == TPosition::C2;
+    const uint64_t len_unit = bt ? 64 : 32, dst_gap_unit = bt ? 64 : 32;
+    uint64_t blk = uint64_t(p.blockLen) * len_unit;
+    uint64_t dst_pitch = blk + uint64_t(p.dstStride) * dst_gap_unit, src_pitch = blk + uint64_t(p.srcStride) * 32;
+    uint64_t dst_extent = (uint64_t(p.blockCount) - 1) * dst_pitch + blk;
+    uint64_t src_extent = (uint64_t(p.blockCount) - 1) * src_pitch + blk;
     akgen_sim::check_local(src, "src", "DataCopy", src_extent, loc, detail::mem_of(src.pos_) == detail::Mem::UB);
     akgen_sim::check_local(dst, "dst", "DataCopy", dst_extent, loc, detail::mem_of(dst.pos_) == detail::Mem::UB);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.addr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.addr_);
-    for (uint32_t b = 0; b < p.blockCount; ++b) {
-        std::memmove(d + b * (p.blockLen + p.dstStride) * 32ull, s + b * (p.blockLen + p.srcStride) * 32ull, blk);
-    }
-    double end = akgen_sim::charge_dma(akgen_sim::P_V, double(blk * p.blockCount), akgen_sim::cfg().bw_ub_ub,
-                                   std::max(akgen_sim::ready_for_read(src.slot_), akgen_sim::ready_for_write(dst.slot_)),
-                                   "DataCopy", loc);
+    for (uint32_t b = 0; b < p.blockCount; ++b) std::memmove(d + b * dst_pitch, s + b * src_pitch, blk);
+    double end = akgen_sim::charge_dma(bt ? akgen_sim::P_MTE1 : akgen_sim::P_V, double(blk * p.blockCount),
+                                       bt ? akgen_sim::cfg().bw_l1_l0b : akgen_sim::cfg().bw_ub_ub,
+                                       std::max(akgen_sim::ready_for_read(src.slot_),
+                                                akgen_sim::ready_for_write(dst.slot_)),
+                                       "DataCopy", loc);
     akgen_sim::read_by(src.slot_, end);
     akgen_sim::wrote(dst.slot_, end);
 }

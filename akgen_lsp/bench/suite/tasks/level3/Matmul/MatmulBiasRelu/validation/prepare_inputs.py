@@ -20,7 +20,7 @@ def get_init_inputs(param, device=None):
 
 
 def tolerance(param):
-    return npref.tolerance(param.get("dtype", "float16"))
+    return npref.matmul_tolerance(param.get("dtype", "float16"), int(param["k"]))
 
 
 def flops(param):
