@@ -1322,6 +1322,24 @@ def macros(pf: ParsedFile) -> dict[str, Macro]:
     return out
 
 
+
+def undefined_macro_uses(pf: ParsedFile, pattern: re.Pattern[str]) -> list[tuple[str, Span]]:
+    """Uses of names matching `pattern` (group 1 if it has one, else the whole match) in code (comments and strings
+    blanked) that the file does not ``#define`` itself, outside preprocessor lines: macros a build must provide."""
+    defined = macros(pf)
+    code = pf.code
+    out: list[tuple[str, Span]] = []
+    for m in pattern.finditer(code):
+        group = 1 if pattern.groups else 0
+        name, start = m.group(group), m.start(group)
+        line_start = code.rfind("\n", 0, start) + 1
+        if name in defined or code[line_start:start].lstrip().startswith("#"):
+            continue
+        line = code.count("\n", 0, start) + 1
+        col = start - line_start + 1
+        out.append((name, Span(pf.path, line, col, line, col + len(name))))
+    return out
+
 def type_aliases(pf: ParsedFile) -> dict[str, str]:
     """``using A = B;`` and ``typedef B A;`` of the file: alias -> aliased type text."""
     got = pf.memo.get("aliases")

@@ -48,8 +48,8 @@ from collections.abc import Iterator
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import macros
-from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.ascendc.syntax import undefined_macro_uses
+from akgen_lsp.findings import Finding, Severity
 
 CODE = "AKG161"
 NAMES = ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER", "GET_TILING_DATA_PTR_WITH_STRUCT")
@@ -61,23 +61,14 @@ _CALL_RE = re.compile(r"(?<![\w.>:])(" + "|".join(sorted(NAMES, key=len, reverse
 def check(ctx: LintContext) -> Iterator[Finding]:
     if "GET_TILING_DATA" not in ctx.text:
         return
-    pf = ctx.parsed
-    defined = macros(pf)
-    code = pf.code
-    for m in _CALL_RE.finditer(code):
-        name = m.group(1)
-        line_start = code.rfind("\n", 0, m.start()) + 1
-        if name in defined or code[line_start : m.start()].lstrip().startswith("#"):
-            continue
-        line = code.count("\n", 0, m.start()) + 1
-        col = m.start() - line_start + 1
+    for name, span in undefined_macro_uses(ctx.parsed, _CALL_RE):
         yield Finding(
             code=CODE,
             message=(
                 f"'{name}' is not available in kernel-only mode (no generated tiling header); "
                 "hard-code the tiling values or pass them as kernel arguments"
             ),
-            span=Span(pf.path, line, col, line, col + len(name)),
+            span=span,
             severity=Severity.ERROR,
             source="akgen-lint",
             error_class="scope",

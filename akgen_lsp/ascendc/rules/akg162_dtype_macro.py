@@ -34,8 +34,8 @@ from collections.abc import Iterator
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import macros
-from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.ascendc.syntax import undefined_macro_uses
+from akgen_lsp.findings import Finding, Severity
 
 CODE = "AKG162"
 _DTYPE_RE = re.compile(r"(?<![\w])(?:ORIG_)?DTYPE_[A-Z0-9_]+(?!\w)")
@@ -44,23 +44,14 @@ _DTYPE_RE = re.compile(r"(?<![\w])(?:ORIG_)?DTYPE_[A-Z0-9_]+(?!\w)")
 def check(ctx: LintContext) -> Iterator[Finding]:
     if "DTYPE_" not in ctx.text:
         return
-    pf = ctx.parsed
-    defined = macros(pf)
-    code = pf.code
-    for m in _DTYPE_RE.finditer(code):
-        name = m.group(0)
-        line_start = code.rfind("\n", 0, m.start()) + 1
-        if name in defined or code[line_start : m.start()].lstrip().startswith("#"):
-            continue
-        line = code.count("\n", 0, m.start()) + 1
-        col = m.start() - line_start + 1
+    for name, span in undefined_macro_uses(ctx.parsed, _DTYPE_RE):
         yield Finding(
             code=CODE,
             message=(
                 f"'{name}' is defined only by the custom-op build; in kernel-only mode write the type "
                 "(half, float, bfloat16_t) or make it a template parameter"
             ),
-            span=Span(pf.path, line, col, line, col + len(name)),
+            span=span,
             severity=Severity.ERROR,
             source="akgen-lint",
             error_class="dtype",
