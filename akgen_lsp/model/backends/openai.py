@@ -116,13 +116,16 @@ class OpenAIBackend(Backend):
                 await asyncio.sleep(delay)
                 delay *= 2
             except httpx.TimeoutException:
-                raise BackendError(
-                    f"the model server at {self.endpoint} did not answer within {self.timeout_s:g} s; "
-                    "raise akgen.model.timeout_s or use a smaller model",
-                    "timeout",
-                    transient=True,
-                ) from None
+                raise self._timeout_error() from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _timeout_error(self) -> BackendError:
+        return BackendError(
+            f"the model server at {self.endpoint} did not answer within {self.timeout_s:g} s; "
+            "raise akgen.model.timeout_s or use a smaller model",
+            "timeout",
+            transient=True,
+        )
 
     def uses_messages(self, prompt: Prompt) -> bool:
         return prompt.is_chat if self.chat is None else self.chat
@@ -226,12 +229,7 @@ class OpenAIBackend(Backend):
                 await asyncio.sleep(delay)
                 delay *= 2
             except httpx.TimeoutException:
-                raise BackendError(
-                    f"the model server at {self.endpoint} did not answer within {self.timeout_s:g} s; "
-                    "raise akgen.model.timeout_s or use a smaller model",
-                    "timeout",
-                    transient=True,
-                ) from None
+                raise self._timeout_error() from None
 
     async def close(self) -> None:
         await self._client.aclose()
