@@ -1,4 +1,5 @@
-// akgen sim: Duplicate, Cast (every RoundMode), mask control (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask).
+// akgen sim: Duplicate, Cast (every RoundMode), mask control (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask),
+// Copy, CreateVecIndex.
 #pragma once
 
 #include "vec_scalar.h"
@@ -184,6 +185,103 @@ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const M& 
     ::akgen_sim::unary_repeat("Copy", "duplicate", dst, src, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,
                               ::akgen_sim::Stride{p.dstStride, p.dstRepeatSize},
                               ::akgen_sim::Stride{p.srcStride, p.srcRepeatSize}, [](const T& x) { return x; }, loc);
+}
+
+}  // namespace AscendC
+
+// ---- CreateVecIndex: dst = firstValue, firstValue + 1, ... Built as on A2/A3: the first 32-byte block from the
+// scalar unit (firstValue + i in int64 or float, one rounding), every later block / repeat by an Adds of the element
+// count in between (per-op rounding for half, int16 wraps), so large half sequences round exactly like the NPU's.
+namespace akgen_sim {
+
+template <typename T> inline T index_value(const T& first, int64_t offset) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(static_cast<int64_t>(first) + offset);
+    else return static_cast<T>(static_cast<float>(first) + static_cast<float>(offset));
+}
+template <typename T> inline T index_step(const T& prev, int32_t step) {
+    using C = calc_t<T>;
+    return static_cast<T>(static_cast<C>(prev) + static_cast<C>(step));
+}
+
+template <typename T, typename R>
+inline void create_vec_index_repeat(const LocalTensor<T>& dst, const T& first, MaskArg mask, R repeat_in,
+                                    uint16_t blkStride, uint8_t repStride, const loc_t& loc) {
+    const char* api = "CreateVecIndex";
+    touch(api, loc);
+    uint32_t repeat = check_repeat(repeat_in, api, loc);
+    constexpr uint32_t blk = 32 / sizeof(T), per = 256 / sizeof(T);
+    if (ctx().mask_counter) {
+        fail("SIM-CVI-COUNTER", "CreateVecIndex: the mask + repeat forms are not emulated in counter mask mode "
+             "(SetMaskCount); call SetMaskNorm first or use the count form CreateVecIndex(dst, firstValue, count)",
+             loc, "api_mismatch", api);
+    }
+    check_mask(mask, per, api, loc);
+    if (repeat == 0) return;  // a NOP on A2/A3
+    if (!mask.bits && mask.lo < blk) {
+        fail("SIM-CVI-MASK", fmt("CreateVecIndex: mask %llu is less than one 32-byte block (%u elements); the A2/A3 "
+                                 "implementation then rebuilds those elements from the data in front of dst, so the "
+                                 "result is garbage; use a mask of at least %u or the count form",
+                                 static_cast<unsigned long long>(mask.lo), blk, blk), loc, "logic", api);
+    }
+    Stride sd{blkStride, repStride};
+    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(T), per), loc);
+    charge_scalar(blk);  // the first block's SetValue calls
+    T* d = dst.addr_;
+    auto pos = [&](uint32_t e) { return uint64_t(e / blk) * blkStride * blk + e % blk; };
+    auto on = [&](uint32_t e) {
+        if (!mask.bits) return e < mask.lo;
+        return e < 64 ? ((mask.lo >> e) & 1ull) != 0 : ((mask.hi >> (e - 64)) & 1ull) != 0;
+    };
+    for (uint32_t e = 0; e < per; ++e) {  // repeat 0
+        if (!on(e)) continue;
+        if (mask.bits || e < blk) d[pos(e)] = index_value(first, e);
+        else d[pos(e)] = index_step(d[pos(e - blk)], int32_t(blk));
+    }
+    const uint64_t rep_elems = uint64_t(repStride) * blk;
+    for (uint32_t r = 1; r < repeat; ++r) {
+        for (uint32_t e = 0; e < per; ++e) {
+            if (on(e)) d[r * rep_elems + pos(e)] = index_step(d[(r - 1) * rep_elems + pos(e)], int32_t(per));
+        }
+    }
+    // one single-repeat Adds per later block (continuous mask) and per later repeat
+    uint64_t adds = (mask.bits ? 0 : mask.lo / blk - 1 + (mask.lo % blk ? 1 : 0)) + (repeat - 1);
+    vec_charge("adds", api, double(adds), dst.slot_, {}, loc);
+}
+
+}  // namespace akgen_sim
+
+namespace AscendC {
+
+template <typename T>
+inline void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, AKGEN_LOC) {
+    static_assert(::akgen_sim::one_of_v<T, half, int16_t, float, int32_t>,
+                  "Failed to check dtype in CreateVecIndex, current api support dtype combination is dst: half / "
+                  "int16_t / float / int32_t");
+    ::akgen_sim::touch("CreateVecIndex", loc);
+    if (count == 0) return;  // a NOP on A2/A3
+    ::akgen_sim::check_local(dst, "dst", "CreateVecIndex", uint64_t(count) * sizeof(T), loc);
+    constexpr uint32_t blk = 32 / sizeof(T), per = 256 / sizeof(T);
+    ::akgen_sim::charge_scalar(count < blk ? count : blk);  // the first block's SetValue calls
+    T* d = dst.addr_;
+    uint32_t i = 0;
+    for (; i < count && i < blk; ++i) d[i] = ::akgen_sim::index_value(firstValue, i);
+    for (; i < count && i < per; ++i) d[i] = ::akgen_sim::index_step(d[i - blk], int32_t(blk));
+    for (; i < count; ++i) d[i] = ::akgen_sim::index_step(d[i - per], int32_t(per));
+    // one single-repeat Adds per later block of the first repeat, then one per later repeat (and per tail)
+    uint32_t head = count < per ? count : per;
+    uint32_t adds = (head + blk - 1) / blk - 1 + (count > per ? (count + per - 1) / per - 1 : 0);
+    ::akgen_sim::vec_charge("adds", "CreateVecIndex", double(adds), dst.slot_, {}, loc);
+}
+
+// The mask + repeat forms (continuous mask or mask[2] bits). Normal mask mode only.
+template <typename T, typename M, typename R, std::enable_if_t<std::is_integral_v<R>, int> = 0>
+inline void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, const M& mask, R repeatTime,
+                           uint16_t dstBlkStride, uint8_t dstRepStride, AKGEN_LOC) {
+    static_assert(::akgen_sim::one_of_v<T, half, int16_t, float, int32_t>,
+                  "Failed to check dtype in CreateVecIndex, current api support dtype combination is dst: half / "
+                  "int16_t / float / int32_t");
+    ::akgen_sim::create_vec_index_repeat(dst, firstValue, ::akgen_sim::to_mask(mask, true), repeatTime, dstBlkStride,
+                                         dstRepStride, loc);
 }
 
 }  // namespace AscendC
