@@ -1,5 +1,5 @@
 // akgen sim: Duplicate, Cast (every RoundMode), mask control (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask),
-// Copy, CreateVecIndex.
+// Copy, CreateVecIndex, Brcb.
 #pragma once
 
 #include "vec_scalar.h"
@@ -282,6 +282,59 @@ inline void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, const M& ma
                   "int16_t / float / int32_t");
     ::akgen_sim::create_vec_index_repeat(dst, firstValue, ::akgen_sim::to_mask(mask, true), repeatTime, dstBlkStride,
                                          dstRepStride, loc);
+}
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+// ---- Brcb: element i * 8 + j of src fills the whole 32-byte block j of dst's repeat i (src read contiguously).
+struct BrcbRepeatParams {
+    BrcbRepeatParams() = default;
+    BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn) {}
+    uint32_t blockNumber = 8;
+    uint16_t dstRepStride = 8;
+    uint16_t dstBlkStride = 1;
+    uint8_t src0BlkStride = 1, src1BlkStride = 1, src0RepStride = 8, src1RepStride = 8;
+    bool repeatStrideMode = false, strideSizeMode = false;
+};
+
+template <typename T, typename R, std::enable_if_t<std::is_integral_v<R>, int> = 0>
+inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, R repeatTime,
+                 const BrcbRepeatParams& repeatParams, AKGEN_LOC) {
+    static_assert(::akgen_sim::one_of_v<T, int16_t, uint16_t, int32_t, uint32_t, half, bfloat16_t, float>,
+                  "Failed to check dtype in Brcb, current api support dtype combination is src and dst both: int16_t "
+                  "/ uint16_t / int32_t / uint32_t / half / bfloat16_t / float.");
+    namespace s = ::akgen_sim;
+    s::touch("Brcb", loc);
+    uint32_t repeat = s::check_repeat(repeatTime, "Brcb", loc);
+    if (repeat == 0) return;  // a NOP on A2/A3
+    if (dst.addr_ == src.addr_) {
+        s::fail("SIM-BRCB-SAME", "Brcb does not support src0 tensor and dst tensor having same addr; give dst its own "
+                "buffer", loc, "memory", "Brcb");
+    }
+    uint64_t bs = repeatParams.dstBlkStride, rs = repeatParams.dstRepStride;
+    if (bs == 0) {
+        s::warn("SIM-BRCB-BLKSTRIDE", "dstBlkStride = 0 in Brcb is equivalent to dstBlkStride = 1 (the documentation "
+                "calls it undefined); set it to 1", loc, "api_mismatch", "Brcb");
+        bs = 1;
+    }
+    s::check_local(src, "src", "Brcb", uint64_t(repeat) * 8 * sizeof(T), loc);
+    s::check_local(dst, "dst", "Brcb", (uint64_t(repeat) - 1) * rs * 32 + 7 * bs * 32 + 32, loc);
+    s::ctx().mask_hi = ~0ull;  // the A2/A3 implementation calls ResetMask() first
+    s::ctx().mask_lo = ~0ull;
+    constexpr uint64_t per_blk = 32 / sizeof(T);
+    T* d = dst.addr_;
+    const T* a = src.addr_;
+    for (uint64_t i = 0; i < repeat; ++i) {
+        for (uint64_t j = 0; j < 8; ++j) {
+            T v = a[i * 8 + j];
+            T* blk = d + (i * rs + j * bs) * per_blk;
+            for (uint64_t e = 0; e < per_blk; ++e) blk[e] = v;
+        }
+    }
+    s::vec_charge("brcb", "Brcb", double(repeat), dst.slot_, {src.slot_}, loc);
 }
 
 }  // namespace AscendC
