@@ -10,7 +10,7 @@ from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.rules import Rule, select_rules
-from akgen_lsp.ascendc.syntax import parse
+from akgen_lsp.ascendc.syntax import ParsedFile, parse
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.findings import Finding, sort_findings
 
@@ -47,11 +47,24 @@ def lint_text(
     settings: Settings | None = None,
     catalog: Catalog | None = None,
     rules: Sequence[Rule] | None = None,
+    previous: ParsedFile | None = None,
 ) -> list[Finding]:
-    """All findings of the selected rules on `text`, sorted. A rule that raises is logged once and skipped."""
+    """All findings of the selected rules on `text`, sorted. A rule that raises is logged once and skipped.
+    `previous` (the same document's last parse) makes the parse incremental; the findings are the same."""
+    return lint_parsed(parse(text, path, previous), settings, catalog, rules)
+
+
+def lint_parsed(
+    parsed: ParsedFile,
+    settings: Settings | None = None,
+    catalog: Catalog | None = None,
+    rules: Sequence[Rule] | None = None,
+) -> list[Finding]:
+    """`lint_text` on a file already parsed (the server keeps each document's parse for the next, incremental one)."""
+    path = parsed.path
     settings = settings or defaults()
     ctx = LintContext(
-        parsed=parse(text, path),
+        parsed=parsed,
         catalog=catalog or load_catalog(),
         arch=load_arch(settings["arch"]),
         cann_version=settings["cann.version"],

@@ -20,6 +20,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
+from akgen_lsp.ascendc.syntax import ParsedFile
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.findings import Finding
 from akgen_lsp.server.convert import Lines, to_diagnostic
@@ -78,6 +79,8 @@ class AkgenServer(LanguageServer):
         self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
         # findings of the other sources (build, run) per document: source -> (version, findings)
         self.other_findings: dict[str, dict[str, tuple[int | None, list[Finding]]]] = {}
+        # each open document's last parse, from which the next lint re-parses incrementally
+        self.parsed: dict[str, ParsedFile] = {}
         self._lint_failures: set[str] = set()
         # checks run on save when `check_on_save` is on, by source name (issue 3/4 register "build" and "run")
         self.save_checks: dict[str, SaveCheck] = {}
@@ -163,7 +166,9 @@ class AkgenServer(LanguageServer):
         settings = self.settings_for(doc)
         self.show_problems()  # an akgen.toml that stopped parsing since the last lint: say so once
         try:
-            findings = await self.scheduler.run_in_worker(diagnostics.lint_document, text, path, settings)
+            findings, parsed = await self.scheduler.run_in_worker(
+                diagnostics.lint_incremental, text, path, settings, self.parsed.get(uri)
+            )
         except Exception as exc:  # a broken rule module or data file: say so once, keep serving
             problem = f"akgen: the static checks failed ({type(exc).__name__}: {exc}); see the server log"
             if problem not in self._lint_failures:
@@ -171,6 +176,10 @@ class AkgenServer(LanguageServer):
                 log.exception("lint of %s failed", uri)
                 self.log(problem, types.MessageType.Error)
             return
+        if parsed is not None:
+            self.parsed[uri] = parsed  # the next lint of this document re-parses incrementally from it
+        else:
+            self.parsed.pop(uri, None)
         if not self.is_open(uri) or self.document(uri).version != version:
             return  # superseded: a newer version is scheduled
         lines = Lines(text, doc.position_codec)
@@ -378,6 +387,7 @@ def create_server() -> AkgenServer:
         ls.scheduler.cancel(uri)
         ls.findings.pop(uri, None)
         ls.other_findings.pop(uri, None)
+        ls.parsed.pop(uri, None)
         if ls.store.document(uri).merged():
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         ls.store.drop(uri)

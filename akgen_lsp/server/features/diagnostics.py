@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from akgen_lsp.ascendc.lint import is_ascendc, lint_text
+from akgen_lsp.ascendc.lint import is_ascendc, lint_parsed
+from akgen_lsp.ascendc.syntax import ParsedFile, parse
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
 
@@ -30,6 +31,15 @@ def is_excluded(path: str, settings: Settings) -> bool:
 
 def lint_document(text: str, path: str, settings: Settings) -> list[Finding] | None:
     """The findings of the static rules; None for a file that is not linted (not AscendC, excluded, lint off)."""
+    return lint_incremental(text, path, settings, None)[0]
+
+
+def lint_incremental(
+    text: str, path: str, settings: Settings, previous: ParsedFile | None
+) -> tuple[list[Finding] | None, ParsedFile | None]:
+    """`lint_document`, re-parsing incrementally from the document's previous parse; also returns the new parse
+    (None when the file is not linted) for the next time."""
     if not wants_lint(path, text, settings):
-        return None
-    return lint_text(text, path, settings)
+        return None, None
+    parsed = parse(text, path, previous if previous is not None and previous.path == path else None)
+    return lint_parsed(parsed, settings), parsed

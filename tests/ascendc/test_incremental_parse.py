@@ -1,0 +1,72 @@
+"""An incremental re-parse (the previous parse's tree edited and reused) gives exactly the tree and the findings of a
+full parse, whatever the edit."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from akgen_lsp.ascendc.lint import lint_parsed, lint_text
+from akgen_lsp.ascendc.syntax import ParsedFile, parse, walk
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+KERNEL = (SAMPLES / "kernels" / "add_custom.cpp").read_text(encoding="utf-8")
+BROKEN = (SAMPLES / "broken" / "akg120_dequeued_not_freed.cpp").read_text(encoding="utf-8")
+
+
+def shape(pf: ParsedFile) -> list[tuple[str, int, int, tuple[int, int], tuple[int, int]]]:
+    return [(n.type, n.start_byte, n.end_byte, n.start_point, n.end_point) for n in walk(pf.root)]
+
+
+def check_edit(before: str, after: str) -> None:
+    old = parse(before, "k.cpp")
+    old_shape = shape(old)
+    new = parse(after, "k.cpp", previous=old)
+    assert shape(new) == shape(parse(after, "k.cpp"))
+    assert shape(old) == old_shape  # the previous parse is left as it was
+
+
+def test_typical_edits() -> None:
+    i = KERNEL.index("Add(")
+    j = KERNEL.index("__aicore__")
+    edits = [
+        KERNEL[:i] + "Sub(" + KERNEL[i + 4 :],  # same length
+        KERNEL[:i] + KERNEL[i + 1 :],  # deletion, leaves a broken call
+        KERNEL[:i] + "AscendC::" + KERNEL[i:],  # insertion
+        KERNEL[:j] + KERNEL[j + len("__aicore__") :],  # a masked keyword removed
+        KERNEL[:j] + "__global__ " + KERNEL[j:],  # a masked keyword added
+        KERNEL + "\n// é ü 中文 trailing comment\n",  # multi-byte text at the end
+        "// é\n" + KERNEL,  # at the start, shifting every row
+        "",  # everything deleted
+        KERNEL.replace("\n", "\r\n", 3),
+    ]
+    for after in edits:
+        check_edit(KERNEL, after)
+        check_edit(after, KERNEL)
+
+
+def test_findings_are_the_same_as_a_full_lint() -> None:
+    lines = BROKEN.splitlines(keepends=True)
+    previous = parse(BROKEN, "b.cpp")
+    rng = random.Random(7)
+    for _ in range(12):
+        k = rng.randrange(len(lines))
+        lines[k] = lines[k].replace("Free", "Fre", 1) if rng.random() < 0.5 else "\n"
+        text = "".join(lines)
+        incremental = parse(text, "b.cpp", previous=previous)
+        assert lint_parsed(incremental) == lint_text(text, "b.cpp")
+        previous = incremental
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.integers(min_value=0, max_value=len(KERNEL)),
+    length=st.integers(min_value=0, max_value=40),
+    insert=st.text(alphabet=st.sampled_from(list("{}();<>:,.\n \t aAé_0129#\"/*")), max_size=30),
+)
+def test_random_edits(start: int, length: int, insert: str) -> None:
+    after = KERNEL[:start] + insert + KERNEL[start + length :]
+    check_edit(KERNEL, after)
