@@ -25,6 +25,7 @@ from akgen_lsp.config import Settings, defaults
 from akgen_lsp.findings import Finding
 from akgen_lsp.server.convert import Lines, to_diagnostic
 from akgen_lsp.server.features import code_actions, completion, diagnostics, hover, inline, signature
+from akgen_lsp.server.features.save_check import check_on_save
 from akgen_lsp.server.scheduler import Scheduler
 from akgen_lsp.server.session import DiagnosticStore, SettingsProvider
 
@@ -290,6 +291,7 @@ def _empty_list() -> list[Any]:
 
 def create_server() -> AkgenServer:
     server = AkgenServer()
+    server.save_checks["build"] = check_on_save  # compile, run, compare, estimate (publishes build and run)
 
     # --------------------------------------------------------------------------------- lifecycle, settings
 
