@@ -40,12 +40,11 @@ class InlineResult:
 # ----------------------------------------------------------------------------------------------- split
 
 
-@dataclass(frozen=True)
-class Cursor:
+class _AroundCursor:
+    """The text before and after a cursor, with the parts on the cursor's line."""
+
     prefix: str
     suffix: str
-    line: int
-    character: int
 
     @property
     def line_prefix(self) -> str:
@@ -55,6 +54,14 @@ class Cursor:
     def line_suffix(self) -> str:
         nl = self.suffix.find("\n")
         return self.suffix if nl < 0 else self.suffix[:nl]
+
+
+@dataclass(frozen=True)
+class Cursor(_AroundCursor):
+    prefix: str
+    suffix: str
+    line: int
+    character: int
 
     @property
     def offset(self) -> int:
@@ -382,19 +389,10 @@ def _code_chars(text: str) -> list[tuple[int, str]]:
 
 
 @dataclass(frozen=True)
-class FilterContext:
+class FilterContext(_AroundCursor):
     prefix: str
     suffix: str
     mode: str = "multi"
-
-    @property
-    def line_prefix(self) -> str:
-        return self.prefix[self.prefix.rfind("\n") + 1 :]
-
-    @property
-    def line_suffix(self) -> str:
-        nl = self.suffix.find("\n")
-        return self.suffix if nl < 0 else self.suffix[:nl]
 
     @property
     def line_above(self) -> str:
