@@ -119,6 +119,19 @@ class AkgenServer(LanguageServer):
         settings = settings or self.settings_for(doc)
         return diagnostics.is_ascendc_document(doc.path, doc.source, settings)
 
+    def at_position(
+        self, uri: str, position: types.Position
+    ) -> tuple[TextDocument, Settings, Lines, int, int] | None:
+        """For a request at a position: the document, its settings, its line index and the 0-based line and
+        code-point column; None when the document is not AscendC."""
+        doc = self.document(uri)
+        settings = self.settings_for(doc)
+        if not self.is_ascendc(doc, settings):
+            return None
+        lines = Lines(doc.source, doc.position_codec)
+        line, char = lines.to_code_points(position)
+        return doc, settings, lines, line, char
+
     def show_problems(self) -> None:
         for problem in self.settings.take_problems():
             self.show(problem)
@@ -399,13 +412,11 @@ def create_server() -> AkgenServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded(_none)
     async def on_hover(ls: AkgenServer, params: types.HoverParams) -> types.Hover | None:
-        doc = ls.document(params.text_document.uri)
-        settings = ls.settings_for(doc)
-        if not ls.is_ascendc(doc, settings):
+        found = ls.at_position(params.text_document.uri, params.position)
+        if found is None:
             return None
+        doc, settings, lines, line, char = found
         text = doc.source
-        lines = Lines(text, doc.position_codec)
-        line, char = lines.to_code_points(params.position)
         version, findings = ls.findings.get(doc.uri, (None, []))
         codes = [
             f.code
@@ -429,12 +440,10 @@ def create_server() -> AkgenServer:
     )
     @guarded(_none)
     async def on_completion(ls: AkgenServer, params: types.CompletionParams) -> types.CompletionList | None:
-        doc = ls.document(params.text_document.uri)
-        settings = ls.settings_for(doc)
-        if not ls.is_ascendc(doc, settings):
+        found = ls.at_position(params.text_document.uri, params.position)
+        if found is None:
             return None
-        lines = Lines(doc.source, doc.position_codec)
-        line, char = lines.to_code_points(params.position)
+        doc, settings, _, line, char = found
         items = completion.complete(
             doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs()
         )
@@ -460,12 +469,10 @@ def create_server() -> AkgenServer:
     )
     @guarded(_none)
     async def on_signature_help(ls: AkgenServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
-        doc = ls.document(params.text_document.uri)
-        settings = ls.settings_for(doc)
-        if not ls.is_ascendc(doc, settings):
+        found = ls.at_position(params.text_document.uri, params.position)
+        if found is None:
             return None
-        lines = Lines(doc.source, doc.position_codec)
-        line, char = lines.to_code_points(params.position)
+        doc, settings, _, line, char = found
         help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog)
         if help_ is not None and not ls.client_markdown("signature"):
             for sig in help_.signatures:
@@ -525,12 +532,10 @@ def create_server() -> AkgenServer:
     ) -> types.InlineCompletionList | None:
         uri = params.text_document.uri
         ls.scheduler.track(uri, "inline")  # a new request for the document cancels the previous one
-        doc = ls.document(uri)
-        settings = ls.settings_for(doc)
-        if not ls.is_ascendc(doc, settings):
+        found = ls.at_position(uri, params.position)
+        if found is None:
             return None
-        lines = Lines(doc.source, doc.position_codec)
-        line, char = lines.to_code_points(params.position)
+        doc, settings, lines, line, char = found
         result = await ls.inline.complete(doc.source, doc.path, line, char, settings)
         if ls.inline.problem:
             problem, ls.inline.problem = ls.inline.problem, None
