@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.bench.pipeline import Candidate
+from akgen_lsp.bench.pipeline import NO_ANSWER, Candidate
 from akgen_lsp.bench.tasks import Task
 
 
@@ -25,7 +25,9 @@ def answer_candidates(tasks: Sequence[Task], samples: int | None = None) -> list
     for t in tasks:
         answers = list(t.answers)[: samples] if samples else list(t.answers)
         if not answers:
-            out.append(Candidate(t.id, 0, None, None, origin="answer"))  # reported as "no kernel"
+            # The checkout ships only question/ and validation/ for this task: reported as skipped (no reference
+            # answer), counted apart from parse failures.
+            out.append(Candidate(t.id, 0, None, None, origin=NO_ANSWER))
         for a in answers:
             host = a.root / "op_host" if (a.root / "op_host").is_dir() else None
             out.append(Candidate(t.id, a.index, a.kernel, host, origin="answer"))

@@ -202,7 +202,7 @@ def check_kernel(path: str | Path, settings: Any = None) -> tuple[list[Finding],
     figures = {"task": rec.get("task"), "mode": mode, "status": rec.get("status"),
                "passed_cases": rec.get("passed_cases"), "cases": rec.get("cases"),
                "estimate_us": rec.get("estimate_us"), "baseline_us": rec.get("baseline_us"),
-               "speedup": rec.get("speedup"), "max_abs": worst.get("max_abs") if worst else None,
+               "speedup": rec.get("speedup"), "bound": rec.get("bound"), "max_abs": worst.get("max_abs") if worst else None,
                "max_rel": worst.get("max_rel") if worst else None, "arch": arch, "estimate_label": "estimate",
                "timings": rec.get("timings", {})}
     return findings, figures

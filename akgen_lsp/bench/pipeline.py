@@ -40,6 +40,9 @@ C_TYPES = {"float16": "half", "float32": "float", "bfloat16": "bfloat16_t", "int
            "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
            "uint64": "uint64_t", "bool": "bool", "float64": "double"}
 
+NO_ANSWER = "no_answer"  # Candidate.origin of a task whose checkout has no reference answer
+NO_ANSWER_REASON = "the checkout has no reference answer for this task"
+
 _ENTRY = re.compile(r"__global__\s+(?:__aicore__\s+)?void\s+(\w+)\s*\(([^)]*)\)", re.DOTALL)
 
 
@@ -311,6 +314,14 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             shutil.rmtree(work, ignore_errors=True)
         return rec
 
+    if cand.origin == NO_ANSWER:
+        findings.append(_finding("BENCH-NO-ANSWER", f"{task.id} skipped: {NO_ANSWER_REASON} (only question/ and "
+                                 "validation/); evaluate it with generated candidates (--candidates DIR)",
+                                 str(task.root), NO_ANSWER, severity=Severity.WARNING))
+        rec["skip_reason"] = NO_ANSWER_REASON
+        done = finish("skipped")
+        done["error_class"] = NO_ANSWER
+        return done
     t0 = time.perf_counter()
     prep = _prepare(task, cand, settings, work)
     tm.parse = time.perf_counter() - t0
@@ -443,6 +454,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         base = roofline.baseline_us(task, case, data, arch)
         cr["estimate_us"] = est
         cr["baseline_us"] = base
+        cr["bound"] = (run.estimate or {}).get("bound")
         if cmp.ok:
             cr["status"] = "pass"
             rec["passed_cases"] += 1
@@ -459,6 +471,8 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         rec["estimate_us"] = round(sum(estimates) / len(estimates), 4)
         rec["baseline_us"] = round(sum(baselines) / len(baselines), 4)
         rec["speedup"] = round(sum(b / e for b, e in zip(baselines, estimates, strict=True)) / len(estimates), 4)
+    bounds = [c["bound"] for c in rec["case_results"] if c.get("status") == "pass" and c.get("bound")]
+    rec["bound"] = max(set(bounds), key=bounds.count) if bounds else None  # what limits most passing cases
     all_pass = rec["cases"] > 0 and rec["passed_cases"] == rec["cases"]
     rec["correct"] = all_pass
     if all_pass:

@@ -63,10 +63,20 @@ def _speedup_svg(tasks: Sequence[Mapping[str, Any]]) -> str:
                    "estimates.</p>")
 
 
+def _no_answer_html(rows: Sequence[Mapping[str, Any]]) -> str:
+    if not rows:
+        return ""
+    items = "".join(f"<li>{_e(r.get('task'))}: {_e(r.get('reason'))}</li>" for r in rows)
+    return (f"<h2>Skipped: no reference answer ({len(rows)})</h2><p class=\"note\">These tasks ship only question/ "
+            f"and validation/ in the checkout; they are not counted as tasks, failures or in the score.</p>"
+            f"<ul>{items}</ul>")
+
+
 def render_html(summary: Mapping[str, Any], title: str = "akgen bench") -> str:
     lv_rows = "".join(
         f"<tr><td>level {lv}</td><td class=num>{d['tasks']}</td><td class=num>{d['compiled']}</td>"
-        f"<td class=num>{d['passed']}</td><td class=num>{_e(summary.get('level_scores', {}).get(lv, ''))}</td></tr>"
+        f"<td class=num>{d['passed']}</td><td class=num>{d.get('no_answer', 0)}</td>"
+        f"<td class=num>{_e(summary.get('level_scores', {}).get(lv, ''))}</td></tr>"
         for lv, d in summary.get("levels", {}).items())
     task_rows = []
     for t in summary.get("tasks", []):
@@ -100,7 +110,9 @@ def render_html(summary: Mapping[str, Any], title: str = "akgen bench") -> str:
 <p>Stage pass rates: {_e(stages)}. Harness time outside compile and run: {_e(tm.get('harness'))} s of
 {_e(tm.get('total'))} s ({_e(tm.get('harness_overhead_ratio'))}).</p>
 <h2>Levels</h2>
-<table><tr><th>level</th><th>tasks</th><th>compiled</th><th>passed</th><th>score</th></tr>{lv_rows}</table>
+<table><tr><th>level</th><th>tasks</th><th>compiled</th><th>passed</th><th>no answer</th><th>score</th></tr>
+{lv_rows}</table>
+{_no_answer_html(summary.get("no_answer", []))}
 <p class="note">score = 0.2·L1 + 0.3·L2 + 0.5·L3 over the levels present; task score = passed cases / cases × 100.</p>
 <h2>Error classes (candidates)</h2>
 {_bar_svg([(k, float(v)) for k, v in hist], colour="#c62828", fmt="{:.0f}")}

@@ -17,6 +17,7 @@ from akgen_lsp.bench.metrics import (
     stage_rates,
     weighted_score,
 )
+from akgen_lsp.bench.pipeline import NO_ANSWER
 
 K_VALUES = (1, 5, 10, 100)
 
@@ -36,10 +37,23 @@ def _level_of(task_id: str) -> int:
     return int(head[5:]) if head.startswith("level") and head[5:].isdigit() else 0
 
 
+def is_no_answer(rec: Mapping[str, Any]) -> bool:
+    """A record of a task that the checkout ships without a reference answer (``--candidates answers``)."""
+    return rec.get("status") == "skipped" and rec.get("error_class") == NO_ANSWER
+
+
 def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Tasks without a reference answer are listed apart (``no_answer``; per level ``no_answer``) and take no part
+    in the task counts, pass rates, pass@k or score: there was no candidate to evaluate."""
     by_task: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    no_answer: list[dict[str, Any]] = []
     for r in records:
+        if is_no_answer(r):
+            no_answer.append({"task": str(r.get("task")), "level": int(r.get("level") or _level_of(str(r.get("task")))),
+                              "reason": r.get("skip_reason") or "the checkout has no reference answer for this task"})
+            continue
         by_task[str(r.get("task"))].append(r)
+    records = [r for r in records if not is_no_answer(r)]
     tasks: list[dict[str, Any]] = []
     levels: dict[str, dict[str, int]] = {}
     level_scores: dict[int, list[float]] = defaultdict(list)
@@ -67,6 +81,9 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         lv["tasks"] += 1
         lv["compiled"] += int(row["compiled"])
         lv["passed"] += int(row["status"] == "pass")
+    for na in no_answer:
+        lv = levels.setdefault(str(na["level"]), {"tasks": 0, "compiled": 0, "passed": 0})
+        lv["no_answer"] = lv.get("no_answer", 0) + 1
     n_max = max((n for n, _ in comp_counts), default=0)
     ks = [k for k in K_VALUES if k <= max(n_max, 1)]
     timings = _timings(records)
@@ -82,6 +99,7 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         "fast_p": {str(p): round(fast_p(fast_rows, p), 4) for p in (0.0, 0.5, 0.8, 1.0)},
         "error_classes": error_histogram(r.get("error_class") for r in records),
         "candidates": len(records),
+        "no_answer": sorted(no_answer, key=lambda d: d["task"]),
         "timings": timings,
     }
 
@@ -104,4 +122,5 @@ def compact(summary: Mapping[str, Any]) -> dict[str, Any]:
     keys = ("task", "level", "status", "compiled", "passed_cases", "cases", "error_class", "estimate_us", "speedup")
     return {"levels": summary["levels"], "tasks": [{k: t.get(k) for k in keys} for t in summary["tasks"]],
             "score": summary["score"], "pass_at_k": summary["pass_at_k"], "stage_rates": summary["stage_rates"],
-            "fast_p": summary["fast_p"], "error_classes": summary["error_classes"]}
+            "fast_p": summary["fast_p"], "error_classes": summary["error_classes"],
+            "no_answer": [d["task"] for d in summary.get("no_answer", [])]}
