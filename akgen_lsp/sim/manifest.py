@@ -15,6 +15,21 @@
 
 Paths are relative to the manifest. Optional keys: `tiling_key` (int), `timeout_s`, `cpu_s`, `memory_mb`,
 `include_dirs` (list). Every problem is reported as a `ManifestError` naming the field.
+
+A tensor list (a dynamic input or output of a custom op, CANN's TensorList) is one argument with a `list` of
+elements, each written like a plain input or output:
+
+```json
+{"name": "x", "list": [{"input": "x0.npy"}, {"input": "x1.npy"}]}
+{"name": "y", "list": [{"output": "y0.npy", "dtype": "float16", "shape": [16]},
+                       {"output": "y1.npy", "dtype": "float16", "shape": [3, 5]}]}
+```
+
+Each element is its own GM buffer (guard zones and bounds checks per tensor); the kernel gets ONE `GM_ADDR`: a
+descriptor in GM laid out as CANN lays it out (what `AscendC::ListTensorDesc` decodes): word 0 is the byte offset of
+the data-pointer array; then per tensor one word `dim | index << 32` and its `dim` sizes; then one data pointer per
+tensor (all words uint64). The op_host TilingFunc sees the elements as the instances of one dynamic input
+(`GetDynamicInputShape(ir, k)`, ...). `DTYPE_<NAME>` comes from the first element.
 """
 
 from __future__ import annotations
@@ -71,7 +86,8 @@ class TilingSpec:
 
 @dataclass(frozen=True)
 class Arg:
-    """One kernel parameter, in order. `kind` is gm_in, gm_out, gm_inout, scalar, workspace or tiling."""
+    """One kernel parameter, in order. `kind` is gm_in, gm_out, gm_inout, gm_list, scalar, workspace or tiling; a
+    gm_list holds its elements (gm_in, gm_out or gm_inout args named ``x[0]``, ``x[1]``, ...) in `items`."""
 
     name: str
     kind: str
@@ -82,6 +98,7 @@ class Arg:
     ctype: str | None = None
     nbytes: int = 0
     tiling: TilingSpec | None = None
+    items: tuple[Arg, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +121,27 @@ class Manifest:
     @property
     def tiling(self) -> TilingSpec | None:
         return next((a.tiling for a in self.args if a.tiling is not None), None)
+
+    def flat_args(self) -> list[Arg]:
+        """The arguments with every tensor list replaced by its elements (for reading inputs and outputs)."""
+        out: list[Arg] = []
+        for a in self.args:
+            out.extend(a.items if a.kind == "gm_list" else (a,))
+        return out
+
+    def host_io(self) -> tuple[list[tuple[str, str, tuple[int, ...]]], list[tuple[str, str, tuple[int, ...]]]]:
+        """(inputs, outputs) for the op_host TilingFunc as (name, dtype, shape); the elements of a tensor list share
+        the list's name, so the host runner sees them as the instances of one dynamic input or output."""
+        ins: list[tuple[str, str, tuple[int, ...]]] = []
+        outs: list[tuple[str, str, tuple[int, ...]]] = []
+        for a in self.args:
+            for e in (a.items if a.kind == "gm_list" else (a,)):
+                item = (a.name, e.dtype or "float32", e.shape or ())
+                if e.kind in ("gm_in", "gm_inout"):
+                    ins.append(item)
+                elif e.kind == "gm_out":
+                    outs.append(item)
+        return ins, outs
 
     def signature(self) -> list[dict[str, Any]]:
         """What the generated glue depends on (part of the build key)."""
@@ -138,6 +176,38 @@ def _arg(root: Path, i: int, raw: Any) -> Arg:
     if not isinstance(name, str) or not _IDENT.match(name):
         raise ManifestError(f"{where}.name: {name!r} is not a C identifier")
     where = f"args[{i}] ({name})"
+    if "list" in raw:
+        return _list_arg(root, name, raw["list"], where)
+    return _tensor_or_other(root, name, raw, where)
+
+
+def _list_arg(root: Path, name: str, elems: Any, where: str) -> Arg:
+    if not isinstance(elems, list) or not elems:
+        raise ManifestError(f"{where}.list: expected a non-empty list of elements like {{\"input\": \"x0.npy\"}} or "
+                            f"{{\"output\": \"y0.npy\", \"dtype\": \"float16\", \"shape\": [8]}}")
+    items: list[Arg] = []
+    for k, e in enumerate(elems):
+        ew = f"{where}.list[{k}]"
+        if not isinstance(e, Mapping) or not ("input" in e or "output" in e):
+            raise ManifestError(f"{ew}: each element of a tensor list is an input (\"input\": \"x0.npy\") or an "
+                                "output (\"output\", \"dtype\", \"shape\")")
+        extra = sorted(set(e) - {"input", "output", "dtype", "shape"})
+        if extra:
+            raise ManifestError(f"{ew}: unknown field {extra[0]!r}; an element has input, output, dtype, shape")
+        items.append(_tensor_or_other(root, f"{name}[{k}]", e, ew))
+    kinds = {a.kind for a in items}
+    if len(kinds) > 1:
+        raise ManifestError(f"{where}.list: mixes inputs and outputs ({', '.join(sorted(kinds))}); a tensor list is "
+                            "all inputs, all outputs, or all input+output elements")
+    dtypes = {a.dtype for a in items}
+    if len(dtypes) > 1:
+        raise ManifestError(f"{where}.list: the elements have different dtypes ({', '.join(sorted(map(str, dtypes)))}"
+                            "); a TensorList holds one dtype")
+    return Arg(name, "gm_list", dtype=items[0].dtype, items=tuple(items), ctype="GM_ADDR",
+               nbytes=sum(a.nbytes for a in items))
+
+
+def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) -> Arg:
     if "input" in raw:
         path = _path(root, raw["input"], f"{where}.input")
         if not path.is_file():

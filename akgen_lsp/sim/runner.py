@@ -91,6 +91,10 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
             out = run_dir / f"{a.name}.out.bin"
             raw_out[a.name] = out
             lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
+        elif a.kind == "gm_list":
+            from akgen_lsp.sim.tensorlist import spec_lines
+
+            lines += spec_lines(a, run_dir, raw_out)
         elif a.kind == "workspace":
             nbytes = max(a.nbytes, host.workspace) if host else a.nbytes
             lines.append(f"arg gm {a.name} workspace {nbytes} -")
@@ -203,8 +207,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     if spec_t is not None and spec_t.host is not None:
         from akgen_lsp.sim.host import run_host_tiling
 
-        ins = [(a.name, a.dtype or "float32", a.shape or ()) for a in manifest.args if a.kind in ("gm_in", "gm_inout")]
-        outs = [(a.name, a.dtype or "float32", a.shape or ()) for a in manifest.args if a.kind == "gm_out"]
+        ins, outs = manifest.host_io()
         ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op)
         if not ht.ok:
             _cleanup(run_dir, set())
@@ -289,7 +292,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     if dest is not None:
         dest.mkdir(parents=True, exist_ok=True)
     if status in ("ok", "runtime_error"):
-        for a in manifest.args:
+        for a in manifest.flat_args():
             if a.name not in raw_out or not raw_out[a.name].is_file():
                 continue
             np_dtype = np.dtype(DTYPES[a.dtype or "float32"][0])

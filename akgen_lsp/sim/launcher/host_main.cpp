@@ -4,6 +4,8 @@
 // attributes and TilingFunc. Usage: host_runner SPEC. Spec lines:
 //   op NAME | aiv N | aic N | ub BYTES | l1 BYTES | soc 910b|310p
 //   input NAME DT_x d0 d1 ... | output NAME DT_x d0 ... | attr NAME int|float|bool|str|list_int|list_float VALUE
+// Consecutive input (output) lines with the same NAME are the tensors of one dynamic (list) input: one IR input with
+// that many instances, as GetDynamicInputShape(ir, k) / GetComputeNodeInfo()->GetInputInstanceInfo(ir) see it.
 // Prints one JSON object: status, block_dim, tiling_key, workspace sizes, tiling bytes (hex), message.
 // Sandbox as for kernels: the spec is read in an init-priority-101 constructor, then rlimits and seccomp apply
 // before any code of the op_host source runs.
@@ -119,6 +121,7 @@ int main() {
     std::vector<std::pair<std::string, gert::AttrValue>> attrs;
     platform_ascendc::PlatformProfile& prof = platform_ascendc::platform_profile();
     std::string op;
+    std::string last_in = "\n", last_out = "\n";  // the previous input/output line's name (no name has a newline)
     for (const std::string& line : hs().lines) {
         auto w = words(line);
         if (w.empty()) continue;
@@ -136,13 +139,18 @@ int main() {
             t.shape_ = gert::StorageShape(gert::Shape(dims));
             gert::CompileTimeTensorDesc d;
             d.dtype_ = t.dtype_;
-            if (w[0] == "input") {
-                ctx.inputs_.push_back(t);
-                ctx.in_desc_.push_back(d);
+            bool in = w[0] == "input";
+            auto& tensors = in ? ctx.inputs_ : ctx.outputs_;
+            auto& ir = in ? ctx.ir_in_ : ctx.ir_out_;
+            std::string& last = in ? last_in : last_out;
+            if (w[1] == last && !ir.empty()) {
+                ++ir.back().num_;
             } else {
-                ctx.outputs_.push_back(t);
-                ctx.out_desc_.push_back(d);
+                ir.emplace_back(tensors.size(), 1);
             }
+            last = w[1];
+            tensors.push_back(t);
+            (in ? ctx.in_desc_ : ctx.out_desc_).push_back(d);
         } else if (w[0] == "attr" && w.size() >= 3) {
             gert::AttrValue v;
             std::string val = w.size() > 3 ? w[3] : "";

@@ -143,7 +143,7 @@ constexpr uint64_t kGuard = 4096;
 constexpr uint8_t kGuardByte = 0xA5;
 
 struct Arg {
-    std::string kind;  // gm | scalar | tiling
+    std::string kind;  // gm | scalar | tiling | list (a TensorList: `elems`, and `data` is its descriptor)
     std::string name;
     std::string path;  // gm input ("-" = zeros)
     std::string mode;  // in | out | inout | workspace
@@ -153,6 +153,9 @@ struct Arg {
     uint8_t* alloc = nullptr;
     uint8_t* data = nullptr;
     int out_fd = -1;
+    std::vector<uint64_t> dims;  // a list element's shape (written into the list's descriptor)
+    std::vector<Arg> elems;      // a list's tensors, each its own GM buffer
+    uint64_t expect = 0;         // a list: how many `elem` lines follow
 };
 
 struct Spec {
@@ -273,8 +276,31 @@ void parse_spec(const std::string& text) {
             } else if (a.kind == "tiling" && p.size() >= 3) {
                 a.bytes = std::strtoull(p[2].c_str(), nullptr, 10);
                 a.text = p.size() > 3 ? p[3] : "";
+            } else if (a.kind == "list") {
+                a.expect = p.size() > 2 ? std::strtoull(p[2].c_str(), nullptr, 10) : 0;
             }
             g_spec.args.push_back(a);
+        } else if (k == "elem") {
+            // elem MODE BYTES NDIM d0 ... PATH: one tensor of the list argument just above
+            if (g_spec.args.empty() || g_spec.args.back().kind != "list") {
+                g_setup_error = "a tensor-list element line comes before its `arg list` line";
+                continue;
+            }
+            Arg& list = g_spec.args.back();
+            Arg e;
+            e.kind = "gm";
+            e.name = list.name + "[" + std::to_string(list.elems.size()) + "]";
+            auto p = split(rest, ' ', 3);
+            e.mode = p[0];
+            e.bytes = p.size() > 1 ? std::strtoull(p[1].c_str(), nullptr, 10) : 0;
+            std::string tail = p.size() > 2 ? p[2] : "0 -";
+            uint64_t ndim = std::strtoull(tail.c_str(), nullptr, 10);
+            auto q = split(tail, ' ', static_cast<int>(ndim) + 2);
+            for (uint64_t d = 0; d < ndim && d + 1 < q.size(); ++d) {
+                e.dims.push_back(std::strtoull(q[d + 1].c_str(), nullptr, 10));
+            }
+            e.path = q.size() > ndim + 1 ? q[ndim + 1] : "-";
+            list.elems.push_back(e);
         }
     }
 }
@@ -383,6 +409,31 @@ uint8_t* alloc_gm(uint64_t bytes, uint8_t*& alloc) {
     return alloc + kGuard;
 }
 
+// One GM buffer (an argument or a tensor-list element): allocated with guard zones, zeroed, its input read, its output
+// file opened, registered as a region for the bounds checks. False (and g_setup_error) when that fails.
+bool setup_gm(Arg& a) {
+    a.alloc_bytes = a.bytes ? (a.bytes + 511) / 512 * 512 : 512;
+    a.data = alloc_gm(a.alloc_bytes, a.alloc);
+    if (!a.data) {
+        g_setup_error = "cannot allocate GM buffer " + a.name;
+        return false;
+    }
+    std::memset(a.data, 0, a.alloc_bytes);
+    if (a.kind == "gm" && a.path != "-" && (a.mode == "in" || a.mode == "inout")) {
+        std::string blob;
+        if (!read_file(a.path, blob)) {
+            g_setup_error = "cannot read input " + a.path;
+            return false;
+        }
+        std::memcpy(a.data, blob.data(), blob.size() < a.bytes ? blob.size() : a.bytes);
+    }
+    if (a.kind == "gm" && a.path != "-" && (a.mode == "out" || a.mode == "inout")) {
+        a.out_fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    gm_regions().push_back({a.data, a.alloc_bytes, a.name, a.bytes});
+    return true;
+}
+
 // Runs before any constructor of the kernel's code (init priority 101): all I/O setup, then the sandbox.
 __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**) {
     if (argc < 2) {
@@ -399,27 +450,39 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
         int fd = ::open(g_spec.events_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
         if (fd >= 0) events_fd() = fd;
     }
+    if (!g_setup_error.empty()) return;
     for (Arg& a : g_spec.args) {
         if (a.kind == "gm" || a.kind == "tiling") {
-            a.alloc_bytes = a.bytes ? (a.bytes + 511) / 512 * 512 : 512;
-            a.data = alloc_gm(a.alloc_bytes, a.alloc);
-            if (!a.data) {
-                g_setup_error = "cannot allocate GM buffer " + a.name;
+            if (!setup_gm(a)) return;
+        } else if (a.kind == "list") {
+            if (a.elems.size() != a.expect || a.elems.empty()) {
+                g_setup_error = "tensor list " + a.name + ": the spec announces " + std::to_string(a.expect) +
+                                " elements but lists " + std::to_string(a.elems.size());
                 return;
             }
-            std::memset(a.data, 0, a.alloc_bytes);
-            if (a.kind == "gm" && a.path != "-" && (a.mode == "in" || a.mode == "inout")) {
-                std::string blob;
-                if (!read_file(a.path, blob)) {
-                    g_setup_error = "cannot read input " + a.path;
-                    return;
-                }
-                std::memcpy(a.data, blob.data(), blob.size() < a.bytes ? blob.size() : a.bytes);
+            for (Arg& e : a.elems) {
+                if (!setup_gm(e)) return;
             }
-            if (a.kind == "gm" && a.path != "-" && (a.mode == "out" || a.mode == "inout")) {
-                a.out_fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            // The descriptor, in CANN's layout (what AscendC::ListTensorDesc decodes): word 0 = byte offset of the
+            // data-pointer array; per tensor k: (dim | k << 32) and its dims; then one data pointer per tensor.
+            std::vector<uint64_t> words{0};
+            for (size_t k = 0; k < a.elems.size(); ++k) {
+                words.push_back(static_cast<uint64_t>(a.elems[k].dims.size()) | (static_cast<uint64_t>(k) << 32));
+                for (uint64_t d : a.elems[k].dims) words.push_back(d);
             }
-            gm_regions().push_back({a.data, a.alloc_bytes, a.name, a.bytes});
+            words[0] = words.size() * sizeof(uint64_t);
+            for (const Arg& e : a.elems) words.push_back(reinterpret_cast<uint64_t>(e.data));
+            a.kind = "gm";
+            a.mode = "in";
+            a.path = "-";
+            a.bytes = words.size() * sizeof(uint64_t);
+            std::string name = a.name;
+            a.name += " (tensor-list descriptor)";
+            bool ok = setup_gm(a);
+            a.kind = "list";
+            a.name = name;
+            if (!ok) return;
+            std::memcpy(a.data, words.data(), a.bytes);
         }
     }
     install_handlers();
@@ -443,6 +506,8 @@ std::string block_summary(const BlockCtx& c, const char* status, double wall_us)
         s += std::string(p ? "," : "") + "\"" + pipe_name(p) + "\":" + std::to_string(c.busy[p]);
     }
     s += "},\"gm_read\":" + std::to_string(c.gm_read) + ",\"gm_write\":" + std::to_string(c.gm_write);
+    s += ",\"gm_scalar_read\":" + std::to_string(c.gm_scalar_read) + ",\"gm_scalar_write\":" +
+         std::to_string(c.gm_scalar_write);
     s += ",\"ub_used\":" + std::to_string(c.ub_used) + ",\"wall_us\":" + std::to_string(wall_us);
     s += ",\"trace_dropped\":" + std::to_string(c.trace_dropped) + "}\n";
     return s;
@@ -709,7 +774,13 @@ int main() {
         }
     }
     // Guard zones around GM buffers: writes that bypassed the API checks (raw pointers).
+    std::vector<const Arg*> buffers;  // every GM buffer: the arguments, and each tensor of a list
     for (const Arg& a : g_spec.args) {
+        buffers.push_back(&a);
+        for (const Arg& e : a.elems) buffers.push_back(&e);
+    }
+    for (const Arg* b : buffers) {
+        const Arg& a = *b;
         if (!a.alloc) continue;
         uint64_t body = (a.alloc_bytes + 31) / 32 * 32;
         bool bad = false;
@@ -722,10 +793,10 @@ int main() {
         }
     }
     // Outputs.
-    for (const Arg& a : g_spec.args) {
-        if (a.out_fd >= 0) {
-            write_all(a.out_fd, reinterpret_cast<const char*>(a.data), a.bytes);
-            ::close(a.out_fd);
+    for (const Arg* b : buffers) {
+        if (b->out_fd >= 0) {
+            write_all(b->out_fd, reinterpret_cast<const char*>(b->data), b->bytes);
+            ::close(b->out_fd);
         }
     }
     emit("{\"kind\":\"done\",\"blocks\":" + std::to_string(g_spec.block_dim) + ",\"failed\":" + std::to_string(failed) +

@@ -112,6 +112,9 @@ public:
         else if constexpr (std::is_same_v<T, int64_t>) return &a.i;
         else if constexpr (std::is_same_v<T, ContinuousVector>) return &a.li;
         else if constexpr (std::is_same_v<T, TypedContinuousVector<float>>) return &a.lf;
+        // CANN hands back a pointer into the attribute's own int64 storage; a narrower integer type reads its low
+        // bytes (little endian), so two GetAttrPointer<uint32_t> calls give two live pointers, not one shared temp.
+        else if constexpr (std::is_integral_v<T> && sizeof(T) <= sizeof(int64_t)) return reinterpret_cast<const T*>(&a.i);
         else {
             static thread_local T tmp;
             tmp = static_cast<T>(a.i);
@@ -130,23 +133,94 @@ public:
     std::vector<AttrValue> v_;
 };
 
+// How many instances an IR input/output has (a dynamic one: the tensors of its list) and where they start among the
+// node's inputs/outputs.
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(size_t start, size_t num) : start_(start), num_(num) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return num_; }
+    size_t start_ = 0, num_ = 0;
+};
+
+// The IR view of a node: `ir_in` / `ir_out` hold one AnchorInstanceInfo per IR input/output; the "index" of
+// GetInputShape/GetInputDesc is an instance index (the tensors of all lists counted one by one), the "ir index" of
+// GetDynamic*/GetOptional*/GetRequired* is the position in the OpDef.
+class ComputeNodeInfo {
+public:
+    size_t GetInputsNum() const { return inputs_num; }
+    size_t GetOutputsNum() const { return outputs_num; }
+    size_t GetIrInputsNum() const { return ir_in.size(); }
+    size_t GetIrOutputsNum() const { return ir_out.size(); }
+    const AnchorInstanceInfo* GetInputInstanceInfo(size_t ir) const { return ir < ir_in.size() ? &ir_in[ir] : nullptr; }
+    const AnchorInstanceInfo* GetOutputInstanceInfo(size_t ir) const {
+        return ir < ir_out.size() ? &ir_out[ir] : nullptr;
+    }
+    const CompileTimeTensorDesc* GetInputTdInfo(size_t i) const {
+        return in_desc && i < in_desc->size() ? &(*in_desc)[i] : nullptr;
+    }
+    const CompileTimeTensorDesc* GetOutputTdInfo(size_t i) const {
+        return out_desc && i < out_desc->size() ? &(*out_desc)[i] : nullptr;
+    }
+    const char* GetNodeName() const { return name ? name->c_str() : ""; }
+    const char* GetNodeType() const { return GetNodeName(); }
+    std::vector<AnchorInstanceInfo> ir_in, ir_out;
+    size_t inputs_num = 0, outputs_num = 0;
+    const std::vector<CompileTimeTensorDesc>* in_desc = nullptr;
+    const std::vector<CompileTimeTensorDesc>* out_desc = nullptr;
+    const std::string* name = nullptr;
+};
+
 class TilingContext {
 public:
+    // Instance index (every tensor of a list counts): what CANN's GetInputShape/GetInputDesc/GetInputTensor take.
     const StorageShape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i].shape_ : nullptr; }
-    const StorageShape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-    const StorageShape* GetDynamicInputShape(size_t i, size_t) const { return GetInputShape(i); }
     const StorageShape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i].shape_ : nullptr; }
     const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return i < in_desc_.size() ? &in_desc_[i] : nullptr; }
-    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t i) const { return GetInputDesc(i); }
-    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t i, size_t j) const { return GetInputDesc(i + j); }
-    const Tensor* GetDynamicInputTensor(size_t i, size_t j) const { return GetInputTensor(i + j); }
-    const StorageShape* GetRequiredInputShape(size_t i) const { return GetInputShape(i); }
-    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t i) const { return GetInputDesc(i); }
     const CompileTimeTensorDesc* GetOutputDesc(size_t i) const {
         return i < out_desc_.size() ? &out_desc_[i] : nullptr;
     }
     const Tensor* GetInputTensor(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
-    const Tensor* GetOptionalInputTensor(size_t i) const { return GetInputTensor(i); }
+    // IR index (+ the position inside a dynamic input's list): nullptr past the list's end or for an absent optional.
+    const StorageShape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const StorageShape* GetDynamicInputShape(size_t ir, size_t k) const { return GetInputShape(in_instance(ir, k)); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetDynamicInputDesc(ir, 0); }
+    const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {
+        return GetInputDesc(in_instance(ir, k));
+    }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetDynamicInputTensor(ir, 0); }
+    const Tensor* GetDynamicInputTensor(size_t ir, size_t k) const { return GetInputTensor(in_instance(ir, k)); }
+    const StorageShape* GetOptionalOutputShape(size_t ir) const { return GetDynamicOutputShape(ir, 0); }
+    const StorageShape* GetRequiredOutputShape(size_t ir) const { return GetDynamicOutputShape(ir, 0); }
+    const StorageShape* GetDynamicOutputShape(size_t ir, size_t k) const {
+        return GetOutputShape(out_instance(ir, k));
+    }
+    const CompileTimeTensorDesc* GetDynamicOutputDesc(size_t ir, size_t k) const {
+        return GetOutputDesc(out_instance(ir, k));
+    }
+    const ComputeNodeInfo* GetComputeNodeInfo() const {
+        node_.ir_in = ir_in_view();
+        node_.ir_out = ir_out_view();
+        node_.inputs_num = inputs_.size();
+        node_.outputs_num = outputs_.size();
+        node_.in_desc = &in_desc_;
+        node_.out_desc = &out_desc_;
+        node_.name = &name_;
+        return &node_;
+    }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const {
+        GetComputeNodeInfo();
+        return node_.GetInputInstanceInfo(ir);
+    }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const {
+        GetComputeNodeInfo();
+        return node_.GetOutputInstanceInfo(ir);
+    }
+    size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     TilingData* GetRawTilingData() { return &tiling_; }
     fe::PlatFormInfos* GetPlatformInfo() const { static fe::PlatFormInfos p; return &p; }
@@ -176,6 +250,38 @@ public:
     uint64_t key_ = 0;
     std::vector<size_t> workspace_;
     std::string name_;
+    // IR inputs/outputs as (first instance, instance count); empty = one instance per IR input (no lists).
+    std::vector<AnchorInstanceInfo> ir_in_, ir_out_;
+
+private:
+    static std::vector<AnchorInstanceInfo> one_each(size_t n) {
+        std::vector<AnchorInstanceInfo> v;
+        for (size_t i = 0; i < n; ++i) v.emplace_back(i, 1);
+        return v;
+    }
+    std::vector<AnchorInstanceInfo> ir_in_view() const { return ir_in_.empty() ? one_each(inputs_.size()) : ir_in_; }
+    std::vector<AnchorInstanceInfo> ir_out_view() const {
+        return ir_out_.empty() ? one_each(outputs_.size()) : ir_out_;
+    }
+    static constexpr size_t kNone = static_cast<size_t>(-1);
+    static size_t instance(const std::vector<AnchorInstanceInfo>& ir, size_t i, size_t k) {
+        if (ir.empty()) return i + k;  // no IR view: instance index = ir index (+ k, as before lists existed)
+        if (i >= ir.size() || k >= ir[i].num_) return kNone;
+        return ir[i].start_ + k;
+    }
+    size_t in_instance(size_t ir, size_t k) const { return instance(ir_in_, ir, k); }
+    size_t out_instance(size_t ir, size_t k) const { return instance(ir_out_, ir, k); }
+    mutable ComputeNodeInfo node_;
+};
+
+// InferShape code casts its context to this to ask for the node's input/output counts; the simulator takes shapes
+// from the manifest and never runs InferShape, so the counts here are zero.
+class ExtendedKernelContext {
+public:
+    size_t GetComputeNodeInputNum() const { return 0; }
+    size_t GetComputeNodeOutputNum() const { return 0; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const { static ComputeNodeInfo n; return &n; }
+    const char* GetNodeName() const { return ""; }
 };
 
 // Shape/dtype inference contexts: declared so op_host files compile; the simulator takes shapes from the manifest.
