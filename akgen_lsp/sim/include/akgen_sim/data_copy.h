@@ -208,7 +208,8 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 }
 
 // DataCopyPad GM -> UB: blockLen in bytes, srcStride in bytes (GM gap), dstStride in 32 B units (UB gap). Each block
-// lands 32 B aligned in UB; with isPad the left/right padding elements are filled with paddingValue.
+// lands 32 B aligned in UB; with isPad the left/right padding elements are filled with paddingValue; with no left/right
+// padding the dummy elements up to the next 32 B hold the block's first element (GMToUB DataCopyPad, dummy rule).
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                         const DataCopyPadExtParams<T>& pad, AKGEN_LOC) {
@@ -233,7 +234,13 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
             T* e = reinterpret_cast<T*>(row);
             for (uint64_t i = 0; i < ub_blk / sz; ++i) e[i] = pad.paddingValue;
         }
-        std::memcpy(row + pad.leftPadding * sz, s + b * (uint64_t(p.blockLen) + p.srcStride), p.blockLen);
+        const uint8_t* from = s + b * (uint64_t(p.blockLen) + p.srcStride);
+        std::memcpy(row + pad.leftPadding * sz, from, p.blockLen);
+        if (pad.leftPadding == 0 && pad.rightPadding == 0) {
+            // documented: with no left/right padding, the dummy elements that fill the block up to 32 B hold the
+            // block's first element (whether isPad is set or not)
+            for (uint64_t off = p.blockLen; off + sz <= ub_blk; off += sz) std::memcpy(row + off, from, sz);
+        }
     }
     detail::dma_in(dst, uint64_t(p.blockLen) * p.blockCount, "DataCopyPad", loc);
 }

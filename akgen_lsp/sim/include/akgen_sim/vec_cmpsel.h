@@ -185,9 +185,9 @@ inline void select_repeat(const char* api, const AscendC::LocalTensor<T>& dst, c
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
     Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride}, sb{p.src1BlkStride, p.src1RepStride};
-    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(T), per), loc);
-    check_local(s0, "src0", api, repeat_extent(repeat, sa, sizeof(T), per), loc);
-    if (s1) check_local(*s1, "src1", api, repeat_extent(repeat, sb, sizeof(T), per), loc);
+    check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(T), m, per), loc);
+    check_local(s0, "src0", api, touched_extent(repeat, sa, sizeof(T), m, per), loc);
+    if (s1) check_local(*s1, "src1", api, touched_extent(repeat, sb, sizeof(T), m, per), loc);
     const uint8_t* reg = bits ? bits : cmpmask().bytes;
     // element (r, e) -> bit index
     T* d0 = dst.addr_;

@@ -122,6 +122,39 @@ inline uint64_t repeat_extent(uint32_t repeat, Stride st, uint32_t elem_size, ui
     return (uint64_t(repeat) - 1) * st.rep * 32 + (uint64_t(blocks) - 1) * st.blk * 32 + 32;
 }
 
+// Bytes one operand touches in the repeat form, computed as CANN's CPU check does: every repeat reads up to the last
+// enabled element of the mask (normal mode: the highest set bit, clamped to one repeat; counter mode: full repeats
+// then a tail repeat of `total % per_repeat` elements). A mask that enables fewer elements than a whole repeat needs
+// only the blocks up to that element, not 256 bytes.
+inline uint64_t touched_span(uint64_t repeat, Stride st, uint32_t elem_size, uint64_t mask_len) {
+    if (repeat == 0 || mask_len == 0) return 0;
+    const uint64_t per_blk = 32 / elem_size;
+    const uint64_t blocks = (mask_len + per_blk - 1) / per_blk;
+    const uint64_t last_blk = mask_len % per_blk ? mask_len % per_blk : per_blk;
+    return (((repeat - 1) * st.rep + (blocks - 1) * st.blk) * per_blk + last_blk) * elem_size;
+}
+
+inline uint64_t mask_length(const MaskState& m, uint32_t per_repeat) {
+    uint64_t len = 0;
+    if (m.hi != 0) {
+        len = 64 + 64 - static_cast<uint64_t>(__builtin_clzll(m.hi));
+    } else if (m.lo != 0) {
+        len = 64 - static_cast<uint64_t>(__builtin_clzll(m.lo));
+    }
+    return len < per_repeat ? len : per_repeat;
+}
+
+inline uint64_t touched_extent(uint32_t repeat, Stride st, uint32_t elem_size, const MaskState& m,
+                               uint32_t per_repeat) {
+    if (repeat == 0) return 0;
+    if (!m.counter) return touched_span(repeat, st, elem_size, mask_length(m, per_repeat));
+    const uint64_t full = m.total / per_repeat, tail = m.total % per_repeat;
+    uint64_t main = touched_span(full, st, elem_size, per_repeat);
+    if (tail == 0) return main;
+    uint64_t tail_end = full * st.rep * 32 + touched_span(1, st, elem_size, tail);
+    return main > tail_end ? main : tail_end;
+}
+
 // Visit every enabled element of the repeat form: f(ptr_dst, ptr_src0, ptr_src1) with typed pointers.
 template <typename Td, typename T0, typename T1, typename F>
 inline void repeat_visit(Td* d, const T0* a, const T1* b, uint32_t repeat, Stride sd, Stride s0, Stride s1,
@@ -192,9 +225,9 @@ inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
     Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride}, sb{p.src1BlkStride, p.src1RepStride};
-    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(T), per), loc);
-    check_local(s0, "src0", api, repeat_extent(repeat, sa, sizeof(T), per), loc);
-    check_local(s1, "src1", api, repeat_extent(repeat, sb, sizeof(T), per), loc);
+    check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(T), m, per), loc);
+    check_local(s0, "src0", api, touched_extent(repeat, sa, sizeof(T), m, per), loc);
+    check_local(s1, "src1", api, touched_extent(repeat, sb, sizeof(T), m, per), loc);
     using C = calc_t<T>;
     repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per,
                  [&](T* d, const T* a, const T* b) { *d = static_cast<T>(f(static_cast<C>(*a), static_cast<C>(*b))); });
@@ -227,8 +260,8 @@ inline void unary_repeat(const char* api, const char* cost, const LocalTensor<Td
     MaskState m = resolve_mask(mask);
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
-    check_local(dst, "dst", api, repeat_extent(repeat, sd, sizeof(Td), per), loc);
-    check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(Ts), per), loc);
+    check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(Td), m, per), loc);
+    check_local(src, "src", api, touched_extent(repeat, ss, sizeof(Ts), m, per), loc);
     repeat_visit(dst.addr_, src.addr_, static_cast<const Ts*>(nullptr), repeat, sd, ss, ss, m, per,
                  [&](Td* d, const Ts* a, const Ts*) { *d = f(*a); });
     vec_charge(cost, api, repeat, dst.slot_, {src.slot_}, loc);

@@ -181,8 +181,8 @@ inline void reduce_all(const char* api, Red kind, const AscendC::LocalTensor<T>&
         m = resolve_mask(mask);
         repeats = counter_repeats(m, per, static_cast<uint32_t>(repeat));
         if (!m.counter) repeats = uint64_t(repeat);
-        check_local(src, "src", api, repeat_extent(static_cast<uint32_t>(std::min<uint64_t>(repeats, 0xFFFFFFFFull)),
-                                                   ss, sizeof(T), per), loc);
+        check_local(src, "src", api, touched_extent(static_cast<uint32_t>(std::min<uint64_t>(repeats, 0xFFFFFFFFull)),
+                                                    ss, sizeof(T), m, per), loc);
     }
     uint64_t first = count_form ? std::max<uint64_t>(uint64_t(count) / per, 1) : repeats;
     if (kind != Red::SUM || !count_form) {
@@ -256,7 +256,7 @@ inline void whole_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
     Stride ss{static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)};
     uint32_t unit_bytes = kind == Red::SUM || order == O::ORDER_ONLY_VALUE ? sizeof(T)
                           : order == O::ORDER_ONLY_INDEX ? 4u : 2u * sizeof(T);
-    check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(T), per), loc);
+    check_local(src, "src", api, touched_extent(repeat, ss, sizeof(T), m, per), loc);
     check_dst_align(dst, api, uint64_t(repeat - 1) * uint32_t(dstRepStride) * unit_bytes + unit_bytes, unit_bytes, loc);
     uint64_t left = m.total;
     calc_t<T> best{};
@@ -303,7 +303,7 @@ inline void block_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
     Stride ss{static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)};
-    check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(T), per), loc);
+    check_local(src, "src", api, touched_extent(repeat, ss, sizeof(T), m, per), loc);
     check_dst_align(dst, api, (uint64_t(repeat - 1) * uint32_t(dstRepStride) * 8 + 8) * sizeof(T), 8 * sizeof(T), loc);
     uint64_t left = m.total;
     using C = calc_t<T>;
@@ -342,7 +342,7 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
     Stride ss{static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)};
-    check_local(src, "src", api, repeat_extent(repeat, ss, sizeof(T), per), loc);
+    check_local(src, "src", api, touched_extent(repeat, ss, sizeof(T), m, per), loc);
     check_local(dst, "dst", api, (uint64_t(repeat - 1) * uint32_t(dstRepStride) * (per / 2) + per / 2) * sizeof(T), loc);
     uint64_t left = m.total;
     using C = calc_t<T>;
