@@ -29,6 +29,7 @@
 #include "akgen_sim/sync.h"
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"
+#include "akgen_sim/intrinsics.h"
 #include "akgen_sim/list_tensor.h"
 
 #endif

@@ -3,6 +3,8 @@
 // declarations. The float builtins below call expf/logf/... (or inline instructions), never the double names.
 #pragma once
 
+#include <type_traits>
+
 namespace akgen_sim::m {
 
 inline float exp(float x) { return __builtin_expf(x); }
@@ -44,3 +46,21 @@ template <typename F> inline bool isinf(F x) { return __builtin_isinf(x); }
 inline constexpr float inf = __builtin_inff();
 
 }  // namespace akgen_sim::m
+
+// Device code calls the libm names unqualified (`sqrt(x)` in a kernel helper, as the CPU debug build's <cmath>
+// allows). Global function templates, not <cmath> or using-declarations: they coexist with a kernel named like a libm
+// function (`extern "C" void sqrt(GM_ADDR, ...)`) and, when some header brings in <cmath>/<math.h>, with its ::sqrt
+// (a non-template, which then wins overload resolution). float stays float; other arithmetic types compute in double.
+#define AKGEN_GLOBAL_LIBM(NAME)                                                                                     \
+    template <typename F, std::enable_if_t<std::is_arithmetic_v<F>, int> = 0> inline auto NAME(F x) {               \
+        if constexpr (std::is_same_v<F, float>) return akgen_sim::m::NAME(x);                                       \
+        else return akgen_sim::m::NAME(static_cast<double>(x));                                                      \
+    }
+AKGEN_GLOBAL_LIBM(sqrt)
+AKGEN_GLOBAL_LIBM(exp)
+AKGEN_GLOBAL_LIBM(log)
+AKGEN_GLOBAL_LIBM(fabs)
+AKGEN_GLOBAL_LIBM(floor)
+AKGEN_GLOBAL_LIBM(ceil)
+AKGEN_GLOBAL_LIBM(round)
+#undef AKGEN_GLOBAL_LIBM

@@ -33,7 +33,10 @@ template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t 
 // The workspace argument starts with the system workspace (GetLibApiWorkSpaceSize(): 16 MiB on A2/A3); the
 // TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace ? workspace + 16 * 1024 * 1024 : nullptr; }
-inline void SetSysWorkspace(GM_ADDR) {}
+// The system workspace pointer: the kernel entry hands its workspace argument to SetSysWorkspace, and
+// GetSysWorkSpacePtr returns it (nullptr before any call), as the device library does.
+inline GM_ADDR& sys_workspace_ptr() { static GM_ADDR p = nullptr; return p; }
+inline void SetSysWorkspace(GM_ADDR workspace) { if (workspace != nullptr) sys_workspace_ptr() = workspace; }
 
 // AscendCUtils::SetMask<T>(count): the first `count` elements of a repeat (normal mask mode).
 struct AscendCUtils {
@@ -41,5 +44,12 @@ struct AscendCUtils {
     template <typename T> static void SetMask(uint64_t maskHigh, uint64_t maskLow) { SetVectorMask<T>(maskHigh, maskLow); }
     static void ResetMask() { ::AscendC::ResetMask(); }
 };
-inline GM_ADDR GetSysWorkSpacePtr() { return nullptr; }
+inline GM_ADDR GetSysWorkSpacePtr() { return sys_workspace_ptr(); }
+
+// Rounding helpers of the device library (kernel_utils_ceil_oom_que.h): plain uint32_t functions, not templates, so a
+// kernel's own `template <typename T> T AlignUp(T, T)` called as AlignUp<uint32_t>(...) never collides with them.
+constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+constexpr uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 }  // namespace AscendC
