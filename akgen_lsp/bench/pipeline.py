@@ -28,11 +28,19 @@ from typing import Any
 import numpy as np
 
 from akgen_lsp.ascendc.arch import ArchProfile, load_arch
-from akgen_lsp.bench import anticheat, roofline
+from akgen_lsp.bench import anticheat, roofline, tensorlist
 from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.metrics import error_class_of, task_score
-from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, load_case
+from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, Tensor, load_case
+from akgen_lsp.bench.signature import (
+    OpDef,
+    PybindCall,
+    dtype_defines,
+    opdef_column,
+    opdef_for_host,
+    pybind_for_task,
+)
 from akgen_lsp.bench.tasks import Case, Task
 from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
 
@@ -74,6 +82,7 @@ class Settings:
     work_dir: Path | None = None
     keep_work: bool = False
     block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
+    toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
 
 
 @dataclass
@@ -185,50 +194,146 @@ def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Pr
     return _Prepared(kernel, host, entry[0], entry[1], work)
 
 
-def _bind(prep: _Prepared, data: CaseData) -> tuple[list[tuple[str, str, Any]], str | None]:
-    """Map kernel parameters to ('in'|'out'|'workspace'|'tiling', name, tensor)."""
-    params = list(prep.params)
-    n_t = len(data.inputs) + len(data.outputs)
-    tail: list[str] = []
+def _tail(params: list[str], n_t: int) -> list[str] | None:
+    """The parameters after the `n_t` tensors (workspace, tiling); None when the counts cannot fit."""
     if len(params) >= n_t + 2 or len(params) == n_t + 1:
-        tail = params[n_t:]
-    elif len(params) != n_t:
-        return [], (f"the kernel {prep.entry} has {len(params)} parameters; the task has {len(data.inputs)} tensor "
-                    f"input(s) and {len(data.outputs)} output(s) (+ workspace, tiling): cannot map them")
+        return params[n_t:]
+    return [] if len(params) == n_t else None
+
+
+def _scalar_value(arr: np.ndarray) -> Any:
+    flat = np.asarray(arr).reshape(-1)
+    return flat[0].item() if flat.size == 1 else flat.tolist()
+
+
+def _plan_pybind(data: CaseData, call: PybindCall) -> list[tuple[str, Tensor]] | None:
+    """The op's tensors in order from the task's pybind.cpp: (kind, tensor), kind in/inout/out. Scalar parameters
+    the task passes as 1-element tensors become attributes (under the pybind name). None when the call does not
+    match the case's values (the positional rule applies then)."""
+    by_pos = {t.index: t for t in data.inputs}
+    plan = call.kernel_tensors()
+    n_out = sum(1 for _, k, _ in plan if k in ("out", "inout"))
+    if n_out != len(data.outputs) or any(k != "out" and pos not in by_pos for _, k, pos in plan):
+        return None
+    returned = [r for r in call.returned if any(r == n for n, k, _ in plan if k in ("out", "inout"))]
+    ref_for: dict[str, Tensor] = {}
+    if len(returned) == len(data.outputs):
+        ref_for = dict(zip(returned, data.outputs, strict=True))
+    else:
+        ref_for = dict(zip([n for n, k, _ in plan if k in ("out", "inout")], data.outputs, strict=True))
+    out: list[tuple[str, Tensor]] = []
+    for name, kind, pos in plan:
+        t = ref_for[name] if kind == "out" else by_pos[pos]  # type: ignore[index]
+        if kind == "inout":
+            t.expected = ref_for[name]
+        out.append((kind, t))
+    for i, p in enumerate(call.params):
+        if not p.is_tensor and i in by_pos:
+            data.attrs[p.name] = _scalar_value(by_pos[i].array)
+        elif i not in by_pos and f"in{i}" in data.attrs:
+            data.attrs.setdefault(p.name, data.attrs[f"in{i}"])
+    return out
+
+
+def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[tuple[str, Tensor]] | None:
+    """The op's tensors from the OpDef, when the kernel's parameters are the OpDef's inputs and outputs (by name)
+    and the task's values fill its inputs in order: a list or number at an input's position (``dims`` of Fill) is
+    passed as a tensor of the OpDef's dtype, as the generated aclnn API does for a value-depend input, and an
+    input the task does not pass (GeluGrad's ``y``) gets an empty GM buffer (a kernel that reads it fails)."""
+    names = [n.lower() for n in opdef.names]
+    if [k.lower() for k in kernel_params[: len(names)]] != names or len(kernel_params) > len(names) + 2:
+        return None
+    if data.n_raw > len(opdef.inputs) or len(data.outputs) != len(opdef.outputs):
+        return None
+    if len(data.inputs) == data.n_raw == len(opdef.inputs):
+        return None  # every input already a tensor: the positional rule is the same
+    by_pos = {t.index: t for t in data.inputs}
+    bound = {opdef.inputs[t.index].name: t.dtype for t in data.inputs if 0 <= t.index < len(opdef.inputs)}
+    col = opdef_column(opdef, bound)
+    out: list[tuple[str, Tensor]] = []
+    for i, p in enumerate(opdef.inputs):
+        if i in by_pos:
+            out.append(("in", by_pos[i]))
+            continue
+        dt = p.dtypes[col] if col is not None and col < len(p.dtypes) and p.dtypes[col] else None
+        value = data.attrs.get(f"in{i}") if i < data.n_raw else []
+        if dt is None or value is None or (dt == "bfloat16" and value != []):
+            return None
+        try:
+            arr = np.ascontiguousarray(np.asarray(value, dtype="uint16" if dt == "bfloat16" else dt).reshape(-1))
+        except (TypeError, ValueError):
+            return None
+        out.append(("in", Tensor(p.name, arr, dt, index=i)))
+    out.extend(("out", t) for t in data.outputs)
+    return out
+
+
+def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: PybindCall | None = None
+          ) -> tuple[list[tuple[str, str, Any]], str | None]:
+    """Map kernel parameters to ('in'|'inout'|'out'|'workspace'|'tiling', name, tensor). The task's pybind.cpp
+    decides the op's tensors when it has one, else the OpDef (value-depend inputs), else position: the tensor
+    inputs of get_inputs, then the reference outputs. An in/out tensor carries its reference in ``.expected``."""
+    params = list(prep.params)
+    plan = _plan_pybind(data, call) if call is not None else None
+    if plan is None and opdef is not None:
+        plan = _plan_opdef(data, opdef, params)
+    if plan is None:
+        plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
+    tail = _tail(params, len(plan))
+    if tail is None:
+        n_in = sum(1 for k, _ in plan if k in ("in", "inout"))
+        n_out = sum(1 for k, _ in plan if k in ("out", "inout"))
+        return [], (f"the kernel {prep.entry} has {len(params)} parameters; the task passes {n_in} tensor input(s) "
+                    f"and {n_out} output(s) (+ workspace, tiling): cannot map them")
     out: list[tuple[str, str, Any]] = []
-    for i, t in enumerate(data.inputs):
+    for i, (kind, t) in enumerate(plan):
         t.name = params[i]
-        out.append(("in", params[i], t))
-    for j, t in enumerate(data.outputs):
-        t.name = params[len(data.inputs) + j]
-        out.append(("out", t.name, t))
+        if kind == "inout" and t.expected is not None:
+            t.expected.name = params[i]
+        out.append((kind, params[i], t))
     for k, name in enumerate(tail):
         kind = "tiling" if (k == len(tail) - 1 and ("tiling" in name.lower() or len(tail) >= 2)) else "workspace"
         out.append((kind, name, None))
     return out, None
 
 
-def _defines(binding: list[tuple[str, str, Any]]) -> dict[str, str]:
+def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) -> dict[str, str]:
+    """DTYPE_<NAME> / ORIG_DTYPE_<NAME>: for every OpDef input and output (its dtype from the OpDef column that
+    matches the call's tensors, as CANN does), and for every bound kernel parameter."""
     d: dict[str, str] = {}
-    for kind, name, t in binding:
-        if kind in ("in", "out") and t is not None:
-            ctype = C_TYPES.get(t.dtype)
-            if ctype:
-                d[f"DTYPE_{name.upper()}"] = ctype
+    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out") and t is not None]
+    if opdef is not None:
+        names = opdef.names
+        by_name = {n.lower(): n for n in names}
+        bound: dict[str, str] = {}
+        for i, (name, t) in enumerate(tensors):
+            key = by_name.get(name.lower()) or (names[i] if len(tensors) == len(names) else None)
+            if key:
+                bound[key] = t.dtype
+        d.update(dtype_defines(opdef, bound, C_TYPES))
+    for name, t in tensors:
+        ctype = C_TYPES.get(t.dtype)
+        if ctype:
+            d.setdefault(f"DTYPE_{name.upper()}", ctype)
+            d.setdefault(f"ORIG_DTYPE_{name.upper()}", ctype)
     return d
 
 
 def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[str, Any], op_name: str,
-              arch: ArchProfile, settings: Settings, case_dir: Path) -> dict[str, Any]:
+              arch: ArchProfile, settings: Settings, case_dir: Path, opdef: OpDef | None = None) -> dict[str, Any]:
     """The sim manifest of one case. With an op_host source, the simulator runs its TilingFunc for the case's
     shapes, dtypes and attributes (block dim, tiling key, workspace and tiling bytes); without one (a kernel-only
     candidate whose task has no host), the kernel runs on every vector core with an empty tiling."""
     args: list[dict[str, Any]] = []
     for kind, name, t in binding:
-        if kind == "in":
+        if isinstance(t, tensorlist.TensorList):
+            args.append(tensorlist.manifest_arg(kind, name, t, case_dir))
+        elif kind in ("in", "inout"):
             p = case_dir / f"{name}.npy"
             np.save(p, t.array)
             args.append({"name": name, "input": str(p), "dtype": t.dtype})
+            if kind == "inout":
+                args[-1]["output"] = str(case_dir / f"{name}.out.npy")
         elif kind == "out":
             args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"), "dtype": t.dtype,
                          "shape": [int(d) for d in t.array.shape]})
@@ -241,7 +346,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             # No host: the kernel gets a zeroed tiling buffer (a kernel-only candidate hard-codes its tiling).
             args.append({"name": name, "workspace_bytes": 64})
     raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
-                           "defines": _defines(binding), "args": args, "timeout_s": settings.run_timeout_s}
+                           "defines": _defines(binding, opdef), "args": args, "timeout_s": settings.run_timeout_s}
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
@@ -291,6 +396,12 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     from akgen_lsp.sim.toolchain import options_for
 
     settings = settings or Settings()
+    from akgen_lsp.bench.cann import select_toolchain
+
+    if select_toolchain(settings.toolchain) == "cann":
+        from akgen_lsp.bench.cann_toolchain import evaluate_cann
+
+        return evaluate_cann(task, cand, settings)
     t_start = time.perf_counter()
     tm = Timings()
     arch = load_arch(settings.arch)
@@ -346,6 +457,8 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     estimates: list[float] = []
     baselines: list[float] = []
     static_checked = False
+    opdef = opdef_for_host(prep.host)
+    call = pybind_for_task(task.validation)
     for case in cases:
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
         rec["case_results"].append(cr)
@@ -367,7 +480,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             first_fail = first_fail or "harness_error"
             continue
         tm.reference += time.perf_counter() - t0
-        binding, err = _bind(prep, data)
+        binding, err = _bind(prep, data, opdef, call)
         if err:
             cr["status"] = "harness_error"
             findings.append(_finding("BENCH-ARGS", err, str(prep.kernel), "harness"))
@@ -376,7 +489,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         case_dir = work / f"case{case.case_id}"
         case_dir.mkdir(parents=True, exist_ok=True)
         raw = _manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch, settings,
-                        case_dir)
+                        case_dir, opdef)
         try:
             manifest = parse_manifest(raw, case_dir)
         except ManifestError as exc:
@@ -418,8 +531,17 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             continue
         rec["ran"] = True
         t0 = time.perf_counter()
-        cheat = anticheat.check_run(run.estimate, str(prep.kernel), has_inputs=bool(data.inputs))
-        if cheat is None and not anticheat.has_pipe_figures(run.estimate) and not static_checked:
+        n_in = sum(int(t.array.size) for k, _n, t in binding if k in ("in", "inout"))
+        n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout"))
+        if anticheat.has_gm_figures(run.blocks):
+            cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,
+                                                 has_outputs=n_out > 0)
+            if slow is not None and not any(f.code == slow.code for f in findings):
+                findings.append(slow)
+        else:
+            cheat = anticheat.check_run(run.estimate, str(prep.kernel), has_inputs=n_in > 0)
+        if cheat is None and not anticheat.has_pipe_figures(run.estimate) and not anticheat.has_gm_figures(
+                run.blocks) and not static_checked:
             static_checked = True  # no per-pipe figures in this result: fall back to reading the sources
             cheat = anticheat.static_check(_kernel_sources_text(prep.kernel), str(prep.kernel))
         if cheat is not None:
@@ -429,18 +551,21 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             tm.compare += time.perf_counter() - t0
             continue
         outs = []
-        missing = [t.name for k, n, t in binding if k == "out" and n not in run.outputs]
+        written = [(n, t.expected if k == "inout" else t) for k, n, t in binding if k in ("out", "inout")]
+        order = {id(t): i for i, t in enumerate(data.outputs)}
+        written.sort(key=lambda nt: order.get(id(nt[1]), len(order)))
+        missing = [n for n, t in written if not tensorlist.written(run.outputs, n, t)]
         if missing:
             cr["status"] = "runtime_error"
             findings.append(_finding("BENCH-OUTPUT", f"case {case.case_id}: the run wrote no output for "
                                      f"{', '.join(missing)}", str(prep.kernel), "runtime", source="akgen-run"))
             first_fail = first_fail or "runtime_error"
             continue
-        raw_outs = [np.load(run.outputs[n]) for k, n, t in binding if k == "out"]
-        outs = [as_float(o, t.dtype) for o, (k, n, t) in zip(raw_outs, [b for b in binding if b[0] == "out"],
-                                                              strict=True)]
+        raw_outs = [tensorlist.load(run.outputs, n, t) for n, t in written]
+        outs = [as_float(o, t.dtype) for o, (_n, t) in zip(raw_outs, written, strict=True)]
         refs = [as_float(t.array, t.dtype) for t in data.outputs]
-        custom = (lambda: data.custom_check(raw_outs)) if data.custom_check else None  # noqa: B023
+        raw_items = tensorlist.load_items(run.outputs, written)  # list outputs element by element
+        custom = (lambda: data.custom_check(raw_items)) if data.custom_check else None  # noqa: B023
         try:
             cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs], custom)
         except ReferenceError_ as exc:

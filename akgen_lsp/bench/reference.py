@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from akgen_lsp.bench import tensorlist
 from akgen_lsp.bench.compare import Tolerance
 from akgen_lsp.bench.tasks import Case, Task
 
@@ -167,6 +168,8 @@ class Tensor:
     name: str
     array: np.ndarray
     dtype: str
+    index: int = -1  # position in get_inputs (inputs); -1 for outputs
+    expected: Tensor | None = None  # an in/out tensor's reference output
 
 
 @dataclass
@@ -178,6 +181,7 @@ class CaseData:
     tolerance: Tolerance
     custom_check: Callable[[Sequence[np.ndarray]], bool] | None = None
     notes: list[str] = field(default_factory=list)
+    n_raw: int = 0  # how many values get_inputs returned (tensors and attributes)
 
 
 def _seed(seed: int) -> None:
@@ -257,19 +261,31 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     inputs: list[Tensor] = []
     attrs: dict[str, Any] = {}
     for i, x in enumerate(raw_inputs):
-        if isinstance(x, (list, tuple)) and any(_to_numpy(e) is not None for e in x):
-            raise Skip("the task passes a list of tensors (a TensorList); the harness does not map tensor lists to "
-                       "kernel arguments yet")
-        conv = _to_numpy(x)
         name = input_names[i] if i < len(input_names) else f"in{i}"
+        if tensorlist.is_tensor_list(x, _to_numpy):  # a TensorList: one kernel parameter (bench/tensorlist.py)
+            try:
+                inputs.append(tensorlist.make_list(name, x, _to_numpy, Tensor, index=i))  # type: ignore[arg-type]
+            except ValueError as exc:
+                raise ReferenceError_(str(exc)) from None
+            continue
+        conv = _to_numpy(x)
         if conv is None:
             attrs[name] = x.item() if hasattr(x, "item") else x
         else:
-            inputs.append(Tensor(name, np.ascontiguousarray(conv[0]), conv[1]))
+            inputs.append(Tensor(name, np.ascontiguousarray(conv[0]), conv[1], index=i))
     for j, x in enumerate(init):
         attrs.setdefault(f"init{j}", x.item() if hasattr(x, "item") and not hasattr(x, "shape") else x)
     outputs: list[Tensor] = []
-    for k, x in enumerate(_flatten(ref)):
+    if tensorlist.list_output(ref, raw_inputs, _to_numpy):
+        name = output_names[0] if output_names else "out0"
+        try:
+            outputs.append(tensorlist.make_list(name, ref, _to_numpy, Tensor))  # type: ignore[arg-type]
+        except ValueError as exc:
+            raise ReferenceError_(str(exc)) from None
+        ref_flat: list[Any] = []
+    else:
+        ref_flat = _flatten(ref)
+    for k, x in enumerate(ref_flat):
         conv = _to_numpy(x)
         if conv is None:
             raise ReferenceError_(f"the reference returned a {type(x).__name__}, not an array")
@@ -282,7 +298,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     custom = None
     if hasattr(tp.prepare, "custom_check_precision"):
         custom = _custom_adapter(tp.prepare.custom_check_precision, case, ref)
-    return CaseData(case, inputs, attrs, outputs, tol, custom)
+    return CaseData(case, inputs, attrs, outputs, tol, custom, n_raw=len(raw_inputs))
 
 
 def _accepts_device(fn: Callable[..., Any]) -> bool:

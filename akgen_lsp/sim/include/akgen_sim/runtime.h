@@ -166,6 +166,7 @@ struct BlockCtx {
     int flag_pending[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     loc_t flag_loc[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     uint64_t gm_read = 0, gm_write = 0;
+    uint64_t gm_scalar_read = 0, gm_scalar_write = 0;  // GM bytes through GlobalTensor GetValue/SetValue
     std::vector<TraceEvent> trace;
     size_t trace_dropped = 0;
     std::vector<GmWrite> gm_writes;

@@ -144,12 +144,14 @@ public:
         akgen_sim::touch("GetValue", loc);
         check_access(i, 1, false, "GetValue", loc);
         akgen_sim::charge_scalar(10);
+        akgen_sim::ctx().gm_scalar_read += sizeof(T);
         return addr_[i];
     }
     template <typename V> void SetValue(uint64_t i, V v, AKGEN_LOC) const {
         akgen_sim::touch("SetValue", loc);
         check_access(i, 1, true, "SetValue", loc);
         akgen_sim::charge_scalar(10);
+        akgen_sim::ctx().gm_scalar_write += sizeof(T);
         addr_[i] = static_cast<T>(v);
     }
     T& operator()(uint64_t i) const { return addr_[i]; }

@@ -1,0 +1,242 @@
+"""What the task files say about the kernel's call: the op_host ``OpDef`` and the task's ``validation/pybind.cpp``.
+
+CANN's custom-op build derives the kernel's parameters from the OpDef: one ``GM_ADDR`` per ``Input`` then per
+``Output`` (in declaration order), then ``workspace`` and ``tiling``; and it defines, for every input and output
+``<name>``, ``DTYPE_<NAME>`` and ``ORIG_DTYPE_<NAME>`` as the C type of the dtype picked for the call. The pick is
+one column of the OpDef's ``DataType({...})`` lists: the column whose input dtypes are the call's dtypes, which also
+fixes the outputs' dtypes (`dtype_defines`).
+
+NPUKernelBench's ``pybind.cpp`` is the ground truth of how the task's Python values reach the op:
+``custom_pybind_fun(at::Tensor &a, ..., double alpha)`` says which ``get_inputs`` values are tensors and which are
+attributes (a 1-element tensor passed for a ``double`` is an attribute), ``EXEC_NPU_CMD(aclnnX, a, b, c, alpha,
+beta)`` gives the order of the op's arguments, and a tensor parameter that is also returned (``return c;``) is
+written in place (an in/out tensor; `parse_pybind`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GE_DTYPES = {
+    "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
+    "DT_INT8": "int8", "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
+    "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
+    "DT_COMPLEX64": "complex64", "DT_COMPLEX128": "complex128",
+}
+
+_PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
+_DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")
+_PTYPE = re.compile(r"\.\s*ParamType\s*\(\s*(\w+)\s*\)")
+
+
+@dataclass(frozen=True)
+class OpParam:
+    name: str
+    dtypes: tuple[str, ...]  # numpy-style names, one per OpDef column ("" where the ge name is unknown)
+    param_type: str = "REQUIRED"
+
+
+@dataclass(frozen=True)
+class OpDef:
+    inputs: tuple[OpParam, ...]
+    outputs: tuple[OpParam, ...]
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.inputs + self.outputs]
+
+
+def parse_opdef(text: str) -> OpDef | None:
+    """The Inputs and Outputs of the first OpDef class in `text` (comments ignored); None when there is none."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
+    matches = list(_PARAM.finditer(code))
+    if not matches:
+        return None
+    ins: list[OpParam] = []
+    outs: list[OpParam] = []
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(code)
+        chain = code[m.end():end].split(";", 1)[0]
+        dm = _DTYPES.search(chain)
+        dtypes = tuple(GE_DTYPES.get(d.strip().split("::")[-1], "") for d in dm.group(1).split(",") if d.strip()) \
+            if dm else ()
+        pm = _PTYPE.search(chain)
+        param = OpParam(m.group(2), dtypes, pm.group(1) if pm else "REQUIRED")
+        (ins if m.group(1) == "Input" else outs).append(param)
+    return OpDef(tuple(ins), tuple(outs))
+
+
+def opdef_for_host(host: Path | None) -> OpDef | None:
+    """The OpDef of an op_host source, looked up in the file and its sibling sources (split hosts)."""
+    if host is None:
+        return None
+    files = [host, *sorted(p for p in host.parent.glob("*.cpp") if p != host)]
+    for f in files:
+        try:
+            od = parse_opdef(f.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if od is not None:
+            return od
+    return None
+
+
+def opdef_column(opdef: OpDef, bound: Mapping[str, str]) -> int | None:
+    """The column of the OpDef's dtype table whose dtypes are the `bound` ones (parameter name -> dtype); the one
+    matching the most bound parameters; None when no column agrees with all of them."""
+    params = [*opdef.inputs, *opdef.outputs]
+    width = max((len(p.dtypes) for p in params), default=0)
+    column: int | None = None
+    best = -1
+    for j in range(width):
+        score = 0
+        ok = True
+        for p in params:
+            want = bound.get(p.name)
+            if want is None or j >= len(p.dtypes):
+                continue
+            if p.dtypes[j] != want:
+                ok = False
+                break
+            score += 1
+        if ok and score > best:
+            column, best = j, score
+    return column
+
+
+def dtype_defines(opdef: OpDef, bound: Mapping[str, str], c_types: Mapping[str, str]) -> dict[str, str]:
+    """``DTYPE_<NAME>`` / ``ORIG_DTYPE_<NAME>`` for every OpDef input and output. `bound` maps parameter names to the
+    dtypes of the tensors the call passes; the column of the OpDef's dtype table that matches them gives the dtype of
+    every other parameter (outputs included), as CANN's op selection does. Without a matching column, the bound
+    dtypes are used as they are and unbound parameters get no define."""
+    params = [*opdef.inputs, *opdef.outputs]
+    column = opdef_column(opdef, bound)
+    out: dict[str, str] = {}
+    for p in params:
+        dt = bound.get(p.name)
+        if dt is None and column is not None and column < len(p.dtypes):
+            dt = p.dtypes[column] or None
+        ctype = c_types.get(dt) if dt else None
+        if ctype:
+            out[f"DTYPE_{p.name.upper()}"] = ctype
+            out[f"ORIG_DTYPE_{p.name.upper()}"] = ctype
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- pybind.cpp
+
+_FUN = re.compile(r"custom_pybind_fun\s*\(([^)]*)\)\s*\{", re.DOTALL)
+_EXEC = re.compile(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", re.DOTALL)
+_RETURN = re.compile(r"\breturn\s+([^;]+);")
+_LOCAL_TENSOR = re.compile(r"\bat::Tensor\s+(\w+)\s*=")
+
+
+@dataclass(frozen=True)
+class PyParam:
+    name: str
+    is_tensor: bool
+    is_list: bool = False
+
+
+@dataclass(frozen=True)
+class PybindCall:
+    """``custom_pybind_fun``'s parameters (one per ``get_inputs`` value), the op's argument order and what comes
+    back."""
+
+    params: tuple[PyParam, ...]
+    exec_args: tuple[str, ...]
+    returned: tuple[str, ...]
+    locals_: tuple[str, ...] = field(default_factory=tuple)
+
+    def position(self, name: str) -> int | None:
+        return next((i for i, p in enumerate(self.params) if p.name == name), None)
+
+    @property
+    def inout(self) -> set[str]:
+        """Tensor parameters the op writes in place: returned, or passed to the op with no local output."""
+        tensor_params = {p.name for p in self.params if p.is_tensor and not p.is_list}
+        out = {r for r in self.returned if r in tensor_params}
+        return out
+
+    def kernel_tensors(self) -> list[tuple[str, str, int | None]]:
+        """The op's tensor arguments in order as (name, kind, get_inputs position): kind is ``in``, ``inout``
+        or ``out`` (a local tensor the binding allocates)."""
+        out: list[tuple[str, str, int | None]] = []
+        inout = self.inout
+        for a in self.exec_args:
+            pos = self.position(a)
+            if pos is not None:
+                p = self.params[pos]
+                if p.is_tensor:
+                    out.append((a, "inout" if a in inout else "in", pos))
+            elif a in self.locals_:
+                out.append((a, "out", None))
+        return out
+
+
+def parse_pybind(text: str) -> PybindCall | None:
+    """The call of a task's pybind.cpp; None when it does not have the usual shape (``custom_pybind_fun`` calling
+    ``EXEC_NPU_CMD`` once) or passes tensor lists (handled elsewhere)."""
+    code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
+    fm = _FUN.search(code)
+    em = _EXEC.search(code)
+    if fm is None or em is None:
+        return None
+    params: list[PyParam] = []
+    for raw in _split_args(fm.group(1)):
+        m = re.search(r"(\w+)\s*$", raw)
+        if not m:
+            return None
+        decl = raw[: m.start()]
+        is_list = "TensorList" in decl or "vector" in decl
+        params.append(PyParam(m.group(1), "Tensor" in decl and not is_list, is_list))
+    if any(p.is_list for p in params):
+        return None
+    exec_args = tuple(a.strip() for a in _split_args(em.group(1)) if a.strip())
+    body = code[fm.end():]
+    returned: list[str] = []
+    for rm in _RETURN.finditer(body):
+        expr = rm.group(1).strip().strip("{}")
+        returned.extend(e.strip() for e in expr.split(",") if re.fullmatch(r"\s*\w+\s*", e))
+        break
+    locals_ = tuple(_LOCAL_TENSOR.findall(body))
+    return PybindCall(tuple(params), exec_args, tuple(returned), locals_)
+
+
+def _split_args(text: str) -> list[str]:
+    parts: list[str] = []
+    depth = 0
+    cur = ""
+    for ch in text:
+        if ch in "(<{[":
+            depth += 1
+        elif ch in ")>}]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def pybind_for_task(validation: Path) -> PybindCall | None:
+    p = validation / "pybind.cpp"
+    if not p.is_file():
+        return None
+    try:
+        return parse_pybind(p.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return None
+
+
+def map_params(kernel_params: Sequence[str], n_tensors: int) -> tuple[list[str], list[str]] | None:
+    """Split the kernel parameters into the `n_tensors` tensor parameters and the tail (workspace, tiling)."""
+    if len(kernel_params) < n_tensors or len(kernel_params) > n_tensors + 2:
+        return None
+    return list(kernel_params[:n_tensors]), list(kernel_params[n_tensors:])

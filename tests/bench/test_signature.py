@@ -1,0 +1,98 @@
+"""The kernel's call from the task files: OpDef inputs/outputs and DTYPE_* macros, pybind.cpp in/out mapping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from akgen_lsp.bench.compare import Tolerance
+from akgen_lsp.bench.pipeline import C_TYPES, _bind, _defines, _Prepared
+from akgen_lsp.bench.reference import CaseData, Tensor
+from akgen_lsp.bench.signature import dtype_defines, opdef_column, parse_opdef, parse_pybind
+from akgen_lsp.bench.tasks import Case
+
+OPDEF = """
+namespace ops {
+class ScaleGrad : public OpDef {
+public:
+    explicit ScaleGrad(const char* name) : OpDef(name) {
+        this->Input("dy").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})
+            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
+        // this->Input("ghost").DataType({ge::DT_INT8});
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16});
+        this->Input("scale").ParamType(OPTIONAL).DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_FLOAT});
+        this->Output("z").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16});
+        this->AICore().SetTiling(optiling::TilingFunc);
+    }
+};
+}
+"""
+
+PYBIND = """
+#include "pytorch_npu_helper.hpp"
+// our own fixture: an in-place update c = alpha * a @ b + beta * c
+at::Tensor custom_pybind_fun(at::Tensor &a, at::Tensor &b, at::Tensor &c, double alpha, double beta)
+{
+    EXEC_NPU_CMD(aclnnCustomOp, a, b, c, alpha, beta);
+    return c;
+}
+"""
+
+
+def test_opdef_and_dtype_macros_follow_the_matching_column() -> None:
+    od = parse_opdef(OPDEF)
+    assert od is not None and od.names == ["dy", "x", "scale", "z"]
+    assert od.inputs[2].param_type == "OPTIONAL" and od.outputs[0].dtypes == ("float16", "float32", "bfloat16")
+    assert opdef_column(od, {"dy": "bfloat16", "x": "bfloat16"}) == 2
+    d = dtype_defines(od, {"dy": "bfloat16", "x": "bfloat16"}, C_TYPES)
+    # the output and the unbound input take the column's dtypes, as CANN's op selection does
+    assert d["DTYPE_Z"] == "bfloat16_t" and d["ORIG_DTYPE_Z"] == "bfloat16_t" and d["DTYPE_SCALE"] == "float"
+    assert d["DTYPE_DY"] == d["DTYPE_X"] == "bfloat16_t"
+    assert opdef_column(od, {"dy": "int8"}) is None
+    assert dtype_defines(od, {"dy": "int8"}, C_TYPES) == {"DTYPE_DY": "int8_t", "ORIG_DTYPE_DY": "int8_t"}
+
+
+def _case(inputs: list[Tensor], outputs: list[Tensor], attrs: dict | None = None, n_raw: int = 0) -> CaseData:
+    return CaseData(Case({"case_id": 0}), inputs, dict(attrs or {}), outputs, Tolerance(),
+                    n_raw=n_raw or len(inputs))
+
+
+def test_pybind_maps_an_in_out_tensor_and_scalar_attributes() -> None:
+    call = parse_pybind(PYBIND)
+    assert call is not None and call.inout == {"c"}
+    assert call.kernel_tensors() == [("a", "in", 0), ("b", "in", 1), ("c", "inout", 2)]
+    f16 = np.zeros((4, 4), np.float16)
+    ins = [Tensor(f"in{i}", f16, "float16", index=i) for i in range(3)]
+    ins += [Tensor("in3", np.array([0.5], np.float32), "float32", index=3),
+            Tensor("in4", np.array([2.0], np.float32), "float32", index=4)]
+    ref = Tensor("out0", np.ones((4, 4), np.float16), "float16")
+    data = _case(ins, [ref])
+    prep = _Prepared(Path("gemm.cpp"), None, "gemm", ["a", "b", "c", "workspace", "tiling"], Path("."))
+    binding, err = _bind(prep, data, None, call)
+    assert err is None
+    assert [(k, n) for k, n, _ in binding] == [("in", "a"), ("in", "b"), ("inout", "c"), ("workspace", "workspace"),
+                                              ("tiling", "tiling")]
+    c = binding[2][2]
+    assert c.expected is ref and ref.name == "c"
+    assert data.attrs["alpha"] == 0.5 and data.attrs["beta"] == 2.0  # doubles, not kernel tensors
+    # without the pybind file the same case cannot be mapped (5 tensors for 3 GM parameters), and says so
+    _, err = _bind(prep, _case(ins, [ref]))
+    assert err is not None and "cannot map" in err
+
+
+def test_opdef_maps_value_depend_and_missing_inputs() -> None:
+    od = parse_opdef(OPDEF)
+    assert od is not None
+    x = Tensor("in1", np.zeros(8, np.float32), "float32", index=1)
+    ref = Tensor("out0", np.zeros(8, np.float32), "float32")
+    # get_inputs returns [dy-as-list, x]; scale is not passed at all
+    data = _case([x], [ref], attrs={"in0": [1.0, 2.0]}, n_raw=2)
+    prep = _Prepared(Path("k.cpp"), None, "scale_grad", ["dy", "x", "scale", "z", "workspace", "tiling"], Path("."))
+    binding, err = _bind(prep, data, od, None)
+    assert err is None
+    kinds = [(k, n, None if t is None else (t.dtype, t.array.size)) for k, n, t in binding]
+    assert kinds[:4] == [("in", "dy", ("float32", 2)), ("in", "x", ("float32", 8)), ("in", "scale", ("float32", 0)),
+                         ("out", "z", ("float32", 8))]
+    d = _defines(binding, od)
+    assert d["DTYPE_Z"] == "float" and d["DTYPE_SCALE"] == "float"
