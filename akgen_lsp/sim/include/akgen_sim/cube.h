@@ -407,3 +407,5 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
 }
 
 }  // namespace AscendC
+
+#include "cube_core.h"

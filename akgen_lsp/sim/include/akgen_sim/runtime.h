@@ -152,6 +152,9 @@ struct BlockCtx {
     uint8_t* l0a = nullptr;
     uint8_t* l0b = nullptr;
     uint8_t* l0c = nullptr;
+    // the bias table (TPosition::C2) of the cube core: 1 KB on A2/A3, apart from L1
+    uint64_t bt_used = 0;
+    alignas(64) uint8_t bt[1024] = {};
     std::deque<Slot> slots;
     int pipes_alive = 0;
     void* tpipe = nullptr;
