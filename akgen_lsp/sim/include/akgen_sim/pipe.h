@@ -287,7 +287,7 @@ private:
             case detail::Mem::L0A: used = &c.l0a_used; limit = k.l0a_bytes; base = c.l0a; break;
             case detail::Mem::L0B: used = &c.l0b_used; limit = k.l0b_bytes; base = c.l0b; break;
             case detail::Mem::L0C: used = &c.l0c_used; limit = k.l0c_bytes; base = c.l0c; break;
-            case detail::Mem::BT: used = &c.l1_used; limit = k.l1_bytes; base = c.l1; break;
+            case detail::Mem::BT: used = &c.bt_used; limit = sizeof(c.bt); base = c.bt; break;
             default: break;
         }
         if (*used + len > limit) {
