@@ -30,6 +30,8 @@
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"
 #include "akgen_sim/intrinsics.h"
+#include "akgen_sim/adv_reduce.h"
+#include "akgen_sim/adv_broadcast.h"
 #include "akgen_sim/list_tensor.h"
 
 #endif

@@ -43,6 +43,8 @@ struct AscendCUtils {
     template <typename T> static void SetMask(uint64_t count) { SetVectorMask<T>(static_cast<int32_t>(count)); }
     template <typename T> static void SetMask(uint64_t maskHigh, uint64_t maskLow) { SetVectorMask<T>(maskHigh, maskLow); }
     static void ResetMask() { ::AscendC::ResetMask(); }
+    // Elements of one 32-byte block (C0) for an element of `typeSize` bytes.
+    static constexpr uint32_t GetC0Count(const uint32_t typeSize) { return typeSize == 0 ? 0 : 32 / typeSize; }
 };
 inline GM_ADDR GetSysWorkSpacePtr() { return sys_workspace_ptr(); }
 
@@ -52,4 +54,64 @@ constexpr uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 constexpr uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 constexpr uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// TQue's optional configuration (kernel_utils_ceil_oom_que.h), passed as `TQue<pos, depth, &conf>`. The simulator's
+// queues behave the same whatever it says (buffer sizes still come from InitBuffer).
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+constexpr TQueConfig GetTQueConfig(bool nd2nzIn, bool nz2ndIn, bool scmBlockGroupIn, uint32_t bufferLenIn,
+                                   uint32_t bufferNumberIn, uint32_t consumerSizeIn, const TPosition consumerIn[],
+                                   bool enableStaticEvtIdIn = false, bool enableLoopQueueIn = false) {
+    TQueConfig c{nd2nzIn, nz2ndIn, scmBlockGroupIn, bufferLenIn, bufferNumberIn, consumerSizeIn, {},
+                 enableStaticEvtIdIn, enableLoopQueueIn};
+    for (int i = 0; i < 8; ++i) c.consumer[i] = consumerIn[i];
+    return c;
+}
+
+// SetDeqScale: the DEQSCALE register that Cast int32_t -> half (vconv_deq) multiplies by. The simulator's Cast does
+// not apply it yet (it converts with scale 1), so any other scale is reported instead of silently ignored.
+inline void SetDeqScale(half scale, AKGEN_LOC) {
+    ::akgen_sim::touch("SetDeqScale", loc);
+    if (static_cast<float>(scale) != 1.0f) {
+        ::akgen_sim::warn("SIM-DEQSCALE", ::akgen_sim::fmt("SetDeqScale(%g): the simulator's Cast int32_t -> half does "
+                                                           "not apply a deq scale other than 1 yet; results of such "
+                                                           "casts differ from the NPU", static_cast<double>(float(scale))),
+                          loc, "api_mismatch", "SetDeqScale");
+    }
+    ::akgen_sim::charge_scalar();
+}
+inline void SetDeqScale(float scale, int16_t offset, bool signMode, AKGEN_LOC) {
+    ::akgen_sim::touch("SetDeqScale", loc);
+    (void)signMode;
+    if (scale != 1.0f || offset != 0) {
+        ::akgen_sim::warn("SIM-DEQSCALE", ::akgen_sim::fmt("SetDeqScale(%g, %d, ...): the simulator's quantizing "
+                                                           "casts do not apply a deq scale/offset yet; results differ "
+                                                           "from the NPU", static_cast<double>(scale), int(offset)),
+                          loc, "api_mismatch", "SetDeqScale");
+    }
+    ::akgen_sim::charge_scalar();
+}
+
+// InitOutput (deprecated, now Fill): `size` elements of `value` written to GM through the MTE3 unit.
+template <typename T> inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, AKGEN_LOC) {
+    ::akgen_sim::touch("InitOutput", loc);
+    if (size == 0) return;
+    gmWorkspaceAddr.check_access(0, size, true, "InitOutput", loc);
+    for (uint32_t i = 0; i < size; ++i) gmWorkspaceAddr.addr_[i] = value;
+    uint64_t bytes = uint64_t(size) * sizeof(T);
+    ::akgen_sim::charge_dma(::akgen_sim::P_MTE3, double(bytes), ::akgen_sim::cfg().bw_ub_gm, 0.0, "InitOutput", loc);
+    ::akgen_sim::ctx().gm_write += bytes;
+}
+template <typename T> inline void Fill(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, AKGEN_LOC) {
+    InitOutput<T>(gmWorkspaceAddr, size, value, loc);
+}
 }  // namespace AscendC
