@@ -1,0 +1,536 @@
+"""The `cann` toolchain: a candidate built in an msopgen custom-op project with CANN's build.sh, installed as a
+custom op package, and run through torch_npu on an NPU. Same interface as the sim toolchain (`name`,
+`compile(sources, options) -> Build`, `run(build, case) -> Run`), plus `run_cases` (one NPU process for all the
+cases of a candidate) and `evaluate_cann`, the bench pipeline's per-candidate evaluation on this toolchain.
+
+Selected by `get_toolchain` (akgen_lsp.sim.toolchain) when ``toolchain.name`` is "cann", or "auto" with
+ASCEND_HOME_PATH pointing at a CANN install. Never run against a real CANN or NPU: the tests drive it with stand-ins
+for msopgen, build.sh, cmake, the .run package and the runner's Python (see docs/bench.md, "cann toolchain").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from akgen_lsp.bench.cann import (
+    BUILD_TIMEOUT_S,
+    CannInstall,
+    compile_succeeded,
+    compute_unit,
+    detect_cann,
+    find_vendor_dir,
+    parse_build_log,
+)
+from akgen_lsp.bench.cann_project import (
+    Command,
+    ProjectSpec,
+    find_run_package,
+    finish_project,
+    install_command,
+    installed_vendor,
+    prepare_project,
+    pybind_commands,
+    user_paths,
+)
+from akgen_lsp.bench.cann_runner import (
+    RUNNER_SCRIPT,
+    call_params,
+    case_spec,
+    parse_runner_output,
+    runner_env,
+    runner_spec,
+)
+from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim.build import Build, ToolchainError
+from akgen_lsp.sim.runner import Run
+
+RUN_TIMEOUT_S = 300.0  # NPUKernelBench: eval.timeout_precision
+
+
+class CannUnavailable(ToolchainError):
+    """The cann toolchain was asked for but cannot work here; the message says what is missing and what to do."""
+
+
+@dataclass
+class CannOptions:
+    """How to build one candidate (the counterpart of the sim toolchain's BuildOptions)."""
+
+    op_type: str  # OpDef class (CamelCase)
+    op_snake: str  # file and pybind function name
+    work: Path | None = None  # None: a fresh temporary folder
+    soc: str = "Ascend910B2"
+    template: Path | None = None
+    pybind_source: str | None = None
+    pybind_params: Sequence[tuple[str, str]] = ()
+    helper_header: str | None = None
+    kernel_only: bool = False  # NPUKernelBench's kernel-only mode: add `GM_ADDR tiling` after `GM_ADDR workspace`
+    timeout_s: float = BUILD_TIMEOUT_S
+
+
+@dataclass
+class CannBuild(Build):
+    """A `Build` plus what running it needs."""
+
+    status: str = "compile_error"  # ok | compile_error | timeout
+    work: Path | None = None
+    vendor: Path | None = None
+    module_dir: Path | None = None
+    function: str = ""
+    call: str = "returns"  # returns (the task's pybind) | out_args (akgen's generated pybind)
+    artifacts: dict[str, bool] = field(default_factory=dict)
+    stages: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Result:
+    rc: int
+    output: str
+    seconds: float
+    timed_out: bool
+
+
+def _run(cmd: Command, env: Mapping[str, str], timeout_s: float | None = None) -> _Result:
+    """Run one command in its own process group; on timeout the whole group is killed."""
+    limit = timeout_s if timeout_s is not None else cmd.timeout_s
+    full = {**env, **cmd.env}
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.Popen(cmd.argv, cwd=cmd.cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, errors="replace", start_new_session=True)
+    except OSError as exc:
+        return _Result(127, f"cannot run {cmd.argv[0]}: {exc}", 0.0, False)
+    try:
+        out, _ = proc.communicate(timeout=limit)
+        return _Result(proc.returncode, out or "", time.perf_counter() - t0, False)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+        out, _ = proc.communicate()
+        return _Result(-9, out or "", time.perf_counter() - t0, True)
+
+
+def _error(code: str, message: str, path: str, error_class: str, line: int = 1) -> Finding:
+    return Finding(code, message, Span.point(path, line), Severity.ERROR, "akgen-build", error_class)
+
+
+def add_tiling_param(kernel_source: str) -> str:
+    """NPUKernelBench's kernel-only mode: the kernel gets the tiling pointer after the workspace."""
+    if re.search(r"GM_ADDR\s+tiling\b", kernel_source):
+        return kernel_source
+    return kernel_source.replace("GM_ADDR workspace", "GM_ADDR workspace, GM_ADDR tiling", 1)
+
+
+class CannToolchain:
+    """msopgen + build.sh + torch_npu. `install` is what `detect_cann` found; `python` runs the NPU runner and
+    configures the pybind build (it must import torch, torch_npu and pybind11)."""
+
+    name = "cann"
+
+    def __init__(self, install: CannInstall, python: str = sys.executable, env: Mapping[str, str] | None = None,
+                 run_timeout_s: float = RUN_TIMEOUT_S, warmup: int = 1, repeats: int = 100,
+                 device_index: int | None = None, jobs: int | None = None, device: str | None = None):
+        self.install = install
+        self.python = python
+        self.env = dict(os.environ if env is None else env)
+        self.run_timeout_s = run_timeout_s
+        self.warmup = warmup
+        self.repeats = repeats
+        self.device_index = device_index
+        self.device = device  # the torch device string; None: npu:<device_index>
+        self.jobs = jobs or max(1, (os.cpu_count() or 2))
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **kw: Any) -> CannToolchain:
+        """The toolchain of the CANN install ASCEND_HOME_PATH names; raises CannUnavailable saying what is missing."""
+        env = dict(os.environ if env is None else env)
+        found = detect_cann(env)
+        if not found.usable:
+            raise CannUnavailable(f"the cann toolchain cannot run here: {found.explain()}")
+        return cls(found, env=env, **kw)
+
+    # ----------------------------------------------------------------------------------------------- compile
+
+    def spec(self, sources: Sequence[Path], options: CannOptions, work: Path) -> ProjectSpec:
+        kernel = Path(sources[0])
+        host = next((Path(s) for s in sources[1:] if Path(s).suffix in (".cpp", ".cc")
+                     and Path(s).stem == options.op_snake), None)
+        host = host or next((Path(s) for s in sources[1:] if Path(s).suffix in (".cpp", ".cc")), None)
+        if host is None:
+            raise ValueError("the cann toolchain needs the op_host source (the OpDef and its TilingFunc)")
+        tiling = next((Path(s) for s in sources[1:] if Path(s).suffix == ".h" and "tiling" in Path(s).name), None)
+        extra_host = {Path(s).name: Path(s).read_text(encoding="utf-8", errors="replace") for s in sources[1:]
+                      if Path(s).parent == host.parent and Path(s) not in (host, tiling)}
+        extra_kernel = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in sorted(kernel.parent.iterdir())
+                        if p.is_file() and p != kernel and p.suffix in (".h", ".hpp", ".inc")} \
+            if kernel.parent.is_dir() else {}
+        ksrc = kernel.read_text(encoding="utf-8", errors="replace")
+        if options.kernel_only:
+            ksrc = add_tiling_param(ksrc)
+        home = self.install.home or Path(self.env.get("ASCEND_HOME_PATH", "/usr/local/Ascend/ascend-toolkit/latest"))
+        return ProjectSpec(
+            work=work, op_type=options.op_type, op_snake=options.op_snake, kernel_source=ksrc,
+            host_source=host.read_text(encoding="utf-8", errors="replace"),
+            tiling_header=tiling.read_text(encoding="utf-8", errors="replace") if tiling else None,
+            extra_kernel_files=extra_kernel, extra_host_files=extra_host, soc=options.soc,
+            compute_unit=compute_unit(options.soc), cann_home=home, template=options.template,
+            msopgen=str(self.install.msopgen or "msopgen"), pybind_source=options.pybind_source,
+            pybind_params=tuple(options.pybind_params), helper_header=options.helper_header, python=self.python,
+            jobs=self.jobs)
+
+    def compile(self, sources: Sequence[str | Path], options: CannOptions) -> CannBuild:
+        """Build the candidate (sources: the kernel first, then the op_host files). Never raises for a bad kernel:
+        the build's `findings` say what failed, at the user's files."""
+        t0 = time.perf_counter()
+        paths = [Path(s) for s in sources]
+        work = options.work or Path(tempfile.mkdtemp(prefix="akgen-cann-"))
+        key = hashlib.sha256(b"".join(p.read_bytes() for p in paths if p.is_file())).hexdigest()[:16]
+        kernel_user = str(paths[0])
+        try:
+            spec = self.spec(paths, options, work)
+            commands = prepare_project(spec)
+        except (OSError, ValueError) as exc:
+            return CannBuild(False, None, [_error("CANN-PROJECT", str(exc), kernel_user, "parse")], tuple(paths), key,
+                             seconds=time.perf_counter() - t0, work=work)
+        host_user = next((str(p) for p in paths[1:] if p.suffix in (".cpp", ".cc")), None)
+        tiling_user = next((str(p) for p in paths[1:] if p.suffix == ".h" and "tiling" in p.name), None)
+        users = user_paths(spec, kernel_user, host_user, tiling_user)
+        build = CannBuild(False, None, [], tuple(paths), key, work=work, function=options.op_snake,
+                          call="returns" if options.pybind_source is not None else "out_args",
+                          module_dir=spec.build_dir)
+        logs: list[str] = []
+        env = {**self.env, "ASCEND_HOME_PATH": str(spec.cann_home)}
+
+        def stage(cmd: Command, timeout: float | None = None) -> _Result:
+            res = _run(cmd, env, timeout)
+            logs.append(f"$ {' '.join(cmd.argv)}\n{res.output}")
+            build.stages.append({"stage": cmd.stage, "argv": cmd.argv, "cwd": str(cmd.cwd), "rc": res.rc,
+                                 "seconds": round(res.seconds, 3), "timed_out": res.timed_out})
+            build.command = cmd.argv
+            return res
+
+        def done(status: str, findings: list[Finding]) -> CannBuild:
+            build.status = status
+            build.ok = status == "ok"
+            build.findings = findings
+            build.seconds = time.perf_counter() - t0
+            build.log = "\n".join(logs)
+            (spec.log_dir / "build.log").write_text(build.log, encoding="utf-8", errors="replace")
+            return build
+
+        for cmd in commands:
+            if cmd.stage == "msopgen":
+                res = stage(cmd)
+                if res.rc != 0 or res.timed_out:
+                    fs = parse_build_log(res.output, users, str(spec.op_json), tool="msopgen") or [
+                        _error("MSOPGEN", f"msopgen gen failed (exit {res.rc}): {res.output.strip()[-300:]}; the op "
+                               "description it was given is " + str(spec.op_json), str(spec.op_json),
+                               "build_system")]
+                    return done("compile_error", fs)
+                continue
+            try:
+                finish_project(spec)
+            except (OSError, ValueError) as exc:
+                return done("compile_error", [_error("CANN-PROJECT", f"cannot write the project: {exc}", kernel_user,
+                                                     "harness")])
+            res = stage(cmd, options.timeout_s)
+            if res.timed_out:
+                return done("timeout", [_error("CANN-TIMEOUT", f"build.sh did not finish within {options.timeout_s:g} "
+                                               "s (NPUKernelBench's compile limit is 400 s); the build was killed",
+                                               kernel_user, "timeout")])
+        if not any(spec.build_dir.glob("kernel_gen_ops.*.so")) and build.stages and build.stages[-1]["rc"] == 0:
+            for cmd in pybind_commands(spec):
+                res = stage(cmd)
+                if res.rc != 0:
+                    break
+        build.artifacts = compile_succeeded(spec.project, options.op_type, spec.build_dir)
+        if not build.artifacts["ok"]:
+            text = "\n".join(logs) + "\n" + _saved_logs(spec.log_dir)
+            fs = parse_build_log(text, users, str(spec.op_json))
+            if not fs:
+                missing = [k for k in ("pybind_so", "libcust_opapi_so", "kernel_o") if not build.artifacts[k]]
+                fs = [_error("CANN-ARTIFACTS", "the build produced no " + ", ".join(_ARTIFACT[m] for m in missing)
+                             + f"; see {spec.log_dir / 'build.log'}", kernel_user, "build_system")]
+            return done("compile_error", fs)
+        build.binary = next(iter(sorted(spec.build_dir.glob("kernel_gen_ops.*.so"))), None)
+        build.vendor = self._install(spec, stage, build)
+        return done("ok", [])
+
+    def _install(self, spec: ProjectSpec, stage: Any, build: CannBuild) -> Path | None:
+        run_file = find_run_package(spec)
+        if run_file is not None:
+            res = stage(install_command(spec, run_file))
+            vendor = installed_vendor(spec)
+            if res.rc == 0 and (vendor / "op_api" / "lib" / "libcust_opapi.so").is_file():
+                return vendor
+            build.warnings.append(f"installing {run_file.name} failed (exit {res.rc}); using the package folder "
+                                  "inside the build tree, as NPUKernelBench does")
+        return find_vendor_dir(spec.project)
+
+    # ----------------------------------------------------------------------------------------------- run
+
+    def run(self, build: CannBuild, case: dict[str, Any], out_dir: Path | None = None,
+            reference_module: Path | None = None) -> Run:
+        """One case (a `cann_runner.case_spec`); see `run_cases`."""
+        return self.run_cases(build, [case], reference_module)[0]
+
+    def run_cases(self, build: CannBuild, cases: Sequence[dict[str, Any]], reference_module: Path | None = None
+                  ) -> list[Run]:
+        """All the cases of a candidate in one runner process on the NPU. A Run's `outputs` maps each output name to
+        its .npy; `estimate` holds the measured times ({"us", "reference_us", "measured": True})."""
+        work = build.work or Path(tempfile.mkdtemp(prefix="akgen-cann-run-"))
+        if not build.ok or build.module_dir is None:
+            return [Run("runtime_error", [_error("CANN-NOT-BUILT", "the candidate was not built", "build", "harness")],
+                        {}, {}, None, {}) for _ in cases]
+        script = work / RUNNER_SCRIPT.name
+        shutil.copy(RUNNER_SCRIPT, script)
+        spec = runner_spec(cases, build.module_dir, build.function, build.call, reference_module, self.device_index,
+                           self.warmup, self.repeats, self.device)
+        spec_path = work / "runner_spec.json"
+        import json
+
+        spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
+        cmd = Command([self.python, str(script), str(spec_path)], work, self.run_timeout_s, "run")
+        res = _run(cmd, runner_env(build.vendor, self.env))
+        (work / "runner.log").write_text(res.output, encoding="utf-8", errors="replace")
+        parsed = parse_runner_output(res.output)
+        tail = res.output.strip()[-600:]
+        runs: list[Run] = []
+        for c in cases:
+            cid = int(c["case_id"])
+            rec = parsed.cases.get(cid)
+            where = str(build.sources[0]) if build.sources else "kernel"
+            if rec is None:
+                if res.timed_out:
+                    msg, status = f"the NPU run did not finish within {self.run_timeout_s:g} s", "timeout"
+                elif parsed.fatal:
+                    msg, status = parsed.fatal, "runtime_error"
+                else:
+                    msg, status = (f"the runner stopped before case {cid} (exit {res.rc}); last output: {tail}",
+                                   "crash")
+                runs.append(Run(status, [Finding("CANN-RUN", msg, Span.point(where, 1), Severity.ERROR, "akgen-run",
+                                                 "timeout" if status == "timeout" else "runtime")],
+                                {}, {}, None, {}, wall_s=res.seconds))
+                continue
+            if rec.get("status") != "ok":
+                runs.append(Run("runtime_error", [Finding("CANN-RUN", f"case {cid} failed on the NPU: "
+                                                          f"{rec.get('error', 'unknown error')}", Span.point(where, 1),
+                                                          Severity.ERROR, "akgen-run", "runtime")],
+                                {}, {}, None, {}, wall_s=res.seconds))
+                continue
+            outs = {o["name"]: p for o, p in zip(c["outputs"], rec.get("outputs", []), strict=False)}
+            kms, rms = rec.get("kernel_ms"), rec.get("reference_ms")
+            est = {"us": float(kms) * 1000.0 if kms is not None else None,
+                   "reference_us": float(rms) * 1000.0 if rms is not None else None, "measured": True,
+                   "warmup": self.warmup, "repeats": self.repeats}
+            warnings = [rec["note"]] if rec.get("note") else []
+            runs.append(Run("ok", [], outs, est, None, {}, kernel_us=float(est["us"] or 0.0), wall_s=res.seconds,
+                            warnings=warnings))
+        return runs
+
+
+_ARTIFACT = {"pybind_so": "pybind module kernel_gen_ops*.so", "libcust_opapi_so": "op_api/lib/libcust_opapi.so",
+             "kernel_o": "kernel object <Op>*.o"}
+
+
+def _saved_logs(log_dir: Path) -> str:
+    """Compiler logs CANN wrote under ASCENDC_BUILD_LOG_DIR (files with "_error" in their name first)."""
+    if not log_dir.is_dir():
+        return ""
+    files = sorted((p for p in log_dir.rglob("*") if p.is_file() and p.name != "build.log"),
+                   key=lambda p: ("_error" not in p.name, p.name))
+    return "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in files[:20])
+
+
+# --------------------------------------------------------------------------------------------------- bench pipeline
+
+def template_for(task_root: Path, env: Mapping[str, str] | None = None) -> Path | None:
+    """A ready msopgen project to build in: AKGEN_CANN_TEMPLATE, else NPUKernelBench's libs/common_include/msopgen
+    when the task lives in a checkout of it; None: run msopgen gen."""
+    env = os.environ if env is None else env
+    if env.get("AKGEN_CANN_TEMPLATE"):
+        return Path(env["AKGEN_CANN_TEMPLATE"])
+    for parent in task_root.parents:
+        cand = parent / "libs" / "common_include" / "msopgen"
+        if (cand / "build.sh").is_file():
+            return cand
+    return None
+
+
+def evaluate_cann(task: Any, cand: Any, settings: Any, toolchain: CannToolchain | None = None) -> dict[str, Any]:
+    """The bench pipeline's `evaluate` on the cann toolchain: parse, build once, run every case on the NPU, compare
+    on the CPU with the same rules as on sim, measured times against the torch_npu reference op."""
+    from akgen_lsp.ascendc.arch import load_arch
+    from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
+    from akgen_lsp.bench.metrics import error_class_of, task_score
+    from akgen_lsp.bench.pipeline import Timings, _finding, _op_def_name, _prepare
+    from akgen_lsp.bench.reference import ReferenceError_, Skip, load_case
+    from akgen_lsp.findings import finding_to_json
+
+    t_start = time.perf_counter()
+    tm = Timings()
+    rec: dict[str, Any] = {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
+                           "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, "toolchain": "cann",
+                           "status": "pending", "parsed": False, "compiled": False, "ran": False, "correct": False,
+                           "passed_cases": 0, "cases": 0, "case_results": [], "findings": [], "estimate_us": None,
+                           "baseline_us": None, "speedup": None, "measured": True}
+    findings: list[Finding] = []
+    work = Path(tempfile.mkdtemp(prefix="akgen-cann-", dir=settings.work_dir))
+
+    def finish(status: str) -> dict[str, Any]:
+        tm.total = time.perf_counter() - t_start
+        rec["status"] = status
+        rec["findings"] = [finding_to_json(f) for f in findings[:20]]
+        rec["error_class"] = error_class_of(rec["findings"], status)
+        rec["score"] = task_score(rec["passed_cases"], rec["cases"])
+        rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
+                          "harness": round(tm.harness, 4)}
+        if not settings.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
+        return rec
+
+    if toolchain is None:
+        try:
+            toolchain = CannToolchain.from_env()
+        except CannUnavailable as exc:
+            findings.append(_finding("BENCH-TOOLCHAIN", str(exc), str(task.root), "toolchain"))
+            return finish("harness_error")
+    t0 = time.perf_counter()
+    prep = _prepare(task, cand, settings, work)
+    tm.parse = time.perf_counter() - t0
+    if isinstance(prep, Finding):
+        findings.append(prep)
+        return finish("parse_error")
+    rec["parsed"] = True
+    try:
+        cases = task.cases()
+    except Exception as exc:
+        findings.append(_finding("BENCH-TASK", str(exc), str(task.validation), "harness"))
+        return finish("harness_error")
+    if settings.case_ids is not None:
+        cases = [c for c in cases if c.case_id in settings.case_ids]
+    if settings.max_cases is not None:
+        cases = cases[: settings.max_cases]
+    rec["cases"] = len(cases)
+    datas: dict[int, Any] = {}
+    specs: list[dict[str, Any]] = []
+    first_fail: str | None = None
+    for case in cases:
+        cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
+        rec["case_results"].append(cr)
+        t0 = time.perf_counter()
+        try:
+            data = load_case(task, case)
+            specs.append(case_spec(case.case_id, data, work / f"case{case.case_id}"))
+            datas[case.case_id] = data
+        except Skip as exc:
+            cr["status"] = "skipped"
+            findings.append(_finding("BENCH-SKIP", f"case {case.case_id} skipped: {exc}", str(task.validation),
+                                     "skipped", severity=Severity.WARNING))
+            first_fail = first_fail or "skipped"
+        except (ReferenceError_, ValueError) as exc:
+            cr["status"] = "harness_error"
+            findings.append(_finding("BENCH-REFERENCE", f"case {case.case_id}: {exc}", str(task.validation),
+                                     "harness"))
+            first_fail = first_fail or "harness_error"
+        tm.reference += time.perf_counter() - t0
+    host = prep.host
+    question_host = host is not None and host.resolve() == task.question_host.resolve()
+    sources = [prep.kernel] + ([host] if host else [])
+    if host is not None:
+        sources += sorted(p for p in host.parent.iterdir() if p.is_file() and p != host
+                          and p.suffix in (".h", ".cpp", ".cc"))
+    pybind = task.validation / "pybind.cpp"
+    first = next(iter(datas.values()), None)
+    options = CannOptions(op_type=_op_def_name(host, task.name), op_snake=task.op, work=work / "cann",
+                          soc=load_arch(settings.arch).soc, template=template_for(task.root),
+                          pybind_source=pybind.read_text(encoding="utf-8") if pybind.is_file() else None,
+                          pybind_params=call_params(first) if first is not None else (),
+                          kernel_only=question_host)
+    t0 = time.perf_counter()
+    build = toolchain.compile(sources, options)
+    tm.compile = time.perf_counter() - t0
+    rec["build"] = {"status": build.status, "seconds": round(build.seconds, 3), "artifacts": build.artifacts,
+                    "stages": build.stages, "warnings": build.warnings}
+    if not build.ok:
+        findings.extend(build.findings)
+        for cr in rec["case_results"]:
+            if cr["status"] == "pending":
+                cr["status"] = "compile_error"
+        return finish("compile_error")
+    rec["compiled"] = True
+    if not specs:
+        return finish(first_fail or "harness_error")
+    module = task.validation / "module.py"
+    t0 = time.perf_counter()
+    runs = toolchain.run_cases(build, specs, module if module.is_file() else None)
+    tm.run = time.perf_counter() - t0
+    times: list[tuple[float, float | None]] = []
+    by_id = {int(s["case_id"]): r for s, r in zip(specs, runs, strict=True)}
+    for cr in rec["case_results"]:
+        run = by_id.get(int(cr["case_id"]))
+        if run is None:
+            continue
+        data = datas[int(cr["case_id"])]
+        if run.status != "ok":
+            findings.extend(run.findings)
+            cr["status"] = "timeout" if run.status == "timeout" else "runtime_error"
+            first_fail = first_fail or cr["status"]
+            continue
+        rec["ran"] = True
+        t0 = time.perf_counter()
+        try:
+            raw_outs = [np.load(run.outputs[t.name]) for t in data.outputs]
+        except (KeyError, OSError, ValueError) as exc:
+            cr["status"] = "runtime_error"
+            findings.append(Finding("CANN-OUTPUT", f"case {cr['case_id']}: the NPU run wrote no readable output "
+                                    f"({exc})", Span.point(str(prep.kernel), 1), Severity.ERROR, "akgen-run",
+                                    "runtime"))
+            first_fail = first_fail or "runtime_error"
+            continue
+        outs = [as_float(o, t.dtype) for o, t in zip(raw_outs, data.outputs, strict=True)]
+        refs = [as_float(t.array, t.dtype) for t in data.outputs]
+        custom = (lambda d=data, r=raw_outs: d.custom_check(r)) if data.custom_check else None
+        try:
+            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs], custom)
+        except ReferenceError_:
+            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs])
+        tm.compare += time.perf_counter() - t0
+        est = run.estimate or {}
+        cr.update({"max_abs": cmp.to_json()["max_abs"], "max_rel": cmp.to_json()["max_rel"],
+                   "measured_us": est.get("us"), "reference_us": est.get("reference_us")})
+        if cmp.ok:
+            cr["status"] = "pass"
+            rec["passed_cases"] += 1
+            if est.get("us"):
+                times.append((float(est["us"]), est.get("reference_us")))
+        else:
+            cr["status"] = "wrong_answer"
+            findings.append(comparison_finding(cmp, str(prep.kernel), f"case {cr['case_id']}", data.tolerance))
+            first_fail = first_fail or "wrong_answer"
+    if times:
+        rec["estimate_us"] = round(sum(k for k, _ in times) / len(times), 4)
+        refs_t = [(k, r) for k, r in times if r]
+        if refs_t:
+            rec["baseline_us"] = round(sum(r for _, r in refs_t) / len(refs_t), 4)
+            rec["speedup"] = round(sum(r / k for k, r in refs_t) / len(refs_t), 4)
+    all_pass = rec["cases"] > 0 and rec["passed_cases"] == rec["cases"]
+    rec["correct"] = all_pass
+    return finish("pass" if all_pass else (first_fail or "harness_error"))
