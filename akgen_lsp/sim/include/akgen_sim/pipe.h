@@ -32,6 +32,8 @@ inline const char* mem_name(Mem m) {
 class TPipe;
 inline TPipe*& current_pipe() { static thread_local TPipe* p = nullptr; return p; }
 
+using TBufHandle = uint8_t*;  // a queue buffer's handle (kernel_tensor_base.h)
+
 // The queue / buffer base shared by TQueBind and TBuf: the slots InitBuffer gave it.
 struct TQueBase {
     static constexpr int kMaxSlots = 64;
@@ -95,6 +97,15 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
     }
     template <typename T> void DeQue(LocalTensor<T>& t, AKGEN_LOC) { t = DeQue<T>(loc); }
+    // The untyped forms (kernel_tpipe.h): DeQue() hands back the buffer handle; the user-position forms of a
+    // TQueBind (EnQue/DeQue<srcUserPos, dstUserPos, T>) queue the same way as the plain ones.
+    TBufHandle DeQue(AKGEN_LOC) { return reinterpret_cast<TBufHandle>(DeQue<uint8_t>(loc).addr_); }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> bool EnQue(const LocalTensor<T>& t, AKGEN_LOC) {
+        return EnQue<T>(t, loc);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T> LocalTensor<T> DeQue(AKGEN_LOC) {
+        return DeQue<T>(loc);
+    }
 
     template <typename T> void FreeTensor(LocalTensor<T>& t, AKGEN_LOC) {
         akgen_sim::touch("FreeTensor", loc);
@@ -174,12 +185,12 @@ template <TPosition pos = TPosition::VECCALC> class TBuf : public TQueBase {
 public:
     TBuf() { pos_ = pos; }
     template <typename T> LocalTensor<T> Get(AKGEN_LOC) {
-        check("Get", loc);
+        if (!check("Get", loc)) return LocalTensor<T>();
         akgen_sim::Slot* s = slots_[0];
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
     }
     template <typename T> LocalTensor<T> Get(uint32_t len, AKGEN_LOC) {
-        check("Get", loc);
+        if (!check("Get", loc)) return LocalTensor<T>();
         akgen_sim::Slot* s = slots_[0];
         if (static_cast<uint64_t>(len) * sizeof(T) > s->bytes) {
             akgen_sim::fail("SIM-TBUF-SIZE",
@@ -190,7 +201,7 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), len, s, pos_);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, AKGEN_LOC) {
-        check("GetWithOffset", loc);
+        if (!check("GetWithOffset", loc)) return LocalTensor<T>();
         akgen_sim::Slot* s = slots_[0];
         if (bufOffset % 32 != 0) {
             akgen_sim::fail("SIM-UB-ALIGN", akgen_sim::fmt("Failed to check bufOffset alignment in GetWithOffset, "
@@ -210,13 +221,21 @@ public:
     template <typename T> void FreeTensor(LocalTensor<T>&) {}
 
 private:
-    void check(const char* api, const akgen_sim::loc_t& loc) {
+    // A TBuf that InitBuffer never gave memory: on the NPU, Get reads the TBuf's uninitialised buffer descriptor and
+    // hands back a tensor at no defined address, and nothing fails until that tensor is used. So Get warns (once per
+    // TBuf) and returns a tensor without a buffer; any use of it fails with SIM-TENSOR-UNINIT at the using line.
+    bool check(const char* api, const akgen_sim::loc_t& loc) {
         akgen_sim::touch(api, loc);
-        if (num_ == 0) {
-            akgen_sim::fail("SIM-TBUF-NOINIT", "TBuf::Get: the buffer has no memory (call pipe.InitBuffer(buf, bytes) "
-                                               "first)", loc, "scope", api);
+        if (num_ != 0) return true;
+        if (!warned_noinit_) {
+            warned_noinit_ = true;
+            akgen_sim::warn("SIM-TBUF-NOINIT", "TBuf::Get: the buffer has no memory (call pipe.InitBuffer(buf, bytes) "
+                                               "first); the tensor it returns has no buffer, and using it fails",
+                            loc, "scope", api);
         }
+        return false;
     }
+    bool warned_noinit_ = false;
 };
 
 class TPipe {
