@@ -58,7 +58,9 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const std
     ::akgen_sim::check_local(src, "src", "Axpy", uint64_t(count) * sizeof(U), loc);
     const float s = static_cast<float>(scalarValue);
     for (int32_t i = 0; i < count; ++i) {
-        dst.addr_[i] = static_cast<T>(static_cast<float>(dst.addr_[i]) + static_cast<float>(src.addr_[i]) * s);
+        float prod = static_cast<float>(src.addr_[i]) * s;
+        if constexpr (std::is_same_v<T, U>) prod = static_cast<float>(static_cast<T>(prod));  // same-type: product rounded to T, then the add (as NPU results show)
+        dst.addr_[i] = static_cast<T>(static_cast<float>(dst.addr_[i]) + prod);
     }
     ::akgen_sim::vec_charge("muls", "Axpy", ::akgen_sim::repeats_for<T>(uint64_t(count)), dst.slot_,
                             {src.slot_, dst.slot_}, loc);

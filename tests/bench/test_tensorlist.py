@@ -1,0 +1,64 @@
+"""Tensor lists through the bench harness: a task in the NPUKernelBench layout that passes List[tensor] (our own
+fixture, tests/bench/fixtures/tensorlist_suite) maps each list to one kernel parameter, runs its host TilingFunc on
+the list's shapes, and compares every output tensor of the list."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.reference import Tensor, load_case
+from akgen_lsp.bench.tasks import Task, load_task
+from akgen_lsp.bench.tensorlist import TensorList, list_output, make_list
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "tensorlist_suite" / "tasks" / "level2" / "Foreach" / "ListScale"
+
+
+def _answer(task: Task) -> Candidate:
+    a = task.answers[0]
+    return Candidate(task.id, 0, a.kernel, a.host.parent if a.host else None)
+
+
+def _convert(x: object) -> tuple[np.ndarray, str] | None:
+    return (x, str(x.dtype)) if isinstance(x, np.ndarray) else None
+
+
+def test_case_data_holds_one_list_input_and_one_list_output() -> None:
+    task = load_task(FIXTURE)
+    data = load_case(task, task.cases()[0])
+    assert isinstance(data.inputs[0], TensorList) and isinstance(data.outputs[0], TensorList)
+    assert data.inputs[0].shapes == [(5,), (3, 7), (64,)]
+    assert isinstance(data.inputs[1], Tensor) and data.inputs[1].array.size == 1
+    # the list's array is its elements flattened and concatenated (what byte counts and comparisons see)
+    assert data.outputs[0].array.size == 5 + 21 + 64
+
+
+def test_list_answer_passes_and_a_wrong_element_fails(tmp_path: Path) -> None:
+    task = load_task(FIXTURE)
+    rec = evaluate(task, _answer(task), Settings(mode="dynamic"))
+    assert rec["status"] == "pass", rec["findings"]
+    assert rec["passed_cases"] == rec["cases"] == 2
+
+    root = tmp_path / "tasks" / "level2" / "Foreach" / "ListScale"
+    shutil.copytree(FIXTURE, root)
+    broken = load_task(root)
+    k = broken.answers[0].kernel
+    # the last tensor of each core is scaled twice: only some list elements are wrong
+    k.write_text(k.read_text().replace("Muls(b, a, s, len);", "Muls(b, a, k + GetBlockNum() >= t.tensorCount ? s * s : s, len);"))
+    rec = evaluate(broken, _answer(broken), Settings(mode="dynamic", case_ids=(0,)))
+    assert rec["status"] == "wrong_answer", rec["findings"]
+    assert any(f["code"] == "BENCH-PRECISION" for f in rec["findings"])
+
+
+def test_list_output_needs_matching_list_input() -> None:
+    xs = [np.zeros((2, 3), np.float32), np.zeros(4, np.float32)]
+    assert list_output([np.ones((2, 3), np.float32), np.ones(4, np.float32)], [xs], _convert)
+    assert list_output([np.array(1, np.float32), np.ones((), np.float32)], [xs], _convert)  # per-tensor norms
+    assert not list_output([np.ones(10, np.float32), np.ones(1, np.float32)], [xs], _convert)  # concat + flag
+    assert not list_output((np.ones((2, 3), np.float32), np.ones(4, np.float32)), [xs], _convert)  # a tuple
+    tl = make_list("x", xs, _convert, Tensor)
+    tl.name = "inputs"
+    assert [t.name for t in tl.items] == ["inputs[0]", "inputs[1]"] and tl.dtype == "float32"
