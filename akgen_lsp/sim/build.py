@@ -335,6 +335,8 @@ def bisheng_shadow_text(text: str) -> str | None:
 
 _EXPLICIT_SPEC = re.compile(r"\btemplate\s*<\s*>")
 _SPEC_NAME = re.compile(r"(operator\s*\(\s*\)|[A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*\(")
+_CLASS_SPEC = re.compile(r"\s*(?:struct|class|union)\s+([A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*"
+                         r"(?::[^;{]*)?$")
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>")
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b(?![^;{}]*\()")
 _ENUM_HEAD = re.compile(r"\benum\b")
@@ -399,7 +401,10 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
             if k >= 0:
                 decl_end = min(decl_end, k)
         nm = _SPEC_NAME.search(code, m.end(), decl_end)
-        if nm is None or code[m.end():nm.start()].rstrip().endswith("::"):
+        cm = _CLASS_SPEC.match(code, m.end(), decl_end)
+        if cm is not None:
+            nm = cm
+        elif nm is None or code[m.end():nm.start()].rstrip().endswith("::"):
             continue
         name = re.sub(r"\s+", "", nm.group(1))
         args = _split_top(nm.group(2))
@@ -409,31 +414,42 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
                 continue
             after = code[t.end():t.end() + 400]
             stop = min((j for j in (after.find("{"), after.find(";")) if j >= 0), default=len(after))
-            decl = re.sub(r"\s+", "", after[:stop])
-            if re.search(re.escape(name) + r"\(", decl) and not re.search(re.escape(name) + r"<", decl):
+            decl = re.sub(r"\s+", " ", after[:stop]).strip()
+            if cm is not None:
+                if re.fullmatch(r"(?:struct|class|union) " + re.escape(name) + r"(?: ?:.*)?", decl):
+                    primary = t
+            elif re.search(re.escape(name) + r" ?\(", decl) and not re.search(re.escape(name) + r" ?<", decl):
                 primary = t
         if primary is None:
             continue
         params = _split_top(primary.group(1))
         if len(params) != len(args):
             continue
-        conds = []
+        conds, names, plain = [], [], []
         for prm, arg in zip(params, args, strict=True):
             decl = prm.split("=", 1)[0].strip()
             pm = re.search(r"([A-Za-z_]\w*)\s*$", decl)
             if pm is None or decl.endswith("..."):
                 break
             pname = pm.group(1)
+            names.append(pname)
+            plain.append(decl)
             if re.match(r"(typename|class)\b", decl):
                 conds.append(f"::std::is_same_v<{pname}, {arg}>")
             else:
                 conds.append(f"({pname} == ({arg}))")
         else:
-            head = f"template <{primary.group(1).strip()}> requires ({' && '.join(conds)})"
-            edits.append((m.start(), m.end(), head))
-            # drop the explicit arguments: blanks keep the columns of the rest of the line
-            a, b = nm.end(1), nm.end() - 1
-            edits.append((a, b, " " * (b - a) if "\n" not in code[a:b] else code[a:b].replace("<", " ")))
+            a, b = nm.start(2), nm.end(2)
+            if cm is not None:
+                # a partial specialization, more constrained than the primary (allowed in class scope)
+                edits.append((m.start(), m.end(), f"template <{', '.join(plain)}> requires ({' && '.join(conds)})"))
+                edits.append((a, b, ", ".join(names)))
+            else:
+                edits.append((m.start(), m.end(),
+                              f"template <{primary.group(1).strip()}> requires ({' && '.join(conds)})"))
+                # drop the explicit arguments: blanks keep the columns of the rest of the line
+                a, b = nm.end(1), nm.end() - 1
+                edits.append((a, b, "".join(ch if ch == "\n" else " " for ch in code[a:b])))
     return edits
 
 

@@ -66,13 +66,16 @@ def test_rewritten_specializations_pick_the_same_function_as_bisheng(tmp_path: P
            "    template <> int run<2>(int x) { return x + 200; }\n"
            "    template <class U, int N> int pick();\n"
            "    template <> int pick<float, 3>() { return 7; }\n"
+           "    template <class U> struct H { using type = int; };\n"
+           "    template <> struct H<void> { using type = char; };\n"
            "};\n"
-           "int main() { K<int> k; std::printf(\"%d %d %d\\n\", k.run(1), k.template run<1>(1), k.template pick<float, 3>()); }\n")
+           "int main() { K<int> k; std::printf(\"%d %d %d %d %d\\n\", k.run(1), k.template run<1>(1),\n"
+           "    k.template pick<float, 3>(), int(sizeof(K<int>::H<void>::type)), int(sizeof(K<int>::H<long>::type))); }\n")
     out = bisheng_shadow_text(src)
     assert out is not None
     (tmp_path / "t.cpp").write_text(out, encoding="utf-8")
     subprocess.run(["g++", "-std=c++20", "t.cpp", "-o", "t"], cwd=tmp_path, check=True, capture_output=True)
-    assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout.split() == ["201", "101", "7"]
+    assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout.split() == ["201", "101", "7", "1", "4"]
 
 
 def test_core_type_pass_follows_the_cube_instructions() -> None:

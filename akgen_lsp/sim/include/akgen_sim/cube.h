@@ -47,6 +47,26 @@ struct LoadData2DParams {
 };
 using LoadData2dParams = LoadData2DParams;
 
+// LoadDataWithTranspose (A2/A3): startIndex and srcStride count square matrices (16x16 of a 16-bit type, 32x32 of an
+// 8-bit type, 16x16 of a 32-bit type); dstGap and dstFracGap count 512 B fractals.
+struct LoadData2dTransposeParams {
+    LoadData2dTransposeParams() {}
+    LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                              const uint16_t dstGapIn, const uint16_t dstfracGapIn, const uint8_t addrModeIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstfracGapIn), addrMode(addrModeIn) {}
+    LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                              const uint16_t dstGapIn, const uint16_t dstfracGapIn)
+        : startIndex(startIndexIn), repeatTimes(repeatTimesIn), srcStride(srcStrideIn), dstGap(dstGapIn),
+          dstFracGap(dstfracGapIn) {}
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+
 struct MmadParams {
     MmadParams() {}
     MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
@@ -255,6 +275,110 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     double bw = dst.pos_ == TPosition::A2 ? akgen_sim::cfg().bw_l1_l0a : akgen_sim::cfg().bw_l1_l0b;
     double ready = std::max(akgen_sim::ready_for_write(dst.slot_), akgen_sim::ready_for_read(src.slot_));
     double end = akgen_sim::charge(akgen_sim::P_MTE1, akgen_sim::cfg().bytes_cycles(bytes, bw), ready, "LoadData", loc);
+    akgen_sim::wrote(dst.slot_, end);
+    akgen_sim::read_by(src.slot_, end);
+}
+
+// L1 (C1) -> bias table (C2) converting on the way (A2/A3: src half, int32_t or float; dst int32_t or float): blockLen
+// counts 64-byte units of the source, srcGap 32-byte units of the source, dstGap 64-byte units of the destination;
+// half -> float is exact. The same-type form is in data_copy.h.
+template <typename T, typename U>
+    requires(!std::is_same_v<T, U>)
+inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p, AKGEN_LOC) {
+    akgen_sim::touch("DataCopy", loc);
+    if (p.blockCount == 0 || p.blockLen == 0) return;
+    if (!(std::is_same_v<U, half> && std::is_same_v<T, float>)) {
+        akgen_sim::fail("SIM-DTYPE", "DataCopy L1 -> bias table: converting copies take half into float on A2/A3 "
+                        "(other source/destination types must match)", loc, "dtype", "DataCopy");
+    }
+    if (dst.pos_ != TPosition::C2) {
+        akgen_sim::fail("SIM-POSITION", "DataCopy with different source and destination types moves L1 (C1) into the "
+                        "bias table (C2) only", loc, "api_mismatch", "DataCopy");
+    }
+    const uint64_t n = uint64_t(p.blockLen) * 64 / sizeof(U);  // elements per block
+    const uint64_t src_pitch = n + uint64_t(p.srcStride) * 32 / sizeof(U);
+    const uint64_t dst_pitch = n + uint64_t(p.dstStride) * 64 / sizeof(T);
+    const uint64_t blocks = p.blockCount;
+    akgen_sim::check_cube(src, "src", "DataCopy", ((blocks - 1) * src_pitch + n) * sizeof(U),
+                          {TPosition::C1, TPosition::A1, TPosition::B1}, "L1 (C1)", loc);
+    akgen_sim::check_cube(dst, "dst", "DataCopy", ((blocks - 1) * dst_pitch + n) * sizeof(T), {TPosition::C2},
+                          "the bias table (C2)", loc);
+    if (reinterpret_cast<uintptr_t>(dst.addr_) % 64 != 0) {
+        akgen_sim::fail("SIM-CUBE-ALIGN", "DataCopy: the bias table (C2) address must be 64 byte aligned", loc, "memory",
+                        "DataCopy");
+    }
+    for (uint64_t b = 0; b < blocks; ++b)
+        for (uint64_t i = 0; i < n; ++i) dst.addr_[b * dst_pitch + i] = static_cast<T>(static_cast<float>(src.addr_[b * src_pitch + i]));
+    double end = akgen_sim::charge_dma(akgen_sim::P_MTE1, double(blocks * n * sizeof(U)), akgen_sim::cfg().bw_l1_l0b,
+                                       std::max(akgen_sim::ready_for_read(src.slot_),
+                                                akgen_sim::ready_for_write(dst.slot_)), "DataCopy", loc);
+    akgen_sim::read_by(src.slot_, end);
+    akgen_sim::wrote(dst.slot_, end);
+}
+
+// L1 -> L0A / L0B with a transpose of square matrices. Per repeat r the square at src square startIndex + r * srcStride
+// (addrMode 1: minus) is transposed and written as its fractals, the first at dst fractal r * (1 + dstGap), the second
+// (8- and 32-bit types) dstFracGap + 1 fractals after it:
+// - 16-bit: the 16x16 fractal itself is the square;
+// - 8-bit: two 16x32 fractals stacked make a 32x32 square; the transpose's rows 0-15 and 16-31 are the two fractals;
+// - 32-bit: two 16x8 fractals side by side make a 16x16 square; the transpose's columns 0-7 and 8-15 are the two.
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                  const LoadData2dTransposeParams& p, AKGEN_LOC) {
+    akgen_sim::touch("LoadDataWithTranspose", loc);
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "LoadDataWithTranspose supports 8-, 16- and 32-bit types");
+    constexpr uint32_t FRAC = 512;
+    constexpr uint32_t FE = FRAC / sizeof(T);                       // elements per fractal
+    constexpr uint32_t NF = sizeof(T) == 2 ? 1 : 2;                 // fractals per square
+    constexpr uint32_t SQ = FE * NF;                                // elements per square
+    if (p.repeatTimes == 0) return;
+    const int64_t step = p.addrMode ? -int64_t(p.srcStride) : int64_t(p.srcStride);
+    const int64_t last = int64_t(p.startIndex) + step * int64_t(p.repeatTimes - 1);
+    if (last < 0) {
+        akgen_sim::fail("SIM-LOADDATA-ADDR", "LoadDataWithTranspose: addrMode 1 steps the source before its start "
+                        "(startIndex < (repeatTimes - 1) * srcStride)", loc, "memory", "LoadDataWithTranspose");
+    }
+    const uint64_t hi = uint64_t(std::max<int64_t>(last, p.startIndex)) + 1;
+    akgen_sim::check_cube(src, "src", "LoadDataWithTranspose", hi * SQ * sizeof(T),
+                          {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "L1 (A1, B1)", loc);
+    const uint64_t dst_frac = uint64_t(p.repeatTimes - 1) * (1 + p.dstGap) + (NF == 2 ? p.dstFracGap + 2u : 1u);
+    akgen_sim::check_cube(dst, "dst", "LoadDataWithTranspose", dst_frac * FRAC, {TPosition::A2, TPosition::B2},
+                          "L0A (A2) or L0B (B2)", loc);
+    if (reinterpret_cast<uintptr_t>(dst.addr_) % FRAC != 0) {
+        akgen_sim::fail("SIM-CUBE-ALIGN", "LoadDataWithTranspose: the dst tensor address in L0A/L0B must be 512 byte "
+                        "aligned", loc, "memory", "LoadDataWithTranspose");
+    }
+    T sq[1024];
+    for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        const T* s = src.addr_ + uint64_t(int64_t(p.startIndex) + step * int64_t(r)) * SQ;
+        T* d = dst.addr_ + uint64_t(r) * (1 + p.dstGap) * FE;
+        if constexpr (sizeof(T) == 2) {
+            for (uint32_t i = 0; i < 16; ++i)
+                for (uint32_t j = 0; j < 16; ++j) sq[j * 16 + i] = s[i * 16 + j];
+            std::memcpy(d, sq, FRAC);
+        } else if constexpr (sizeof(T) == 1) {
+            for (uint32_t i = 0; i < 32; ++i)
+                for (uint32_t j = 0; j < 32; ++j) sq[j * 32 + i] = s[i * 32 + j];
+            std::memcpy(d, sq, FRAC);
+            std::memcpy(d + uint64_t(p.dstFracGap + 1) * FE, sq + FE, FRAC);
+        } else {
+            // square element (row i, column j): fractal j / 8, element i * 8 + j % 8
+            for (uint32_t half = 0; half < 2; ++half) {
+                T* out = d + uint64_t(half) * (p.dstFracGap + 1) * FE;
+                for (uint32_t k = 0; k < 16; ++k)      // row k of the transpose = column k of the square
+                    for (uint32_t c = 0; c < 8; ++c) {  // its columns half * 8 + c = rows of the square
+                        uint32_t i = half * 8 + c;
+                        out[k * 8 + c] = s[(k / 8) * FE + i * 8 + k % 8];
+                    }
+            }
+        }
+    }
+    double bytes = double(p.repeatTimes) * SQ * sizeof(T);
+    double bw = dst.pos_ == TPosition::A2 ? akgen_sim::cfg().bw_l1_l0a : akgen_sim::cfg().bw_l1_l0b;
+    double ready = std::max(akgen_sim::ready_for_write(dst.slot_), akgen_sim::ready_for_read(src.slot_));
+    double end = akgen_sim::charge(akgen_sim::P_MTE1, akgen_sim::cfg().bytes_cycles(bytes, bw), ready,
+                                   "LoadDataWithTranspose", loc);
     akgen_sim::wrote(dst.slot_, end);
     akgen_sim::read_by(src.slot_, end);
 }

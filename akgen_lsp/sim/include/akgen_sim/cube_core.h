@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "pipe.h"
 
@@ -19,3 +20,21 @@ constexpr int32_t AIV = 2;
 
 using AscendC::GetTPipePtr;
 using AscendC::QuantMode_t;
+
+namespace AscendC {
+// L2 cache hints of GlobalTensor::SetL2CacheHint (no effect on results; the cost model ignores them).
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+}  // namespace AscendC
+
+// bisheng's scalar builtins min/max, callable unqualified in device code.
+template <typename A, typename B>
+    requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
+constexpr std::common_type_t<A, B> min(A a, B b) {
+    return b < a ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
+}
+template <typename A, typename B>
+    requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
+constexpr std::common_type_t<A, B> max(A a, B b) {
+    return a < b ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
+}
