@@ -4,8 +4,9 @@ This file is copied next to a candidate's build and executed as ``python cann_np
 subprocess (the akgen process never imports torch_npu). It imports only the standard library and numpy at module
 level; torch and torch_npu are imported in `main`. For each case it:
 1. loads the inputs the harness saved (``.npy``; bfloat16 as raw uint16 bits) onto the NPU, in get_inputs order;
-2. calls ``kernel_gen_ops.<op>`` (the task's pybind: it returns the outputs; or akgen's generated pybind: the
-   outputs are preallocated and passed last), synchronises, saves the outputs as ``.npy``;
+2. calls the op: through the task's ``ModelNew`` (NPUKernelBench's way: it imports ``kernel_gen_ops`` itself),
+   or ``kernel_gen_ops.<op>`` directly (the task's pybind returns the outputs; akgen's generated pybind takes
+   preallocated outputs last); synchronises and saves the outputs as ``.npy``;
 3. times the kernel as NPUKernelBench does: `warmup` calls, then `repeats` calls between two
    ``torch.npu.Event(enable_timing=True)``, mean milliseconds; and the task's reference ``Model`` (the torch_npu
    op) the same way, for the speedup.
@@ -109,10 +110,16 @@ def load_module(name: str, path: str) -> Any:
 
 
 def run_case(torch: Any, fn: Callable[..., Any], case: dict[str, Any], spec: dict[str, Any],
-             model_cls: Any | None) -> dict[str, Any]:
+             model_cls: Any | None, model_new_cls: Any | None = None) -> dict[str, Any]:
     device = spec.get("device", "npu:0")
     npu = torch.npu
     args = build_args(torch, case, device)
+    if spec.get("call") == "model_new":  # NPUKernelBench's way: the task's ModelNew calls kernel_gen_ops itself
+        if model_new_cls is None:
+            return {"status": "error", "error": "validation/module.py has no ModelNew class"}
+        fn = model_new_cls(*case.get("init", []))
+        if hasattr(fn, "to"):
+            fn = fn.to(device)
     outs: list[Any] = []
     if spec.get("call") == "out_args":
         outs = [torch.zeros(o["shape"], dtype=torch_dtype(torch, o["dtype"]), device=device) for o in case["outputs"]]
@@ -178,16 +185,17 @@ def main(argv: list[str]) -> int:
         return EXIT_FATAL
     if spec.get("device_index") is not None:
         torch.npu.set_device(int(spec["device_index"]))
-    model_cls = None
+    model_cls = model_new_cls = None
     note = None
     if spec.get("reference_module"):
         try:
-            model_cls = getattr(load_module("akgen_reference_module", spec["reference_module"]), "Model", None)
+            ref = load_module("akgen_reference_module", spec["reference_module"])
+            model_cls, model_new_cls = getattr(ref, "Model", None), getattr(ref, "ModelNew", None)
         except Exception as exc:
             note = f"the reference module could not be loaded: {type(exc).__name__}: {exc}"
     for case in spec.get("cases", []):
         try:
-            rec = run_case(torch, fn, case, spec, model_cls)
+            rec = run_case(torch, fn, case, spec, model_cls, model_new_cls)
         except Exception as exc:
             rec = {"status": "error", "error": f"{type(exc).__name__}: {exc}",
                    "traceback": traceback.format_exc(limit=4)}

@@ -332,3 +332,40 @@ def test_spec_places_split_host_files(fake, tmp_path: Path) -> None:
     assert spec.extra_kernel_files == {"helper.h": "// helper\n"}
     assert spec.extra_host_files == {"my_op_proto.cpp": "// proto\n"} and spec.tiling_header == "// tiling\n"
     assert "GM_ADDR workspace, GM_ADDR tiling" in spec.kernel_source  # NPUKernelBench's kernel-only rewrite
+
+
+def test_npukernelbench_style_task_uses_its_pybind_and_model_new(fake, tmp_path: Path, task_copy) -> None:
+    env, _ = fake
+    task = task_copy("AddMath")
+    (task.validation / "pybind.cpp").write_text(
+        '#include "pytorch_npu_helper.hpp"\nat::Tensor f(at::Tensor &a, at::Tensor &b) {\n'
+        "    at::Tensor r = torch::empty_like(a);\n    EXEC_NPU_CMD(aclnnCustomOp, a, b, r);\n    return r;\n}\n"
+        'PYBIND11_MODULE(kernel_gen_ops, m) { m.def("custom_pybind_api", &f, ""); }\n')
+    module = task.validation / "module.py"
+    module.write_text(module.read_text() + "\n\nclass ModelNew(nn.Module):\n    def forward(self, x0, x1):\n"
+                      "        import kernel_gen_ops\n        return kernel_gen_ops.add_math(x0, x1)\n")
+    op = tmp_path / "returning_op.py"
+    op.write_text("def add_math(x, y):\n    return x + y\n")
+    env["FAKE_OP_PY"] = str(op)
+    a = task.answers[0]
+    settings = Settings(mode="dynamic", max_cases=1, work_dir=tmp_path, keep_work=True)
+    rec = evaluate_cann(task, Candidate(task.id, 0, a.kernel, a.host.parent), settings, _toolchain(env))
+    assert rec["status"] == "pass", rec["findings"]
+    pyb = next(tmp_path.glob("akgen-cann-*/cann/project/validation/pybind.cpp")).read_text()
+    assert "EXEC_NPU_CMD(aclnnAddMath, a, b, r);" in pyb and 'm.def("add_math"' in pyb
+    spec = json.loads(next(tmp_path.glob("akgen-cann-*/cann/runner_spec.json")).read_text())
+    assert spec["call"] == "model_new" and spec["reference_module"] == str(module)
+
+
+def test_template_detection(tmp_path: Path) -> None:
+    from akgen_lsp.bench.cann_toolchain import template_for
+
+    root = tmp_path / "NPUKernelBench"
+    task = root / "tasks" / "level1" / "Math" / "AddCustom"
+    task.mkdir(parents=True)
+    assert template_for(task, {}) is None
+    tpl = root / "libs" / "common_include" / "msopgen"
+    tpl.mkdir(parents=True)
+    (tpl / "build.sh").write_text("")
+    assert template_for(task, {}) == tpl
+    assert template_for(task, {"AKGEN_CANN_TEMPLATE": "/x/tpl"}) == Path("/x/tpl")
