@@ -206,26 +206,37 @@ def _scalar_value(arr: np.ndarray) -> Any:
     return flat[0].item() if flat.size == 1 else flat.tolist()
 
 
-def _plan_pybind(data: CaseData, call: PybindCall) -> list[tuple[str, Tensor]] | None:
-    """The op's tensors in order from the task's pybind.cpp: (kind, tensor), kind in/inout/out. Scalar parameters
-    the task passes as 1-element tensors become attributes (under the pybind name). None when the call does not
-    match the case's values (the positional rule applies then)."""
+def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -> list[tuple[str, Tensor]] | None:
+    """The op's tensors in order from the task's pybind.cpp: (kind, tensor), kind in/inout/out/scratch. Scalar
+    parameters the task passes as 1-element tensors become attributes (under the pybind name). An op output the
+    reference does not return (AddRmsNormQuant returns y1 of y1, y2, x) is a ``scratch`` output: allocated (shape of
+    the tensor it is ``empty_like`` of, dtype from the OpDef) and not compared. None when the call does not match the
+    case's values (the positional rule applies then)."""
     by_pos = {t.index: t for t in data.inputs}
+    for i, p in enumerate(call.params):  # an absent optional tensor (None): an empty GM buffer, as CANN's nullptr
+        if p.is_tensor and i not in by_pos and i < data.n_raw and data.attrs.get(f"in{i}", 0) is None:
+            by_pos[i] = Tensor(p.name, np.zeros(0, np.float32), "float32", index=i)
     plan = call.kernel_tensors()
-    n_out = sum(1 for _, k, _ in plan if k in ("out", "inout"))
-    if n_out != len(data.outputs) or any(k != "out" and pos not in by_pos for _, k, pos in plan):
+    outs = [n for n, k, _ in plan if k in ("out", "inout")]
+    if len(outs) < len(data.outputs) or not data.outputs or any(k != "out" and pos not in by_pos
+                                                                 for _, k, pos in plan):
         return None
-    returned = [r for r in call.returned if any(r == n for n, k, _ in plan if k in ("out", "inout"))]
+    returned = [r for r in call.returned if r in outs]
     ref_for: dict[str, Tensor] = {}
     if len(returned) == len(data.outputs):
         ref_for = dict(zip(returned, data.outputs, strict=True))
     else:
-        ref_for = dict(zip([n for n, k, _ in plan if k in ("out", "inout")], data.outputs, strict=True))
+        ref_for = dict(zip(outs, data.outputs, strict=False))
     out: list[tuple[str, Tensor]] = []
     for name, kind, pos in plan:
+        if kind == "out" and name not in ref_for:
+            out.append(("scratch", _scratch(name, call, by_pos, data, opdef, outs.index(name))))
+            continue
         t = ref_for[name] if kind == "out" else by_pos[pos]  # type: ignore[index]
         if kind == "inout":
-            t.expected = ref_for[name]
+            t.expected = ref_for.get(name)
+            if t.expected is None:
+                kind = "in"
         out.append((kind, t))
     for i, p in enumerate(call.params):
         if not p.is_tensor and i in by_pos:
@@ -233,6 +244,21 @@ def _plan_pybind(data: CaseData, call: PybindCall) -> list[tuple[str, Tensor]] |
         elif i not in by_pos and f"in{i}" in data.attrs:
             data.attrs.setdefault(p.name, data.attrs[f"in{i}"])
     return out
+
+
+def _scratch(name: str, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData, opdef: OpDef | None,
+             k: int) -> Tensor:
+    like_pos = call.position(call.likes.get(name, ""))
+    like = by_pos.get(like_pos) if like_pos is not None else None
+    shape = like.array.shape if like is not None else data.outputs[0].array.shape
+    dtype = like.dtype if like is not None else data.outputs[0].dtype
+    if opdef is not None and k < len(opdef.outputs):
+        bound = {opdef.inputs[t.index].name: t.dtype for t in by_pos.values() if 0 <= t.index < len(opdef.inputs)}
+        col = opdef_column(opdef, bound)
+        if col is not None and col < len(opdef.outputs[k].dtypes) and opdef.outputs[k].dtypes[col]:
+            dtype = opdef.outputs[k].dtypes[col]
+    store = "uint16" if dtype == "bfloat16" else dtype
+    return Tensor(name, np.zeros(shape, dtype=store), dtype)
 
 
 def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[tuple[str, Tensor]] | None:
@@ -268,17 +294,40 @@ def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[
     return out
 
 
+def _call_data(data: CaseData) -> CaseData | None:
+    """The case as ModelNew calls the op (see reference.CaseData.call_view), or None."""
+    if data.call_view is None:
+        return None
+    inputs, attrs, n = data.call_view
+    kept = {k: v for k, v in data.attrs.items() if k.startswith("init")}
+    return dataclasses.replace(data, inputs=list(inputs), attrs={**kept, **attrs}, n_raw=n, call_view=None)
+
+
+def _use_view(data: CaseData, view: CaseData) -> None:
+    data.inputs, data.attrs, data.n_raw = view.inputs, view.attrs, view.n_raw
+
+
 def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: PybindCall | None = None
           ) -> tuple[list[tuple[str, str, Any]], str | None]:
     """Map kernel parameters to ('in'|'inout'|'out'|'workspace'|'tiling', name, tensor). The task's pybind.cpp
     decides the op's tensors when it has one, else the OpDef (value-depend inputs), else position: the tensor
     inputs of get_inputs, then the reference outputs. An in/out tensor carries its reference in ``.expected``."""
     params = list(prep.params)
-    plan = _plan_pybind(data, call) if call is not None else None
+    view = _call_data(data)
+    plan = _plan_pybind(data, call, opdef) if call is not None else None
+    if plan is None and call is not None and view is not None:
+        plan = _plan_pybind(view, call, opdef)
+        if plan is not None:
+            _use_view(data, view)
     if plan is None and opdef is not None:
         plan = _plan_opdef(data, opdef, params)
     if plan is None:
         plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
+        if _tail(params, len(plan)) is None and view is not None:
+            alt = [("in", t) for t in view.inputs] + [("out", t) for t in view.outputs]
+            if _tail(params, len(alt)) is not None:
+                plan = alt
+                _use_view(data, view)
     tail = _tail(params, len(plan))
     if tail is None:
         n_in = sum(1 for k, _ in plan if k in ("in", "inout"))
@@ -301,7 +350,7 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
     """DTYPE_<NAME> / ORIG_DTYPE_<NAME>: for every OpDef input and output (its dtype from the OpDef column that
     matches the call's tensors, as CANN does), and for every bound kernel parameter."""
     d: dict[str, str] = {}
-    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out") and t is not None]
+    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out", "scratch") and t is not None]
     if opdef is not None:
         names = opdef.names
         by_name = {n.lower(): n for n in names}
@@ -334,7 +383,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             args.append({"name": name, "input": str(p), "dtype": t.dtype})
             if kind == "inout":
                 args[-1]["output"] = str(case_dir / f"{name}.out.npy")
-        elif kind == "out":
+        elif kind in ("out", "scratch"):
             args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"), "dtype": t.dtype,
                          "shape": [int(d) for d in t.array.shape]})
         elif kind == "workspace":
@@ -532,7 +581,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         rec["ran"] = True
         t0 = time.perf_counter()
         n_in = sum(int(t.array.size) for k, _n, t in binding if k in ("in", "inout"))
-        n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout"))
+        n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,
                                                  has_outputs=n_out > 0)

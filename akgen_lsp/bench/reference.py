@@ -98,6 +98,54 @@ def neutralise_npu_imports() -> None:
         sys.modules["framework.utils"] = utils
 
 
+_SHIMMED = False
+
+
+def install_cpu_shims() -> None:
+    """CPU compatibility for what tasks do on the NPU and CPU torch refuses: random draws into integer or bool
+    tensors. ``torch.rand(shape, dtype=torch.int32)`` (ClipByValue, AddRmsNormQuant) and ``torch.randn(...,
+    dtype=torch.int8)`` (Cross) work on the NPU but raise NotImplementedError ("check_uniform_bounds" /
+    "normal_kernel_cpu" not implemented for 'Int') on the CPU. The shim draws the same distribution in float32 and
+    converts to the requested dtype (truncation toward zero, as a cast does). Only calls that CPU torch rejects are
+    affected; everything else runs the original function. Installed once per process, when torch is loaded."""
+    global _SHIMMED
+    if _SHIMMED or "torch" not in sys.modules:
+        return
+    import torch
+
+    def not_float(dtype: Any) -> bool:
+        return isinstance(dtype, torch.dtype) and not (dtype.is_floating_point or dtype.is_complex)
+
+    def factory(orig: Callable[..., Any]) -> Callable[..., Any]:
+        def fn(*args: Any, **kwargs: Any) -> Any:
+            dtype = kwargs.get("dtype")
+            if not_float(dtype):
+                out = orig(*args, **{**kwargs, "dtype": torch.float32})
+                return out.to(dtype)
+            return orig(*args, **kwargs)
+
+        fn.__wrapped__ = orig  # type: ignore[attr-defined]
+        return fn
+
+    def inplace(orig: Callable[..., Any]) -> Callable[..., Any]:
+        def fn(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if not_float(self.dtype):
+                tmp = orig(torch.empty(self.shape, dtype=torch.float32, device=self.device), *args, **kwargs)
+                with torch.no_grad():
+                    self.copy_(tmp.to(self.dtype))
+                return self
+            return orig(self, *args, **kwargs)
+
+        fn.__wrapped__ = orig  # type: ignore[attr-defined]
+        return fn
+
+    for name in ("rand", "randn", "rand_like", "randn_like"):
+        setattr(torch, name, factory(getattr(torch, name)))
+    for name in ("uniform_", "normal_"):
+        setattr(torch.Tensor, name, inplace(getattr(torch.Tensor, name)))
+    _SHIMMED = True
+
+
 def torch_available() -> bool:
     return importlib.util.find_spec("torch") is not None
 
@@ -120,6 +168,7 @@ def _load(path: Path, name: str) -> types.ModuleType:
         raise ReferenceError_(f"{path}: {exc}") from None
     except Exception as exc:  # the task's own code: report, never crash the harness
         raise ReferenceError_(f"{path}: {type(exc).__name__}: {exc}") from None
+    install_cpu_shims()
     return mod
 
 
@@ -182,6 +231,9 @@ class CaseData:
     custom_check: Callable[[Sequence[np.ndarray]], bool] | None = None
     notes: list[str] = field(default_factory=list)
     n_raw: int = 0  # how many values get_inputs returned (tensors and attributes)
+    # The same case as ModelNew calls the op (kernel_gen_ops.<op>(...)): tensors, attributes, count. It differs from
+    # get_inputs when ModelNew adds its own tensors (AddRmsNormQuant's gamma, scales from get_init_inputs).
+    call_view: tuple[list[Tensor], dict[str, Any], int] | None = None
 
 
 def _seed(seed: int) -> None:
@@ -228,7 +280,7 @@ def _flatten(x: Any) -> list[Any]:
 def _call(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
     try:
         return fn(*args, **kw)
-    except Skip:
+    except (Skip, _KernelCall):
         raise
     except Exception as exc:
         raise ReferenceError_(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__name__', 'call')}: "
@@ -258,6 +310,18 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
         ref = _run_torch_model(tp.module, init, raw_inputs)
     else:
         raise ReferenceError_(f"{task.validation}: neither reference_np.py nor module.py with a Model")
+    call_raw: list[Any] | None = None
+    if tp.module is not None and hasattr(tp.module, "ModelNew"):
+        try:
+            call_raw = _kernel_call_inputs(tp.module, init, raw_inputs)
+        except ReferenceError_:
+            if any(_is_sparse(x) for x in raw_inputs):
+                raise
+    if any(_is_sparse(x) for x in raw_inputs):
+        # A sparse tensor never reaches a kernel: ModelNew turns it into dense tensors before calling
+        # kernel_gen_ops (CoalesceSparse passes unique/inverse indices, the indices and the values). Those are the
+        # kernel's inputs; the reference stays Model's output on the original inputs.
+        raw_inputs, call_raw = call_raw or [], None
     inputs: list[Tensor] = []
     attrs: dict[str, Any] = {}
     for i, x in enumerate(raw_inputs):
@@ -298,7 +362,72 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     custom = None
     if hasattr(tp.prepare, "custom_check_precision"):
         custom = _custom_adapter(tp.prepare.custom_check_precision, case, ref)
-    return CaseData(case, inputs, attrs, outputs, tol, custom, n_raw=len(raw_inputs))
+    data = CaseData(case, inputs, attrs, outputs, tol, custom, n_raw=len(raw_inputs))
+    if call_raw is not None:
+        data.call_view = _call_view(call_raw)
+    return data
+
+
+def _call_view(raw: list[Any]) -> tuple[list[Tensor], dict[str, Any], int]:
+    """(tensors, attributes, count) of the arguments ModelNew passes to the op; an absent optional tensor (None)
+    is an attribute ``in<i>`` = None."""
+    inputs: list[Tensor] = []
+    attrs: dict[str, Any] = {}
+    for i, x in enumerate(raw):
+        conv = None if x is None or isinstance(x, (list, tuple)) else _to_numpy(x)
+        if conv is None:
+            attrs[f"in{i}"] = x.item() if hasattr(x, "item") else x
+        else:
+            inputs.append(Tensor(f"in{i}", np.ascontiguousarray(conv[0]), conv[1], index=i))
+    return inputs, attrs, len(raw)
+
+
+def _is_sparse(x: Any) -> bool:
+    return type(x).__module__.startswith("torch") and getattr(x, "is_sparse", False)
+
+
+class _KernelCall(Exception):
+    def __init__(self, args: tuple[Any, ...]) -> None:
+        super().__init__("kernel_gen_ops call captured")
+        self.call_args = args
+
+
+class _CaptureOps(types.ModuleType):
+    """A stand-in for ``kernel_gen_ops`` whose every function records its arguments and stops ModelNew there."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+
+        def op(*args: Any, **kwargs: Any) -> Any:
+            raise _KernelCall(tuple(args) + tuple(kwargs.values()))
+
+        return op
+
+
+def _kernel_call_inputs(module: types.ModuleType, init: list[Any], inputs: list[Any]) -> list[Any]:
+    """The arguments ModelNew passes to ``kernel_gen_ops.<op>(...)`` for these inputs: what the task's pybind hands
+    to the NPU op. Raises ReferenceError_ when the module has no ModelNew or it never calls the op."""
+    cls = getattr(module, "ModelNew", None)
+    if cls is None:
+        raise ReferenceError_("a sparse input and no ModelNew in module.py to show how it reaches the kernel")
+    saved = module.__dict__.get("kernel_gen_ops")
+    saved_mod = sys.modules.get("kernel_gen_ops")
+    module.kernel_gen_ops = sys.modules["kernel_gen_ops"] = _CaptureOps("kernel_gen_ops")  # type: ignore[attr-defined]
+    try:
+        _call(cls(*init), *inputs)  # stops at the op call, before any result is used
+    except _KernelCall as call:
+        return list(call.call_args)
+    except ReferenceError_ as exc:
+        raise ReferenceError_(f"ModelNew failed before calling the op: {exc}") from None
+    finally:
+        if saved is not None:
+            module.kernel_gen_ops = saved  # type: ignore[attr-defined]
+        if saved_mod is not None:
+            sys.modules["kernel_gen_ops"] = saved_mod
+        else:
+            sys.modules.pop("kernel_gen_ops", None)
+    raise ReferenceError_("ModelNew never called kernel_gen_ops: the kernel's inputs are unknown")
 
 
 def _accepts_device(fn: Callable[..., Any]) -> bool:

@@ -128,9 +128,10 @@ def dtype_defines(opdef: OpDef, bound: Mapping[str, str], c_types: Mapping[str, 
 
 # ---------------------------------------------------------------------------------------------------- pybind.cpp
 
-_FUN = re.compile(r"custom_pybind_fun\s*\(([^)]*)\)\s*\{", re.DOTALL)
+_FUN = re.compile(r"custom_pybind_(?:fun|api)\s*\(([^)]*)\)\s*\{", re.DOTALL)
 _EXEC = re.compile(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", re.DOTALL)
 _RETURN = re.compile(r"\breturn\s+([^;]+);")
+_LIKE = re.compile(r"\bat::Tensor\s+(\w+)\s*=\s*(?:at|torch)::empty_like\s*\(\s*(\w+)")
 _LOCAL_TENSOR = re.compile(r"\bat::Tensor\s+(\w+)\s*=")
 
 
@@ -150,6 +151,7 @@ class PybindCall:
     exec_args: tuple[str, ...]
     returned: tuple[str, ...]
     locals_: tuple[str, ...] = field(default_factory=tuple)
+    likes: Mapping[str, str] = field(default_factory=dict)  # local -> the parameter it is empty_like of
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -187,6 +189,7 @@ def parse_pybind(text: str) -> PybindCall | None:
         return None
     params: list[PyParam] = []
     for raw in _split_args(fm.group(1)):
+        raw = raw.split("=", 1)[0].strip()  # a default value (int64_t axis = -1)
         m = re.search(r"(\w+)\s*$", raw)
         if not m:
             return None
@@ -203,7 +206,8 @@ def parse_pybind(text: str) -> PybindCall | None:
         returned.extend(e.strip() for e in expr.split(",") if re.fullmatch(r"\s*\w+\s*", e))
         break
     locals_ = tuple(_LOCAL_TENSOR.findall(body))
-    return PybindCall(tuple(params), exec_args, tuple(returned), locals_)
+    likes = dict(_LIKE.findall(body))
+    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes)
 
 
 def _split_args(text: str) -> list[str]:
