@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -170,9 +171,7 @@ class CannToolchain:
 
     def spec(self, sources: Sequence[Path], options: CannOptions, work: Path) -> ProjectSpec:
         kernel = Path(sources[0])
-        host = next((Path(s) for s in sources[1:] if Path(s).suffix in (".cpp", ".cc")
-                     and Path(s).stem == options.op_snake), None)
-        host = host or next((Path(s) for s in sources[1:] if Path(s).suffix in (".cpp", ".cc")), None)
+        host = _pick_host(sources, options.op_snake)
         if host is None:
             raise ValueError("the cann toolchain needs the op_host source (the OpDef and its TilingFunc)")
         tiling = next((Path(s) for s in sources[1:] if Path(s).suffix == ".h" and "tiling" in Path(s).name), None)
@@ -209,9 +208,19 @@ class CannToolchain:
         except (OSError, ValueError) as exc:
             return CannBuild(False, None, [_error("CANN-PROJECT", str(exc), kernel_user, "parse")], tuple(paths), key,
                              seconds=time.perf_counter() - t0, work=work)
-        host_user = next((str(p) for p in paths[1:] if p.suffix in (".cpp", ".cc")), None)
+        host_path = _pick_host(paths, options.op_snake)
         tiling_user = next((str(p) for p in paths[1:] if p.suffix == ".h" and "tiling" in p.name), None)
-        users = user_paths(spec, kernel_user, host_user, tiling_user)
+        users = user_paths(spec, kernel_user, str(host_path) if host_path else None, tiling_user)
+        for name in spec.extra_host_files:
+            users[str(spec.project / "op_host" / name)] = str(host_path.parent / name) if host_path else name
+        for name in spec.extra_kernel_files:
+            users[str(spec.project / "op_kernel" / name)] = str(paths[0].parent / name)
+        if spec.template is None and self.install.msopgen is None:
+            return CannBuild(False, None, [_error(
+                "CANN-MSOPGEN", "msopgen was not found (looked in $ASCEND_HOME_PATH/python/site-packages/bin and on "
+                "PATH) and no project template was given: install CANN's msopgen, or set AKGEN_CANN_TEMPLATE to a "
+                "ready msopgen project (NPUKernelBench's libs/common_include/msopgen)", kernel_user, "toolchain")],
+                tuple(paths), key, seconds=time.perf_counter() - t0, work=work)
         build = CannBuild(False, None, [], tuple(paths), key, work=work, function=options.op_snake,
                           call="returns" if options.pybind_source is not None else "out_args",
                           module_dir=spec.build_dir)
@@ -304,8 +313,6 @@ class CannToolchain:
         spec = runner_spec(cases, build.module_dir, build.function, build.call, reference_module, self.device_index,
                            self.warmup, self.repeats, self.device)
         spec_path = work / "runner_spec.json"
-        import json
-
         spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
         cmd = Command([self.python, str(script), str(spec_path)], work, self.run_timeout_s, "run")
         res = _run(cmd, runner_env(build.vendor, self.env))
@@ -344,6 +351,12 @@ class CannToolchain:
             runs.append(Run("ok", [], outs, est, None, {}, kernel_us=float(est["us"] or 0.0), wall_s=res.seconds,
                             warnings=warnings))
         return runs
+
+
+def _pick_host(sources: Sequence[Path], op_snake: str) -> Path | None:
+    """The op_host source among the sources after the kernel: ``<op>.cpp``, else the first C++ file."""
+    cpps = [Path(s) for s in sources[1:] if Path(s).suffix in (".cpp", ".cc")]
+    return next((p for p in cpps if p.stem == op_snake), cpps[0] if cpps else None)
 
 
 _ARTIFACT = {"pybind_so": "pybind module kernel_gen_ops*.so", "libcust_opapi_so": "op_api/lib/libcust_opapi.so",

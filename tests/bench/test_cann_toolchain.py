@@ -369,3 +369,12 @@ def test_template_detection(tmp_path: Path) -> None:
     (tpl / "build.sh").write_text("")
     assert template_for(task, {}) == tpl
     assert template_for(task, {"AKGEN_CANN_TEMPLATE": "/x/tpl"}) == Path("/x/tpl")
+
+
+def test_without_msopgen_or_template_says_what_to_do(fake, tmp_path: Path, add_task: Task) -> None:
+    env, calls = fake
+    (Path(env["ASCEND_HOME_PATH"]) / "python" / "site-packages" / "bin" / "msopgen").unlink()
+    build = _toolchain(env).compile(_sources(add_task), CannOptions("AddMath", "add_math", work=tmp_path / "w"))
+    assert not build.ok and build.findings[0].code == "CANN-MSOPGEN" and "AKGEN_CANN_TEMPLATE" in \
+        build.findings[0].message
+    assert calls() == []
