@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from akgen_lsp.bench.cann_project import ProjectSpec
-from akgen_lsp.bench.cann_toolchain import CannOptions, CannToolchain, CannUnavailable, evaluate_cann
+from akgen_lsp.bench.cann_toolchain import (
+    CannBuild,
+    CannOptions,
+    CannToolchain,
+    CannUnavailable,
+    evaluate_cann,
+)
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.sim.build import ToolchainError
@@ -378,3 +384,30 @@ def test_without_msopgen_or_template_says_what_to_do(fake, tmp_path: Path, add_t
     assert not build.ok and build.findings[0].code == "CANN-MSOPGEN" and "AKGEN_CANN_TEMPLATE" in \
         build.findings[0].message
     assert calls() == []
+
+
+def _built(tmp_path: Path) -> CannBuild:
+    (tmp_path / "build").mkdir(exist_ok=True)
+    return CannBuild(True, None, [], (tmp_path / "k.cpp",), "k", status="ok", work=tmp_path, module_dir=tmp_path /
+                     "build", function="f")
+
+
+@pytest.mark.parametrize(("script", "status", "words"), [
+    ("import time\ntime.sleep(30)\n", "timeout", "did not finish within 1 s"),
+    ("import sys\nprint('Segmentation fault')\nsys.exit(139)\n", "crash", "stopped before case 0 (exit 139)"),
+])
+def test_runner_timeout_and_crash(fake, tmp_path: Path, script: str, status: str, words: str) -> None:
+    env, _ = fake
+    py = _exe(tmp_path / "fake_python", f"#!{sys.executable}\n{script}")
+    tool = CannToolchain.from_env(env, python=str(py), run_timeout_s=1.0)
+    runs = tool.run_cases(_built(tmp_path), [{"case_id": 0, "args": [], "outputs": []}])
+    assert runs[0].status == status and words in runs[0].findings[0].message
+    assert (tmp_path / "runner_spec.json").is_file() and (tmp_path / "cann_npu_runner.py").is_file()
+
+
+def test_run_of_a_failed_build(fake, tmp_path: Path) -> None:
+    env, _ = fake
+    b = _built(tmp_path)
+    b.ok = False
+    run = _toolchain(env).run(b, {"case_id": 0, "args": [], "outputs": []})
+    assert run.status == "runtime_error" and run.findings[0].code == "CANN-NOT-BUILT"
