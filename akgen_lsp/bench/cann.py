@@ -154,7 +154,7 @@ def op_description(host_source: str) -> list[dict[str, Any]]:
     if m is None:
         raise ValueError("no `class X : public OpDef` in the op_host source: msopgen needs the op definition; "
                          "give the candidate's op_host/<op>.cpp with its OpDef")
-    op: dict[str, Any] = {"op": m.group(1), "language": "cpp", "input_desc": [], "output_desc": [], "attr": []}
+    op: dict[str, Any] = {"op": m.group(1), "input_desc": [], "output_desc": [], "attr": []}
     for kind, name, chain in _PARAM.findall(host_source):
         dts = _DTYPES.search(chain)
         fmts = _FORMATS.search(chain)
