@@ -174,6 +174,8 @@ def op_description(host_source: str) -> list[dict[str, Any]]:
         if kind and kind.group(2).strip():
             attr["default_value"] = _default(kind.group(1), kind.group(2))
         op["attr"].append(attr)
+    if not op["attr"]:
+        del op["attr"]  # as in the documented examples of ops without attributes
     return [op]
 
 

@@ -54,7 +54,7 @@ def test_compute_unit() -> None:
 def test_op_description_from_the_opdef(add_task: Task, suite: Path) -> None:
     desc = op_description(add_task.answers[0].host.read_text())
     op = desc[0]
-    assert op["op"] == "AddMath" and set(op) == {"op", "input_desc", "output_desc", "attr"}  # the documented keys
+    assert op["op"] == "AddMath" and set(op) == {"op", "input_desc", "output_desc"}  # the documented keys
     assert [i["name"] for i in op["input_desc"]] == ["x", "y"] and op["output_desc"][0]["name"] == "z"
     # msopgen's spelling (asc-devkit 创建算子工程: "float16", "float", "int32"), not ge::DataType names
     assert op["input_desc"][0]["type"] == ["float16", "bfloat16", "float"]
