@@ -65,6 +65,8 @@ class ProjectSpec:
     helper_header: str | None = None  # a pytorch_npu_helper.hpp to use instead of ours
     python: str = sys.executable
     jobs: int = 4
+    host_name: str | None = None  # the host source's file name (default <op_snake>.cpp)
+    opdef_source: str | None = None  # the file with the OpDef when the host is split (<op>_def.cpp)
 
     @property
     def project(self) -> Path:
@@ -91,7 +93,7 @@ def user_paths(spec: ProjectSpec, kernel: str, host: str | None, tiling: str | N
     """Project copy -> the user's file, for the build-log parser."""
     m = {str(spec.project / "op_kernel" / f"{spec.op_snake}.cpp"): kernel}
     if host:
-        m[str(spec.project / "op_host" / f"{spec.op_snake}.cpp")] = host
+        m[str(spec.project / "op_host" / (spec.host_name or f"{spec.op_snake}.cpp"))] = host
     if tiling:
         m[str(spec.project / "op_host" / f"{spec.op_snake}_tiling.h")] = tiling
     return m
@@ -145,7 +147,7 @@ def installed_vendor(spec: ProjectSpec) -> Path:
 # --------------------------------------------------------------------------------------------------- files
 
 def write_op_json(spec: ProjectSpec) -> list[dict[str, Any]]:
-    desc = op_description(spec.host_source)
+    desc = op_description(spec.opdef_source or spec.host_source)
     spec.work.mkdir(parents=True, exist_ok=True)
     spec.op_json.write_text(json.dumps(desc, indent=2) + "\n", encoding="utf-8")
     return desc
@@ -166,7 +168,7 @@ def place_sources(spec: ProjectSpec) -> None:
                 p.unlink()
     host = spec.project / "op_host"
     kern = spec.project / "op_kernel"
-    (host / f"{spec.op_snake}.cpp").write_text(spec.host_source, encoding="utf-8")
+    (host / (spec.host_name or f"{spec.op_snake}.cpp")).write_text(spec.host_source, encoding="utf-8")
     if spec.tiling_header is not None:
         (host / f"{spec.op_snake}_tiling.h").write_text(spec.tiling_header, encoding="utf-8")
     for name, text in spec.extra_host_files.items():

@@ -184,9 +184,14 @@ class CannToolchain:
         if options.kernel_only:
             ksrc = add_tiling_param(ksrc)
         home = self.install.home or Path(self.env.get("ASCEND_HOME_PATH", "/usr/local/Ascend/ascend-toolkit/latest"))
+        host_text = host.read_text(encoding="utf-8", errors="replace")
+        opdef = host_text if _OPDEF.search(host_text) else next(
+            (t for t in extra_host.values() if _OPDEF.search(t)), host_text)
+        split = host.stem != options.op_snake  # a split host keeps its file names (<op>_tiling.cpp, <op>_def.cpp)
         return ProjectSpec(
+            host_name=host.name if split else None, opdef_source=opdef,
             work=work, op_type=options.op_type, op_snake=options.op_snake, kernel_source=ksrc,
-            host_source=host.read_text(encoding="utf-8", errors="replace"),
+            host_source=host_text,
             tiling_header=tiling.read_text(encoding="utf-8", errors="replace") if tiling else None,
             extra_kernel_files=extra_kernel, extra_host_files=extra_host, soc=options.soc,
             compute_unit=compute_unit(options.soc), cann_home=home, template=options.template,
@@ -275,7 +280,8 @@ class CannToolchain:
             fs = parse_build_log(text, users, str(spec.op_json))
             if not fs:
                 missing = [k for k in ("pybind_so", "libcust_opapi_so", "kernel_o") if not build.artifacts[k]]
-                fs = [_error("CANN-ARTIFACTS", "the build produced no " + ", ".join(_ARTIFACT[m] for m in missing)
+                names = {**_ARTIFACT, "kernel_o": f"kernel object {options.op_type}*.o"}
+                fs = [_error("CANN-ARTIFACTS", "the build produced no " + ", ".join(names[m] for m in missing)
                              + f"; see {spec.log_dir / 'build.log'}", kernel_user, "build_system")]
             return done("compile_error", fs)
         build.binary = next(iter(sorted(spec.build_dir.glob("kernel_gen_ops.*.so"))), None)
@@ -351,6 +357,9 @@ class CannToolchain:
             runs.append(Run("ok", [], outs, est, None, {}, kernel_us=float(est["us"] or 0.0), wall_s=res.seconds,
                             warnings=warnings))
         return runs
+
+
+_OPDEF = re.compile(r"class\s+\w+\s*:\s*public\s+(?:ops::)?OpDef")
 
 
 def _pick_host(sources: Sequence[Path], op_snake: str) -> Path | None:

@@ -60,7 +60,7 @@ esac
 pkg=build_out/_CPack_Packages/Linux/External/custom_opp_ubuntu_x86_64.run/packages/vendors/customize
 mkdir -p $pkg/op_api/lib $pkg/op_impl/ai_core/tbe/kernel/ascend910b/add_math build_out/op_host
 touch $pkg/op_api/lib/libcust_opapi.so build_out/op_host/libcust_opapi.so
-if [ "$FAKE_BUILD_MODE" != "noobj" ]; then touch $pkg/op_impl/ai_core/tbe/kernel/ascend910b/add_math/AddMath_1a2b.o; fi
+if [ "$FAKE_BUILD_MODE" != "noobj" ]; then touch $pkg/op_impl/ai_core/tbe/kernel/ascend910b/add_math/${FAKE_OP:-AddMath}_1a2b.o; fi
 cat > build_out/custom_opp_ubuntu_x86_64.run <<'RUN'
 #!/bin/bash
 echo "{\"tool\": \"run\", \"argv\": \"$*\"}" >> "$AKGEN_FAKE_LOG"
@@ -247,7 +247,7 @@ def test_missing_artifact_is_a_compile_failure(fake, tmp_path: Path, add_task: T
     env["FAKE_BUILD_MODE"] = "noobj"
     build = _toolchain(env).compile(_sources(add_task), CannOptions("AddMath", "add_math", work=tmp_path / "w"))
     assert not build.ok and build.artifacts["kernel_o"] is False and build.artifacts["pybind_so"] is True
-    assert build.findings[0].code == "CANN-ARTIFACTS" and "kernel object" in build.findings[0].message
+    assert build.findings[0].code == "CANN-ARTIFACTS" and "kernel object AddMath*.o" in build.findings[0].message
 
 
 def test_build_timeout_kills_the_build(fake, tmp_path: Path, add_task: Task) -> None:
@@ -411,3 +411,25 @@ def test_run_of_a_failed_build(fake, tmp_path: Path) -> None:
     b.ok = False
     run = _toolchain(env).run(b, {"case_id": 0, "args": [], "outputs": []})
     assert run.status == "runtime_error" and run.findings[0].code == "CANN-NOT-BUILT"
+
+
+def test_split_host_keeps_names_and_finds_the_opdef(fake, tmp_path: Path) -> None:
+    env, _ = fake
+    env["FAKE_OP"] = "MseLossGradV2"
+    d = tmp_path / "cand"
+    (d / "op_kernel").mkdir(parents=True)
+    (d / "op_host").mkdir()
+    (d / "op_kernel" / "mse_loss_grad_v2.cpp").write_text("// kernel\n")
+    (d / "op_host" / "mse_loss_grad_v2_tiling.cpp").write_text("// SetTiling here\n")
+    (d / "op_host" / "mse_loss_grad_v2_def.cpp").write_text(
+        'class MseLossGradV2 : public OpDef {\n    explicit MseLossGradV2(const char* n) : OpDef(n) {\n'
+        '        this->Input("predict").DataType({ge::DT_FLOAT});\n'
+        '        this->Output("y").DataType({ge::DT_FLOAT});\n    }\n};\n')
+    srcs = [d / "op_kernel" / "mse_loss_grad_v2.cpp", d / "op_host" / "mse_loss_grad_v2_tiling.cpp",
+            d / "op_host" / "mse_loss_grad_v2_def.cpp"]
+    build = _toolchain(env).compile(srcs, CannOptions("MseLossGradV2", "mse_loss_grad_v2", work=tmp_path / "w"))
+    assert build.ok, build.findings
+    host = tmp_path / "w" / "project" / "op_host"
+    assert sorted(p.name for p in host.glob("*.cpp")) == ["mse_loss_grad_v2_def.cpp", "mse_loss_grad_v2_tiling.cpp"]
+    desc = json.loads((tmp_path / "w" / "mse_loss_grad_v2.json").read_text())[0]
+    assert desc["op"] == "MseLossGradV2" and desc["input_desc"][0]["name"] == "predict"
