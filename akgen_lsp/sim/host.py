@@ -66,12 +66,38 @@ def tiling_header_of(host_source: Path) -> Path | None:
     return None
 
 
+_TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)", re.S)
+# The libraries of a CANN custom-op project that hold what the runner calls: the TilingFunc (optiling) and the OpDef
+# (op_host_aclnn). opsproto (InferShape/InferDataType) and the aclnn API sources are not needed.
+HOST_TARGETS = ("optiling", "op_host_aclnn")
+
+
+def cmake_host_groups(op_host: Path) -> list[list[Path]]:
+    """The op_host sources of the op's CMakeLists.txt (beside op_host/) that CANN builds into the TilingFunc and OpDef
+    libraries, one list per library; [] when there is no CMakeLists.txt or it names none of them."""
+    cml = op_host.parent / "CMakeLists.txt"
+    if not cml.is_file():
+        return []
+    text = re.sub(r"#[^\n]*", "", cml.read_text(encoding="utf-8", errors="replace"))
+    groups: dict[str, list[Path]] = {}
+    for m in _TARGET_SOURCES.finditer(text):
+        if m.group(1) not in HOST_TARGETS:
+            continue
+        for name in m.group(2).split():
+            f = (op_host.parent / name).resolve()
+            if f.suffix == ".cpp" and f.is_file() and f.parent == op_host.resolve():
+                groups.setdefault(m.group(1), []).append(f)
+    return [sorted(set(g)) for g in groups.values()]
+
+
 def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None, list[Finding]]:
     cxx = find_cxx()
     src = host_source.resolve()
     h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}".encode())
-    # every .cpp of op_host/ belongs to the op (the OpDef and the TilingFunc may live in different files)
-    units = sorted(q.resolve() for q in src.parent.glob("*.cpp"))
+    # The sources CMake puts in the TilingFunc and OpDef libraries; without a CMakeLists.txt every .cpp of op_host/
+    # (the OpDef and the TilingFunc may live in different files).
+    groups = cmake_host_groups(src.parent)
+    units = sorted({q for g in groups for q in g}) if groups else sorted(q.resolve() for q in src.parent.glob("*.cpp"))
     if src not in units:
         units.append(src)
     for p in sorted({src, *units, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
@@ -86,6 +112,11 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
         return None, [finding_from_json(f) for f in meta.get("findings", [])]
     tmp = _atomic_dir(final)
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
+    if len(groups) > 1:
+        # CANN links each target into its own shared library, where a non-inline function that a header defines for
+        # both (one definition, compiled twice) is legal: the dynamic linker binds every call to one copy. One
+        # executable here, so the same choice is made at link time.
+        link.append("-Wl,--allow-multiple-definition")
     cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
            str(HOST_MAIN), *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
     res = _run(cmd, timeout_s, cwd=tmp)

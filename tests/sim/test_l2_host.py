@@ -1,0 +1,79 @@
+"""Host builds the way a CANN custom-op project's CMakeLists.txt splits op_host/: the TilingFunc (optiling) and OpDef
+(op_host_aclnn) sources are built, opsproto and unlisted aclnn sources are not; two libraries that both compile a
+header's non-inline function link (as separate shared libraries do in CANN)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from akgen_lsp.sim import run_manifest
+from akgen_lsp.sim.host import cmake_host_groups
+
+from .conftest import KERNELS, needs_gxx
+
+CMAKE = """add_ops_compile_options(OP_NAME Op OPTIONS --cce-auto-sync=on)
+target_sources(op_host_aclnn PRIVATE
+op_host/scale_def.cpp
+)
+# target_sources(optiling PRIVATE op_host/commented.cpp)
+target_sources(optiling PRIVATE
+        op_host/scale.cpp
+        op_host/missing.cpp
+)
+target_sources(opsproto PRIVATE op_host/scale_proto.cpp)
+target_include_directories(optiling PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/op_host/scale_tiling.h)
+"""
+
+
+def project(tmp_path: Path, cmake: str | None) -> Path:
+    """A copy of the scale op whose def and tiling sources both include a header defining a non-inline function,
+    with an InferShape source and an aclnn source that do not compile against our headers."""
+    op = tmp_path / "scale_op"
+    shutil.copytree(KERNELS / "scale_op", op)
+    host = op / "op_host"
+    (host / "shared_util.h").write_text("#pragma once\nint SharedMod(int a, int b) { return a % b; }\n",
+                                        encoding="utf-8")
+    for name in ("scale.cpp", "scale_def.cpp"):
+        p = host / name
+        p.write_text('#include "shared_util.h"\n' + p.read_text(encoding="utf-8"), encoding="utf-8")
+    (host / "scale_proto.cpp").write_text('#include "error/not_ours.h"\n', encoding="utf-8")
+    (host / "aclnn_scale.cpp").write_text('#include "aclnn/aclnn_base.h"\n', encoding="utf-8")
+    (host / "commented.cpp").write_text("int x = ;\n", encoding="utf-8")
+    if cmake is not None:
+        (op / "CMakeLists.txt").write_text(cmake, encoding="utf-8")
+    return op
+
+
+def test_groups_follow_the_tiling_and_opdef_targets(tmp_path: Path) -> None:
+    op = project(tmp_path, CMAKE)
+    groups = cmake_host_groups(op / "op_host")
+    assert sorted(sorted(p.name for p in g) for g in groups) == [["scale.cpp"], ["scale_def.cpp"]]
+
+
+def test_no_cmakelists_or_no_host_target_means_no_groups(tmp_path: Path) -> None:
+    assert cmake_host_groups(project(tmp_path / "a", None) / "op_host") == []
+    only_proto = "target_sources(opsproto PRIVATE op_host/scale_proto.cpp)\n"
+    assert cmake_host_groups(project(tmp_path / "b", only_proto) / "op_host") == []
+
+
+@needs_gxx
+def test_split_project_builds_and_runs_its_tiling(write_manifest, tmp_path: Path) -> None:
+    op = project(tmp_path, CMAKE)
+    x = np.arange(8 * 256, dtype=np.float32)
+    m = write_manifest(op / "op_kernel" / "scale.cpp", "scale", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [x.size]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(op / "op_host" / "scale.cpp"),
+                                      "attrs": {"alpha": 0.5, "plus_one": True}}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 0.5 + 1.0)
