@@ -47,6 +47,7 @@ class Comparison:
     actual: float | None = None
     bad_count: int = 0
     reason: str = ""
+    part: str = ""  # "real" or "imag" for a complex output
     details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -54,7 +55,7 @@ class Comparison:
                 "first_bad": self.first_bad, "first_bad_index": list(self.first_bad_index)
                 if self.first_bad_index is not None else None, "output": self.output_name or self.output,
                 "expected": _num(self.expected), "actual": _num(self.actual), "bad_count": self.bad_count,
-                "reason": self.reason}
+                "reason": self.reason, "part": self.part or None}
 
 
 def _num(v: float | None) -> float | str | None:
@@ -108,6 +109,12 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
             return Comparison(False, output=i, output_name=name,
                               reason=f"{name}: {o.size} elements, the reference has {r.size} (shape {list(r.shape)})")
         o = o.reshape(r.shape)
+        part_of: np.ndarray | None = None
+        if np.iscomplexobj(r) or np.iscomplexobj(o):
+            # complex: the real and the imaginary parts are compared as two numbers each, by the same rule
+            r = np.stack([np.real(r), np.imag(r)], axis=-1).astype(np.float64)
+            o = np.stack([np.real(o), np.imag(o)], axis=-1).astype(np.float64)
+            part_of = np.array(["real", "imag"])
         abs_d, rel_d, bad, reason = _compare_one(r, o, tol)
         max_abs = float(np.max(np.abs(abs_d))) if abs_d.size else 0.0
         max_rel = float(np.max(np.abs(rel_d))) if rel_d.size else 0.0
@@ -119,6 +126,10 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
             first = Comparison(False, first_bad=flat, first_bad_index=idx, output=i, output_name=name,
                                expected=_scalar(r.reshape(-1)[flat]), actual=_scalar(o.reshape(-1)[flat]),
                                bad_count=int(bad.sum()), reason=reason)
+            if part_of is not None:  # report the complex element and which part failed
+                first.first_bad, first.first_bad_index = flat // 2, idx[:-1]
+                first.part = str(part_of[flat % 2])
+                first.bad_count = int(bad.any(axis=-1).sum())
     ok = first is None if custom is None else bool(custom())
     result.ok = ok
     if first is not None:
@@ -126,6 +137,7 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
         result.output, result.output_name = first.output, first.output_name
         result.expected, result.actual, result.bad_count, result.reason = (first.expected, first.actual,
                                                                            first.bad_count, first.reason)
+        result.part = first.part
     elif not ok:
         result.reason = "the task's custom precision check failed"
     return result
@@ -148,8 +160,9 @@ def comparison_finding(cmp: Comparison, path: str, case_label: str, tol: Toleran
     where = ""
     if cmp.first_bad is not None:
         idx = ", ".join(str(i) for i in (cmp.first_bad_index or ()))
-        where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}): expected {cmp.expected:.6g}, "
-                 f"got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
+        part = f" ({cmp.part} part)" if cmp.part else ""
+        where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected "
+                 f"{cmp.expected:.6g}, got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
     msg = (f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
            f"max rel error {cmp.max_rel:.4g} (allowed: {tol.describe()}){where}")
     return Finding(code="BENCH-PRECISION", message=msg, span=Span.point(path, 1), severity=Severity.ERROR,

@@ -46,7 +46,7 @@ from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
 
 C_TYPES = {"float16": "half", "float32": "float", "bfloat16": "bfloat16_t", "int8": "int8_t", "uint8": "uint8_t",
            "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
-           "uint64": "uint64_t", "bool": "bool", "float64": "double"}
+           "uint64": "uint64_t", "bool": "bool", "float64": "double", "complex64": "complex64"}
 
 NO_ANSWER = "no_answer"  # Candidate.origin of a task whose checkout has no reference answer
 NO_ANSWER_REASON = "the checkout has no reference answer for this task"
@@ -580,7 +580,9 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             continue
         rec["ran"] = True
         t0 = time.perf_counter()
-        n_in = sum(int(t.array.size) for k, _n, t in binding if k in ("in", "inout"))
+        # An OpDef input that is also an output (a ref such as Eye's y) is the output's buffer: nothing to read.
+        refs = ({p.name.lower() for p in opdef.inputs} & {p.name.lower() for p in opdef.outputs}) if opdef else set()
+        n_in = sum(int(t.array.size) for k, n, t in binding if k in ("in", "inout") and n.lower() not in refs)
         n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,

@@ -2,7 +2,9 @@
 
 CANN's custom-op build derives the kernel's parameters from the OpDef: one ``GM_ADDR`` per ``Input`` then per
 ``Output`` (in declaration order), then ``workspace`` and ``tiling``; and it defines, for every input and output
-``<name>``, ``DTYPE_<NAME>`` and ``ORIG_DTYPE_<NAME>`` as the C type of the dtype picked for the call. The pick is
+``<name>``, ``DTYPE_<NAME>`` (the C type of the dtype picked for the call) and ``ORIG_DTYPE_<NAME>`` (its ge name,
+``DT_FLOAT16``), with ``_REF`` appended for an output that has an input's name (asc-devkit
+cmake/asc/fwk_modules/util/ascendc_impl_build.py). The pick is
 one column of the OpDef's ``DataType({...})`` lists: the column whose input dtypes are the call's dtypes, which also
 fixes the outputs' dtypes (`dtype_defines`).
 
@@ -26,6 +28,8 @@ GE_DTYPES = {
     "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
     "DT_COMPLEX64": "complex64", "DT_COMPLEX128": "complex128",
 }
+
+GE_NAMES = {v: k for k, v in GE_DTYPES.items()}  # ORIG_DTYPE_<NAME> is the ge name (-DORIG_DTYPE_X=DT_FLOAT16)
 
 _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")
@@ -115,14 +119,17 @@ def dtype_defines(opdef: OpDef, bound: Mapping[str, str], c_types: Mapping[str, 
     params = [*opdef.inputs, *opdef.outputs]
     column = opdef_column(opdef, bound)
     out: dict[str, str] = {}
-    for p in params:
+    in_names = {p.name for p in opdef.inputs}
+    for i, p in enumerate(params):
         dt = bound.get(p.name)
         if dt is None and column is not None and column < len(p.dtypes):
             dt = p.dtypes[column] or None
         ctype = c_types.get(dt) if dt else None
-        if ctype:
-            out[f"DTYPE_{p.name.upper()}"] = ctype
-            out[f"ORIG_DTYPE_{p.name.upper()}"] = ctype
+        if ctype and dt:
+            # an output named like an input (a ref parameter, Eye's y) is <NAME>_REF, as the build script does
+            name = p.name.upper() + ("_REF" if i >= len(opdef.inputs) and p.name in in_names else "")
+            out[f"DTYPE_{name}"] = ctype
+            out[f"ORIG_DTYPE_{name}"] = GE_NAMES.get(dt, ctype)
     return out
 
 

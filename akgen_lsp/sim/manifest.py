@@ -63,6 +63,10 @@ DTYPES: dict[str, tuple[str, str]] = {
     "int64": ("int64", "int64_t"),
     "uint64": ("uint64", "uint64_t"),
     "bool": ("bool", "bool"),
+    # complex: interleaved (real, imag) float pairs in GM; the custom-op build names the kernel type complex64
+    # (AscendC::Complex<float>, declared by the device library only on newer arches: kernels for A2/A3 read floats)
+    "complex64": ("complex64", "complex64"),
+    "complex128": ("complex128", "complex128"),
 }
 
 SCALAR_TYPES = {

@@ -78,3 +78,18 @@ def test_matmul_tolerance_follows_npukernelbench_gmm() -> None:
     assert not compare_outputs([ref], [out], tolerance("bfloat16")).ok
     assert compare_outputs([ref], [out], matmul_tolerance("bfloat16", 256)).ok
     assert not compare_outputs([ref], [np.array([1.1484375])], matmul_tolerance("bfloat16", 256)).ok
+
+
+def test_complex_outputs_compare_real_and_imaginary_parts() -> None:
+    ref = np.array([[1 + 1j, 2 - 2j], [3 + 0.5j, -4j]], dtype=np.complex64)
+    assert compare_outputs([ref], [ref.copy()]).ok
+    out = ref.copy()
+    out[1, 0] = 3 + 0.9j  # the imaginary part is off; the magnitude alone would hide a swapped sign too
+    cmp = compare_outputs([ref], [out], names=["y"])
+    assert not cmp.ok and cmp.first_bad == 2 and cmp.first_bad_index == (1, 0) and cmp.part == "imag"
+    assert cmp.expected == 0.5 and abs(cmp.actual - 0.9) < 1e-6 and cmp.bad_count == 1
+    msg = comparison_finding(cmp, "k.cpp", "case 0").message
+    assert "y[1, 0] (flat 2) (imag part)" in msg
+    conj = np.conj(ref)  # same magnitudes, wrong signs
+    bad = compare_outputs([ref], [conj])
+    assert not bad.ok and bad.part == "imag" and bad.first_bad == 0

@@ -47,10 +47,13 @@ def test_opdef_and_dtype_macros_follow_the_matching_column() -> None:
     assert opdef_column(od, {"dy": "bfloat16", "x": "bfloat16"}) == 2
     d = dtype_defines(od, {"dy": "bfloat16", "x": "bfloat16"}, C_TYPES)
     # the output and the unbound input take the column's dtypes, as CANN's op selection does
-    assert d["DTYPE_Z"] == "bfloat16_t" and d["ORIG_DTYPE_Z"] == "bfloat16_t" and d["DTYPE_SCALE"] == "float"
+    assert d["DTYPE_Z"] == "bfloat16_t" and d["ORIG_DTYPE_Z"] == "DT_BF16" and d["DTYPE_SCALE"] == "float"
     assert d["DTYPE_DY"] == d["DTYPE_X"] == "bfloat16_t"
     assert opdef_column(od, {"dy": "int8"}) is None
-    assert dtype_defines(od, {"dy": "int8"}, C_TYPES) == {"DTYPE_DY": "int8_t", "ORIG_DTYPE_DY": "int8_t"}
+    assert dtype_defines(od, {"dy": "int8"}, C_TYPES) == {"DTYPE_DY": "int8_t", "ORIG_DTYPE_DY": "DT_INT8"}
+    ref = parse_opdef('this->Input("y").DataType({ge::DT_FLOAT});\nthis->Output("y").DataType({ge::DT_FLOAT});')
+    assert ref is not None and dtype_defines(ref, {"y": "float32"}, C_TYPES) == {
+        "DTYPE_Y": "float", "ORIG_DTYPE_Y": "DT_FLOAT", "DTYPE_Y_REF": "float", "ORIG_DTYPE_Y_REF": "DT_FLOAT"}
 
 
 def _case(inputs: list[Tensor], outputs: list[Tensor], attrs: dict | None = None, n_raw: int = 0) -> CaseData:
