@@ -3,7 +3,7 @@ custom op package, and run through torch_npu on an NPU. Same interface as the si
 `compile(sources, options) -> Build`, `run(build, case) -> Run`), plus `run_cases` (one NPU process for all the
 cases of a candidate) and `evaluate_cann`, the bench pipeline's per-candidate evaluation on this toolchain.
 
-Selected by `get_toolchain` (akgen_lsp.sim.toolchain) when ``toolchain.name`` is "cann", or "auto" with
+Selected by `get_toolchain` (akgen_lsp.bench.toolchain) when ``toolchain.name`` is "cann", or "auto" with
 ASCEND_HOME_PATH pointing at a CANN install. Never run against a real CANN or NPU: the tests drive it with stand-ins
 for msopgen, build.sh, cmake, the .run package and the runner's Python (see docs/bench.md, "cann toolchain").
 """

@@ -6,7 +6,7 @@ need to know that the kernel ran on our emulation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,19 +101,3 @@ class SimToolchain:
 def run_manifest(path: str | Path, out_dir: str | Path | None = None) -> SimResult:
     return SimToolchain().run_manifest(path, Path(out_dir) if out_dir else None)
 
-
-def get_toolchain(name: str = "auto", env: Mapping[str, str] | None = None) -> Any:
-    """The toolchain that ``toolchain.name`` asks for: "sim", "cann", or "auto" (cann when ASCEND_HOME_PATH points
-    at a CANN install with its compiler, else sim). Raises ToolchainError (CannUnavailable) when cann is asked for
-    but cannot work here; the message says what is missing and what to do. (The cann toolchain lives in the bench
-    layer; it is imported only when chosen.)"""
-    from akgen_lsp.bench.cann import select_toolchain
-
-    choice = select_toolchain(name, env)
-    if choice == "cann":
-        from akgen_lsp.bench.cann_toolchain import CannToolchain
-
-        return CannToolchain.from_env(env)
-    if choice == "none":
-        raise ToolchainError("toolchain.name is \"none\": no toolchain is configured; set it to auto, sim or cann")
-    return SimToolchain()
