@@ -17,7 +17,9 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -134,6 +136,9 @@ double vec_charge(const char* op, const char* api, double repeats, Slot* dst,
 
 extern "C" void akgen_sim_entry(void* const* args);
 extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv);
+// Vector cores per AI Core of a split (mixed AIC/AIV) launch, from the glue: 0 for the single-pass model (one fiber
+// per block), 2 when the kernel was compiled once per core type (one AIC fiber and two AIV fibers per block).
+extern "C" const int akgen_sim_mix;
 
 namespace {
 
@@ -553,7 +558,10 @@ double now_us() {
 
 // ------------------------------------------------------------------------------------------------ fibers
 struct Fiber {
-    enum State { NEW, RUNNING, WAITING, DONE } state = NEW;
+    // FLAGWAIT: parked in CrossCoreWaitFlag until the flag it waits for is set (split launches)
+    enum State { NEW, RUNNING, WAITING, FLAGWAIT, DONE } state = NEW;
+    int wait_mode = 0, wait_flag = 0;
+    bool deadlocked = false;
     ucontext_t uc{};
     BlockCtx ctx;
     uint8_t* stack = nullptr;
@@ -674,6 +682,106 @@ bool akgen_sim::sync_all_blocks(const loc_t& loc) {
     return true;
 }
 
+// ------------------------------------------------------------------------------------------------ cross-core flags
+// The A2/A3 model: every core has a counter per flag id; CrossCoreWaitFlag(id) waits until its own counter is
+// positive and takes one. CrossCoreSetFlag<mode>(id) signals: mode 2 from the AIC raises the counters of both AIV of
+// its AI Core, and once both AIV have set it the AIC's counter rises; mode 1 raises both AIV counters once both AIV of
+// the AI Core have set it; mode 0 raises the counter of every core of the caller's type once all of them have set it.
+// The waiter's clock moves to when the signal was raised (the setter's pipes done).
+namespace {
+struct CoreKey {
+    int core_type;
+    int64_t group;
+    int sub;
+    int flag;
+    bool operator<(const CoreKey& o) const {
+        return std::tie(core_type, group, sub, flag) < std::tie(o.core_type, o.group, o.sub, o.flag);
+    }
+};
+struct FlagCount { int64_t n = 0; double t = 0; };
+std::map<CoreKey, FlagCount>& flag_counters() { static std::map<CoreKey, FlagCount> m; return m; }
+// sets waiting for their partners: key (mode, core_type, group or -1, flag) -> per-core pending sets
+std::map<std::tuple<int, int, int64_t, int>, std::map<std::pair<int64_t, int>, FlagCount>>& flag_pending() {
+    static std::map<std::tuple<int, int, int64_t, int>, std::map<std::pair<int64_t, int>, FlagCount>> m;
+    return m;
+}
+
+void raise(int core_type, int64_t group, int sub, int flag, double t) {
+    FlagCount& c = flag_counters()[{core_type, group, sub, flag}];
+    c.n += 1;
+    c.t = std::max(c.t, t);
+}
+
+bool flag_ready(const BlockCtx& c, int mode, int flag, double* when) {
+    (void)mode;
+    auto it = flag_counters().find({c.core_type, c.group, c.sub_idx, flag});
+    if (it == flag_counters().end() || it->second.n <= 0) return false;
+    if (when) *when = it->second.t;
+    return true;
+}
+}  // namespace
+
+void akgen_sim::cross_core_set(int mode, int flag, const loc_t& loc) {
+    BlockCtx& c = ctx();
+    if (mode != 0 && mode != 1 && mode != 2) {
+        fail("SIM-CROSSCORE-MODE", fmt("CrossCoreSetFlag: modeId %d is not supported on A2/A3 (0, 1 or 2)", mode), loc,
+             "api_mismatch", "CrossCoreSetFlag");
+    }
+    if (mode == 1 && c.core_type != 2) {
+        fail("SIM-CROSSCORE-MODE", "CrossCoreSetFlag: modeId 1 synchronises the vector cores of an AI Core; the cube "
+             "core cannot take part", loc, "api_mismatch", "CrossCoreSetFlag");
+    }
+    double t = c.now_s;
+    for (double p : c.pipe_free) t = std::max(t, p);  // the flag goes up once the work issued before it is done
+    const int subs = akgen_sim_mix > 0 ? akgen_sim_mix : 1;
+    if (mode == 2 && c.core_type == 1) {
+        for (int s = 0; s < subs; ++s) raise(2, c.group, s, flag, t);
+        return;
+    }
+    // the partners that must all set it: the AIV of this AI Core (modes 1, 2) or every core of this type (mode 0)
+    auto& pend = flag_pending()[{mode, c.core_type, mode == 0 ? -1 : c.group, flag}];
+    FlagCount& mine = pend[{c.group, c.sub_idx}];
+    mine.n += 1;
+    mine.t = std::max(mine.t, t);
+    const size_t need = mode == 0 ? size_t(c.num) * size_t(c.core_type == 1 ? 1 : subs) : size_t(subs);
+    if (pend.size() < need) return;
+    double all = 0;
+    for (auto& [who, fc] : pend) {
+        if (fc.n <= 0) return;
+        all = std::max(all, fc.t);
+    }
+    for (auto& [who, fc] : pend) fc.n -= 1;
+    if (mode == 2) {
+        raise(1, c.group, 0, flag, all);
+    } else if (mode == 1) {
+        for (int s = 0; s < subs; ++s) raise(2, c.group, s, flag, all);
+    } else {
+        for (auto& [who, fc] : pend) raise(c.core_type, who.first, who.second, flag, all);
+    }
+}
+
+void akgen_sim::cross_core_wait(int mode, int flag, const loc_t& loc) {
+    Fiber* f = current_fiber();
+    BlockCtx& c = ctx();
+    double when = 0;
+    while (!flag_ready(c, mode, flag, &when)) {
+        if (f == nullptr) return;
+        f->state = Fiber::FLAGWAIT;
+        f->wait_mode = mode;
+        f->wait_flag = flag;
+        f->wait_loc = loc;
+        swapcontext(&f->uc, &scheduler_context());
+        if (f->deadlocked) {
+            fail("SIM-CROSSCORE-DEADLOCK",
+                 fmt("CrossCoreWaitFlag(%d) waits for a CrossCoreSetFlag that no core will reach: every core of the "
+                     "launch is waiting or has ended (on the NPU this hangs until the timeout)", flag),
+                 loc, "sync", "CrossCoreWaitFlag");
+        }
+    }
+    flag_counters()[{c.core_type, c.group, c.sub_idx, flag}].n -= 1;
+    c.now_s = std::max(c.now_s, when);
+}
+
 int main() {
     if (!g_setup_error.empty()) {
         std::fprintf(stderr, "akgen sim launcher: %s\n", g_setup_error.c_str());
@@ -696,22 +804,36 @@ int main() {
                                             : static_cast<void*>(a.data));
     }
     const Config& k = cfg();
-    std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim));
+    const int64_t per_block = akgen_sim_mix > 0 ? 1 + akgen_sim_mix : 1;
+    std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim * per_block));
     double kernel_us = 0;
     int failed = 0;
     // Blocks run as fibers (one stack and one set of on-chip memories each) in index order; a block runs until it
     // ends or reaches SyncAll, so SyncAll is honoured: once every block has arrived or ended, the waiting ones go on.
-    std::vector<Fiber> fibers(static_cast<size_t>(g_spec.block_dim));
+    // A split launch (akgen_sim_mix > 0) runs each block as its AI Core: the AIC (GetBlockIdx() = block) and
+    // akgen_sim_mix AIV (GetBlockIdx() = block * akgen_sim_mix + GetSubBlockIdx()), each a fiber of its own.
+    std::vector<Fiber> fibers(static_cast<size_t>(g_spec.block_dim * per_block));
     for (int64_t b = 0; b < g_spec.block_dim; ++b) {
-        Fiber& f = fibers[static_cast<size_t>(b)];
-        f.ctx.idx = b;
-        f.ctx.num = g_spec.block_dim;
+        for (int64_t r = 0; r < per_block; ++r) {
+            Fiber& f = fibers[static_cast<size_t>(b * per_block + r)];
+            f.ctx.idx = b;
+            f.ctx.num = g_spec.block_dim;
+            f.ctx.group = b;
+            if (per_block > 1) {
+                f.ctx.core_type = r == 0 ? 1 : 2;
+                f.ctx.sub_num = akgen_sim_mix;
+                f.ctx.sub_idx = r == 0 ? 0 : static_cast<int>(r - 1);
+                if (r > 0) f.ctx.idx = b * akgen_sim_mix + (r - 1);
+            }
+        }
     }
     fibers_ptr() = &fibers;
     while (true) {
         bool any_ready = false;
         for (Fiber& f : fibers) {
             if (f.state == Fiber::DONE || f.state == Fiber::WAITING) continue;
+            if (f.state == Fiber::FLAGWAIT && !f.deadlocked && !flag_ready(f.ctx, f.wait_mode, f.wait_flag, nullptr))
+                continue;
             any_ready = true;
             if (f.state == Fiber::NEW) start_fiber(f, k);
             double t0 = now_us();
@@ -734,14 +856,22 @@ int main() {
                 if (std::strcmp(f.status, "ok") != 0) ++failed;
                 emit(block_summary(c, f.status, f.wall_us));
                 emit(block_trace(c));
-                writes[static_cast<size_t>(c.idx)] = std::move(c.gm_writes);
+                writes[static_cast<size_t>(&f - fibers.data())] = std::move(c.gm_writes);
                 free_fiber(f);
             }
         }
-        bool waiting = false;
-        for (const Fiber& f : fibers) waiting = waiting || f.state == Fiber::WAITING;
-        if (!waiting && !any_ready) break;
-        if (waiting) release_barrier(fibers);
+        bool waiting = false, flag_waiting = false;
+        for (const Fiber& f : fibers) {
+            waiting = waiting || f.state == Fiber::WAITING;
+            flag_waiting = flag_waiting || f.state == Fiber::FLAGWAIT;
+        }
+        if (!waiting && !any_ready && !flag_waiting) break;
+        if (any_ready && flag_waiting) continue;  // a set flag may wake a waiter: run another round before SyncAll
+        if (waiting) {
+            release_barrier(fibers);
+        } else if (!any_ready && flag_waiting) {
+            for (Fiber& f : fibers) f.deadlocked = f.deadlocked || f.state == Fiber::FLAGWAIT;  // they fail and end
+        }
     }
     fibers_ptr() = nullptr;
     // Overlapping GM writes from different blocks.

@@ -145,6 +145,11 @@ struct BlockAbort {};  // thrown by fail(): ends the current block
 // ---------------------------------------------------------------------------------------------- block context
 struct BlockCtx {
     int64_t idx = 0, num = 1;
+    // split (mixed AIC/AIV) launches: the core this fiber plays, 1 AIC or 2 AIV (0: the single-pass model, one
+    // fiber per block playing every core), its AI Core (group) and its vector sub-block
+    int core_type = 0;
+    int64_t group = 0;
+    int sub_idx = 0, sub_num = 1;
     uint8_t* ub = nullptr;
     uint64_t ub_used = 0;      // bytes handed out by InitBuffer (bump allocation)
     uint64_t l1_used = 0, l0a_used = 0, l0b_used = 0, l0c_used = 0;
@@ -224,6 +229,10 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
 
 // SyncAll across blocks (launcher.cpp): parks the calling block until all blocks arrived; false outside a launch.
 bool sync_all_blocks(const loc_t& loc);
+// Cross-core flags of split launches (launcher.cpp): CrossCoreSetFlag / CrossCoreWaitFlag with modeId 0 (all cores
+// of the caller's type), 1 (the two AIV of an AI Core) or 2 (the AIC and its two AIV); a wait parks the fiber.
+void cross_core_set(int mode, int flag, const loc_t& loc);
+void cross_core_wait(int mode, int flag, const loc_t& loc);
 
 inline void warn(const char* code, const char* msg, const loc_t& loc, const char* error_class = nullptr,
                  const char* api = nullptr) {

@@ -125,9 +125,9 @@ public:
 
 inline int64_t GetBlockIdx() { return ::akgen_sim::ctx().idx; }
 inline int64_t GetBlockNum() { return ::akgen_sim::ctx().num; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSubBlockIdx() { return ::akgen_sim::ctx().sub_idx; }
+inline int64_t GetSubBlockNum() { return ::akgen_sim::ctx().sub_num; }
+inline int64_t GetTaskRation() { return ::akgen_sim::ctx().sub_num; }
 inline uint64_t GetSystemCycle() { return static_cast<uint64_t>(::akgen_sim::ctx().now_s); }
 
 // A barrier across all blocks: the launcher runs blocks as fibers and resumes them once every block has arrived.
@@ -145,13 +145,15 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
     (void)usedCores;
     SyncAll<isAIVOnly>(loc);
 }
+// Cross-core flags: real in split launches (one fiber per AIC and AIV, see launcher.cpp), no-ops in the single-pass
+// model where one fiber plays every core of a block.
 template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t flagId, AKGEN_LOC) {
     ::akgen_sim::touch("CrossCoreSetFlag", loc);
-    (void)flagId;
+    if (::akgen_sim::ctx().core_type != 0) ::akgen_sim::cross_core_set(modeId, flagId, loc);
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, AKGEN_LOC) {
     ::akgen_sim::touch("CrossCoreWaitFlag", loc);
-    (void)flagId;
+    if (::akgen_sim::ctx().core_type != 0) ::akgen_sim::cross_core_wait(modeId, flagId, loc);
 }
 
 }  // namespace AscendC
@@ -159,8 +161,8 @@ template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFla
 // Core-type tests (`if ASCEND_IS_AIV { ... }`): a simulated block plays the vector core, and also the cube core
 // unless the kernel declared itself vector-only. Plain runtime conditions: both branches must compile anyway.
 namespace akgen_sim {
-inline bool core_is_aiv() { return task_type() != KERNEL_TYPE_AIC_ONLY; }
-inline bool core_is_aic() { return task_type() != KERNEL_TYPE_AIV_ONLY; }
+inline bool core_is_aiv() { return ctx().core_type ? ctx().core_type == 2 : task_type() != KERNEL_TYPE_AIC_ONLY; }
+inline bool core_is_aic() { return ctx().core_type ? ctx().core_type == 1 : task_type() != KERNEL_TYPE_AIV_ONLY; }
 }  // namespace akgen_sim
 #define ASCEND_IS_AIV (::akgen_sim::core_is_aiv())
 #define ASCEND_IS_AIC (::akgen_sim::core_is_aic())

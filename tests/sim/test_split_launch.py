@@ -1,0 +1,60 @@
+"""Split launches: a kernel that calls cube instructions and cross-core flags is compiled once per core type
+(g_coreType AIC / AIV, akgen_lsp/sim/build.py) and each block runs as its AI Core, one AIC fiber and two AIV fibers
+(launcher.cpp), with GetBlockIdx/GetSubBlockIdx as on A2/A3 and CrossCoreSetFlag/WaitFlag ordering them
+(kernels/split_launch.cpp); a wait nobody will satisfy is reported at its line instead of hanging."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from akgen_lsp.sim import run_manifest
+from akgen_lsp.sim.build import infer_core_type
+
+from .conftest import KERNELS, marker_line, needs_gxx
+
+pytestmark = needs_gxx
+
+SRC = KERNELS / "split_launch.cpp"
+BLOCKS = 3
+
+
+def run(write_manifest, tmp_path: Path, broken: int):
+    sq = np.random.default_rng(5).integers(-9, 10, (16, 16)).astype(np.float16)
+    m = write_manifest(SRC, "split_launch", [
+        {"name": "sq", "input": sq},
+        {"name": "eye", "input": np.eye(16, dtype=np.float16)},
+        {"name": "ws", "input": np.zeros(BLOCKS * 256, np.float32)},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [BLOCKS, 16, 16]},
+        {"name": "z", "output": "z.npy", "dtype": "int32", "shape": [BLOCKS, 8]},
+        {"name": "broken", "scalar": broken, "type": "int32_t"},
+    ], block_dim=BLOCKS)
+    return sq, run_manifest(m, tmp_path / "out")
+
+
+def test_the_build_splits_kernels_with_cube_and_cross_core_calls() -> None:
+    text = SRC.read_text(encoding="utf-8")
+    assert infer_core_type([text], split=True) == "mix"
+    assert infer_core_type([text], split=False) == "aic"
+
+
+def test_aic_and_aiv_fibers_hand_over_through_cross_core_flags(write_manifest, tmp_path: Path) -> None:
+    sq, res = run(write_manifest, tmp_path, broken=0)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    y = np.load(res.outputs["y"])
+    for b in range(BLOCKS):
+        for s in range(2):
+            want = sq[8 * s:8 * s + 8].astype(np.float32) + 1000 * (2 * b + s) + s
+            np.testing.assert_array_equal(y[b, 8 * s:8 * s + 8], want)
+    assert np.load(res.outputs["z"])[:, 0].tolist() == [7] * BLOCKS  # the AIC passed its wait for both AIV
+
+
+def test_a_wait_nobody_satisfies_is_a_deadlock_at_its_line(write_manifest, tmp_path: Path) -> None:
+    _, res = run(write_manifest, tmp_path, broken=1)
+    assert res.status == "runtime_error"
+    dead = [f for f in res.findings if f.code == "SIM-CROSSCORE-DEADLOCK"]
+    assert dead, [(f.code, f.message) for f in res.findings]
+    # the AIV wait at the marker, and the AIC's wait for the AIV that never come
+    assert marker_line(SRC, "SIM-CROSSCORE-DEADLOCK") in {f.span.line for f in dead}
+    assert all("CrossCoreWaitFlag(3)" in f.message or "CrossCoreWaitFlag(1)" in f.message for f in dead)
