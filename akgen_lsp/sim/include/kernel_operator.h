@@ -32,6 +32,7 @@
 #include "akgen_sim/intrinsics.h"
 #include "akgen_sim/adv_reduce.h"
 #include "akgen_sim/adv_broadcast.h"
+#include "akgen_sim/vec_gather.h"
 #include "akgen_sim/list_tensor.h"
 
 #endif

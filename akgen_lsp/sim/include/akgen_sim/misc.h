@@ -101,6 +101,30 @@ inline void SetDeqScale(float scale, int16_t offset, bool signMode, AKGEN_LOC) {
     ::akgen_sim::charge_scalar();
 }
 
+// Data cache maintenance (kernel_operator_cache_intf.h). The simulator has no scalar data cache between the core and GM
+// (scalar GM reads and writes go straight to memory), so cleaning/invalidating it changes nothing; the calls are
+// accepted with the real signatures.
+enum class CacheLine : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst, AKGEN_LOC) {
+    (void)dst;
+    ::akgen_sim::touch("DataCacheCleanAndInvalid", loc);
+    ::akgen_sim::charge_scalar();
+}
+template <typename T, CacheLine entireType, DcciDst dcciDst>
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>& dst, AKGEN_LOC) {
+    (void)dst;
+    ::akgen_sim::touch("DataCacheCleanAndInvalid", loc);
+    ::akgen_sim::charge_scalar();
+}
+template <typename T, CacheLine entireType>
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst, AKGEN_LOC) {
+    (void)dst;
+    ::akgen_sim::touch("DataCacheCleanAndInvalid", loc);
+    ::akgen_sim::charge_scalar();
+}
+
 // InitOutput (deprecated, now Fill): `size` elements of `value` written to GM through the MTE3 unit.
 template <typename T> inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, AKGEN_LOC) {
     ::akgen_sim::touch("InitOutput", loc);
