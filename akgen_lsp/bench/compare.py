@@ -92,44 +92,64 @@ def _compare_one(ref: np.ndarray, out: np.ndarray, tol: Tolerance) -> tuple[np.n
     return abs_d, rel_d, bad, reason
 
 
+CHUNK = 1 << 22  # elements compared at a time: the float64 working set stays ~100 MB for any output size
+
+
 def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol: Tolerance | None = None,
-                    names: Sequence[str] = (), custom: Callable[[], bool] | None = None) -> Comparison:
+                    names: Sequence[str] = (), custom: Callable[[], bool] | None = None,
+                    dtypes: Sequence[str | None] = ()) -> Comparison:
     """Compare every output. `custom`, when given, decides pass/fail (a task's custom_check_precision); the
-    statistics are computed here either way."""
+    statistics are computed here either way. The arrays may be raw (bfloat16 as uint16 bits, named in `dtypes`)
+    and memory-mapped: they are widened to float64 a chunk at a time, so a 1 GiB output needs no 8 GiB copy."""
     tol = tol or Tolerance()
     if len(refs) != len(outs):
         return Comparison(False, reason=f"the kernel produced {len(outs)} outputs, the reference {len(refs)}")
     result = Comparison(True)
     first: Comparison | None = None
-    for i, (r, o) in enumerate(zip(refs, outs, strict=True)):
+    for i, (r0, o0) in enumerate(zip(refs, outs, strict=True)):
         name = names[i] if i < len(names) else f"output {i}"
-        r = np.asarray(r)
-        o = np.asarray(o)
-        if r.size != o.size:
+        dt = dtypes[i] if i < len(dtypes) else None
+        r_arr = np.asarray(r0)
+        o_arr = np.asarray(o0)
+        if r_arr.size != o_arr.size:
             return Comparison(False, output=i, output_name=name,
-                              reason=f"{name}: {o.size} elements, the reference has {r.size} (shape {list(r.shape)})")
-        o = o.reshape(r.shape)
-        part_of: np.ndarray | None = None
-        if np.iscomplexobj(r) or np.iscomplexobj(o):
-            # complex: the real and the imaginary parts are compared as two numbers each, by the same rule
-            r = np.stack([np.real(r), np.imag(r)], axis=-1).astype(np.float64)
-            o = np.stack([np.real(o), np.imag(o)], axis=-1).astype(np.float64)
-            part_of = np.array(["real", "imag"])
-        abs_d, rel_d, bad, reason = _compare_one(r, o, tol)
-        max_abs = float(np.max(np.abs(abs_d))) if abs_d.size else 0.0
-        max_rel = float(np.max(np.abs(rel_d))) if rel_d.size else 0.0
-        result.max_abs = _worst(result.max_abs, max_abs)
-        result.max_rel = _worst(result.max_rel, max_rel)
-        if bad.any() and first is None:
-            flat = int(np.flatnonzero(bad.reshape(-1))[0])
-            idx = tuple(int(x) for x in np.unravel_index(flat, r.shape)) if r.shape else ()
+                              reason=f"{name}: {o_arr.size} elements, the reference has {r_arr.size} "
+                                     f"(shape {list(r_arr.shape)})")
+        shape = r_arr.shape
+        r = r_arr.reshape(-1)
+        o = o_arr.reshape(-1)
+        is_complex = np.iscomplexobj(r) or np.iscomplexobj(o)
+        bad_total = 0
+        nonfinite = False
+        hit: tuple[int, float, float, str] | None = None
+        for s0 in range(0, max(r.size, 1), CHUNK):
+            rc = as_float(r[s0:s0 + CHUNK], dt)
+            oc = as_float(o[s0:s0 + CHUNK], dt)
+            if is_complex:
+                # complex: the real and the imaginary parts are compared as two numbers each, by the same rule
+                rc = np.stack([np.real(rc), np.imag(rc)], axis=-1).astype(np.float64)
+                oc = np.stack([np.real(oc), np.imag(oc)], axis=-1).astype(np.float64)
+            abs_d, rel_d, bad, reason = _compare_one(rc, oc, tol)
+            if abs_d.size:
+                result.max_abs = _worst(result.max_abs, float(np.max(abs_d)))
+                result.max_rel = _worst(result.max_rel, float(np.max(rel_d)))
+            nonfinite = nonfinite or reason == "non-finite value"
+            bad_el = bad.any(axis=-1) if is_complex else bad
+            n_bad = int(bad_el.sum())
+            bad_total += n_bad
+            if n_bad and hit is None:
+                k = int(np.flatnonzero(bad_el)[0])
+                if is_complex:
+                    part = 0 if bad[k, 0] else 1
+                    hit = (s0 + k, _scalar(rc[k, part]), _scalar(oc[k, part]), ("real", "imag")[part])
+                else:
+                    hit = (s0 + k, _scalar(rc[k]), _scalar(oc[k]), "")
+        if hit is not None and first is None:
+            flat, exp, act, part = hit
+            idx = tuple(int(x) for x in np.unravel_index(flat, shape)) if shape else ()
             first = Comparison(False, first_bad=flat, first_bad_index=idx, output=i, output_name=name,
-                               expected=_scalar(r.reshape(-1)[flat]), actual=_scalar(o.reshape(-1)[flat]),
-                               bad_count=int(bad.sum()), reason=reason)
-            if part_of is not None:  # report the complex element and which part failed
-                first.first_bad, first.first_bad_index = flat // 2, idx[:-1]
-                first.part = str(part_of[flat % 2])
-                first.bad_count = int(bad.any(axis=-1).sum())
+                               expected=exp, actual=act, bad_count=bad_total,
+                               reason="non-finite value" if nonfinite else "out of tolerance", part=part)
     ok = first is None if custom is None else bool(custom())
     result.ok = ok
     if first is not None:

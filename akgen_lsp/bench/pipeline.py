@@ -19,6 +19,7 @@ import dataclasses
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ import numpy as np
 
 from akgen_lsp.ascendc.arch import ArchProfile, load_arch
 from akgen_lsp.bench import anticheat, roofline, tensorlist
-from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
+from akgen_lsp.bench.compare import compare_outputs, comparison_finding
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.metrics import error_class_of, task_score
 from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, Tensor, load_case
@@ -138,6 +139,13 @@ def _host_source(host_dir: Path, op: str) -> Path | None:
             if marker in p.read_text(encoding="utf-8", errors="replace"):
                 return p
     return cpps[0] if cpps else None
+
+
+def _remove_later(path: Path) -> None:
+    """Delete a candidate's work folder on a background thread (not a daemon: the process waits for it at exit),
+    so the record is returned without waiting for the file system."""
+    threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},
+                     name="akgen-bench-cleanup").start()
 
 
 def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",
@@ -323,6 +331,7 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
         plan = _plan_opdef(data, opdef, params)
     if plan is None:
         plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
+        plan = tensorlist.fit_plan(data, plan, len(params), Tensor) or plan  # lists: scalars as tensors, in place
         if _tail(params, len(plan)) is None and view is not None:
             alt = [("in", t) for t in view.inputs] + [("out", t) for t in view.outputs]
             if _tail(params, len(alt)) is not None:
@@ -471,7 +480,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
                           "harness": round(tm.harness, 4)}
         if not settings.keep_work:
-            shutil.rmtree(work, ignore_errors=True)
+            _remove_later(work)
         return rec
 
     if cand.origin == NO_ANSWER:
@@ -582,7 +591,10 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         t0 = time.perf_counter()
         # An OpDef input that is also an output (a ref such as Eye's y) is the output's buffer: nothing to read.
         refs = ({p.name.lower() for p in opdef.inputs} & {p.name.lower() for p in opdef.outputs}) if opdef else set()
-        n_in = sum(int(t.array.size) for k, n, t in binding if k in ("in", "inout") and n.lower() not in refs)
+        # An op with no OpDef output (ForeachZeroInplace) writes its inputs in place: they are its outputs too.
+        in_place_only = opdef is not None and not opdef.outputs
+        n_in = sum(int(t.array.size) for k, n, t in binding
+                   if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs)
         n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,
@@ -601,7 +613,6 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
             first_fail = first_fail or "no_work"
             tm.compare += time.perf_counter() - t0
             continue
-        outs = []
         written = [(n, t.expected if k == "inout" else t) for k, n, t in binding if k in ("out", "inout")]
         order = {id(t): i for i, t in enumerate(data.outputs)}
         written.sort(key=lambda nt: order.get(id(nt[1]), len(order)))
@@ -612,15 +623,20 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
                                      f"{', '.join(missing)}", str(prep.kernel), "runtime", source="akgen-run"))
             first_fail = first_fail or "runtime_error"
             continue
-        raw_outs = [tensorlist.load(run.outputs, n, t) for n, t in written]
-        outs = [as_float(o, t.dtype) for o, (_n, t) in zip(raw_outs, written, strict=True)]
-        refs = [as_float(t.array, t.dtype) for t in data.outputs]
-        raw_items = tensorlist.load_items(run.outputs, written)  # list outputs element by element
-        custom = (lambda: data.custom_check(raw_items)) if data.custom_check else None  # noqa: B023
+        # a plain output is memory-mapped and compared a chunk at a time (a 1 GiB output is never widened whole)
+        raw_outs = [np.load(run.outputs[n], mmap_mode="r") if n in run.outputs and not isinstance(t, tensorlist.TensorList)
+                    else tensorlist.load(run.outputs, n, t) for n, t in written]
+        refs = [t.array for t in data.outputs]
+        dts = [t.dtype for t in data.outputs]
+        names = [t.name for t in data.outputs]
+        custom = None
+        if data.custom_check:
+            raw_items = tensorlist.load_items(run.outputs, written)  # list outputs element by element
+            custom = lambda: data.custom_check(raw_items)  # noqa: B023, E731
         try:
-            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs], custom)
+            cmp = compare_outputs(refs, raw_outs, data.tolerance, names, custom, dtypes=dts)
         except ReferenceError_ as exc:
-            cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs])
+            cmp = compare_outputs(refs, raw_outs, data.tolerance, names, dtypes=dts)
             findings.append(_finding("BENCH-CUSTOM-CHECK", f"the task's custom_check_precision failed ({exc}); "
                                      "used the default rule", str(task.validation), "harness",
                                      severity=Severity.WARNING))

@@ -15,6 +15,7 @@ with `case_seed(task_id, case_id)`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import random
 import sys
@@ -27,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from akgen_lsp.bench import tensorlist
+from akgen_lsp.bench import refcache, tensorlist
 from akgen_lsp.bench.compare import Tolerance
 from akgen_lsp.bench.tasks import Case, Task
 
@@ -289,7 +290,38 @@ def _call(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
 
 def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
               ) -> CaseData:
-    """Make the inputs (seeded) and the reference outputs of one case. Raises Skip or ReferenceError_."""
+    """Make the inputs (seeded) and the reference outputs of one case. Raises Skip or ReferenceError_.
+
+    Served from the on-disk reference cache (bench/refcache.py) when the same validation files, case and seed were
+    computed before, by any process; computed and stored otherwise."""
+    key = None
+    if refcache.enabled():
+        try:
+            key = refcache.case_key(task.validation, case, case_seed(task.id, case.case_id), input_names,
+                                    output_names)
+        except OSError:
+            key = None
+    if key is not None:
+        hit = refcache.get(key)
+        if isinstance(hit, dict) and isinstance(hit.get("data"), CaseData):
+            data = hit["data"]
+            if hit.get("custom"):
+                tp = task_python(task)
+                if tp.prepare is None or not hasattr(tp.prepare, "custom_check_precision"):
+                    return _compute_case(task, case, input_names, output_names)[0]
+                data.custom_check = _custom_adapter(tp.prepare.custom_check_precision, case, hit.get("ref"))
+            return data
+    data, ref = _compute_case(task, case, input_names, output_names)
+    if key is not None:
+        custom = data.custom_check is not None
+        refcache.put(key, {"data": dataclasses.replace(data, custom_check=None), "custom": custom,
+                           "ref": ref if custom else None})
+    return data
+
+
+def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
+                  ) -> tuple[CaseData, Any]:
+    """load_case without the cache: (case data, the reference's own return value)."""
     tp = task_python(task)
     if tp.skip_reason:
         raise Skip(tp.skip_reason)
@@ -365,7 +397,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     data = CaseData(case, inputs, attrs, outputs, tol, custom, n_raw=len(raw_inputs))
     if call_raw is not None:
         data.call_view = _call_view(call_raw)
-    return data
+    return data, ref
 
 
 def _call_view(raw: list[Any]) -> tuple[list[Tensor], dict[str, Any], int]:

@@ -1,0 +1,161 @@
+"""A content-addressed on-disk cache of the task side of a case: the generated inputs and the reference outputs.
+
+NPUKernelBench's references run PyTorch on the CPU, and on a warm sim build cache they are most of a candidate's
+time (1068 s of 1738 s in a full run). They depend only on the task's validation files, the case row, the seed and
+the harness's own conversion code, never on the candidate, so every sample of a task, every rerun and every mode
+reuses them.
+
+Key: sha256 over the contents of every file in ``validation/`` (a changed file invalidates), the case row, the
+deterministic seed, the requested input/output names, the source of the modules that convert task values
+(reference.py, tensorlist.py) and the torch/numpy versions. Value: a pickle of the case data. Entries live in
+``<cache>/bench-ref/`` (``$AKGEN_CACHE_DIR`` or the user cache dir), written to a temporary file and renamed, so
+concurrent workers never read half an entry (the last writer wins with identical content). Entries above
+``MAX_ENTRY_BYTES`` are not stored; the folder is pruned oldest-first above ``MAX_TOTAL_BYTES``.
+``AKGEN_BENCH_REF_CACHE=0`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import pickle
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+MAX_ENTRY_BYTES = 512 * 1024 * 1024
+MAX_TOTAL_BYTES = 8 * 1024 * 1024 * 1024
+_FORMAT = 1
+
+_file_hashes: dict[tuple[str, int, int], str] = {}
+_code_hash: str | None = None
+
+
+def enabled() -> bool:
+    return os.environ.get("AKGEN_BENCH_REF_CACHE", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def cache_root() -> Path:
+    from akgen_lsp.sim.build import cache_dir
+
+    return cache_dir().parent / "bench-ref"
+
+
+def _hash_file(path: Path) -> str:
+    st = path.stat()
+    k = (str(path), st.st_mtime_ns, st.st_size)
+    h = _file_hashes.get(k)
+    if h is None:
+        h = hashlib.sha256(path.read_bytes()).hexdigest()
+        _file_hashes[k] = h
+    return h
+
+
+def validation_hash(validation: Path) -> str:
+    """One hash over the names and contents of the files under ``validation/`` (caches and bytecode excluded)."""
+    h = hashlib.sha256()
+    for p in sorted(validation.rglob("*")):
+        if not p.is_file() or "__pycache__" in p.parts or p.suffix == ".pyc":
+            continue
+        h.update(str(p.relative_to(validation)).encode())
+        h.update(_hash_file(p).encode())
+    return h.hexdigest()
+
+
+def _code_version() -> str:
+    global _code_hash
+    if _code_hash is None:
+        h = hashlib.sha256()
+        here = Path(__file__).resolve().parent
+        for name in ("reference.py", "tensorlist.py", "refcache.py", "npref.py"):
+            p = here / name
+            if p.is_file():
+                h.update(p.read_bytes())
+        for mod in ("numpy", "torch"):
+            try:
+                h.update(f"{mod}={__import__(mod).__version__}".encode())
+            except ImportError:
+                h.update(f"{mod}=none".encode())
+        h.update(str(_FORMAT).encode())
+        _code_hash = h.hexdigest()
+    return _code_hash
+
+
+def case_key(validation: Path, case: Mapping[str, Any], seed: int, input_names: Sequence[str] = (),
+             output_names: Sequence[str] = ()) -> str:
+    row = json.dumps({str(k): repr(v) for k, v in case.items()}, sort_keys=True)
+    parts = [validation_hash(validation), row, str(seed), "|".join(input_names), "|".join(output_names),
+             _code_version()]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_root() / key[:2] / f"{key}.pkl"
+
+
+def get(key: str) -> Any | None:
+    """The stored value, or None (absent, unreadable or from another format: recomputed and rewritten)."""
+    p = _path(key)
+    try:
+        with p.open("rb") as fh:
+            value = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(p)  # recently used: pruned last
+    return value
+
+
+def put(key: str, value: Any) -> bool:
+    """Store `value` under `key` atomically; False when it is too big or the cache folder is not writable."""
+    p = _path(key)
+    try:
+        blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
+        return False
+    if len(blob) > MAX_ENTRY_BYTES:
+        return False
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(blob)
+            os.replace(tmp, p)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    except OSError:
+        return False
+    _prune()
+    return True
+
+
+def _prune() -> None:
+    root = cache_root()
+    entries: list[tuple[float, int, Path]] = []
+    total = 0
+    try:
+        for sub in root.iterdir():
+            if not sub.is_dir():
+                continue
+            for f in sub.iterdir():
+                try:
+                    st = f.stat()
+                except OSError:
+                    continue
+                entries.append((st.st_mtime, st.st_size, f))
+                total += st.st_size
+    except OSError:
+        return
+    if total <= MAX_TOTAL_BYTES:
+        return
+    for _mtime, size, f in sorted(entries):
+        with contextlib.suppress(OSError):
+            f.unlink()
+            total -= size
+        if total <= MAX_TOTAL_BYTES * 3 // 4:
+            break

@@ -1,0 +1,73 @@
+"""The on-disk reference cache: a hit does not recompute; a changed validation file invalidates."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from akgen_lsp.bench import refcache, reference
+from akgen_lsp.bench.tasks import load_task
+
+
+@pytest.fixture
+def own_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("AKGEN_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("AKGEN_BENCH_REF_CACHE", "1")
+    monkeypatch.setenv("AKGEN_TEST_REF_CALLS", str(tmp_path / "calls.txt"))  # outside validation/ (part of the key)
+    root = tmp_path / "tasks" / "level1" / "Own" / "Twice"
+    (root / "validation").mkdir(parents=True)
+    v = root / "validation"
+    (v / "test_cases.csv").write_text("case_id;shape\n0;[64]\n1;[8, 3]\n")
+    (v / "prepare_inputs.py").write_text(
+        "import numpy as np\n\n\ndef get_inputs(param, device=None):\n"
+        "    return [np.random.rand(*eval(param['shape'])).astype(np.float32)]\n")
+    (v / "reference_np.py").write_text(
+        "import os\n\n\n"
+        "def reference(param, x):\n    with open(os.environ['AKGEN_TEST_REF_CALLS'], 'a') as fh:\n"
+        "        fh.write('x')\n    return x * 2\n")
+    return load_task(root)
+
+
+def _calls(task) -> int:
+    p = task.root.parents[3] / "calls.txt"
+    n = len(p.read_text()) if p.is_file() else 0
+    p.unlink(missing_ok=True)
+    return n
+
+
+def test_hit_does_not_recompute_and_a_changed_file_invalidates(own_task) -> None:
+    task = own_task
+    case = task.cases()[0]
+    first = reference.load_case(task, case)
+    assert _calls(task) == 1
+    again = reference.load_case(task, case)
+    assert _calls(task) == 0  # served from the cache: the reference did not run
+    assert np.array_equal(again.inputs[0].array, first.inputs[0].array)
+    assert np.array_equal(again.outputs[0].array, first.outputs[0].array * 1)
+    assert again.outputs[0].array.shape == (64,) and again.n_raw == 1
+    other = reference.load_case(task, task.cases()[1])  # another case: its own entry
+    assert other.outputs[0].array.shape == (8, 3)
+    assert _calls(task) == 1
+    src = task.validation / "reference_np.py"
+    src.write_text(src.read_text().replace("x * 2", "x * 3"))
+    reference._cache.clear()  # a new process would load the edited module
+    changed = reference.load_case(task, case)
+    assert _calls(task) == 1  # the edited validation file changed the key: recomputed
+    assert np.allclose(changed.outputs[0].array, changed.inputs[0].array * 3)
+
+
+def test_cache_off_and_entries_are_atomic_files(own_task, monkeypatch: pytest.MonkeyPatch) -> None:
+    task = own_task
+    monkeypatch.setenv("AKGEN_BENCH_REF_CACHE", "0")
+    reference.load_case(task, task.cases()[0])
+    reference.load_case(task, task.cases()[0])
+    assert _calls(task) == 2 and not refcache.cache_root().exists()
+    key = "ab" + "0" * 62
+    assert refcache.put(key, {"x": np.arange(3)}) and refcache.get(key)["x"].tolist() == [0, 1, 2]
+    assert not list(refcache.cache_root().rglob(".tmp-*"))
+    (refcache.cache_root() / "ab" / f"{key}.pkl").write_bytes(b"truncated")
+    assert refcache.get(key) is None  # a damaged entry is a miss, never an error
+    shutil.rmtree(refcache.cache_root())
