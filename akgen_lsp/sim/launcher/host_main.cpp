@@ -173,6 +173,17 @@ int main() {
             attrs.emplace_back(w[1], v);
         }
     }
+    {  // fe::PlatFormInfos (the TilingFunc's GetPlatformInfo()) answers from the same profile
+        fe::PlatformFigures& f = fe::platform_figures();
+        f.cores = prof.aiv;
+        f.mem[static_cast<int>(fe::LocalMemType::L0_A)] = prof.l0a;
+        f.mem[static_cast<int>(fe::LocalMemType::L0_B)] = prof.l0b;
+        f.mem[static_cast<int>(fe::LocalMemType::L0_C)] = prof.l0c;
+        f.mem[static_cast<int>(fe::LocalMemType::L1)] = prof.l1;
+        f.mem[static_cast<int>(fe::LocalMemType::L2)] = prof.l2;
+        f.mem[static_cast<int>(fe::LocalMemType::UB)] = prof.ub;
+        f.mem[static_cast<int>(fe::LocalMemType::HBM)] = prof.hbm;
+    }
     auto& reg = ops::op_registry();
     ops::OpInfo* info = nullptr;
     for (auto& o : reg) {

@@ -154,6 +154,7 @@ template <uint8_t modeId, pipe_t pipe> inline void CrossCoreSetFlag(uint16_t fla
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S> inline void CrossCoreWaitFlag(uint16_t flagId, AKGEN_LOC) {
     ::akgen_sim::touch("CrossCoreWaitFlag", loc);
     if (::akgen_sim::ctx().core_type != 0) ::akgen_sim::cross_core_wait(modeId, flagId, loc);
+    else if (modeId == 0) ::akgen_sim::sync_all_blocks(loc);  // mode 0 = every core of the type: a barrier of blocks
 }
 
 }  // namespace AscendC

@@ -17,7 +17,8 @@
 #define TILING_DATA_FIELD_DEF_ARR(type, num, field)                                                                    \
     type field[num] = {};                                                                                              \
     void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }                                         \
-    const type* get_##field() const { return field; }
+    const type* get_##field() const { return field; }                                                                  \
+    type* get_##field() { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(stype, field)                                                                     \
     stype field{};                                                                                                     \
     stype& get_##field() { return field; }                                                                             \

@@ -8,7 +8,26 @@
 
 #include "graph.h"
 
-namespace fe { class PlatFormInfos {}; }
+namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
+// What fe::PlatFormInfos answers (the host runner fills it from the arch profile, like platform_ascendc's profile).
+struct PlatformFigures {
+    uint32_t cores = 48;  // vector cores: what a vector op's TilingFunc asks GetCoreNum for
+    uint64_t mem[8] = {65536, 65536, 131072, 524288, 201326592, 196608, 68719476736ull, 0};  // by LocalMemType
+};
+inline PlatformFigures& platform_figures() { static PlatformFigures f; return f; }
+
+class PlatFormInfos {
+public:
+    uint32_t GetCoreNum() const { return platform_figures().cores; }
+    void GetLocalMemSize(const LocalMemType& t, uint64_t& size) const {
+        size_t i = static_cast<size_t>(t);
+        size = i < 8 ? platform_figures().mem[i] : 0;
+    }
+    void GetLocalMemBw(const LocalMemType&, uint64_t& bw) const { bw = 0; }
+};
+}  // namespace fe
 
 namespace gert {
 
