@@ -109,8 +109,11 @@ def get(key: str) -> Any | None:
     return value
 
 
-def put(key: str, value: Any) -> bool:
-    """Store `value` under `key` atomically; False when it is too big or the cache folder is not writable."""
+def put(key: str, value: Any, size_hint: int = 0) -> bool:
+    """Store `value` under `key` atomically; False when it is too big (`size_hint`, the bytes of its arrays, is
+    checked first so that a huge case is never serialised) or the cache folder is not writable."""
+    if size_hint > MAX_ENTRY_BYTES:
+        return False
     p = _path(key)
     try:
         blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

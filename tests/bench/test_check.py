@@ -8,6 +8,7 @@ from pathlib import Path
 from akgen_lsp.bench.check import check_kernel
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.config import defaults
+from akgen_lsp.sim.cost import PIPES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
@@ -18,6 +19,10 @@ def test_kernel_in_the_bench_layout(add_task: Task) -> None:
     assert figures["task"] == "level1/Math/AddMath" and figures["status"] == "pass"
     assert figures["passed_cases"] == figures["cases"] == 12
     assert figures["estimate_us"] and figures["estimate_label"] == "estimate"
+    assert figures["bound"] in ("HBM", *PIPES)  # what bounds the estimate
+    from akgen_lsp.server.features.save_check import figures_message
+
+    assert f"bound: {figures['bound']}" in (figures_message(figures) or "")
 
 
 def test_workspace_task_table(tmp_path: Path) -> None:
