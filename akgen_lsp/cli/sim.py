@@ -51,4 +51,38 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"status: {result.status}")
         raise typer.Exit(0 if result.ok else 1)
 
+    @sim.command("run-program")
+    def run_program_cmd(
+        program: Annotated[Path, typer.Argument(help="A single-source program (.asc): host main() plus kernels.")],
+        workdir: Annotated[Path | None, typer.Option(
+            "--workdir", help="The program's working directory (its relative input/output paths); default: here.")
+        ] = None,
+        timeout: Annotated[float, typer.Option("--timeout", help="Wall-clock limit in seconds.")] = 120.0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    ) -> None:
+        """Compile PROGRAM whole (host code and kernels, `<<<>>>` launches run on the simulator) and run it in
+        WORKDIR; exit status 0 only when the status is "ok"."""
+        from akgen_lsp.sim.program import run_program
+
+        result = run_program(program, workdir, timeout_s=timeout)
+        if as_json:
+            typer.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            if result.stdout:
+                typer.echo(result.stdout.rstrip())
+            for f in result.findings:
+                text = None
+                with contextlib.suppress(OSError):
+                    text = Path(f.span.path).read_text(encoding="utf-8", errors="replace")
+                typer.echo(render_text(f, text))
+            for la in result.launches:
+                est = la.get("estimate") or {}
+                us = f"{est['us']:.2f} us estimated" if est.get("us") is not None else "no estimate"
+                typer.echo(f"launch {la['launch']} (line {la['line']}): {la['blocks']} blocks, "
+                           f"{la['failed_blocks']} failed, {us}")
+            for w in result.warnings:
+                typer.echo(f"note: {w}")
+            typer.echo(f"status: {result.status} (exit code {result.exit_code})")
+        raise typer.Exit(0 if result.ok else 1)
+
     app.add_typer(sim, name="sim")

@@ -9,3 +9,5 @@ using aclError = int;
 constexpr aclError ACL_SUCCESS = 0;
 using aclrtStream = void*;
 using aclrtContext = void*;
+// The host runtime calls, emulated for `.asc` programs (akgen sim run-program): akgen_sim/acl_runtime.h.
+#include "akgen_sim/acl_runtime.h"

@@ -1,0 +1,109 @@
+// akgen sim: kernel-side APIs of CANN 9 that the single-source examples use: InitSocState, the Hardware enum and
+// LocalMemAllocator (static UB allocation without TPipe/TQue).
+//
+// LocalMemAllocator<Hardware::UB> hands out consecutive pieces of the core's UB from its start (a bump pointer, as
+// in CANN: head_ advances by sizeof(T) * tileSize per Alloc, no alignment added, nothing freed). Each piece is a
+// buffer slot of the block, so the usual operand checks apply (32-byte alignment of UB addresses, bounds); an Alloc
+// past the end of UB fails at the caller's line.
+#pragma once
+
+#include "pipe.h"
+
+namespace AscendC {
+
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+constexpr TPosition GetDefaultPosition(Hardware hard) {
+    switch (hard) {
+        case Hardware::UB: return TPosition::VECCALC;
+        case Hardware::L1: return TPosition::A1;
+        case Hardware::L0A: return TPosition::A2;
+        case Hardware::L0B: return TPosition::B2;
+        case Hardware::L0C: return TPosition::CO1;
+        case Hardware::BIAS: return TPosition::C2;
+        default: return TPosition::MAX;
+    }
+}
+
+constexpr Hardware GetPhyType(TPosition pos) {
+    switch (pos) {
+        case TPosition::GM: return Hardware::GM;
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return Hardware::L1;
+        case TPosition::A2: return Hardware::L0A;
+        case TPosition::B2: return Hardware::L0B;
+        case TPosition::CO1: return Hardware::L0C;
+        case TPosition::C2: return Hardware::BIAS;
+        default: return Hardware::UB;
+    }
+}
+
+// Resets the state a kernel may not assume (vector mask in normal mode and all ones, no atomic mode).
+inline void InitSocState() {
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    c.mask_counter = false;
+    c.mask_hi = ~0ull;
+    c.mask_lo = ~0ull;
+    c.atomic = 0;
+}
+
+template <Hardware hard = Hardware::UB> class LocalMemAllocator {
+    static_assert(hard != Hardware::GM && hard != Hardware::MAX, "illegal hardware position GM or MAX");
+
+public:
+    LocalMemAllocator() = default;
+    uint32_t GetCurAddr() const { return head_; }
+
+    template <TPosition pos, class T, uint32_t tileSize> LocalTensor<T> Alloc(AKGEN_LOC) {
+        static_assert(GetPhyType(pos) == hard, "logic pos and hardware pos not matched.");
+        return take<T>(pos, tileSize, loc);
+    }
+    template <TPosition pos, class T> LocalTensor<T> Alloc(uint32_t tileSize, AKGEN_LOC) {
+        static_assert(GetPhyType(pos) == hard, "logic pos and hardware pos not matched.");
+        return take<T>(pos, tileSize, loc);
+    }
+    template <class T, uint32_t tileSize> LocalTensor<T> Alloc(AKGEN_LOC) {
+        return take<T>(GetDefaultPosition(hard), tileSize, loc);
+    }
+    template <class T> LocalTensor<T> Alloc(uint32_t tileSize, AKGEN_LOC) {
+        return take<T>(GetDefaultPosition(hard), tileSize, loc);
+    }
+
+private:
+    template <class T> LocalTensor<T> take(TPosition pos, uint32_t tileSize, const akgen_sim::loc_t& loc) {
+        akgen_sim::touch("LocalMemAllocator::Alloc", loc);
+        akgen_sim::BlockCtx& c = akgen_sim::ctx();
+        const akgen_sim::Config& k = akgen_sim::cfg();
+        uint64_t limit = k.ub_bytes;
+        uint8_t* base = c.ub;
+        switch (hard) {
+            case Hardware::L1: limit = k.l1_bytes; base = c.l1; break;
+            case Hardware::L0A: limit = k.l0a_bytes; base = c.l0a; break;
+            case Hardware::L0B: limit = k.l0b_bytes; base = c.l0b; break;
+            case Hardware::L0C: limit = k.l0c_bytes; base = c.l0c; break;
+            case Hardware::BIAS: limit = sizeof(c.bt); base = c.bt; break;
+            default: break;
+        }
+        uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
+        if (head_ + bytes > limit) {
+            akgen_sim::fail("SIM-UB-LIMIT",
+                            akgen_sim::fmt("LocalMemAllocator::Alloc: %llu bytes at offset %u exceed the %llu bytes of "
+                                           "this memory", static_cast<unsigned long long>(bytes), head_,
+                                           static_cast<unsigned long long>(limit)),
+                            loc, "memory", "Alloc");
+        }
+        c.slots.emplace_back();
+        akgen_sim::Slot* s = &c.slots.back();
+        s->base = base + head_;
+        s->bytes = static_cast<uint32_t>(bytes);
+        s->pos = pos;
+        s->state = akgen_sim::SlotState::TBUF;
+        s->owner = "LocalMemAllocator";
+        s->alloc_loc = loc;
+        if (hard == Hardware::UB && head_ + bytes > c.ub_used) c.ub_used = head_ + bytes;
+        head_ += static_cast<uint32_t>(bytes);
+        return LocalTensor<T>(reinterpret_cast<T*>(s->base), tileSize, s, pos);
+    }
+    uint32_t head_ = 0;
+};
+
+}  // namespace AscendC

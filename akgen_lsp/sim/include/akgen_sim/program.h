@@ -1,0 +1,32 @@
+// akgen sim: what a single-source `.asc` program (host main + kernel) needs beyond the kernel API.
+//
+// `akgen sim run-program` (akgen_lsp/sim/program.py) compiles the program after rewriting each kernel launch
+// `kernel<<<blockDim, l2ctrl, stream>>>(args)` into `::akgen_sim::program_launch(blockDim, l2ctrl, stream,
+// [&]() { kernel(args); })` (same lines, so diagnostics and findings keep the user's line numbers). The launch runs
+// blockDim blocks through the simulator's block runtime (fibers, per-block UB, checks, cost model), synchronously;
+// it is defined in akgen_lsp/sim/launcher/program_main.cpp, which is linked only into programs.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <source_location>
+
+namespace akgen_sim {
+
+// Blocks of the launches so far that ended with an error (an aborted block): what the next
+// aclrtSynchronizeStream reports, as the NPU reports an AI Core exception on the stream (then cleared).
+inline int64_t& program_stream_errors() { static int64_t n = 0; return n; }
+
+void program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const std::source_location& loc);
+
+// The rewritten `<<<blockDim, l2ctrl, stream>>>`: l2ctrl and stream are accepted (launches run in order and
+// complete before the call returns, which is what aclrtSynchronizeStream waits for on the NPU).
+template <typename B, typename L, typename S>
+inline void program_launch(B block_dim, L l2ctrl, S stream, const std::function<void()>& body,
+                           const std::source_location& loc = std::source_location::current()) {
+    (void)l2ctrl;
+    (void)stream;
+    program_launch_blocks(static_cast<int64_t>(block_dim), body, loc);
+}
+
+}  // namespace akgen_sim

@@ -1,0 +1,237 @@
+// akgen sim program runtime: the launcher piece linked into single-source `.asc` programs (`akgen sim run-program`).
+//
+// A program has its own main() (the host code), so this file reuses the kernel launcher (launcher.cpp: block fibers,
+// findings, cost model, overlap checks) with its main() renamed, and runs it once per kernel launch:
+// akgen_sim::program_launch_blocks sets the block count, points the launcher's entry at the launch's body and runs
+// the launcher's block loop; the host continues after every block has ended.
+//
+// Setup (before any code of the program): the run spec comes from $AKGEN_SIM_SPEC (memory sizes, cost tables, the
+// events file, limits), written by akgen_lsp/sim/program.py. The sandbox is the launcher's (rlimits, no core files,
+// no new processes, network unshared, seccomp) except that the host code may use the file system (its ReadFile /
+// WriteFile): open, stat, mkdir and friends are allowed; fork/exec/sockets are not. A failed open or stat of a file
+// the program reads is reported as a finding (SIM-PROGRAM-FILE) with the working directory, since host code often
+// goes on with garbage after it.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdarg>
+#include <functional>
+
+#include "kernel_operator.h"
+#include "akgen_sim/acl_runtime.h"
+
+#define main akgen_sim_launcher_main
+#include "launcher.cpp"
+#undef main
+
+namespace {
+
+std::function<void()>& program_body() {
+    static std::function<void()> f;
+    return f;
+}
+
+int64_t& launch_count() {
+    static int64_t n = 0;
+    return n;
+}
+
+#ifdef AKGEN_HAVE_SECCOMP
+// The launcher's allow-list plus the file-system calls host code needs.
+bool install_program_seccomp() {
+    static const int allowed[] = {
+        SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,
+        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
+        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,
+        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
+        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,
+        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync,
+        // file system (host code)
+        SYS_open, SYS_openat, SYS_stat, SYS_lstat, SYS_access, SYS_faccessat, SYS_fcntl, SYS_getcwd, SYS_mkdir,
+        SYS_mkdirat, SYS_dup, SYS_dup2, SYS_dup3, SYS_ioctl, SYS_statx, SYS_readlink, SYS_readlinkat, SYS_getdents64,
+        SYS_ftruncate, SYS_fadvise64, SYS_chdir,
+    };
+    constexpr int n = sizeof(allowed) / sizeof(allowed[0]);
+    std::vector<sock_filter> f;
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    for (int i = 0; i < n; ++i) {
+        f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(allowed[i]), 0, 1));
+        f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    }
+    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
+    sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
+    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ||
+           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+}
+#else
+bool install_program_seccomp() { return false; }
+#endif
+
+bool& files_watched() {
+    static bool on = false;
+    return on;
+}
+
+// A file the host code could not open or stat: one finding per path.
+void report_missing(const char* path, bool for_write, int err) {
+    if (!files_watched() || path == nullptr) return;
+    static std::vector<std::string> seen;
+    for (const std::string& s : seen) {
+        if (s == path) return;
+    }
+    seen.emplace_back(path);
+    char cwd[1024] = "";
+    if (::getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = 0;
+    std::string msg = std::string("the program could not ") + (for_write ? "create" : "read") + " the file '" + path +
+                      "' (" + std::strerror(err) + "; working directory " + cwd + "): ";
+    msg += for_write ? "create its folder first, or run the program with --workdir set to the folder its paths are "
+                       "relative to"
+                     : "generate its input first (an example's scripts/gen_data.py, run in the working directory), or "
+                       "pass --workdir to the folder that has it";
+    std::string line = "{\"kind\":\"finding\",\"code\":\"SIM-PROGRAM-FILE\",\"severity\":\"error\",\"message\":\"";
+    json_escape(line, msg);
+    line += "\",\"error_class\":\"host\",\"api\":\"";
+    line += for_write ? "open" : "read";
+    line += "\"}\n";
+    emit(line);
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------ file watch
+// The host's own calls (and libstdc++'s) reach these first; they forward to the C library and report a missing file.
+extern "C" {
+int open(const char* path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = static_cast<mode_t>(va_arg(ap, int));
+        va_end(ap);
+    }
+    int fd = static_cast<int>(syscall(SYS_openat, AT_FDCWD, path, flags, mode));
+    if (fd < 0) {
+        int err = errno;
+        if (err == ENOENT) report_missing(path, (flags & O_CREAT) != 0, err);
+        errno = err;
+    }
+    return fd;
+}
+int open64(const char* path, int flags, ...) {
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = static_cast<mode_t>(va_arg(ap, int));
+        va_end(ap);
+    }
+    return open(path, flags, mode);
+}
+FILE* fopen(const char* path, const char* mode) {
+    using fn = FILE* (*)(const char*, const char*);
+    static fn real = reinterpret_cast<fn>(dlsym(RTLD_NEXT, "fopen"));
+    FILE* f = real ? real(path, mode) : nullptr;
+    if (f == nullptr && errno == ENOENT) {
+        int err = errno;
+        report_missing(path, mode && mode[0] != 'r', err);
+        errno = err;
+    }
+    return f;
+}
+FILE* fopen64(const char* path, const char* mode) { return fopen(path, mode); }
+int stat(const char* path, struct stat* st) {
+    int r = static_cast<int>(syscall(SYS_newfstatat, AT_FDCWD, path, st, 0));
+    if (r != 0 && errno == ENOENT) {
+        int err = errno;
+        report_missing(path, false, err);
+        errno = err;
+    }
+    return r;
+}
+}
+
+// ------------------------------------------------------------------------------------------------ setup
+__attribute__((constructor(102))) void akgen_program_setup() {
+    // the launcher's own constructor ran first without a spec (a program is started without arguments)
+    g_setup_error.clear();
+    const char* spec = std::getenv("AKGEN_SIM_SPEC");
+    if (spec != nullptr && *spec) {
+        std::string text;
+        if (!read_file(spec, text)) {
+            std::fprintf(stderr, "akgen sim program: cannot read the run spec %s\n", spec);
+            _exit(2);
+        }
+        parse_spec(text);
+        if (!g_spec.events_path.empty()) {
+            int fd = ::open(g_spec.events_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+            if (fd >= 0) events_fd() = fd;
+        }
+    }
+    if (!g_setup_error.empty()) {
+        std::fprintf(stderr, "akgen sim program: %s\n", g_setup_error.c_str());
+        _exit(2);
+    }
+    g_spec.args.clear();
+    install_handlers();
+    if (g_spec.cpu_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(g_spec.cpu_s));
+    if (g_spec.as_bytes > 0) set_limit(RLIMIT_AS, static_cast<rlim_t>(g_spec.as_bytes));
+    if (g_spec.fsize_bytes > 0) set_limit(RLIMIT_FSIZE, static_cast<rlim_t>(g_spec.fsize_bytes));
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_NPROC, 0);
+    if (g_spec.unshare_net) g_net_isolated = try_unshare_net();
+    if (g_spec.seccomp) g_seccomp_on = install_program_seccomp();
+    files_watched() = true;
+}
+
+// ------------------------------------------------------------------------------------------------ launches
+extern "C" void akgen_sim_entry(void* const* args) {
+    (void)args;
+    if (!program_body()) return;
+    try {
+        program_body()();
+    } catch (...) {
+        ++akgen_sim::program_stream_errors();  // a failed check ended the block: the stream reports an exception
+        throw;
+    }
+    if (akgen_sim::ctx().errors > 0) ++akgen_sim::program_stream_errors();
+}
+extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {
+    (void)arg;
+    (void)buf;
+    (void)cap;
+    (void)kv;
+}
+extern "C" const int akgen_sim_mix = 0;
+
+void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const loc_t& loc) {
+    int64_t n = ++launch_count();
+    std::string line = "{\"kind\":\"launch\",\"launch\":" + std::to_string(n) + ",\"blocks\":" +
+                       std::to_string(block_dim) + ",\"file\":\"";
+    json_escape(line, loc.file_name());
+    line += "\",\"line\":" + std::to_string(loc.line()) + "}\n";
+    emit(line);
+    if (block_dim <= 0 || block_dim > 65535) {
+        akgen_sim::acl::host_finding("SIM-LAUNCH", "error",
+                                     "the kernel launch asks for " + std::to_string(block_dim) +
+                                         " blocks: blockDim must be 1 to 65535 (the launch fails and nothing runs)",
+                                     loc, "launch");
+        ++akgen_sim::program_stream_errors();
+        return;
+    }
+    g_setup_error.clear();
+    g_spec.args.clear();
+    g_spec.block_dim = block_dim;
+    program_body() = body;
+    // the launcher's block loop: fibers, end-of-block checks, overlapping GM writes, a "done" event
+    akgen_sim_launcher_main();
+    program_body() = nullptr;
+    akgen_sim::acl::check_guards(loc);
+}

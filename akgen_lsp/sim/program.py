@@ -1,0 +1,413 @@
+"""Run a single-source `.asc` program (a host `main()` using the AscendCL runtime plus its kernels, as CANN 9's
+examples are written) on the CPU simulator: `run_program(path, workdir) -> ProgramResult`.
+
+How: the program is compiled whole with g++ against our headers (the precompiled header and flags of
+`akgen_lsp.sim.build`), after a line-keeping rewrite of a shadow copy (`#line 1 "<the .asc>"`, so diagnostics,
+`__FILE__` and the findings of runtime checks name the user's file and line): bisheng's attribute lists are blanked
+(`build.bisheng_shadow_text`) and each launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` becomes
+`::akgen_sim::program_launch(blockDim, l2ctrl, stream, [&]() { kernel(args); })`. It is linked with
+`launcher/program_main.cpp`, which runs each launch's blocks through the simulator's block runtime (the kernel
+launcher's fibers, checks and cost model) and emulates nothing else: the AscendCL calls are
+`include/akgen_sim/acl_runtime.h` (device memory is simulator GM with guard zones). The program runs in the sandbox
+of sim runs (rlimits, wall-clock timeout, scrubbed environment, its own process group, seccomp without process
+creation or sockets) with `workdir` as its working directory, so its relative `ReadFile`/`WriteFile` paths work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
+from akgen_lsp.sim import cost
+from akgen_lsp.sim.build import (
+    BASE_FLAGS,
+    CORE_TYPES,
+    HEADER_SUFFIXES,
+    INCLUDE_DIR,
+    LAUNCHER_SRC,
+    Build,
+    ToolchainError,
+    _atomic_dir,
+    _publish,
+    _run,
+    bisheng_shadow_text,
+    cache_dir,
+    code_only,
+    compiler_id,
+    ensure_pch,
+    find_cxx,
+    headers_hash,
+    infer_core_type,
+    parse_gcc_output,
+    shadow_sources,
+)
+from akgen_lsp.sim.runner import (
+    _crash_finding,
+    _dedupe,
+    _finding_from_event,
+    _kill_group,
+    _read_events,
+    _scrubbed_env,
+)
+from akgen_lsp.sim.toolchain import SimResult
+
+PROGRAM_MAIN = LAUNCHER_SRC.parent / "program_main.cpp"
+PROGRAM_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx")
+_CALLEE_CHAR = re.compile(r"[A-Za-z0-9_:]")
+
+
+class ProgramError(ValueError):
+    """The program file itself is unusable (missing, not a source file); the message says what to do."""
+
+
+@dataclass
+class ProgramResult(SimResult):
+    """A program run: SimResult's fields plus the program's exit status, its launches and working directory."""
+
+    exit_code: int | None = None
+    launches: list[dict[str, Any]] = field(default_factory=list)
+    workdir: str = ""
+    wall_s: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        out = super().to_json()
+        out.update({"exit_code": self.exit_code, "launches": self.launches, "workdir": self.workdir,
+                    "wall_s": round(self.wall_s, 4)})
+        return out
+
+
+# --------------------------------------------------------------------------------------------------- rewrite
+
+
+def _match_back_angle(code: str, i: int) -> int:
+    """`code[i]` is the `>` closing a template argument list: the index of its `<`, or -1."""
+    depth = 0
+    while i >= 0:
+        ch = code[i]
+        if ch == ">":
+            depth += 1
+        elif ch == "<":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif ch in ";{}":
+            return -1
+        i -= 1
+    return -1
+
+
+def _match_paren(code: str, i: int) -> int:
+    """`code[i]` is `(`: the index of its `)`, or -1."""
+    depth = 0
+    for j in range(i, len(code)):
+        if code[j] == "(":
+            depth += 1
+        elif code[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def rewrite_launches(text: str) -> tuple[str, list[int]]:
+    """`text` with every `callee<<<cfg>>>(args)` turned into `::akgen_sim::program_launch(cfg, [&]() {
+    callee(args); })`, line breaks kept (so every line keeps its number). Returns the text and the 1-based lines of
+    the launches. Launches inside comments and string literals are left alone."""
+    code = code_only(text)
+    edits: list[tuple[int, int, str]] = []
+    lines: list[int] = []
+    pos = 0
+    while True:
+        m = code.find("<<<", pos)
+        if m < 0:
+            break
+        close = code.find(">>>", m + 3)
+        if close < 0:
+            break
+        j = close + 3
+        while j < len(code) and code[j].isspace():
+            j += 1
+        if j >= len(code) or code[j] != "(":
+            pos = m + 3
+            continue
+        end = _match_paren(code, j)
+        if end < 0:
+            pos = m + 3
+            continue
+        # the callee: an (optionally qualified) name with optional template arguments, just before `<<<`
+        i = m - 1
+        while i >= 0 and code[i].isspace():
+            i -= 1
+        if i >= 0 and code[i] == ">":
+            lt = _match_back_angle(code, i)
+            if lt < 0:
+                pos = m + 3
+                continue
+            i = lt - 1
+            while i >= 0 and code[i].isspace():
+                i -= 1
+        k = i
+        while k >= 0 and _CALLEE_CHAR.match(code[k]):
+            k -= 1
+        start = k + 1
+        if start > i:
+            pos = m + 3
+            continue
+        callee = text[start:m].rstrip()
+        cfg = text[m + 3:close]
+        args = text[j + 1:end]
+        repl = f"::akgen_sim::program_launch({cfg}, [&]() {{ {callee}({args}); }})"
+        orig = text[start:end + 1]
+        repl += "\n" * (orig.count("\n") - repl.count("\n"))
+        edits.append((start, end + 1, repl))
+        lines.append(text.count("\n", 0, start) + 1)
+        pos = end + 1
+    out = text
+    for a, b, rep in reversed(edits):
+        out = out[:a] + rep + out[b:]
+    return out, lines
+
+
+def _line_directive(path: Path) -> str:
+    return '#line 1 "' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+
+
+def shadow_program(path: Path, text: str) -> tuple[str, list[int]]:
+    """The translation unit g++ compiles for the program at `path`: a preamble (the launch declaration and the
+    core type of this single pass), then the rewritten source behind `#line 1 "<path>"`."""
+    body = bisheng_shadow_text(text) or text
+    body, launches = rewrite_launches(body)
+    core = infer_core_type([text])
+    pre = ["// generated by akgen sim run-program from " + str(path),
+           '#include "akgen_sim/program.h"',
+           f"inline constexpr int32_t g_coreType = {CORE_TYPES[core]};  // this build's pass: {core}"]
+    return "\n".join(pre) + "\n" + _line_directive(path) + body, launches
+
+
+# --------------------------------------------------------------------------------------------------- build
+
+
+def ensure_program_runtime(cxx: str, timeout: float = 300.0) -> Path:
+    """The object of launcher/program_main.cpp (the launcher reused per launch, the file watch, the sandbox)."""
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|program".encode()).hexdigest()[:24]
+    final = cache_dir() / "program_runtime" / key
+    obj = final / "program_main.o"
+    if obj.is_file():
+        return obj
+    tmp = _atomic_dir(final)
+    res = _run([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(PROGRAM_MAIN),
+                "-o", str(tmp / "program_main.o")], timeout)
+    if res.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ToolchainError(f"building the program runtime failed:\n{res.stderr[-2000:]}")
+    _publish(tmp, final)
+    return obj
+
+
+def _folder_headers(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in HEADER_SUFFIXES)
+
+
+def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float = 180.0) -> Build:
+    """Compile and link the program. Raises ProgramError for a missing file and ToolchainError when g++ itself
+    cannot work; a program that does not compile gives a Build with ok=False and findings at the user's lines."""
+    t0 = time.perf_counter()
+    src = Path(path).resolve()
+    if not src.is_file():
+        raise ProgramError(f"{path}: no such file; give the path of a single-source program (.asc)")
+    if src.suffix not in PROGRAM_SUFFIXES:
+        raise ProgramError(f"{path}: not a program source (expected one of {', '.join(PROGRAM_SUFFIXES)})")
+    text = src.read_text(encoding="utf-8", errors="surrogateescape")
+    cxx = find_cxx()
+    folder = src.parent
+    unit, _ = shadow_program(src, text)
+    headers = _folder_headers(folder)
+    flags = [*BASE_FLAGS, "-I", str(INCLUDE_DIR)]
+    h = hashlib.sha256()
+    h.update(f"{compiler_id(cxx)}|{headers_hash()}|{flags}|program|{src}".encode())
+    h.update(unit.encode("utf-8", errors="surrogateescape"))
+    for p in headers:
+        h.update(str(p).encode())
+        h.update(p.read_bytes())
+    key = h.hexdigest()[:32]
+    final = cache_dir() / "programs" / key
+    if use_cache and (final / "build.json").is_file():
+        meta = json.loads((final / "build.json").read_text(encoding="utf-8"))
+        found = [finding_from_json(f) for f in meta.get("findings", [])]
+        return Build(ok=bool(meta.get("ok")), binary=(final / "program") if meta.get("ok") else None, findings=found,
+                     sources=(src,), key=key, cached=True, seconds=time.perf_counter() - t0,
+                     command=meta.get("command", []), log=meta.get("log", ""))
+    runtime = ensure_program_runtime(cxx)
+    pch = ensure_pch(cxx)
+    tmp = _atomic_dir(final) if use_cache else Path(tempfile.mkdtemp(prefix="akgen-program-"))
+    _, shadow_dirs = shadow_sources([], [folder], tmp / "shadow")
+    for d in shadow_dirs:
+        flags += ["-I", str(d)]
+    flags += ["-I", str(folder)]
+    unit_path = tmp / (src.stem + ".program.cpp")
+    unit_path.write_text(unit, encoding="utf-8", errors="surrogateescape")
+    link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
+    cmd = [cxx, *flags, "-include", str(pch), "-Winvalid-pch", *link, "-rdynamic", str(unit_path), str(runtime),
+           "-ldl", "-o", str(tmp / "program")]
+    res = _run(cmd, timeout_s, cwd=tmp)
+    log = (res.stderr or "") + (res.stdout or "")
+    ok = res.returncode == 0 and (tmp / "program").is_file()
+    user_files = {os.path.normpath(str(src)): str(src)}
+    for p in headers:
+        user_files[os.path.normpath(str(p))] = str(p)
+    findings = [] if ok else parse_gcc_output(log, user_files, str(src))
+    meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:]}
+    (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
+    out_dir = tmp
+    if use_cache:
+        _publish(tmp, final)
+        out_dir = final if final.is_dir() else tmp
+    return Build(ok=ok, binary=(out_dir / "program") if ok else None, findings=findings, sources=(src,), key=key,
+                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log)
+
+
+# --------------------------------------------------------------------------------------------------- run
+
+
+def _spec_lines(run_dir: Path, params: list[str], cpu_s: float, memory_mb: int) -> list[str]:
+    return [f"events {run_dir / 'events.jsonl'}", f"cpu_s {int(max(1, cpu_s))}",
+            f"as_bytes {memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", *params]
+
+
+def _summarise(events: list[dict[str, Any]], fallback: str, profile: Any) -> tuple[
+        list[Finding], list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+    """Findings, launches (with their blocks and estimate), sandbox facts and the terminal event (crash/timeout)."""
+    findings: list[Finding] = []
+    launches: list[dict[str, Any]] = []
+    sandbox: dict[str, Any] = {}
+    terminal: dict[str, Any] | None = None
+    for ev in events:
+        kind = ev.get("kind")
+        if kind == "launch":
+            launches.append({"launch": ev.get("launch"), "line": ev.get("line"), "blocks": ev.get("blocks"),
+                             "block_results": [], "kernel_us": 0.0})
+        elif kind == "finding":
+            findings.append(_finding_from_event(ev, fallback))
+        elif kind == "block" and launches:
+            launches[-1]["block_results"].append(ev)
+        elif kind == "done" and launches:
+            launches[-1]["kernel_us"] = float(ev.get("kernel_us", 0.0))
+        elif kind == "sandbox":
+            sandbox["seccomp"] = bool(ev.get("seccomp"))
+            sandbox["net_isolated"] = bool(ev.get("net_isolated"))
+        elif kind in ("crash", "timeout", "forbidden"):
+            terminal = ev
+    for la in launches:
+        blocks = la.pop("block_results")
+        la["failed_blocks"] = sum(1 for b in blocks if b.get("status") != "ok")
+        la["estimate"] = cost.estimate(blocks, profile) if blocks else None
+    return findings, launches, sandbox, terminal
+
+
+def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: str = "Ascend910B2",
+                timeout_s: float = 120.0, cpu_s: float = 60.0, memory_mb: int = 4096,
+                use_cache: bool = True) -> ProgramResult:
+    """Compile the program at `path` and run it with `workdir` (default: the current directory) as its working
+    directory. Never raises for a bad program: the result's status and findings say what happened (status "ok",
+    "compile_error", "runtime_error", "timeout" or "crash")."""
+    src = Path(path)
+    wd = Path(workdir) if workdir is not None else Path.cwd()
+    fallback = str(src.resolve()) if src.exists() else str(src)
+    if not wd.is_dir():
+        return ProgramResult("runtime_error", [Finding(
+            "SIM-PROGRAM", f"the working directory {wd} does not exist: create it (with the program's input files) "
+            "or pass an existing folder as --workdir", Span.point(fallback, 1), source="akgen-run")], workdir=str(wd))
+    try:
+        build = compile_program(src, use_cache=use_cache)
+    except ProgramError as exc:
+        return ProgramResult("compile_error", [Finding("SIM-PROGRAM", str(exc), Span.point(fallback, 1),
+                                                       source="akgen-build")], workdir=str(wd))
+    except ToolchainError as exc:
+        return ProgramResult("compile_error", [Finding("SIM-TOOLCHAIN", str(exc), Span.point(fallback, 1),
+                                                       source="akgen-build")], workdir=str(wd))
+    binfo: dict[str, Any] = {"cached": build.cached, "seconds": round(build.seconds, 4), "key": build.key}
+    if not build.ok or build.binary is None:
+        return ProgramResult("compile_error", build.findings, build=binfo, workdir=str(wd))
+    profile, warnings = cost.profile_for(arch)
+    params, more = cost.launcher_params(profile)
+    warnings += more
+    run_dir = Path(tempfile.mkdtemp(prefix="akgen-program-run-"))
+    spec = run_dir / "spec.txt"
+    spec.write_text("\n".join(_spec_lines(run_dir, params, cpu_s, memory_mb)) + "\n", encoding="utf-8")
+    env = {**_scrubbed_env(), "AKGEN_SIM_SPEC": str(spec)}
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.Popen([str(build.binary)], cwd=wd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as exc:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        return ProgramResult("crash", [Finding("SIM-PROGRAM", f"cannot start the program: {exc}",
+                                               Span.point(fallback, 1), source="akgen-run")], build=binfo,
+                             workdir=str(wd))
+    timed_out = False
+    try:
+        out_b, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        out_b, _ = proc.communicate()
+    wall = time.perf_counter() - t0
+    stdout = out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""
+    events = _read_events(run_dir / "events.jsonl")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    findings, launches, sandbox, terminal = _summarise(events, fallback, profile)
+    sandbox.update({"rlimits": True, "timeout_s": timeout_s, "process_group": True, "scrubbed_env": True,
+                    "file_system": "allowed (host code)"})
+    status = "ok"
+    if terminal is not None:
+        f = _crash_finding(terminal, fallback)
+        if terminal.get("kind") == "forbidden" or int(terminal.get("block", -1)) < 0:
+            # outside a kernel: the host code did it
+            msg = f.message.replace("the kernel", "the program")
+            if terminal.get("kind") == "forbidden":
+                msg = msg.replace("device code may not open files, start processes or use the network",
+                                  "a program run on the simulator may not start processes or use the network")
+            f = Finding(f.code, msg, f.span, f.severity, f.source, f.error_class, f.fixes, f.data)
+        findings.append(f)
+        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}[terminal["kind"]]
+    elif timed_out:
+        findings.append(Finding("SIM-TIMEOUT", f"the program did not finish within {timeout_s:g} s (wall clock)",
+                                Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
+                                error_class="runtime"))
+        status = "timeout"
+    elif proc.returncode != 0:
+        code = proc.returncode
+        reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        findings.append(Finding("SIM-PROGRAM-EXIT", f"the program ended with {reason}; its output is in `stdout`",
+                                Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
+                                error_class="runtime"))
+        status = "crash" if code < 0 else "runtime_error"
+    findings = _dedupe(findings)
+    if status == "ok" and any(f.severity is Severity.ERROR for f in findings):
+        status = "runtime_error"
+    if status == "ok" and any(la.get("failed_blocks") for la in launches):
+        status = "runtime_error"
+    if not launches and status == "ok":
+        warnings.append("the program made no kernel launch (no `<<<...>>>` was reached)")
+    us = [la["estimate"]["us"] for la in launches if la.get("estimate")]
+    estimate = {"label": "estimate", "us": round(sum(us), 4), "arch": arch, "launches": len(launches),
+                "bound": launches[-1]["estimate"]["bound"] if us and launches[-1].get("estimate") else None,
+                "blocks": sum(int(la.get("blocks") or 0) for la in launches),
+                "waves": max((la["estimate"]["waves"] for la in launches if la.get("estimate")), default=0)} \
+        if us else None
+    binfo.update({"kernel_us": round(sum(la.get("kernel_us", 0.0) for la in launches), 1),
+                  "run_wall_s": round(wall, 4)})
+    return ProgramResult(status, findings, {}, estimate, None, sandbox, binfo, warnings, stdout,
+                         exit_code=None if timed_out else proc.returncode, launches=launches, workdir=str(wd),
+                         wall_s=wall)
