@@ -34,5 +34,6 @@
 #include "akgen_sim/adv_broadcast.h"
 #include "akgen_sim/vec_gather.h"
 #include "akgen_sim/list_tensor.h"
+#include "akgen_sim/cann9_alloc.h"
 
 #endif
