@@ -235,6 +235,8 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
             lines.extend(f"using optiling::{n};" for n in names)
         else:
             lines.append("using namespace optiling;")
+    # DT_* as macros for the kernel's `#if ORIG_DTYPE_X == DT_FLOAT16` (after the host tiling header, see the file)
+    lines.append('#include "akgen_sim/kernel_type.h"')
     if core == "mix":
         # a split build: the sources once per core type, each pass in a namespace of its own with its g_coreType and
         # the kernel renamed; the headers they include come first at global scope (so the passes share them)

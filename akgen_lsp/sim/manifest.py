@@ -69,6 +69,13 @@ DTYPES: dict[str, tuple[str, str]] = {
     "complex128": ("complex128", "complex128"),
 }
 
+# numpy dtype name -> ge name (what ORIG_DTYPE_<NAME> expands to; akgen_sim/kernel_type.h numbers them)
+GE_NAMES: dict[str, str] = {
+    "float16": "DT_FLOAT16", "float32": "DT_FLOAT", "float64": "DT_DOUBLE", "bfloat16": "DT_BF16", "int8": "DT_INT8",
+    "uint8": "DT_UINT8", "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32",
+    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL",
+}
+
 SCALAR_TYPES = {
     "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "int", "unsigned",
     "float", "double", "bool", "half", "size_t",
@@ -329,7 +336,8 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
     for a in args:
         if a.dtype and a.kind.startswith("gm"):
             defines.setdefault(f"DTYPE_{a.name.upper()}", DTYPES[a.dtype][1])
-            defines.setdefault(f"ORIG_DTYPE_{a.name.upper()}", DTYPES[a.dtype][1])
+            # the ge name, as the build passes it (-DORIG_DTYPE_X=DT_FLOAT16); kernels compare it in #if with DT_*
+            defines.setdefault(f"ORIG_DTYPE_{a.name.upper()}", GE_NAMES.get(a.dtype, DTYPES[a.dtype][1]))
     tiling_key = data.get("tiling_key", 0)
     if not isinstance(tiling_key, int):
         raise ManifestError("manifest.tiling_key: expected an integer")

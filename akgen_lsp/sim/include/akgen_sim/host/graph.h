@@ -5,6 +5,47 @@
 #include <cstdint>
 #include <string>
 
+// The kernel side's DT_* macros (akgen_sim/kernel_type.h) must not rename this enum when a kernel includes a host
+// header after them: they are set aside for this file and restored at its end.
+#pragma push_macro("DT_FLOAT")
+#undef DT_FLOAT
+#pragma push_macro("DT_FLOAT16")
+#undef DT_FLOAT16
+#pragma push_macro("DT_INT8")
+#undef DT_INT8
+#pragma push_macro("DT_INT32")
+#undef DT_INT32
+#pragma push_macro("DT_UINT8")
+#undef DT_UINT8
+#pragma push_macro("DT_INT16")
+#undef DT_INT16
+#pragma push_macro("DT_UINT16")
+#undef DT_UINT16
+#pragma push_macro("DT_UINT32")
+#undef DT_UINT32
+#pragma push_macro("DT_INT64")
+#undef DT_INT64
+#pragma push_macro("DT_UINT64")
+#undef DT_UINT64
+#pragma push_macro("DT_DOUBLE")
+#undef DT_DOUBLE
+#pragma push_macro("DT_BOOL")
+#undef DT_BOOL
+#pragma push_macro("DT_STRING")
+#undef DT_STRING
+#pragma push_macro("DT_COMPLEX64")
+#undef DT_COMPLEX64
+#pragma push_macro("DT_COMPLEX128")
+#undef DT_COMPLEX128
+#pragma push_macro("DT_BF16")
+#undef DT_BF16
+#pragma push_macro("DT_UNDEFINED")
+#undef DT_UNDEFINED
+#pragma push_macro("DT_INT4")
+#undef DT_INT4
+#pragma push_macro("DT_COMPLEX32")
+#undef DT_COMPLEX32
+
 namespace ge {
 
 enum DataType : int32_t {
@@ -74,3 +115,23 @@ public:
 };
 
 }  // namespace ge
+
+#pragma pop_macro("DT_FLOAT")
+#pragma pop_macro("DT_FLOAT16")
+#pragma pop_macro("DT_INT8")
+#pragma pop_macro("DT_INT32")
+#pragma pop_macro("DT_UINT8")
+#pragma pop_macro("DT_INT16")
+#pragma pop_macro("DT_UINT16")
+#pragma pop_macro("DT_UINT32")
+#pragma pop_macro("DT_INT64")
+#pragma pop_macro("DT_UINT64")
+#pragma pop_macro("DT_DOUBLE")
+#pragma pop_macro("DT_BOOL")
+#pragma pop_macro("DT_STRING")
+#pragma pop_macro("DT_COMPLEX64")
+#pragma pop_macro("DT_COMPLEX128")
+#pragma pop_macro("DT_BF16")
+#pragma pop_macro("DT_UNDEFINED")
+#pragma pop_macro("DT_INT4")
+#pragma pop_macro("DT_COMPLEX32")
