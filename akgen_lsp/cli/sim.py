@@ -58,13 +58,16 @@ def register(app: typer.Typer) -> None:
             "--workdir", help="The program's working directory (its relative input/output paths); default: here.")
         ] = None,
         timeout: Annotated[float, typer.Option("--timeout", help="Wall-clock limit in seconds.")] = 120.0,
+        define: Annotated[list[str] | None, typer.Option(
+            "-D", "--define", help="A macro for the compile, NAME or NAME=VALUE (repeatable).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     ) -> None:
         """Compile PROGRAM whole (host code and kernels, `<<<>>>` launches run on the simulator) and run it in
         WORKDIR; exit status 0 only when the status is "ok"."""
         from akgen_lsp.sim.program import run_program
 
-        result = run_program(program, workdir, timeout_s=timeout)
+        defines = {d.split("=", 1)[0]: (d.split("=", 1)[1] if "=" in d else "1") for d in define or []}
+        result = run_program(program, workdir, timeout_s=timeout, defines=defines)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:

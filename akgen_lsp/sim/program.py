@@ -24,6 +24,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,7 +220,8 @@ def _folder_headers(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in HEADER_SUFFIXES)
 
 
-def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float = 180.0) -> Build:
+def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float = 180.0,
+                    defines: Mapping[str, str] | None = None) -> Build:
     """Compile and link the program. Raises ProgramError for a missing file and ToolchainError when g++ itself
     cannot work; a program that does not compile gives a Build with ok=False and findings at the user's lines."""
     t0 = time.perf_counter()
@@ -233,7 +235,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     folder = src.parent
     unit, _ = shadow_program(src, text)
     headers = _folder_headers(folder)
-    flags = [*BASE_FLAGS, "-I", str(INCLUDE_DIR)]
+    flags = [*BASE_FLAGS, *(f"-D{k}={v}" for k, v in sorted((defines or {}).items())), "-I", str(INCLUDE_DIR)]
     h = hashlib.sha256()
     h.update(f"{compiler_id(cxx)}|{headers_hash()}|{flags}|program|{src}".encode())
     h.update(unit.encode("utf-8", errors="surrogateescape"))
@@ -317,9 +319,9 @@ def _summarise(events: list[dict[str, Any]], fallback: str, profile: Any) -> tup
 
 def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: str = "Ascend910B2",
                 timeout_s: float = 120.0, cpu_s: float = 60.0, memory_mb: int = 4096,
-                use_cache: bool = True) -> ProgramResult:
+                use_cache: bool = True, defines: Mapping[str, str] | None = None) -> ProgramResult:
     """Compile the program at `path` and run it with `workdir` (default: the current directory) as its working
-    directory. Never raises for a bad program: the result's status and findings say what happened (status "ok",
+    directory; `defines` are -D macros of the compile (what a CMakeLists' target_compile_definitions sets). Never raises for a bad program: the result's status and findings say what happened (status "ok",
     "compile_error", "runtime_error", "timeout" or "crash")."""
     src = Path(path)
     wd = Path(workdir) if workdir is not None else Path.cwd()
@@ -329,7 +331,7 @@ def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: st
             "SIM-PROGRAM", f"the working directory {wd} does not exist: create it (with the program's input files) "
             "or pass an existing folder as --workdir", Span.point(fallback, 1), source="akgen-run")], workdir=str(wd))
     try:
-        build = compile_program(src, use_cache=use_cache)
+        build = compile_program(src, use_cache=use_cache, defines=defines)
     except ProgramError as exc:
         return ProgramResult("compile_error", [Finding("SIM-PROGRAM", str(exc), Span.point(fallback, 1),
                                                        source="akgen-build")], workdir=str(wd))

@@ -1,0 +1,210 @@
+"""Run asc-devkit's own single-source examples unchanged on the simulator and print how far each gets.
+
+    python benchmarks/sim_devkit_examples.py PATH/TO/asc-devkit [--only NAME ...] [--json OUT.json] [--keep DIR]
+
+For each example folder of the vector categories (examples/01_simd_cpp_api/03_basic_api/{00_data_movement,
+01_memory_vector_compute, 04_memory_management, 05_sync_control, 07_tpipe_tque, 09_utils} and the vector families of
+04_advanced_api): copy it to a temporary folder (nothing is written into the checkout), run its scripts/gen_data.py in
+build/ as its README says, run the `.asc` program on the simulator there (`akgen_lsp.sim.program.run_program`), run
+scripts/verify_result.py with the README's arguments, and print one row: compiled, ran (the program ended normally),
+verified (the example's own check passed; "self" for examples without a verify script, which check themselves and
+pass when the run has no error finding), and the first finding. Examples written for the Ascend 950 register-level
+API (`reg_*`, 02_reg_vector_compute, dav-3510 only) are skipped with that reason. Scenario examples run the scenario
+their CMakeLists.txt defaults to (SCENARIO_NUM, passed to the compile as a macro and to the scripts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from akgen_lsp.findings import Severity
+from akgen_lsp.sim.program import run_program
+
+BASIC = ("00_data_movement", "01_memory_vector_compute", "04_memory_management", "05_sync_control", "07_tpipe_tque",
+         "09_utils")
+ADVANCED_SKIP = {"00_matmul": "cube (matmul) example, not a vector one"}
+
+
+@dataclass
+class Row:
+    example: str
+    compiled: str = "-"
+    ran: str = "-"
+    verified: str = "-"
+    finding: str = ""
+    status: str = ""
+    skipped: str = ""
+    seconds: float = 0.0
+
+
+def example_dirs(root: Path) -> list[tuple[str, Path]]:
+    base = root / "examples" / "01_simd_cpp_api"
+    out: list[tuple[str, Path]] = []
+    for cat in BASIC:
+        d = base / "03_basic_api" / cat
+        if d.is_dir():
+            out += [(f"03_basic_api/{cat}/{p.name}", p) for p in sorted(d.iterdir()) if p.is_dir()]
+    adv = base / "04_advanced_api"
+    if adv.is_dir():
+        for cat in sorted(adv.iterdir()):
+            if cat.is_dir():
+                out += [(f"04_advanced_api/{cat.name}/{p.name}", p) for p in sorted(cat.iterdir()) if p.is_dir()]
+    return out
+
+
+def skip_reason(name: str, folder: Path) -> str:
+    cat = name.split("/")[1]
+    if cat in ADVANCED_SKIP:
+        return ADVANCED_SKIP[cat]
+    if folder.name.startswith("reg_"):
+        return "Ascend 950 register-level API (Reg), not the 910B target"
+    texts = ""
+    for f in ("README.md", "CMakeLists.txt"):
+        if (folder / f).is_file():
+            texts += (folder / f).read_text(encoding="utf-8", errors="replace")
+    if "dav-3510" in texts and "dav-2201" not in texts:
+        return "Ascend 950 (dav-3510) only"
+    if not list(folder.glob("*.asc")):
+        return "no .asc program"
+    return ""
+
+
+def scenario_default(folder: Path) -> str | None:
+    cm = folder / "CMakeLists.txt"
+    text = cm.read_text(encoding="utf-8", errors="replace") if cm.is_file() else ""
+    if "SCENARIO_NUM" not in text:
+        return None
+    m = re.search(r'set\s*\(\s*SCENARIO_NUM\s+"?(\w+)"?', text)
+    return m.group(1) if m else "1"
+
+
+def readme_command(folder: Path, script: str, scenario: str | None) -> list[str] | None:
+    """The arguments the README gives `script` (gen_data.py / verify_result.py), with $SCENARIO_NUM filled in."""
+    readme = folder / "README.md"
+    if not readme.is_file():
+        return None
+    for line in readme.read_text(encoding="utf-8", errors="replace").splitlines():
+        m = re.search(r"python3?\s+\S*" + re.escape(script) + r"(.*)", line)
+        if not m or "//" in line.split(script)[0]:
+            continue
+        rest = m.group(1).split("#", 1)[0].strip().rstrip(";").strip()
+        rest = rest.replace("${SCENARIO_NUM}", scenario or "1").replace("$SCENARIO_NUM", scenario or "1")
+        try:
+            return shlex.split(rest)
+        except ValueError:
+            return rest.split()
+    return None
+
+
+def run_script(script: Path, args: list[str], cwd: Path, timeout: float = 300.0) -> tuple[int, str]:
+    try:
+        res = subprocess.run([sys.executable, str(script), *args], cwd=cwd, capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return 124, f"{script.name} took more than {timeout:.0f} s"
+    return res.returncode, (res.stdout + res.stderr)[-4000:]
+
+
+def first_finding(findings: list, stdout: str) -> str:
+    chosen = next((f for f in findings if f.severity is Severity.ERROR), findings[0] if findings else None)
+    if chosen is None:
+        return ""
+    line = f"{Path(chosen.span.path).name}:{chosen.span.line} " if chosen.span.line > 1 else ""
+    return f"{chosen.code} {line}{chosen.message}"
+
+
+def run_example(name: str, folder: Path, work: Path) -> Row:
+    row = Row(name)
+    reason = skip_reason(name, folder)
+    if reason:
+        row.skipped = reason
+        return row
+    t0 = time.perf_counter()
+    dst = work / name.replace("/", "__")
+    shutil.copytree(folder, dst, ignore=shutil.ignore_patterns("figures", "build"))
+    build = dst / "build"
+    build.mkdir()
+    scen = scenario_default(folder)
+    gen = dst / "scripts" / "gen_data.py"
+    if gen.is_file():
+        rc, out = run_script(gen, readme_command(folder, "gen_data.py", scen) or [], build)
+        if rc != 0:
+            row.finding = f"gen_data.py failed: {out.strip().splitlines()[-1] if out.strip() else rc}"
+    asc = sorted(dst.glob("*.asc"))[0]
+    defines = {"SCENARIO_NUM": scen} if scen is not None else None
+    res = run_program(asc, build, defines=defines, timeout_s=180.0)
+    row.status = res.status
+    row.compiled = "no" if res.status == "compile_error" else "yes"
+    if res.status != "compile_error":
+        row.ran = "yes" if res.status in ("ok", "runtime_error") and res.exit_code == 0 else "no"
+    row.finding = row.finding or first_finding(res.findings, res.stdout)
+    ver = dst / "scripts" / "verify_result.py"
+    if row.ran == "yes":
+        if ver.is_file():
+            args = readme_command(folder, "verify_result.py", scen)
+            rc, out = run_script(ver, args if args is not None else ["output/output.bin", "output/golden.bin"], build)
+            row.verified = "yes" if rc == 0 and "fail" not in out.lower() else "no"
+            if row.verified == "no" and not row.finding:
+                row.finding = "verify: " + (out.strip().splitlines()[-1] if out.strip() else f"exit {rc}")
+        else:
+            row.verified = "self" if res.status == "ok" else "no"
+    row.seconds = round(time.perf_counter() - t0, 1)
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("asc_devkit", type=Path, help="path of an asc-devkit checkout")
+    ap.add_argument("--only", action="append", default=[], help="run only examples whose name contains this")
+    ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    ap.add_argument("--keep", type=Path, help="keep the working copies under this folder")
+    a = ap.parse_args()
+    if not (a.asc_devkit / "examples").is_dir():
+        print(f"{a.asc_devkit}: not an asc-devkit checkout (no examples/ folder); give its path", file=sys.stderr)
+        return 2
+    examples = [(n, p) for n, p in example_dirs(a.asc_devkit) if not a.only or any(o in n for o in a.only)]
+    work = a.keep or Path(tempfile.mkdtemp(prefix="akgen-devkit-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rows: list[Row] = []
+    t0 = time.perf_counter()
+    print(f"{'example':58} {'compiled':8} {'ran':4} {'verified':8}  first finding")
+    try:
+        for name, folder in examples:
+            row = run_example(name, folder, work)
+            rows.append(row)
+            if row.skipped:
+                print(f"{name:58} {'skip':8} {'':4} {'':8}  {row.skipped}", flush=True)
+            else:
+                print(f"{name:58} {row.compiled:8} {row.ran:4} {row.verified:8}  {row.finding[:150]}", flush=True)
+    finally:
+        if a.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    run = [r for r in rows if not r.skipped]
+    n = len(run)
+    print()
+    print(f"examples: {len(rows)}; skipped: {len(rows) - n}; run: {n}")
+    print(f"compiled: {sum(r.compiled == 'yes' for r in run)}/{n}  ran: {sum(r.ran == 'yes' for r in run)}/{n}  "
+          f"verified: {sum(r.verified in ('yes', 'self') for r in run)}/{n} "
+          f"(of which self-checking: {sum(r.verified == 'self' for r in run)})")
+    print(f"wall: {time.perf_counter() - t0:.0f} s")
+    reasons = Counter(r.skipped for r in rows if r.skipped)
+    for why, k in reasons.most_common():
+        print(f"skipped {k}: {why}")
+    if a.json:
+        a.json.write_text(json.dumps([asdict(r) for r in rows], indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
