@@ -356,7 +356,7 @@ def bisheng_shadow_text(text: str) -> str | None:
     """`text` made acceptable to g++ with its lines kept, or None when nothing needs a change: bisheng's
     `[aicore]`-style attribute lists become spaces (only outside comments and literals, and not after an expression:
     `a[host]` is a subscript), in-class explicit specializations become constrained overloads."""
-    if "aicore" not in text and "host" not in text and "template" not in text:
+    if "aicore" not in text and "host" not in text and "template" not in text and "default" not in text:
         return None
     code = code_only(text)
     spans = []
@@ -372,6 +372,8 @@ def bisheng_shadow_text(text: str) -> str | None:
     edits = [(a, b, " " * (b - a)) for a, b in spans]
     if "template" in text:
         edits += rewrite_member_specializations(text, code)
+    if "default" in text:
+        edits += rewrite_defaulted_ctors(code)
     if not edits:
         return None
     out = text
@@ -426,6 +428,41 @@ def _class_bodies(code: str) -> list[tuple[int, int]]:
         elif ch == ";":
             last_stop = i + 1
     return bodies
+
+
+_DEFAULTED_CTOR = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*\)\s*=\s*default\s*;")
+_CLASS_NAME = re.compile(r"\b(?:class|struct|union)\s+(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*)")
+_ATTR_MACRO = re.compile(r"(?:(?:\b(?:[A-Z_][A-Z0-9_]*|inline|__forceinline__|__aicore__|constexpr)|"
+                         r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\])\s*)+$")
+
+
+def rewrite_defaulted_ctors(code: str) -> list[tuple[int, int, str]]:
+    """Edits that drop `X() = default;` from a class whose only constructor it is. bisheng compiles C++17, where such
+    a class is still an aggregate (`x = {a, b}` works); C++20 (our build) made a user-declared constructor end
+    aggregate initialization. Dropping it keeps the implicit default constructor, so nothing else changes. The
+    attribute macros in front of it (`CATLASS_DEVICE`) go too."""
+    edits: list[tuple[int, int, str]] = []
+    for start, end in _class_bodies(code):
+        body = code[start + 1:end]
+        if "default" not in body:
+            continue
+        head_from = max(code.rfind(";", 0, start), code.rfind("}", 0, start), code.rfind("{", 0, start)) + 1
+        names = _CLASS_NAME.findall(code[head_from:start])
+        if not names:
+            continue
+        name = names[-1]
+        for m in _DEFAULTED_CTOR.finditer(body):
+            if m.group(1) != name:
+                continue
+            others = [o for o in re.finditer(r"(?<![~\w])" + re.escape(name) + r"\s*\(", body) if o.start() != m.start()]
+            if others:
+                continue
+            a, b = start + 1 + m.start(), start + 1 + m.end()
+            attrs = _ATTR_MACRO.search(code, max(0, a - 200), a)
+            if attrs and attrs.end() == a:
+                a = attrs.start()
+            edits.append((a, b, "".join(ch if ch == "\n" else " " for ch in code[a:b])))
+    return edits
 
 
 def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int, str]]:

@@ -78,6 +78,22 @@ def test_rewritten_specializations_pick_the_same_function_as_bisheng(tmp_path: P
     assert subprocess.run([str(tmp_path / "t")], capture_output=True, text=True).stdout.split() == ["201", "101", "7", "1", "4"]
 
 
+def test_defaulted_only_constructor_is_dropped_so_the_class_stays_an_aggregate(tmp_path: Path) -> None:
+    src = ("#define DEV __forceinline__ [aicore]\n#define __forceinline__ inline\n"
+           "struct W {\n    DEV\n    W() = default;\n    int *p{nullptr};\n    unsigned s;\n};\n"
+           "struct V {\n    V() = default;\n    V(int x) : s(x) {}\n    int s = 0;\n};\n"
+           "int main() { int x = 3; W w; w = {&x, 2u}; V v; return *w.p + int(w.s) + v.s - 5; }\n")
+    out = bisheng_shadow_text(src)
+    assert out is not None
+    lines = out.splitlines()
+    assert lines[3].strip() == "" and lines[4].strip() == ""  # W's attribute macro and defaulted constructor
+    assert lines[9].strip() == "V() = default;"  # V has another constructor: kept
+    if shutil.which("g++") is not None:
+        (tmp_path / "t.cpp").write_text(out, encoding="utf-8")
+        subprocess.run(["g++", "-std=c++20", "t.cpp", "-o", "t"], cwd=tmp_path, check=True, capture_output=True)
+        assert subprocess.run([str(tmp_path / "t")]).returncode == 0
+
+
 def test_core_type_pass_follows_the_cube_instructions() -> None:
     assert infer_core_type(["AscendC::Mmad(c, a, b, p);"]) == "aic"
     assert infer_core_type(["AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>(dst, src, p);"]) == "aic"

@@ -27,14 +27,14 @@ enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 }  // namespace AscendC
 
-// bisheng's scalar builtins min/max, callable unqualified in device code.
-template <typename A, typename B>
-    requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
-constexpr std::common_type_t<A, B> min(A a, B b) {
-    return b < a ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
-}
-template <typename A, typename B>
-    requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B>)
-constexpr std::common_type_t<A, B> max(A a, B b) {
-    return a < b ? static_cast<std::common_type_t<A, B>>(b) : static_cast<std::common_type_t<A, B>>(a);
-}
+// bisheng's scalar builtins min/max, callable unqualified in device code: plain (non-template) functions per scalar
+// type, so a kernel's own min/max templates (catlass `tla::min`) lose to them on an exact match as they do on the NPU.
+#define AKGEN_SCALAR_MINMAX(T)                                      \
+    constexpr T min(T a, T b) { return b < a ? b : a; }             \
+    constexpr T max(T a, T b) { return a < b ? b : a; }
+AKGEN_SCALAR_MINMAX(int32_t)
+AKGEN_SCALAR_MINMAX(uint32_t)
+AKGEN_SCALAR_MINMAX(int64_t)
+AKGEN_SCALAR_MINMAX(uint64_t)
+AKGEN_SCALAR_MINMAX(float)
+#undef AKGEN_SCALAR_MINMAX
