@@ -123,6 +123,22 @@ REGISTER_TILING_DATA_CLASS(Pair, PairTilingData)
 }  // namespace optiling
 """
 
+def test_tbuf_get_of_zero_elements_fails_as_cann_asserts(write_manifest, tmp_path: Path) -> None:
+    res, _ = run(write_manifest, tmp_path, 7)
+    assert res.status == "runtime_error"
+    f = next(f for f in res.findings if f.code == "SIM-TBUF-LEN")
+    assert "buffer length is 0, which should be larger than 0" in f.message
+    assert f.span.line == marker_line(SRC, "SIM-TBUF-LEN")
+
+
+def test_tbuf_get_off_the_32_byte_grid_only_warns(write_manifest, tmp_path: Path) -> None:
+    res, z = run(write_manifest, tmp_path, 8)
+    assert res.status == "ok", errors(res)
+    warned = [f for f in res.findings if f.code == "SIM-TBUF-LEN"]
+    assert len(warned) == 1 and warned[0].severity is Severity.WARNING and "times of 32 Bytes" in warned[0].message
+    assert z[0] == 2.5
+
+
 HOST = """
 #include "pair_tiling.h"
 #include "register/op_def_registry.h"

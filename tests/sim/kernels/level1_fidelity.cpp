@@ -7,6 +7,8 @@
 //   4: DataCopyPad GM -> UB of 12 bytes with no left/right padding: the dummy tail holds the first element
 //   5: a TBuf that InitBuffer never gave memory: Get only warns, the tensor is not used
 //   6: the same, and the tensor is used: SIM-TENSOR-UNINIT
+//   7: TBuf::Get(0) (Arange's int path): SIM-TBUF-LEN
+//   8: TBuf::Get(1) on floats: 4 bytes, off the 32-byte grid: a warning; the element is usable
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -63,6 +65,13 @@ extern "C" __global__ __aicore__ void level1_fidelity(GM_ADDR a, GM_ADDR b, GM_A
         if (mode == 6) {
             Abs(none, la, 64);  // EXPECT SIM-TENSOR-UNINIT
         }
+    } else if (mode == 7) {
+        LocalTensor<float> empty = bufSmall.Get<float>(0);  // EXPECT SIM-TBUF-LEN
+        lz.SetValue(0, empty.GetSize());
+    } else if (mode == 8) {
+        LocalTensor<float> one = bufSmall.Get<float>(1);
+        one.SetValue(0, 2.5f);
+        lz.SetValue(0, one.GetValue(0));
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(zGm, lz, N);

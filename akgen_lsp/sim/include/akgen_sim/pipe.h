@@ -198,6 +198,19 @@ public:
                                            "this buffer", len, static_cast<unsigned long long>(len * sizeof(T)),
                                            s->bytes), loc, "memory", "Get");
         }
+        // CANN's TBuf::Get(len) asserts both (kernel_tbuf_impl.h); a zero length gives a tensor every size check
+        // rejects, a length off the 32-byte grid is accepted by the NPU itself, so it only warns here.
+        if (len == 0) {
+            akgen_sim::fail("SIM-TBUF-LEN", "TBuf::Get: buffer length is 0, which should be larger than 0 (the "
+                                            "tensor would hold no element; pass the element count, or call Get() "
+                                            "for the whole buffer)", loc, "memory", "Get");
+        }
+        if (static_cast<uint64_t>(len) * sizeof(T) % 32 != 0) {
+            akgen_sim::warn("SIM-TBUF-LEN", akgen_sim::fmt("TBuf::Get: buffer length is %u, which should be times of "
+                                                           "32 Bytes (%llu bytes)", len,
+                                                           static_cast<unsigned long long>(len * sizeof(T))),
+                            loc, "memory", "Get");
+        }
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), len, s, pos_);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, AKGEN_LOC) {
