@@ -93,3 +93,13 @@ def test_complex_outputs_compare_real_and_imaginary_parts() -> None:
     conj = np.conj(ref)  # same magnitudes, wrong signs
     bad = compare_outputs([ref], [conj])
     assert not bad.ok and bad.part == "imag" and bad.first_bad == 0
+
+
+def test_identical_outputs_still_fail_on_non_finite_values() -> None:
+    bits = np.array([0x3F80, 0x7F80, 0x4000], np.uint16)  # bfloat16 1.0, +inf, 2.0
+    cmp = compare_outputs([bits], [bits.copy()], dtypes=["bfloat16"])
+    assert not cmp.ok and cmp.first_bad == 1 and cmp.reason == "non-finite value"
+    nan = np.array([1.0, np.nan], np.float16)
+    assert not compare_outputs([nan], [nan.copy()]).ok
+    ok = np.arange(10, dtype=np.float16)
+    assert compare_outputs([ok], [ok.copy()]).ok and compare_outputs([ok], [ok.copy()]).max_abs == 0.0
