@@ -331,7 +331,7 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
         plan = _plan_opdef(data, opdef, params)
     if plan is None:
         plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
-        plan = tensorlist.fit_plan(data, plan, len(params), Tensor) or plan  # lists: scalars as tensors, in place
+        plan = tensorlist.fit_plan(data, plan, len(params), Tensor, opdef) or plan  # lists: scalars, in place
         if _tail(params, len(plan)) is None and view is not None:
             alt = [("in", t) for t in view.inputs] + [("out", t) for t in view.outputs]
             if _tail(params, len(alt)) is not None:

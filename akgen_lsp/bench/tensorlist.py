@@ -166,14 +166,28 @@ def _same(out: Any, inp: Any) -> bool:
     return int(np.asarray(out.array).size) == int(np.asarray(inp.array).size)
 
 
-def fit_plan(data: Any, plan: list[tuple[str, Any]], n_params: int, tensor_type: type
+def _opdef_order(inputs: list[tuple[str, Any]], opdef: Any) -> list[tuple[str, Any]]:
+    """The inputs in the OpDef's order (the kernel's parameter order): its DYNAMIC inputs take the tensor lists in
+    turn, the others the remaining tensors in turn (ForeachPowScalarAndTensor: the scalar comes before the list). The
+    order as given when the OpDef does not account for every input."""
+    ins = getattr(opdef, "inputs", None)
+    if not ins or len(ins) != len(inputs):
+        return inputs
+    lists = [b for b in inputs if isinstance(b[1], TensorList)]
+    others = [b for b in inputs if not isinstance(b[1], TensorList)]
+    if sum(1 for p in ins if p.param_type == "DYNAMIC") != len(lists):
+        return inputs
+    return [(lists if p.param_type == "DYNAMIC" else others).pop(0) for p in ins]
+
+
+def fit_plan(data: Any, plan: list[tuple[str, Any]], n_params: int, tensor_type: type, opdef: Any = None
              ) -> list[tuple[str, Any]] | None:
     """A better positional plan for a task with tensor lists when the plain one (tensor inputs, then outputs) does
     not match the kernel's `n_params` parameters (workspace and tiling last), or None:
 
     - more parameters than tensors: the numbers get_inputs passes at their positions (an aclScalar such as
       ForeachLerpScalar's weight) become 1-element tensors there (float32 for a float, int64 for an int), as the
-      aclnn call turns a scalar into a tensor input;
+      aclnn call turns a scalar into a tensor input, and the inputs follow the OpDef's order when it has one;
     - fewer parameters: the op works in place (ForeachZeroInplace, NonFiniteCheckAndUnscale): each reference output
       is written into the input it matches (same dtype and element count), bound as in/out with the output as its
       expected value.
@@ -195,6 +209,7 @@ def fit_plan(data: Any, plan: list[tuple[str, Any]], n_params: int, tensor_type:
                 continue
             dtype = "float32" if isinstance(v, float) else "int64"
             new.append(("in", tensor_type(f"in{i}", np.array([v], dtype=dtype), dtype, index=i)))
+        new = _opdef_order(new, opdef)
         new.extend(("out", t) for t in data.outputs)
         return new if len(new) == n_tensors else None
     if len(data.inputs) != n_tensors:
