@@ -4,3 +4,4 @@
 #pragma once
 
 #include "akgen_sim/program.h"
+#include "tikicpulib.h"  // CANN's cpu_debug_launch.h includes it: GmAlloc, ICPU_RUN_KF, SetKernelMode
