@@ -1,6 +1,7 @@
 """Host builds the way a CANN custom-op project's CMakeLists.txt splits op_host/: the TilingFunc (optiling) and OpDef
 (op_host_aclnn) sources are built, opsproto and unlisted aclnn sources are not; two libraries that both compile a
-header's non-inline function link (as separate shared libraries do in CANN)."""
+header's non-inline function link (as separate shared libraries do in CANN). The TilingParse<CompileInfo> registration
+runs once before the TilingFunc reads GetCompileInfo()."""
 
 from __future__ import annotations
 
@@ -77,3 +78,67 @@ def test_split_project_builds_and_runs_its_tiling(write_manifest, tmp_path: Path
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 0.5 + 1.0)
+
+
+PARSE = """
+namespace optiling {
+struct ScaleCompileInfo {
+    uint32_t coreNum = 0;
+    uint64_t ubSize = 0;
+    int parses = 0;
+};
+static ge::graphStatus ScaleParse(gert::TilingParseContext* context)
+{
+    auto* info = context->GetCompiledInfo<ScaleCompileInfo>();
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    info->coreNum = platform.GetCoreNumAiv();
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, info->ubSize);
+    info->parses += 1;
+    return ge::GRAPH_SUCCESS;
+}
+static ge::graphStatus ScaleTilingFromInfo(gert::TilingContext* context)
+{
+    const auto* info = context->GetCompileInfo<ScaleCompileInfo>();
+    const auto* again = reinterpret_cast<const ScaleCompileInfo*>(context->GetCompileInfo());
+    if (info->coreNum == 0 || info->ubSize == 0 || info->parses != 1 || again != info) {
+        return ge::GRAPH_FAILED;
+    }
+    const uint64_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    uint32_t blocks = info->coreNum < 4 ? info->coreNum : 4;
+    ScaleTilingData tiling;
+    tiling.set_blockLength(static_cast<uint32_t>(total / blocks));
+    tiling.set_alpha(*context->GetAttrs()->GetAttrPointer<float>(0));
+    context->SetBlockDim(blocks);
+    context->SetTilingKey(1);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    size_t* ws = context->GetWorkspaceSizes(1);
+    ws[0] = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetLibApiWorkSpaceSize();
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_OPTILING(Scale).Tiling(ScaleTilingFromInfo).TilingParse<ScaleCompileInfo>(ScaleParse);
+}  // namespace optiling
+"""
+
+
+@needs_gxx
+def test_tiling_parse_fills_the_compile_info_once(write_manifest, tmp_path: Path) -> None:
+    op = tmp_path / "scale_op"
+    shutil.copytree(KERNELS / "scale_op", op)
+    host = op / "op_host" / "scale.cpp"
+    text = host.read_text(encoding="utf-8")
+    host.write_text(text[:text.index("namespace optiling")] + PARSE, encoding="utf-8")
+    x = np.arange(4 * 256, dtype=np.float32)
+    m = write_manifest(op / "op_kernel" / "scale.cpp", "scale", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [x.size]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(host), "attrs": {"alpha": 2.0, "plus_one": False}}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 2.0)
+    assert res.estimate["blocks"] == 4

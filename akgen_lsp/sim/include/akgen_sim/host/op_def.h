@@ -88,7 +88,13 @@ class OpAICoreDef {
 public:
     explicit OpAICoreDef(OpInfo* info) : info_(info) {}
     OpAICoreDef& SetTiling(TilingFunc f) { info_->tiling = f; return *this; }
-    template <typename F> OpAICoreDef& SetTilingParse(F) { return *this; }
+    template <typename F> OpAICoreDef& SetTilingParse(F f) {
+        akgen_sim::host::compile_info_state().parse = [f]() {
+            gert::TilingParseContext ctx;
+            return f(&ctx) == ge::GRAPH_SUCCESS;
+        };
+        return *this;
+    }
     template <typename F> OpAICoreDef& SetCheckSupport(F) { return *this; }
     template <typename F> OpAICoreDef& SetOpSelectFormat(F) { return *this; }
     OpAICoreDef& AddConfig(const char*) { return *this; }
@@ -139,7 +145,15 @@ struct ImplOp {
     std::string name;
     TilingFunc tiling = nullptr;
     ImplOp& Tiling(TilingFunc f) { tiling = f; return *this; }
-    template <typename... T, typename F> ImplOp& TilingParse(F) { return *this; }
+    // TilingParse<CompileInfo>(parse): the compile info object and the function that fills it (compile_info.h).
+    template <typename... T, typename F> ImplOp& TilingParse(F f) {
+        if constexpr (sizeof...(T) == 1) (akgen_sim::host::compile_info_object<T>(), ...);
+        akgen_sim::host::compile_info_state().parse = [f]() {
+            gert::TilingParseContext ctx;
+            return f(&ctx) == ge::GRAPH_SUCCESS;
+        };
+        return *this;
+    }
     template <typename F> ImplOp& InferShape(F) { return *this; }
     template <typename F> ImplOp& InferDataType(F) { return *this; }
     template <typename F> ImplOp& InferShapeRange(F) { return *this; }

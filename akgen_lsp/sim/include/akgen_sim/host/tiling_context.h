@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compile_info.h"
 #include "graph.h"
 
 namespace fe {
@@ -256,8 +257,16 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
-    template <typename T> const T* GetCompileInfo() const { static T t{}; return &t; }
-    const void* GetCompileInfo() const { static char blank[4096] = {}; return blank; }
+    template <typename T> const T* GetCompileInfo() const {
+        if (void* p = akgen_sim::host::compile_info_ready()) return static_cast<const T*>(p);
+        static T t{};
+        return &t;
+    }
+    const void* GetCompileInfo() const {
+        static char blank[4096] = {};
+        void* p = akgen_sim::host::compile_info_ready();
+        return p ? p : blank;
+    }
     const void* GetCompiledInfo() const { return GetCompileInfo(); }
     bool GetDeterministic() const { return false; }
 
@@ -325,7 +334,7 @@ public:
 class TilingParseContext {
 public:
     fe::PlatFormInfos* GetPlatformInfo() const { static fe::PlatFormInfos p; return &p; }
-    template <typename T> T* GetCompiledInfo() { static T t{}; return &t; }
+    template <typename T> T* GetCompiledInfo() { return akgen_sim::host::compile_info_object<T>(); }
 };
 
 }  // namespace gert
