@@ -12,7 +12,7 @@ import numpy as np
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.reference import Tensor, load_case
 from akgen_lsp.bench.tasks import Task, load_task
-from akgen_lsp.bench.tensorlist import TensorList, list_output, make_list
+from akgen_lsp.bench.tensorlist import TensorList, fit_plan, list_output, make_list
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "tensorlist_suite" / "tasks" / "level2" / "Foreach" / "ListScale"
 
@@ -62,3 +62,53 @@ def test_list_output_needs_matching_list_input() -> None:
     tl = make_list("x", xs, _convert, Tensor)
     tl.name = "inputs"
     assert [t.name for t in tl.items] == ["inputs[0]", "inputs[1]"] and tl.dtype == "float32"
+
+
+class _Param:
+    def __init__(self, name: str, param_type: str) -> None:
+        self.name = name
+        self.param_type = param_type
+
+
+class _OpDef:
+    def __init__(self, *inputs: tuple[str, str]) -> None:
+        self.inputs = [_Param(n, p) for n, p in inputs]
+
+
+class _Data:
+    def __init__(self, inputs: list, outputs: list, attrs: dict, n_raw: int) -> None:
+        self.inputs, self.outputs, self.attrs, self.n_raw = inputs, outputs, attrs, n_raw
+
+
+def _list(name: str, shapes: list[tuple[int, ...]], index: int = -1) -> TensorList:
+    return make_list(name, [np.zeros(s, np.float32) for s in shapes], _convert, Tensor, index=index)
+
+
+def test_fit_plan_binds_a_number_as_a_tensor_in_opdef_order() -> None:
+    xs = _list("in0", [(4,), (2, 2)], index=0)
+    ys = _list("out0", [(4,), (2, 2)])
+    data = _Data([xs], [ys], {"in1": 2.5}, n_raw=2)
+    plan = [("in", xs), ("out", ys)]
+    # kernel(scalar, x, y, workspace, tiling): the OpDef puts the scalar first
+    new = fit_plan(data, plan, 5, Tensor, _OpDef(("scalar", "REQUIRED"), ("x", "DYNAMIC")))
+    assert new is not None and [k for k, _ in new] == ["in", "in", "out"]
+    scalar = new[0][1]
+    assert isinstance(scalar, Tensor) and scalar.dtype == "float32" and scalar.array.tolist() == [2.5]
+    assert new[1][1] is xs and new[2][1] is ys
+    # without an OpDef the get_inputs order stays
+    new = fit_plan(data, plan, 5, Tensor)
+    assert new is not None and new[0][1] is xs
+
+
+def test_fit_plan_writes_in_place_into_the_matching_inputs() -> None:
+    grads = _list("in0", [(3,), (5,)], index=0)
+    found = Tensor("in1", np.zeros(1, np.float32), "float32", index=1)
+    scale = Tensor("in2", np.ones(1, np.float32), "float32", index=2)
+    flat = Tensor("out0", np.zeros(8, np.float32), "float32")  # the grads concatenated
+    flag = Tensor("out1", np.zeros(1, np.float32), "float32")
+    data = _Data([grads, found, scale], [flat, flag], {}, n_raw=3)
+    plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
+    new = fit_plan(data, plan, 5, Tensor)  # kernel(scaled_grads, found_inf, inv_scale, workspace, tiling)
+    assert new is not None and [k for k, _ in new] == ["inout", "inout", "in"]
+    assert grads.expected is flat and found.expected is flag
+    assert fit_plan(data, plan, 7, Tensor) is None  # 5 tensors + workspace + tiling: the plain plan fits
