@@ -10,7 +10,8 @@ scripts/verify_result.py with the README's arguments, and print one row: compile
 verified (the example's own check passed; "self" for examples without a verify script, which check themselves and
 pass when the run has no error finding), and the first finding. Examples written for the Ascend 950 register-level
 API (`reg_*`, 02_reg_vector_compute, dav-3510 only) are skipped with that reason. Scenario examples run the scenario
-their CMakeLists.txt defaults to (SCENARIO_NUM, passed to the compile as a macro and to the scripts).
+their CMakeLists.txt defaults to (SCENARIO_NUM and the like: its compile definitions become -D macros, and the
+README's $VARIABLES in the script command lines get the same values).
 """
 
 from __future__ import annotations
@@ -80,17 +81,23 @@ def skip_reason(name: str, folder: Path) -> str:
     return ""
 
 
-def scenario_default(folder: Path) -> str | None:
+def cmake_vars(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The CMakeLists' cache variables with their defaults (`set(SCENARIO_NUM "1" CACHE ...)`; a variable that is
+    only checked gets "1") and the compile definitions made from them (`SCENARIO_NUM=${SCENARIO_NUM}`)."""
     cm = folder / "CMakeLists.txt"
     text = cm.read_text(encoding="utf-8", errors="replace") if cm.is_file() else ""
-    if "SCENARIO_NUM" not in text:
-        return None
-    m = re.search(r'set\s*\(\s*SCENARIO_NUM\s+"?(\w+)"?', text)
-    return m.group(1) if m else "1"
+    values = {m.group(1): m.group(2) for m in re.finditer(r'set\s*\(\s*(\w+)\s+"?([\w.-]+)"?', text)}
+    defines: dict[str, str] = {}
+    for m in re.finditer(r"(?:(?<=\s)|(?<=-D)|(?<=\())(\w+)=\$\{(\w+)\}", text):
+        defines[m.group(1)] = values.get(m.group(2), "1")
+    for var in re.findall(r"\b(SCENARIO_NUM|SCENARIO|TESTCASE)\b", text):
+        values.setdefault(var, "1")
+    return values, defines
 
 
-def readme_command(folder: Path, script: str, scenario: str | None) -> list[str] | None:
-    """The arguments the README gives `script` (gen_data.py / verify_result.py), with $SCENARIO_NUM filled in."""
+def readme_command(folder: Path, script: str, values: dict[str, str]) -> list[str] | None:
+    """The arguments the README gives `script` (gen_data.py / verify_result.py), with $VARS filled in from the
+    CMakeLists defaults ("1" when unknown)."""
     readme = folder / "README.md"
     if not readme.is_file():
         return None
@@ -99,7 +106,7 @@ def readme_command(folder: Path, script: str, scenario: str | None) -> list[str]
         if not m or "//" in line.split(script)[0]:
             continue
         rest = m.group(1).split("#", 1)[0].strip().rstrip(";").strip()
-        rest = rest.replace("${SCENARIO_NUM}", scenario or "1").replace("$SCENARIO_NUM", scenario or "1")
+        rest = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), "1"), rest)
         try:
             return shlex.split(rest)
         except ValueError:
@@ -107,9 +114,12 @@ def readme_command(folder: Path, script: str, scenario: str | None) -> list[str]
     return None
 
 
+PYTHON = [sys.executable]
+
+
 def run_script(script: Path, args: list[str], cwd: Path, timeout: float = 300.0) -> tuple[int, str]:
     try:
-        res = subprocess.run([sys.executable, str(script), *args], cwd=cwd, capture_output=True, text=True,
+        res = subprocess.run([*PYTHON, str(script), *args], cwd=cwd, capture_output=True, text=True,
                              timeout=timeout)
     except subprocess.TimeoutExpired:
         return 124, f"{script.name} took more than {timeout:.0f} s"
@@ -135,14 +145,13 @@ def run_example(name: str, folder: Path, work: Path) -> Row:
     shutil.copytree(folder, dst, ignore=shutil.ignore_patterns("figures", "build"))
     build = dst / "build"
     build.mkdir()
-    scen = scenario_default(folder)
+    values, defines = cmake_vars(folder)
     gen = dst / "scripts" / "gen_data.py"
     if gen.is_file():
-        rc, out = run_script(gen, readme_command(folder, "gen_data.py", scen) or [], build)
+        rc, out = run_script(gen, readme_command(folder, "gen_data.py", values) or [], build)
         if rc != 0:
             row.finding = f"gen_data.py failed: {out.strip().splitlines()[-1] if out.strip() else rc}"
     asc = sorted(dst.glob("*.asc"))[0]
-    defines = {"SCENARIO_NUM": scen} if scen is not None else None
     res = run_program(asc, build, defines=defines, timeout_s=180.0)
     row.status = res.status
     row.compiled = "no" if res.status == "compile_error" else "yes"
@@ -152,7 +161,7 @@ def run_example(name: str, folder: Path, work: Path) -> Row:
     ver = dst / "scripts" / "verify_result.py"
     if row.ran == "yes":
         if ver.is_file():
-            args = readme_command(folder, "verify_result.py", scen)
+            args = readme_command(folder, "verify_result.py", values)
             rc, out = run_script(ver, args if args is not None else ["output/output.bin", "output/golden.bin"], build)
             row.verified = "yes" if rc == 0 and "fail" not in out.lower() else "no"
             if row.verified == "no" and not row.finding:
@@ -169,7 +178,10 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], help="run only examples whose name contains this")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     ap.add_argument("--keep", type=Path, help="keep the working copies under this folder")
+    ap.add_argument("--python", default=sys.executable,
+                    help="the Python that runs the examples' scripts (they need numpy, some ml_dtypes)")
     a = ap.parse_args()
+    PYTHON[:] = [a.python]
     if not (a.asc_devkit / "examples").is_dir():
         print(f"{a.asc_devkit}: not an asc-devkit checkout (no examples/ folder); give its path", file=sys.stderr)
         return 2

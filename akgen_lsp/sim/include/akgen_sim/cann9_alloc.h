@@ -7,6 +7,7 @@
 // past the end of UB fails at the caller's line.
 #pragma once
 
+#include "cann9_misc.h"
 #include "pipe.h"
 
 namespace AscendC {
@@ -46,6 +47,50 @@ inline void InitSocState() {
     c.atomic = 0;
 }
 
+namespace detail {
+// A tensor of tileSize elements at byte offset `addr` of the memory of `pos` (UB, L1, L0A/B/C, bias table): a buffer
+// slot of the block, so the operand checks apply; past the end of that memory fails at the caller's line.
+template <class T>
+inline LocalTensor<T> fixed_tensor(TPosition pos, uint32_t addr, uint32_t tileSize, const char* api,
+                                   const akgen_sim::loc_t& loc) {
+    akgen_sim::touch(api, loc);
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    const akgen_sim::Config& k = akgen_sim::cfg();
+    uint64_t limit = k.ub_bytes;
+    uint8_t* base = c.ub;
+    switch (mem_of(pos)) {
+        case Mem::L1: limit = k.l1_bytes; base = c.l1; break;
+        case Mem::L0A: limit = k.l0a_bytes; base = c.l0a; break;
+        case Mem::L0B: limit = k.l0b_bytes; base = c.l0b; break;
+        case Mem::L0C: limit = k.l0c_bytes; base = c.l0c; break;
+        case Mem::BT: limit = sizeof(c.bt); base = c.bt; break;
+        default: break;
+    }
+    uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
+    if (static_cast<uint64_t>(addr) + bytes > limit) {
+        akgen_sim::fail("SIM-UB-LIMIT",
+                        akgen_sim::fmt("%s: %llu bytes at address %u exceed the %llu bytes of %s", api,
+                                       static_cast<unsigned long long>(bytes), addr,
+                                       static_cast<unsigned long long>(limit), mem_name(mem_of(pos))),
+                        loc, "memory", api);
+    }
+    c.slots.emplace_back();
+    akgen_sim::Slot* s = &c.slots.back();
+    s->base = base + addr;
+    s->bytes = static_cast<uint32_t>(bytes);
+    s->pos = pos;
+    s->state = akgen_sim::SlotState::TBUF;
+    s->owner = "LocalTensor";
+    s->alloc_loc = loc;
+    if (mem_of(pos) == Mem::UB && addr + bytes > c.ub_used) c.ub_used = addr + bytes;
+    return LocalTensor<T>(reinterpret_cast<T*>(s->base), tileSize, s, pos);
+}
+}  // namespace detail
+
+template <typename T>
+LocalTensor<T>::LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, akgen_sim::loc_t loc)
+    : LocalTensor(detail::fixed_tensor<T>(pos, addr, tileSize, "LocalTensor", loc)) {}
+
 template <Hardware hard = Hardware::UB> class LocalMemAllocator {
     static_assert(hard != Hardware::GM && hard != Hardware::MAX, "illegal hardware position GM or MAX");
 
@@ -70,40 +115,21 @@ public:
 
 private:
     template <class T> LocalTensor<T> take(TPosition pos, uint32_t tileSize, const akgen_sim::loc_t& loc) {
-        akgen_sim::touch("LocalMemAllocator::Alloc", loc);
-        akgen_sim::BlockCtx& c = akgen_sim::ctx();
-        const akgen_sim::Config& k = akgen_sim::cfg();
-        uint64_t limit = k.ub_bytes;
-        uint8_t* base = c.ub;
-        switch (hard) {
-            case Hardware::L1: limit = k.l1_bytes; base = c.l1; break;
-            case Hardware::L0A: limit = k.l0a_bytes; base = c.l0a; break;
-            case Hardware::L0B: limit = k.l0b_bytes; base = c.l0b; break;
-            case Hardware::L0C: limit = k.l0c_bytes; base = c.l0c; break;
-            case Hardware::BIAS: limit = sizeof(c.bt); base = c.bt; break;
-            default: break;
-        }
-        uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
-        if (head_ + bytes > limit) {
-            akgen_sim::fail("SIM-UB-LIMIT",
-                            akgen_sim::fmt("LocalMemAllocator::Alloc: %llu bytes at offset %u exceed the %llu bytes of "
-                                           "this memory", static_cast<unsigned long long>(bytes), head_,
-                                           static_cast<unsigned long long>(limit)),
-                            loc, "memory", "Alloc");
-        }
-        c.slots.emplace_back();
-        akgen_sim::Slot* s = &c.slots.back();
-        s->base = base + head_;
-        s->bytes = static_cast<uint32_t>(bytes);
-        s->pos = pos;
-        s->state = akgen_sim::SlotState::TBUF;
-        s->owner = "LocalMemAllocator";
-        s->alloc_loc = loc;
-        if (hard == Hardware::UB && head_ + bytes > c.ub_used) c.ub_used = head_ + bytes;
-        head_ += static_cast<uint32_t>(bytes);
-        return LocalTensor<T>(reinterpret_cast<T*>(s->base), tileSize, s, pos);
+        LocalTensor<T> t = detail::fixed_tensor<T>(pos, head_, tileSize, "LocalMemAllocator::Alloc", loc);
+        head_ += static_cast<uint32_t>(static_cast<uint64_t>(tileSize) * sizeof(T));
+        return t;
     }
     uint32_t head_ = 0;
 };
 
 }  // namespace AscendC
+
+namespace akgen_sim {
+// ascendc_assert(cond[, fmt, args...]): a failed assertion stops the block, reported at the caller's line.
+inline void ascendc_assert_impl(bool ok, const char* text, const loc_t& loc = loc_t::current()) {
+    if (!ok) fail("SIM-ASSERT", fmt("ascendc_assert(%s) failed", text), loc, "logic", "ascendc_assert");
+}
+}  // namespace akgen_sim
+#ifndef ascendc_assert
+#define ascendc_assert(cond, ...) ::akgen_sim::ascendc_assert_impl(static_cast<bool>(cond), #cond)
+#endif

@@ -24,6 +24,8 @@ public:
     LocalTensor() = default;
     LocalTensor(T* addr, uint32_t size, akgen_sim::Slot* slot, TPosition pos)
         : addr_(addr), size_(size), slot_(slot), gen_(slot ? slot->gen : 0), pos_(pos) {}
+    // CANN 9: a tensor of tileSize elements at byte address addr of the position's memory (akgen_sim/cann9_alloc.h)
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, AKGEN_LOC);
 
     // Sub-tensor from element `offset` (operator[] cannot carry a source location: checks use the last API call's).
     LocalTensor operator[](uint32_t offset) const {
