@@ -332,9 +332,12 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
     if plan is None:
         plan = [("in", t) for t in data.inputs] + [("out", t) for t in data.outputs]
         plan = tensorlist.fit_plan(data, plan, len(params), Tensor, opdef) or plan  # lists: scalars, in place
-        if _tail(params, len(plan)) is None and view is not None:
+        tail0 = _tail(params, len(plan))
+        if (tail0 is None or len(tail0) > 2) and view is not None:
+            # the get_inputs view leaves kernel parameters unbound: the op call's view may fill them exactly
             alt = [("in", t) for t in view.inputs] + [("out", t) for t in view.outputs]
-            if _tail(params, len(alt)) is not None:
+            alt_tail = _tail(params, len(alt))
+            if alt_tail is not None and len(alt_tail) <= 2:
                 plan = alt
                 _use_view(data, view)
     tail = _tail(params, len(plan))
@@ -364,9 +367,12 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
         names = opdef.names
         by_name = {n.lower(): n for n in names}
         bound: dict[str, str] = {}
+        # only the tensors the call passes pick the column: an output's reference dtype is the task Model's
+        # (torch.eq(...).to(int)), not necessarily the op's
+        passed = {name for kind, name, t in binding if kind in ("in", "inout")}
         for i, (name, t) in enumerate(tensors):
             key = by_name.get(name.lower()) or (names[i] if len(tensors) == len(names) else None)
-            if key:
+            if key and name in passed:
                 bound[key] = t.dtype
         d.update(dtype_defines(opdef, bound, C_TYPES))
     for name, t in tensors:
@@ -383,6 +389,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     shapes, dtypes and attributes (block dim, tiling key, workspace and tiling bytes); without one (a kernel-only
     candidate whose task has no host), the kernel runs on every vector core with an empty tiling."""
     args: list[dict[str, Any]] = []
+    defines = _defines(binding, opdef)
     for kind, name, t in binding:
         if isinstance(t, tensorlist.TensorList):
             args.append(tensorlist.manifest_arg(kind, name, t, case_dir))
@@ -393,7 +400,8 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             if kind == "inout":
                 args[-1]["output"] = str(case_dir / f"{name}.out.npy")
         elif kind in ("out", "scratch"):
-            args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"), "dtype": t.dtype,
+            args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"),
+                         "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines),
                          "shape": [int(d) for d in t.array.shape]})
         elif kind == "workspace":
             args.append({"name": name, "workspace_bytes": 0})
@@ -404,10 +412,21 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             # No host: the kernel gets a zeroed tiling buffer (a kernel-only candidate hard-codes its tiling).
             args.append({"name": name, "workspace_bytes": 64})
     raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
-                           "defines": _defines(binding, opdef), "args": args, "timeout_s": settings.run_timeout_s}
+                           "defines": defines, "args": args, "timeout_s": settings.run_timeout_s}
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
+
+
+def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str]) -> str:
+    """The dtype the kernel writes an output in: the op's (the OpDef column CANN picks for the call, as in
+    DTYPE_<NAME>), which can differ from the reference result's: Equal/IsFinite/IsInf write bool where the task's
+    Model returns ``.to(int)`` / ``.to(x.dtype)``, Muls writes x's dtype where ``x * value`` promotes to float64. The
+    comparison widens both to float64, as the task's check does after its pybind converts."""
+    if kind != "out" or opdef is None:
+        return ref_dtype
+    by_ctype = {c: d for d, c in C_TYPES.items()}
+    return by_ctype.get(defines.get(f"DTYPE_{name.upper()}", ""), ref_dtype)
 
 
 def _op_def_name(host: Path | None, default: str) -> str:
@@ -627,7 +646,10 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         raw_outs = [np.load(run.outputs[n], mmap_mode="r") if n in run.outputs and not isinstance(t, tensorlist.TensorList)
                     else tensorlist.load(run.outputs, n, t) for n, t in written]
         refs = [t.array for t in data.outputs]
-        dts = [t.dtype for t in data.outputs]
+        # raw bfloat16 bits are decoded by the dtype each side holds: the kernel's output dtype may be the op's
+        wrote = {a["name"]: a.get("dtype") for a in raw["args"] if "output" in a}
+        dts = ["bfloat16" if wrote.get(n) == "bfloat16" else t.dtype
+               for (n, _), t in zip(written, data.outputs, strict=False)] + [t.dtype for t in data.outputs[len(written):]]
         names = [t.name for t in data.outputs]
         custom = None
         if data.custom_check:

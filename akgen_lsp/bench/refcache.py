@@ -39,6 +39,10 @@ def enabled() -> bool:
 
 
 def cache_root() -> Path:
+    """``$AKGEN_BENCH_REF_CACHE_DIR``, else ``bench-ref/`` beside the sim build cache."""
+    env = os.environ.get("AKGEN_BENCH_REF_CACHE_DIR")
+    if env:
+        return Path(env)
     from akgen_lsp.sim.build import cache_dir
 
     return cache_dir().parent / "bench-ref"

@@ -99,3 +99,16 @@ def test_opdef_maps_value_depend_and_missing_inputs() -> None:
                          ("out", "z", ("float32", 8))]
     d = _defines(binding, od)
     assert d["DTYPE_Z"] == "float" and d["DTYPE_SCALE"] == "float"
+
+
+def test_the_op_call_view_fills_parameters_get_inputs_leaves_unbound() -> None:
+    x = Tensor("in0", np.zeros(8, np.float16), "float16", index=0)
+    gamma = Tensor("in1", np.ones(8, np.float16), "float16", index=1)
+    ref = Tensor("out0", np.zeros(8, np.float16), "float16")
+    data = _case([x], [ref], n_raw=1)
+    data.call_view = ([Tensor("in0", x.array, "float16", index=0), gamma], {"in2": 1e-6}, 3)  # ModelNew's call
+    prep = _Prepared(Path("k.cpp"), None, "rms", ["x", "gamma", "y", "workspace", "tiling"], Path("."))
+    binding, err = _bind(prep, data)
+    assert err is None
+    assert [(k, n) for k, n, _ in binding][:3] == [("in", "x"), ("in", "gamma"), ("out", "y")]
+    assert binding[1][2].array[0] == 1 and data.attrs["in2"] == 1e-6 and data.n_raw == 3
