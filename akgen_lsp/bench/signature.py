@@ -108,6 +108,8 @@ def opdef_column(opdef: OpDef, bound: Mapping[str, str]) -> int | None:
             score += 1
         if ok and score > best:
             column, best = j, score
+    if best <= 0 and width > 1:
+        return None  # nothing bound to choose between several columns
     return column
 
 

@@ -50,6 +50,7 @@ def test_opdef_and_dtype_macros_follow_the_matching_column() -> None:
     assert d["DTYPE_Z"] == "bfloat16_t" and d["ORIG_DTYPE_Z"] == "DT_BF16" and d["DTYPE_SCALE"] == "float"
     assert d["DTYPE_DY"] == d["DTYPE_X"] == "bfloat16_t"
     assert opdef_column(od, {"dy": "int8"}) is None
+    assert opdef_column(od, {}) is None  # nothing bound: no column is guessed among three
     assert dtype_defines(od, {"dy": "int8"}, C_TYPES) == {"DTYPE_DY": "int8_t", "ORIG_DTYPE_DY": "DT_INT8"}
     ref = parse_opdef('this->Input("y").DataType({ge::DT_FLOAT});\nthis->Output("y").DataType({ge::DT_FLOAT});')
     assert ref is not None and dtype_defines(ref, {"y": "float32"}, C_TYPES) == {
