@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 // The kernel side's DT_* macros (akgen_sim/kernel_type.h) must not rename this enum when a kernel includes a host
 // header after them: they are set aside for this file and restored at its end.
@@ -69,6 +70,31 @@ enum Format : int32_t {
     FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36, FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37,
     FORMAT_FRACTAL_ZN_LSTM = 38, FORMAT_FRACTAL_Z_G = 39, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42,
     FORMAT_MAX = 0xff
+};
+
+// ge::Shape (graph/types.h): the dims of a tensor, as host tiling code builds them for the adv-API tiling helpers
+// (AscendC::TensorShape is this type).
+class Shape {
+public:
+    Shape() = default;
+    explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    uint32_t SetDim(size_t i, int64_t v) {
+        if (i >= dims_.size()) return 1;
+        dims_[i] = v;
+        return 0;
+    }
+    std::vector<int64_t> GetDims() const { return dims_; }
+    int64_t GetShapeSize() const {
+        if (dims_.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+
+private:
+    std::vector<int64_t> dims_;
 };
 
 using graphStatus = uint32_t;
