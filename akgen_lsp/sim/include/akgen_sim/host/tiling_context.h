@@ -320,6 +320,7 @@ public:
     const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
     const RuntimeAttrs* GetAttrs() const { static RuntimeAttrs a; return &a; }
     const Tensor* GetInputTensor(size_t) const { static Tensor t; return &t; }
+    const CompileTimeTensorDesc* GetInputDesc(size_t) const { static CompileTimeTensorDesc d; return &d; }
     const char* GetNodeName() const { return ""; }
     size_t GetComputeNodeInputNum() const { return 0; }
     size_t GetComputeNodeOutputNum() const { return 0; }
