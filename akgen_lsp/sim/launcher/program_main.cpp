@@ -211,6 +211,14 @@ extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const
 }
 extern "C" const int akgen_sim_mix = 0;
 
+extern "C" bool akgen_sim_yield_block() {
+    Fiber* f = current_fiber();
+    if (f == nullptr) return false;
+    // still RUNNING: the scheduler goes on with the other blocks and resumes this one in its next round
+    swapcontext(&f->uc, &scheduler_context());
+    return true;
+}
+
 void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const loc_t& loc) {
     int64_t n = ++launch_count();
     std::string line = "{\"kind\":\"launch\",\"launch\":" + std::to_string(n) + ",\"blocks\":" +

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "cann9_misc.h"
+#include "cann9_sync.h"
 #include "pipe.h"
 
 namespace AscendC {

@@ -13,6 +13,13 @@
 
 namespace akgen_sim {
 
+// Lets the other blocks of the launch run until they end or wait themselves, then resumes the caller: what a spin-wait
+// on GM written by another core (IBWait, WaitPreBlock) needs, since blocks are fibers that otherwise run until they
+// end. Defined by the program runtime (launcher/program_main.cpp); in other builds it is absent and yield_block()
+// returns false.
+extern "C" bool akgen_sim_yield_block() __attribute__((weak));
+inline bool yield_block() { return akgen_sim_yield_block != nullptr && akgen_sim_yield_block(); }
+
 // Blocks of the launches so far that ended with an error (an aborted block): what the next
 // aclrtSynchronizeStream reports, as the NPU reports an AI Core exception on the stream (then cleared).
 inline int64_t& program_stream_errors() { static int64_t n = 0; return n; }

@@ -1,0 +1,110 @@
+// akgen sim: inter-block synchronisation through GM that CANN's vector examples use: IBSet / IBWait,
+// InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock, and the Mutex API (which A2/A3 compile to nothing).
+//
+// Blocks are fibers that run until they end (launcher.cpp). A wait whose condition is not met yet lets the other
+// blocks run (akgen_sim::yield_block, provided by the program runtime of `akgen sim run-program`) and checks again;
+// when no block can make progress any more (every block waits or has ended) the wait fails with
+// SIM-SYNC-DEADLOCK at its line, which on the NPU is a hang until the timeout. Outside programs there is no yield:
+// a wait can then only see what blocks with a lower index did before it.
+#pragma once
+
+#include <map>
+#include <utility>
+
+#include "program.h"
+#include "tensor.h"
+
+namespace akgen_sim {
+
+// Spins until `ready()`; each miss lets the other blocks run. Fails after `limit` misses in a row.
+template <typename F> inline void spin_until(F&& ready, const char* api, const char* what, const loc_t& loc) {
+    constexpr uint64_t limit = 200000;
+    for (uint64_t n = 0; !ready(); ++n) {
+        if (n >= limit || !yield_block()) {
+            fail("SIM-SYNC-DEADLOCK",
+                 fmt("%s waits for %s, which no block sets: every other block has ended or waits too (on the NPU "
+                     "this core hangs until the timeout)", api, what),
+                 loc, "sync", api);
+        }
+    }
+}
+
+// WaitPreBlock / NotifyNextBlock turns, per workspace: how many sections (wait ... notify) have completed in all.
+inline std::map<const void*, int64_t>& determine_turns() {
+    static std::map<const void*, int64_t> m;
+    return m;
+}
+inline std::map<std::pair<const void*, int64_t>, int64_t>& determine_rounds() {
+    static std::map<std::pair<const void*, int64_t>, int64_t> m;
+    return m;
+}
+
+}  // namespace akgen_sim
+
+namespace AscendC {
+
+// IBSet / IBWait: the flag of (blockIdx, eventID) is the int32 at byte (eventID * cores + blockIdx) * 32 of
+// gmWorkspace (CANN's size rule: cores*32 B*eventID_max + blockIdx_max*32 B + 32 B). IBSet writes 1 there; IBWait
+// reads it until it is 1. The workspace must start zeroed.
+template <bool isAIVOnly = true>
+inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                  int32_t eventID, AKGEN_LOC) {
+    akgen_sim::touch("IBSet", loc);
+    ubWorkspace.check_live("IBSet", "ubWorkspace", loc);
+    uint64_t idx = static_cast<uint64_t>(eventID * akgen_sim::ctx().num + blockIdx) * 8;
+    gmWorkspace.SetValue(idx, 1, loc);
+}
+
+template <bool isAIVOnly = true>
+inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx,
+                   int32_t eventID, AKGEN_LOC) {
+    akgen_sim::touch("IBWait", loc);
+    ubWorkspace.check_live("IBWait", "ubWorkspace", loc);
+    uint64_t idx = static_cast<uint64_t>(eventID * akgen_sim::ctx().num + blockIdx) * 8;
+    akgen_sim::spin_until([&] { return gmWorkspace.GetValue(idx, loc) == 1; }, "IBWait",
+                          akgen_sim::fmt("the IBSet of block %d, event %d", blockIdx, eventID), loc);
+}
+
+// Blocks take turns in index order, round after round: block b enters its r-th section once r * blocks + b sections
+// have completed. The workspace must hold GetBlockNum() * 32 bytes (checked); the turn counter itself is kept by the
+// simulator per workspace address.
+inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace,
+                                          AKGEN_LOC) {
+    akgen_sim::touch("InitDetermineComputeWorkspace", loc);
+    ubWorkspace.check_live("InitDetermineComputeWorkspace", "ubWorkspace", loc);
+    gmWorkspace.check_access(0, static_cast<uint64_t>(akgen_sim::ctx().num) * 8, false,
+                             "InitDetermineComputeWorkspace", loc);
+    akgen_sim::determine_turns().try_emplace(gmWorkspace.GetPhyAddr(), 0);
+}
+
+inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace, AKGEN_LOC) {
+    akgen_sim::touch("WaitPreBlock", loc);
+    ubWorkspace.check_live("WaitPreBlock", "ubWorkspace", loc);
+    const void* key = gmWorkspace.GetPhyAddr();
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    int64_t round = akgen_sim::determine_rounds()[{key, c.idx}];
+    int64_t want = round * c.num + c.idx;
+    akgen_sim::spin_until([&] { return akgen_sim::determine_turns()[key] >= want; }, "WaitPreBlock",
+                          "the NotifyNextBlock of the previous block", loc);
+}
+
+inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace, AKGEN_LOC) {
+    akgen_sim::touch("NotifyNextBlock", loc);
+    ubWorkspace.check_live("NotifyNextBlock", "ubWorkspace", loc);
+    const void* key = gmWorkspace.GetPhyAddr();
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    ++akgen_sim::determine_rounds()[{key, c.idx}];
+    ++akgen_sim::determine_turns()[key];
+}
+
+// The Mutex API: on A2/A3 (dav-2201) CANN compiles Lock/Unlock to nothing and AllocMutexID returns 0.
+using MutexID = uint8_t;
+class Mutex {
+public:
+    template <pipe_t pipe> static void Lock(MutexID) {}
+    template <pipe_t pipe> static void Unlock(MutexID) {}
+};
+inline MutexID AllocMutexID() { return 0; }
+inline void ReleaseMutexID(MutexID) {}
+
+}  // namespace AscendC
