@@ -104,6 +104,20 @@ def test_out_of_bounds_device_write_at_kernel_line(tmp_path: Path) -> None:
 
 
 @needs_gxx
+def test_blocks_wait_for_later_blocks_and_deadlocks_are_reported(tmp_path: Path) -> None:
+    path = PROGRAMS / "block_sync.asc"
+    res = run_program(path, tmp_path)
+    # launch 1: block 0 waited for block 1 (which runs after it) and saw its value
+    assert "launch1 sync=0 value=42" in res.stdout, res.stdout
+    # launch 2: nobody sets event 1; the wait is reported at its line and the stream reports the failed block
+    assert "launch2 sync=507015" in res.stdout
+    dead = next(f for f in res.findings if f.code == "SIM-SYNC-DEADLOCK")
+    assert dead.span.line == marker_line(path, "SIM-SYNC-DEADLOCK") and "IBSet of block 1, event 1" in dead.message
+    assert [la["failed_blocks"] for la in res.launches] == [0, 1]
+    assert res.status == "runtime_error"
+
+
+@needs_gxx
 def test_cli_run_program_json(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["sim", "run-program", str(PROGRAMS / "oob_write.asc"), "--workdir",
                                       str(tmp_path), "--json"])
