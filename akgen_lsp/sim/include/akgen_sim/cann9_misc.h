@@ -1,11 +1,31 @@
 // akgen sim: small CANN 9 kernel APIs of the single-source examples: DataSyncBarrier<MemDsbT>, WaitPreTaskEnd /
-// SetNextTaskStart, DisableDmaAtomic, WriteGmByPassDCache / ReadGmByPassDCache.
+// SetNextTaskStart, DisableDmaAtomic, WriteGmByPassDCache / ReadGmByPassDCache, Conditional, the AscendC::Std type
+// traits, and the device build's empty ASCENDC_ASSERT / KERNEL_LOG.
 #pragma once
+
+#include <type_traits>
+#include <utility>
 
 #include "data_copy.h"
 #include "tensor.h"
 
+// Device builds (__NPU_DEVICE__) compile CANN's logging assertions to nothing.
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behavior)
+#endif
+#ifndef KERNEL_LOG
+#define KERNEL_LOG(level, format, ...)
+#endif
+
 namespace AscendC {
+
+template <bool cond, typename T1, typename T2> struct Conditional { using type = T1; };
+template <typename T1, typename T2> struct Conditional<false, T1, T2> { using type = T2; };
+
+// AscendC::Std: the device library's copy of the standard type traits and utilities.
+namespace Std {
+using namespace ::std;
+}  // namespace Std
 
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
 
