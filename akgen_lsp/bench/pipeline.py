@@ -369,7 +369,7 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
         bound: dict[str, str] = {}
         # only the tensors the call passes pick the column: an output's reference dtype is the task Model's
         # (torch.eq(...).to(int)), not necessarily the op's
-        passed = {name for kind, name, t in binding if kind in ("in", "inout")}
+        passed = {name for kind, name, t in binding if kind in ("in", "inout")} or {name for name, _ in tensors}
         for i, (name, t) in enumerate(tensors):
             key = by_name.get(name.lower()) or (names[i] if len(tensors) == len(names) else None)
             if key and name in passed:
@@ -401,7 +401,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
                 args[-1]["output"] = str(case_dir / f"{name}.out.npy")
         elif kind in ("out", "scratch"):
             args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"),
-                         "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines),
+                         "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines, binding),
                          "shape": [int(d) for d in t.array.shape]})
         elif kind == "workspace":
             args.append({"name": name, "workspace_bytes": 0})
@@ -418,15 +418,22 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     return raw
 
 
-def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str]) -> str:
+def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str],
+                     binding: list[tuple[str, str, Any]]) -> str:
     """The dtype the kernel writes an output in: the op's (the OpDef column CANN picks for the call, as in
     DTYPE_<NAME>), which can differ from the reference result's: Equal/IsFinite/IsInf write bool where the task's
     Model returns ``.to(int)`` / ``.to(x.dtype)``, Muls writes x's dtype where ``x * value`` promotes to float64. The
-    comparison widens both to float64, as the task's check does after its pybind converts."""
+    comparison widens both to float64, as the task's check does after its pybind converts. The kernel parameter is
+    the OpDef parameter of the same name, else of the same position (as in `_defines`)."""
     if kind != "out" or opdef is None:
         return ref_dtype
+    names = opdef.names
+    tensors = [n for k, n, t in binding if k in ("in", "inout", "out", "scratch") and t is not None]
+    key = {n.lower(): n for n in names}.get(name.lower())
+    if key is None and len(tensors) == len(names) and name in tensors:
+        key = names[tensors.index(name)]
     by_ctype = {c: d for d, c in C_TYPES.items()}
-    return by_ctype.get(defines.get(f"DTYPE_{name.upper()}", ""), ref_dtype)
+    return by_ctype.get(defines.get(f"DTYPE_{(key or name).upper()}", ""), ref_dtype)
 
 
 def _op_def_name(host: Path | None, default: str) -> str:
