@@ -359,7 +359,59 @@ const char* syscall_name(int nr) {
     }
 }
 
-extern "C" void on_fatal_signal(int sig, siginfo_t* info, void*) {
+// An integer division by zero in the kernel's scalar code: the NPU's scalar unit does not trap (catlass kernels
+// compute `x % tileCountNext` for a next block that does not exist and never use the result), x86's div/idiv do.
+// Emulate the NPU: step over the instruction with quotient and remainder 0 (the NPU's values are undefined) and warn
+// once, at the last API call before it. False when the faulting instruction is not a div/idiv.
+bool skip_int_division(void* ucv) {
+    auto* uc = static_cast<ucontext_t*>(ucv);
+    greg_t* g = uc->uc_mcontext.gregs;
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(g[REG_RIP]);
+    size_t i = 0;
+    while (i < 4 && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xF2 || p[i] == 0xF3 || p[i] == 0x2E || p[i] == 0x3E ||
+                     p[i] == 0x26 || p[i] == 0x36 || p[i] == 0x64 || p[i] == 0x65)) {
+        ++i;
+    }
+    if ((p[i] & 0xF0) == 0x40) ++i;  // REX
+    const bool byte_form = p[i] == 0xF6;
+    if (!byte_form && p[i] != 0xF7) return false;
+    ++i;
+    const uint8_t modrm = p[i++];
+    const int reg = (modrm >> 3) & 7, mod = modrm >> 6, rm = modrm & 7;
+    if (reg != 6 && reg != 7) return false;  // /6 div, /7 idiv
+    if (mod != 3) {
+        if (rm == 4) {
+            const uint8_t sib = p[i++];
+            if (mod == 0 && (sib & 7) == 5) i += 4;
+        }
+        if (mod == 1) i += 1;
+        else if (mod == 2) i += 4;
+        else if (mod == 0 && rm == 5) i += 4;
+    }
+    g[REG_RAX] = 0;
+    if (!byte_form) g[REG_RDX] = 0;
+    g[REG_RIP] += static_cast<greg_t>(i);
+    static bool warned = false;
+    BlockCtx* c = ctx_ptr();
+    if (!warned && c) {
+        warned = true;
+        char buf[2048];
+        int n = std::snprintf(buf, sizeof buf,
+                              "{\"kind\":\"finding\",\"code\":\"SIM-DIV-ZERO\",\"severity\":\"warning\",\"message\":"
+                              "\"an integer division by zero in the kernel's scalar code after the last API call here: "
+                              "the NPU does not trap, but the result is undefined (the simulator goes on with 0)\","
+                              "\"file\":\"%s\",\"line\":%u,\"column\":%u,\"function\":\"%s\",\"block\":%lld,"
+                              "\"error_class\":\"logic\",\"api\":\"%s\"}\n",
+                              c->last.file_name(), static_cast<unsigned>(c->last.line()),
+                              static_cast<unsigned>(c->last.column()), c->last.function_name(),
+                              static_cast<long long>(c->idx), c->last_api);
+        if (n > 0) write_all(events_fd(), buf, static_cast<size_t>(n < (int)sizeof buf ? n : (int)sizeof buf - 1));
+    }
+    return true;
+}
+
+extern "C" void on_fatal_signal(int sig, siginfo_t* info, void* ucv) {
+    if (sig == SIGFPE && info && info->si_code == FPE_INTDIV && ucv && skip_int_division(ucv)) return;
     BlockCtx* c = ctx_ptr();
     char buf[4096];
     const char* file = "";

@@ -1,0 +1,24 @@
+// Test kernel for an integer division by zero in scalar code (tests/sim/test_div_zero.py): the NPU does not trap, so
+// the block goes on (quotient and remainder 0 in the simulator) with a warning at the last API call before it.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+extern "C" __global__ __aicore__ void div_zero(GM_ADDR x, GM_ADDR y, uint32_t n, uint32_t d)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, n);
+    gy.SetGlobalBuffer((__gm__ float*)y, n);
+    DataCopy(t, gx, n);  // EXPECT SIM-DIV-ZERO
+    volatile uint32_t divisor = d;
+    const uint32_t q = n / divisor;
+    const int32_t r = static_cast<int32_t>(n) % static_cast<int32_t>(divisor);
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, t, static_cast<float>(q + static_cast<uint32_t>(r)), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, n);
+}
