@@ -82,3 +82,19 @@ inline uint64_t get_acc_val() {
     ::akgen_sim::charge_scalar();
     return ::akgen_sim::ctx().spr_acc;
 }
+
+// The mask registers, raw: set_mask_count / set_mask_norm pick counter or normal mode (SetMaskCount / SetMaskNorm);
+// set_vector_mask(high, low) writes the mask register as is (normal mode: the bits; counter mode: low is the count).
+inline void set_mask_count(AKGEN_LOC) { ::AscendC::SetMaskCount(loc); }
+inline void set_mask_norm(AKGEN_LOC) { ::AscendC::SetMaskNorm(loc); }
+inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow, AKGEN_LOC) {
+    ::akgen_sim::touch("set_vector_mask", loc);
+    ::akgen_sim::ctx().mask_hi = maskHigh;
+    ::akgen_sim::ctx().mask_lo = maskLow;
+}
+
+namespace AscendC {
+// The untyped readers of ACC_VAL (kernel_operator_vec_reduce_intf_impl.h): the register's 64 bits.
+inline int64_t GetReduceRepeatSumSpr() { return static_cast<int64_t>(get_acc_val()); }
+inline int64_t GetAccVal() { return GetReduceRepeatSumSpr(); }
+}  // namespace AscendC

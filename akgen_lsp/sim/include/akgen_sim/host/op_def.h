@@ -172,6 +172,11 @@ inline ImplOp& impl_op(const char* name) {
 
 }  // namespace ops
 
+// Host entry points with C linkage (metadef's macro), e.g. `ASCENDC_EXTERN_C ge::graphStatus TilingForOp(...)`.
+#ifndef ASCENDC_EXTERN_C
+#define ASCENDC_EXTERN_C extern "C"
+#endif
+
 #define AKGEN_CAT2(a, b) a##b
 #define AKGEN_CAT(a, b) AKGEN_CAT2(a, b)
 #define IMPL_OP_OPTILING(op) [[maybe_unused]] static ::ops::ImplOp& AKGEN_CAT(akgen_impl_op_, __COUNTER__) = ::ops::impl_op(#op)
