@@ -142,3 +142,105 @@ def test_tiling_parse_fills_the_compile_info_once(write_manifest, tmp_path: Path
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 2.0)
     assert res.estimate["blocks"] == 4
+
+
+STRATEGIES = """
+#include "tiling/tiling_base.h"
+#include "tiling/tiling_templates_registry.h"
+#include "tiling/tiling_api.h"
+#include "error/ops_error.h"
+
+namespace optiling {
+class ScaleNever : public TilingBaseClass {  // priority 5: never capable, the registry moves on
+public:
+    explicit ScaleNever(gert::TilingContext* c) : TilingBaseClass(c) {}
+protected:
+    bool IsCapable() override { return false; }
+    ge::graphStatus GetPlatformInfo() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus GetShapeAttrsInfo() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus DoOpTiling() override { return ge::GRAPH_FAILED; }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_FAILED; }
+    uint64_t GetTilingKey() const override { return 9; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_FAILED; }
+    ge::graphStatus PostTiling() override { return ge::GRAPH_FAILED; }
+};
+class ScaleSplit : public TilingBaseClass {  // priority 7: splits over 4 blocks
+public:
+    explicit ScaleSplit(gert::TilingContext* c) : TilingBaseClass(c) {}
+protected:
+    bool IsCapable() override { return total_ % (4 * 64) == 0; }
+    ge::graphStatus GetPlatformInfo() override {
+        auto platform = platform_ascendc::PlatformAscendC(context_->GetPlatformInfo());
+        platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, aicoreParams_.ubSize);
+        return aicoreParams_.ubSize > 0 ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+    }
+    ge::graphStatus GetShapeAttrsInfo() override {
+        auto shape = context_->GetInputShape(0);
+        OPS_CHECK_NULL_WITH_CONTEXT(context_, shape);
+        total_ = shape->GetStorageShape().GetShapeSize();
+        alpha_ = *context_->GetAttrs()->GetAttrPointer<float>(0);
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoOpTiling() override {
+        ScaleTilingData tiling;
+        tiling.set_blockLength(static_cast<uint32_t>(total_ / 4));
+        tiling.set_alpha(alpha_);
+        tiling.SaveToBuffer(context_->GetRawTilingData()->GetData(), context_->GetRawTilingData()->GetCapacity());
+        context_->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+        context_->SetBlockDim(4);
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return 2; }
+    ge::graphStatus GetWorkspaceSize() override {
+        context_->GetWorkspaceSizes(1)[0] = 16 * 1024 * 1024;
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus PostTiling() override { return ge::GRAPH_SUCCESS; }
+private:
+    int64_t total_ = 0;
+    float alpha_ = 1.0f;
+};
+REGISTER_TILING_TEMPLATE("Scale", ScaleSplit, 7);
+REGISTER_TILING_TEMPLATE("Scale", ScaleNever, 5);
+static ge::graphStatus ScaleByRegistry(gert::TilingContext* context)
+{
+    uint32_t maxTmp = 0, minTmp = 0;
+    AscendC::GetSigmoidMaxMinTmpSize(ge::Shape({4, 100}), 2, false, maxTmp, minTmp);
+    uint32_t meanMax = 0, meanMin = 0, sumMax = 0, sumMin = 0;
+    AscendC::GetMeanMaxMinTmpSize(1000, 2, 4, false, meanMax, meanMin);
+    AscendC::GetSumMaxMinTmpSize(1000, 4, false, sumMax, sumMin);
+    // library sizes: sigmoid max(n * typeSize, 256) / 256; mean (2, 4): 32 + inner (1008) * 4 = 4064; sum: 16 repeats -> 64 B
+    if (maxTmp != 800 || minTmp != 256 || meanMax != 4064 || meanMin != 4064 || sumMax != 64 || sumMin != 64) {
+        return ge::GRAPH_FAILED;
+    }
+    return TilingRegistry::GetInstance().DoTilingImpl(context);
+}
+IMPL_OP_OPTILING(Scale).Tiling(ScaleByRegistry);
+}  // namespace optiling
+"""
+
+
+@needs_gxx
+def test_tiling_base_class_strategies_by_priority(write_manifest, tmp_path: Path) -> None:
+    """The registry skips the strategy that is not capable and runs the next one through CANN's steps; the tiling key
+    comes from GetTilingKey (2: the kernel adds 1); the adv-API tmp-size helpers give the library's sizes."""
+    op = tmp_path / "scale_op"
+    shutil.copytree(KERNELS / "scale_op", op)
+    host = op / "op_host" / "scale.cpp"
+    text = host.read_text(encoding="utf-8")
+    host.write_text(text[:text.index("namespace optiling")] + STRATEGIES, encoding="utf-8")
+    x = np.arange(4 * 256, dtype=np.float32)
+    m = write_manifest(op / "op_kernel" / "scale.cpp", "scale", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [x.size]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(host), "attrs": {"alpha": 3.0, "plus_one": False}}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 3.0 + 1.0)
+    assert res.estimate["blocks"] == 4
