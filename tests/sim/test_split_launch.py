@@ -48,6 +48,8 @@ def test_aic_and_aiv_fibers_hand_over_through_cross_core_flags(write_manifest, t
             want = sq[8 * s:8 * s + 8].astype(np.float32) + 1000 * (2 * b + s) + s
             np.testing.assert_array_equal(y[b, 8 * s:8 * s + 8], want)
     assert np.load(res.outputs["z"])[:, 0].tolist() == [7] * BLOCKS  # the AIC passed its wait for both AIV
+    # the estimate counts AI Cores (an AIC and its two AIV run side by side), not the nine fibers
+    assert res.estimate is not None and res.estimate["blocks"] == BLOCKS and res.estimate["core_kind"] == "AIC"
 
 
 def test_a_wait_nobody_satisfies_is_a_deadlock_at_its_line(write_manifest, tmp_path: Path) -> None:

@@ -566,7 +566,11 @@ std::string block_summary(const BlockCtx& c, const char* status, double wall_us)
     s += ",\"gm_scalar_read\":" + std::to_string(c.gm_scalar_read) + ",\"gm_scalar_write\":" +
          std::to_string(c.gm_scalar_write);
     s += ",\"ub_used\":" + std::to_string(c.ub_used) + ",\"wall_us\":" + std::to_string(wall_us);
-    s += ",\"trace_dropped\":" + std::to_string(c.trace_dropped) + "}\n";
+    s += ",\"trace_dropped\":" + std::to_string(c.trace_dropped);
+    if (c.core_type != 0) {  // a split launch: which AI Core this fiber's core belongs to, and its kind
+        s += ",\"group\":" + std::to_string(c.group) + ",\"core_type\":" + std::to_string(c.core_type);
+    }
+    s += "}\n";
     return s;
 }
 
