@@ -147,6 +147,12 @@ MIX_RATIO = 2  # vector cores per AI Core on A2/A3 (KERNEL_TYPE_MIX_AIC_1_2)
 _INCLUDE = re.compile(r"^\s*#\s*include\b")
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 _CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+_REOPENED_NS = re.compile(r"\bnamespace\s+(?:AscendC|std|akgen_sim|optiling|matmul|ge|gert)\b")
+
+
+def code_only_keep_strings(text: str) -> str:
+    """`text` without its comments (string literals kept: `extern "C"` is code)."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.DOTALL)
 
 
 def include_lines(text: str) -> list[str]:
@@ -161,7 +167,13 @@ def can_split(sources: Sequence[Path]) -> bool:
     if len(sources) != 1:
         return False
     text = sources[0].read_text(encoding="utf-8", errors="replace")
-    return all((INCLUDE_DIR / inc).is_file() for inc in _QUOTED_INCLUDE.findall(text))
+    if not all((INCLUDE_DIR / inc).is_file() for inc in _QUOTED_INCLUDE.findall(text)):
+        return False
+    # each pass sits in a namespace of its own: code that reopens a namespace of ours or of the standard library, or
+    # declares C functions besides the kernel (the same C name twice), cannot be included twice that way
+    code = code_only(text)
+    reopened = any(not code[:m.start()].rstrip().endswith("using") for m in _REOPENED_NS.finditer(code))
+    return not reopened and len(re.findall(r'\bextern\s*"C"', code_only_keep_strings(text))) <= 1
 _CUBE_CALL = re.compile(r"\b(?:Mmad|LoadData|LoadDataWithTranspose|Fixpipe)\s*(?:<[^;{}()]*>\s*)?\(")
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.build import infer_core_type
+from akgen_lsp.sim.build import can_split, infer_core_type
 
 from .conftest import KERNELS, marker_line, needs_gxx
 
@@ -37,6 +37,19 @@ def test_the_build_splits_kernels_with_cube_and_cross_core_calls() -> None:
     text = SRC.read_text(encoding="utf-8")
     assert infer_core_type([text], split=True) == "mix"
     assert infer_core_type([text], split=False) == "aic"
+
+
+def test_sources_that_cannot_be_included_twice_build_one_pass(tmp_path: Path) -> None:
+    def src(name: str, body: str) -> Path:
+        p = tmp_path / name
+        p.write_text('#include "kernel_operator.h"\n' + body, encoding="utf-8")
+        return p
+
+    assert can_split([src("a.cpp", 'using namespace AscendC;\nextern "C" void k() {}\n')])
+    assert not can_split([src("b.cpp", 'namespace AscendC { int x; }\nextern "C" void k() {}\n')])
+    assert not can_split([src("c.cpp", 'extern "C" void helper() {}\nextern "C" void k() {}\n')])
+    assert not can_split([src("d.cpp", '#include "my_header.h"\nextern "C" void k() {}\n')])
+    assert not can_split([src("e.cpp", ""), src("f.cpp", "")])
 
 
 def test_aic_and_aiv_fibers_hand_over_through_cross_core_flags(write_manifest, tmp_path: Path) -> None:
