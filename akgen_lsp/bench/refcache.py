@@ -78,11 +78,13 @@ def _code_version() -> str:
             p = here / name
             if p.is_file():
                 h.update(p.read_bytes())
-        for mod in ("numpy", "torch"):
+        from importlib import metadata
+
+        for dist in ("numpy", "torch"):  # installed versions, read without importing torch (seconds)
             try:
-                h.update(f"{mod}={__import__(mod).__version__}".encode())
-            except ImportError:
-                h.update(f"{mod}=none".encode())
+                h.update(f"{dist}={metadata.version(dist)}".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"{dist}=none".encode())
         h.update(str(_FORMAT).encode())
         _code_hash = h.hexdigest()
     return _code_hash
