@@ -118,6 +118,8 @@ namespace optiling {
 BEGIN_TILING_DATA_DEF(PairTilingData)
 TILING_DATA_FIELD_DEF(uint32_t, n);
 TILING_DATA_FIELD_DEF(uint32_t, incx);
+TILING_DATA_FIELD_DEF(uint32_t, ub);
+TILING_DATA_FIELD_DEF(uint32_t, l1);
 END_TILING_DATA_DEF;
 REGISTER_TILING_DATA_CLASS(Pair, PairTilingData)
 }  // namespace optiling
@@ -142,6 +144,7 @@ def test_tbuf_get_off_the_32_byte_grid_only_warns(write_manifest, tmp_path: Path
 HOST = """
 #include "pair_tiling.h"
 #include "register/op_def_registry.h"
+#include "tiling/platform/platform_ascendc.h"
 namespace optiling {
 static ge::graphStatus PairTiling(gert::TilingContext* context)
 {
@@ -150,6 +153,12 @@ static ge::graphStatus PairTiling(gert::TilingContext* context)
     PairTilingData tiling;
     tiling.set_n(*n);
     tiling.set_incx(*incx);
+    uint64_t ub = 0, l1 = 0;
+    auto platform = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    platform.GetCoreMemSize(platform_ascendc::CoreMemType::L1, l1);
+    tiling.set_ub(static_cast<uint32_t>(ub));
+    tiling.set_l1(static_cast<uint32_t>(l1));
     context->SetBlockDim(1);
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
@@ -181,6 +190,8 @@ extern "C" __global__ __aicore__ void pair(GM_ADDR y, GM_ADDR workspace, GM_ADDR
     yGm.SetGlobalBuffer((__gm__ int32_t*)y, 8);
     yGm.SetValue(0, t.n);
     yGm.SetValue(1, t.incx);
+    yGm.SetValue(2, t.ub);
+    yGm.SetValue(3, t.l1);
 }
 """
 
@@ -188,7 +199,8 @@ extern "C" __global__ __aicore__ void pair(GM_ADDR y, GM_ADDR workspace, GM_ADDR
 @pytest.mark.parametrize(("n", "incx"), [(2046, 1), (10, 3)])
 def test_host_attr_pointers_of_a_narrower_integer_stay_distinct(write_manifest, tmp_path: Path, n: int,
                                                                 incx: int) -> None:
-    """Isamax reads attributes 0 and 1 as GetAttrPointer<uint32_t> and dereferences both afterwards."""
+    """Isamax reads attributes 0 and 1 as GetAttrPointer<uint32_t> and dereferences both afterwards. The platform
+    answers UB and L1 sizes less the 256 bytes CANN keeps for KFC on Ascend910B (Arange's UB/10 tiles fit then)."""
     (tmp_path / "op_host").mkdir()
     (tmp_path / "op_kernel").mkdir()
     host = tmp_path / "op_host" / "pair.cpp"
@@ -206,4 +218,4 @@ def test_host_attr_pointers_of_a_narrower_integer_stay_distinct(write_manifest, 
     m.write_text(json.dumps(data))
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "ok", errors(res)
-    assert np.load(res.outputs["y"])[:2].tolist() == [n, incx]
+    assert np.load(res.outputs["y"])[:4].tolist() == [n, incx, 196608 - 256, 524288 - 256]

@@ -39,6 +39,11 @@ public:
             case CoreMemType::HBM: size = p.hbm; break;
             default: size = 0;
         }
+        // CANN keeps 256 bytes of UB and of L1 for KFC on Ascend910B (platform_ascendc.cpp, LOCAL_RESERV_SIZE):
+        // GetCoreMemSize(UB) answers 196352 there, not 196608.
+        if ((t == CoreMemType::UB || t == CoreMemType::L1) && p.soc == SocVersion::ASCEND910B && size >= 256) {
+            size -= 256;
+        }
     }
     void GetCoreMemBw(CoreMemType, uint64_t& bw) const { bw = 0; }
     SocVersion GetSocVersion() const { return platform_profile().soc; }
