@@ -376,7 +376,7 @@ def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), outpu
     if tensorlist.list_output(ref, raw_inputs, _to_numpy):
         name = output_names[0] if output_names else "out0"
         try:
-            outputs.append(tensorlist.make_list(name, ref, _to_numpy, Tensor))  # type: ignore[arg-type]
+            outputs.append(tensorlist.output_list(name, ref, raw_inputs, _to_numpy, Tensor))  # type: ignore[arg-type]
         except ValueError as exc:
             raise ReferenceError_(str(exc)) from None
         ref_flat: list[Any] = []

@@ -31,6 +31,7 @@ class TensorList:
     items: list[Any]
     index: int = -1  # position in get_inputs (inputs); -1 for outputs
     expected: TensorList | None = None
+    write_dtype: str | None = None  # an output list: the dtype the kernel writes when it is not the reference's
     _name: str = field(default="", repr=False)
 
     @property
@@ -79,18 +80,35 @@ def make_list(name: str, values: Sequence[Any], convert: Converter, tensor_type:
     return tl
 
 
-def list_output(ref: Any, inputs: Sequence[Any], convert: Converter) -> bool:
-    """Whether the reference's outputs are ONE tensor list (see the module docstring)."""
+def _paired_input(ref: Any, inputs: Sequence[Any], convert: Converter) -> Any:
+    """The input list the reference's output list pairs with (see the module docstring), or None."""
     if not isinstance(ref, list) or not is_tensor_list(ref, convert):
-        return False
+        return None
     for x in inputs:
         if not is_tensor_list(x, convert) or len(x) != len(ref):
             continue
         out_shapes = [tuple(convert(r)[0].shape) for r in ref]  # type: ignore[index]
         in_shapes = [tuple(convert(e)[0].shape) for e in x]  # type: ignore[index]
         if out_shapes == in_shapes or all(int(np.prod(s)) == 1 for s in out_shapes):
-            return True
-    return False
+            return x
+    return None
+
+
+def list_output(ref: Any, inputs: Sequence[Any], convert: Converter) -> bool:
+    """Whether the reference's outputs are ONE tensor list (see the module docstring)."""
+    return _paired_input(ref, inputs, convert) is not None
+
+
+def output_list(name: str, ref: Any, inputs: Sequence[Any], convert: Converter, tensor_type: type) -> TensorList:
+    """The reference's output list. The kernel writes it in the dtype of the input list it pairs with, as the
+    tasks' pybind allocates it (``torch::empty_like(x[i])``): ForeachMaximumScalar's bf16 list maxed with a float32
+    scalar tensor gives a float32 reference, the op writes bf16 (the comparison widens both)."""
+    tl = make_list(name, ref, convert, tensor_type)
+    paired = _paired_input(ref, inputs, convert)
+    conv = convert(paired[0]) if paired else None
+    if conv is not None and conv[1] != tl.dtype:
+        tl.write_dtype = conv[1]
+    return tl
 
 
 def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path) -> dict[str, Any]:
@@ -104,7 +122,7 @@ def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path) -> dict[s
             if kind == "inout":
                 e["output"] = str(case_dir / f"{name}.{k}.out.npy")
         else:
-            e = {"output": str(case_dir / f"{name}.{k}.out.npy"), "dtype": t.dtype,
+            e = {"output": str(case_dir / f"{name}.{k}.out.npy"), "dtype": tl.write_dtype or t.dtype,
                  "shape": [int(d) for d in t.array.shape]}
         elems.append(e)
     return {"name": name, "list": elems}
@@ -131,10 +149,19 @@ def load(outputs: Mapping[str, str], name: str, t: Any) -> np.ndarray:
     """A bound output as the kernel wrote it: the array, or a list's elements flattened and concatenated (the same
     layout as `TensorList.array`, so it compares element by element with the reference)."""
     names = output_names(name, t, outputs)
-    arrays = [np.load(outputs[n]) for n in names]
+    arrays = [_decoded(np.load(outputs[n]), t) for n in names]
     if len(names) == 1 and names[0] == name:
         return arrays[0]
     return np.concatenate([a.reshape(-1) for a in arrays])
+
+
+def _decoded(a: np.ndarray, t: Any) -> np.ndarray:
+    """A list element written in another dtype than the reference's: bfloat16 bits widened to float32, so it
+    compares as the reference's dtype."""
+    wd = getattr(t, "write_dtype", None)
+    if wd == "bfloat16" and a.dtype == np.uint16:
+        return (a.astype(np.uint32) << 16).view(np.float32)
+    return a
 
 
 def load_items(outputs: Mapping[str, str], bound: Sequence[tuple[str, Any]]) -> list[np.ndarray]:
@@ -144,7 +171,7 @@ def load_items(outputs: Mapping[str, str], bound: Sequence[tuple[str, Any]]) -> 
     for name, t in bound:
         names = output_names(name, t, outputs)
         if isinstance(t, TensorList) or len(names) == 1:
-            out.extend(np.load(outputs[n]) for n in names)
+            out.extend(_decoded(np.load(outputs[n]), t) for n in names)
         else:  # one expected tensor written as a list in place: compare it whole
             out.append(load(outputs, name, t))
     return out
