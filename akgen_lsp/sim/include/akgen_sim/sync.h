@@ -175,8 +175,18 @@ using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
 
 // Builtins of the device dialect.
-#define block_idx (::AscendC::GetBlockIdx())
-#define block_num (::AscendC::GetBlockNum())
+// CANN's CPU debug build declares them as variables (`extern int64_t block_idx;`), not macros, so a struct member or
+// local named block_num stays legal. Here they are constants that read the running block when converted to int64_t.
+namespace akgen_sim {
+struct BlockIdxVar {
+    operator int64_t() const { return ::AscendC::GetBlockIdx(); }
+};
+struct BlockNumVar {
+    operator int64_t() const { return ::AscendC::GetBlockNum(); }
+};
+}  // namespace akgen_sim
+inline constexpr akgen_sim::BlockIdxVar block_idx{};
+inline constexpr akgen_sim::BlockNumVar block_num{};
 inline int64_t get_block_idx() { return ::AscendC::GetBlockIdx(); }
 inline int64_t get_block_num() { return ::AscendC::GetBlockNum(); }
 inline int64_t get_subblockid() { return 0; }

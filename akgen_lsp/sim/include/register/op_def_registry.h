@@ -2,6 +2,8 @@
 #pragma once
 #include <cstdint>
 #include <iostream>
+#include <map>
+#include <set>
 #include "../akgen_sim/host/graph.h"
 #include "../akgen_sim/host/op_def.h"
 #include "../akgen_sim/host/tiling_context.h"
