@@ -12,7 +12,7 @@ import numpy as np
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.reference import Tensor, load_case
 from akgen_lsp.bench.tasks import Task, load_task
-from akgen_lsp.bench.tensorlist import TensorList, fit_plan, list_output, make_list
+from akgen_lsp.bench.tensorlist import TensorList, fit_plan, list_output, make_list, output_list
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "tensorlist_suite" / "tasks" / "level2" / "Foreach" / "ListScale"
 
@@ -112,3 +112,12 @@ def test_fit_plan_writes_in_place_into_the_matching_inputs() -> None:
     assert new is not None and [k for k, _ in new] == ["inout", "inout", "in"]
     assert grads.expected is flat and found.expected is flag
     assert fit_plan(data, plan, 7, Tensor) is None  # 5 tensors + workspace + tiling: the plain plan fits
+
+
+def test_output_list_is_written_in_the_paired_input_dtype() -> None:
+    xs = [np.zeros((2, 3), np.float16), np.zeros(4, np.float16)]
+    ref = [np.ones((2, 3), np.float32), np.ones(4, np.float32)]  # a float32 scalar tensor promoted the reference
+    tl = output_list("y", ref, [xs], _convert, Tensor)
+    assert tl.dtype == "float32" and tl.write_dtype == "float16"
+    assert output_list("y", [np.ones((2, 3), np.float16), np.ones(4, np.float16)], [xs], _convert,
+                       Tensor).write_dtype is None
