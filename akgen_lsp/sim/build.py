@@ -126,17 +126,20 @@ class Build:
 # --------------------------------------------------------------------------------------------------- glue
 
 _NS_RE = re.compile(r"namespace\s+optiling\b")
-_REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*\w+\s*,\s*(\w+)\s*\)")
+_REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 
 
-def tiling_struct_name(header: Path | None, struct: str | None) -> str:
-    """The type GET_TILING_DATA reads: the manifest's struct, else the header's REGISTER_TILING_DATA_CLASS; qualified
-    with optiling:: when the header declares it there."""
+def tiling_struct_name(header: Path | None, struct: str | None, kernel: str | None = None) -> str:
+    """The type GET_TILING_DATA reads: the manifest's struct, else the header's REGISTER_TILING_DATA_CLASS for the
+    kernel's op (`Op` for kernel `op`/`o_p`: nested structs are registered under other names), else the first one;
+    qualified with optiling:: when the header declares it there."""
     text = header.read_text(encoding="utf-8", errors="replace") if header else ""
     name = struct
     if not name:
-        m = _REG_RE.search(text)
-        name = m.group(1) if m else "TilingData"
+        regs = _REG_RE.findall(text)
+        key = (kernel or "").replace("_", "").lower()
+        mine = [cls for op, cls in regs if key and op.replace("_", "").lower() == key]
+        name = mine[0] if mine else regs[0][1] if regs else "TilingData"
     if "::" not in name and _NS_RE.search(text):
         name = f"optiling::{name}"
     return name
@@ -237,7 +240,7 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
     if opts.tiling_header:
         lines.append(f'#include "{opts.tiling_header}"')
     if opts.tiling_header or opts.tiling_struct:
-        lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct)};")
+        lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, opts.kernel)};")
     if opts.tiling_header and _NS_RE.search(opts.tiling_header.read_text(encoding="utf-8", errors="replace")):
         # the kernel-side build of CANN puts the tiling structs at global scope: kernels name them unqualified. Only
         # the types: the header's constants (`constexpr size_t MAX_DIM_NUM`) stay host-side, so a kernel may reuse

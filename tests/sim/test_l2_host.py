@@ -244,3 +244,32 @@ def test_tiling_base_class_strategies_by_priority(write_manifest, tmp_path: Path
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 3.0 + 1.0)
     assert res.estimate["blocks"] == 4
+
+
+def test_kernel_side_names_of_a_tiling_header(tmp_path: Path) -> None:
+    """The glue's view of a tiling header: the struct registered for the kernel's op (not a nested struct registered
+    under another name) and only the header's types brought to global scope, not its constants."""
+    from akgen_lsp.sim.build import optiling_type_names, tiling_struct_name
+
+    h = tmp_path / "t.h"
+    h.write_text("""#include "register/tilingdata_base.h"
+namespace optiling {
+constexpr size_t MAX_DIM_NUM = 8;  // struct NotAType {
+BEGIN_TILING_DATA_DEF(BaseTiling)
+TILING_DATA_FIELD_DEF(uint32_t, a);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(BaseTilingOp, BaseTiling)
+BEGIN_TILING_DATA_DEF(FusedOpTilingData)
+TILING_DATA_FIELD_DEF_STRUCT(BaseTiling, base);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(FusedOp, FusedOpTilingData)
+struct FusedOpCompileInfo { uint32_t coreNum = 0; };
+enum class FusedOpKey : int { A = 1 };
+inline int Helper() { struct Local { int x; }; return 0; }
+}  // namespace optiling
+""", encoding="utf-8")
+    assert tiling_struct_name(h, None, "fused_op") == "optiling::FusedOpTilingData"
+    assert tiling_struct_name(h, None, "other") == "optiling::BaseTiling"
+    assert tiling_struct_name(h, "Given", "fused_op") == "optiling::Given"
+    assert optiling_type_names(h.read_text(encoding="utf-8")) == [
+        "BaseTiling", "FusedOpTilingData", "FusedOpCompileInfo", "FusedOpKey"]
