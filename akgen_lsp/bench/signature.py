@@ -188,6 +188,10 @@ class PybindCall:
         return out
 
 
+_SCALAR_OF_TENSOR = re.compile(r"\b(\w+)\s*=\s*ConvertTensorToAclScaler\s*\(\s*(\w+)"
+                               r"|\bScalar\s+(\w+)\s*\(\s*(\w+)\s*\.item\s*<")
+
+
 def parse_pybind(text: str) -> PybindCall | None:
     """The call of a task's pybind.cpp; None when it does not have the usual shape (``custom_pybind_fun`` calling
     ``EXEC_NPU_CMD`` once) or passes tensor lists (handled elsewhere)."""
@@ -207,8 +211,11 @@ def parse_pybind(text: str) -> PybindCall | None:
         params.append(PyParam(m.group(1), "Tensor" in decl and not is_list, is_list))
     if any(p.is_list for p in params):
         return None
-    exec_args = tuple(a.strip() for a in _split_args(em.group(1)) if a.strip())
     body = code[fm.end():]
+    # A tensor handed to the op as an aclnn scalar (`auto s = ConvertTensorToAclScaler(t)`, `c10::Scalar
+    # s(t.item<float>())`) is still the op's input `t`: a value-depend OpDef input the kernel reads from GM.
+    aliases = {m[0] or m[2]: m[1] or m[3] for m in _SCALAR_OF_TENSOR.findall(body)}
+    exec_args = tuple(aliases.get(a.strip(), a.strip()) for a in _split_args(em.group(1)) if a.strip())
     returned: list[str] = []
     for rm in _RETURN.finditer(body):
         expr = rm.group(1).strip().strip("{}")

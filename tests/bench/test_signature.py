@@ -113,3 +113,25 @@ def test_the_op_call_view_fills_parameters_get_inputs_leaves_unbound() -> None:
     assert err is None
     assert [(k, n) for k, n, _ in binding][:3] == [("in", "x"), ("in", "gamma"), ("out", "y")]
     assert binding[1][2].array[0] == 1 and data.attrs["in2"] == 1e-6 and data.n_raw == 3
+
+
+SCALAR_PYBIND = """
+at::Tensor custom_pybind_api(at::Tensor &input_data, at::Tensor &value_tensor, at::Tensor &start)
+{
+    at::Tensor result = torch::empty_like(input_data);
+    auto scalarValue = ConvertTensorToAclScaler(value_tensor);
+    auto scalarStart = ConvertTensorToAclScaler(start.cpu());
+    EXEC_NPU_CMD(aclnnCustomOp, input_data, scalarValue, scalarStart, result);
+    return result;
+}
+"""
+
+
+def test_pybind_scalar_made_from_a_tensor_is_that_tensor() -> None:
+    """Addcdiv/Arange hand a tensor to aclnn as a scalar; the op's value-depend input is still that tensor."""
+    call = parse_pybind(SCALAR_PYBIND)
+    assert call is not None
+    assert call.exec_args == ("input_data", "value_tensor", "start", "result")
+    muls = parse_pybind(SCALAR_PYBIND.replace("auto scalarValue = ConvertTensorToAclScaler(value_tensor);",
+                                              "c10::Scalar scalarValue(value_tensor.item<float>());"))
+    assert muls is not None and muls.exec_args[1] == "value_tensor"
