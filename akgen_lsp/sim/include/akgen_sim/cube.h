@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstring>
+#include <vector>
 
 #include "adv_tiling.h"
 #include "data_copy.h"
@@ -411,21 +412,37 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
     const U* A = fm.addr_;
     const S* B = filter.addr_;
     T* C = dst.addr_;
-    for (uint32_t m = 0; m < p.m; ++m) {
+    // Unpack the zZ / nZ fractals into row-major A (m x k) and B (k x n) in the accumulator type once, then
+    // accumulate each C row over k in ascending order (the order of the element-wise definition, so the sums are the
+    // same) with a contiguous inner loop over n that the compiler vectorises.
+    const uint32_t M = p.m, N = p.n, K = p.k;
+    thread_local std::vector<Acc> a, b, c;
+    a.resize(size_t(M) * K);
+    b.resize(size_t(K) * N);
+    c.assign(size_t(M) * N, Acc(0));
+    for (uint32_t m = 0; m < M; ++m) {
         const U* arow = A + (uint64_t(m / 16) * Kb) * 16 * C0 + (m % 16) * C0;
-        for (uint32_t n = 0; n < p.n; ++n) {
-            Acc acc = 0;
-            const S* bcol = B + (uint64_t(n / 16)) * 16 * C0 + (n % 16) * C0;
-            for (uint32_t kb = 0; kb < Kb; ++kb) {
-                const U* a = arow + uint64_t(kb) * 16 * C0;
-                const S* b = bcol + uint64_t(kb) * Nb * 16 * C0;
-                uint32_t kn = std::min<uint32_t>(C0, p.k - kb * C0);
-                for (uint32_t kk = 0; kk < kn; ++kk) acc += static_cast<Acc>(a[kk]) * static_cast<Acc>(b[kk]);
-            }
-            T& c = C[(uint64_t(n / 16) * Mb + m / 16) * 256 + (m % 16) * 16 + n % 16];
-            if (bias) c = static_cast<T>(bias[n] + acc);
-            else if (p.cmatrixInitVal) c = static_cast<T>(acc);
-            else c = static_cast<T>(c + acc);
+        for (uint32_t k = 0; k < K; ++k) a[size_t(m) * K + k] = static_cast<Acc>(arow[uint64_t(k / C0) * 16 * C0 + k % C0]);
+    }
+    for (uint32_t k = 0; k < K; ++k) {
+        const S* bk = B + uint64_t(k / C0) * Nb * 16 * C0 + k % C0;
+        for (uint32_t n = 0; n < N; ++n) b[size_t(k) * N + n] = static_cast<Acc>(bk[uint64_t(n / 16) * 16 * C0 + (n % 16) * C0]);
+    }
+    for (uint32_t m = 0; m < M; ++m) {
+        Acc* cr = c.data() + size_t(m) * N;
+        for (uint32_t k = 0; k < K; ++k) {
+            const Acc av = a[size_t(m) * K + k];
+            const Acc* br = b.data() + size_t(k) * N;
+            for (uint32_t n = 0; n < N; ++n) cr[n] += av * br[n];
+        }
+    }
+    for (uint32_t m = 0; m < M; ++m) {
+        for (uint32_t n = 0; n < N; ++n) {
+            const Acc acc = c[size_t(m) * N + n];
+            T& out = C[(uint64_t(n / 16) * Mb + m / 16) * 256 + (m % 16) * 16 + n % 16];
+            if (bias) out = static_cast<T>(bias[n] + acc);
+            else if (p.cmatrixInitVal) out = static_cast<T>(acc);
+            else out = static_cast<T>(out + acc);
         }
     }
     double macs = double(Mb) * 16 * Nb * 16 * Kb * C0;
