@@ -90,7 +90,8 @@ class LocalPoolExecutor:
 
         if not jobs:
             return
-        pool = ProcessPoolExecutor(max_workers=self.workers)
+        torch_needed = _needs_torch(jobs)
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
         pending: dict[Future[dict[str, Any]], tuple[Job, float]] = {}
         queue = list(jobs)
         timed_out = False
@@ -124,7 +125,7 @@ class LocalPoolExecutor:
                     pool.shutdown(wait=False, cancel_futures=True)
                     for job in suspects:
                         on_result(job, _run_alone(job))
-                    pool = ProcessPoolExecutor(max_workers=self.workers)
+                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
                     timed_out = False
                     continue
                 now = time.monotonic()
@@ -138,7 +139,7 @@ class LocalPoolExecutor:
                     # a worker may still be busy with a stopped candidate: start a fresh pool for the rest
                     _kill_workers(pool)
                     pool.shutdown(wait=False, cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=self.workers)
+                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
                     timed_out = False
         finally:
             if timed_out or pending:
@@ -146,9 +147,32 @@ class LocalPoolExecutor:
             pool.shutdown(wait=False, cancel_futures=True)
 
 
+def _needs_torch(jobs: Sequence[Job]) -> bool:
+    """Whether some job's task has a PyTorch reference (module.py and no numpy reference_np.py)."""
+    for j in jobs:
+        v = Path(j.task_root) / "validation"
+        if (v / "module.py").is_file() and not (v / "reference_np.py").is_file():
+            return True
+    return False
+
+
+def warm_worker(torch_needed: bool = False) -> None:
+    """Pool initializer: import once per worker process what every candidate needs (the pipeline, the simulator's
+    Python side and, for tasks with PyTorch references, torch: seconds to import), so that a worker's first
+    candidate does not carry the import in its harness time. Never raises."""
+    import importlib
+    import importlib.util
+
+    for name in ("numpy", "akgen_lsp.bench.pipeline", "akgen_lsp.sim", "akgen_lsp.sim.runner", "torch"):
+        if name == "torch" and (not torch_needed or importlib.util.find_spec("torch") is None):
+            continue
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+
+
 def _run_alone(job: Job) -> dict[str, Any]:
     """One job in a pool of its own (after a worker died): its record, or a harness error naming the crash."""
-    pool = ProcessPoolExecutor(max_workers=1)
+    pool = ProcessPoolExecutor(max_workers=1, initializer=warm_worker, initargs=(_needs_torch([job]),))
     try:
         fut = pool.submit(evaluate_job, job)
         try:

@@ -83,3 +83,18 @@ def test_a_sparse_input_reaches_the_kernel_as_model_new_passes_it(tmp_path: Path
     assert data.attrs["in3"] == 4 and data.n_raw == 4
     assert data.outputs[0].array.shape == (4, 4) and float(data.outputs[0].array[2, 3]) == 6.0
     assert type(sys.modules.get("kernel_gen_ops")).__name__ != "_CaptureOps"  # the stand-in is restored
+
+
+def test_check_precision_matches_npukernelbench_framework() -> None:
+    from akgen_lsp.bench.reference import _check_precision
+
+    ref = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float16)
+    ok, a, r = _check_precision(ref, ref.clone(), 1e-3, 1e-3)
+    assert ok == 1 and a.dtype == torch.float16 and float(a.max()) == 0.0
+    off = ref.clone()
+    off[0] = 0.01  # in float16, 0.01 / (0 + 1e-7) overflows: the original's isfinite(rel) check fails it
+    ok, a, r = _check_precision([ref], [off], 1.0, 1.0)
+    assert ok == 0 and not bool(torch.isfinite(r).all())
+    b = torch.tensor([True, False])
+    ok, a, _ = _check_precision(b, b.clone(), 1e-3, 1e-3)
+    assert ok == 1 and a.dtype == torch.int32
