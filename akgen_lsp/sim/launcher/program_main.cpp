@@ -214,8 +214,18 @@ extern "C" const int akgen_sim_mix = 0;
 extern "C" bool akgen_sim_yield_block() {
     Fiber* f = current_fiber();
     if (f == nullptr) return false;
-    // still RUNNING: the scheduler goes on with the other blocks and resumes this one in its next round
+    // Park as a flag waiter whose flag is already up: the scheduler resumes it in its next round, and a block parked
+    // this way keeps a SyncAll from being released without it (the scheduler releases the barrier only after a
+    // round in which no flag waiter could run).
+    constexpr int kYieldFlag = 1 << 20;
+    BlockCtx& c = f->ctx;
+    FlagCount& fc = flag_counters()[{c.core_type, c.group, c.sub_idx, kYieldFlag}];
+    fc.n += 1;
+    f->state = Fiber::FLAGWAIT;
+    f->wait_mode = 0;
+    f->wait_flag = kYieldFlag;
     swapcontext(&f->uc, &scheduler_context());
+    flag_counters()[{c.core_type, c.group, c.sub_idx, kYieldFlag}].n -= 1;
     return true;
 }
 
