@@ -4,6 +4,7 @@ with the AscendCL runtime, compile errors and runtime findings at the program's 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from akgen_lsp.cli import app
 from akgen_lsp.sim.program import rewrite_launches, run_program
+from akgen_lsp.sim.toolchain import run_manifest
 
 from .conftest import marker_line, needs_gxx
 
@@ -118,6 +120,17 @@ def test_blocks_wait_for_later_blocks_and_deadlocks_are_reported(tmp_path: Path)
     assert "launch3 sync=0 value=7" in res.stdout
     assert not any(f.code == "SIM-SYNCALL-MISSING" for f in res.findings)
     assert res.status == "runtime_error"
+
+
+@needs_gxx
+def test_gm_polling_in_a_plain_kernel_run(write_manifest: Callable[..., Path], tmp_path: Path) -> None:
+    manifest = write_manifest(PROGRAMS / "poll_kernel.cpp", "poll_kernel", block_dim=2, args=[
+        {"name": "flag", "input": np.zeros(64, dtype=np.int32)},
+        {"name": "out", "output": "out.npy", "dtype": "int32", "shape": [64]},
+    ])
+    res = run_manifest(manifest, tmp_path / "o")
+    assert res.status == "ok", [f.message for f in res.findings]
+    assert int(np.load(res.outputs["out"])[8]) == 6
 
 
 @needs_gxx

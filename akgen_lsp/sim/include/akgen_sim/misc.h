@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "program.h"
 #include "vec_misc.h"
 
 namespace akgen_sim {
@@ -111,6 +112,7 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst, AKGEN_LOC) {
     (void)dst;
     ::akgen_sim::touch("DataCacheCleanAndInvalid", loc);
     ::akgen_sim::charge_scalar();
+    ::akgen_sim::yield_block();  // GM polling: let other blocks run (programs only, akgen_sim/program.h)
 }
 template <typename T, CacheLine entireType, DcciDst dcciDst>
 inline void DataCacheCleanAndInvalid(const LocalTensor<T>& dst, AKGEN_LOC) {
@@ -123,6 +125,7 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst, AKGEN_LOC) {
     (void)dst;
     ::akgen_sim::touch("DataCacheCleanAndInvalid", loc);
     ::akgen_sim::charge_scalar();
+    ::akgen_sim::yield_block();  // GM polling: let other blocks run (programs only, akgen_sim/program.h)
 }
 
 // InitOutput (deprecated, now Fill): `size` elements of `value` written to GM through the MTE3 unit.
