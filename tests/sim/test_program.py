@@ -115,10 +115,12 @@ def test_blocks_wait_for_later_blocks_and_deadlocks_are_reported(tmp_path: Path)
     assert "launch2 sync=507015" in res.stdout
     dead = next(f for f in res.findings if f.code == "SIM-SYNC-DEADLOCK")
     assert dead.span.line == marker_line(path, "SIM-SYNC-DEADLOCK") and "IBSet of block 1, event 1" in dead.message
-    assert [la["failed_blocks"] for la in res.launches] == [0, 1, 0]
+    assert [la["failed_blocks"] for la in res.launches] == [0, 1, 0, 0]
     # launch 3: block 1 reached SyncAll while block 0 still waited in IBWait; the barrier waited for block 0
     assert "launch3 sync=0 value=7" in res.stdout
     assert not any(f.code == "SIM-SYNCALL-MISSING" for f in res.findings)
+    # launch 4: the GroupBarrier waiter saw both arrivals' data
+    assert "launch4 sync=0 value=30" in res.stdout
     assert res.status == "runtime_error"
 
 

@@ -97,6 +97,53 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
     ++akgen_sim::determine_turns()[key];
 }
 
+// GroupBarrier: arriveSize blocks Arrive, waitSize blocks Wait until all of them have arrived, round after round.
+// The counters are int32 in the workspace (GetWorkspaceLen() bytes, zeroed by the host): arrivals at byte 0, passed
+// waits at byte 64.
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+template <PipeMode mode> class GroupBarrier {
+public:
+    GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn, AKGEN_LOC)
+        : arriveSize_(arriveSizeIn), waitSize_(waitSizeIn) {
+        akgen_sim::touch("GroupBarrier", loc);
+        gm_.SetGlobalBuffer(reinterpret_cast<int32_t*>(groupWorkspace), GetWorkspaceLen() / sizeof(int32_t), loc);
+    }
+    void Arrive(uint32_t arriveIndex, AKGEN_LOC) {
+        akgen_sim::touch("GroupBarrier::Arrive", loc);
+        if (arriveIndex >= arriveSize_) {
+            akgen_sim::fail("SIM-GROUPBARRIER", akgen_sim::fmt("GroupBarrier::Arrive(%u): the index must be below "
+                                                               "arriveSize %u", arriveIndex, arriveSize_),
+                            loc, "sync", "GroupBarrier::Arrive");
+        }
+        bump(0, "GroupBarrier::Arrive", loc);
+    }
+    void Wait(uint32_t waitIndex, AKGEN_LOC) {
+        akgen_sim::touch("GroupBarrier::Wait", loc);
+        if (waitIndex >= waitSize_) {
+            akgen_sim::fail("SIM-GROUPBARRIER", akgen_sim::fmt("GroupBarrier::Wait(%u): the index must be below "
+                                                               "waitSize %u", waitIndex, waitSize_),
+                            loc, "sync", "GroupBarrier::Wait");
+        }
+        int64_t need = static_cast<int64_t>(arriveSize_) * (round_ + 1);
+        akgen_sim::spin_until([&] { return gm_.GetValue(0, loc) >= need; }, "GroupBarrier::Wait",
+                              akgen_sim::fmt("the Arrive of %u blocks", arriveSize_), loc);
+        ++round_;
+        bump(16, "GroupBarrier::Wait", loc);
+    }
+    uint64_t GetWorkspaceLen() const { return 128; }
+
+private:
+    // an atomic increment of a counter (the hardware's atomic add: not a plain write that could race)
+    void bump(uint64_t idx, const char* api, const akgen_sim::loc_t& loc) {
+        gm_.check_access(idx, 1, false, api, loc);
+        akgen_sim::charge_scalar(10);
+        gm_.GetPhyAddr()[idx] += 1;
+    }
+    GlobalTensor<int32_t> gm_;
+    uint32_t arriveSize_, waitSize_;
+    int64_t round_ = 0;
+};
+
 // The Mutex API: on A2/A3 (dav-2201) CANN compiles Lock/Unlock to nothing and AllocMutexID returns 0.
 using MutexID = uint8_t;
 class Mutex {
