@@ -39,7 +39,8 @@ HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
 GE_DTYPES = {
     "float16": "DT_FLOAT16", "float32": "DT_FLOAT", "float64": "DT_DOUBLE", "bfloat16": "DT_BF16", "int8": "DT_INT8",
     "uint8": "DT_UINT8", "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32",
-    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL",
+    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL", "complex64": "DT_COMPLEX64",
+    "complex128": "DT_COMPLEX128",
 }
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 

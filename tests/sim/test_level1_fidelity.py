@@ -66,6 +66,14 @@ def test_mask_past_the_tensor_still_fails_with_cann_wording(write_manifest, tmp_
     assert f.span.line == marker_line(SRC, "SIM-UB-SIZE")
 
 
+def test_pair_reduce_dst_needs_only_the_pairs_the_mask_enables(write_manifest, tmp_path: Path) -> None:
+    res, z = run(write_manifest, tmp_path, 9)
+    assert res.status == "ok", errors(res)
+    a, b = inputs()
+    np.testing.assert_array_equal(z[:8], a[:16:2] + a[1:16:2])
+    np.testing.assert_array_equal(z[8:], b[8:])
+
+
 def test_counter_mode_checks_full_repeats_then_the_tail(write_manifest, tmp_path: Path) -> None:
     """70 floats in counter mode on a 72-float tensor: 256 B for the full repeat and 24 B for the tail."""
     res, z = run(write_manifest, tmp_path, 2)

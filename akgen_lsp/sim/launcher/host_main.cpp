@@ -61,6 +61,7 @@ ge::DataType dtype_of(const std::string& s) {
         {"DT_UINT8", ge::DT_UINT8}, {"DT_INT16", ge::DT_INT16}, {"DT_UINT16", ge::DT_UINT16},
         {"DT_INT32", ge::DT_INT32}, {"DT_UINT32", ge::DT_UINT32}, {"DT_INT64", ge::DT_INT64},
         {"DT_UINT64", ge::DT_UINT64}, {"DT_DOUBLE", ge::DT_DOUBLE}, {"DT_BOOL", ge::DT_BOOL},
+        {"DT_COMPLEX64", ge::DT_COMPLEX64}, {"DT_COMPLEX128", ge::DT_COMPLEX128},
     };
     for (const auto& [name, t] : table) {
         if (s == name) return t;

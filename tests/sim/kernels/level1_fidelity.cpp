@@ -9,6 +9,7 @@
 //   6: the same, and the tensor is used: SIM-TENSOR-UNINIT
 //   7: TBuf::Get(0) (Arange's int path): SIM-TBUF-LEN
 //   8: TBuf::Get(1) on floats: 4 bytes, off the 32-byte grid: a warning; the element is usable
+//   9: PairReduceSum with mask 16 into a 32-byte dst: 8 results, the dst needs only those (Icamax's tail)
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -68,6 +69,9 @@ extern "C" __global__ __aicore__ void level1_fidelity(GM_ADDR a, GM_ADDR b, GM_A
     } else if (mode == 7) {
         LocalTensor<float> empty = bufSmall.Get<float>(0);  // EXPECT SIM-TBUF-LEN
         lz.SetValue(0, empty.GetSize());
+    } else if (mode == 9) {
+        PairReduceSum(small, la, 1, 16, 1, 1, 8);
+        DataCopy(lz, small, 8);
     } else if (mode == 8) {
         LocalTensor<float> one = bufSmall.Get<float>(1);
         one.SetValue(0, 2.5f);

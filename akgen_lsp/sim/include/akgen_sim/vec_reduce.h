@@ -343,7 +343,20 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     if (repeat == 0) return;
     Stride ss{static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)};
     check_local(src, "src", api, touched_extent(repeat, ss, sizeof(T), m, per), loc);
-    check_local(dst, "dst", api, (uint64_t(repeat - 1) * uint32_t(dstRepStride) * (per / 2) + per / 2) * sizeof(T), loc);
+    // dst: repeats dstRepStride x (per / 2) results apart; the last repeat writes only up to the last enabled pair
+    // (CANN's CheckPairReduceDstSize counts maskLen / 2 results there; counter mode: full repeats, then the tail)
+    {
+        const uint64_t step = uint64_t(uint32_t(dstRepStride)) * (per / 2);
+        uint64_t need;
+        if (m.counter) {
+            const uint64_t full = m.total / per, tail = m.total % per;
+            need = full ? (full - 1) * step + per / 2 : 0;
+            if (tail) need = std::max<uint64_t>(need, full * step + (tail + 1) / 2);
+        } else {
+            need = uint64_t(repeat - 1) * step + (mask_length(m, per) + 1) / 2;
+        }
+        check_local(dst, "dst", api, need * sizeof(T), loc);
+    }
     uint64_t left = m.total;
     using C = calc_t<T>;
     for (uint32_t r = 0; r < repeat; ++r) {
