@@ -30,7 +30,7 @@ import numpy as np
 
 from akgen_lsp.ascendc.arch import ArchProfile, load_arch
 from akgen_lsp.bench import anticheat, roofline, tensorlist
-from akgen_lsp.bench.compare import compare_outputs, comparison_finding
+from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.metrics import error_class_of, task_score
 from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, Tensor, load_case
@@ -139,6 +139,19 @@ def _host_source(host_dir: Path, op: str) -> Path | None:
             if marker in p.read_text(encoding="utf-8", errors="replace"):
                 return p
     return cpps[0] if cpps else None
+
+
+class _CustomCall:
+    """A task's custom check bound to the kernel's outputs; `last_stats` carries its (max abs, max rel)."""
+
+    def __init__(self, check: Any, outs: list[np.ndarray]) -> None:
+        self.check, self.outs = check, outs
+        self.last_stats: tuple[float, float] | None = None
+
+    def __call__(self) -> bool:
+        ok = bool(self.check(self.outs))
+        self.last_stats = getattr(self.check, "last_stats", None)
+        return ok
 
 
 def _remove_later(path: Path) -> None:
@@ -315,6 +328,32 @@ def _use_view(data: CaseData, view: CaseData) -> None:
     data.inputs, data.attrs, data.n_raw = view.inputs, view.attrs, view.n_raw
 
 
+def _scalars_in_op_dtype(plan: list[tuple[str, Any]], call: PybindCall, opdef: OpDef) -> None:
+    """A tensor the pybind hands to aclnn as a scalar (Muls's float64 ``value``) reaches the op's value-depend
+    input in that input's dtype: the OpDef column the other inputs pick (aclnn converts the scalar)."""
+    ins = [t for k, t in plan if k in ("in", "inout") and isinstance(t, Tensor)]
+    if len(ins) != len(opdef.inputs):
+        return
+    scalar = [0 <= t.index < len(call.params) and call.params[t.index].name in call.scalars for t in ins]
+    bound = {p.name: t.dtype for p, t, sc in zip(opdef.inputs, ins, scalar, strict=True) if not sc}
+    column = opdef_column(opdef, bound) if bound else None
+    if column is None:
+        return
+    for p, t, sc in zip(opdef.inputs, ins, scalar, strict=True):
+        want = p.dtypes[column] if column < len(p.dtypes) else ""
+        if sc and want and want != t.dtype and want in C_TYPES:
+            t.array = _as_dtype(as_float(t.array, t.dtype), want)
+            t.dtype = want
+
+
+def _as_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
+    """float64 values in `dtype` (bfloat16 as raw uint16 bits, rounded to nearest even)."""
+    if dtype == "bfloat16":
+        bits = values.astype(np.float32).view(np.uint32)
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    return values.astype(dtype)
+
+
 def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: PybindCall | None = None
           ) -> tuple[list[tuple[str, str, Any]], str | None]:
     """Map kernel parameters to ('in'|'inout'|'out'|'workspace'|'tiling', name, tensor). The task's pybind.cpp
@@ -340,6 +379,8 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
             if alt_tail is not None and len(alt_tail) <= 2:
                 plan = alt
                 _use_view(data, view)
+    if call is not None and opdef is not None and call.scalars:
+        _scalars_in_op_dtype(plan, call, opdef)
     tail = _tail(params, len(plan))
     if tail is None:
         n_in = sum(1 for k, _ in plan if k in ("in", "inout"))
@@ -661,7 +702,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         custom = None
         if data.custom_check:
             raw_items = tensorlist.load_items(run.outputs, written)  # list outputs element by element
-            custom = lambda: data.custom_check(raw_items)  # noqa: B023, E731
+            custom = _CustomCall(data.custom_check, raw_items)
         try:
             cmp = compare_outputs(refs, raw_outs, data.tolerance, names, custom, dtypes=dts)
         except ReferenceError_ as exc:

@@ -161,6 +161,7 @@ class PybindCall:
     returned: tuple[str, ...]
     locals_: tuple[str, ...] = field(default_factory=tuple)
     likes: Mapping[str, str] = field(default_factory=dict)  # local -> the parameter it is empty_like of
+    scalars: tuple[str, ...] = ()  # parameters handed to aclnn as scalars (the op gets them in its own dtype)
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -223,7 +224,7 @@ def parse_pybind(text: str) -> PybindCall | None:
         break
     locals_ = tuple(_LOCAL_TENSOR.findall(body))
     likes = dict(_LIKE.findall(body))
-    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes)
+    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(set(aliases.values()))))
 
 
 def _split_args(text: str) -> list[str]:

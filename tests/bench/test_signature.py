@@ -135,3 +135,24 @@ def test_pybind_scalar_made_from_a_tensor_is_that_tensor() -> None:
     muls = parse_pybind(SCALAR_PYBIND.replace("auto scalarValue = ConvertTensorToAclScaler(value_tensor);",
                                               "c10::Scalar scalarValue(value_tensor.item<float>());"))
     assert muls is not None and muls.exec_args[1] == "value_tensor"
+
+
+def test_a_scalar_tensor_reaches_the_op_in_the_op_dtype() -> None:
+    """Muls: get_inputs makes `value` float64; aclnn converts the scalar to the OpDef column x picks."""
+    from akgen_lsp.bench.pipeline import _scalars_in_op_dtype
+    from akgen_lsp.bench.signature import OpDef, OpParam
+
+    opdef = OpDef((OpParam("x", ("bfloat16", "float16")), OpParam("value", ("bfloat16", "float16"))),
+                  (OpParam("y", ("bfloat16", "float16")),))
+    call = parse_pybind(SCALAR_PYBIND.replace("auto scalarValue = ConvertTensorToAclScaler(value_tensor);",
+                                              "c10::Scalar scalarValue(value_tensor.item<float>());"))
+    assert call is not None and call.scalars == ("start", "value_tensor")
+    x = Tensor("x", np.ones(4, np.float16), "float16", index=0)
+    value = Tensor("value", np.array([1.2]), "float64", index=1)
+    _scalars_in_op_dtype([("in", x), ("in", value), ("out", Tensor("y", np.ones(4), "float64"))], call,
+                         OpDef(opdef.inputs, opdef.outputs))
+    assert value.dtype == "float16" and value.array.dtype == np.float16 and value.array[0] == np.float16(1.2)
+    value_bf = Tensor("value", np.array([1.2]), "float64", index=1)
+    x_bf = Tensor("x", np.ones(4, np.uint16), "bfloat16", index=0)
+    _scalars_in_op_dtype([("in", x_bf), ("in", value_bf)], call, opdef)
+    assert value_bf.dtype == "bfloat16" and value_bf.array.tolist() == [0x3F9A]  # 1.2 in bfloat16 bits
