@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
-from akgen_lsp.sim import cost
+from akgen_lsp.sim import cache_prune, cost
 from akgen_lsp.sim.build import (
     BASE_FLAGS,
     CORE_TYPES,
@@ -213,6 +213,7 @@ def ensure_program_runtime(cxx: str, timeout: float = 300.0) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building the program runtime failed:\n{res.stderr[-2000:]}")
     _publish(tmp, final)
+    cache_prune.maybe_prune(final.parent)
     return obj
 
 
@@ -245,6 +246,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     key = h.hexdigest()[:32]
     final = cache_dir() / "programs" / key
     if use_cache and (final / "build.json").is_file():
+        cache_prune.touch(final)
         meta = json.loads((final / "build.json").read_text(encoding="utf-8"))
         found = [finding_from_json(f) for f in meta.get("findings", [])]
         return Build(ok=bool(meta.get("ok")), binary=(final / "program") if meta.get("ok") else None, findings=found,
@@ -275,6 +277,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     if use_cache:
         _publish(tmp, final)
         out_dir = final if final.is_dir() else tmp
+        cache_prune.maybe_prune(final.parent)
     return Build(ok=ok, binary=(out_dir / "program") if ok else None, findings=findings, sources=(src,), key=key,
                  cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log)
 
