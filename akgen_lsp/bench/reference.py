@@ -500,7 +500,8 @@ def _custom_adapter(fn: Callable[..., Any], case: Case, ref: Any) -> Callable[[S
             refs = _flatten(ref)
             conv = []
             for r, o in zip(refs, outs, strict=False):
-                if r.dtype == torch.bfloat16 and o.dtype == np.uint16:
+                if o.dtype == np.uint16 and r.dtype in (torch.bfloat16, torch.float16, torch.float32):
+                    # bfloat16 bits: the kernel's output is bf16 (the op's dtype), also when the reference is float
                     conv.append(torch.from_numpy(o.astype(np.int16)).view(torch.bfloat16).reshape(r.shape))
                 else:
                     conv.append(torch.from_numpy(np.ascontiguousarray(o)).to(r.dtype).reshape(r.shape))
@@ -509,6 +510,21 @@ def _custom_adapter(fn: Callable[..., Any], case: Case, ref: Any) -> Callable[[S
             test = list(outs) if isinstance(ref, (list, tuple)) else outs[0]
         res = _call(fn, case, ref, test)
         ok = res[0] if isinstance(res, (list, tuple)) else res
+        check.last_stats = _max_stats(res)  # type: ignore[attr-defined]
         return bool(ok)
 
     return check
+
+
+def _max_stats(res: Any) -> tuple[float, float] | None:
+    """(max abs, max rel) from a custom check's (is_pass, abs diffs, rel diffs), when it returned them."""
+    if not isinstance(res, (list, tuple)) or len(res) < 3:
+        return None
+    out = []
+    for x in res[1:3]:
+        try:
+            n = int(x.numel()) if hasattr(x, "numel") else int(np.size(x))
+            out.append(float(x.float().max()) if hasattr(x, "float") and n else float(np.max(x)) if n else 0.0)
+        except (TypeError, ValueError, RuntimeError, AttributeError):
+            return None
+    return out[0], out[1]

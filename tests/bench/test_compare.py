@@ -103,3 +103,24 @@ def test_identical_outputs_still_fail_on_non_finite_values() -> None:
     assert not compare_outputs([nan], [nan.copy()]).ok
     ok = np.arange(10, dtype=np.float16)
     assert compare_outputs([ok], [ok.copy()]).ok and compare_outputs([ok], [ok.copy()]).max_abs == 0.0
+
+
+class _Custom:
+    def __init__(self, ok: bool) -> None:
+        self.ok, self.last_stats, self.calls = ok, None, 0
+
+    def __call__(self) -> bool:
+        self.calls += 1
+        self.last_stats = (0.25, 0.5)
+        return self.ok
+
+
+def test_a_passing_custom_check_supplies_the_statistics() -> None:
+    ref = np.array([1.0, 2.0, 3.0])
+    out = np.array([1.0, 2.25, 3.0])
+    passed = compare_outputs([ref], [out], custom=_Custom(True))
+    assert passed.ok and passed.max_abs == 0.25 and passed.max_rel == 0.5 and passed.first_bad is None
+    failed = compare_outputs([ref], [out], custom=_Custom(False))  # a failure still names the first bad element
+    assert not failed.ok and failed.first_bad == 1 and failed.max_abs == 0.25
+    lenient = compare_outputs([ref], [out], custom=lambda: True)  # no stats from the check: computed here
+    assert lenient.ok and lenient.max_abs == 0.25
