@@ -118,6 +118,18 @@ def readme_command(folder: Path, script: str, values: dict[str, str]) -> list[st
 PYTHON = [sys.executable]
 
 
+def demo_args(folder: Path, values: dict[str, str]) -> list[str]:
+    """The arguments the README passes to the program (`./demo $TESTCASE`), $VARS filled in."""
+    readme = folder / "README.md"
+    text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
+    for line in text.splitlines():
+        m = re.match(r"\s*\./demo\b([^#;]*)", line)
+        if m and m.group(1).strip():
+            rest = re.sub(r"\$\{?(\w+)\}?", lambda v: values.get(v.group(1), "1"), m.group(1).strip())
+            return rest.split()
+    return []
+
+
 def run_script(script: Path, args: list[str], cwd: Path, timeout: float = 300.0) -> tuple[int, str]:
     try:
         res = subprocess.run([*PYTHON, str(script), *args], cwd=cwd, capture_output=True, text=True,
@@ -153,7 +165,7 @@ def run_example(name: str, folder: Path, work: Path) -> Row:
         if rc != 0:
             row.finding = f"gen_data.py failed: {out.strip().splitlines()[-1] if out.strip() else rc}"
     asc = sorted(dst.glob("*.asc"))[0]
-    res = run_program(asc, build, defines=defines, timeout_s=180.0)
+    res = run_program(asc, build, defines=defines, timeout_s=180.0, args=demo_args(folder, values))
     row.status = res.status
     row.compiled = "no" if res.status == "compile_error" else "yes"
     if res.status != "compile_error":

@@ -54,6 +54,7 @@ def register(app: typer.Typer) -> None:
     @sim.command("run-program")
     def run_program_cmd(
         program: Annotated[Path, typer.Argument(help="A single-source program (.asc): host main() plus kernels.")],
+        args: Annotated[list[str] | None, typer.Argument(help="The program's own arguments (after --).")] = None,
         workdir: Annotated[Path | None, typer.Option(
             "--workdir", help="The program's working directory (its relative input/output paths); default: here.")
         ] = None,
@@ -67,7 +68,7 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.sim.program import run_program
 
         defines = {d.split("=", 1)[0]: (d.split("=", 1)[1] if "=" in d else "1") for d in define or []}
-        result = run_program(program, workdir, timeout_s=timeout, defines=defines)
+        result = run_program(program, workdir, timeout_s=timeout, defines=defines, args=args or [])
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:

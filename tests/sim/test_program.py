@@ -145,6 +145,17 @@ def test_cli_run_program_json(tmp_path: Path) -> None:
     assert any(f["code"] == "SIM-GM-OOB-WRITE" for f in payload["findings"])
 
 
+@needs_gxx
+def test_program_arguments(tmp_path: Path) -> None:
+    res = run_program(PROGRAMS / "args.asc", tmp_path, args=["first", "two words"])
+    assert "arg1=[first]\narg2=[two words]" in res.stdout
+    assert res.exit_code == 2 and res.status == "runtime_error"  # main returned 2
+    assert any(f.code == "SIM-PROGRAM-EXIT" for f in res.findings)
+    result = CliRunner().invoke(app, ["sim", "run-program", str(PROGRAMS / "args.asc"), "--workdir", str(tmp_path),
+                                      "--", "x"])
+    assert "arg1=[x]" in result.stdout and result.exit_code == 1
+
+
 def test_missing_program_and_workdir(tmp_path: Path) -> None:
     res = run_program(tmp_path / "nope.asc", tmp_path)
     assert res.status == "compile_error" and "no such file" in res.findings[0].message

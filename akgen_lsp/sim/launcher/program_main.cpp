@@ -229,6 +229,32 @@ extern "C" bool akgen_sim_yield_block() {
     return true;
 }
 
+// ------------------------------------------------------------------------------------------------ main
+// The program is started without arguments (so the launcher's own constructor never mistakes one for its spec); its
+// arguments come in $AKGEN_SIM_ARGS, separated by \x1f, and its main() (renamed akgen_user_main by the rewrite) is
+// called through akgen_program_entry, which the rewritten program defines.
+int akgen_program_entry(int argc, char** argv);
+
+int main(int argc, char** argv) {
+    static std::vector<std::string> words;
+    static std::vector<char*> av;
+    words.emplace_back(argc > 0 ? argv[0] : "program");
+    const char* packed = std::getenv("AKGEN_SIM_ARGS");
+    if (packed != nullptr && *packed) {
+        std::string all(packed);
+        size_t a = 0;
+        while (true) {
+            size_t b = all.find('\x1f', a);
+            words.push_back(all.substr(a, b == std::string::npos ? std::string::npos : b - a));
+            if (b == std::string::npos) break;
+            a = b + 1;
+        }
+    }
+    for (std::string& w : words) av.push_back(w.data());
+    av.push_back(nullptr);
+    return akgen_program_entry(static_cast<int>(words.size()), av.data());
+}
+
 void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const loc_t& loc) {
     int64_t n = ++launch_count();
     std::string line = "{\"kind\":\"launch\",\"launch\":" + std::to_string(n) + ",\"blocks\":" +

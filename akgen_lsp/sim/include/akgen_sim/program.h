@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <source_location>
+#include <type_traits>
 
 namespace akgen_sim {
 
@@ -34,6 +35,20 @@ inline void program_launch(B block_dim, L l2ctrl, S stream, const std::function<
     (void)l2ctrl;
     (void)stream;
     program_launch_blocks(static_cast<int64_t>(block_dim), body, loc);
+}
+
+// The program's own main(), renamed by the rewrite, called with the arguments of the run: main(), main(argc, argv).
+template <typename F> inline int call_user_main(F* user_main, int argc, char** argv) {
+    if constexpr (std::is_invocable_v<F*, int, char**>) {
+        return static_cast<int>(user_main(argc, argv));
+    } else if constexpr (std::is_invocable_v<F*, int, char**, char**>) {
+        static char* no_env[] = {nullptr};
+        return static_cast<int>(user_main(argc, argv, no_env));
+    } else {
+        (void)argc;
+        (void)argv;
+        return static_cast<int>(user_main());
+    }
 }
 
 }  // namespace akgen_sim
