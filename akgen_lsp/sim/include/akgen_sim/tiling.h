@@ -26,7 +26,7 @@
 #define END_TILING_DATA_DEF                                                                                            \
     void SaveToBuffer(void* buf, size_t cap) const { std::memcpy(buf, this, cap < sizeof(*this) ? cap : sizeof(*this)); } \
     size_t GetDataSize() const { return sizeof(*this); }                                                               \
-    }
+    };  /* the semicolon is part of the macro, as in CANN: `END_TILING_DATA_DEF` alone ends the struct */
 #define REGISTER_TILING_DATA_CLASS(op, cls)
 
 namespace akgen_sim {
