@@ -142,6 +142,7 @@ def check_kernel(path: str | Path, settings: Any = None) -> tuple[list[Finding],
     arch = str(_setting(settings, "arch", "Ascend910B2"))
     mode = str(_setting(settings, "bench.mode", "static"))
     timeout = float(_setting(settings, "toolchain.timeout_s", 60.0))
+    toolchain = str(_setting(settings, "toolchain.name", "auto"))
     work = Path(tempfile.mkdtemp(prefix="akgen-check-"))
     try:
         try:
@@ -187,7 +188,7 @@ def check_kernel(path: str | Path, settings: Any = None) -> tuple[list[Finding],
         cand = Candidate(task.id, 0, kernel=p, host_dir=cand_host, origin="check")
         rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
                                             run_timeout_s=timeout, case_ids=case_ids, work_dir=None,
-                                            block_dim=block_dim))
+                                            block_dim=block_dim, toolchain=toolchain))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     findings = []

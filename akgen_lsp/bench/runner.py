@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.bench.candidates import answer_candidates, dir_candidates
+from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.bench.executor import Executor, Job, LocalPoolExecutor, ResultStore, SerialExecutor, record_key
 from akgen_lsp.bench.pipeline import Settings
 from akgen_lsp.bench.report import write_report
@@ -35,6 +36,7 @@ class RunOptions:
     arch: str = "Ascend910B2"
     timeout_s: float = 900.0
     max_cases: int | None = None
+    toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
 
 
 def select_tasks(opts: RunOptions) -> list[Task]:
@@ -51,7 +53,7 @@ def make_jobs(opts: RunOptions, tasks: Sequence[Task]) -> list[Job]:
                                     "kernels (see docs/bench.md)")
         cands = dir_candidates(cdir, tasks, opts.samples)
     roots = {t.id: str(t.root) for t in tasks}
-    settings = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases)
+    settings = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, toolchain=opts.toolchain)
     return [Job(roots[c.task_id], c, settings, opts.timeout_s) for c in cands]
 
 
@@ -80,7 +82,7 @@ def run_bench(opts: RunOptions, executor: Executor | None = None,
     wanted = {j.key for j in jobs}
     records = [r for r in store.load()
                if record_key(r.get("task", ""), int(r.get("sample", 0)), r.get("mode", "static")) in wanted]
-    meta = {"suite": str(opts.suite), "mode": opts.mode, "toolchain": "sim", "arch": opts.arch,
+    meta = {"suite": str(opts.suite), "mode": opts.mode, "toolchain": select_toolchain(opts.toolchain), "arch": opts.arch,
             "candidates_from": opts.candidates, "resumed": total - len(todo)}
     summary = summarise(records, meta)
     write_report(opts.out, summary)

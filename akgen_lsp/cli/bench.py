@@ -1,4 +1,4 @@
-"""`akgen bench`: NPUKernelBench on the sim toolchain (list, run, report)."""
+"""`akgen bench`: NPUKernelBench on the sim toolchain, or cann where installed (list, run, report)."""
 
 from __future__ import annotations
 
@@ -60,9 +60,11 @@ def register(app: typer.Typer) -> None:
                                  "report.html); a rerun resumes from results.jsonl.")] = Path("bench-out"),
         max_cases: Annotated[int | None, typer.Option("--max-cases", help="Only the first N cases of each task.")] = None,
         arch: Annotated[str, typer.Option("--arch", help="Hardware profile.")] = "Ascend910B2",
+        toolchain: Annotated[str, typer.Option("--toolchain", help="sim, cann (a CANN install and an NPU), or auto "
+                                               "(cann when ASCEND_HOME_PATH points at a CANN install).")] = "auto",
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
-        """Evaluate candidates on the simulator and write the results and a report."""
+        """Evaluate candidates on the simulator (or the cann toolchain) and write the results and a report."""
         from akgen_lsp.bench.runner import RunOptions, default_suite, run_bench
         from akgen_lsp.bench.summary import compact
         from akgen_lsp.bench.tasks import TaskError
@@ -70,9 +72,12 @@ def register(app: typer.Typer) -> None:
         if mode not in ("static", "dynamic"):
             typer.echo(f"error: --mode must be static or dynamic, not {mode!r}", err=True)
             raise typer.Exit(2)
+        if toolchain not in ("auto", "sim", "cann"):
+            typer.echo(f"error: --toolchain must be auto, sim or cann, not {toolchain!r}", err=True)
+            raise typer.Exit(2)
         opts = RunOptions(suite=suite or default_suite(), level=level, tasks=tuple(task or ()), mode=mode,
                           candidates=candidates, samples=samples, jobs=jobs, out=out, arch=arch,
-                          max_cases=max_cases)
+                          max_cases=max_cases, toolchain=toolchain)
         try:
             summary = run_bench(opts) if as_json else _run_with_progress(opts)
         except (TaskError, FileNotFoundError, ValueError) as exc:
@@ -133,7 +138,9 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     from rich.table import Table
 
     con = Console()
-    t = Table(title="akgen bench (sim toolchain; times are estimates)")
+    tool = str(summary.get("toolchain", "sim"))
+    note = "times are estimates" if tool == "sim" else "times are measured on the NPU"
+    t = Table(title=f"akgen bench ({tool} toolchain; {note})")
     for col in ("level", "tasks", "compiled", "passed", "score"):
         t.add_column(col, justify="right")
     for lv, d in summary["levels"].items():

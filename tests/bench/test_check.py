@@ -54,3 +54,11 @@ def test_unknown_bench_task_is_a_finding(tmp_path: Path) -> None:
     (tmp_path / "akgen.toml").write_text('[[task]]\nname = "X"\nfile = "k.cpp"\nbench = "level9/Nope/X"\n')
     findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
     assert figures["task"] is None and "bench.suite" in findings[0].message
+
+
+def test_check_on_save_honours_toolchain_name(add_task: Task, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    findings, figures = check_kernel(add_task.answers[0].kernel, {"toolchain.name": "cann"})
+    # asked for cann on a machine without CANN: a harness finding that says what is missing, no sim run behind it
+    assert figures.get("status") != "pass"
+    assert any("ASCEND_HOME_PATH" in f.message for f in findings)

@@ -165,3 +165,22 @@ def test_a_worker_that_dies_does_not_stop_the_run(tmp_path: Path, suite: Path) -
     assert got["level1/Math/Dies"]["status"] == "harness_error"
     assert "died" in got["level1/Math/Dies"]["findings"][0]["message"]
     assert got["level1/Math/Fine"]["status"] == "pass"
+
+
+def test_the_toolchain_choice_reaches_the_jobs_and_the_summary(tmp_path: Path, suite: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
+    seen: list[str] = []
+
+    class Spy(Recording):
+        def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
+            seen.extend(j.settings.toolchain for j in jobs)
+            super().run(jobs, on_result)
+
+    auto = run_bench(RunOptions(suite=suite, level=1, tasks=("AddMath",), out=tmp_path / "a"), executor=Spy())
+    assert auto["toolchain"] == "sim" and seen == ["auto"]  # auto without a CANN install: sim
+    cann = run_bench(RunOptions(suite=suite, level=1, tasks=("AddMath",), out=tmp_path / "c", toolchain="cann"),
+                     executor=Spy())
+    assert cann["toolchain"] == "cann" and seen[-1] == "cann"
+    res = CliRunner().invoke(app, ["bench", "run", "--toolchain", "gpu", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "--toolchain must be auto, sim or cann" in res.output
