@@ -331,8 +331,9 @@ def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: st
                 use_cache: bool = True, defines: Mapping[str, str] | None = None,
                 args: Sequence[str] = ()) -> ProgramResult:
     """Compile the program at `path` and run it with `workdir` (default: the current directory) as its working
-    directory, with `args` as its command-line arguments; `defines` are -D macros of the compile (what a CMakeLists' target_compile_definitions sets). Never raises for a bad program: the result's status and findings say what happened (status "ok",
-    "compile_error", "runtime_error", "timeout" or "crash")."""
+    directory and `args` as its command-line arguments; `defines` are -D macros of the compile (what a CMakeLists'
+    target_compile_definitions sets). Never raises for a bad program: the result's status and findings say what
+    happened (status "ok", "compile_error", "runtime_error", "timeout" or "crash")."""
     src = Path(path)
     wd = Path(workdir) if workdir is not None else Path.cwd()
     fallback = str(src.resolve()) if src.exists() else str(src)
@@ -405,7 +406,10 @@ def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: st
         status = "timeout"
     elif proc.returncode != 0:
         code = proc.returncode
-        reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        try:
+            reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        except ValueError:
+            reason = f"signal {-code}"
         findings.append(Finding("SIM-PROGRAM-EXIT", f"the program ended with {reason}; its output is in `stdout`",
                                 Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
                                 error_class="runtime"))
