@@ -9,6 +9,7 @@
 // Prints one JSON object: status, block_dim, tiling_key, workspace sizes, tiling bytes (hex), message.
 // Sandbox as for kernels: the spec is read in an init-priority-101 constructor, then rlimits and seccomp apply
 // before any code of the op_host source runs.
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -210,9 +211,25 @@ int main() {
     }
     ctx.name_ = info->name;
     ctx.attrs_.v_ = info->attr_defaults;
+    // By name; a name that matches no attribute exactly matches one that differs only in case and underscores (the
+    // task's pybind says m_list where the OpDef says mList: the aclnn call passes attributes by position).
+    auto folded = [](const std::string& s) {
+        std::string f;
+        for (char ch : s) {
+            if (ch != '_') f += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        }
+        return f;
+    };
     for (const auto& [name, v] : attrs) {
+        bool exact = false;
         for (size_t i = 0; i < info->attrs.size(); ++i) {
-            if (info->attrs[i] == name) ctx.attrs_.v_[i] = v;
+            if (info->attrs[i] == name) {
+                ctx.attrs_.v_[i] = v;
+                exact = true;
+            }
+        }
+        for (size_t i = 0; i < info->attrs.size() && !exact; ++i) {
+            if (folded(info->attrs[i]) == folded(name)) ctx.attrs_.v_[i] = v;
         }
     }
     ge::graphStatus st = info->tiling(&ctx);
