@@ -5,8 +5,7 @@
 // exponent gives 0 unless the base is 1 or -1). Charged like the exp/ln pair it is built from.
 #pragma once
 
-#include <cmath>
-
+#include "math.h"  // not <cmath>: a kernel may be named like a libm function (NPUKernelBench's `sqrt`)
 #include "vec_engine.h"
 
 namespace AscendC {
@@ -30,7 +29,7 @@ template <typename T> inline T power_of(T base, T exponent) {
         }
         return static_cast<int32_t>(r);
     } else {
-        return static_cast<T>(std::pow(static_cast<float>(base), static_cast<float>(exponent)));
+        return static_cast<T>(::akgen_sim::m::pow(static_cast<float>(base), static_cast<float>(exponent)));
     }
 }
 
