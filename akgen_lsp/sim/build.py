@@ -447,7 +447,7 @@ def _class_bodies(code: str) -> list[tuple[int, int]]:
 
 _DEFAULTED_CTOR = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*\)\s*=\s*default\s*;")
 _CLASS_NAME = re.compile(r"\b(?:class|struct|union)\s+(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*)")
-_ATTR_MACRO = re.compile(r"(?:(?:\b(?:[A-Z_][A-Z0-9_]*|inline|__forceinline__|__aicore__|constexpr)|"
+_ATTR_MACRO = re.compile(r"(?:(?:\b(?:[A-Z_][A-Z0-9_]*|inline|__forceinline__|__aicore__|constexpr|explicit)|"
                          r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\])\s*)+$")
 
 

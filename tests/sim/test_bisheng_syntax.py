@@ -82,7 +82,8 @@ def test_defaulted_only_constructor_is_dropped_so_the_class_stays_an_aggregate(t
     src = ("#define DEV __forceinline__ [aicore]\n#define __forceinline__ inline\n"
            "struct W {\n    DEV\n    W() = default;\n    int *p{nullptr};\n    unsigned s;\n};\n"
            "struct V {\n    V() = default;\n    V(int x) : s(x) {}\n    int s = 0;\n};\n"
-           "int main() { int x = 3; W w; w = {&x, 2u}; V v; return *w.p + int(w.s) + v.s - 5; }\n")
+           "struct E {\n    explicit constexpr E() = default;\n    int a, b;\n};\n"
+           "int main() { int x = 3; W w; w = {&x, 2u}; V v; E e = {1, 1}; return *w.p + int(w.s) + v.s + e.a + e.b - 7; }\n")
     out = bisheng_shadow_text(src)
     assert out is not None
     lines = out.splitlines()
