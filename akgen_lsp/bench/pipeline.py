@@ -408,13 +408,17 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
         names = opdef.names
         by_name = {n.lower(): n for n in names}
         bound: dict[str, str] = {}
-        # only the tensors the call passes pick the column: an output's reference dtype is the task Model's
-        # (torch.eq(...).to(int)), not necessarily the op's
-        passed = {name for kind, name, t in binding if kind in ("in", "inout")} or {name for name, _ in tensors}
+        passed = {name for kind, name, t in binding if kind in ("in", "inout")}
         for i, (name, t) in enumerate(tensors):
             key = by_name.get(name.lower()) or (names[i] if len(tensors) == len(names) else None)
-            if key and name in passed:
+            if key:
                 bound[key] = t.dtype
+        # the column that also fits the reference outputs' dtypes (Cast: y picks it); else the passed tensors
+        # alone pick it: an output's reference dtype is then the task Model's (torch.eq(...).to(int)), not the op's
+        if opdef_column(opdef, bound) is None and passed:
+            by_param = {(by_name.get(n.lower()) or (names[i] if len(tensors) == len(names) else None)): n
+                        for i, (n, _) in enumerate(tensors)}
+            bound = {k: v for k, v in bound.items() if by_param.get(k) in passed}
         d.update(dtype_defines(opdef, bound, C_TYPES))
     for name, t in tensors:
         ctype = C_TYPES.get(t.dtype)

@@ -156,3 +156,16 @@ def test_a_scalar_tensor_reaches_the_op_in_the_op_dtype() -> None:
     x_bf = Tensor("x", np.ones(4, np.uint16), "bfloat16", index=0)
     _scalars_in_op_dtype([("in", x_bf), ("in", value_bf)], call, opdef)
     assert value_bf.dtype == "bfloat16" and value_bf.array.tolist() == [0x3F9A]  # 1.2 in bfloat16 bits
+
+
+def test_output_dtype_is_the_op_column_not_the_reference() -> None:
+    """Cast: the reference output picks among columns with the same input (x f16 -> y int32); Equal: no column
+    has the reference's int32 for y, so x alone picks it and the kernel writes bool."""
+    from akgen_lsp.bench.signature import OpDef, OpParam
+
+    x = Tensor("x", np.ones(4, np.float16), "float16", index=0)
+    y = Tensor("y", np.ones(4, np.int32), "int32")
+    cast = OpDef((OpParam("x", ("float16", "float16")),), (OpParam("y", ("float32", "int32")),))
+    assert _defines([("in", "x", x), ("out", "y", y)], cast)["DTYPE_Y"] == "int32_t"
+    equal = OpDef((OpParam("x", ("float16", "float32")),), (OpParam("y", ("bool", "bool")),))
+    assert _defines([("in", "x", x), ("out", "y", y)], equal)["DTYPE_Y"] == "bool"
