@@ -142,3 +142,36 @@ def test_sum_with_n_past_inner_is_reported(write_manifest, tmp_path: Path) -> No
     res, _ = run(write_manifest, tmp_path, "float32", data("float32"), 7, 2, 64, 0)
     bad = [f for f in res.findings if f.code == "SIM-ADV-PARAMS"]
     assert bad and bad[0].span.line == marker_line(SRC, "SIM-ADV-PARAMS")
+
+
+def taylor_exp(x: np.ndarray, level: int) -> np.ndarray:
+    """The library's float sequence: exp(floor(x)) * (1 + d + sum d^n / n!), each step rounded to float32."""
+    x = x.astype(np.float32)
+    ip = np.floor(x).astype(np.float32)
+    d = (x - ip).astype(np.float32)
+    pw = d.copy()
+    res = (d + np.float32(1)).astype(np.float32)
+    for n in range(2, level + 1):
+        pw = (d * pw).astype(np.float32)
+        pw = (pw * (np.float32(1) / np.float32(n))).astype(np.float32)
+        res = (res + pw).astype(np.float32)
+    return (res * np.exp(ip).astype(np.float32)).astype(np.float32)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_adv_exp_taylor_levels(write_manifest, tmp_path: Path, dtype: str) -> None:
+    x = data(dtype, 12) * 3
+    for mode, level in ((8, 15), (9, 3)):
+        res, z = run(write_manifest, tmp_path, dtype, x, mode, 0, 0, 1000)
+        clean(res)
+        assert z is not None
+        want = taylor_exp(x[:1000], level).astype(dtype)
+        if dtype == "float32":
+            np.testing.assert_allclose(z[:1000], want, rtol=2e-6)  # exp(floor(x)): the vector Exp vs numpy
+        else:
+            np.testing.assert_allclose(z[:1000].astype(np.float32), want.astype(np.float32), rtol=1e-3)
+        assert not z[1000:].any()
+    exact = np.exp(x[:1000].astype(np.float64))
+    res, z = run(write_manifest, tmp_path, dtype, x, 9, 0, 0, 1000)
+    assert z is not None
+    assert np.abs(z[:1000].astype(np.float64) / exact - 1).max() > 1e-3  # level 3 truncates the series: coarse

@@ -35,6 +35,7 @@
 #include "akgen_sim/vec_gather.h"
 #include "akgen_sim/vec_transpose.h"
 #include "akgen_sim/lib_internal.h"
+#include "akgen_sim/adv_exp.h"
 #include "akgen_sim/list_tensor.h"
 #include "akgen_sim/adv_power.h"
 #include "akgen_sim/cann9_alloc.h"

@@ -2,7 +2,8 @@
 // of UB go back to z. mode 0: Sum (rows x inner, first n of each row) -> z[0..rows); 1: Mean; 2: Mean<half, float>
 // (DTYPE_X half only); 3: BroadCast<T, 2, 0> in place, row 0 (cols elements) -> rows x cols; 4: BroadCast<T, 2, 1>,
 // x[0..rows) -> rows x cols; 5: vcadd mode 0 with a mask of `n` (repeat = rows) -> z[r]; 6: vcadd mode 1 (repeat =
-// rows, mask `n`) then get_acc_val -> z[0]; 7: Sum with n > inner (checked).
+// rows, mask `n`) then get_acc_val -> z[0]; 7: Sum with n > inner (checked); 8/9: adv Exp with Taylor level 15 / 3
+// on the first n elements.
 #include "kernel_operator.h"
 using namespace AscendC;
 using T = DTYPE_X;
@@ -50,6 +51,10 @@ extern "C" __global__ __aicore__ void l2_adv(GM_ADDR x, GM_ADDR z, int32_t mode,
                 d.SetValue(0, v);
             }
         }
+    } else if (mode == 8) {
+        Exp<T, 15, false>(d, s, static_cast<uint32_t>(n));
+    } else if (mode == 9) {
+        Exp<T, 3>(d, s, tmp, static_cast<uint32_t>(n));
     } else if (mode == 7) {
         Sum(d, s, tmp, SumParams{r, c, c + 8});  // EXPECT SIM-ADV-PARAMS
     }
