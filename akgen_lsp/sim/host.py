@@ -134,8 +134,10 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
 
 def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
                     outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
-                    profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0) -> HostTiling:
-    """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list."""
+                    profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0,
+                    values: dict[str, bytes] | None = None) -> HostTiling:
+    """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list. values: the raw
+    bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>()."""
     binary, findings = build_host(host_source)
     if binary is None:
         return HostTiling(False, findings)
@@ -148,6 +150,8 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
     for kind, items in (("input", inputs), ("output", outputs)):
         for name, dtype, shape in items:
             lines.append(f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}")
+            if kind == "input" and values and name in values:
+                lines.append(f"data {name} {values[name].hex()}")  # a value-depend input's values (GetData)
     for name, v in attrs.items():
         if isinstance(v, bool):
             lines.append(f"attr {name} bool {int(v)}")

@@ -154,6 +154,18 @@ class Manifest:
                     outs.append(item)
         return ins, outs
 
+    def host_values(self, limit: int = 4096) -> dict[str, bytes]:
+        """The raw bytes of each small plain input (at most `limit` bytes), for a TilingFunc that reads an input's
+        values (a value-depend input: Fill's dims)."""
+        out: dict[str, bytes] = {}
+        for a in self.args:
+            if a.kind == "gm_in" and a.path is not None and a.nbytes <= limit and a.name not in out:
+                try:
+                    out[a.name] = np.ascontiguousarray(np.load(a.path, allow_pickle=False)).tobytes()
+                except (OSError, ValueError):
+                    continue
+        return out
+
     def signature(self) -> list[dict[str, Any]]:
         """What the generated glue depends on (part of the build key)."""
         out: list[dict[str, Any]] = []

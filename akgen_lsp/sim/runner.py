@@ -208,7 +208,8 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         from akgen_lsp.sim.host import run_host_tiling
 
         ins, outs = manifest.host_io()
-        ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op)
+        ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op,
+                             values=manifest.host_values())
         if not ht.ok:
             _cleanup(run_dir, set())
             status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"

@@ -227,3 +227,75 @@ def test_host_attr_pointers_of_a_narrower_integer_stay_distinct(write_manifest, 
     res = run_manifest(m, tmp_path / "o")
     assert res.status == "ok", errors(res)
     assert np.load(res.outputs["y"])[:4].tolist() == [n, incx, 196608 - 256, 524288 - 256]
+
+
+DIMS_HOST = """
+#include "dims_tiling.h"
+#include "register/op_def_registry.h"
+namespace optiling {
+static ge::graphStatus DimsTiling(gert::TilingContext* context)
+{
+    const int64_t* dims = context->GetInputTensor(0)->GetData<int64_t>();
+    if (dims == nullptr) {
+        return ge::GRAPH_FAILED;
+    }
+    DimsTilingData tiling;
+    tiling.set_n(static_cast<uint32_t>(dims[0] * dims[1]));
+    context->SetBlockDim(1);
+    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
+    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
+    return ge::GRAPH_SUCCESS;
+}
+}  // namespace optiling
+namespace ops {
+class Dims : public OpDef {
+public:
+    explicit Dims(const char* name) : OpDef(name)
+    {
+        this->Input("dims").ParamType(REQUIRED).DataType({ge::DT_INT64}).Format({ge::FORMAT_ND}).ValueDepend(REQUIRED);
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_INT32}).Format({ge::FORMAT_ND});
+        this->AICore().SetTiling(optiling::DimsTiling);
+    }
+};
+OP_ADD(Dims);
+}  // namespace ops
+"""
+
+DIMS_TILING = TILING.replace("Pair", "Dims").replace("TILING_DATA_FIELD_DEF(uint32_t, incx);\\n", "")
+
+DIMS_KERNEL = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void dims(GM_ADDR d, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    GlobalTensor<int64_t> dGm;
+    dGm.SetGlobalBuffer((__gm__ int64_t*)d, 2);
+    GlobalTensor<int32_t> yGm;
+    yGm.SetGlobalBuffer((__gm__ int32_t*)y, 8);
+    yGm.SetValue(0, static_cast<int32_t>(t.n + dGm.GetValue(0) - dGm.GetValue(0)));
+}
+"""
+
+
+def test_host_reads_a_value_depend_input(write_manifest, tmp_path: Path) -> None:
+    """Fill's TilingFunc reads its dims input's values with GetInputTensor(0)->GetData<int64_t>()."""
+    (tmp_path / "op_host").mkdir()
+    (tmp_path / "op_kernel").mkdir()
+    host = tmp_path / "op_host" / "dims.cpp"
+    host.write_text(DIMS_HOST, encoding="utf-8")
+    (tmp_path / "op_host" / "dims_tiling.h").write_text(DIMS_TILING, encoding="utf-8")
+    kernel = tmp_path / "op_kernel" / "dims.cpp"
+    kernel.write_text(DIMS_KERNEL, encoding="utf-8")
+    m = write_manifest(kernel, "dims", [
+        {"name": "d", "input": np.array([3, 7], np.int64)},
+        {"name": "y", "output": "y.npy", "dtype": "int32", "shape": [8]},
+        {"name": "workspace", "workspace_bytes": 0},
+        {"name": "tiling", "tiling": {"host": str(host)}},
+    ])
+    data = json.loads(m.read_text())
+    del data["block_dim"]
+    m.write_text(json.dumps(data))
+    res = run_manifest(m, tmp_path / "o")
+    assert res.status == "ok", errors(res)
+    assert int(np.load(res.outputs["y"])[0]) == 21

@@ -153,6 +153,12 @@ int main() {
             last = w[1];
             tensors.push_back(t);
             (in ? ctx.in_desc_ : ctx.out_desc_).push_back(d);
+        } else if (w[0] == "data" && w.size() >= 3 && !ctx.inputs_.empty()) {
+            // "data NAME HEX": the values of the input just declared (small inputs only)
+            auto& bytes = ctx.inputs_.back().data_;
+            for (size_t i = 0; i + 1 < w[2].size(); i += 2) {
+                bytes.push_back(static_cast<uint8_t>(std::strtoul(w[2].substr(i, 2).c_str(), nullptr, 16)));
+            }
         } else if (w[0] == "attr" && w.size() >= 3) {
             gert::AttrValue v;
             std::string val = w.size() > 3 ? w[3] : "";

@@ -88,9 +88,13 @@ public:
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
-    template <typename T> const T* GetData() const { return nullptr; }
+    // A small input's values (a value-depend input such as Fill's dims); nullptr when the runner passed none.
+    template <typename T> const T* GetData() const {
+        return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
+    }
     ge::DataType dtype_ = ge::DT_FLOAT;
     StorageShape shape_;
+    std::vector<uint8_t> data_;
 };
 
 class TilingData {
