@@ -9,7 +9,8 @@ after another); the kernel takes as long as the busiest core, but never less tha
 bandwidth of the arch. It is an estimate and always labelled as one.
 
 Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = {startup = .., slope = ..}``
-or ``[startup, slope]``, ``default`` for ops without an entry; ``cost.dma.latency_cycles.gm_to_ub`` (or
+or ``[startup, slope]``, ``default`` for ops without an entry; width columns ``startup_b16``/``slope_b32``/
+``slope_int``... become rows of their own that the launcher picks by the operand's element type; ``cost.dma.latency_cycles.gm_to_ub`` (or
 ``cost.dma_latency_cycles``); ``cost.issue_cycles``) and ``bandwidth_gibps`` (``gm_to_ub``, ``gm_to_l1``,
 ``ub_to_gm``, ``ub_to_ub``, ``l0c_to_gm``, ``l1_to_l0a``, ``l1_to_l0b``; the short names ``gm_ub``... too); the UB
 limit is ``memory.ub_usable`` when given. Missing tables fall back to the built-in defaults below (shared reference
@@ -49,6 +50,18 @@ def _pair(v: Any) -> tuple[float, float] | None:
     return None
 
 
+# Width-specific columns of a [cost.vector] row -> the launcher's "<op>_b16" / "<op>_b32" / "<op>_int" rows (the
+# launcher's cost_key picks one by the operand's element type and falls back to the plain row).
+_WIDTHS = (("b16", 2, False), ("b32", 4, False), ("int", 4, True))
+
+
+def _width_rows(profile: ArchProfile, op: str, row: Any) -> dict[str, tuple[float, float]]:
+    if not isinstance(row, Mapping):
+        return {}
+    return {f"{op}_{suffix}": profile.vector_cost(op, width, integer) for suffix, width, integer in _WIDTHS
+            if f"startup_{suffix}" in row or f"slope_{suffix}" in row}
+
+
 def profile_for(arch: str) -> tuple[ArchProfile | None, list[str]]:
     try:
         return load_arch(arch), []
@@ -85,6 +98,8 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
             pair = _pair(v)
             if pair:
                 table[str(op)] = pair
+            if profile is not None:
+                table.update(_width_rows(profile, str(op), v))
     else:
         warnings.append("the arch profile has no [cost.vector] table; vector op costs use built-in defaults")
     for op, (a, b) in sorted(table.items()):

@@ -60,3 +60,21 @@ def test_more_blocks_than_cores_add_waves(write_manifest, tmp_path: Path) -> Non
     two = run_add(write_manifest, tmp_path, per_block * 2 * cores, 2 * cores, tiles=1)
     assert one["waves"] == 1 and two["waves"] == 2
     assert two["us"] > 1.8 * one["us"]
+
+
+def test_vector_cost_rows_follow_the_element_width(write_manifest, tmp_path: Path) -> None:
+    # The A2/A3 table: Exp is 12 + 2.0 cycles a repeat in fp32 (64 elements) and 12 + 3.988 in fp16 (128 elements),
+    # so the same element count costs about the same V time in both.
+    n = 8192
+    busy = {}
+    for ctype, np_t in (("float", np.float32), ("half", np.float16)):
+        m = write_manifest(KERNELS / "exp_width.cpp", "exp_width", [
+            {"name": "x", "input": np.zeros(n, dtype=np_t)},
+            {"name": "y", "output": f"y_{ctype}.npy", "dtype": np.dtype(np_t).name, "shape": [n]},
+            {"name": "n", "scalar": n, "type": "uint32_t"}], defines={"DTYPE_X": ctype})
+        res = run_manifest(m, tmp_path / ctype)
+        assert res.status == "ok", [f.message for f in res.findings]
+        busy[ctype] = res.estimate["pipes"]["V"]["busy_us"]
+    clock = load_arch("Ascend910B2").clock_ghz
+    assert abs(busy["float"] - (12.0 + 2.0 * n / 64) / (clock * 1e3)) / busy["float"] < 0.05, busy
+    assert 0.9 < busy["float"] / busy["half"] < 1.1, busy

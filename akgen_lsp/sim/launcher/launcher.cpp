@@ -111,6 +111,14 @@ double vec_cycles(const char* op, double repeats, double ready) {
     return (idle ? k.startup : 0.0) + k.slope * repeats;
 }
 
+const char* cost_key(const char* op, int kind) {
+    static const char* const suffix[] = {"", "_b16", "_b32", "_int"};
+    if (kind < 1 || kind > 3) return op;
+    const auto& table = cfg().vec;
+    auto it = table.find(std::string(op) + suffix[kind]);
+    return it == table.end() ? op : it->first.c_str();  // unordered_map keys stay put
+}
+
 // DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
 double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc) {
     return charge(pipe, cfg().bytes_cycles(bytes, gibps), ready, name, loc, cfg().dma_latency_cycles);

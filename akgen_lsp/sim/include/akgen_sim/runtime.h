@@ -14,6 +14,7 @@
 #include <source_location>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -249,6 +250,12 @@ double charge(int pipe, double cycles, double ready, const char* name, const loc
 void charge_scalar(double cycles = 1);
 // Vector op cost from the profile: startup (when the pipe was idle) + slope x repeats.
 double vec_cycles(const char* op, double repeats, double ready);
+// The profile's cost row of `op` for an element kind (1: 16-bit float, 2: 32-bit float, 3: integer), such as
+// "exp_b32", where the profile has one (the tables differ by width: fp32 Exp is 2 cycles a repeat, fp16 about 4);
+// `op` itself otherwise. The returned name lives as long as the configuration.
+const char* cost_key(const char* op, int kind);
+template <typename T>
+constexpr int cost_kind() { return std::is_integral_v<T> ? 3 : (sizeof(T) <= 2 ? 1 : 2); }
 // DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
 double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc);
 

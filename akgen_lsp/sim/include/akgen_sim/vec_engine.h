@@ -210,7 +210,7 @@ inline void binary_count(const char* api, const char* cost, const LocalTensor<T>
     const T* b = s1.addr_;
     using C = calc_t<T>;
     for (int64_t i = 0; i < count; ++i) d[i] = static_cast<T>(f(static_cast<C>(a[i]), static_cast<C>(b[i])));
-    vec_charge(cost, api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 
 template <typename T, typename F, typename R>
@@ -231,7 +231,7 @@ inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T
     using C = calc_t<T>;
     repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per,
                  [&](T* d, const T* a, const T* b) { *d = static_cast<T>(f(static_cast<C>(*a), static_cast<C>(*b))); });
-    vec_charge(cost, api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 
 // Unary (and tensor-scalar, with the scalar captured in f): d = f(a).
@@ -247,7 +247,7 @@ inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>
     const Ts* a = src.addr_;
     for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
     constexpr size_t wide = sizeof(Td) > sizeof(Ts) ? sizeof(Td) : sizeof(Ts);
-    vec_charge(cost, api, double((uint64_t(count) * wide + 255) / 256), dst.slot_, {src.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<Ts>()), api, double((uint64_t(count) * wide + 255) / 256), dst.slot_, {src.slot_}, loc);
 }
 
 template <typename Td, typename Ts, typename F, typename R>
@@ -264,7 +264,7 @@ inline void unary_repeat(const char* api, const char* cost, const LocalTensor<Td
     check_local(src, "src", api, touched_extent(repeat, ss, sizeof(Ts), m, per), loc);
     repeat_visit(dst.addr_, src.addr_, static_cast<const Ts*>(nullptr), repeat, sd, ss, ss, m, per,
                  [&](Td* d, const Ts* a, const Ts*) { *d = f(*a); });
-    vec_charge(cost, api, repeat, dst.slot_, {src.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<Ts>()), api, repeat, dst.slot_, {src.slot_}, loc);
 }
 
 template <typename T> inline MaskArg mask_count(uint64_t n, bool set = true) { return MaskArg{false, set, n, 0}; }
