@@ -10,7 +10,6 @@ for msopgen, build.sh, cmake, the .run package and the runner's Python (see docs
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -401,29 +400,18 @@ def evaluate_cann(task: Any, cand: Any, settings: Any, toolchain: CannToolchain 
     on the CPU with the same rules as on sim, measured times against the torch_npu reference op."""
     from akgen_lsp.ascendc.arch import load_arch
     from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
-    from akgen_lsp.bench.metrics import error_class_of, task_score
-    from akgen_lsp.bench.pipeline import Timings, _finding, _op_def_name, _prepare
+    from akgen_lsp.bench.pipeline import Timings, _finding, _op_def_name, _prepare, finish_record, new_record
     from akgen_lsp.bench.reference import ReferenceError_, Skip, load_case
-    from akgen_lsp.findings import finding_to_json
 
     t_start = time.perf_counter()
     tm = Timings()
-    rec: dict[str, Any] = {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
-                           "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, "toolchain": "cann",
-                           "status": "pending", "parsed": False, "compiled": False, "ran": False, "correct": False,
-                           "passed_cases": 0, "cases": 0, "case_results": [], "findings": [], "estimate_us": None,
-                           "baseline_us": None, "speedup": None, "measured": True}
+    rec = new_record(task, cand, settings, toolchain="cann")
+    rec["measured"] = True
     findings: list[Finding] = []
     work = Path(tempfile.mkdtemp(prefix="akgen-cann-", dir=settings.work_dir))
 
     def finish(status: str) -> dict[str, Any]:
-        tm.total = time.perf_counter() - t_start
-        rec["status"] = status
-        rec["findings"] = [finding_to_json(f) for f in findings[:20]]
-        rec["error_class"] = error_class_of(rec["findings"], status)
-        rec["score"] = task_score(rec["passed_cases"], rec["cases"])
-        rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
-                          "harness": round(tm.harness, 4)}
+        finish_record(rec, findings, status, tm, t_start)
         if not settings.keep_work:
             shutil.rmtree(work, ignore_errors=True)
         return rec

@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -518,6 +518,26 @@ def _attrs(data: CaseData, case: Case) -> dict[str, Any]:
     return attrs
 
 
+def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> dict[str, Any]:
+    """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
+    return {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
+            "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, **extra, "status": "pending",
+            "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0, "cases": 0,
+            "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None, "speedup": None}
+
+
+def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str, tm: Timings,
+                  t_start: float) -> dict[str, Any]:
+    """Close a record: status, the first 20 findings, error class, score and timings."""
+    tm.total = time.perf_counter() - t_start
+    rec["status"] = status
+    rec["findings"] = [finding_to_json(f) for f in findings[:20]]
+    rec["error_class"] = error_class_of(rec["findings"], status)
+    rec["score"] = task_score(rec["passed_cases"], rec["cases"])
+    rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()}, "harness": round(tm.harness, 4)}
+    return rec
+
+
 def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> dict[str, Any]:
     """Evaluate one candidate on every case of its task; returns the candidate's record (see docs/bench.md)."""
     from akgen_lsp.sim import SimToolchain
@@ -534,22 +554,12 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     t_start = time.perf_counter()
     tm = Timings()
     arch = load_arch(settings.arch)
-    rec: dict[str, Any] = {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
-                           "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, "status": "pending",
-                           "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0,
-                           "cases": 0, "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None,
-                           "speedup": None}
+    rec = new_record(task, cand, settings)
     findings: list[Finding] = []
     work = Path(tempfile.mkdtemp(prefix="akgen-bench-", dir=settings.work_dir))
 
     def finish(status: str) -> dict[str, Any]:
-        tm.total = time.perf_counter() - t_start
-        rec["status"] = status
-        rec["findings"] = [finding_to_json(f) for f in findings[:20]]
-        rec["error_class"] = error_class_of(rec["findings"], status)
-        rec["score"] = task_score(rec["passed_cases"], rec["cases"])
-        rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
-                          "harness": round(tm.harness, 4)}
+        finish_record(rec, findings, status, tm, t_start)
         if not settings.keep_work:
             _remove_later(work)
         return rec
