@@ -453,6 +453,10 @@ inline void akgen_regist_matmul(const ::akgen_sim::loc_t& loc, TPipe* pipe, M& m
 
 namespace matmul = AscendC;
 
+// CANN declares GetSysWorkSpacePtr at global scope (kernel_operator_swap_mem_intf.h); Matmul programs call it
+// unqualified for REGIST_MATMUL_OBJ.
+using AscendC::GetSysWorkSpacePtr;
+
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                      \
     ((void)(workspace), ::AscendC::akgen_regist_matmul(::std::source_location::current(), (tpipe), __VA_ARGS__))
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ

@@ -60,6 +60,8 @@ inline PlatformAscendC* PlatformAscendCManager_GetInstance() { static PlatformAs
 class PlatformAscendCManager {
 public:
     static PlatformAscendC* GetInstance() { return PlatformAscendCManager_GetInstance(); }
+    // GetInstance("Ascend910B1") (CPU-debug programs name the SoC): the run's arch profile answers either way.
+    static PlatformAscendC* GetInstance(const char*) { return PlatformAscendCManager_GetInstance(); }
 };
 
 }  // namespace platform_ascendc
