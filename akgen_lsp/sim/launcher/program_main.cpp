@@ -53,23 +53,7 @@ bool install_program_seccomp() {
         SYS_mkdirat, SYS_dup, SYS_dup2, SYS_dup3, SYS_ioctl, SYS_statx, SYS_readlink, SYS_readlinkat, SYS_getdents64,
         SYS_ftruncate, SYS_fadvise64, SYS_chdir,
     };
-    constexpr int n = sizeof(allowed) / sizeof(allowed[0]);
-    std::vector<sock_filter> f;
-    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)));
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
-    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-    f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
-    f.push_back(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1));
-    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
-    for (int i = 0; i < n; ++i) {
-        f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<uint32_t>(allowed[i]), 0, 1));
-        f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    }
-    f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
-    sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
-    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ||
-           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+    return install_seccomp_list(allowed, sizeof(allowed) / sizeof(allowed[0]));
 }
 #else
 bool install_program_seccomp() { return false; }
