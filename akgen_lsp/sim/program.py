@@ -57,9 +57,9 @@ from akgen_lsp.sim.runner import (
     _crash_finding,
     _dedupe,
     _finding_from_event,
-    _kill_group,
     _read_events,
     _scrubbed_env,
+    wait_output,
 )
 from akgen_lsp.sim.toolchain import SimResult
 
@@ -373,15 +373,8 @@ def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: st
         return ProgramResult("crash", [Finding("SIM-PROGRAM", f"cannot start the program: {exc}",
                                                Span.point(fallback, 1), source="akgen-run")], build=binfo,
                              workdir=str(wd))
-    timed_out = False
-    try:
-        out_b, _ = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        out_b, _ = proc.communicate()
+    stdout, timed_out = wait_output(proc, timeout_s)
     wall = time.perf_counter() - t0
-    stdout = out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""
     events = _read_events(run_dir / "events.jsonl")
     shutil.rmtree(run_dir, ignore_errors=True)
     findings, launches, sandbox, terminal = _summarise(events, fallback, profile)

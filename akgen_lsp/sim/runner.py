@@ -222,15 +222,8 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     t0 = time.perf_counter()
     proc = subprocess.Popen([str(build.binary), str(spec)], cwd=run_dir, env=_scrubbed_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    timed_out = False
-    try:
-        out_b, _ = proc.communicate(timeout=manifest.timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        out_b, _ = proc.communicate()
+    stdout, timed_out = wait_output(proc, manifest.timeout_s)
     wall = time.perf_counter() - t0
-    stdout = out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""
     events = _read_events(run_dir / "events.jsonl")
     findings: list[Finding] = []
     blocks: list[dict[str, Any]] = []
@@ -315,6 +308,19 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
     return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=sandbox,
                blocks=blocks, stdout=stdout, kernel_us=kernel_us, wall_s=wall, warnings=warnings)
+
+
+def wait_output(proc: subprocess.Popen[bytes], timeout_s: float) -> tuple[str, bool]:
+    """A sandboxed child's combined output (its last 20,000 characters) and whether it was killed at `timeout_s`
+    (with its whole process group)."""
+    timed_out = False
+    try:
+        out_b, _ = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        out_b, _ = proc.communicate()
+    return (out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""), timed_out
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
