@@ -2,15 +2,15 @@
 
     python benchmarks/sim_devkit_examples.py PATH/TO/asc-devkit [--only NAME ...] [--json OUT.json] [--keep DIR]
 
-For each example folder of the vector categories (examples/01_simd_cpp_api/03_basic_api/{00_data_movement,
-01_memory_vector_compute, 04_memory_management, 05_sync_control, 07_tpipe_tque, 09_utils} and the vector families of
-04_advanced_api): copy it to a temporary folder (nothing is written into the checkout), run its scripts/gen_data.py in
+For each example folder of the categories (examples/01_simd_cpp_api/03_basic_api/{00_data_movement,
+01_memory_vector_compute, 03_matrix_compute, 04_memory_management, 05_sync_control, 07_tpipe_tque, 09_utils} and
+the families of 04_advanced_api, matmul included): copy it to a temporary folder (nothing is written into the checkout), run its scripts/gen_data.py in
 build/ as its README says, run the `.asc` program on the simulator there (`akgen_lsp.sim.program.run_program`), run
 scripts/verify_result.py with the README's arguments, and print one row: compiled, ran (the program ended normally),
 verified (the example's own check passed: "yes" by its verify_result.py; "self" when it has no verify script and
 the program printed its own pass verdict and nothing failed; "clean" when it checks nothing and ran without an error
 finding), and the first finding. Examples written for the Ascend 950 register-level
-API (`reg_*`, 02_reg_vector_compute, dav-3510 only) are skipped with that reason. Scenario examples run the scenario
+API (`reg_*`, 02_reg_vector_compute, dav-3510 only) and the MX-format cube examples are skipped with that reason. Scenario examples run the scenario
 their CMakeLists.txt defaults to (SCENARIO_NUM and the like: its compile definitions become -D macros, and the
 README's $VARIABLES in the script command lines get the same values).
 """
@@ -33,9 +33,9 @@ from pathlib import Path
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim.program import run_program
 
-BASIC = ("00_data_movement", "01_memory_vector_compute", "04_memory_management", "05_sync_control", "07_tpipe_tque",
-         "09_utils")
-ADVANCED_SKIP = {"00_matmul": "cube (matmul) example, not a vector one"}
+BASIC = ("00_data_movement", "01_memory_vector_compute", "03_matrix_compute", "04_memory_management",
+         "05_sync_control", "07_tpipe_tque", "09_utils")
+ADVANCED_SKIP: dict[str, str] = {}
 
 
 @dataclass
@@ -71,6 +71,8 @@ def skip_reason(name: str, folder: Path) -> str:
         return ADVANCED_SKIP[cat]
     if folder.name.startswith("reg_"):
         return "Ascend 950 register-level API (Reg), not the 910B target"
+    if re.search(r"(^|_)mx($|_)|2dmx", folder.name):
+        return "MX (microscaling) formats, Ascend 950 only"
     texts = ""
     for f in ("README.md", "CMakeLists.txt"):
         if (folder / f).is_file():
