@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim import cache_prune
 
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
@@ -671,10 +672,12 @@ def _atomic_dir(final: Path) -> Path:
 
 
 def _publish(tmp: Path, final: Path) -> None:
+    """Move a finished cache entry into place, then keep its cache folder bounded (cache_prune)."""
     try:
         os.replace(tmp, final)
     except OSError:  # another process won the race: theirs is as good as ours
         shutil.rmtree(tmp, ignore_errors=True)
+    cache_prune.maybe_prune(final.parent)
 
 
 def _run(cmd: list[str], timeout: float, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -700,6 +703,7 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
     final = cache_dir() / "pch" / key
     header = final / "akgen_pch.h"
     if (final / "akgen_pch.h.gch").is_file():
+        cache_prune.touch(final)
         return header
     tmp = _atomic_dir(final)
     (tmp / "akgen_pch.h").write_text(f'#include "{INCLUDE_DIR / "akgen_sim" / "pch.h"}"\n', encoding="utf-8")
@@ -717,6 +721,7 @@ def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
     final = cache_dir() / "launcher" / key
     obj = final / "launcher.o"
     if obj.is_file():
+        cache_prune.touch(final)
         return obj
     tmp = _atomic_dir(final)
     res = _run([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(LAUNCHER_SRC),
@@ -799,6 +804,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     key = build_key(cxx, sources, glue, flags, opts)
     final = cache_dir() / "builds" / key
     if opts.use_cache and (final / "build.json").is_file():
+        cache_prune.touch(final)
         meta = json.loads((final / "build.json").read_text(encoding="utf-8"))
         from akgen_lsp.findings import finding_from_json
 

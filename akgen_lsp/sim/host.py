@@ -20,6 +20,7 @@ from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim import cache_prune
 from akgen_lsp.sim.build import (
     BASE_FLAGS,
     INCLUDE_DIR,
@@ -105,6 +106,7 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
         h.update(str(p).encode() + b"\0" + p.read_bytes())
     final = cache_dir() / "host" / h.hexdigest()[:32]
     if (final / "meta.json").is_file():
+        cache_prune.touch(final)
         meta = json.loads((final / "meta.json").read_text(encoding="utf-8"))
         if meta.get("ok"):
             return final / "host_runner", []

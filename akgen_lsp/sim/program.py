@@ -219,7 +219,6 @@ def ensure_program_runtime(cxx: str, timeout: float = 300.0) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building the program runtime failed:\n{res.stderr[-2000:]}")
     _publish(tmp, final)
-    cache_prune.maybe_prune(final.parent)
     return obj
 
 
@@ -283,7 +282,6 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     if use_cache:
         _publish(tmp, final)
         out_dir = final if final.is_dir() else tmp
-        cache_prune.maybe_prune(final.parent)
     return Build(ok=ok, binary=(out_dir / "program") if ok else None, findings=findings, sources=(src,), key=key,
                  cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log)
 
