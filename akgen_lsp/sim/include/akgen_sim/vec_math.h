@@ -22,6 +22,12 @@
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, AKGEN_LOC) {                               \
         NAME<T, isReuseSource>(dst, src, src.GetSize(), loc);                                                          \
     }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer, \
+                     AKGEN_LOC) {                                                                                      \
+        (void)sharedTmpBuffer;                                                                                         \
+        NAME<T, isReuseSource>(dst, src, src.GetSize(), loc);                                                          \
+    }                                                                                                                  \
     template <typename T, bool isReuseSource = false, typename CT>                                                     \
         requires std::is_same_v<CT, uint32_t>                                                                          \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, CT count) {                                \

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "graph.h"
+#include "adv_host_tmpsize.h"  // the element-wise adv APIs' Get<Op>MaxMinTmpSize
 
 namespace AscendC {
 

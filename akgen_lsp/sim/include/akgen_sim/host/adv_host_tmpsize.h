@@ -1,0 +1,158 @@
+// akgen sim host side: the temporary-buffer size helpers of the element-wise adv APIs that a host program or a
+// TilingFunc calls (adv_api/math/*_tiling.h, adv_api/activation/*_tiling.h): Get<Op>MaxMinTmpSize and
+// Get<Op>TmpBufferFactorSize with the sizes of the A2/A3 (dav-2201) library. Bytes: min is the size one 256-byte
+// repeat needs, max the size for the whole shape in one pass. A bad argument is reported on stderr and leaves the
+// outputs unchanged, as the library's ASCENDC_HOST_ASSERT(..., return, ...) does.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "graph.h"
+
+namespace AscendC {
+
+using TensorShape = ge::Shape;
+
+namespace akgen_host {
+
+constexpr uint32_t kRepeatBytes = 256;
+
+inline bool shape_ok(const char* api, const TensorShape& shape) {
+    if (shape.GetShapeSize() > 0) return true;
+    std::fprintf(stderr, "[%s] the input shape size must be greater than 0 (got %lld): pass the element count of the "
+                         "source tensor\n", api, static_cast<long long>(shape.GetShapeSize()));
+    return false;
+}
+
+// Factor-of-the-input sizes: min = fac * 256, max = fac * max(n * typeSize, 256).
+inline void by_factor(const char* api, const TensorShape& shape, uint32_t typeSize, uint32_t facFloat,
+                      uint32_t facHalf, uint32_t& maxValue, uint32_t& minValue) {
+    if (!shape_ok(api, shape)) return;
+    const uint32_t fac = typeSize == sizeof(float) ? facFloat : facHalf;
+    const uint32_t bytes = static_cast<uint32_t>(shape.GetShapeSize()) * typeSize;
+    minValue = fac * kRepeatBytes;
+    maxValue = fac * std::max(bytes, kRepeatBytes);
+}
+
+}  // namespace akgen_host
+
+// Exp<T, taylorExpandLevel>: float work tensors, 3 (float; 2 when isReuseSource) or 4 (half) of them.
+inline bool GetExpMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    const uint32_t n = static_cast<uint32_t>(srcShape.GetShapeSize());
+    const uint32_t bufs = typeSize == sizeof(float) ? (isReuseSource ? 2u : 3u) : 4u;
+    minValue = bufs * akgen_host::kRepeatBytes;
+    maxValue = bufs * std::max<uint32_t>(n * static_cast<uint32_t>(sizeof(float)), akgen_host::kRepeatBytes);
+    return true;
+}
+inline void GetExpTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    extraBuffer = 0;
+    maxLiveNodeCount = typeSize == sizeof(float) ? 3 : 8;
+}
+
+#define AKGEN_FACTOR_TMPSIZE(OP, FAC_FLOAT, FAC_HALF)                                                                  \
+    inline void Get##OP##MaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,\
+                                       uint32_t& maxValue, uint32_t& minValue) {                                       \
+        (void)isReuseSource;                                                                                           \
+        akgen_host::by_factor("Get" #OP "MaxMinTmpSize", srcShape, typeSize, FAC_FLOAT, FAC_HALF, maxValue, minValue); \
+    }                                                                                                                  \
+    inline void Get##OP##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {\
+        extraBuf = 0;                                                                                                  \
+        maxLiveNodeCount = typeSize == sizeof(float) ? FAC_FLOAT : FAC_HALF;                                           \
+    }
+
+AKGEN_FACTOR_TMPSIZE(Ceil, 1u, 2u)
+AKGEN_FACTOR_TMPSIZE(Floor, 1u, 2u)
+AKGEN_FACTOR_TMPSIZE(Trunc, 1u, 2u)
+AKGEN_FACTOR_TMPSIZE(Frac, 0u, 4u)
+AKGEN_FACTOR_TMPSIZE(GeGLU, 0u, 4u)
+AKGEN_FACTOR_TMPSIZE(Fmod, 1u, 8u)  // Trunc's factor plus 3 float tensors (6 half-sized) for half
+#undef AKGEN_FACTOR_TMPSIZE
+
+// Acosh: max(calc * n, 256) * typeSize (the library multiplies the element count, not the bytes).
+inline void GetAcoshMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    if (!akgen_host::shape_ok("GetAcoshMaxMinTmpSize", srcShape)) return;
+    const uint32_t calc = typeSize == sizeof(float) ? 1 : 2;
+    minValue = calc * akgen_host::kRepeatBytes;
+    maxValue = std::max(calc * static_cast<uint32_t>(srcShape.GetShapeSize()), akgen_host::kRepeatBytes) * typeSize;
+}
+inline void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == sizeof(float) ? 1 : 2;
+}
+
+// Power on A2/A3: live float tensors by form (tensor^tensor or with one scalar) and type, plus one repeat of bytes.
+namespace akgen_host {
+inline bool is_tensor_shape(const TensorShape& s) { return !(s.GetDimNum() == 1 && s.GetDim(0) == 1); }
+inline uint32_t power_nodes(bool tt, bool typeIsInt, uint32_t typeSize) {
+    if (typeIsInt) return tt ? 6 : 7;
+    if (typeSize == sizeof(float)) return tt ? 4 : 5;
+    return 14;
+}
+}  // namespace akgen_host
+
+inline void GetPowerMaxMinTmpSize(const TensorShape& srcShape1, const TensorShape& srcShape2, const bool typeIsInt,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    (void)isReuseSource;
+    const bool t1 = akgen_host::is_tensor_shape(srcShape1), t2 = akgen_host::is_tensor_shape(srcShape2);
+    const uint32_t nodes = akgen_host::power_nodes(t1 && t2, typeIsInt, typeSize);
+    const uint32_t n = static_cast<uint32_t>((t1 ? srcShape1 : srcShape2).GetShapeSize());
+    const uint32_t R = akgen_host::kRepeatBytes;
+    if (typeIsInt) minValue = R * nodes;
+    else if (typeSize == sizeof(float)) minValue = R * nodes + R;
+    else minValue = R * nodes / 2 + R;
+    const uint32_t calc = typeSize == sizeof(float) ? std::max(n * typeSize, R) : std::max(n * typeSize, R / 2);
+    maxValue = typeIsInt ? calc * nodes : calc * nodes + R;
+}
+inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
+                                        const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    maxLiveNodeCount = akgen_host::power_nodes(baseIsTensor && expIsTensor, typeIsInt, typeSize);
+    extraBuffer = typeIsInt ? 0 : akgen_host::kRepeatBytes;
+}
+
+// Xor: one tensor of the input's bytes, at least one repeat.
+inline void GetXorMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    if (!akgen_host::shape_ok("GetXorMaxMinTmpSize", srcShape)) return;
+    minValue = akgen_host::kRepeatBytes;
+    maxValue = std::max(static_cast<uint32_t>(srcShape.GetShapeSize()) * typeSize, minValue);
+}
+inline void GetXorTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    (void)typeSize;
+    maxLiveNodeCount = 1;
+    extraBuffer = 0;
+}
+
+// ClampMax / ClampMin: a byte mask per element, at least one repeat's worth (64 floats or 128 halves).
+inline void GetClampMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    if (!akgen_host::shape_ok("GetClampMaxMinTmpSize", srcShape)) return;
+    minValue = typeSize == sizeof(float) ? 64 : 128;
+    maxValue = std::max(static_cast<uint32_t>(srcShape.GetShapeSize()), minValue);
+}
+inline void GetClampTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    (void)typeSize;
+    maxLiveNodeCount = 1;
+    extraBuf = 0;
+}
+
+// Silu and Swish need no temporary buffer.
+inline void GetSiluTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                           uint32_t& maxValue, uint32_t& minValue) {
+    (void)srcShape, (void)typeSize, (void)isReuseSource;
+    maxValue = minValue = 0;
+}
+inline void GetSwishTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                            uint32_t& maxValue, uint32_t& minValue) {
+    (void)srcShape, (void)typeSize, (void)isReuseSource;
+    maxValue = minValue = 0;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,225 @@
+"""The element-wise adv APIs (akgen_sim/adv_elementwise.h: Fmod, ClampMin/ClampMax, Swish, GeGLU, Arange, Xor)
+against numpy following the A2/A3 library's step order, in half and float, an operand-size check at the caller's line
+(kernels/adv_ops.cpp), and the host Get<Op>MaxMinTmpSize helpers (akgen_sim/host/adv_host_tmpsize.h) against the
+library's formulas."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from akgen_lsp.findings import Severity
+from akgen_lsp.sim import SimResult, run_manifest
+
+from .conftest import KERNELS, marker_line, needs_gxx
+
+pytestmark = needs_gxx
+
+SRC = KERNELS / "adv_ops.cpp"
+N = 208  # whole 32-byte blocks in half and float; more than one 256-byte repeat, not a multiple of either
+CT = {"float16": "half", "float32": "float", "int16": "int16_t", "uint16": "uint16_t"}
+INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
+
+
+def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(5)
+    if dtype.startswith(("int", "uint")):
+        info = np.iinfo(dtype)
+        return (rng.integers(info.min, info.max, N, endpoint=True).astype(dtype),
+                rng.integers(info.min, info.max, N, endpoint=True).astype(dtype))
+    a = rng.uniform(-6, 6, N).astype(dtype)
+    b = rng.choice([-2.5, -0.75, 0.5, 1.25, 3.0], N).astype(dtype)
+    return a, b
+
+
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResult, np.ndarray | None]:
+    a, b = inputs(dtype)
+    m = write_manifest(SRC, "adv_ops", [
+        {"name": "a", "input": a},
+        {"name": "b", "input": b},
+        {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [N]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "n", "scalar": N, "type": "int32_t"},
+    ], defines={"DTYPE_X": CT[dtype]})
+    res = run_manifest(m, tmp_path / "out")
+    return res, (np.load(res.outputs["y"]) if res.status == "ok" else None)
+
+
+def ok(res: SimResult) -> None:
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert not [f for f in res.findings if f.severity is not Severity.INFO], [f.message for f in res.findings]
+
+
+def f32(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float32)
+
+
+def fmod_ref(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a, b = f32(a), f32(b)
+    q = np.trunc(a / b).astype(np.float32)
+    return (a - (q * b).astype(np.float32)).astype(np.float32)
+
+
+def geglu_ref(x0: np.ndarray, x1: np.ndarray) -> np.ndarray:
+    x0, x1 = f32(x0), f32(x1)
+    c0, c1 = np.float32(-0.0713548162726), np.float32(2.2363860002236e1)
+    t = np.exp((x1 * x1 + c1) * x1 * c0)
+    return x0 * (x1 / (t + np.float32(1)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("mode", [0, 7])
+def test_fmod_truncates_the_float_quotient(write_manifest, tmp_path: Path, dtype: str, mode: int) -> None:
+    a, b = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, mode)
+    ok(res)
+    np.testing.assert_array_equal(y, fmod_ref(a, b).astype(dtype))
+    np.testing.assert_allclose(f32(y), np.fmod(f32(a), f32(b)), atol=2e-3 if dtype == "float16" else 2e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_clamp_min_and_max(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, 1)
+    ok(res)
+    np.testing.assert_array_equal(y, np.maximum(a, np.asarray(0.5, dtype)))
+    res, y = run(write_manifest, tmp_path / "max", dtype, 2)
+    ok(res)
+    np.testing.assert_array_equal(y, np.minimum(a, np.asarray(-0.25, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_swish_rounds_each_step_to_the_type(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, 3)
+    ok(res)
+    t = (f32(a) * np.float32(-1.5)).astype(dtype)
+    t = np.exp(f32(t)).astype(dtype)
+    t = (f32(t) + np.float32(1)).astype(dtype)
+    want = (f32(a) / f32(t)).astype(dtype)
+    np.testing.assert_allclose(f32(y), f32(want), rtol=1e-3 if dtype == "float16" else 1e-6)
+    np.testing.assert_allclose(f32(y), f32(a) / (1 + np.exp(-1.5 * f32(a))), rtol=1e-2 if dtype == "float16" else 1e-5,
+                               atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_geglu_is_x0_times_the_tanh_gelu_of_x1(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, b = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, 4)
+    ok(res)
+    np.testing.assert_allclose(f32(y), geglu_ref(a, b).astype(dtype).astype(np.float32), rtol=1e-3, atol=1e-3)
+    x1 = f32(b)
+    gelu = 0.5 * x1 * (1 + np.tanh(np.sqrt(2 / np.pi) * (x1 + 0.044715 * x1 ** 3)))
+    np.testing.assert_allclose(f32(y), f32(a) * gelu, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_arange_steps_by_block_then_repeat_and_fills_the_tail_block(write_manifest, tmp_path: Path,
+                                                                   dtype: str) -> None:
+    res, y = run(write_manifest, tmp_path, dtype, 5)
+    ok(res)
+    count = N - 21
+    blk, rep = 32 // np.dtype(dtype).itemsize, 256 // np.dtype(dtype).itemsize
+    end = count // rep * rep + -(-(count % rep) // blk) * blk
+    want = np.zeros(end, dtype)
+    want[:blk] = (np.float32(1.5) + np.float32(0.25) * np.arange(blk, dtype=np.float32)).astype(dtype)
+    for i in range(blk, min(rep, end)):
+        want[i] = (f32(want[i - blk]) + np.float32(0.25 * blk)).astype(dtype)
+    for i in range(rep, end):
+        want[i] = (f32(want[i - rep]) + np.float32(0.25 * rep)).astype(dtype)
+    np.testing.assert_array_equal(y[:end], want)
+    np.testing.assert_array_equal(y[end:], 0)  # past the tail block: untouched
+    np.testing.assert_allclose(f32(y[:count]), 1.5 + 0.25 * np.arange(count), rtol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint16"])
+def test_xor(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, b = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, 6)
+    ok(res)
+    np.testing.assert_array_equal(y, a ^ b)
+
+
+def test_operand_past_the_end_is_reported_at_the_call(write_manifest, tmp_path: Path) -> None:
+    res, _ = run(write_manifest, tmp_path, "float32", 8)
+    hits = [f for f in res.findings if f.code == "SIM-UB-SIZE"]
+    assert hits and hits[0].span.line == marker_line(SRC, "SIM-UB-SIZE"), [(f.code, f.message) for f in res.findings]
+
+
+HOST = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    for (int n : {10, 100, 1000}) {
+        ge::Shape s({n}), one({1});
+        for (uint32_t ts : {2u, 4u}) {
+            uint32_t mx = 0, mn = 0;
+#define P(NAME, ...) mx = mn = 0; AscendC::NAME(__VA_ARGS__, mx, mn); std::printf(#NAME " %d %u %u %u\n", n, ts, mx, mn);
+            P(GetExpMaxMinTmpSize, s, ts, false)
+            P(GetCeilMaxMinTmpSize, s, ts, false)
+            P(GetFracMaxMinTmpSize, s, ts, false)
+            P(GetAcoshMaxMinTmpSize, s, ts, false)
+            P(GetFmodMaxMinTmpSize, s, ts, false)
+            P(GetGeGLUMaxMinTmpSize, s, ts, false)
+            P(GetXorMaxMinTmpSize, s, ts, false)
+            P(GetClampMaxMinTmpSize, s, ts, false)
+            P(GetPowerMaxMinTmpSize, s, s, false, ts, false)
+            P(GetPowerMaxMinTmpSize, s, one, false, ts, false)
+        }
+    }
+    ge::Shape empty({0});
+    uint32_t mx = 7, mn = 7;
+    AscendC::GetCeilMaxMinTmpSize(empty, 4, false, mx, mn);
+    std::printf("empty %u %u\n", mx, mn);
+}
+"""
+
+
+def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple[int, int]:
+    """The A2/A3 library's formulas (impl/adv_api/tiling/**), written out independently of the header."""
+    r = 256
+    def fac(f4: int, f2: int) -> tuple[int, int]:
+        f = f4 if ts == 4 else f2
+        return f * max(n * ts, r), f * r
+    if name == "GetExpMaxMinTmpSize":
+        k = 3 if ts == 4 else 4
+        return k * max(n * 4, r), k * r
+    if name == "GetCeilMaxMinTmpSize":
+        return fac(1, 2)
+    if name in ("GetFracMaxMinTmpSize", "GetGeGLUMaxMinTmpSize"):
+        return fac(0, 4)
+    if name == "GetFmodMaxMinTmpSize":
+        return fac(1, 2 + 6)
+    if name == "GetAcoshMaxMinTmpSize":
+        c = 1 if ts == 4 else 2
+        return max(c * n, r) * ts, c * r
+    if name == "GetXorMaxMinTmpSize":
+        return max(n * ts, r), r
+    if name == "GetClampMaxMinTmpSize":
+        m = 64 if ts == 4 else 128
+        return max(n, m), m
+    nodes = (5 if scalar_exp else 4) if ts == 4 else 14
+    calc = max(n * ts, r) if ts == 4 else max(n * ts, r // 2)
+    return calc * nodes + r, (r * nodes + r) if ts == 4 else (r * nodes // 2 + r)
+
+
+def test_host_tmp_sizes_follow_the_library(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    lines = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True).stdout.splitlines()
+    seen_power = 0
+    for line in lines[:-1]:
+        name, n, ts, mx, mn = line.split()
+        scalar = False
+        if name == "GetPowerMaxMinTmpSize":
+            scalar = seen_power % 2 == 1
+            seen_power += 1
+        assert (int(mx), int(mn)) == expected_host(name, int(n), int(ts), scalar), line
+    assert lines[-1] == "empty 7 7"  # a bad shape leaves the outputs alone
