@@ -222,6 +222,12 @@ def _tail(params: list[str], n_t: int) -> list[str] | None:
     return [] if len(params) == n_t else None
 
 
+def _fits(params: list[str], plan: Sequence[Any]) -> bool:
+    """Whether `plan`'s tensors leave only workspace and tiling (at most two parameters) of the kernel unbound."""
+    tail = _tail(params, len(plan))
+    return tail is not None and len(tail) <= 2
+
+
 def _scalar_value(arr: np.ndarray) -> Any:
     flat = np.asarray(arr).reshape(-1)
     return flat[0].item() if flat.size == 1 else flat.tolist()
@@ -238,6 +244,10 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
         if p.is_tensor and i not in by_pos and i < data.n_raw and data.attrs.get(f"in{i}", 0) is None:
             by_pos[i] = Tensor(p.name, np.zeros(0, np.float32), "float32", index=i)
     plan = call.kernel_tensors()
+    if any(k == "array" for _, k, _ in plan):
+        plan = _arrays_as_inputs(plan, by_pos, data, opdef)
+        if plan is None:
+            return None
     outs = [n for n, k, _ in plan if k in ("out", "inout")]
     if len(outs) < len(data.outputs) or not data.outputs or any(k != "out" and pos not in by_pos
                                                                  for _, k, pos in plan):
@@ -264,6 +274,57 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
             data.attrs[p.name] = _scalar_value(by_pos[i].array)
         elif i not in by_pos and f"in{i}" in data.attrs:
             data.attrs.setdefault(p.name, data.attrs[f"in{i}"])
+    if opdef is not None and opdef.attrs:
+        # aclnn passes the op's attributes by position: the k-th attribute argument of the call is the OpDef's
+        # k-th Attr, whatever the pybind calls it (DeepNorm's alphaOptional is `alpha`)
+        def fold(n: str) -> str:
+            return n.replace("_", "").lower()
+
+        tensors = {fold(n) for n in opdef.names}
+        args = [a for a in call.attr_args() if fold(a) not in tensors]
+        by_name = {fold(a) for a in opdef.attrs}
+        named = {fold(a) for a in args} & by_name
+        for name, attr in zip(args, opdef.attrs, strict=False):
+            # an argument whose name is an attribute's is matched by name (by the host runner); positionally only
+            # one that names none, onto an attribute no argument names
+            if fold(name) in by_name or fold(attr) in named:
+                continue
+            if name in data.attrs and data.attrs[name] is not None:
+                data.attrs[attr] = data.attrs[name]
+    return out
+
+
+def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int, Tensor], data: CaseData,
+                      opdef: OpDef | None) -> list[tuple[str, str, int | None]] | None:
+    """An int list the pybind converts to an aclIntArray (LayerNormV4's ``normalized_shape``) reaches the op as the
+    value-depend input at its place: a 1-D tensor of the OpDef input's dtype holding the values (its data is what
+    the TilingFunc reads). None when the OpDef does not say which dtype, or the case has no such list."""
+    if opdef is None:
+        return None
+    ins = [(n, k, pos) for n, k, pos in plan if k in ("in", "inout", "array")]
+    if len(ins) != len(opdef.inputs):
+        # the lists are attributes of the op (ExpandV2's ``shape``), not inputs
+        plain = [e for e in plan if e[1] != "array"]
+        return plain if len(ins) - (len(plan) - len(plain)) == len(opdef.inputs) else None
+    bound = {p.name: by_pos[pos].dtype for p, (_, k, pos) in zip(opdef.inputs, ins, strict=True)
+             if k != "array" and pos in by_pos}
+    col = opdef_column(opdef, bound)
+    out: list[tuple[str, str, int | None]] = []
+    for name, kind, pos in plan:
+        if kind != "array":
+            out.append((name, kind, pos))
+            continue
+        p = opdef.inputs[[e[0] for e in ins].index(name)]
+        dt = p.dtypes[col] if col is not None and col < len(p.dtypes) else ""
+        value = data.attrs.get(f"in{pos}", data.attrs.get(name))
+        if pos is None or not dt or dt not in ("int32", "int64", "uint32", "uint64") or value is None:
+            return None
+        try:
+            arr = np.ascontiguousarray(np.asarray(value, dtype=dt).reshape(-1))
+        except (TypeError, ValueError):
+            return None
+        by_pos[pos] = Tensor(p.name, arr, dt, index=pos)
+        out.append((name, "in", pos))
     return out
 
 
@@ -361,9 +422,15 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
     inputs of get_inputs, then the reference outputs. An in/out tensor carries its reference in ``.expected``."""
     params = list(prep.params)
     view = _call_data(data)
+    # A pybind plan that leaves kernel parameters over (ref outputs such as var_ref share their input's buffer on
+    # CANN) is not used: the rules below bind those.
     plan = _plan_pybind(data, call, opdef) if call is not None else None
+    if plan is not None and not _fits(params, plan):
+        plan = None
     if plan is None and call is not None and view is not None:
         plan = _plan_pybind(view, call, opdef)
+        if plan is not None and not _fits(params, plan):
+            plan = None
         if plan is not None:
             _use_view(data, view)
     if plan is None and opdef is not None:

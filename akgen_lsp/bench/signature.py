@@ -34,6 +34,7 @@ GE_NAMES = {v: k for k, v in GE_DTYPES.items()}  # ORIG_DTYPE_<NAME> is the ge n
 _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")
 _PTYPE = re.compile(r"\.\s*ParamType\s*\(\s*(\w+)\s*\)")
+_ATTR = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class OpParam:
 class OpDef:
     inputs: tuple[OpParam, ...]
     outputs: tuple[OpParam, ...]
+    attrs: tuple[str, ...] = ()  # the ``this->Attr("name")`` names in declaration order (aclnn passes them so)
 
     @property
     def names(self) -> list[str]:
@@ -70,7 +72,7 @@ def parse_opdef(text: str) -> OpDef | None:
         pm = _PTYPE.search(chain)
         param = OpParam(m.group(2), dtypes, pm.group(1) if pm else "REQUIRED")
         (ins if m.group(1) == "Input" else outs).append(param)
-    return OpDef(tuple(ins), tuple(outs))
+    return OpDef(tuple(ins), tuple(outs), tuple(_ATTR.findall(code)))
 
 
 def opdef_for_host(host: Path | None) -> OpDef | None:
@@ -138,10 +140,19 @@ def dtype_defines(opdef: OpDef, bound: Mapping[str, str], c_types: Mapping[str, 
 # ---------------------------------------------------------------------------------------------------- pybind.cpp
 
 _FUN = re.compile(r"custom_pybind_(?:fun|api)\s*\(([^)]*)\)\s*\{", re.DOTALL)
+# any function definition (`std::vector<at::Tensor> rms_norm(at::Tensor x, ...) {`): the one that calls the op
+_ANY_FUN = re.compile(r"\b(\w+)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:const\s*)?\{", re.DOTALL)
+_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "return", "PYBIND11_MODULE", "TORCH_LIBRARY",
+                  "TORCH_LIBRARY_IMPL"}
 _EXEC = re.compile(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", re.DOTALL)
 _RETURN = re.compile(r"\breturn\s+([^;]+);")
 _LIKE = re.compile(r"\bat::Tensor\s+(\w+)\s*=\s*(?:at|torch)::empty_like\s*\(\s*(\w+)")
-_LOCAL_TENSOR = re.compile(r"\bat::Tensor\s+(\w+)\s*=")
+_LOCAL_TENSOR = re.compile(r"\b(?:at|torch)::Tensor\s+(\w+)\s*[=;]"
+                           r"|\bauto\s+(\w+)\s*=\s*(?:at|torch)::(?:empty|zeros|ones|full)\w*\s*\(")
+_OPTIONAL = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*has_value\s*\(\s*\)\s*\?\s*\2\s*\.\s*value\s*\(")
+_CONVERT = re.compile(r"\b(\w+)\s*=\s*ConvertType\s*\(\s*(?:(?:at|c10)::IntArrayRef\s*\(\s*)?(\w+)\s*\)")
+_CSTR = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*c_str\s*\(\s*\)")
+_VECTOR = re.compile(r"\bstd::vector\s*<\s*(?:at|torch)::Tensor\s*>\s+(\w+)\s*(?:=\s*)?\{([^}]*)\}")
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,7 @@ class PybindCall:
     locals_: tuple[str, ...] = field(default_factory=tuple)
     likes: Mapping[str, str] = field(default_factory=dict)  # local -> the parameter it is empty_like of
     scalars: tuple[str, ...] = ()  # parameters handed to aclnn as scalars (the op gets them in its own dtype)
+    arrays: tuple[str, ...] = ()  # int-list parameters converted to an aclIntArray (an op input of their values)
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -172,6 +184,12 @@ class PybindCall:
         tensor_params = {p.name for p in self.params if p.is_tensor and not p.is_list}
         out = {r for r in self.returned if r in tensor_params}
         return out
+
+    def attr_args(self) -> list[str]:
+        """The parameters the op gets as attributes, in the call's order (aclnn passes them in the OpDef's Attr
+        order)."""
+        return [a for a in self.exec_args if (pos := self.position(a)) is not None and not self.params[pos].is_tensor
+                and a not in self.scalars]
 
     def kernel_tensors(self) -> list[tuple[str, str, int | None]]:
         """The op's tensor arguments in order as (name, kind, get_inputs position): kind is ``in``, ``inout``
@@ -184,6 +202,8 @@ class PybindCall:
                 p = self.params[pos]
                 if p.is_tensor:
                     out.append((a, "inout" if a in inout else "in", pos))
+                elif a in self.arrays:
+                    out.append((a, "array", pos))
             elif a in self.locals_:
                 out.append((a, "out", None))
         return out
@@ -199,16 +219,27 @@ def parse_pybind(text: str) -> PybindCall | None:
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
     fm = _FUN.search(code)
     em = _EXEC.search(code)
-    if fm is None or em is None:
+    if em is None:
         return None
+    if fm is None or fm.start() > em.start():
+        # the binding function has the op's own name (rms_norm): the last definition before the op call
+        fm = None
+        for m in _ANY_FUN.finditer(code, 0, em.start()):
+            if m.group(1) not in _NOT_FUNCTIONS:
+                fm = m
+        if fm is None:
+            return None
+        fm_params = fm.group(2)
+    else:
+        fm_params = fm.group(1)
     params: list[PyParam] = []
-    for raw in _split_args(fm.group(1)):
+    for raw in _split_args(fm_params):
         raw = raw.split("=", 1)[0].strip()  # a default value (int64_t axis = -1)
         m = re.search(r"(\w+)\s*$", raw)
         if not m:
             return None
         decl = raw[: m.start()]
-        is_list = "TensorList" in decl or "vector" in decl
+        is_list = "TensorList" in decl or ("vector" in decl and "Tensor" in decl)  # not std::vector<int64_t>
         params.append(PyParam(m.group(1), "Tensor" in decl and not is_list, is_list))
     if any(p.is_list for p in params):
         return None
@@ -216,15 +247,26 @@ def parse_pybind(text: str) -> PybindCall | None:
     # A tensor handed to the op as an aclnn scalar (`auto s = ConvertTensorToAclScaler(t)`, `c10::Scalar
     # s(t.item<float>())`) is still the op's input `t`: a value-depend OpDef input the kernel reads from GM.
     aliases = {m[0] or m[2]: m[1] or m[3] for m in _SCALAR_OF_TENSOR.findall(body)}
-    exec_args = tuple(aliases.get(a.strip(), a.strip()) for a in _split_args(em.group(1)) if a.strip())
+    # An optional tensor unwrapped for the call (`at::Tensor w = wOpt.has_value() ? wOpt.value() : at::Tensor()`)
+    # is the parameter itself (None when the task passes none: an empty buffer, as aclnn's nullptr).
+    scalar_of = set(aliases.values())
+    optional = dict(_OPTIONAL.findall(body))
+    aliases.update(optional)
+    # an attribute converted for aclnn (`const char* r = reduction.c_str()`) is the parameter's value
+    arrays = dict(_CONVERT.findall(body))  # aclIntArray* s = ConvertType(normalized_shape)
+    converted = {**dict(_CSTR.findall(body)), **arrays, **aliases}
+    exec_args = tuple(converted.get(a.strip(), a.strip()) for a in _split_args(em.group(1)) if a.strip())
     returned: list[str] = []
+    vectors = {m[0]: m[1] for m in _VECTOR.findall(body)}  # std::vector<at::Tensor> result = {yOut, rstdOut};
     for rm in _RETURN.finditer(body):
-        expr = rm.group(1).strip().strip("{}")
+        expr = rm.group(1).strip()
+        expr = vectors.get(expr, expr).strip().strip("{}")
         returned.extend(e.strip() for e in expr.split(",") if re.fullmatch(r"\s*\w+\s*", e))
         break
-    locals_ = tuple(_LOCAL_TENSOR.findall(body))
+    locals_ = tuple(a or b for a, b in _LOCAL_TENSOR.findall(body) if (a or b) not in optional)
     likes = dict(_LIKE.findall(body))
-    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(set(aliases.values()))))
+    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(scalar_of)),
+                      tuple(sorted(set(arrays.values()))))
 
 
 def _split_args(text: str) -> list[str]:
