@@ -32,6 +32,8 @@
 
 namespace AscendC {
 
+const int32_t DEFAULT_C0_SIZE = 32;  // bytes of one fractal row (kernel_utils_constants.h)
+
 struct LoadData2DParams {
     LoadData2DParams() {}
     LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,

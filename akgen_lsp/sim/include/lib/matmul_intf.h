@@ -10,12 +10,19 @@
 // once to C's type (round to nearest even for half / bfloat16_t). Layout in GM: A is orgM x orgKa row-major (Ka x orgM
 // when transposed), B is orgKb x orgN (N x orgKb when transposed), C is rows of orgN (or orgKc when set) elements.
 // A base block written to a local tensor by GetTensorC has rows of baseN elements rounded up to 32 bytes.
-// Not emulated (a finding says so): NZ / other CubeFormats, batch interfaces, quantisation.
+// C in ND_ALIGN has rows of N rounded up to 32 bytes, the padding columns written as zeros.
+// int8 inputs with SetQuantScalar / SetQuantVector dequantise the int32 sums (see SetQuantScalar).
+// Not emulated (a finding says so): NZ / other CubeFormats, batch interfaces.
 // Cost (an estimate): GM -> L1 traffic on MTE2, the MACs on M (4096 half MACs per cycle x 0.93), C on FIX.
 #pragma once
 
 #include "../kernel_operator.h"
 #include "../akgen_sim/adv_tiling.h"
+
+// The bisheng attribute of a mixed kernel's workspace parameter (the KFC message area); nothing to do here.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
 
 enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
@@ -238,8 +245,9 @@ public:
         (void)fakeMsg;
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
-        check_c_gm(gm, 0, 0, singleM_, singleN_, "Matmul::IterateAll", loc);
-        compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc);
+        int32_t pad = c_pad(0, singleN_);
+        check_c_gm(gm, 0, 0, singleM_, singleN_ + pad, "Matmul::IterateAll", loc);
+        compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc, pad);
     }
     void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0, AKGEN_LOC) {
         akgen_sim::touch("Matmul::IterateAll", loc);
@@ -258,6 +266,18 @@ public:
         (void)enPartialSum;
         akgen_sim::touch("Matmul::Iterate", loc);
         ready("Matmul::Iterate", loc);
+        if constexpr (!sync) {
+            // asynchronous: one call computes every block (into the workspace); each GetTensorC<false> then hands
+            // out the next block in the iteration order
+            async_ = true;
+            next_ = 0;
+            have_block_ = false;
+            int32_t bm = base_m(), bn = base_n();
+            return (singleM_ + bm - 1) / bm > 0 && (singleN_ + bn - 1) / bn > 0;
+        }
+        return step();
+    }
+    bool step() {
         int32_t bm = base_m(), bn = base_n();
         int32_t mBlocks = (singleM_ + bm - 1) / bm, nBlocks = (singleN_ + bn - 1) / bn;
         if (mBlocks == 0 || nBlocks == 0) return false;
@@ -272,6 +292,7 @@ public:
     template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
         akgen_sim::touch("Matmul::GetTensorC", loc);
+        if (!sync && async_) async_next(loc);
         block_or_fail(loc);
         int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
         int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
@@ -279,14 +300,16 @@ public:
             compute(m0, n0, ml, nl, gm.addr_, base_n(), enAtomic, "Matmul::GetTensorC", loc);
             return;
         }
-        check_c_gm(gm, m0, n0, ml, nl, "Matmul::GetTensorC", loc);
+        int32_t pad = c_pad(n0, nl);
+        check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::GetTensorC", loc);
         compute(m0, n0, ml, nl, gm.addr_ + uint64_t(m0) * c_stride() + n0, c_stride(), enAtomic, "Matmul::GetTensorC",
-                loc);
+                loc, pad);
     }
     template <bool sync = true> void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
         (void)enSequentialWrite;
         akgen_sim::touch("Matmul::GetTensorC", loc);
+        if (!sync && async_) async_next(loc);
         block_or_fail(loc);
         int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
         int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
@@ -298,7 +321,7 @@ public:
     template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local,
                                                 uint8_t enAtomic = 0, bool enSequentialWrite = false, AKGEN_LOC) {
         GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite, loc);
-        GetTensorC<sync>(gm, enAtomic, enSequentialWrite, loc);
+        GetTensorC<true>(gm, enAtomic, enSequentialWrite, loc);  // the same block
     }
     MatrixOffset GetOffsetC() {
         MatrixOffset o;
@@ -319,8 +342,16 @@ public:
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     template <class T> void SetSelfDefineData(T) {}
     void SetUserDefInfo(const uint64_t) {}
-    void SetQuantScalar(const uint64_t) {}
-    void SetQuantVector(const GlobalTensor<uint64_t>&) {}
+    // Dequantisation of an int8 matmul on the way out of L0C (DEQF16): C = (float)acc * scale, the scale being the
+    // float in the low 32 bits of the uint64 with its mantissa cut to 10 bits (the fixpipe's 1-8-10 format).
+    void SetQuantScalar(const uint64_t quantScalar) {
+        quant_ = 1;
+        quantScalar_ = quantScalar;
+    }
+    void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+        quant_ = 2;
+        quantVec_ = quantTensor;
+    }
     void SetBatchNum(int32_t, int32_t) {}
 
 private:
@@ -335,13 +366,51 @@ private:
     int32_t next_ = 0, curM_ = 0, curN_ = 0;
     bool have_block_ = false;
 
+    int quant_ = 0;  // 0: none, 1: SetQuantScalar, 2: SetQuantVector
+    uint64_t quantScalar_ = 0;
+    GlobalTensor<uint64_t> quantVec_;
+
+    float deq_scale(int32_t n, const char* api, const akgen_sim::loc_t& loc) const {
+        uint64_t v = quantScalar_;
+        if (quant_ == 2) {
+            quantVec_.check_access(uint64_t(n), 1, false, api, loc);
+            v = quantVec_.addr_[n];
+        }
+        uint32_t bits = static_cast<uint32_t>(v) & 0xFFFFE000u;
+        float f;
+        std::memcpy(&f, &bits, sizeof(f));
+        return f;
+    }
+
+    bool async_ = false;
+    void async_next(const akgen_sim::loc_t& loc) {
+        if (!step()) {
+            akgen_sim::fail("SIM-MM-ITERATE", "Matmul::GetTensorC: every block of the asynchronous Iterate<false>() "
+                            "was already fetched; call GetTensorC<false> once per base block (ceil(singleCoreM / "
+                            "baseM) * ceil(singleCoreN / baseN) times)", loc, "logic", "Matmul::GetTensorC");
+        }
+    }
+
     void reset_iter() {
         next_ = 0;
         have_block_ = false;
+        async_ = false;
     }
     int32_t base_m() const { return t_.baseM > 0 ? t_.baseM : std::max(singleM_, 1); }
     int32_t base_n() const { return t_.baseN > 0 ? t_.baseN : std::max(singleN_, 1); }
-    uint32_t c_stride() const { return static_cast<uint32_t>(orgKc_ > 0 ? orgKc_ : orgN_); }
+    // ND_ALIGN C: rows of N rounded up to 32 bytes (the padding columns are written as zeros)
+    static constexpr bool kAlignC = C_TYPE::format == CubeFormat::ND_ALIGN;
+    static constexpr int32_t kCAlign = static_cast<int32_t>(32 / sizeof(DstT));
+    uint32_t c_stride() const {
+        int32_t n = orgKc_ > 0 ? orgKc_ : orgN_;
+        if (kAlignC) n = (n + kCAlign - 1) / kCAlign * kCAlign;
+        return static_cast<uint32_t>(n);
+    }
+    // the zero columns after the last block of a row of C when C is ND_ALIGN
+    int32_t c_pad(int32_t n0, int32_t nl) const {
+        if (!kAlignC || n0 + nl != singleN_) return 0;
+        return (nl + kCAlign - 1) / kCAlign * kCAlign - nl;
+    }
     static uint32_t local_stride(int32_t n) {
         constexpr uint32_t per = 32 / sizeof(DstT);
         return (static_cast<uint32_t>(n) + per - 1) / per * per;
@@ -403,7 +472,10 @@ private:
 
     // C block [m0, m0 + ml) x [n0, n0 + nl) into out (rows `stride` apart).
     void compute(int32_t m0, int32_t n0, int32_t ml, int32_t nl, DstT* out, uint32_t stride, uint8_t enAtomic,
-                 const char* api, const akgen_sim::loc_t& loc) {
+                 const char* api, const akgen_sim::loc_t& loc, int32_t pad = 0) {
+        for (int32_t m = 0; m < ml && pad > 0; ++m) {
+            for (int32_t n = nl; n < nl + pad; ++n) out[uint64_t(m) * stride + n] = DstT(0);
+        }
         check_inputs(m0, n0, ml, nl, api, loc);
         bool add = enAtomic == 1 || akgen_sim::ctx().atomic == 1;
         std::vector<Acc> brow(static_cast<size_t>(singleK_));
@@ -415,6 +487,11 @@ private:
                 for (int32_t k = 0; k < singleK_; ++k) acc += a_at(m0 + m, k) * brow[size_t(k)];
                 acc += bias;
                 DstT& c = out[uint64_t(m) * stride + n];
+                if (quant_ != 0 && std::is_same_v<Acc, int32_t>) {
+                    float q = static_cast<float>(acc) * deq_scale(n0 + n, api, loc);
+                    c = add ? static_cast<DstT>(static_cast<float>(c) + q) : static_cast<DstT>(q);
+                    continue;
+                }
                 c = add ? static_cast<DstT>(static_cast<Acc>(c) + acc) : static_cast<DstT>(acc);
             }
         }
