@@ -36,8 +36,11 @@ def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResult, np.ndarray | None]:
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int,
+        b_bytes: np.ndarray | None = None) -> tuple[SimResult, np.ndarray | None]:
     a, b = inputs(dtype)
+    if b_bytes is not None:  # b's buffer carries other data (a mask, halves): same byte length
+        b = np.frombuffer(b_bytes.tobytes(), dtype=dtype).copy()
     m = write_manifest(SRC, "adv_ops", [
         {"name": "a", "input": a},
         {"name": "b", "input": b},
@@ -144,6 +147,62 @@ def test_xor(write_manifest, tmp_path: Path, dtype: str) -> None:
     np.testing.assert_array_equal(y, a ^ b)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_swiglu_in_float(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, b = inputs(dtype)
+    res, y = run(write_manifest, tmp_path, dtype, 9)
+    ok(res)
+    x0, x1 = f32(a), f32(b)
+    t = (np.exp(x1 * np.float32(-0.75)) + np.float32(1)).astype(np.float32)
+    want = (x0 * (x1 / t)).astype(dtype)
+    np.testing.assert_allclose(f32(y), f32(want), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(f32(y), x0 * x1 / (1 + np.exp(-0.75 * x1)), rtol=2e-3, atol=2e-3)
+
+
+def test_axpy_half_source_into_float(write_manifest, tmp_path: Path) -> None:
+    a, _ = inputs("float32")
+    h = np.random.default_rng(8).uniform(-4, 4, 2 * N).astype(np.float16)
+    res, y = run(write_manifest, tmp_path, "float32", 10, b_bytes=h)
+    ok(res)
+    want = (a + (h[:N].astype(np.float32) * np.float32(1.5))).astype(np.float32)
+    np.testing.assert_array_equal(y, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_dropout_byte_mask_rows_with_padding(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    nbytes = N * np.dtype(dtype).itemsize
+    mask = np.random.default_rng(3).integers(0, 2, nbytes).astype(np.uint8)
+    res, y = run(write_manifest, tmp_path, dtype, 11, b_bytes=mask)
+    ok(res)
+    keep = mask[:4 * 64].reshape(4, 64)[:, :48] != 0
+    src = a[:192].reshape(4, 48)
+    div = np.asarray(1 / np.float32(0.8), dtype)
+    want = (f32(np.where(keep, src, 0).astype(dtype)) * f32(div)).astype(dtype)
+    np.testing.assert_array_equal(y[:192].reshape(4, 48), want)
+    np.testing.assert_array_equal(y[192:], 0)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_dropout_bit_mask_lsb_first(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    nbytes = N * np.dtype(dtype).itemsize
+    mask = np.random.default_rng(4).integers(0, 256, nbytes).astype(np.uint8)
+    res, y = run(write_manifest, tmp_path, dtype, 12, b_bytes=mask)
+    ok(res)
+    keep = np.unpackbits(mask[:24], bitorder="little").reshape(4, 48) != 0
+    src = a[:192].reshape(4, 48)
+    want = (f32(np.where(keep, src, 0).astype(dtype)) * np.float32(4)).astype(dtype)
+    np.testing.assert_array_equal(y[:192].reshape(4, 48), want)
+
+
+def test_dropout_rejects_keep_prob_one(write_manifest, tmp_path: Path) -> None:
+    res, _ = run(write_manifest, tmp_path, "float32", 13)
+    hits = [f for f in res.findings if f.code == "SIM-DROPOUT-ARGS"]
+    assert hits and hits[0].span.line == marker_line(SRC, "SIM-DROPOUT-ARGS"), [f.message for f in res.findings]
+    assert "keepProb" in hits[0].message
+
+
 def test_operand_past_the_end_is_reported_at_the_call(write_manifest, tmp_path: Path) -> None:
     res, _ = run(write_manifest, tmp_path, "float32", 8)
     hits = [f for f in res.findings if f.code == "SIM-UB-SIZE"]
@@ -169,6 +228,10 @@ int main() {
             P(GetClampMaxMinTmpSize, s, ts, false)
             P(GetPowerMaxMinTmpSize, s, s, false, ts, false)
             P(GetPowerMaxMinTmpSize, s, one, false, ts, false)
+            P(GetGeluMaxMinTmpSize, s, ts)
+            P(GetSwiGLUMaxMinTmpSize, s, ts)
+            P(GetAxpyMaxMinTmpSize, s, ts, false)
+            P(GetDropOutMaxMinTmpSize, s, ts, false)
         }
     }
     ge::Shape empty({0});
@@ -202,6 +265,14 @@ def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple
     if name == "GetClampMaxMinTmpSize":
         m = 64 if ts == 4 else 128
         return max(n, m), m
+    if name == "GetGeluMaxMinTmpSize":
+        return max(3 * n * 4, 3 * r), 3 * r
+    if name == "GetDropOutMaxMinTmpSize":
+        return max(2 * n * 4, 2 * r), 2 * r
+    if name == "GetSwiGLUMaxMinTmpSize":
+        return fac(0, 6)
+    if name == "GetAxpyMaxMinTmpSize":
+        return (0, 0) if ts == 4 else (4 * n * ts if n * ts > r else 4 * r, 4 * r)
     nodes = (5 if scalar_exp else 4) if ts == 4 else 14
     calc = max(n * ts, r) if ts == 4 else max(n * ts, r // 2)
     return calc * nodes + r, (r * nodes + r) if ts == 4 else (r * nodes // 2 + r)

@@ -1,10 +1,23 @@
 // Test kernel for the element-wise adv APIs of akgen_sim/adv_elementwise.h (tests/sim/test_adv_ops.py). DTYPE_X is
 // the data type; `mode` picks the API: 0 Fmod, 1 ClampMin, 2 ClampMax, 3 Swish, 4 GeGLU, 5 Arange, 6 Xor (integer
-// types), 7 Fmod without calCount, 8 Swish reading 8 elements past the end of src, reported at its line.
+// types), 7 Fmod without calCount, 8 Swish reading 8 elements past the end of src, reported at its line, 9 SwiGLU,
+// 10 Axpy into float from half (b's bytes read as half), 11 DropOut with a byte mask (b's bytes), 12 DropOut with a
+// bit mask (b's first bytes; both on 4 rows of 48), 13 DropOut with keepProb 1 (rejected).
 #include <type_traits>
 #include "kernel_operator.h"
 using namespace AscendC;
 using T = DTYPE_X;
+
+template <typename U>  // a template, so that the float-only call is discarded for other types
+__aicore__ inline void AxpyFromHalf(LocalTensor<U>& ly, LocalTensor<U>& la, LocalTensor<U>& lb,
+                                    LocalTensor<uint8_t>& tmp, int32_t n)
+{
+    if constexpr (std::is_same_v<U, float>) {
+        DataCopy(ly, la, n);
+        PipeBarrier<PIPE_V>();
+        Axpy<float, half, false>(ly, lb.template ReinterpretCast<half>(), static_cast<half>(1.5f), tmp, n);
+    }
+}
 
 extern "C" __global__ __aicore__ void adv_ops(GM_ADDR a, GM_ADDR b, GM_ADDR y, int32_t mode, int32_t n)
 {
@@ -35,6 +48,15 @@ extern "C" __global__ __aicore__ void adv_ops(GM_ADDR a, GM_ADDR b, GM_ADDR y, i
         if (mode == 5) Arange<T>(ly, static_cast<T>(1.5f), static_cast<T>(0.25f), n - 21);
         if (mode == 7) Fmod(ly, la, lb);
         if (mode == 8) Swish(ly, la[8], n, static_cast<T>(1.0f));  // EXPECT SIM-UB-SIZE
+        if (mode == 9) SwiGLU<T, false>(ly, la, lb, 0.75f, tmp, n);
+        if (mode == 10) AxpyFromHalf(ly, la, lb, tmp, n);
+        DropOutShapeInfo info;
+        info.firstAxis = 4;
+        info.srcLastAxis = 48;
+        info.maskLastAxis = mode == 12 ? 6 : 64;  // bits: 6 bytes a row; bytes: rows padded to 64
+        if (mode == 11) DropOut(ly, la, lb.template ReinterpretCast<uint8_t>(), tmp, 0.8f, info);
+        if (mode == 12) DropOut<T, false, 3>(ly, la, lb.template ReinterpretCast<uint8_t>(), 0.25f, info);
+        if (mode == 13) DropOut(ly, la, lb.template ReinterpretCast<uint8_t>(), 1.0f, info);  // EXPECT SIM-DROPOUT-ARGS
     }
     PipeBarrier<PIPE_ALL>();
     DataCopy(yGm, ly, n);

@@ -10,6 +10,9 @@
 //   Arange<T>(dst, first, diff, count)             a 32-byte block of first + diff * i (half: in float), then each
 //                                                  block / repeat is the one before plus diff * its length, in T;
 //                                                  the last repeat's tail is written up to its 32-byte block
+//   Axpy<T, U>(dst, src, scalar, tmp, count)       half source: in float (dst + src * scalar), rounded once
+//   SwiGLU<T>(dst, src0, src1, beta[, tmp][, count])  in float: src0 * (src1 / (exp(src1 * -beta) + 1))
+//   DropOut<T, isInitBitMode, mode>(dst, src, mask[, tmp], keepProb, info)   byte or bit (LSB first) mask
 // Checked: operand sizes against the count. Not checked: the size of sharedTmpBuffer (the CPU needs none).
 #pragma once
 
@@ -236,6 +239,139 @@ template <typename T>
 inline void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count,
                              AKGEN_LOC) {
     ::akgen_sim::arange_impl(dst, firstValue, diffValue, count, loc);
+}
+
+// ---- Axpy with sharedTmpBuffer (lib/math/axpy.h): dst += src * scalar. T/U: half/half, float/half, float/float. A
+// half source goes through float (cast, Muls in float, Add in float, the sum rounded once to T); float is the basic
+// Axpy.
+template <typename T, typename U, bool isReuseSource = false>
+inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U scalarValue,
+                 const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount, AKGEN_LOC) {
+    static_assert((std::is_same_v<T, half> && std::is_same_v<U, half>) ||
+                      (std::is_same_v<T, float> && std::is_same_v<U, half>) ||
+                      (std::is_same_v<T, float> && std::is_same_v<U, float>),
+                  "Failed to check the data types, current api support data types are T: half, U: half / T: float, "
+                  "U: float / T: float, U: half.");
+    (void)sharedTmpBuffer;
+    if constexpr (sizeof(U) == sizeof(float)) {
+        Axpy(dst, src, scalarValue, static_cast<int32_t>(calCount), loc);
+    } else {
+        const char* api = "Axpy";
+        ::akgen_sim::touch(api, loc);
+        if (calCount == 0) return;
+        ::akgen_sim::check_local(dst, "dst", api, uint64_t(calCount) * sizeof(T), loc);
+        ::akgen_sim::check_local(src, "src", api, uint64_t(calCount) * sizeof(U), loc);
+        const float s = static_cast<float>(scalarValue);
+        for (uint32_t i = 0; i < calCount; ++i) {
+            const float prod = static_cast<float>(src.addr_[i]) * s;
+            dst.addr_[i] = static_cast<T>(static_cast<float>(dst.addr_[i]) + prod);
+        }
+        ::akgen_sim::vec_charge("muls", api, ::akgen_sim::repeats_for<float>(uint64_t(calCount)) * 4.0, dst.slot_,
+                                {src.slot_, dst.slot_}, loc);
+    }
+}
+
+// ---- SwiGLU (lib/activation/swiglu.h): dst = src0 * Swish(src1, beta), in float as the library does (half: cast to
+// float, rounded once at the end): t = src1 * -beta, Exp, + 1, src1 / t, src0 * that.
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   const float& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,
+                   AKGEN_LOC) {
+    static_assert(::akgen_sim::one_of_v<T, half, float>,
+                  "Failed to check dtype in SwiGLU, current api support dtype combination is half, float.");
+    (void)sharedTmpBuffer;
+    const float nb = -1.0f * scalarValue;
+    ::akgen_sim::adv_binary("SwiGLU", "exp", 3.0, dst, src0, src1, calCount, [nb](T a, T b) {
+        const float x1 = static_cast<float>(b);
+        float t = x1 * nb;
+        t = ::akgen_sim::m::exp(t);
+        t = t + 1.0f;
+        t = x1 / t;
+        return static_cast<T>(static_cast<float>(a) * t);
+    }, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   const float& scalarValue, const uint32_t calCount, AKGEN_LOC) {
+    SwiGLU<T, isReuseSource>(dst, src0, src1, scalarValue, LocalTensor<uint8_t>{}, calCount, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   const float& scalarValue, const LocalTensor<uint8_t>& sharedTmpBuffer, AKGEN_LOC) {
+    SwiGLU<T, isReuseSource>(dst, src0, src1, scalarValue, sharedTmpBuffer, src0.GetSize(), loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                   const float& scalarValue, AKGEN_LOC) {
+    SwiGLU<T, isReuseSource>(dst, src0, src1, scalarValue, LocalTensor<uint8_t>{}, src0.GetSize(), loc);
+}
+
+// ---- DropOut (lib/filter/dropout.h): dst = (mask keeps src ? src : 0) * T(1 / keepProb), over firstAxis rows of
+// srcLastAxis elements. The mask is bytes (non-zero keeps) or bits (bit c % 8 of byte c / 8, LSB first) per row of
+// maskLastAxis bytes; dropOutMode 0 infers the form as the library does: srcLastAxis < maskLastAxis byte rows with
+// padding, == byte, == maskLastAxis * 8 bits, otherwise bit rows with padding.
+struct DropOutShapeInfo {
+    DropOutShapeInfo() {}
+    uint32_t firstAxis = 0;
+    uint32_t srcLastAxis = 0;
+    uint32_t maskLastAxis = 0;
+};
+
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                    const LocalTensor<uint8_t>& maskLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                    const float keepProb, const DropOutShapeInfo& info, AKGEN_LOC) {
+    static_assert(::akgen_sim::one_of_v<T, half, float>,
+                  "Failed to check dtype in DropOut, current api support dtype combination is half, float.");
+    static_assert(dropOutMode <= 4, "dropOutMode should be 0 / 1 / 2 / 3 / 4");
+    (void)sharedTmpBuffer;
+    const char* api = "DropOut";
+    ::akgen_sim::touch(api, loc);
+    if (!(keepProb > 0.0f && keepProb < 1.0f)) {
+        ::akgen_sim::fail("SIM-DROPOUT-ARGS", ::akgen_sim::fmt("DropOut: keepProb should be larger than 0 and smaller "
+                                                               "than 1, current keepProb is %f", keepProb),
+                          loc, "api_mismatch", api);
+        return;
+    }
+    if ((dropOutMode == 1 || dropOutMode == 4) && info.maskLastAxis % 2 != 0) {
+        ::akgen_sim::fail("SIM-DROPOUT-ARGS", ::akgen_sim::fmt("DropOut: maskLastAxis should be multiples of 2 when "
+                                                               "dropOutMode is 1 or 4 (got %u)", info.maskLastAxis),
+                          loc, "api_mismatch", api);
+        return;
+    }
+    uint32_t mode = dropOutMode;
+    if (mode == 0) {
+        if (info.srcLastAxis < info.maskLastAxis) mode = 1;
+        else if (info.srcLastAxis == info.maskLastAxis) mode = 2;
+        else if (info.srcLastAxis == info.maskLastAxis * 8) mode = 3;
+        else mode = 4;
+    }
+    const bool bits = mode >= 3;
+    const uint64_t n = uint64_t(info.firstAxis) * info.srcLastAxis;
+    if (n == 0) return;
+    ::akgen_sim::check_local(dstLocal, "dst", api, n * sizeof(T), loc);
+    ::akgen_sim::check_local(srcLocal, "src", api, n * sizeof(T), loc);
+    const uint64_t rowBytes = info.maskLastAxis;  // bytes per mask row, valid data first
+    ::akgen_sim::check_local(maskLocal, "mask", api, uint64_t(info.firstAxis) * rowBytes, loc);
+    const T div = static_cast<T>(1.0f / keepProb);
+    for (uint32_t r = 0; r < info.firstAxis; ++r) {
+        const uint8_t* m = maskLocal.addr_ + uint64_t(r) * rowBytes;
+        for (uint32_t c = 0; c < info.srcLastAxis; ++c) {
+            const uint64_t i = uint64_t(r) * info.srcLastAxis + c;
+            const bool keep = bits ? ((m[c / 8] >> (c % 8)) & 1u) != 0 : m[c] != 0;
+            const T v = keep ? srcLocal.addr_[i] : static_cast<T>(0.0f);
+            dstLocal.addr_[i] = static_cast<T>(static_cast<float>(v) * static_cast<float>(div));
+        }
+    }
+    ::akgen_sim::vec_charge(::akgen_sim::cost_key("muls", ::akgen_sim::cost_kind<T>()), api,
+                            ::akgen_sim::repeats_for<T>(n) * 3.0, dstLocal.slot_, {srcLocal.slot_, maskLocal.slot_},
+                            loc);
+}
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                    const LocalTensor<uint8_t>& maskLocal, const float keepProb, const DropOutShapeInfo& info,
+                    AKGEN_LOC) {
+    DropOut<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, LocalTensor<uint8_t>{}, keepProb, info, loc);
 }
 
 }  // namespace AscendC

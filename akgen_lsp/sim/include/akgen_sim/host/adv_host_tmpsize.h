@@ -155,4 +155,109 @@ inline void GetSwishTmpSize(const TensorShape& srcShape, const uint32_t typeSize
     maxValue = minValue = 0;
 }
 
+// Gelu / FasterGelu: three float work tensors.
+inline uint32_t GetGeluMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize) {
+    (void)srcShape, (void)typeSize;
+    return 3 * akgen_host::kRepeatBytes;
+}
+inline uint32_t GetGeluMaxTmpSize(const TensorShape& srcShape, const uint32_t typeSize) {
+    const uint32_t mn = GetGeluMinTmpSize(srcShape, typeSize);
+    const uint32_t mx = 3 * static_cast<uint32_t>(srcShape.GetShapeSize()) * static_cast<uint32_t>(sizeof(float));
+    return std::max(mn, mx);
+}
+inline void GetGeluMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    maxValue = GetGeluMaxTmpSize(srcShape, typeSize);
+    minValue = GetGeluMinTmpSize(srcShape, typeSize);
+}
+
+// SwiGLU: none for float, six half-sized tensors' worth of float work space for half (note the argument order).
+inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                   uint32_t& minValue, const bool isReuseSource = false) {
+    (void)isReuseSource;
+    akgen_host::by_factor("GetSwiGLUMaxMinTmpSize", srcShape, typeSize, 0u, 6u, maxValue, minValue);
+}
+inline void GetSwiGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
+    extraBuffer = 0;
+    maxLiveNodeCount = typeSize == sizeof(float) ? 0 : 6;
+}
+
+// Axpy: none for float; half (also half into float) takes four float work tensors.
+inline void GetAxpyMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    if (!akgen_host::shape_ok("GetAxpyMaxMinTmpSize", srcShape)) return;
+    if (typeSize == sizeof(float)) {
+        maxValue = minValue = 0;
+        return;
+    }
+    const uint32_t bytes = static_cast<uint32_t>(srcShape.GetShapeSize()) * typeSize;
+    minValue = 4 * akgen_host::kRepeatBytes;
+    maxValue = bytes > akgen_host::kRepeatBytes ? 4 * bytes : minValue;
+}
+inline void GetAxpyTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = typeSize == sizeof(float) ? 1 : 4;
+}
+
+// DropOut: two float work tensors.
+inline uint32_t GetDropOutMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    (void)srcShape, (void)typeSize, (void)isReuseSource;
+    return 2 * akgen_host::kRepeatBytes;
+}
+inline uint32_t GetDropOutMaxTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource) {
+    const uint32_t mn = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+    const uint32_t mx = 2 * static_cast<uint32_t>(srcShape.GetShapeSize()) * static_cast<uint32_t>(sizeof(float));
+    return std::max(mn, mx);
+}
+inline void GetDropOutMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                    uint32_t& maxValue, uint32_t& minValue) {
+    maxValue = GetDropOutMaxTmpSize(srcShape, typeSize, isReuseSource);
+    minValue = GetDropOutMinTmpSize(srcShape, typeSize, isReuseSource);
+}
+
+// Select with a byte mask: the source padded to 32 elements as half plus 512 reserved bytes (at least 1024), one
+// 4096-element block for the minimum; plus the padded mask when its last axis differs from the source's.
+namespace akgen_host {
+inline uint32_t select_buffer(const TensorShape& s0, const TensorShape& s1, const TensorShape& mask,
+                              uint32_t maskTypeSize, bool isReuseMask, bool isMin) {
+    auto is_scalar = [](const TensorShape& s) { return s.GetDimNum() == 0 || s.GetShapeSize() == 1; };
+    auto pad = [](uint32_t a, uint32_t b) { return (a + b - 1) / b * b; };
+    const bool s0Scalar = is_scalar(s0);
+    const TensorShape& src = s0Scalar ? s1 : s0;
+    const uint32_t srcSize = static_cast<uint32_t>(src.GetShapeSize());
+    const int64_t maskLast = mask.GetDim(mask.GetDimNum() - 1);
+    const int64_t srcLast = src.GetDim(src.GetDimNum() - 1);
+    const uint32_t cal = (isMin && srcSize > 4096) ? 4096 : srcSize;
+    uint32_t need = std::max<uint32_t>(1024, pad(cal, 32) * 2 + 512);
+    if (maskLast != srcLast && !isReuseMask && maskLast > 1) need += pad(srcSize * maskTypeSize, 32);
+    return need;
+}
+}  // namespace akgen_host
+
+inline uint32_t GetSelectMinTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
+                                    const uint32_t srcTypeSize, const TensorShape& maskShape,
+                                    const uint32_t maskTypeSize, const bool isReuseMask) {
+    (void)srcTypeSize;
+    return akgen_host::select_buffer(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, true);
+}
+inline uint32_t GetSelectMaxTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
+                                    const uint32_t srcTypeSize, const TensorShape& maskShape,
+                                    const uint32_t maskTypeSize, const bool isReuseMask) {
+    (void)srcTypeSize;
+    return akgen_host::select_buffer(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, false);
+}
+inline void GetSelectMaxMinTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
+                                   const uint32_t srcTypeSize, const TensorShape& maskShape,
+                                   const uint32_t maskTypeSize, const bool isReuseMask, uint32_t& maxValue,
+                                   uint32_t& minValue) {
+    if (maskShape.GetDimNum() != 2 || (src0Shape.GetDimNum() != 2 && src1Shape.GetDimNum() != 2)) {
+        std::fprintf(stderr, "[Select][GetSelectMaxMinTmpSize] the mask shape and one of the source shapes must be "
+                             "2-D (got %zu, %zu and %zu dimensions)\n", maskShape.GetDimNum(), src0Shape.GetDimNum(),
+                     src1Shape.GetDimNum());
+    }
+    maxValue = GetSelectMaxTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+    minValue = GetSelectMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
+}
+
 }  // namespace AscendC
