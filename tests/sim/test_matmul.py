@@ -102,3 +102,14 @@ def test_checks_at_the_callers_line(write_manifest, tmp_path: Path, mode: int, c
     assert hits[0].span.path == str(SRC) and hits[0].span.line == marker_line(SRC, code)
     assert hits[0].severity is Severity.ERROR and words in hits[0].message
     assert res.status == "runtime_error"
+
+
+def test_async_iterate_hands_out_each_block_once(write_manifest, tmp_path: Path) -> None:
+    res, c = run(write_manifest, tmp_path, 5, base=(16, 32), blocks=2)
+    ok(res)
+    np.testing.assert_array_equal(c, ab("float16"))
+    res, _ = run(write_manifest, tmp_path, 6, base=(16, 32), blocks=2)
+    hits = [f for f in res.findings if f.code == "SIM-MM-ITERATE"]
+    assert hits and "already fetched" in hits[0].message, [(f.code, f.message) for f in res.findings]
+    line = next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if "// async GetTensorC" in t)
+    assert hits[0].span.line == line

@@ -82,6 +82,15 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
         case 4:  // enAtomic: C += A x B
             mm.IterateAll(cBlk, 1);
             break;
+        case 5:    // asynchronous: one Iterate<false>, then one GetTensorC<false> per base block
+        case 6: {  // ... and one call too many
+            mm.template Iterate<false>();
+            const int32_t calls = ((rows + baseM - 1) / baseM) * ((N + baseN - 1) / baseN) + (mode == 6 ? 1 : 0);
+            for (int32_t i = 0; i < calls; ++i) {
+                mm.template GetTensorC<false>(cBlk);  // async GetTensorC
+            }
+            break;
+        }
         case 7:
             mm.IterateAll(cBlk);  // EXPECT SIM-MM-INPUT
             break;
