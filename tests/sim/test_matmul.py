@@ -18,7 +18,7 @@ pytestmark = needs_gxx
 
 SRC = KERNELS / "matmul.cpp"
 M, N, K = 40, 48, 56
-CT = {"float16": "half", "float32": "float"}
+CT = {"float16": "half", "float32": "float", "int8": "int8_t"}
 
 
 def data(dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -113,3 +113,14 @@ def test_async_iterate_hands_out_each_block_once(write_manifest, tmp_path: Path)
     assert hits and "already fetched" in hits[0].message, [(f.code, f.message) for f in res.findings]
     line = next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if "// async GetTensorC" in t)
     assert hits[0].span.line == line
+
+
+def test_int8_dequant_scalar(write_manifest, tmp_path: Path) -> None:
+    res, c = run(write_manifest, tmp_path, 9, dtype="int8", out="float16")
+    ok(res)
+    a, b, _, _ = data("int8")
+    acc = a.astype(np.int32) @ b.astype(np.int32)
+    # the scale keeps 1 sign, 8 exponent and 10 mantissa bits
+    scale = (np.array([0.1], np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)[0]
+    np.testing.assert_array_equal(c, (acc.astype(np.float32) * scale).astype(np.float16))
+    assert scale != np.float32(0.1)

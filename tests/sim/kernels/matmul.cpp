@@ -91,6 +91,14 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
             }
             break;
         }
+        case 9: {  // int8 sums dequantised by a scalar (the float 0.1 in the low 32 bits)
+            float q = 0.1f;
+            uint32_t bits;
+            memcpy(&bits, &q, sizeof(bits));
+            mm.SetQuantScalar(static_cast<uint64_t>(bits));
+            mm.IterateAll(cBlk);
+            break;
+        }
         case 7:
             mm.IterateAll(cBlk);  // EXPECT SIM-MM-INPUT
             break;
