@@ -294,3 +294,22 @@ def test_host_tmp_sizes_follow_the_library(tmp_path: Path) -> None:
             seen_power += 1
         assert (int(mx), int(mn)) == expected_host(name, int(n), int(ts), scalar), line
     assert lines[-1] == "empty 7 7"  # a bad shape leaves the outputs alone
+
+
+@pytest.mark.parametrize(("mode", "fill"), [(0, 7.0), (1, 3.0)])
+def test_set_pad_value_fills_data_copy_pad_when_is_pad_is_false(write_manifest, tmp_path: Path, mode: int,
+                                                                 fill: float) -> None:
+    rows, cols = 3, 20
+    x = np.random.default_rng(2).uniform(-1, 1, (rows, cols)).astype(np.float16)
+    m = write_manifest(KERNELS / "adv_ops_pad.cpp", "adv_ops_pad", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "float16", "shape": [rows, 32]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "rows", "scalar": rows, "type": "int32_t"},
+        {"name": "cols", "scalar": cols, "type": "int32_t"},
+    ])
+    res = run_manifest(m, tmp_path / "out")
+    ok(res)
+    y = np.load(res.outputs["y"])
+    np.testing.assert_array_equal(y[:, :cols], x)
+    np.testing.assert_array_equal(y[:, cols:], np.float16(fill))

@@ -208,6 +208,19 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     akgen_sim::wrote(dst.slot_, end);
 }
 
+// SetPadValue<T, pos>(value): the PADDING register that GM -> UB DataCopyPad uses for its left/right padding when
+// DataCopyPadExtParams::isPad is false (isPad true takes paddingValue instead). pos: VECIN, VECOUT or MAX (either).
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+    static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                  "SetPadValue: pos must be TPosition::VECIN, TPosition::VECOUT or TPosition::MAX");
+    static_assert(sizeof(T) <= 8, "SetPadValue: the padding value is at most 8 bytes");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &paddingValue, sizeof(T));
+    akgen_sim::ctx().pad_value = bits;
+    akgen_sim::ctx().pad_value_set = true;
+}
+
 // DataCopyPad GM -> UB: blockLen in bytes, srcStride in bytes (GM gap), dstStride in 32 B units (UB gap). Each block
 // lands 32 B aligned in UB; with isPad the left/right padding elements are filled with paddingValue; with no left/right
 // padding the dummy elements up to the next 32 B hold the block's first element (GMToUB DataCopyPad, dummy rule).
@@ -234,6 +247,12 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
         if (pad.isPad) {
             T* e = reinterpret_cast<T*>(row);
             for (uint64_t i = 0; i < ub_blk / sz; ++i) e[i] = pad.paddingValue;
+        } else if (akgen_sim::ctx().pad_value_set && (pad.leftPadding || pad.rightPadding)) {
+            // isPad false after SetPadValue: the padding takes the PADDING register's value
+            T v;
+            std::memcpy(&v, &akgen_sim::ctx().pad_value, sz < 8 ? sz : 8);
+            T* e = reinterpret_cast<T*>(row);
+            for (uint64_t i = 0; i < ub_blk / sz; ++i) e[i] = v;
         }
         const uint8_t* from = s + b * (uint64_t(p.blockLen) + p.srcStride);
         std::memcpy(row + pad.leftPadding * sz, from, p.blockLen);

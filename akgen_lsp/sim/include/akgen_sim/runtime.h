@@ -189,6 +189,9 @@ struct BlockCtx {
     // (reductions; see vec_cmpsel.h, vec_reduce.h)
     uint8_t cmpmask[16] = {};
     uint64_t spr_maxmin = 0, spr_acc = 0;
+    // PADDING register of GM -> UB DataCopyPad (SetPadValue): the value's bits, and whether it was set
+    uint64_t pad_value = 0;
+    bool pad_value_set = false;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
 
     loc_t last{};
