@@ -741,8 +741,11 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         refs = ({p.name.lower() for p in opdef.inputs} & {p.name.lower() for p in opdef.outputs}) if opdef else set()
         # An op with no OpDef output (ForeachZeroInplace) writes its inputs in place: they are its outputs too.
         in_place_only = opdef is not None and not opdef.outputs
+        # An input of one 32-byte block at most (Fill's dims and value) is a scalar a kernel may read by dereferencing
+        # its __gm__ pointer, which the simulator's GM counters do not see: it does not make "never read its inputs".
         n_in = sum(int(t.array.size) for k, n, t in binding
-                   if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs)
+                   if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs
+                   and (isinstance(t, tensorlist.TensorList) or int(t.array.nbytes) > 32))
         n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,

@@ -87,7 +87,7 @@ def cmake_host_groups(op_host: Path) -> list[list[Path]]:
             continue
         for name in m.group(2).split():
             f = (op_host.parent / name).resolve()
-            if f.suffix == ".cpp" and f.is_file() and f.parent == op_host.resolve():
+            if f.suffix in (".cpp", ".cc") and f.is_file() and f.parent == op_host.resolve():  # FeedsRepeat: .cc
                 groups.setdefault(m.group(1), []).append(f)
     return [sorted(set(g)) for g in groups.values()]
 
