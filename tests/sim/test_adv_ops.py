@@ -232,6 +232,7 @@ int main() {
             P(GetSwiGLUMaxMinTmpSize, s, ts)
             P(GetAxpyMaxMinTmpSize, s, ts, false)
             P(GetDropOutMaxMinTmpSize, s, ts, false)
+            P(GetAscendQuantMaxMinTmpSize, s, ts)
         }
     }
     ge::Shape empty({0});
@@ -273,6 +274,8 @@ def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple
         return fac(0, 6)
     if name == "GetAxpyMaxMinTmpSize":
         return (0, 0) if ts == 4 else (4 * n * ts if n * ts > r else 4 * r, 4 * r)
+    if name == "GetAscendQuantMaxMinTmpSize":
+        return -(-max(2 * n, 2 * r) // 32) * 32, 2 * r
     nodes = (5 if scalar_exp else 4) if ts == 4 else 14
     calc = max(n * ts, r) if ts == 4 else max(n * ts, r // 2)
     return calc * nodes + r, (r * nodes + r) if ts == 4 else (r * nodes // 2 + r)
@@ -284,7 +287,9 @@ def test_host_tmp_sizes_follow_the_library(tmp_path: Path) -> None:
     (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
     subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
                    capture_output=True)
-    lines = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True).stdout.splitlines()
+    run_h = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    lines = run_h.stdout.splitlines()
+    assert "[GetCeilMaxMinTmpSize]" in run_h.stderr  # the empty shape is reported
     seen_power = 0
     for line in lines[:-1]:
         name, n, ts, mx, mn = line.split()
@@ -313,3 +318,27 @@ def test_set_pad_value_fills_data_copy_pad_when_is_pad_is_false(write_manifest, 
     y = np.load(res.outputs["y"])
     np.testing.assert_array_equal(y[:, :cols], x)
     np.testing.assert_array_equal(y[:, cols:], np.float16(fill))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("mode", [0, 1])
+def test_ascend_quant_per_tensor_in_half_round_even_saturated(write_manifest, tmp_path: Path, dtype: str,
+                                                              mode: int) -> None:
+    n = 256
+    x = np.random.default_rng(6).uniform(-80, 80, n).astype(dtype)
+    x[:4] = [0.0, 0.2, -0.6, 1.0]  # 0.5, 1.0, -1.0, 3.0 after scale and offset: ties go to even
+    m = write_manifest(KERNELS / "adv_ops_quant.cpp", "adv_ops_quant", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": "int8", "shape": [n]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "n", "scalar": n, "type": "int32_t"},
+    ], defines={"DTYPE_X": CT[dtype]})
+    res = run_manifest(m, tmp_path / "out")
+    ok(res)
+    y = np.load(res.outputs["y"])
+    h = x.astype(np.float16)
+    h = (h.astype(np.float32) * np.float32(2.5)).astype(np.float16)
+    h = (h.astype(np.float32) + np.float32(0.5)).astype(np.float16)
+    want = np.clip(np.rint(h.astype(np.float32)), -128, 127).astype(np.int8)
+    np.testing.assert_array_equal(y, want)
+    assert (y == 127).any() and (y == -128).any()

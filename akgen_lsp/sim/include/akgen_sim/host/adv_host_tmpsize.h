@@ -260,4 +260,22 @@ inline void GetSelectMaxMinTmpSize(const TensorShape& src0Shape, const TensorSha
     minValue = GetSelectMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask);
 }
 
+// AscendQuant: half work space for the whole input (2 bytes an element) rounded up to 32 bytes, at least two repeats.
+inline void GetAscendQuantMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                        uint32_t& minValue) {
+    const int64_t n = srcShape.GetShapeSize();
+    if (n <= 0 || (n * typeSize) % 32 != 0 || (typeSize != 2 && typeSize != 4)) {
+        std::fprintf(stderr, "[AscendQuant][GetAscendQuantMaxMinTmpSize] the input must have elements filling whole "
+                             "32-byte blocks and typeSize 2 or 4 (got %lld elements, typeSize %u)\n",
+                     static_cast<long long>(n), typeSize);
+    }  // the library's check only logs: the sizes are computed all the same
+    const uint32_t mx = std::max<uint32_t>(static_cast<uint32_t>(n > 0 ? n : 0) * 2, 2 * akgen_host::kRepeatBytes);
+    maxValue = (mx + 31) / 32 * 32;
+    minValue = 2 * akgen_host::kRepeatBytes;
+}
+inline void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    extraBuf = 0;
+    maxLiveNodeCount = 2;
+}
+
 }  // namespace AscendC
