@@ -91,6 +91,8 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
         lines.append(f"clock_ghz {profile.clock_ghz}")
         if "buffers_per_position" in profile.limits:
             lines.append(f"buffers_per_position {int(profile.limits['buffers_per_position'])}")
+        for dtype in profile.extra.get("unsupported_dtypes", []):
+            lines.append(f"unsupported_dtype {dtype}")
     vec = cost.get("vector") if isinstance(cost, Mapping) else None
     table = dict(DEFAULT_VECTOR_COST)
     if isinstance(vec, Mapping) and vec:

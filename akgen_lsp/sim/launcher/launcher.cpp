@@ -111,6 +111,21 @@ double vec_cycles(const char* op, double repeats, double ready) {
     return (idle ? k.startup : 0.0) + k.slope * repeats;
 }
 
+std::vector<std::string>& unsupported_dtypes() {
+    static std::vector<std::string> v;  // from the arch profile's limits.unsupported_dtypes
+    return v;
+}
+
+void check_arch_dtype(const char* dtype, const loc_t& loc) {
+    for (const std::string& d : unsupported_dtypes()) {
+        if (d == dtype) {
+            fail("SIM-DTYPE", fmt("%s is not supported on %s: its vector and cube units have no %s arithmetic; use "
+                                  "half or float there, or run on an A2/A3 (Ascend910B) profile", dtype,
+                                  cfg().arch.c_str(), dtype), loc, "dtype", "AllocTensor");
+        }
+    }
+}
+
 const char* cost_key(const char* op, int kind) {
     static const char* const suffix[] = {"", "_b16", "_b32", "_int"};
     if (kind < 1 || kind > 3) return op;
@@ -240,6 +255,7 @@ void parse_spec(const std::string& text) {
         else if (k == "block_dim") g_spec.block_dim = static_cast<int64_t>(num());
         else if (k == "tiling_key") g_spec.tiling_key = static_cast<int64_t>(num());
         else if (k == "arch") c.arch = rest;
+        else if (k == "unsupported_dtype") unsupported_dtypes().push_back(rest);
         else if (k == "ub_bytes") c.ub_bytes = static_cast<uint64_t>(num());
         else if (k == "l1_bytes") c.l1_bytes = static_cast<uint64_t>(num());
         else if (k == "l0a_bytes") c.l0a_bytes = static_cast<uint64_t>(num());

@@ -3,6 +3,16 @@
 
 #include "tensor.h"
 
+namespace akgen_sim {
+// A local tensor of an element type the arch profile lists as unsupported (bfloat16_t on Ascend310P) fails where it
+// is allocated (launcher.cpp).
+void check_arch_dtype(const char* dtype, const loc_t& loc);
+template <typename T>
+inline void check_arch_type(const loc_t& loc) {
+    if constexpr (std::is_same_v<T, bfloat16_t>) check_arch_dtype("bfloat16_t", loc);
+}
+}  // namespace akgen_sim
+
 namespace AscendC {
 
 namespace detail {
@@ -148,6 +158,7 @@ private:
     }
     template <typename T> void alloc_into(LocalTensor<T>& t, const akgen_sim::loc_t& loc) {
         akgen_sim::touch("AllocTensor", loc);
+        akgen_sim::check_arch_type<T>(loc);
         if (num_ == 0) {
             akgen_sim::fail("SIM-QUE-NOINIT", "AllocTensor: the queue has no buffers (call pipe.InitBuffer on it "
                                               "first)", loc, "scope", "AllocTensor");
@@ -186,11 +197,13 @@ public:
     TBuf() { pos_ = pos; }
     template <typename T> LocalTensor<T> Get(AKGEN_LOC) {
         if (!check("Get", loc)) return LocalTensor<T>();
+        akgen_sim::check_arch_type<T>(loc);
         akgen_sim::Slot* s = slots_[0];
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
     }
     template <typename T> LocalTensor<T> Get(uint32_t len, AKGEN_LOC) {
         if (!check("Get", loc)) return LocalTensor<T>();
+        akgen_sim::check_arch_type<T>(loc);
         akgen_sim::Slot* s = slots_[0];
         if (static_cast<uint64_t>(len) * sizeof(T) > s->bytes) {
             akgen_sim::fail("SIM-TBUF-SIZE",
