@@ -233,6 +233,11 @@ int main() {
             P(GetAxpyMaxMinTmpSize, s, ts, false)
             P(GetDropOutMaxMinTmpSize, s, ts, false)
             P(GetAscendQuantMaxMinTmpSize, s, ts)
+            ge::Shape s2({7, n});
+            P(GetReduceMaxMaxMinTmpSize, s2, ts == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16, AscendC::ReducePattern::AR,
+              true, false)
+            P(GetReduceMinMaxMinTmpSize, s2, ts == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16, AscendC::ReducePattern::RA,
+              true, false)
         }
     }
     ge::Shape empty({0});
@@ -274,6 +279,10 @@ def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple
         return fac(0, 6)
     if name == "GetAxpyMaxMinTmpSize":
         return (0, 0) if ts == 4 else (4 * n * ts if n * ts > r else 4 * r, 4 * r)
+    if name == "GetReduceMaxMaxMinTmpSize":  # AR over 7 rows of n
+        return (0, 0) if n <= 32 // ts else ((7 * 32, 7 * 32) if n < 256 // ts else (7 * 256, 7 * 256))
+    if name == "GetReduceMinMaxMinTmpSize":  # RA: 7 rows -> 4 of them, each n padded to 32 bytes
+        return (4 * (-(-n * ts // 32) * 32),) * 2
     if name == "GetAscendQuantMaxMinTmpSize":
         return -(-max(2 * n, 2 * r) // 32) * 32, 2 * r
     nodes = (5 if scalar_exp else 4) if ts == 4 else 14
@@ -342,3 +351,36 @@ def test_ascend_quant_per_tensor_in_half_round_even_saturated(write_manifest, tm
     want = np.clip(np.rint(h.astype(np.float32)), -128, 127).astype(np.int8)
     np.testing.assert_array_equal(y, want)
     assert (y == 127).any() and (y == -128).any()
+
+
+def run_reduce(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResult, np.ndarray, np.ndarray]:
+    rows, valid = 6, 21
+    cols = -(-valid * np.dtype(dtype).itemsize // 32) * 32 // np.dtype(dtype).itemsize
+    x = np.random.default_rng(7).uniform(-50, 50, (rows, cols)).astype(dtype)
+    m = write_manifest(KERNELS / "adv_ops_reduce.cpp", "adv_ops_reduce", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [1024 // np.dtype(dtype).itemsize]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "rows", "scalar": rows, "type": "int32_t"},
+        {"name": "cols", "scalar": cols, "type": "int32_t"},
+        {"name": "valid", "scalar": valid, "type": "int32_t"},
+    ], defines={"DTYPE_X": CT[dtype]})
+    res = run_manifest(m, tmp_path / "out")
+    return res, x[:, :valid], (np.load(res.outputs["y"]) if res.status == "ok" else np.zeros(0))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize(("mode", "axis", "fn"), [(0, 1, np.max), (1, 1, np.min), (2, 0, np.max), (3, 0, np.min)])
+def test_reduce_max_min_patterns_skip_the_row_padding(write_manifest, tmp_path: Path, dtype: str, mode: int,
+                                                      axis: int, fn) -> None:
+    res, x, y = run_reduce(write_manifest, tmp_path, dtype, mode)
+    ok(res)
+    want = fn(x, axis=axis)
+    np.testing.assert_array_equal(y[:want.size], want)
+    np.testing.assert_array_equal(y[want.size:], 0)
+
+
+def test_reduce_pattern_needs_inner_pad_on_a2(write_manifest, tmp_path: Path) -> None:
+    res, _, _ = run_reduce(write_manifest, tmp_path, "float32", 4)
+    hits = [f for f in res.findings if f.code == "SIM-REDUCE-PAD"]
+    assert hits and hits[0].span.line == marker_line(KERNELS / "adv_ops_reduce.cpp", "SIM-REDUCE-PAD")

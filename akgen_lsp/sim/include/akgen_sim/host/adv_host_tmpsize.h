@@ -278,4 +278,60 @@ inline void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32
     maxLiveNodeCount = 2;
 }
 
+// ReduceMax / ReduceMin with a pattern (adv_api/reduce/reduce_tiling.h): 2-D shapes, AR or RA.
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
+    RARARARA,
+};
+namespace akgen_host {
+inline uint32_t pow2_floor(uint32_t n) {
+    uint32_t k = 1;
+    while (n > 1) k <<= 1, n >>= 1;
+    return k;
+}
+inline void reduce_maxmin_tmp(const char* fn, const TensorShape& srcShape, ge::DataType dataType,
+                              ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource, uint32_t& maxValue,
+                              uint32_t& minValue) {
+    if (dataType != ge::DT_FLOAT && dataType != ge::DT_FLOAT16) {
+        std::fprintf(stderr, "[%s] it only supports float and half type on this platform.\n", fn);
+        return;
+    }
+    if (srcShape.GetDimNum() != 2) {
+        std::fprintf(stderr, "[%s] srcShape dims must be 2 (got %zu).\n", fn, srcShape.GetDimNum());
+        return;
+    }
+    if (!isSrcInnerPad) std::fprintf(stderr, "[%s] isSrcInnerPad must be true on this platform.\n", fn);
+    if (pattern != ReducePattern::AR && pattern != ReducePattern::RA)
+        std::fprintf(stderr, "[%s] Currently only support AR and RA pattern.\n", fn);
+    const uint32_t first = static_cast<uint32_t>(srcShape.GetDim(0)), last = static_cast<uint32_t>(srcShape.GetDim(1));
+    if (isReuseSource) {
+        maxValue = minValue = 0;
+        return;
+    }
+    const uint32_t ts = dataType == ge::DT_FLOAT ? 4 : 2;
+    if (pattern == ReducePattern::AR) {
+        const uint32_t perBlk = 32 / ts, perRep = 256 / ts;
+        maxValue = minValue = last <= perBlk ? 0 : (last < perRep ? first * perBlk * ts : first * perRep * ts);
+        return;
+    }
+    uint32_t k = pow2_floor(first);
+    if (k == first && first > 1) k >>= 1;
+    maxValue = minValue = k * ((last * ts + 31) / 32 * 32);
+}
+}  // namespace akgen_host
+
+using TensorDataType = ge::DataType;
+inline void GetReduceMaxMaxMinTmpSize(const TensorShape& srcShape, const TensorDataType dataType,
+                                      ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    akgen_host::reduce_maxmin_tmp("ReduceMax][GetReduceMaxMaxMinTmpSize", srcShape, dataType, pattern, isSrcInnerPad,
+                                  isReuseSource, maxValue, minValue);
+}
+inline void GetReduceMinMaxMinTmpSize(const TensorShape& srcShape, const TensorDataType dataType,
+                                      ReducePattern pattern, bool isSrcInnerPad, bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    akgen_host::reduce_maxmin_tmp("ReduceMin][GetReduceMinMaxMinTmpSize", srcShape, dataType, pattern, isSrcInnerPad,
+                                  isReuseSource, maxValue, minValue);
+}
+
 }  // namespace AscendC
