@@ -121,11 +121,23 @@ def _match_paren(code: str, i: int) -> int:
     return -1
 
 
+def cube_kernels(code: str) -> set[str]:
+    """The names of the kernels declared `__cube__` (cube core only, KERNEL_TYPE_AIC_ONLY) in comment-free code:
+    the last name before the `(` that follows the keyword (`__cube__ __global__ __aicore__ void name(`)."""
+    names: set[str] = set()
+    for m in re.finditer(r"\b__cube__\b([^;{}()]*)\(", code):
+        words = re.findall(r"\w+", m.group(1))
+        if words:
+            names.add(words[-1])
+    return names
+
+
 def rewrite_launches(text: str) -> tuple[str, list[int]]:
     """`text` with every `callee<<<cfg>>>(args)` turned into `::akgen_sim::program_launch(cfg, [&]() {
     callee(args); })`, line breaks kept (so every line keeps its number). Returns the text and the 1-based lines of
     the launches. Launches inside comments and string literals are left alone."""
     code = code_only(text)
+    cube = cube_kernels(code)
     edits: list[tuple[int, int, str]] = []
     lines: list[int] = []
     pos = 0
@@ -168,7 +180,13 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
         callee = text[start:m].rstrip()
         cfg = text[m + 3:close]
         args = text[j + 1:end]
-        repl = f"::akgen_sim::program_launch({cfg}, [&]() {{ {callee}({args}); }})"
+        # in a program with `__cube__` kernels, each launch says whether its kernel runs on the cube core only
+        # (ASCEND_IS_AIV is then false in it, as on the NPU) or is undeclared (both core types)
+        kind = ""
+        if cube:
+            name = re.sub(r"<.*", "", callee, flags=re.S).split("::")[-1].strip()
+            kind = f"::akgen_sim::task_type() = {1 if name in cube else -1}; "
+        repl = f"::akgen_sim::program_launch({cfg}, [&]() {{ {kind}{callee}({args}); }})"
         orig = text[start:end + 1]
         repl += "\n" * (orig.count("\n") - repl.count("\n"))
         edits.append((start, end + 1, repl))

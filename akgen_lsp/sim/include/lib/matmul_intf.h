@@ -90,13 +90,131 @@ template <typename... A> constexpr MatmulConfig GetIBShareNormConfig(A...) {
     return c;
 }
 template <typename... A> constexpr MatmulConfig GetBasicConfig(A...) { return MatmulConfig{}; }
-template <MatmulConfigMode, typename... A> constexpr MatmulConfig GetMMConfig(A...) { return MatmulConfig{}; }
+enum class BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
+struct MatmulShapeParams {
+    uint32_t singleCoreM, singleCoreN, singleCoreK;
+    uint32_t basicM, basicN, basicK;
+};
+struct MatmulQuantParams {
+    bool isPerTensor;
+    bool hasAntiQuantOffset;
+};
+struct MatmulBatchParams {
+    bool isNBatch;
+    BatchMode batchMode;
+    bool isBiasBatch = true;
+    BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+};
+struct MatmulFuncParams {
+    bool intrinsicsCheck;
+    bool enVecND2NZ;
+    bool enableDoubleCache;
+    bool enableL1CacheUB;
+    uint32_t doMTE2Preload;
+    IterateOrder iterateOrder;
+    ScheduleType scheduleType;
+    bool enableReuse = true;
+    bool enableUBReuse;
+    bool isPartialOutput = false;
+    bool isA2B2Shared = false;
+    bool isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false;
+};
+namespace akgen_mm_cfg {
+constexpr void apply(MatmulConfig& c, const MatmulShapeParams& p) {
+    c.singleCoreM = p.singleCoreM;
+    c.singleCoreN = p.singleCoreN;
+    c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM;
+    c.basicN = p.basicN;
+    c.basicK = p.basicK;
+}
+constexpr void apply(MatmulConfig& c, const MatmulQuantParams& p) {
+    c.isPerTensor = p.isPerTensor;
+    c.hasAntiQuantOffset = p.hasAntiQuantOffset;
+}
+constexpr void apply(MatmulConfig& c, const MatmulBatchParams& p) {
+    c.isNBatch = p.isNBatch;
+    c.batchMode = p.batchMode;
+    c.isBiasBatch = p.isBiasBatch;
+}
+constexpr void apply(MatmulConfig& c, const MatmulFuncParams& p) {
+    c.intrinsicsCheck = p.intrinsicsCheck;
+    c.enVecND2NZ = p.enVecND2NZ;
+    c.enableDoubleCache = p.enableDoubleCache;
+    c.enableL1CacheUB = p.enableL1CacheUB;
+    c.doMTE2Preload = p.doMTE2Preload;
+    c.iterateOrder = p.iterateOrder;
+    c.scheduleType = p.scheduleType;
+    c.enableReuse = p.enableReuse;
+    c.enableUBReuse = p.enableUBReuse;
+    c.isPartialOutput = p.isPartialOutput;
+    c.isA2B2Shared = p.isA2B2Shared;
+    c.isEnableChannelSplit = p.isEnableChannelSplit;
+    c.enableKdimReorderLoad = p.enableKdimReorderLoad;
+}
+}  // namespace akgen_mm_cfg
+// GetMMConfig<mode>(shape, quant, batch, func params in any order): the mode's config with those fields set.
+template <MatmulConfigMode MODE, typename... A> constexpr MatmulConfig GetMMConfig(A... args) {
+    MatmulConfig c = MODE == MatmulConfigMode::CONFIG_NORM ? GetNormalConfig()
+                     : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
+                                                                : GetMDLConfig();
+    if (MODE == MatmulConfigMode::CONFIG_SPECIALMDL) c.doSpecialMDL = true;
+    (akgen_mm_cfg::apply(c, args), ...);
+    return c;
+}
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
 constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 constexpr MatmulConfig MM_CFG_BB = GetBasicConfig();
 
+// The constant (compile-time) tiling of a Matmul: the TCubeTiling fields (-1: not set) and the config.
+struct MatmulApiStaticTiling {
+    int32_t usedCoreNum = -1, M = -1, N = -1, Ka = -1, Kb = -1, singleCoreM = -1, singleCoreN = -1, singleCoreK = -1;
+    int32_t baseM = -1, baseN = -1, baseK = -1, depthA1 = -1, depthB1 = -1, stepM = -1, stepN = -1, isBias = -1;
+    int32_t transLength = -1, iterateOrder = -1, shareMode = -1, shareL1Size = -1, shareL0CSize = -1, shareUbSize = -1;
+    int32_t stepKa = -1, stepKb = -1, depthAL1CacheUB = -1, depthBL1CacheUB = -1, dbL0A = -1, dbL0B = -1, dbL0C = -1;
+    int32_t ALayoutInfoB = -1, ALayoutInfoS = -1, ALayoutInfoN = -1, ALayoutInfoG = -1, ALayoutInfoD = -1;
+    int32_t BLayoutInfoB = -1, BLayoutInfoS = -1, BLayoutInfoN = -1, BLayoutInfoG = -1, BLayoutInfoD = -1;
+    int32_t CLayoutInfoB = -1, CLayoutInfoS1 = -1, CLayoutInfoN = -1, CLayoutInfoG = -1, CLayoutInfoS2 = -1;
+    int32_t BatchNum = -1, mxTypePara = -1;
+    MatmulConfig cfg = CFG_NORM;
+};
+
 namespace AscendC {
+
+// GetMatmulApiTiling<A, B, C, BIAS>(cfg): the static tiling from the config's single-core and basic shapes. As in
+// CANN, without all three single-core sizes only the base block (and isBias) is set. The L1 factors are our own
+// rule: stepM = stepN = 1, stepKa = stepKb = min(K blocks, 4) lowered until A and B (double-buffered) fit l1Size.
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 512 * 1024) {
+    MatmulApiStaticTiling t;
+    t.cfg = cfg;
+    if (cfg.basicM != 0 && cfg.basicN != 0 && cfg.basicK != 0) {
+        t.baseM = static_cast<int32_t>(cfg.basicM);
+        t.baseN = static_cast<int32_t>(cfg.basicN);
+        t.baseK = static_cast<int32_t>(cfg.basicK);
+        t.isBias = cfg.enableSetBias ? 1 : 0;
+    }
+    if (cfg.singleCoreM == 0 || cfg.singleCoreN == 0 || cfg.singleCoreK == 0 || t.baseK <= 0) return t;
+    t.M = t.singleCoreM = static_cast<int32_t>(cfg.singleCoreM);
+    t.N = t.singleCoreN = static_cast<int32_t>(cfg.singleCoreN);
+    t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(cfg.singleCoreK);
+    t.stepM = t.stepN = 1;
+    const int32_t kBlocks = (t.singleCoreK + t.baseK - 1) / t.baseK;
+    const int32_t aBlock = t.baseM * t.baseK * static_cast<int32_t>(sizeof(typename A_TYPE::T));
+    const int32_t bBlock = t.baseN * t.baseK * static_cast<int32_t>(sizeof(typename B_TYPE::T));
+    int32_t stepK = kBlocks < 4 ? kBlocks : 4;
+    while (stepK > 1 && (aBlock + bBlock) * stepK * (stepK < kBlocks ? 2 : 1) > l1Size) --stepK;
+    t.stepKa = t.stepKb = stepK;
+    t.depthA1 = t.depthB1 = stepK < kBlocks ? stepK * 2 : stepK;
+    t.iterateOrder = cfg.iterateOrder == IterateOrder::ORDER_N ? 1 : 0;
+    t.dbL0A = t.dbL0B = 2;
+    t.dbL0C = t.baseM * t.baseN * 4 * 2 <= 128 * 1024 ? 2 : 1;
+    t.shareMode = 0;
+    t.transLength = 0;
+    return t;
+}
 
 template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
@@ -155,8 +273,12 @@ public:
     void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr, AKGEN_LOC) {
         (void)tpipe;
         akgen_sim::touch("Matmul::Init", loc);
-        if (tiling == nullptr) return;  // registered without tiling: Init(&tiling) must follow before computing
-        t_ = *tiling;
+        if (tiling == nullptr && !kStatic) return;  // registered without tiling: Init(&tiling) must follow
+        if (tiling != nullptr) {
+            t_ = *tiling;
+        } else {  // the constant tiling of MM_CFG (GetMatmulApiTiling); SetOrgShape gives the real shape
+            t_ = static_tiling();
+        }
         orgM_ = t_.M;
         orgN_ = t_.N;
         orgKa_ = t_.Ka;
@@ -355,6 +477,34 @@ public:
     void SetBatchNum(int32_t, int32_t) {}
 
 private:
+    static constexpr bool kStatic = std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
+    static TCubeTiling static_tiling() {
+        TCubeTiling t{};
+        if constexpr (kStatic) {
+            const MatmulApiStaticTiling& s = MM_CFG;
+            auto v = [](int32_t x) { return x < 0 ? 0 : x; };
+            t.usedCoreNum = v(s.usedCoreNum);
+            t.M = v(s.M);
+            t.N = v(s.N);
+            t.Ka = v(s.Ka);
+            t.Kb = v(s.Kb);
+            t.singleCoreM = v(s.singleCoreM);
+            t.singleCoreN = v(s.singleCoreN);
+            t.singleCoreK = v(s.singleCoreK);
+            t.baseM = v(s.baseM);
+            t.baseN = v(s.baseN);
+            t.baseK = v(s.baseK);
+            t.depthA1 = v(s.depthA1);
+            t.depthB1 = v(s.depthB1);
+            t.stepM = v(s.stepM);
+            t.stepN = v(s.stepN);
+            t.stepKa = v(s.stepKa);
+            t.stepKb = v(s.stepKb);
+            t.isBias = v(s.isBias);
+            t.iterateOrder = v(s.iterateOrder);
+        }
+        return t;
+    }
     TCubeTiling t_{};
     bool inited_ = false;
     int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
