@@ -384,3 +384,50 @@ def test_reduce_pattern_needs_inner_pad_on_a2(write_manifest, tmp_path: Path) ->
     res, _, _ = run_reduce(write_manifest, tmp_path, "float32", 4)
     hits = [f for f in res.findings if f.code == "SIM-REDUCE-PAD"]
     assert hits and hits[0].span.line == marker_line(KERNELS / "adv_ops_reduce.cpp", "SIM-REDUCE-PAD")
+
+
+def run_basic(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, np.ndarray, np.ndarray, np.ndarray]:
+    n = 512
+    x = np.random.default_rng(9).uniform(-10, 10, n).astype(np.float16)
+    off = (np.random.default_rng(1).permutation(n * 2 // 32)[:16] * 32).astype(np.uint32)
+    m = write_manifest(KERNELS / "adv_ops_basic.cpp", "adv_ops_basic", [
+        {"name": "x", "input": x},
+        {"name": "off", "input": off},
+        {"name": "y", "output": "y.npy", "dtype": "float16", "shape": [n]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "n", "scalar": n, "type": "int32_t"},
+    ])
+    res = run_manifest(m, tmp_path / "out")
+    return res, x, off, (np.load(res.outputs["y"]) if res.status == "ok" else np.zeros(0))
+
+
+def test_transpose_16x16_block(write_manifest, tmp_path: Path) -> None:
+    res, x, _, y = run_basic(write_manifest, tmp_path, 0)
+    ok(res)
+    np.testing.assert_array_equal(y[:256].reshape(16, 16), x[:256].reshape(16, 16).T)
+    np.testing.assert_array_equal(y[256:], 0)
+
+
+@pytest.mark.parametrize(("mode", "src_shape", "axes"), [(1, (2, 3, 4, 8), (0, 2, 3, 1)), (2, (2, 4, 8, 3), (0, 3, 1, 2))])
+def test_transpose_nchw_nhwc(write_manifest, tmp_path: Path, mode: int, src_shape: tuple, axes: tuple) -> None:
+    res, x, _, y = run_basic(write_manifest, tmp_path, mode)
+    ok(res)
+    k = int(np.prod(src_shape))
+    np.testing.assert_array_equal(y[:k], np.transpose(x[:k].reshape(src_shape), axes).ravel())
+
+
+def test_gatherb_copies_blocks_by_byte_offset(write_manifest, tmp_path: Path) -> None:
+    res, x, off, y = run_basic(write_manifest, tmp_path, 3)
+    ok(res)
+    xb, yb = x.view(np.uint16).reshape(-1, 16), y.view(np.uint16).reshape(-1, 16)
+    want = np.zeros_like(yb)
+    for r in range(2):
+        for j in range(8):
+            want[r * 16 + j * 2] = xb[off[r * 8 + j] // 32]
+    np.testing.assert_array_equal(yb, want)
+
+
+def test_gatherb_rejects_an_unaligned_offset(write_manifest, tmp_path: Path) -> None:
+    res, _, _, _ = run_basic(write_manifest, tmp_path, 4)
+    hits = [f for f in res.findings if f.code == "SIM-GATHERB-OFFSET"]
+    assert hits and hits[0].span.line == marker_line(KERNELS / "adv_ops_basic.cpp", "SIM-GATHERB-OFFSET")
