@@ -10,13 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from akgen_lsp.sim.program import run_program
+from akgen_lsp.sim.program import cube_kernels, rewrite_launches, run_program
 
 from .conftest import needs_gxx
 
 pytestmark = needs_gxx
 
-PROGRAM = Path(__file__).resolve().parent / "programs" / "matmul_api.asc"
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+PROGRAM = PROGRAMS / "matmul_api.asc"
 L0A = L0B = 65536
 L0C = 131072
 L1 = 524288 - 256  # Ascend910B keeps 256 bytes of L1 for KFC
@@ -100,3 +101,32 @@ def test_fix_split_is_kept_and_bad_one_fails(tmp_path: Path) -> None:
     res = run_program(PROGRAM, bad, args=["64", "64", "64", "0", "0", "0", "0", "512", "512", "64"])
     assert "ret=-1" in res.stdout
     assert "does not fit in L0C" in res.stdout  # the program's stderr comes with its stdout
+
+
+def test_cube_kernel_with_constant_tiling(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    a = rng.integers(-3, 4, (32, 64)).astype(np.float16)
+    b = rng.integers(-3, 4, (64, 48)).astype(np.float16)
+    (tmp_path / "input").mkdir()
+    (tmp_path / "output").mkdir()
+    a.tofile(tmp_path / "input" / "a.bin")
+    b.tofile(tmp_path / "input" / "b.bin")
+    res = run_program(PROGRAMS / "matmul_cube_const.asc", tmp_path)
+    assert res.status == "ok", [f.message for f in res.findings] + [res.stdout]
+    # the __cube__ kernel ran past its `if ASCEND_IS_AIV return;`, in the static tiling's 2 x 2 base blocks
+    assert "blocks=4" in res.stdout and "sync=0" in res.stdout, res.stdout
+    assert "stepKa=2 depthA1=2" in res.stdout  # K = 64 is two base K blocks, all in L1 at once
+    c = np.fromfile(tmp_path / "output" / "c.bin", dtype=np.float32).reshape(32, 48)
+    np.testing.assert_array_equal(c, a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_only_cube_kernels_launch_as_aic_only() -> None:
+    src = ("__cube__ __global__ __aicore__ void mm_k(int a) {}\n"
+           "__global__ __aicore__ void vec_k(int a) {}\n"
+           "int main() { mm_k<<<1, nullptr, s>>>(1); vec_k<<<2, nullptr, s>>>(2); }\n")
+    assert cube_kernels(src) == {"mm_k"}
+    out, _ = rewrite_launches(src)
+    assert "[&]() { ::akgen_sim::task_type() = 1; mm_k(1); }" in out
+    assert "[&]() { ::akgen_sim::task_type() = -1; vec_k(2); }" in out
+    plain, _ = rewrite_launches(src.replace("__cube__ ", ""))
+    assert "task_type" not in plain  # programs without cube kernels are rewritten as before
