@@ -153,6 +153,7 @@ _OPTIONAL = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*has_value\s*\(\s*\)\s*\?\s*\
 _CONVERT = re.compile(r"\b(\w+)\s*=\s*ConvertType\s*\(\s*(?:(?:at|c10)::IntArrayRef\s*\(\s*)?(\w+)\s*\)")
 _CSTR = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*c_str\s*\(\s*\)")
 _VECTOR = re.compile(r"\bstd::vector\s*<\s*(?:at|torch)::Tensor\s*>\s+(\w+)\s*(?:=\s*)?\{([^}]*)\}")
+_PUSH_IF = re.compile(r"\bif\s*\(\s*(\w+)\s*\)\s*\{([^{}]*)\}")
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,9 @@ class PybindCall:
     likes: Mapping[str, str] = field(default_factory=dict)  # local -> the parameter it is empty_like of
     scalars: tuple[str, ...] = ()  # parameters handed to aclnn as scalars (the op gets them in its own dtype)
     arrays: tuple[str, ...] = ()  # int-list parameters converted to an aclIntArray (an op input of their values)
+    # outputs appended to the returned vector under a bool parameter (`if (returnZloss) result.push_back(z);`):
+    # (parameter, output); the call returns them only when the parameter is true
+    conditional: tuple[tuple[str, str], ...] = ()
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -258,15 +262,21 @@ def parse_pybind(text: str) -> PybindCall | None:
     exec_args = tuple(converted.get(a.strip(), a.strip()) for a in _split_args(em.group(1)) if a.strip())
     returned: list[str] = []
     vectors = {m[0]: m[1] for m in _VECTOR.findall(body)}  # std::vector<at::Tensor> result = {yOut, rstdOut};
+    conditional: list[tuple[str, str]] = []
     for rm in _RETURN.finditer(body):
         expr = rm.group(1).strip()
+        vec = expr if expr in vectors else None
         expr = vectors.get(expr, expr).strip().strip("{}")
         returned.extend(e.strip() for e in expr.split(",") if re.fullmatch(r"\s*\w+\s*", e))
+        if vec is not None:
+            push = re.compile(rf"\b{vec}\s*\.\s*(?:push|emplace)_back\s*\(\s*(\w+)\s*\)")
+            for im in _PUSH_IF.finditer(body, 0, rm.start()):
+                conditional.extend((im.group(1), n) for n in push.findall(im.group(2)))
         break
     locals_ = tuple(a or b for a, b in _LOCAL_TENSOR.findall(body) if (a or b) not in optional)
     likes = dict(_LIKE.findall(body))
     return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(scalar_of)),
-                      tuple(sorted(set(arrays.values()))))
+                      tuple(sorted(set(arrays.values()))), tuple(conditional))
 
 
 def _split_args(text: str) -> list[str]:

@@ -134,3 +134,29 @@ def test_model_new_init_tensors_and_value_depend_data_reach_the_tiling_func(tmp_
     k.write_text(k.read_text().replace("Adds(b, b, t.epsilon, t.cols);", ""))
     rec = evaluate(broken, _answer(broken), Settings(mode="dynamic", case_ids=(0,)))
     assert rec["status"] == "wrong_answer", rec["findings"]
+
+
+def test_outputs_returned_under_a_flag_are_compared_only_when_it_is_set() -> None:
+    """CrossEntropyLoss's pybind returns zloss only `if (returnZloss)`: without the flag the reference's extra output
+    is not compared (NPUKernelBench zips the two lists) and the op's output is a scratch buffer of its shape."""
+    text = ("std::vector<at::Tensor> ce(at::Tensor input, bool returnZloss) {\n"
+            "    at::Tensor lossOut = torch::empty_like(input);\n"
+            "    at::Tensor zlossOut = torch::empty({3}, input.options());\n"
+            "    EXEC_NPU_CMD(aclnnCe, input, returnZloss, lossOut, zlossOut);\n"
+            "    std::vector<at::Tensor> result = {lossOut};\n"
+            "    if (returnZloss) {\n        result.push_back(zlossOut);\n    }\n"
+            "    return result;\n}\n")
+    call = parse_pybind(text)
+    assert call is not None and call.conditional == (("returnZloss", "zlossOut"),)
+    params = ["input", "loss", "zloss", "workspace", "tiling"]
+    prep = _Prepared(Path("k.cpp"), None, "ce", params, Path("."))
+    for flag in (False, True):
+        x = np.ones(4, np.float32)
+        data = CaseData(Case({"case_id": 0}), [Tensor("in0", x, "float32", index=0)], {"in1": flag},
+                        [Tensor("out0", np.zeros(4, np.float32), "float32"),
+                         Tensor("out1", np.zeros(3, np.float32), "float32")], Tolerance(), n_raw=2)
+        binding, err = _bind(prep, data, None, call)
+        assert err is None
+        kinds = {n: (k, t.array.shape if t is not None else None) for k, n, t in binding}
+        assert kinds["zloss"] == (("out" if flag else "scratch"), (3,))
+        assert len(data.outputs) == (2 if flag else 1)
