@@ -169,7 +169,9 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     uint64_t blk = uint64_t(p.blockLen) * 32, total = blk * p.blockCount;
     uint64_t dst_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.dstStride) * 32 + blk;
     uint64_t src_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.srcStride) * 32 + blk;
-    akgen_sim::check_local(src, "src", "DataCopy", src_extent, loc);
+    // A2/A3 also copy L1 (A1/B1/C1) out to GM (on the AIC, MTE3: "DataCopy(L1->GM)" in the API pipe table)
+    const bool from_l1 = src.pos_ == TPosition::A1 || src.pos_ == TPosition::B1 || src.pos_ == TPosition::C1;
+    akgen_sim::check_local(src, "src", "DataCopy", src_extent, loc, !from_l1);
     const uint8_t* s = reinterpret_cast<const uint8_t*>(src.addr_);
     uint8_t* d = reinterpret_cast<uint8_t*>(dst.addr_);
     for (uint32_t b = 0; b < p.blockCount; ++b) {
