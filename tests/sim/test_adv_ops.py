@@ -431,3 +431,69 @@ def test_gatherb_rejects_an_unaligned_offset(write_manifest, tmp_path: Path) -> 
     res, _, _, _ = run_basic(write_manifest, tmp_path, 4)
     hits = [f for f in res.findings if f.code == "SIM-GATHERB-OFFSET"]
     assert hits and hits[0].span.line == marker_line(KERNELS / "adv_ops_basic.cpp", "SIM-GATHERB-OFFSET")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_adjust_softmax_res_rewrites_rows_whose_max_matches(write_manifest, tmp_path: Path, dtype: str) -> None:
+    a, _ = inputs(dtype)
+    per_blk = 32 // np.dtype(dtype).itemsize
+    mx = np.zeros(N, dtype)
+    rows = np.array([1, 4, 5, 12])
+    mx[rows * per_blk] = 1.0  # the row's block starts with the max
+    mx[2 * per_blk + 1] = 1.0  # not the first element of its block: no match
+    res, y = run(write_manifest, tmp_path, dtype, 14, b_bytes=mx)
+    ok(res)
+    want = a.copy()
+    want[:208].reshape(13, 16)[rows] = -2
+    np.testing.assert_array_equal(y[:-1], want[:-1])
+    assert y[-1] == 1  # returned true
+
+
+SOFTMAX_HOST = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    ge::Shape s({2, 40, 64});  // 80 rows of 64
+    std::printf("%u %u %u %u\n", AscendC::GetSoftMaxMinTmpSize(s, 4, false), AscendC::GetSoftMaxMaxTmpSize(s, 2, false),
+                AscendC::GetSoftMaxGradMinTmpSize(s, 2, false, false),
+                AscendC::GetSoftMaxGradMaxTmpSize(s, 4, true, false));
+    for (uint32_t work : {5000u, 20000u, 100000u}) {
+        SoftMaxTiling t;
+        AscendC::SoftMaxTilingFunc(s, 4, work, t);
+        std::printf("%u %u %u %u %u %u\n", t.srcM, t.srcK, t.splitM, t.rangeM, t.tailM, t.reduceSize);
+    }
+    SoftMaxTiling g;
+    AscendC::SoftMaxGradTilingFunc(s, 2, 30000, g, false);
+    std::printf("%u %u %u %d\n", g.splitM, g.rangeM, g.tailM, AscendC::IsBasicBlockInSoftMax(g, 2));
+}
+"""
+
+
+def test_softmax_host_tiling_follows_the_library(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "s.cpp").write_text(SOFTMAX_HOST, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "s.cpp", "-o", "s"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "s")], capture_output=True, text=True, check=True).stdout.splitlines()
+    m, k = 80, 64
+    assert out[0].split() == [str(v) for v in ((8 + k + 64) * 4, m * (16 + k + 64) * 4, (32 + 3 * k + 64) * 4,
+                                                m * (8 + k + 64) * 4)]
+
+    def base_m(work: int, per_row: int) -> int:
+        b = min(work // 4 // per_row, m)
+        if b < m and b > 8:
+            b = b // 8 * 8
+        if b > 8 and m % 8 == 0 and k % 64 == 0:  # the basic block: a divisor of m, under 255 repeats
+            b = b // 8 * 8
+            while m % b:
+                b -= 8
+            while b * k >= 64 * 256:
+                b //= 2
+        return b
+
+    for line, work in zip(out[1:4], (5000, 20000, 100000), strict=True):
+        b = base_m(work, 8 + k + 64)
+        assert line.split() == [str(v) for v in (m, k, b, m // b, m % b, b * 8)], (line, work)
+    gb = base_m(30000, 32 + 3 * k + 64)
+    assert out[4].split() == [str(gb), str(m // gb), str(m % gb), "0"]  # srcK 64 < 256 / 2: not a basic block

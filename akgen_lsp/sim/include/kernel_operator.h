@@ -42,6 +42,7 @@
 #include "akgen_sim/adv_quant.h"
 #include "akgen_sim/adv_reduce_pattern.h"
 #include "akgen_sim/basic_more.h"
+#include "akgen_sim/adv_softmax_more.h"
 #include "akgen_sim/cann9_alloc.h"
 
 #endif

@@ -2,7 +2,8 @@
 // the data type; `mode` picks the API: 0 Fmod, 1 ClampMin, 2 ClampMax, 3 Swish, 4 GeGLU, 5 Arange, 6 Xor (integer
 // types), 7 Fmod without calCount, 8 Swish reading 8 elements past the end of src, reported at its line, 9 SwiGLU,
 // 10 Axpy into float from half (b's bytes read as half), 11 DropOut with a byte mask (b's bytes), 12 DropOut with a
-// bit mask (b's first bytes; both on 4 rows of 48), 13 DropOut with keepProb 1 (rejected).
+// bit mask (b's first bytes; both on 4 rows of 48), 13 DropOut with keepProb 1 (rejected),
+// 14 AdjustSoftMaxRes.
 #include <type_traits>
 #include "kernel_operator.h"
 using namespace AscendC;
@@ -50,6 +51,14 @@ extern "C" __global__ __aicore__ void adv_ops(GM_ADDR a, GM_ADDR b, GM_ADDR y, i
         if (mode == 8) Swish(ly, la[8], n, static_cast<T>(1.0f));  // EXPECT SIM-UB-SIZE
         if (mode == 9) SwiGLU<T, false>(ly, la, lb, 0.75f, tmp, n);
         if (mode == 10) AxpyFromHalf(ly, la, lb, tmp, n);
+        if (mode == 14) {  // a: 13 rows of 16 results, b: 13 rows' max blocks; rows whose max is 1.0 become -2
+            DataCopy(ly, la, n);
+            PipeBarrier<PIPE_V>();
+            SoftMaxShapeInfo si{13, 16, 13, 16};
+            const bool hit = AdjustSoftMaxRes<T, T>(ly, lb, sizeof(T) == 4 ? 0x3f800000u : 0x3c00u,
+                                                    static_cast<T>(-2.0f), si);
+            ly.SetValue(n - 1, static_cast<T>(hit ? 1.0f : 0.0f));
+        }
         DropOutShapeInfo info;
         info.firstAxis = 4;
         info.srcLastAxis = 48;

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "graph.h"
+#include "adv_host_softmax.h"
 
 namespace AscendC {
 
