@@ -234,6 +234,8 @@ int main() {
             P(GetDropOutMaxMinTmpSize, s, ts, false)
             P(GetAscendQuantMaxMinTmpSize, s, ts)
             ge::Shape s2({7, n});
+            ge::Shape s3({7, n * 32 / ts});  // rows of whole 32-byte blocks
+            P(GetCumSumMaxMinTmpSize, s3, ts, true, false)
             P(GetReduceMaxMaxMinTmpSize, s2, ts == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16, AscendC::ReducePattern::AR,
               true, false)
             P(GetReduceMinMaxMinTmpSize, s2, ts == 4 ? ge::DT_FLOAT : ge::DT_FLOAT16, AscendC::ReducePattern::RA,
@@ -283,6 +285,10 @@ def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple
         return (0, 0) if n <= 32 // ts else ((7 * 32, 7 * 32) if n < 256 // ts else (7 * 256, 7 * 256))
     if name == "GetReduceMinMaxMinTmpSize":  # RA: 7 rows -> 4 of them, each n padded to 32 bytes
         return (4 * (-(-n * ts // 32) * 32),) * 2
+    if name == "GetCumSumMaxMinTmpSize":  # last axis of [7, n * 32 / ts]: 7 rows round up to 16
+        inner = n * 32 // ts
+        cast_min, cast_max = (inner * 16 * 2, inner * 16 * 2) if ts == 2 else (0, 0)
+        return cast_max + 16 * inner * ts * 2, cast_min + 16 * inner * ts * 2
     if name == "GetAscendQuantMaxMinTmpSize":
         return -(-max(2 * n, 2 * r) // 32) * 32, 2 * r
     nodes = (5 if scalar_exp else 4) if ts == 4 else 14
@@ -497,3 +503,24 @@ def test_softmax_host_tiling_follows_the_library(tmp_path: Path) -> None:
         assert line.split() == [str(v) for v in (m, k, b, m // b, m % b, b * 8)], (line, work)
     gb = base_m(30000, 32 + 3 * k + 64)
     assert out[4].split() == [str(gb), str(m // gb), str(m % gb), "0"]  # srcK 64 < 256 / 2: not a basic block
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize(("mode", "axis"), [(0, 1), (1, 0)])
+def test_cumsum_accumulates_in_float(write_manifest, tmp_path: Path, dtype: str, mode: int, axis: int) -> None:
+    rows, cols = 5, 48
+    x = np.random.default_rng(11).uniform(-2, 2, (rows, cols)).astype(dtype)
+    m = write_manifest(KERNELS / "adv_ops_cumsum.cpp", "adv_ops_cumsum", [
+        {"name": "x", "input": x},
+        {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [rows, cols]},
+        {"name": "last", "output": "last.npy", "dtype": dtype, "shape": [cols]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "rows", "scalar": rows, "type": "int32_t"},
+        {"name": "cols", "scalar": cols, "type": "int32_t"},
+    ], defines={"DTYPE_X": CT[dtype]})
+    res = run_manifest(m, tmp_path / "out")
+    ok(res)
+    y, last = np.load(res.outputs["y"]), np.load(res.outputs["last"])
+    want = np.cumsum(x.astype(np.float32), axis=axis, dtype=np.float32).astype(dtype)
+    np.testing.assert_array_equal(y, want)
+    np.testing.assert_array_equal(last, want[-1] if mode == 0 else np.zeros(cols, dtype))

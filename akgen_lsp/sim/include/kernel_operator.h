@@ -43,6 +43,7 @@
 #include "akgen_sim/adv_reduce_pattern.h"
 #include "akgen_sim/basic_more.h"
 #include "akgen_sim/adv_softmax_more.h"
+#include "akgen_sim/adv_cumsum.h"
 #include "akgen_sim/cann9_alloc.h"
 
 #endif

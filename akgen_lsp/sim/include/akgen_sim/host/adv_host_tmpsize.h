@@ -335,4 +335,28 @@ inline void GetReduceMinMaxMinTmpSize(const TensorShape& srcShape, const TensorD
                                   isReuseSource, maxValue, minValue);
 }
 
+// CumSum: 2-D [outter, inner], inner a whole number of 32-byte blocks. First axis: half needs the whole input as
+// float, float none; last axis: two transposes of 16-row groups (all rows rounded up to 16 for the maximum), half
+// plus a half copy of them.
+inline void GetCumSumMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isLastAxis,
+                                   const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    if (srcShape.GetDimNum() != 2 || (typeSize != 2 && typeSize != 4) || srcShape.GetDim(1) <= 0 ||
+        (srcShape.GetDim(1) * typeSize) % 32 != 0) {
+        std::fprintf(stderr, "[CumSum][GetCumSumMaxMinTmpSize] the shape must be 2-D with the inner axis a whole "
+                             "number of 32-byte blocks and typeSize 2 or 4 (got %zu dimensions, typeSize %u)\n",
+                     srcShape.GetDimNum(), typeSize);
+        return;
+    }
+    const uint32_t outter = static_cast<uint32_t>(srcShape.GetDim(0)), inner = static_cast<uint32_t>(srcShape.GetDim(1));
+    if (!isLastAxis) {
+        maxValue = minValue = typeSize == 2 ? outter * inner * 4 : 0;
+        return;
+    }
+    const uint32_t alignOutter = (outter + 15) / 16 * 16;
+    const uint32_t minCast = typeSize == 2 ? inner * 16 * 2 : 0, maxCast = typeSize == 2 ? inner * alignOutter * 2 : 0;
+    minValue = minCast + 16 * inner * typeSize * 2;
+    maxValue = maxCast + alignOutter * inner * typeSize * 2;
+}
+
 }  // namespace AscendC
