@@ -399,7 +399,7 @@ def _call_data(data: CaseData) -> CaseData | None:
 
 
 def _use_view(data: CaseData, view: CaseData) -> None:
-    data.inputs, data.attrs, data.n_raw = view.inputs, view.attrs, view.n_raw
+    data.inputs, data.attrs, data.n_raw, data.outputs = view.inputs, view.attrs, view.n_raw, view.outputs
 
 
 def _scalars_in_op_dtype(plan: list[tuple[str, Any]], call: PybindCall, opdef: OpDef) -> None:
@@ -561,6 +561,20 @@ def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, 
     return by_ctype.get(defines.get(f"DTYPE_{(key or name).upper()}", ""), ref_dtype)
 
 
+def _host_reads_values(host: Path | None) -> bool:
+    """Whether the op_host sources read an input's data (``GetInputTensor(i)`` / ``GetOptionalInputTensor``)."""
+    if host is None:
+        return False
+    for f in [host, *sorted(host.parent.glob("*.cpp")), *sorted(host.parent.glob("*.cc"))]:
+        try:
+            if re.search(r"\bGet(?:Optional|Dynamic)?InputTensor\s*\(", f.read_text(encoding="utf-8",
+                                                                                 errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def _op_def_name(host: Path | None, default: str) -> str:
     """The OpDef registered by the op_host source (``OP_ADD(Name)``); the task's name when there is none."""
     if host is None:
@@ -678,6 +692,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     static_checked = False
     opdef = opdef_for_host(prep.host)
     call = pybind_for_task(task.validation)
+    host_reads_values = _host_reads_values(prep.host)
     for case in cases:
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
         rec["case_results"].append(cr)
@@ -754,11 +769,12 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         refs = ({p.name.lower() for p in opdef.inputs} & {p.name.lower() for p in opdef.outputs}) if opdef else set()
         # An op with no OpDef output (ForeachZeroInplace) writes its inputs in place: they are its outputs too.
         in_place_only = opdef is not None and not opdef.outputs
-        # An input of one 32-byte block at most (Fill's dims and value) is a scalar a kernel may read by dereferencing
-        # its __gm__ pointer, which the simulator's GM counters do not see: it does not make "never read its inputs".
+        # When the TilingFunc reads input values (GetInputTensor(i)->GetData: Fill's dims), an input of one 32-byte
+        # block at most is a value the tiling or a __gm__ pointer dereference (unseen by the simulator's GM counters)
+        # carries: it does not make "never read its inputs".
         n_in = sum(int(t.array.size) for k, n, t in binding
                    if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs
-                   and (isinstance(t, tensorlist.TensorList) or int(t.array.nbytes) > 32))
+                   and (not host_reads_values or isinstance(t, tensorlist.TensorList) or int(t.array.nbytes) > 32))
         n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,

@@ -160,3 +160,17 @@ def test_outputs_returned_under_a_flag_are_compared_only_when_it_is_set() -> Non
         kinds = {n: (k, t.array.shape if t is not None else None) for k, n, t in binding}
         assert kinds["zloss"] == (("out" if flag else "scratch"), (3,))
         assert len(data.outputs) == (2 if flag else 1)
+
+    # the same when only ModelNew's call passes the values (weight from get_init_inputs): the case's outputs follow
+    view_text = text.replace("at::Tensor input, bool", "at::Tensor input, at::Tensor weight, bool").replace(
+        "aclnnCe, input,", "aclnnCe, input, weight,")
+    prep = _Prepared(Path("k.cpp"), None, "ce", ["input", "weight", "loss", "zloss", "workspace", "tiling"], Path("."))
+    x = np.ones(4, np.float32)
+    data = CaseData(Case({"case_id": 0}), [Tensor("in0", x, "float32", index=0)], {},
+                    [Tensor("out0", np.zeros(4, np.float32), "float32"),
+                     Tensor("out1", np.zeros(3, np.float32), "float32")], Tolerance(), n_raw=1)
+    data.call_view = ([Tensor("in0", x, "float32", index=0), Tensor("in1", x.copy(), "float32", index=1)],
+                      {"in2": False}, 3)
+    binding, err = _bind(prep, data, None, parse_pybind(view_text))
+    assert err is None and [k for k, _, _ in binding][:4] == ["in", "in", "out", "scratch"]
+    assert len(data.outputs) == 1  # what the comparison sees
