@@ -127,3 +127,12 @@ def test_checks_at_the_callers_line(write_manifest, tmp_path: Path, mode: int, c
     assert hits[0].span.path == str(SRC) and hits[0].span.line == marker_line(SRC, code)
     assert hits[0].severity is Severity.ERROR and words in hits[0].message
     assert res.status == "runtime_error"
+
+
+def test_m1_is_gemv_with_a_read_as_nd(write_manifest, tmp_path: Path) -> None:
+    dtype = "float16"  # B goes through the transposing LoadData of mode 0 (16-bit types)
+    res, out = run(write_manifest, tmp_path, dtype, 11)
+    ok(res)
+    a, b, _ = inputs(dtype)
+    want = a[:1].astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_array_equal(out["c"][:1], want)

@@ -49,7 +49,7 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
     for (int32_t i = 0; i < Mb; ++i) {
         LoadData(a2[i * Kb * FE], a1, LoadData2DParams(i, Kb, Mb, 0, 0, false, 0));
     }
-    if (mode == 0 || mode == 2 || mode == 8) {
+    if (mode == 0 || mode == 2 || mode == 8 || mode == 11) {
         // B: ND (K x N) -> NZ in L1 (N blocks of Kal x 16), fractals transposed on the way into L0B (16-bit types)
         const int32_t Kal = Kb * 16;
         DataCopy(b1, bGm, Nd2NzParams(1, K, N, 0, N, Kal, 1, 0));
@@ -113,6 +113,16 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
             Mmad(c1, a2, b2, mp);
             fp.reluEn = true;
             break;
+        case 11: {  // GEMV: m = 1 reads A's row as K contiguous elements (ND) from L0A
+            DataCopy(a1, aGm, (K + C0 - 1) / C0 * C0);
+            PipeBarrier<PIPE_ALL>();
+            LoadData(a2, a1, LoadData2DParams(0, (K * sizeof(T) + 511) / 512, 1, 0, 0, false, 0));
+            PipeBarrier<PIPE_ALL>();
+            mp.m = 1;
+            Mmad(c1, a2, b2, mp);
+            fp = FixpipeParamsV220(N, 1, 16, N, false);
+            break;
+        }
         default:
             break;
     }

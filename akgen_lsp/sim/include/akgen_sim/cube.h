@@ -406,7 +406,10 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
     constexpr uint32_t C0 = akgen_sim::c0_of<U>();
     uint32_t Mb = (p.m + 15) / 16, Nb = (p.n + 15) / 16, Kb = (p.k + C0 - 1) / C0;
-    akgen_sim::check_cube(fm, "fm", api, uint64_t(Mb) * Kb * 16 * C0 * sizeof(U), {TPosition::A2}, "L0A (A2)", loc);
+    // m = 1 is GEMV (Mmad.md, GEMV.md): A is read as K contiguous elements (ND), not as zZ fractals
+    const bool gemv = p.m == 1;
+    const uint64_t fm_bytes = gemv ? (uint64_t(p.k) * sizeof(U) + 511) / 512 * 512 : uint64_t(Mb) * Kb * 16 * C0 * sizeof(U);
+    akgen_sim::check_cube(fm, "fm", api, fm_bytes, {TPosition::A2}, "L0A (A2)", loc);
     akgen_sim::check_cube(filter, "filter", api, uint64_t(Kb) * Nb * 16 * C0 * sizeof(S), {TPosition::B2}, "L0B (B2)",
                           loc);
     akgen_sim::check_cube(dst, "dst", api, uint64_t(Mb) * Nb * 256 * sizeof(T), {TPosition::CO1}, "L0C (CO1)", loc);
@@ -424,7 +427,9 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
     c.assign(size_t(M) * N, Acc(0));
     for (uint32_t m = 0; m < M; ++m) {
         const U* arow = A + (uint64_t(m / 16) * Kb) * 16 * C0 + (m % 16) * C0;
-        for (uint32_t k = 0; k < K; ++k) a[size_t(m) * K + k] = static_cast<Acc>(arow[uint64_t(k / C0) * 16 * C0 + k % C0]);
+        for (uint32_t k = 0; k < K; ++k) {
+            a[size_t(m) * K + k] = static_cast<Acc>(gemv ? A[k] : arow[uint64_t(k / C0) * 16 * C0 + k % C0]);
+        }
     }
     for (uint32_t k = 0; k < K; ++k) {
         const S* bk = B + uint64_t(k / C0) * Nb * 16 * C0 + k % C0;
