@@ -192,7 +192,10 @@ async def check_on_save(ls: AkgenServer, doc: TextDocument, settings: Settings) 
         return
     uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
     timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
-    token = await _begin_progress(ls, f"akgen: checking {Path(path).name} on sim")
+    from akgen_lsp.bench.cann import select_toolchain
+
+    tool = select_toolchain(str(settings.get("toolchain.name", "auto")))
+    token = await _begin_progress(ls, f"akgen: checking {Path(path).name} on {tool}")
     ended = "cancelled"
     try:
         try:
