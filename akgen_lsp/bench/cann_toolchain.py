@@ -400,7 +400,14 @@ def evaluate_cann(task: Any, cand: Any, settings: Any, toolchain: CannToolchain 
     on the CPU with the same rules as on sim, measured times against the torch_npu reference op."""
     from akgen_lsp.ascendc.arch import load_arch
     from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
-    from akgen_lsp.bench.pipeline import Timings, _finding, _op_def_name, _prepare, finish_record, new_record
+    from akgen_lsp.bench.pipeline import (
+        Timings,
+        _finding,
+        _op_def_name,
+        finish_record,
+        new_record,
+        prepare_stage,
+    )
     from akgen_lsp.bench.reference import ReferenceError_, Skip, load_case
 
     t_start = time.perf_counter()
@@ -422,23 +429,10 @@ def evaluate_cann(task: Any, cand: Any, settings: Any, toolchain: CannToolchain 
         except CannUnavailable as exc:
             findings.append(_finding("BENCH-TOOLCHAIN", str(exc), str(task.root), "toolchain"))
             return finish("harness_error")
-    t0 = time.perf_counter()
-    prep = _prepare(task, cand, settings, work)
-    tm.parse = time.perf_counter() - t0
-    if isinstance(prep, Finding):
-        findings.append(prep)
-        return finish("parse_error")
-    rec["parsed"] = True
-    try:
-        cases = task.cases()
-    except Exception as exc:
-        findings.append(_finding("BENCH-TASK", str(exc), str(task.validation), "harness"))
-        return finish("harness_error")
-    if settings.case_ids is not None:
-        cases = [c for c in cases if c.case_id in settings.case_ids]
-    if settings.max_cases is not None:
-        cases = cases[: settings.max_cases]
-    rec["cases"] = len(cases)
+    staged = prepare_stage(task, cand, settings, work, rec, findings, tm)
+    if isinstance(staged, str):
+        return finish(staged)
+    prep, cases = staged
     datas: dict[int, Any] = {}
     specs: list[dict[str, Any]] = []
     first_fail: str | None = None

@@ -612,6 +612,30 @@ def _attrs(data: CaseData, case: Case) -> dict[str, Any]:
     return attrs
 
 
+def prepare_stage(task: Task, cand: Candidate, settings: Settings, work: Path, rec: dict[str, Any],
+                  findings: list[Finding], tm: Timings) -> tuple[_Prepared, list[Case]] | str:
+    """The parse stage every toolchain shares: place the candidate's files, read the task's cases and select those
+    `settings` asks for. Returns (prepared, cases), or the status to finish the record with (a finding added)."""
+    t0 = time.perf_counter()
+    prep = _prepare(task, cand, settings, work)
+    tm.parse = time.perf_counter() - t0
+    if isinstance(prep, Finding):
+        findings.append(prep)
+        return "parse_error"
+    rec["parsed"] = True
+    try:
+        cases = task.cases()
+    except Exception as exc:  # a malformed CSV is the task's problem, reported as such
+        findings.append(_finding("BENCH-TASK", str(exc), str(task.validation), "harness"))
+        return "harness_error"
+    if settings.case_ids is not None:
+        cases = [c for c in cases if c.case_id in settings.case_ids]
+    if settings.max_cases is not None:
+        cases = cases[: settings.max_cases]
+    rec["cases"] = len(cases)
+    return prep, cases
+
+
 def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> dict[str, Any]:
     """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
     return {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
@@ -666,23 +690,10 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         done = finish("skipped")
         done["error_class"] = NO_ANSWER
         return done
-    t0 = time.perf_counter()
-    prep = _prepare(task, cand, settings, work)
-    tm.parse = time.perf_counter() - t0
-    if isinstance(prep, Finding):
-        findings.append(prep)
-        return finish("parse_error")
-    rec["parsed"] = True
-    try:
-        cases = task.cases()
-    except Exception as exc:  # a malformed CSV is the task's problem, reported as such
-        findings.append(_finding("BENCH-TASK", str(exc), str(task.validation), "harness"))
-        return finish("harness_error")
-    if settings.case_ids is not None:
-        cases = [c for c in cases if c.case_id in settings.case_ids]
-    if settings.max_cases is not None:
-        cases = cases[: settings.max_cases]
-    rec["cases"] = len(cases)
+    staged = prepare_stage(task, cand, settings, work, rec, findings, tm)
+    if isinstance(staged, str):
+        return finish(staged)
+    prep, cases = staged
     tool = SimToolchain()
     builds: dict[str, Any] = {}
     compile_failed = False
