@@ -52,10 +52,16 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
     if (sev == Sev::ERROR) ++c.errors;
     if (count > 1) return;  // one finding per call site and code per block; repeats are counted, not repeated
     ++c.findings;
+    write_finding(code, sev == Sev::ERROR ? "error" : sev == Sev::WARNING ? "warning" : "info", msg, loc,
+                  static_cast<int>(c.idx), error_class, api);
+}
+
+void write_finding(const char* code, const char* severity, std::string_view msg, const loc_t& loc, int block,
+                   const char* error_class, const char* api) {
     std::string line = "{\"kind\":\"finding\",\"code\":\"";
     json_escape(line, code);
     line += "\",\"severity\":\"";
-    line += sev == Sev::ERROR ? "error" : sev == Sev::WARNING ? "warning" : "info";
+    line += severity;
     line += "\",\"message\":\"";
     json_escape(line, msg);
     line += "\",\"file\":\"";
@@ -63,7 +69,8 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
     line += "\",\"line\":" + std::to_string(loc.line()) + ",\"column\":" + std::to_string(loc.column());
     line += ",\"function\":\"";
     json_escape(line, loc.function_name());
-    line += "\",\"block\":" + std::to_string(c.idx);
+    line += "\"";
+    if (block >= 0) line += ",\"block\":" + std::to_string(block);
     if (error_class) {
         line += ",\"error_class\":\"";
         json_escape(line, error_class);

@@ -59,21 +59,7 @@ using loc_t = std::source_location;
 // A host-side finding (no block): one JSON line on the events file, at the caller's line.
 inline void host_finding(const char* code, const char* severity, const std::string& msg, const loc_t& loc,
                          const char* api) {
-    std::string line = "{\"kind\":\"finding\",\"code\":\"";
-    json_escape(line, code);
-    line += "\",\"severity\":\"";
-    line += severity;
-    line += "\",\"message\":\"";
-    json_escape(line, msg);
-    line += "\",\"file\":\"";
-    json_escape(line, loc.file_name());
-    line += "\",\"line\":" + std::to_string(loc.line()) + ",\"column\":" + std::to_string(loc.column());
-    line += ",\"function\":\"";
-    json_escape(line, loc.function_name());
-    line += "\",\"error_class\":\"host\",\"api\":\"";
-    json_escape(line, api);
-    line += "\"}\n";
-    write_all(events_fd(), line.data(), line.size());
+    write_finding(code, severity, msg, loc, -1, "host", api);
 }
 
 inline aclError error(aclError code, const char* api, const std::string& msg, const loc_t& loc) {

@@ -107,6 +107,11 @@ inline void json_escape(std::string& out, std::string_view s) {
     }
 }
 
+// One finding as a JSON line of the events file (launcher.cpp); `block` < 0 for a host-side finding, and
+// `error_class` / `api` may be null.
+void write_finding(const char* code, const char* severity, std::string_view msg, const loc_t& loc, int block,
+                   const char* error_class, const char* api);
+
 // A formatted message on the stack (no std::string at every check site keeps kernel compiles fast).
 struct Msg {
     char s[768];
