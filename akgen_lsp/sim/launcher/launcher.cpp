@@ -46,7 +46,10 @@ namespace akgen_sim {
 
 void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const char* error_class, const char* api) {
     BlockCtx& c = ctx();
-    std::string key = std::string(code) + "@" + loc.file_name() + ":" + std::to_string(loc.line());
+    // an error and a warning of one code at one line are two findings (npu mode warns where CPU debug stops, and the
+    // physical bound at the same line is an error)
+    std::string key = std::string(code) + (sev == Sev::ERROR ? "@" : "~@") + loc.file_name() + ":" +
+                      std::to_string(loc.line());
     int& count = c.seen[key];
     ++count;
     if (sev == Sev::ERROR) ++c.errors;
@@ -162,6 +165,15 @@ double vec_charge(const char* op, const char* api, double repeats, Slot* dst,
     throw BlockAbort{};
 }
 
+void cpu_debug_check(const char* code, const char* msg, const loc_t& loc, const char* error_class, const char* api) {
+    if (cfg().checks == CheckMode::CPU_DEBUG) fail(code, msg, loc, error_class, api);
+    std::string m(msg);
+    while (!m.empty() && (m.back() == ' ' || m.back() == '.')) m.pop_back();
+    m += ". CANN's CPU debug stops the kernel here, but the NPU does not check this, so the simulation goes on as the "
+         "NPU would (set sim.checks to cpu-debug to stop here)";
+    report(code, Sev::WARNING, m.c_str(), loc, error_class, api);
+}
+
 }  // namespace akgen_sim
 
 extern "C" void akgen_sim_entry(void* const* args);
@@ -263,6 +275,11 @@ void parse_spec(const std::string& text) {
         else if (k == "tiling_key") g_spec.tiling_key = static_cast<int64_t>(num());
         else if (k == "arch") c.arch = rest;
         else if (k == "unsupported_dtype") unsupported_dtypes().push_back(rest);
+        else if (k == "checks") {
+            if (rest == "npu") c.checks = CheckMode::NPU;
+            else if (rest == "cpu-debug") c.checks = CheckMode::CPU_DEBUG;
+            else g_setup_error = "the run spec's `checks` is \"" + rest + "\"; it must be npu or cpu-debug";
+        }
         else if (k == "ub_bytes") c.ub_bytes = static_cast<uint64_t>(num());
         else if (k == "l1_bytes") c.l1_bytes = static_cast<uint64_t>(num());
         else if (k == "l0a_bytes") c.l0a_bytes = static_cast<uint64_t>(num());
@@ -687,8 +704,11 @@ void fiber_main() {
 }
 
 void start_fiber(Fiber& f, const Config& k) {
-    uint64_t ub = page_up(k.ub_bytes + 4096), l1 = page_up(k.l1_bytes), l0a = page_up(k.l0a_bytes),
-             l0b = page_up(k.l0b_bytes), l0c = page_up(k.l0c_bytes);
+    // each memory is mapped arena_bytes() large (twice its size): in npu mode InitBuffer may hand out buffers past
+    // the physical end (SIM-UB-LIMIT warns), and their addresses must not point into the next memory
+    uint64_t ub = page_up(arena_bytes(k.ub_bytes) + 4096), l1 = page_up(arena_bytes(k.l1_bytes)),
+             l0a = page_up(arena_bytes(k.l0a_bytes)), l0b = page_up(arena_bytes(k.l0b_bytes)),
+             l0c = page_up(arena_bytes(k.l0c_bytes));
     f.mem = static_cast<uint8_t*>(std::aligned_alloc(4096, ub + l1 + l0a + l0b + l0c));
     f.ctx.ub = f.mem;
     f.ctx.l1 = f.mem + ub;

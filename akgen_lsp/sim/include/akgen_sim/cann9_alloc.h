@@ -69,11 +69,20 @@ inline LocalTensor<T> fixed_tensor(TPosition pos, uint32_t addr, uint32_t tileSi
     }
     uint64_t bytes = static_cast<uint64_t>(tileSize) * sizeof(T);
     if (static_cast<uint64_t>(addr) + bytes > limit) {
-        akgen_sim::fail("SIM-UB-LIMIT",
-                        akgen_sim::fmt("%s: %llu bytes at address %u exceed the %llu bytes of %s", api,
-                                       static_cast<unsigned long long>(bytes), addr,
-                                       static_cast<unsigned long long>(limit), mem_name(mem_of(pos))),
-                        loc, "memory", api);
+        // as in TPipe::InitBuffer (pipe.h): a CPU-debug check; npu mode places the tensor past the end (inside the
+        // launcher's arena_bytes() mapping) and bounds every access by the physical size
+        auto msg = akgen_sim::fmt("%s: %llu bytes at address %u exceed the %llu bytes of %s", api,
+                                  static_cast<unsigned long long>(bytes), addr, static_cast<unsigned long long>(limit),
+                                  mem_name(mem_of(pos)));
+        uint64_t mapped = mem_of(pos) == Mem::BT ? limit : akgen_sim::arena_bytes(limit);
+        if (static_cast<uint64_t>(addr) + bytes > mapped) {
+            akgen_sim::fail("SIM-UB-LIMIT", akgen_sim::fmt("%s; the simulator cannot place a tensor this far past the "
+                                                           "end of %s", msg.s, mem_name(mem_of(pos))),
+                            loc, "memory", api);
+        }
+        auto npu_msg = akgen_sim::fmt("%s; on the NPU the part past %llu bytes does not exist, and an access to it "
+                                      "fails", msg.s, static_cast<unsigned long long>(limit));
+        akgen_sim::cpu_debug_check("SIM-UB-LIMIT", akgen_sim::npu_checks() ? npu_msg : msg, loc, "memory", api);
     }
     c.slots.emplace_back();
     akgen_sim::Slot* s = &c.slots.back();

@@ -170,6 +170,7 @@ inline void check_cube(const AscendC::LocalTensor<T>& t, const char* role, const
     if (reinterpret_cast<uintptr_t>(t.addr_) % 32 != 0) {
         fail("SIM-CUBE-ALIGN", fmt("%s: the %s tensor address is not 32 byte aligned", api, role), loc, "memory", api);
     }
+    AscendC::detail::check_phys(t.addr_, bytes, t.pos_, role, api, loc);  // past the physical L1 / L0 (tensor.h)
     uint64_t have = uint64_t(t.size_) * sizeof(T);
     if (bytes > have) {
         fail("SIM-CUBE-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "

@@ -50,7 +50,12 @@ inline int pipe_of(pipe_t p) {
 // ---------------------------------------------------------------------------------------------- configuration
 struct OpCost { double startup = 4.0; double slope = 2.0; };  // cycles, cycles per repeat
 
+// Which checks end a block: the NPU's own rules (NPU, the default), or also every software assert of CANN's CPU-debug
+// library (CPU_DEBUG: CANN CPU-debug parity). See cpu_debug_check below and docs/sim.md "Check modes".
+enum class CheckMode : uint8_t { NPU, CPU_DEBUG };
+
 struct Config {
+    CheckMode checks = CheckMode::NPU;
     uint64_t ub_bytes = 196608, l1_bytes = 524288, l0a_bytes = 65536, l0b_bytes = 65536, l0c_bytes = 131072;
     int buffers_per_position = 8;
     int buffers_per_pipe = 64;
@@ -247,6 +252,19 @@ inline void warn(const char* code, const char* msg, const loc_t& loc, const char
                  const char* api = nullptr) {
     report(code, Sev::WARNING, msg, loc, error_class, api);
 }
+
+// A check that only CANN's CPU-debug library makes (a software assert; the NPU itself does not check it): in
+// cpu-debug mode it fails like `fail`; in npu mode it reports a warning with the same code at the same line, its
+// message saying that the NPU goes on, and returns, so the caller carries on as the NPU would. Defined in
+// launcher.cpp.
+void cpu_debug_check(const char* code, const char* msg, const loc_t& loc, const char* error_class = "memory",
+                     const char* api = nullptr);
+inline bool npu_checks() { return cfg().checks == CheckMode::NPU; }
+
+// How much of each local memory (UB, L1, L0A/B/C) the launcher maps per block: twice the physical size, so a buffer
+// that InitBuffer hands out past the physical end in npu mode (SIM-UB-LIMIT) still has memory behind its address.
+// No access reaches it: every operand access is bounded by the physical size (check_local, check_phys).
+inline uint64_t arena_bytes(uint64_t physical) { return 2 * physical; }
 
 // ---------------------------------------------------------------------------------------------- cost model
 // Issue an operation on `pipe` costing `cycles`, not before `ready` (data dependencies). Returns its end time.

@@ -12,6 +12,73 @@ inline bool is_ub_position(TPosition p) {
     return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
 }
 
+namespace detail {
+enum class Mem { UB, L1, L0A, L0B, L0C, BT };
+inline Mem mem_of(TPosition p) {
+    switch (p) {
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return Mem::L1;
+        case TPosition::A2: return Mem::L0A;
+        case TPosition::B2: return Mem::L0B;
+        case TPosition::CO1: return Mem::L0C;
+        case TPosition::C2: return Mem::BT;
+        default: return Mem::UB;
+    }
+}
+inline const char* mem_name(Mem m) {
+    switch (m) {
+        case Mem::L1: return "L1";
+        case Mem::L0A: return "L0A";
+        case Mem::L0B: return "L0B";
+        case Mem::L0C: return "L0C";
+        case Mem::BT: return "BT";
+        default: return "UB";
+    }
+}
+
+// The physical memory of a position in the current block: where the launcher mapped it and its hardware size (the
+// mapping is arena_bytes() large, twice the size; only the first `bytes` exist on the NPU).
+struct PhysMem { const uint8_t* base; uint64_t bytes; uint64_t mapped; Mem mem; };
+inline PhysMem phys_mem(TPosition p) {
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    const akgen_sim::Config& k = akgen_sim::cfg();
+    Mem m = mem_of(p);
+    switch (m) {
+        case Mem::L1: return {c.l1, k.l1_bytes, akgen_sim::arena_bytes(k.l1_bytes), m};
+        case Mem::L0A: return {c.l0a, k.l0a_bytes, akgen_sim::arena_bytes(k.l0a_bytes), m};
+        case Mem::L0B: return {c.l0b, k.l0b_bytes, akgen_sim::arena_bytes(k.l0b_bytes), m};
+        case Mem::L0C: return {c.l0c, k.l0c_bytes, akgen_sim::arena_bytes(k.l0c_bytes), m};
+        case Mem::BT: return {c.bt, sizeof(c.bt), sizeof(c.bt), m};
+        default: return {c.ub, k.ub_bytes, akgen_sim::arena_bytes(k.ub_bytes), m};
+    }
+}
+
+// An access to bytes [a, a + bytes) of the memory of `pos` reaches past the end of that memory on the hardware (an
+// address the NPU does not have): the block ends with SIM-UB-OOB (UB) or SIM-MEM-OOB (L1, L0A/B/C, bias table).
+// An address outside the block's mapping of that memory is left to the caller's own checks.
+inline void check_phys(const void* a, uint64_t bytes, TPosition pos, const char* role, const char* api,
+                       const akgen_sim::loc_t& loc) {
+    PhysMem pm = phys_mem(pos);
+    const uint8_t* p = static_cast<const uint8_t*>(a);
+    if (pm.base == nullptr || p < pm.base || p > pm.base + pm.mapped) return;
+    uint64_t off = static_cast<uint64_t>(p - pm.base);
+    if (off + bytes <= pm.bytes) return;
+    if (pm.mem == Mem::UB) {
+        akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("%s: the ub address out of bounds (%s tensor at UB offset %llu, "
+                                                     "%llu bytes; UB has %llu bytes)", api, role,
+                                                     static_cast<unsigned long long>(off),
+                                                     static_cast<unsigned long long>(bytes),
+                                                     static_cast<unsigned long long>(pm.bytes)),
+                        loc, "memory", api);
+    }
+    akgen_sim::fail("SIM-MEM-OOB", akgen_sim::fmt("%s: the %s address out of bounds (%s tensor at %s offset %llu, %llu "
+                                                  "bytes; %s has %llu bytes)", api, mem_name(pm.mem), role,
+                                                  mem_name(pm.mem), static_cast<unsigned long long>(off),
+                                                  static_cast<unsigned long long>(bytes), mem_name(pm.mem),
+                                                  static_cast<unsigned long long>(pm.bytes)),
+                    loc, "memory", api);
+}
+}  // namespace detail
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
@@ -55,7 +122,10 @@ public:
     uint64_t ub_offset() const {
         return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(addr_) - akgen_sim::ctx().ub);
     }
-    void check_live(const char* api, const char* role, const akgen_sim::loc_t& loc) const {
+    // Allocated, and not released by FreeTensor. A stale tensor (used after FreeTensor) fails in cpu-debug mode; in
+    // npu mode it warns and the access goes on to whatever its buffer holds now (the NPU keeps no tensor state), unless
+    // `queue_op`: queue protocol (EnQue of a freed tensor) always fails.
+    void check_live(const char* api, const char* role, const akgen_sim::loc_t& loc, bool queue_op = false) const {
         if (slot_ == nullptr) {
             akgen_sim::fail("SIM-TENSOR-UNINIT",
                             akgen_sim::fmt("%s: the %s tensor was never allocated (no AllocTensor, DeQue or TBuf::Get "
@@ -63,20 +133,21 @@ public:
                             loc, "scope", api);
         }
         if (slot_->gen != gen_) {
-            akgen_sim::fail("SIM-TENSOR-FREED",
-                            akgen_sim::fmt("%s: the %s tensor is used after FreeTensor released its buffer "
-                                           "(ErrorRead1: read of freed memory)", api, role),
-                            loc, "memory", api);
+            auto msg = akgen_sim::fmt("%s: the %s tensor is used after FreeTensor released its buffer (ErrorRead1: "
+                                      "read of freed memory)", api, role);
+            if (queue_op) akgen_sim::fail("SIM-TENSOR-FREED", msg, loc, "memory", api);
+            akgen_sim::cpu_debug_check("SIM-TENSOR-FREED", msg, loc, "memory", api);
         }
     }
     // Element access (scalar unit).
     T GetValue(uint32_t i, AKGEN_LOC) const {
         akgen_sim::touch("GetValue", loc);
         check_live("GetValue", "source", loc);
+        detail::check_phys(addr_ + i, sizeof(T), pos_, "source", "GetValue", loc);
         if (i >= size_) {
-            akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("GetValue(%u) reads beyond the tensor, which holds %u "
-                                                         "elements (ErrorRead3: out of bounds)", i, size_), loc, "memory",
-                            "GetValue");
+            akgen_sim::cpu_debug_check("SIM-UB-OOB", akgen_sim::fmt("GetValue(%u) reads beyond the tensor, which "
+                                                                    "holds %u elements (ErrorRead3: out of bounds)",
+                                                                    i, size_), loc, "memory", "GetValue");
         }
         akgen_sim::charge_scalar();
         return addr_[i];
@@ -84,10 +155,11 @@ public:
     template <typename V> void SetValue(uint32_t i, V v, AKGEN_LOC) const {
         akgen_sim::touch("SetValue", loc);
         check_live("SetValue", "destination", loc);
+        detail::check_phys(addr_ + i, sizeof(T), pos_, "destination", "SetValue", loc);
         if (i >= size_) {
-            akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("SetValue(%u) writes beyond the tensor, which holds %u "
-                                                         "elements (ErrorWrite3: out of bounds)", i, size_), loc,
-                            "memory", "SetValue");
+            akgen_sim::cpu_debug_check("SIM-UB-OOB", akgen_sim::fmt("SetValue(%u) writes beyond the tensor, which "
+                                                                    "holds %u elements (ErrorWrite3: out of bounds)",
+                                                                    i, size_), loc, "memory", "SetValue");
         }
         akgen_sim::charge_scalar();
         addr_[i] = static_cast<T>(v);
@@ -225,8 +297,9 @@ public:
 
 namespace akgen_sim {
 
-// Shared checks for a LocalTensor operand of a vector/DMA API: allocated and alive, in the right memory, 32-byte
-// aligned, and holding at least `bytes`.
+// Shared checks for a LocalTensor operand of a vector/DMA API: allocated and alive, in the right memory, inside the
+// physical memory for the `bytes` the op touches, 32-byte aligned (UB), and holding at least `bytes` (the last is a
+// CPU-debug check: the NPU does not know tensor sizes, so npu mode only warns; see cpu_debug_check).
 template <typename T>
 inline void check_local(const AscendC::LocalTensor<T>& t, const char* role, const char* api, uint64_t bytes,
                         const loc_t& loc, bool need_ub = true) {
@@ -250,13 +323,16 @@ inline void check_local(const AscendC::LocalTensor<T>& t, const char* role, cons
                                      "%llu, which should be 32 byte aligned.", role, api,
                                      static_cast<unsigned long long>(off)), loc, "memory", api);
         }
+    } else {
+        AscendC::detail::check_phys(a, bytes, t.pos_, role, api, loc);
     }
     uint64_t have = static_cast<uint64_t>(t.size_) * sizeof(T);
     if (bytes > have) {
-        fail("SIM-UB-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "
-                                "current tensor size is only %llu bytes.", role, api,
-                                static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have)),
-             loc, "memory", api);
+        cpu_debug_check("SIM-UB-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu "
+                                           "bytes, while current tensor size is only %llu bytes.", role, api,
+                                           static_cast<unsigned long long>(bytes),
+                                           static_cast<unsigned long long>(have)),
+                        loc, "memory", api);
     }
 }
 

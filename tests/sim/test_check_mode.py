@@ -1,0 +1,204 @@
+"""Check modes (manifest `checks`): "npu" (the default) warns at the checks only CANN's CPU-debug library makes and goes
+on as the NPU does; "cpu-debug" ends the block there. What the hardware cannot do (an access past the physical UB or
+L1) ends the block in both modes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from akgen_lsp.findings import Severity
+from akgen_lsp.sim import run_manifest
+from akgen_lsp.sim.manifest import ManifestError, parse_manifest
+
+from .conftest import marker_line, needs_gxx
+
+# The scalar `mode` picks one case; a line's `// EXPECT <code>` marker is where its finding must point. Each case
+# that the NPU runs through writes z = x + k for a known k (the correct result for the kernel as the NPU runs it).
+KERNEL = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+constexpr uint32_t TILE = 256;  // floats: 1 KiB
+
+extern "C" __global__ __aicore__ void check_mode(GM_ADDR x, GM_ADDR z, int32_t mode)
+{
+    TPipe pipe;
+    TQue<QuePosition::VECIN, 1> inQ;
+    TQue<QuePosition::VECOUT, 1> outQ;
+    TBuf<TPosition::VECCALC> tmpBuf;
+    GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, TILE);
+    zGm.SetGlobalBuffer((__gm__ float*)z, TILE);
+    pipe.InitBuffer(inQ, 1, TILE * sizeof(float));
+    pipe.InitBuffer(outQ, 1, TILE * sizeof(float));
+    if (mode == 1 || mode == 2) {
+        pipe.InitBuffer(tmpBuf, 200 * 1024);  // EXPECT SIM-UB-LIMIT
+    } else if (mode == 4) {
+        pipe.InitBuffer(tmpBuf, 512);
+    } else {
+        pipe.InitBuffer(tmpBuf, TILE * sizeof(float));
+    }
+    LocalTensor<float> xl = inQ.AllocTensor<float>();
+    DataCopy(xl, xGm, TILE);
+    inQ.EnQue(xl);
+    xl = inQ.DeQue<float>();
+    LocalTensor<float> yl = outQ.AllocTensor<float>();
+    if (mode == 1) {
+        // the buffer past UB is never touched: the NPU runs this kernel correctly
+        Adds(yl, xl, 1.0f, TILE);
+    } else if (mode == 2) {
+        LocalTensor<float> big = tmpBuf.Get<float>();
+        Duplicate(big, 0.0f, 200 * 256);  // EXPECT SIM-UB-OOB@2
+        Adds(yl, xl, 1.0f, TILE);
+    } else if (mode == 3) {
+        LocalTensor<float> t = tmpBuf.Get<float>(0);  // EXPECT SIM-TBUF-LEN
+        Duplicate(t, 2.0f, TILE);
+        Add(yl, xl, t, TILE);
+    } else if (mode == 4) {
+        LocalTensor<float> t = tmpBuf.Get<float>(TILE);  // EXPECT SIM-TBUF-SIZE
+        Duplicate(t, 3.0f, TILE);
+        Add(yl, xl, t, TILE);
+    } else if (mode == 5) {
+        xl.SetSize(TILE / 2);
+        Adds(yl, xl, 4.0f, TILE);  // EXPECT SIM-UB-SIZE
+    } else if (mode == 6) {
+        // use after free: the buffer is handed out again and overwritten; the stale tensor sees the new bytes
+        TQue<QuePosition::VECCALC, 1> tmpQ;
+        pipe.InitBuffer(tmpQ, 1, TILE * sizeof(float));
+        LocalTensor<float> a = tmpQ.AllocTensor<float>();
+        Duplicate(a, 5.0f, TILE);
+        tmpQ.FreeTensor(a);
+        LocalTensor<float> b = tmpQ.AllocTensor<float>();
+        Duplicate(b, 7.0f, TILE);
+        Add(yl, xl, a, TILE);  // EXPECT SIM-TENSOR-FREED
+        tmpQ.FreeTensor(b);
+    } else if (mode == 7) {
+        LocalTensor<float> t = tmpBuf.Get<float>(8);
+        t.SetValue(100, 9.0f);  // EXPECT SIM-UB-OOB@7
+        float v = t.GetValue(100);
+        Adds(yl, xl, v, TILE);
+    } else if (mode == 8) {
+        LocalTensor<float> t = tmpBuf.Get<float>(8);
+        t.SetValue(60000, 1.0f);  // EXPECT SIM-UB-OOB@8
+        Adds(yl, xl, 1.0f, TILE);
+    } else if (mode == 9) {
+        TQue<QuePosition::A1, 1> l1Q;
+        pipe.InitBuffer(l1Q, 1, 600 * 1024);
+        LocalTensor<float> l1 = l1Q.AllocTensor<float>();
+        DataCopy(l1, xGm, TILE);
+        DataCopy(l1[150000], xGm, TILE);  // EXPECT SIM-MEM-OOB
+        l1Q.FreeTensor(l1);
+        Adds(yl, xl, 1.0f, TILE);
+    }
+    outQ.EnQue(yl);
+    inQ.FreeTensor(xl);
+    yl = outQ.DeQue<float>();
+    DataCopy(zGm, yl, TILE);
+    outQ.FreeTensor(yl);
+}
+"""
+
+pytestmark = needs_gxx
+
+
+@pytest.fixture
+def kernel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.getbasetemp() / "check_mode.cpp"
+    if not path.is_file():
+        path.write_text(KERNEL.lstrip(), encoding="utf-8")
+    return path
+
+
+def run(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, checks: str | None) -> Any:
+    extra = {} if checks is None else {"checks": checks}
+    m = write_manifest(kernel, "check_mode", [
+        {"name": "x", "input": np.arange(256, dtype=np.float32)},
+        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [256]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+    ], **extra)
+    return run_manifest(m, tmp_path / f"out-{mode}-{checks}")
+
+
+# mode, marker (the code, and where one code marks several lines, @mode), the constant the NPU adds to x
+RELAXED = [
+    (1, "SIM-UB-LIMIT", 1.0),
+    (3, "SIM-TBUF-LEN", 2.0),
+    (4, "SIM-TBUF-SIZE", 3.0),
+    (5, "SIM-UB-SIZE", 4.0),
+    (6, "SIM-TENSOR-FREED", 7.0),
+    (7, "SIM-UB-OOB@7", 9.0),
+]
+
+
+@pytest.mark.parametrize(("mode", "marker", "k"), RELAXED, ids=[c[1] for c in RELAXED])
+def test_npu_mode_warns_and_goes_on(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, marker: str,
+                                    k: float) -> None:
+    res = run(write_manifest, kernel, tmp_path, mode, None)  # npu is the default
+    assert res.status == "ok", [(f.code, f.severity, f.message) for f in res.findings]
+    code = marker.split("@")[0]
+    hits = [f for f in res.findings if f.code == code and f.span.line == marker_line(kernel, marker)]
+    assert hits, [(f.code, f.span.line, f.message) for f in res.findings]
+    assert hits[0].severity is Severity.WARNING
+    assert "the NPU does not check this" in hits[0].message
+    assert "sim.checks to cpu-debug" in hits[0].message
+    assert not [f for f in res.findings if f.severity is Severity.ERROR]
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), np.arange(256, dtype=np.float32) + k)
+
+
+@pytest.mark.parametrize(("mode", "marker", "k"), RELAXED, ids=[c[1] for c in RELAXED])
+def test_cpu_debug_mode_stops(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, marker: str,
+                              k: float) -> None:
+    res = run(write_manifest, kernel, tmp_path, mode, "cpu-debug")
+    assert res.status == "runtime_error"
+    errors = [f for f in res.findings if f.severity is Severity.ERROR]
+    assert [(f.code, f.span.line) for f in errors] == [(marker.split("@")[0], marker_line(kernel, marker))], \
+        [(f.code, f.span.line, f.message) for f in res.findings]
+    assert "the NPU does not check this" not in errors[0].message
+
+
+@pytest.mark.parametrize(("mode", "marker"), [(2, "SIM-UB-OOB@2"), (8, "SIM-UB-OOB@8"), (9, "SIM-MEM-OOB")])
+@pytest.mark.parametrize("checks", ["npu", "cpu-debug"])
+def test_physical_bound_fails_in_both_modes(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int,
+                                            marker: str, checks: str) -> None:
+    res = run(write_manifest, kernel, tmp_path, mode, checks)
+    assert res.status == "runtime_error"
+    errors = [f for f in res.findings if f.severity is Severity.ERROR]
+    if checks == "cpu-debug" and mode in (2, 9):
+        # CPU debug already stops at the over-sized InitBuffer
+        assert [f.code for f in errors] == ["SIM-UB-LIMIT"]
+        return
+    assert [(f.code, f.span.line) for f in errors] == [(marker.split("@")[0], marker_line(kernel, marker))], \
+        [(f.code, f.span.line, f.message) for f in res.findings]
+    assert "out of bounds" in errors[0].message
+
+
+def test_over_allocation_warns_at_init_buffer(write_manifest: Any, kernel: Path, tmp_path: Path) -> None:
+    res = run(write_manifest, kernel, tmp_path, 2, "npu")
+    warn = [f for f in res.findings if f.code == "SIM-UB-LIMIT"]
+    assert warn and warn[0].severity is Severity.WARNING
+    assert "does not exist, and an access to it fails" in warn[0].message
+    oob = next(f for f in res.findings if f.code == "SIM-UB-OOB")
+    assert oob.span.line == marker_line(kernel, "SIM-UB-OOB@2")
+    assert "UB has 196608 bytes" in oob.message
+
+
+def _raw(tmp_path: Path, **extra: Any) -> dict[str, Any]:
+    src = tmp_path / "k.cpp"
+    src.write_text("// empty\n", encoding="utf-8")
+    return {"sources": [str(src)], "kernel": "k", "args": [], **extra}
+
+
+def test_manifest_checks_default_and_values(tmp_path: Path) -> None:
+    assert parse_manifest(_raw(tmp_path), tmp_path).checks == "npu"
+    assert parse_manifest(_raw(tmp_path, checks="cpu-debug"), tmp_path).checks == "cpu-debug"
+    assert parse_manifest(_raw(tmp_path, checks="npu"), tmp_path).checks == "npu"
+
+
+@pytest.mark.parametrize("value", ["NPU", "cpu_debug", "", 1, None])
+def test_manifest_checks_rejects_other_values(tmp_path: Path, value: Any) -> None:
+    with pytest.raises(ManifestError, match=r"manifest\.checks: .*\"npu\".*\"cpu-debug\""):
+        parse_manifest(_raw(tmp_path, checks=value), tmp_path)
