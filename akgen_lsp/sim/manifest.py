@@ -14,7 +14,9 @@
 ```
 
 Paths are relative to the manifest. Optional keys: `tiling_key` (int), `timeout_s`, `cpu_s`, `memory_mb`,
-`include_dirs` (list). Every problem is reported as a `ManifestError` naming the field.
+`include_dirs` (list), `checks` (``"npu"``, the default: the hardware's rules, CANN CPU-debug-only checks warn; or
+``"cpu-debug"``: every CANN CPU-debug check ends the block; see docs/sim.md "Check modes"). Every problem is reported
+as a `ManifestError` naming the field.
 
 A tensor list (a dynamic input or output of a custom op, CANN's TensorList) is one argument with a `list` of
 elements, each written like a plain input or output:
@@ -81,6 +83,10 @@ SCALAR_TYPES = {
     "float", "double", "bool", "half", "size_t",
 }
 
+# `checks`: "npu" (the hardware's rules; checks only CANN's CPU-debug library makes warn and the kernel goes on) or
+# "cpu-debug" (CANN CPU-debug parity: every check ends the block)
+CHECK_MODES = ("npu", "cpu-debug")
+
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_:]*$")
 
@@ -128,6 +134,7 @@ class Manifest:
     memory_mb: int = 4096
     include_dirs: tuple[Path, ...] = field(default_factory=tuple)
     block_dim_given: bool = True
+    checks: str = "npu"  # CHECK_MODES: which checks end a block (a run-time value, not part of the build key)
 
     @property
     def tiling(self) -> TilingSpec | None:
@@ -353,11 +360,15 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
     tiling_key = data.get("tiling_key", 0)
     if not isinstance(tiling_key, int):
         raise ManifestError("manifest.tiling_key: expected an integer")
+    checks = data.get("checks", "npu")
+    if checks not in CHECK_MODES:
+        raise ManifestError(f"manifest.checks: {checks!r} is not a check mode; use \"npu\" (the hardware's rules, the "
+                            "default) or \"cpu-debug\" (stop at every check of CANN's CPU-debug library)")
     return Manifest(
         path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
         defines=defines, args=args, tiling_key=tiling_key, block_dim_given="block_dim" in data,
         timeout_s=num("timeout_s", 30.0), cpu_s=num("cpu_s", 20, int), memory_mb=num("memory_mb", 4096, int),
-        include_dirs=include_dirs,
+        include_dirs=include_dirs, checks=checks,
     )
 
 

@@ -74,7 +74,8 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
     key = host.tiling_key if host else manifest.tiling_key
     lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {block_dim}",
              f"tiling_key {key}", f"cpu_s {manifest.cpu_s}",
-             f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", *params]
+             f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", f"checks {manifest.checks}",
+             *params]
     raw_out: dict[str, Path] = {}
     for a in manifest.args:
         if a.kind in ("gm_in", "gm_inout"):
@@ -167,10 +168,12 @@ def _crash_finding(ev: dict[str, Any], fallback: str) -> Finding:
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
     """The same check at the same line in many blocks is one finding listing the blocks."""
-    seen: dict[tuple[str, str, int, str], int] = {}
+    seen: dict[tuple[str, str, int, str, str], int] = {}
     out: list[Finding] = []
     for f in findings:
-        key = (f.code, f.span.path, f.span.line, f.message if "block" not in f.data else "")
+        # severity is part of the key: npu mode warns for a CPU-debug check at a line where the physical bound check
+        # of the same code can fail in another block
+        key = (f.code, f.span.path, f.span.line, f.message if "block" not in f.data else "", f.severity.value)
         blk = f.data.get("block")
         if key in seen:
             prev = out[seen[key]]
