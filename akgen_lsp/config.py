@@ -63,6 +63,14 @@ _KEYS: tuple[Key, ...] = (
     Key("toolchain.cxx", str, "g++", "C++ compiler the sim toolchain uses."),
     Key("toolchain.timeout_s", float, 60.0, "Time limit of one compile or run."),
     Key("check_on_save", bool, True, "Compile and run the kernel on save."),
+    Key(
+        "sim.checks",
+        str,
+        "npu",
+        "Which simulator checks end the kernel: npu (the hardware's rules; checks only CANN's CPU-debug library makes "
+        "are warnings and the kernel goes on, as on the NPU) or cpu-debug (every CPU-debug check stops it).",
+        ("npu", "cpu-debug"),
+    ),
     Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
     Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
     Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),

@@ -143,6 +143,7 @@ def check_kernel(path: str | Path, settings: Any = None) -> tuple[list[Finding],
     mode = str(_setting(settings, "bench.mode", "static"))
     timeout = float(_setting(settings, "toolchain.timeout_s", 60.0))
     toolchain = str(_setting(settings, "toolchain.name", "auto"))
+    checks = str(_setting(settings, "sim.checks", "npu"))
     work = Path(tempfile.mkdtemp(prefix="akgen-check-"))
     try:
         try:
@@ -188,7 +189,7 @@ def check_kernel(path: str | Path, settings: Any = None) -> tuple[list[Finding],
         cand = Candidate(task.id, 0, kernel=p, host_dir=cand_host, origin="check")
         rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
                                             run_timeout_s=timeout, case_ids=case_ids, work_dir=None,
-                                            block_dim=block_dim, toolchain=toolchain))
+                                            block_dim=block_dim, toolchain=toolchain, checks=checks))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     findings = []

@@ -84,6 +84,7 @@ class Settings:
     keep_work: bool = False
     block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
     toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
+    checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
 
 
 @dataclass
@@ -561,7 +562,8 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             # No host: the kernel gets a zeroed tiling buffer (a kernel-only candidate hard-codes its tiling).
             args.append({"name": name, "workspace_bytes": 64})
     raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
-                           "defines": defines, "args": args, "timeout_s": settings.run_timeout_s}
+                           "defines": defines, "args": args, "timeout_s": settings.run_timeout_s,
+                           "checks": settings.checks}
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
@@ -696,7 +698,7 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     t_start = time.perf_counter()
     tm = Timings()
     arch = load_arch(settings.arch)
-    rec = new_record(task, cand, settings)
+    rec = new_record(task, cand, settings, checks=settings.checks)
     findings: list[Finding] = []
     work = Path(tempfile.mkdtemp(prefix="akgen-bench-", dir=settings.work_dir))
 

@@ -37,6 +37,7 @@ class RunOptions:
     timeout_s: float = 900.0
     max_cases: int | None = None
     toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
+    checks: str = "npu"  # the sim's check mode: npu or cpu-debug (docs/sim.md "Check modes")
 
 
 def select_tasks(opts: RunOptions) -> list[Task]:
@@ -53,7 +54,8 @@ def make_jobs(opts: RunOptions, tasks: Sequence[Task]) -> list[Job]:
                                     "kernels (see docs/bench.md)")
         cands = dir_candidates(cdir, tasks, opts.samples)
     roots = {t.id: str(t.root) for t in tasks}
-    settings = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, toolchain=opts.toolchain)
+    settings = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, toolchain=opts.toolchain,
+                        checks=opts.checks)
     return [Job(roots[c.task_id], c, settings, opts.timeout_s) for c in cands]
 
 
@@ -83,7 +85,7 @@ def run_bench(opts: RunOptions, executor: Executor | None = None,
     records = [r for r in store.load()
                if record_key(r.get("task", ""), int(r.get("sample", 0)), r.get("mode", "static")) in wanted]
     meta = {"suite": str(opts.suite), "mode": opts.mode, "toolchain": select_toolchain(opts.toolchain), "arch": opts.arch,
-            "candidates_from": opts.candidates, "resumed": total - len(todo)}
+            "candidates_from": opts.candidates, "resumed": total - len(todo), "checks": opts.checks}
     summary = summarise(records, meta)
     write_report(opts.out, summary)
     return summary

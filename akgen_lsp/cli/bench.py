@@ -63,6 +63,10 @@ def register(app: typer.Typer) -> None:
         toolchain: Annotated[str, typer.Option("--toolchain", help="sim, cann (a CANN install and an NPU), or auto "
                                                "(cann when ASCEND_HOME_PATH points at a CANN install).")] = "auto",
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+        checks: Annotated[str | None, typer.Option(
+            "--checks", help="The simulator's check mode: npu (the hardware's rules; checks only CANN's CPU debug "
+                             "makes are warnings) or cpu-debug (every CPU-debug check stops the kernel); default: "
+                             "the setting sim.checks (npu).")] = None,
     ) -> None:
         """Evaluate candidates on the simulator (or the cann toolchain) and write the results and a report."""
         from akgen_lsp.bench.runner import RunOptions, default_suite, run_bench
@@ -75,9 +79,20 @@ def register(app: typer.Typer) -> None:
         if toolchain not in ("auto", "sim", "cann"):
             typer.echo(f"error: --toolchain must be auto, sim or cann, not {toolchain!r}", err=True)
             raise typer.Exit(2)
+        if checks is None:
+            from akgen_lsp.config import SettingsError, load_settings
+
+            try:
+                checks = str(load_settings(Path.cwd())["sim.checks"])
+            except SettingsError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(2) from None
+        if checks not in ("npu", "cpu-debug"):
+            typer.echo(f"error: --checks must be npu or cpu-debug, not {checks!r}", err=True)
+            raise typer.Exit(2)
         opts = RunOptions(suite=suite or default_suite(), level=level, tasks=tuple(task or ()), mode=mode,
                           candidates=candidates, samples=samples, jobs=jobs, out=out, arch=arch,
-                          max_cases=max_cases, toolchain=toolchain)
+                          max_cases=max_cases, toolchain=toolchain, checks=checks)
         try:
             summary = run_bench(opts) if as_json else _run_with_progress(opts)
         except (TaskError, FileNotFoundError, ValueError) as exc:
@@ -108,7 +123,7 @@ def register(app: typer.Typer) -> None:
                 old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
             except json.JSONDecodeError:
                 old = {}
-        meta = {k: old[k] for k in ("suite", "mode", "toolchain", "arch", "candidates_from") if k in old}
+        meta = {k: old[k] for k in ("suite", "mode", "toolchain", "arch", "candidates_from", "checks") if k in old}
         summary = summarise(store.load(), meta)
         write_report(out, summary)
         if as_json:

@@ -21,11 +21,25 @@ def register(app: typer.Typer) -> None:
         manifest: Annotated[Path, typer.Argument(help="The run manifest (JSON): sources, kernel, block_dim, args.")],
         out: Annotated[Path | None, typer.Option("--out", help="Folder for outputs, trace.json and result.json.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+        checks: Annotated[str | None, typer.Option(
+            "--checks", help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
+                             "cpu-debug (every CPU-debug check stops the kernel); default: the manifest's `checks`, "
+                             "else npu.")] = None,
     ) -> None:
         """Compile and run the kernel of MANIFEST; exit status 0 only when the status is "ok"."""
-        from akgen_lsp.sim.toolchain import run_manifest
+        import dataclasses
 
-        result = run_manifest(manifest, out)
+        from akgen_lsp.sim.manifest import CHECK_MODES, Manifest, ManifestError, load_manifest
+        from akgen_lsp.sim.toolchain import SimToolchain
+
+        if checks is not None and checks not in CHECK_MODES:
+            typer.echo(f"error: --checks must be npu or cpu-debug, not {checks!r}", err=True)
+            raise typer.Exit(2)
+        target: Manifest | Path = manifest
+        if checks is not None:
+            with contextlib.suppress(ManifestError):  # a bad manifest: run_manifest reports it as a finding
+                target = dataclasses.replace(load_manifest(manifest), checks=checks)
+        result = SimToolchain().run_manifest(target, out)
         payload = result.to_json()
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
