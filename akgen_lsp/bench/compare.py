@@ -49,6 +49,7 @@ class Comparison:
     reason: str = ""
     part: str = ""  # "real" or "imag" for a complex output
     details: dict[str, Any] = field(default_factory=dict)
+    custom: bool = False  # the task's custom_check_precision decided pass/fail (the statistics are the default's)
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "max_abs": _num(self.max_abs), "max_rel": _num(self.max_rel),
@@ -174,6 +175,7 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
                                reason="non-finite value" if nonfinite else "out of tolerance", part=part)
     ok = first is None if custom_ok is None else custom_ok
     result.ok = ok
+    result.custom = custom_ok is not None
     if first is not None:
         result.first_bad, result.first_bad_index = first.first_bad, first.first_bad_index
         result.output, result.output_name = first.output, first.output_name
@@ -205,7 +207,8 @@ def comparison_finding(cmp: Comparison, path: str, case_label: str, tol: Toleran
         part = f" ({cmp.part} part)" if cmp.part else ""
         where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected "
                  f"{cmp.expected:.6g}, got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
+    allowed = "as the task's custom_check_precision decides" if cmp.custom else tol.describe()
     msg = (f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
-           f"max rel error {cmp.max_rel:.4g} (allowed: {tol.describe()}){where}")
+           f"max rel error {cmp.max_rel:.4g} (allowed: {allowed}){where}")
     return Finding(code="BENCH-PRECISION", message=msg, span=Span.point(path, 1), severity=Severity.ERROR,
                    source="akgen-run", error_class="precision", data={"case": case_label, **cmp.to_json()})

@@ -500,8 +500,9 @@ def _custom_adapter(fn: Callable[..., Any], case: Case, ref: Any) -> Callable[[S
             refs = _flatten(ref)
             conv = []
             for r, o in zip(refs, outs, strict=False):
-                if o.dtype == np.uint16 and r.dtype in (torch.bfloat16, torch.float16, torch.float32):
+                if o.dtype == np.uint16 and r.is_floating_point():
                     # bfloat16 bits: the kernel's output is bf16 (the op's dtype), also when the reference is float
+                    # (Muls: a bf16 x times a float64 value tensor of shape [1] is float64 in torch)
                     conv.append(torch.from_numpy(o.astype(np.int16)).view(torch.bfloat16).reshape(r.shape))
                 else:
                     conv.append(torch.from_numpy(np.ascontiguousarray(o)).to(r.dtype).reshape(r.shape))
