@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,9 @@ struct ImplOp {
     template <typename F> ImplOp& InferShapeRange(F) { return *this; }
     template <typename... A> ImplOp& InputsDataDependency(A...) { return *this; }
     template <typename... A> ImplOp& TilingInputsDataDependency(A...) { return *this; }
+    // ...({1}): a braced list of input indices (the values the TilingFunc reads are always given here).
+    ImplOp& InputsDataDependency(std::initializer_list<int32_t>) { return *this; }
+    ImplOp& TilingInputsDataDependency(std::initializer_list<int32_t>) { return *this; }
     template <typename... A> ImplOp& PrivateAttr(A...) { return *this; }
 };
 inline std::deque<ImplOp>& impl_registry() { static std::deque<ImplOp> r; return r; }
