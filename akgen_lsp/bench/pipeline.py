@@ -37,7 +37,9 @@ from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, Tensor, l
 from akgen_lsp.bench.signature import (
     OpDef,
     PybindCall,
+    aclnn_optional_fills,
     dtype_defines,
+    exec_api,
     opdef_column,
     opdef_for_host,
     pybind_for_task,
@@ -241,9 +243,12 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
     the tensor it is ``empty_like`` of, dtype from the OpDef) and not compared. None when the call does not match the
     case's values (the positional rule applies then)."""
     by_pos = {t.index: t for t in data.inputs}
-    for i, p in enumerate(call.params):  # an absent optional tensor (None): an empty GM buffer, as CANN's nullptr
+    for i, p in enumerate(call.params):
+        # an absent optional tensor (None): no tensor for the op (aclnn passes nullptr; the TilingFunc's
+        # GetOptionalInputShape answers nullptr), unless the task's own aclnn fills it (LayerNorm's weight of ones)
         if p.is_tensor and i not in by_pos and i < data.n_raw and data.attrs.get(f"in{i}", 0) is None:
-            by_pos[i] = Tensor(p.name, np.zeros(0, np.float32), "float32", index=i)
+            by_pos[i] = _filled_optional(p.name, i, call, by_pos, data) or \
+                Tensor(p.name, np.zeros(0, np.float32), "float32", index=i, absent=True)
     plan = call.kernel_tensors()
     if any(k == "array" for _, k, _ in plan):
         plan = _arrays_as_inputs(plan, by_pos, data, opdef)
@@ -306,6 +311,33 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
             if name in data.attrs and data.attrs[name] is not None:
                 data.attrs[attr] = data.attrs[name]
     return out
+
+
+def _filled_optional(name: str, pos: int, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData
+                     ) -> Tensor | None:
+    """The tensor the task's own aclnn function makes for an absent optional input (`signature.OptionalFill`:
+    LayerNorm's weight of ones shaped like normalized_shape, in the bias's dtype, else the input's); None when it
+    makes none or the case lacks the shape."""
+    fill = call.fills.get(name)
+    if fill is None:
+        return None
+    shape_pos = call.position(fill.shape_arg)
+    shape = data.attrs.get(f"in{shape_pos}", data.attrs.get(fill.shape_arg)) if shape_pos is not None else None
+    if isinstance(shape, int):
+        shape = [shape]
+    if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and d >= 0 for d in shape):
+        return None
+    dtype = None
+    for arg in fill.dtype_args:
+        p = call.position(arg)
+        t = by_pos.get(p) if p is not None else None
+        if t is not None and not t.absent:
+            dtype = t.dtype
+            break
+    if dtype is None or dtype not in C_TYPES:
+        return None
+    values = np.full(tuple(shape), fill.value, dtype=np.float32)
+    return Tensor(name, _as_dtype(values, dtype), dtype, index=pos)
 
 
 def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int, Tensor], data: CaseData,
@@ -508,7 +540,9 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
     """DTYPE_<NAME> / ORIG_DTYPE_<NAME>: for every OpDef input and output (its dtype from the OpDef column that
     matches the call's tensors, as CANN does), and for every bound kernel parameter."""
     d: dict[str, str] = {}
-    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out", "scratch") and t is not None]
+    # an absent optional input has no dtype of its own: the OpDef column the other tensors pick gives its DTYPE_
+    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out", "scratch") and t is not None
+               and not getattr(t, "absent", False)]
     if opdef is not None:
         names = opdef.names
         by_name = {n.lower(): n for n in names}
@@ -530,6 +564,11 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
         if ctype:
             d.setdefault(f"DTYPE_{name.upper()}", ctype)
             d.setdefault(f"ORIG_DTYPE_{name.upper()}", ctype)
+    first = C_TYPES.get(tensors[0][1].dtype) if tensors else None
+    for _, name, t in binding:
+        if getattr(t, "absent", False) and first:  # no OpDef column says: the first tensor's dtype
+            d.setdefault(f"DTYPE_{name.upper()}", first)
+            d.setdefault(f"ORIG_DTYPE_{name.upper()}", first)
     return d
 
 
@@ -547,6 +586,8 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             p = case_dir / f"{name}.npy"
             np.save(p, t.array)
             args.append({"name": name, "input": str(p), "dtype": t.dtype})
+            if getattr(t, "absent", False):
+                args[-1]["absent"] = True  # the TilingFunc sees no tensor there
             if kind == "inout":
                 args[-1]["output"] = str(case_dir / f"{name}.out.npy")
         elif kind in ("out", "scratch"):
@@ -729,6 +770,9 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     static_checked = False
     opdef = opdef_for_host(prep.host)
     call = pybind_for_task(task.validation)
+    if call is not None and prep.host is not None:
+        api = exec_api((task.validation / "pybind.cpp").read_text(encoding="utf-8", errors="replace"))
+        call = dataclasses.replace(call, fills=aclnn_optional_fills(prep.host.parent, api, call))
     host_reads_values = _host_reads_values(prep.host)
     for case in cases:
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}

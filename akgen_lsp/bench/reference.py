@@ -222,6 +222,9 @@ class Tensor:
     dtype: str
     index: int = -1  # position in get_inputs (inputs); -1 for outputs
     expected: Tensor | None = None  # an in/out tensor's reference output
+    # an optional input the call leaves out (None): the op gets no tensor (aclnn's nullptr; the TilingFunc's
+    # GetOptionalInputShape returns nullptr); `array` is then empty
+    absent: bool = False
 
 
 @dataclass

@@ -178,6 +178,8 @@ class PybindCall:
     # outputs appended to the returned vector under a bool parameter (`if (returnZloss) result.push_back(z);`):
     # (parameter, output); the call returns them only when the parameter is true
     conditional: tuple[tuple[str, str], ...] = ()
+    # optional inputs the task's own aclnn function fills when absent (`aclnn_optional_fills`), by parameter name
+    fills: Mapping[str, OptionalFill] = field(default_factory=dict)
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -313,3 +315,85 @@ def map_params(kernel_params: Sequence[str], n_tensors: int) -> tuple[list[str],
     if len(kernel_params) < n_tensors or len(kernel_params) > n_tensors + 2:
         return None
     return list(kernel_params[:n_tensors]), list(kernel_params[n_tensors:])
+
+
+# ------------------------------------------------------------------------------------------ the task's own aclnn API
+
+_EXEC_API = re.compile(r"EXEC_NPU_CMD\s*\(\s*(\w+)\s*,")
+_ELSE = re.compile(r"\}\s*else\s*\{")
+_SCALAR = re.compile(r"AllocScalar\s*\(\s*([-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)f?\s*\)")
+_FILL_SHAPE = re.compile(r"ConvertToTensor\s*\(\s*(\w+)\s*,\s*(?:op::)?DataType::DT_INT(?:64|32)\s*\)")
+_DTYPE_OF = re.compile(r"\b(\w+)\s*->\s*GetDataType\s*\(\s*\)")
+
+
+@dataclass(frozen=True)
+class OptionalFill:
+    """What the task's own aclnn function hands the kernel for an optional tensor the caller leaves out
+    (aclnnLayerNorm: ``l0op::Fill`` of ones for the weight, zeros for the bias, shaped like ``normalizedShape``):
+    `value`, the call argument whose int list is the shape, the arguments whose dtype it takes (first present)."""
+
+    value: float
+    shape_arg: str
+    dtype_args: tuple[str, ...]
+
+
+def exec_api(text: str) -> str | None:
+    """The aclnn function a pybind.cpp calls (``EXEC_NPU_CMD(aclnnLayerNorm, ...)``)."""
+    m = _EXEC_API.search(re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL))
+    return m.group(1) if m else None
+
+
+def _block_end(code: str, open_brace: int) -> int:
+    depth = 0
+    for i in range(open_brace, len(code)):
+        if code[i] == "{":
+            depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(code)
+
+
+def aclnn_optional_fills(host_dir: Path | None, api: str | None, call: PybindCall) -> dict[str, OptionalFill]:
+    """Optional inputs the task's own aclnn source (op_host/aclnn_*.cpp defining ``<api>GetWorkspaceSize``) replaces
+    with a filled tensor when absent: ``if (w) {...} else {... AllocScalar(1) ... l0op::Fill(...)}``. Keyed by the
+    pybind parameter passed at that argument; the shape and dtype arguments are pybind names too. {} when the op is
+    called through the generated aclnn API (which passes nullptr)."""
+    if host_dir is None or not api or not host_dir.is_dir():
+        return {}
+    head = re.compile(rf"\b{re.escape(api)}GetWorkspaceSize\s*\(([^)]*)\)\s*\{{")
+    for f in sorted(host_dir.glob("*.cpp")):
+        try:
+            code = re.sub(r"//[^\n]*|/\*.*?\*/", "", f.read_text(encoding="utf-8", errors="replace"), flags=re.DOTALL)
+        except OSError:
+            continue
+        m = head.search(code)
+        if m is None:
+            continue
+        names = [re.search(r"(\w+)\s*$", a).group(1) for a in _split_args(m.group(1))  # type: ignore[union-attr]
+                 if re.search(r"(\w+)\s*$", a)]
+        to_call = {n: call.exec_args[k] for k, n in enumerate(names) if k < len(call.exec_args)}
+        out: dict[str, OptionalFill] = {}
+        for k, name in enumerate(names):
+            if k >= len(call.exec_args):
+                break
+            im = re.search(rf"\bif\s*\(\s*{re.escape(name)}\s*(?:!=\s*nullptr\s*)?\)\s*\{{", code)
+            if im is None:
+                continue
+            end = _block_end(code, im.end() - 1)
+            em = _ELSE.match(code, end)
+            if em is None:
+                continue
+            body = code[em.end(): _block_end(code, em.end() - 1)]
+            sm, shm = _SCALAR.search(body), _FILL_SHAPE.search(body)
+            if "Fill" not in body or sm is None or shm is None or shm.group(1) not in to_call:
+                continue
+            dtypes = []
+            for d in _DTYPE_OF.findall(body):
+                base = d if d in to_call else d.removesuffix("Contiguous")
+                if base in to_call:
+                    dtypes.append(to_call[base])
+            out[call.exec_args[k]] = OptionalFill(float(sm.group(1)), to_call[shm.group(1)], tuple(dtypes))
+        return out
+    return {}

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,9 +138,10 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
 def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
                     outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
                     profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0,
-                    values: dict[str, bytes] | None = None) -> HostTiling:
+                    values: dict[str, bytes] | None = None, absent: Collection[str] = ()) -> HostTiling:
     """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list. values: the raw
-    bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>()."""
+    bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>(). absent: the optional
+    inputs the call leaves out (no instance: GetOptionalInputShape(ir) is nullptr)."""
     binary, findings = build_host(host_source)
     if binary is None:
         return HostTiling(False, findings)
@@ -151,6 +153,9 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
                   f"l1 {profile.memory.get('l1', 524288)}", "soc 310p" if "310" in profile.name else "soc 910b"]
     for kind, items in (("input", inputs), ("output", outputs)):
         for name, dtype, shape in items:
+            if kind == "input" and name in absent:
+                lines.append(f"absent {name}")
+                continue
             lines.append(f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}")
             if kind == "input" and values and name in values:
                 lines.append(f"data {name} {values[name].hex()}")  # a value-depend input's values (GetData)

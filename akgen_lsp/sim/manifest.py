@@ -116,6 +116,7 @@ class Arg:
     nbytes: int = 0
     tiling: TilingSpec | None = None
     items: tuple[Arg, ...] = ()
+    absent: bool = False  # an optional input the call leaves out ("absent": true): the TilingFunc sees no tensor
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,11 @@ class Manifest:
                 elif e.kind == "gm_out":
                     outs.append(item)
         return ins, outs
+
+    def absent_inputs(self) -> set[str]:
+        """The optional inputs the call leaves out: no instance of them for the TilingFunc (GetOptionalInputShape
+        returns nullptr, later inputs' instance indices move up), as CANN does for an optional input with no tensor."""
+        return {a.name for a in self.args if a.absent}
 
     def host_values(self, limit: int = 4096) -> dict[str, bytes]:
         """The raw bytes of each small plain input (at most `limit` bytes), for a TilingFunc that reads an input's
@@ -252,7 +258,8 @@ def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) 
         kind = "gm_inout" if raw.get("output") else "gm_in"
         out_path = _path(root, raw["output"], f"{where}.output") if raw.get("output") else None
         return Arg(name, kind, path=path if out_path is None else out_path, dtype=dtype, shape=tuple(arr.shape),
-                   nbytes=int(arr.nbytes), value=str(path), ctype="GM_ADDR")
+                   nbytes=int(arr.nbytes), value=str(path), ctype="GM_ADDR",
+                   absent=bool(raw.get("absent")) and kind == "gm_in")
     if "output" in raw:
         path = _path(root, raw["output"], f"{where}.output")
         dtype = raw.get("dtype")

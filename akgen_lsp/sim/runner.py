@@ -212,7 +212,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
 
         ins, outs = manifest.host_io()
         ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op,
-                             values=manifest.host_values())
+                             values=manifest.host_values(), absent=manifest.absent_inputs())
         if not ht.ok:
             _cleanup(run_dir, set())
             status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"

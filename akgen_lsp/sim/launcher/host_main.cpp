@@ -6,6 +6,7 @@
 //   input NAME DT_x d0 d1 ... | output NAME DT_x d0 ... | attr NAME int|float|bool|str|list_int|list_float VALUE
 // Consecutive input (output) lines with the same NAME are the tensors of one dynamic (list) input: one IR input with
 // that many instances, as GetDynamicInputShape(ir, k) / GetComputeNodeInfo()->GetInputInstanceInfo(ir) see it.
+// `absent NAME`: an optional input left out (an IR input with no instance).
 // Prints one JSON object: status, block_dim, tiling_key, workspace sizes, tiling bytes (hex), message.
 // Sandbox as for kernels: the spec is read in an init-priority-101 constructor, then rlimits and seccomp apply
 // before any code of the op_host source runs.
@@ -153,6 +154,11 @@ int main() {
             last = w[1];
             tensors.push_back(t);
             (in ? ctx.in_desc_ : ctx.out_desc_).push_back(d);
+        } else if (w[0] == "absent" && w.size() >= 2) {
+            // An optional input the call leaves out: an IR input with no instance, as CANN builds the node (its
+            // GetOptionalInputShape/Desc/Tensor are nullptr; the next inputs' instance indices do not count it).
+            ctx.ir_in_.emplace_back(ctx.inputs_.size(), 0);
+            last_in = "\n";
         } else if (w[0] == "data" && w.size() >= 3 && !ctx.inputs_.empty()) {
             // "data NAME HEX": the values of the input just declared (small inputs only)
             auto& bytes = ctx.inputs_.back().data_;
