@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 // The kernel side's DT_* macros (akgen_sim/kernel_type.h) must not rename this enum when a kernel includes a host
@@ -104,6 +105,7 @@ using char_t = char;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 
 inline int GetSizeByDataType(DataType t) {
     switch (t) {
@@ -138,6 +140,61 @@ public:
             default: return "DT_UNDEFINED";
         }
     }
+};
+
+// ge::AscendString (graph/ascend_string.h): the string type of the graph API, e.g. CheckSupported's result.
+class AscendString {
+public:
+    AscendString() = default;
+    AscendString(const char* s) : s_(s == nullptr ? "" : s) {}  // NOLINT: implicit as in CANN
+    const char* GetString() const { return s_.c_str(); }  // "" for an empty one, as CANN's
+    size_t GetLength() const { return s_.size(); }
+    bool operator<(const AscendString& o) const { return s_ < o.s_; }
+    bool operator==(const AscendString& o) const { return s_ == o.s_; }
+    bool operator!=(const AscendString& o) const { return s_ != o.s_; }
+
+private:
+    std::string s_;
+};
+
+// ge::TensorDesc and ge::Operator (graph/tensor.h, graph/operator.h): the graph-mode node that CheckSupported /
+// OpSelectFormat callbacks read. The simulator never calls those callbacks (it runs the TilingFunc on the manifest's
+// shapes), so an Operator here has no inputs, outputs or attributes: lookups give empty descs and GRAPH_FAILED.
+class TensorDesc {
+public:
+    TensorDesc() = default;
+    TensorDesc(Shape shape, Format format = FORMAT_ND, DataType dt = DT_FLOAT)
+        : shape_(std::move(shape)), format_(format), dtype_(dt) {}
+    Shape GetShape() const { return shape_; }
+    void SetShape(const Shape& s) { shape_ = s; }
+    Shape GetOriginShape() const { return shape_; }
+    Format GetFormat() const { return format_; }
+    Format GetOriginFormat() const { return format_; }
+    DataType GetDataType() const { return dtype_; }
+    void SetDataType(DataType dt) { dtype_ = dt; }
+
+private:
+    Shape shape_;
+    Format format_ = FORMAT_ND;
+    DataType dtype_ = DT_FLOAT;
+};
+
+class Operator {
+public:
+    Operator() = default;
+    explicit Operator(const char* type) : type_(type == nullptr ? "" : type) {}
+    TensorDesc GetInputDescByName(const char*) const { return TensorDesc(); }
+    TensorDesc GetOutputDescByName(const char*) const { return TensorDesc(); }
+    TensorDesc GetInputDesc(uint32_t) const { return TensorDesc(); }
+    TensorDesc GetOutputDesc(uint32_t) const { return TensorDesc(); }
+    size_t GetInputsSize() const { return 0; }
+    size_t GetOutputsSize() const { return 0; }
+    graphStatus GetName(AscendString& name) const { name = AscendString(type_.c_str()); return GRAPH_SUCCESS; }
+    graphStatus GetOpType(AscendString& type) const { type = AscendString(type_.c_str()); return GRAPH_SUCCESS; }
+    template <typename T> graphStatus GetAttr(const char*, T&) const { return GRAPH_FAILED; }
+
+private:
+    std::string type_;
 };
 
 }  // namespace ge

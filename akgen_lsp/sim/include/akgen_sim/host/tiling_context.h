@@ -2,12 +2,23 @@
 // tiling key, raw tiling buffer, workspace sizes), filled by the host runner from the manifest.
 #pragma once
 
+#include <climits>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "compile_info.h"
 #include "graph.h"
+
+// ge::Status and its general codes, as CANN's ge_common/api_error_codes.h defines them (GE_ERRORNO: SUCCESS is 0,
+// FAILED is all ones); CANN's exe_graph/runtime/tiling_context.h includes that header, so a TilingFunc that writes
+// `using namespace ge;` may compare against a bare SUCCESS.
+namespace ge {
+using Status = uint32_t;
+constexpr Status SUCCESS = 0U;
+constexpr Status FAILED = 0xFFFFFFFFU;
+}  // namespace ge
 
 namespace fe {
 enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
@@ -32,31 +43,56 @@ public:
 
 namespace gert {
 
+// gert::Shape as CANN's exe_graph/runtime/shape.h lays it out: a fixed array of kMaxDimNum dims and a dim count.
+// operator[] gives a writable reference (op_host code writes `shape[i] = v`), SetDimNum only changes the count,
+// SetDim raises the count to the index (CANN's own rule), AppendDim ignores a dim past kMaxDimNum.
 class Shape {
 public:
+    static constexpr size_t kMaxDimNum = 25;
+    static constexpr int64_t kInvalidDimValue = INT64_MIN;
     Shape() = default;
-    Shape(std::initializer_list<int64_t> d) : dims_(d) {}
-    explicit Shape(std::vector<int64_t> d) : dims_(std::move(d)) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
-    void SetDimNum(size_t n) { dims_.resize(n, 1); }
-    void AppendDim(int64_t v) { dims_.push_back(v); }
+    Shape(std::initializer_list<int64_t> d) { assign(d.begin(), d.size()); }
+    explicit Shape(const std::vector<int64_t>& d) { assign(d.data(), d.size()); }
+    size_t GetDimNum() const { return dim_num_; }
+    int64_t GetDim(size_t i) const { return i < kMaxDimNum ? dims_[i] : kInvalidDimValue; }
+    void SetDim(size_t i, int64_t v) {
+        if (i >= kMaxDimNum) return;
+        dims_[i] = v;
+        dim_num_ = dim_num_ < i ? i : dim_num_;
+    }
+    void SetDimNum(size_t n) { dim_num_ = n < kMaxDimNum ? n : kMaxDimNum; }
+    Shape& AppendDim(int64_t v) {
+        if (dim_num_ < kMaxDimNum) dims_[dim_num_++] = v;
+        return *this;
+    }
+    void SetScalar() { dim_num_ = 0; }
     int64_t GetShapeSize() const {
         int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
+        for (size_t i = 0; i < dim_num_; ++i) n *= dims_[i];
         return n;
     }
-    bool IsScalar() const { return dims_.empty(); }
-    int64_t operator[](size_t i) const { return GetDim(i); }
-    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
-    const std::vector<int64_t>& GetDims() const { return dims_; }
-    bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
-    std::vector<int64_t>::const_iterator begin() const { return dims_.begin(); }
-    std::vector<int64_t>::const_iterator end() const { return dims_.end(); }
+    bool IsScalar() const { return dim_num_ == 0; }
+    const int64_t& operator[](size_t i) const { return dims_[i < kMaxDimNum ? i : kMaxDimNum - 1]; }
+    int64_t& operator[](size_t i) { return dims_[i < kMaxDimNum ? i : kMaxDimNum - 1]; }
+    bool operator==(const Shape& o) const {
+        if (dim_num_ != o.dim_num_) return false;
+        for (size_t i = 0; i < dim_num_; ++i)
+            if (dims_[i] != o.dims_[i]) return false;
+        return true;
+    }
+    bool operator!=(const Shape& o) const { return !(*this == o); }
+    std::vector<int64_t> GetDims() const { return std::vector<int64_t>(dims_, dims_ + dim_num_); }
+    const int64_t* begin() const { return dims_; }
+    const int64_t* end() const { return dims_ + dim_num_; }
 
 private:
-    std::vector<int64_t> dims_;
+    void assign(const int64_t* d, size_t n) {
+        if (n > kMaxDimNum) return;  // CANN leaves such a shape empty
+        for (size_t i = 0; i < n; ++i) dims_[i] = d[i];
+        dim_num_ = n;
+    }
+    size_t dim_num_ = 0;
+    int64_t dims_[kMaxDimNum] = {};
 };
 
 class StorageShape {
@@ -340,6 +376,9 @@ class TilingParseContext {
 public:
     fe::PlatFormInfos* GetPlatformInfo() const { static fe::PlatFormInfos p; return &p; }
     template <typename T> T* GetCompiledInfo() { return akgen_sim::host::compile_info_object<T>(); }
+    // From ExtendedKernelContext in CANN: op_host null-check macros print the node's name.
+    const char* GetNodeName() const { return ""; }
+    const char* GetNodeType() const { return ""; }
 };
 
 }  // namespace gert
