@@ -36,6 +36,32 @@
                                   [s](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);     \
     }
 
+namespace akgen_sim {
+
+// Vector shifts by a scalar count. The hardware takes counts up to the element width (A2/A3: [0, 16] for 16-bit and
+// [0, 32] for 32-bit types, ShiftLeft.md / ShiftRight.md): a count of the full width shifts every bit out, giving 0,
+// or the sign (-1 for a negative element) for the arithmetic right shift of a signed type (the same rule Ascend 950's
+// page states for counts past the width). In C++ a shift by the width is undefined (x86 masks the count, so a 32-bit
+// x >> 32 would be x), hence these helpers. A negative count is read as unsigned, so it shifts everything out too.
+template <typename T>
+inline T vec_shift_right(T a, T s) {
+    constexpr long long width = static_cast<long long>(sizeof(T)) * 8;
+    const long long n = static_cast<long long>(s);
+    if (n < 0 || n >= width) return (std::is_signed_v<T> && a < T(0)) ? T(-1) : T(0);
+    return static_cast<T>(a >> n);
+}
+
+template <typename T>
+inline T vec_shift_left(T a, T s) {
+    constexpr long long width = static_cast<long long>(sizeof(T)) * 8;
+    const long long n = static_cast<long long>(s);
+    if (n < 0 || n >= width) return T(0);
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) << n));
+}
+
+}  // namespace akgen_sim
+
 namespace AscendC {
 
 AKGEN_SCALAR_OP(Adds, "adds", a + s, half, float, int16_t, int32_t, bfloat16_t)
@@ -45,8 +71,8 @@ AKGEN_SCALAR_OP(Divs, "muls", a / s, half, float)
 AKGEN_SCALAR_OP(Maxs, "maxs", (a > s ? a : s), half, float, int16_t, int32_t, bfloat16_t)
 AKGEN_SCALAR_OP(Mins, "mins", (a < s ? a : s), half, float, int16_t, int32_t, bfloat16_t)
 AKGEN_SCALAR_OP(LeakyRelu, "muls", (a >= C(0) ? a : a * s), half, float)
-AKGEN_SCALAR_OP(ShiftLeft, "adds", C(a << s), int16_t, uint16_t, int32_t, uint32_t)
-AKGEN_SCALAR_OP(ShiftRight, "adds", C(a >> s), int16_t, uint16_t, int32_t, uint32_t)
+AKGEN_SCALAR_OP(ShiftLeft, "adds", ::akgen_sim::vec_shift_left<C>(a, s), int16_t, uint16_t, int32_t, uint32_t)
+AKGEN_SCALAR_OP(ShiftRight, "adds", ::akgen_sim::vec_shift_right<C>(a, s), int16_t, uint16_t, int32_t, uint32_t)
 
 // Axpy: dst = dst + src * scalar (the destination is read too).
 template <typename T, typename U>
