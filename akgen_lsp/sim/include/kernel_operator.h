@@ -45,6 +45,7 @@
 #include "akgen_sim/adv_softmax_more.h"
 #include "akgen_sim/adv_cumsum.h"
 #include "akgen_sim/vec_sort.h"
+#include "akgen_sim/adv_softmax_flash.h"
 #include "akgen_sim/cann9_alloc.h"
 
 #endif

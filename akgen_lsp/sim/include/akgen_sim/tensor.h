@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime.h"
+#include "shape_info.h"
 
 namespace AscendC {
 
@@ -104,6 +105,10 @@ public:
     uint32_t GetSize() const { return size_; }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
     void SetSize(uint32_t size) { size_ = size; }
+    // The shape high-level APIs read when their shape argument is {} (shape_info.h).
+    ShapeInfo shapeInfo_{};
+    void SetShapeInfo(const ShapeInfo& shapeInfo) { shapeInfo_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shapeInfo_; }
     TPosition GetPosition() const { return pos_; }
     uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(addr_); }
     uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uint64_t>(addr_ + offset); }

@@ -11,6 +11,7 @@
 
 #include "graph.h"
 #include "adv_host_softmax.h"
+#include "adv_host_softmax_flash.h"
 
 namespace AscendC {
 
