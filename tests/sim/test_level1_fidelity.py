@@ -32,14 +32,14 @@ def inputs() -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def run(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, np.ndarray]:
+def run(write_manifest, tmp_path: Path, mode: int, checks: str = "npu") -> tuple[SimResult, np.ndarray]:
     a, b = inputs()
     m = write_manifest(SRC, "level1_fidelity", [
         {"name": "a", "input": a},
         {"name": "b", "input": b},
         {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [N]},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
-    ])
+    ], checks=checks)
     res = run_manifest(m, tmp_path / f"o{mode}")
     return res, (np.load(res.outputs["z"]) if res.status == "ok" else np.zeros(0, np.float32))
 
@@ -58,8 +58,8 @@ def test_mask_shorter_than_a_repeat_needs_only_the_blocks_it_touches(write_manif
 
 
 def test_mask_past_the_tensor_still_fails_with_cann_wording(write_manifest, tmp_path: Path) -> None:
-    """Mask 9: the 9th float lies in a second block, 36 bytes are needed of 32."""
-    res, _ = run(write_manifest, tmp_path, 1)
+    """Mask 9: the 9th float lies in a second block, 36 bytes are needed of 32 (a CPU-debug check: cpu-debug mode)."""
+    res, _ = run(write_manifest, tmp_path, 1, checks="cpu-debug")
     assert res.status == "runtime_error"
     f = next(f for f in res.findings if f.code == "SIM-UB-SIZE")
     assert "at least 36 bytes" in f.message and "only 32 bytes" in f.message
@@ -134,7 +134,7 @@ REGISTER_TILING_DATA_CLASS(Pair, PairTilingData)
 """
 
 def test_tbuf_get_of_zero_elements_fails_as_cann_asserts(write_manifest, tmp_path: Path) -> None:
-    res, _ = run(write_manifest, tmp_path, 7)
+    res, _ = run(write_manifest, tmp_path, 7, checks="cpu-debug")  # CANN's CPU debug asserts; the NPU does not
     assert res.status == "runtime_error"
     f = next(f for f in res.findings if f.code == "SIM-TBUF-LEN")
     assert "buffer length is 0, which should be larger than 0" in f.message

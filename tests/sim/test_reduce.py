@@ -32,7 +32,8 @@ def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def run(write_manifest, tmp_path: Path, dtype: str, mode: int, cnt: int = N) -> tuple[SimResult, np.ndarray]:
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int, cnt: int = N,
+        checks: str = "npu") -> tuple[SimResult, np.ndarray]:
     a, b = inputs(dtype)
     m = write_manifest(SRC, "reduce", [
         {"name": "a", "input": a},
@@ -41,7 +42,7 @@ def run(write_manifest, tmp_path: Path, dtype: str, mode: int, cnt: int = N) -> 
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "n", "scalar": N, "type": "int32_t"},
         {"name": "cnt", "scalar": cnt, "type": "int32_t"},
-    ], defines={"DTYPE_X": CTYPE[dtype]})
+    ], defines={"DTYPE_X": CTYPE[dtype]}, checks=checks)
     res = run_manifest(m, tmp_path / "out")
     return res, (np.load(res.outputs["z"]) if res.status == "ok" else np.zeros(0, dtype))
 
@@ -252,7 +253,8 @@ def test_reduction_registers(write_manifest, tmp_path: Path, dtype: str) -> None
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_checks_at_the_callers_line(write_manifest, tmp_path: Path, dtype: str, mode: int, code: str,
                                     words: str) -> None:
-    res, _ = run(write_manifest, tmp_path, dtype, mode, N - 5)
+    # SIM-UB-SIZE is a check of CANN's CPU debug only: it stops the block in the cpu-debug check mode
+    res, _ = run(write_manifest, tmp_path, dtype, mode, N - 5, checks="cpu-debug" if code == "SIM-UB-SIZE" else "npu")
     hits = [f for f in res.findings if f.code == code]
     assert hits, [(f.code, f.message) for f in res.findings]
     assert hits[0].span.path == str(SRC) and hits[0].span.line == marker_line(SRC, code)

@@ -4,7 +4,9 @@
 // x[HALF_TILE .. HALF_TILE + TILE_LENGTH), half a tile past the end of xLocal, and writes a whole tile into zLocal,
 // which holds half of one. Nothing here is wrong to a static checker (every name, argument count and size is
 // fine); CANN's CPU mode stops with "tensor size needs to be at least ... bytes" and the NPU with AICore error
-// 507015 or silently wrong numbers.
+// 507015 or silently wrong numbers. The simulator reports SIM-UB-SIZE at the marked line: a warning in its default
+// npu check mode (the NPU checks no operand sizes; every byte touched here is still inside UB, so the kernel goes on
+// and z comes out wrong), an error that stops the block with sim.checks = "cpu-debug".
 #include "kernel_operator.h"
 
 using namespace AscendC;
