@@ -4,6 +4,7 @@ L1) ends the block in both modes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,16 @@ extern "C" __global__ __aicore__ void check_mode(GM_ADDR x, GM_ADDR z, int32_t m
         DataCopy(l1[150000], xGm, TILE);  // EXPECT SIM-MEM-OOB
         l1Q.FreeTensor(l1);
         Adds(yl, xl, 1.0f, TILE);
+    } else if (mode == 10) {
+        // Compare writes its bits into an int8_t tensor, and Select takes that as its mask
+        TQue<QuePosition::VECCALC, 1> maskQ;
+        pipe.InitBuffer(maskQ, 1, 256);
+        LocalTensor<int8_t> m = maskQ.AllocTensor<int8_t>();
+        LocalTensor<float> t = tmpBuf.Get<float>();
+        Duplicate(t, 100.0f, TILE);
+        Compare(m, xl, t, CMPMODE::LT, TILE);
+        Select(yl, m, xl, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);  // EXPECT SIM-DTYPE
+        maskQ.FreeTensor(m);
     }
     outQ.EnQue(yl);
     inQ.FreeTensor(xl);
@@ -123,20 +134,25 @@ def run(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, checks: st
     return run_manifest(m, tmp_path / f"out-{mode}-{checks}")
 
 
-# mode, marker (the code, and where one code marks several lines, @mode), the constant the NPU adds to x
-RELAXED = [
-    (1, "SIM-UB-LIMIT", 1.0),
-    (3, "SIM-TBUF-LEN", 2.0),
-    (4, "SIM-TBUF-SIZE", 3.0),
-    (5, "SIM-UB-SIZE", 4.0),
-    (6, "SIM-TENSOR-FREED", 7.0),
-    (7, "SIM-UB-OOB@7", 9.0),
+def _plus(k: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: x + np.float32(k)
+
+
+# mode, marker (the code, and where one code marks several lines, @mode), what the NPU computes from x
+RELAXED: list[tuple[int, str, Callable[[np.ndarray], np.ndarray]]] = [
+    (1, "SIM-UB-LIMIT", _plus(1.0)),
+    (3, "SIM-TBUF-LEN", _plus(2.0)),
+    (4, "SIM-TBUF-SIZE", _plus(3.0)),
+    (5, "SIM-UB-SIZE", _plus(4.0)),
+    (6, "SIM-TENSOR-FREED", _plus(7.0)),
+    (7, "SIM-UB-OOB@7", _plus(9.0)),
+    (10, "SIM-DTYPE", lambda x: np.where(x < 100, x, np.float32(0))),
 ]
 
 
-@pytest.mark.parametrize(("mode", "marker", "k"), RELAXED, ids=[c[1] for c in RELAXED])
+@pytest.mark.parametrize(("mode", "marker", "expect"), RELAXED, ids=[c[1] for c in RELAXED])
 def test_npu_mode_warns_and_goes_on(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, marker: str,
-                                    k: float) -> None:
+                                    expect: Callable[[np.ndarray], np.ndarray]) -> None:
     res = run(write_manifest, kernel, tmp_path, mode, None)  # npu is the default
     assert res.status == "ok", [(f.code, f.severity, f.message) for f in res.findings]
     code = marker.split("@")[0]
@@ -146,12 +162,12 @@ def test_npu_mode_warns_and_goes_on(write_manifest: Any, kernel: Path, tmp_path:
     assert "the NPU does not check this" in hits[0].message
     assert "sim.checks to cpu-debug" in hits[0].message
     assert not [f for f in res.findings if f.severity is Severity.ERROR]
-    np.testing.assert_array_equal(np.load(res.outputs["z"]), np.arange(256, dtype=np.float32) + k)
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), expect(np.arange(256, dtype=np.float32)))
 
 
-@pytest.mark.parametrize(("mode", "marker", "k"), RELAXED, ids=[c[1] for c in RELAXED])
+@pytest.mark.parametrize(("mode", "marker", "expect"), RELAXED, ids=[c[1] for c in RELAXED])
 def test_cpu_debug_mode_stops(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int, marker: str,
-                              k: float) -> None:
+                              expect: Callable[[np.ndarray], np.ndarray]) -> None:
     res = run(write_manifest, kernel, tmp_path, mode, "cpu-debug")
     assert res.status == "runtime_error"
     errors = [f for f in res.findings if f.severity is Severity.ERROR]

@@ -353,11 +353,17 @@ template <typename T> inline void SetCmpMask(const LocalTensor<T>& src, AKGEN_LO
 }
 
 // ------------------------------------------------------------------------------------------------------- Select
+// A signed integer selMask (int8_t: what Compare writes for a kernel that declares it so) holds the same bits: only
+// CANN's CPU debug asserts its type (ASCENDC_ASSERT in VselImpl), so the npu check mode warns and selects by the bits.
 #define AKGEN_SEL_DTYPE()                                                                                              \
-    if constexpr (!::akgen_sim::sel_dtype_ok<T> || !::akgen_sim::sel_mask_ok<U>) {                                    \
+    if constexpr (!::akgen_sim::sel_dtype_ok<T> || !(::akgen_sim::sel_mask_ok<U> || std::is_integral_v<U>)) {        \
         ::akgen_sim::fail("SIM-DTYPE", "Failed to check dtype in Select, current api support dtype combination is "   \
                           "dst, src0Local and src1Local are both: half / float, selMask:  uint8_t / uint16_t / "       \
                           "uint32_t / uint64_t", loc, "dtype", "Select");                                              \
+    } else if constexpr (!::akgen_sim::sel_mask_ok<U>) {                                                               \
+        ::akgen_sim::cpu_debug_check("SIM-DTYPE", "Failed to check dtype in Select, current api support dtype "        \
+                                     "combination is dst, src0Local and src1Local are both: half / float, selMask:  " \
+                                     "uint8_t / uint16_t / uint32_t / uint64_t", loc, "dtype", "Select");             \
     }
 
 // Modes 0 and 2, count form.
