@@ -919,6 +919,10 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
                 baselines.append(base)
         else:
             cr["status"] = "wrong_answer"
+            # the run's warnings may say why the numbers are wrong (SIM-OVERLAP: dst and src of Sigmoid overlap)
+            seen = {(f.code, f.span.path, f.span.line) for f in findings}
+            findings.extend(f for f in run.findings if f.severity is Severity.WARNING
+                            and (f.code, f.span.path, f.span.line) not in seen)
             findings.append(comparison_finding(cmp, str(prep.kernel), f"case {case.case_id}", data.tolerance))
             first_fail = first_fail or "wrong_answer"
     if compile_failed:

@@ -31,7 +31,11 @@ SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
 LAUNCHER_SRC = SIM_DIR / "launcher" / "launcher.cpp"
 BASE_FLAGS = ("-std=c++20", "-Og", "-ftree-vectorize", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
-              "-DASCENDC_CPU_DEBUG", "-D__CCE_KT_TEST__", "-D__NPU_ARCH__=2201")
+              "-DASCENDC_CPU_DEBUG", "-D__NPU_ARCH__=2201")
+# Not __CCE_KT_TEST__: CANN defines it only for its CPU-debug (tikicpulib) builds, and kernels gate NPU-only code on it
+# (GroupNormSwish's DataCopyPad/Cast sit in `#ifndef __CCE_KT_TEST__`); the sim runs the NPU's code path. The host
+# launch wrappers some kernels keep under the same guard (`k<<<blockDim, l2ctrl, stream>>>(...)`) are made plain
+# calls in the shadow copy (`blank_host_launches`): dead host code for the sim, as it is for the kernel.
 HEADER_SUFFIXES = (".h", ".hpp", ".inc", ".hh")
 
 
@@ -557,7 +561,30 @@ def _line_directive(path: Path) -> str:
     return '#line 1 "' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
 
 
-def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path) -> tuple[list[Path], list[Path]]:
+def blank_host_launches(text: str) -> str | None:
+    """`text` with the `<<<cfg>>>` of each host launch `kernel<<<cfg>>>(args)` (outside comments and literals) turned
+    into spaces, so a kernel source's host wrapper compiles as a plain call; None when there is none."""
+    if "<<<" not in text:
+        return None
+    code = code_only(text)
+    out = text
+    pos, changed = 0, False
+    while (m := code.find("<<<", pos)) >= 0:
+        close = code.find(">>>", m + 3)
+        if close < 0:
+            break
+        j = close + 3
+        while j < len(code) and code[j].isspace():
+            j += 1
+        if j < len(code) and code[j] == "(":
+            out = out[:m] + re.sub(r"[^\n]", " ", out[m:close + 3]) + out[close + 3:]
+            changed = True
+        pos = close + 3
+    return out if changed else None
+
+
+def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path,
+                   host_launches: bool = False) -> tuple[list[Path], list[Path]]:
     """Write shadow copies of the files that use bisheng attribute lists under `into`. Returns the sources to compile
     (shadows where needed) and shadow include folders, each to be searched before the folder it mirrors (a
     `#include "x.h"` from a shadow source finds a shadow x.h first, the user's own x.h next)."""
@@ -575,6 +602,8 @@ def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path) ->
             except OSError:
                 continue
             blanked = bisheng_shadow_text(text)
+            if host_launches:  # a kernel build: host launch wrappers become plain calls (blank_host_launches)
+                blanked = blank_host_launches(blanked or text) or blanked
             if blanked is None:
                 continue
             target = into / str(i) / p.name
@@ -818,7 +847,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         pch_flags = ["-include", str(ensure_pch(cxx)), "-Winvalid-pch"]
     tmp = _atomic_dir(final) if opts.use_cache else Path(tempfile.mkdtemp(prefix="akgen-build-"))
     mirrored = [*opts.include_dirs, *sorted({s.parent for s in sources})]
-    compiled, shadow_dirs = shadow_sources(sources, mirrored, tmp / "shadow")
+    compiled, shadow_dirs = shadow_sources(sources, mirrored, tmp / "shadow", host_launches=True)
     if shadow_dirs:
         glue = generate_glue(compiled, glue_opts)
         flags = _with_shadow_dirs(flags, mirrored, tmp / "shadow")

@@ -4,11 +4,34 @@
 
 #include "vec_reduce.h"
 
+namespace akgen_sim {
+// The math APIs' docs (Sigmoid.md, Tanh.md, ...: "不支持源操作数与目的操作数地址重叠") do not support a dst that
+// overlaps src without being it: the NPU's result is then undefined (its multi-step implementation reads src after
+// writing dst), and the sim's element order gives one arbitrary outcome. Reported as a warning, so the wrong numbers
+// that follow have their cause next to them.
+template <typename T>
+inline void math_overlap(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                         uint32_t count, const loc_t& loc) {
+    const T* d = dst.addr_;
+    const T* a = src.addr_;
+    if (d == nullptr || a == nullptr || d == a || count == 0) return;
+    if (d < a + count && a < d + count) {
+        warn("SIM-OVERLAP",
+             fmt("%s: dst and src overlap (dst starts %lld elements %s src, %u elements each); the API does not "
+                 "support overlapping source and destination, so the NPU's result is undefined: use separate buffers "
+                 "(TBuf::GetWithOffset takes its offset in bytes)", api,
+                 static_cast<long long>(d > a ? d - a : a - d), d > a ? "after" : "before", count),
+             loc, "memory", api);
+    }
+}
+}  // namespace akgen_sim
+
 #define AKGEN_MATH_OP(NAME, EXPR)                                                                                      \
     template <typename T, bool isReuseSource = false>                                                                  \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, AKGEN_LOC) {         \
         static_assert(::akgen_sim::one_of_v<T, half, float, bfloat16_t>,                                               \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is half, float");     \
+        ::akgen_sim::math_overlap(#NAME, dst, src, count, loc);                                                        \
         ::akgen_sim::unary_count(#NAME, "exp", dst, src, count,                                                        \
                                  [](const T& x) { float a = static_cast<float>(x); return static_cast<T>(EXPR); }, loc);\
     }                                                                                                                  \
