@@ -579,6 +579,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     candidate whose task has no host), the kernel runs on every vector core with an empty tiling."""
     args: list[dict[str, Any]] = []
     defines = _defines(binding, opdef)
+    ref_of = _ref_outputs(binding, opdef)
     for kind, name, t in binding:
         if isinstance(t, tensorlist.TensorList):
             args.append(tensorlist.manifest_arg(kind, name, t, case_dir))
@@ -594,6 +595,8 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"),
                          "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines, binding),
                          "shape": [int(d) for d in t.array.shape]})
+            if name in ref_of:
+                args[-1]["init"] = str(case_dir / f"{ref_of[name]}.npy")
         elif kind == "workspace":
             args.append({"name": name, "workspace_bytes": 0})
         elif prep.host is not None:
@@ -608,6 +611,31 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
+
+
+def _ref_outputs(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> dict[str, str]:
+    """Output parameter -> the input parameter whose buffer it is. An OpDef output named like an input
+    (StridedSliceAssignV2's ``var``) is a ref: CANN's aclnn API takes one tensor for both (``varRef``) and the kernel
+    gets its address twice, so the output starts with the input's values and the kernel writes only what it
+    changes. Mapped by position when the kernel's tensors are the OpDef's inputs then outputs; only a plain input of
+    the output's dtype and size qualifies."""
+    if opdef is None:
+        return {}
+    tensors = [(k, n, t) for k, n, t in binding if k in ("in", "inout", "out", "scratch") and t is not None]
+    names = opdef.names
+    if len(tensors) != len(names):
+        return {}
+    in_names = [p.name for p in opdef.inputs]
+    out: dict[str, str] = {}
+    for j in range(len(in_names), len(names)):
+        kind, name, t = tensors[j]
+        if kind != "out" or names[j] not in in_names:
+            continue
+        k_in, n_in, t_in = tensors[in_names.index(names[j])]
+        if (k_in == "in" and isinstance(t_in, Tensor) and isinstance(t, Tensor) and t_in.dtype == t.dtype
+                and t_in.array.nbytes == t.array.nbytes):
+            out[name] = n_in
+    return out
 
 
 def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str],

@@ -117,6 +117,10 @@ class Arg:
     tiling: TilingSpec | None = None
     items: tuple[Arg, ...] = ()
     absent: bool = False  # an optional input the call leaves out ("absent": true): the TilingFunc sees no tensor
+    # an output's initial content ("init": a .npy of the output's size): a ref output (an OpDef output named like an
+    # input, StridedSliceAssignV2's var) is that input's buffer on CANN, so the kernel finds the input's values there;
+    # it stays an output for the TilingFunc
+    init: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -269,7 +273,17 @@ def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) 
         if not isinstance(shape, list) or not all(isinstance(d, int) and d >= 0 for d in shape):
             raise ManifestError(f"{where}.shape: an output needs a shape, a list of non-negative integers")
         nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(DTYPES[dtype][0]).itemsize
-        return Arg(name, "gm_out", path=path, dtype=dtype, shape=tuple(shape), nbytes=nbytes, ctype="GM_ADDR")
+        init = _path(root, raw["init"], f"{where}.init") if raw.get("init") else None
+        if init is not None:
+            try:
+                init_bytes = int(np.load(init, mmap_mode="r", allow_pickle=False).nbytes)
+            except (ValueError, OSError) as exc:
+                raise ManifestError(f"{where}.init: {init} is not a readable .npy file ({exc})") from None
+            if init_bytes != nbytes:
+                raise ManifestError(f"{where}.init: {init} has {init_bytes} bytes, the output {nbytes}; give the "
+                                    "output's initial content at its full size")
+        return Arg(name, "gm_out", path=path, dtype=dtype, shape=tuple(shape), nbytes=nbytes, ctype="GM_ADDR",
+                   init=init)
     if "scalar" in raw:
         ctype = raw.get("type", "int64_t")
         if ctype not in SCALAR_TYPES:

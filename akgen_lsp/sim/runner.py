@@ -91,7 +91,12 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
         elif a.kind == "gm_out":
             out = run_dir / f"{a.name}.out.bin"
             raw_out[a.name] = out
-            lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
+            if a.init is not None:  # a ref output: it starts with its input's values (read and written in place)
+                arr = np.load(str(a.init), allow_pickle=False)
+                np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(out)
+                lines.append(f"arg gm {a.name} inout {a.nbytes} {out}")
+            else:
+                lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
         elif a.kind == "gm_list":
             from akgen_lsp.sim.tensorlist import spec_lines
 

@@ -114,3 +114,36 @@ def test_the_case_records_the_converted_call(tmp_path: Path) -> None:
     assert err is None and binding[0][2].dtype == "float16"
     # the kernel's input, negated, is the reference exactly (the reference converts the same way)
     np.testing.assert_array_equal(-binding[0][2].array, data.outputs[0].array)
+
+
+REF_OPDEF = """
+this->Input("var").DataType({ge::DT_FLOAT});
+this->Input("value").DataType({ge::DT_FLOAT});
+this->Output("var").DataType({ge::DT_FLOAT});
+"""
+
+
+def test_a_ref_output_starts_with_its_input(tmp_path: Path) -> None:
+    """An OpDef output named like an input (StridedSliceAssignV2's var) is the input's buffer on CANN: the kernel's
+    output parameter gets the input's values as its initial content, and stays an output."""
+    from akgen_lsp.ascendc.arch import load_arch
+    from akgen_lsp.bench.pipeline import Settings, _manifest, _ref_outputs
+    from akgen_lsp.bench.signature import parse_opdef
+
+    var = np.arange(12, dtype=np.float32)
+    value = np.ones(4, np.float32)
+    data = CaseData(Case({"case_id": 0}), [Tensor("in0", var, "float32", index=0),
+                                           Tensor("in1", value, "float32", index=1)],
+                    {}, [Tensor("out0", np.zeros(12, np.float32), "float32")], Tolerance(), n_raw=2)
+    prep = _Prepared(Path("k.cpp"), None, "assign", ["var", "value", "var_out"], tmp_path)
+    opdef = parse_opdef(REF_OPDEF)
+    binding, err = _bind(prep, data, opdef, None)
+    assert err is None and [(k, n) for k, n, _ in binding] == [("in", "var"), ("in", "value"), ("out", "var_out")]
+    assert _ref_outputs(binding, opdef) == {"var_out": "var"}
+    raw = _manifest(prep, binding, {}, "Assign", load_arch("Ascend910B2"), Settings(), tmp_path, opdef)
+    out = next(a for a in raw["args"] if a["name"] == "var_out")
+    assert out["init"] == str(tmp_path / "var.npy") and "input" not in out
+    np.testing.assert_array_equal(np.load(out["init"]), var)
+    # an output of another size is not a ref of that input
+    data.outputs[0].array = np.zeros(6, np.float32)
+    assert _ref_outputs(binding, opdef) == {}
