@@ -30,6 +30,7 @@
 #include "akgen_sim/tiling.h"
 #include "akgen_sim/misc.h"
 #include "akgen_sim/intrinsics.h"
+#include "akgen_sim/cce_intrinsics.h"
 #include "akgen_sim/adv_reduce.h"
 #include "akgen_sim/adv_broadcast.h"
 #include "akgen_sim/vec_gather.h"
