@@ -218,3 +218,51 @@ def test_manifest_checks_default_and_values(tmp_path: Path) -> None:
 def test_manifest_checks_rejects_other_values(tmp_path: Path, value: Any) -> None:
     with pytest.raises(ManifestError, match=r"manifest\.checks: .*\"npu\".*\"cpu-debug\""):
         parse_manifest(_raw(tmp_path, checks=value), tmp_path)
+
+
+TWO_PIPES = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+
+// Catlass's pattern: a TPipe that is destroyed, then another; each hands out its memories from address 0.
+extern "C" __global__ __aicore__ void two_pipes(GM_ADDR x, GM_ADDR z)
+{
+    GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 256);
+    zGm.SetGlobalBuffer((__gm__ float*)z, 256);
+    {
+        TPipe first;
+        TBuf<TPosition::VECCALC> big;
+        first.InitBuffer(big, 150 * 1024);
+        LocalTensor<float> t = big.Get<float>();
+        Duplicate(t, 1.0f, 256);
+    }
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> big, small;
+    pipe.InitBuffer(big, 150 * 1024);
+    pipe.InitBuffer(small, 1024);
+    LocalTensor<float> t = big.Get<float>();
+    LocalTensor<float> s = small.Get<float>();
+    DataCopy(s, xGm, 256);
+    SetFlag<HardEvent::MTE2_V>(0);
+    WaitFlag<HardEvent::MTE2_V>(0);
+    Adds(t, s, 1.0f, 256);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopy(zGm, t, 256);
+}
+"""
+
+
+@pytest.mark.parametrize("checks", ["npu", "cpu-debug"])
+def test_a_new_tpipe_starts_its_memories_at_address_zero(write_manifest: Any, tmp_path: Path, checks: str) -> None:
+    src = tmp_path / "two_pipes.cpp"
+    src.write_text(TWO_PIPES.lstrip(), encoding="utf-8")
+    m = write_manifest(src, "two_pipes", [
+        {"name": "x", "input": np.arange(256, dtype=np.float32)},
+        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [256]},
+    ], checks=checks)
+    res = run_manifest(m, tmp_path / "out")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert not [f for f in res.findings if f.code == "SIM-UB-LIMIT"]
+    np.testing.assert_array_equal(np.load(res.outputs["z"]), np.arange(256, dtype=np.float32) + 1)

@@ -258,6 +258,7 @@ public:
         ++c.pipes_alive;
         alive_ = true;
         current_pipe() = this;
+        reset_pool();
     }
     ~TPipe() { Destroy(); }
     TPipe(const TPipe&) = delete;
@@ -291,7 +292,8 @@ public:
     template <HardEvent evt> void ReleaseEventID(int8_t) {}
     int8_t FetchEventID(HardEvent) { return 0; }
     template <HardEvent evt> int8_t FetchEventID() { return 0; }
-    void Reset() {}
+    // CANN's TPipe::Reset: the buffer pool starts again at address 0 (ResetPool), as for a new TPipe.
+    void Reset() { reset_pool(); }
     void Destroy() {
         if (alive_) {
             alive_ = false;
@@ -302,6 +304,13 @@ public:
     void Init() {}
 
 private:
+    // A TPipe hands out each memory from address 0 (CANN's TPipe() -> Init() -> ResetPool()): a kernel that destroys
+    // one TPipe and builds another (Catlass's Resource does) reuses the same addresses; tensors of the old pipe alias
+    // the new buffers, as on the NPU.
+    static void reset_pool() {
+        akgen_sim::BlockCtx& c = akgen_sim::ctx();
+        c.ub_used = c.l1_used = c.l0a_used = c.l0b_used = c.l0c_used = c.bt_used = 0;
+    }
     akgen_sim::Slot* take(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
         akgen_sim::BlockCtx& c = akgen_sim::ctx();
         const akgen_sim::Config& k = akgen_sim::cfg();
