@@ -111,3 +111,19 @@ def test_mrgsort_overlap_refused(write_manifest, tmp_path: Path) -> None:
     bad = [f for f in res.findings if f.code == "SIM-OVERLAP"]
     assert res.status == "runtime_error" and bad, [f.message for f in res.findings]
     assert bad[0].span.line == marker_line(SRC, "SIM-OVERLAP")
+
+
+@pytest.mark.parametrize("arch", ["Ascend910B2", "Ascend310P"])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_concat_full_sort_extract(write_manifest, tmp_path: Path, arch: str, dtype: str) -> None:
+    rng = np.random.default_rng(11)
+    x = rng.integers(-30, 30, 128).astype(dtype)  # ties across groups: the full sort is stable
+    args = [{"name": "x", "input": x}, {"name": "idx", "input": np.arange(128, dtype=np.uint32) * 3 + 70000},
+            {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [128]},
+            {"name": "yi", "output": "yi.npy", "dtype": "uint32", "shape": [128]}]
+    kernel = "full_sort_float" if dtype == "float32" else "full_sort_half"
+    res = run_manifest(write_manifest(SRC, kernel, args, arch=arch), tmp_path)
+    assert res.status == "ok", [f.message for f in res.findings]
+    order = _descending(x)
+    assert np.array_equal(np.load(res.outputs["y"]), x[order])
+    assert np.array_equal(np.load(res.outputs["yi"]), (order * 3 + 70000).astype(np.uint32))

@@ -116,3 +116,44 @@ extern "C" __global__ __aicore__ void pair_merge_overlap(GM_ADDR x, GM_ADDR y) {
     pipe_barrier(PIPE_ALL);
     DataCopy(yg, xl, 256);
 }
+
+// Concat + Sort<T, true> + Extract of 128 scores with uint32_t indices, on whichever generation the profile is: the
+// group size (32 pairs on A2/A3, 16 proposals on 310P) and GetSortLen size the buffers. y: sorted scores, yi: indices.
+template <typename T>
+__aicore__ inline void full_sort(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR yi) {
+    constexpr uint32_t n = 128;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, ib, cb, sb, tb, vb, ob;
+    pipe.InitBuffer(xb, n * sizeof(T));
+    pipe.InitBuffer(ib, n * sizeof(uint32_t));
+    pipe.InitBuffer(cb, GetSortLen<T>(n) * sizeof(T));
+    pipe.InitBuffer(sb, GetSortLen<T>(n) * sizeof(T));
+    pipe.InitBuffer(tb, GetSortLen<T>(n) * sizeof(T));
+    pipe.InitBuffer(vb, n * sizeof(T));
+    pipe.InitBuffer(ob, 2 * n * sizeof(uint32_t));  // half on A2/A3: the index pass writes 2 x
+    GlobalTensor<T> xg, yg;
+    GlobalTensor<uint32_t> ig, yig;
+    xg.SetGlobalBuffer((__gm__ T*)x, n);
+    ig.SetGlobalBuffer((__gm__ uint32_t*)idx, n);
+    yg.SetGlobalBuffer((__gm__ T*)y, n);
+    yig.SetGlobalBuffer((__gm__ uint32_t*)yi, n);
+    LocalTensor<T> xl = xb.Get<T>(), cl = cb.Get<T>(), sl = sb.Get<T>(), tl = tb.Get<T>(), vl = vb.Get<T>();
+    LocalTensor<uint32_t> il = ib.Get<uint32_t>(), ol = ob.Get<uint32_t>();
+    DataCopy(xl, xg, n);
+    DataCopy(il, ig, n);
+    pipe_barrier(PIPE_ALL);
+    const int32_t group = GetSortLen<T>(1) == 8 ? 16 : 32;
+    Concat(cl, xl, tl, n / 16);
+    Sort<T, true>(sl, cl, il, tl, n / group);
+    Extract(vl, ol, sl, n / group);
+    pipe_barrier(PIPE_ALL);
+    DataCopy(yg, vl, n);
+    DataCopy(yig, ol, n);
+}
+
+extern "C" __global__ __aicore__ void full_sort_float(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR yi) {
+    full_sort<float>(x, idx, y, yi);
+}
+extern "C" __global__ __aicore__ void full_sort_half(GM_ADDR x, GM_ADDR idx, GM_ADDR y, GM_ADDR yi) {
+    full_sort<half>(x, idx, y, yi);
+}

@@ -21,8 +21,24 @@
 // start alignment (32 B; MrgSort's sources 8 B; MrgSort4's dst and sources 16 B (half) / 32 B (float)), sizes (no dst
 // size with ifExhaustedSuspension: the records a merge writes past dst's end are written, with a warning, as the
 // hardware overwrites whatever UB follows; past the end of UB fails), modeNumber and repeat ranges, queue lengths
-// (<= 4095), dst overlapping a valid source of a merge (not supported by the hardware). Not emulated yet: the
-// high-level Sort / Concat / Extract / GetSortLen / GetSortOffset (排序操作) and TopK.
+// (<= 4095), dst overlapping a valid source of a merge (not supported by the hardware).
+//
+// The sort helpers of the same header (排序操作), written on the above as the library writes them per generation:
+// - Concat(concat, src, tmp, repeatTime): A2/A3 `concat = src` (the scores are the sort's input as they are);
+//   310P ProposalConcat(tmp, src, repeatTime, 4) and `concat = tmp`.
+// - Sort<T, isFullSort>(dst, concat, index, tmp, repeatTime): A2/A3 Sort32(dst, concat, index, repeatTime); 310P the
+//   indices go into the proposals (half: low 16 bits to y1, high 16 bits to label; float: the uint32 bits to label),
+//   then RpSort16(dst, concat, repeatTime). isFullSort then merges the sorted groups into one (the library's rounds of
+//   4-way merges through tmp, which ends holding the result too): a stable descending sort of all repeatTime groups.
+// - Extract(dstValue, dstIndex, sorted, repeatTime): A2/A3 the scores (32 per repeat) and the indices (32 per repeat
+//   for float; for half the library's GatherMask runs 2 x repeatTime repeats, so 64 per repeat: the part past
+//   dstIndex's 32 x repeatTime is written with a warning, as the NPU writes it); 310P ProposalExtract of the score, and
+//   the index from y1/label (half) or label (float) when dstIndex is not empty.
+// - MrgSort<T, isExhaustedSuspension>(dst, list, elementCountList, sortedNum, validBit, repeatTime): MrgSort (A2/A3)
+//   or MrgSort4 (310P); sortedNum gets the consumed counts when isExhaustedSuspension.
+// - GetSortLen<T>(n) / GetSortOffset<T>(n): the elements of T that n sorted records take: A2/A3 4 (half) / 2 (float)
+//   per 8-byte pair; 310P 8 per proposal.
+// Not emulated yet: TopK and the SortConfig Sort of Ascend 950.
 #pragma once
 
 #include <algorithm>
@@ -394,6 +410,147 @@ inline void GetMrgSortResult(uint16_t& mrgSortList1, uint16_t& mrgSortList2, uin
     mrgSortList3 = r[2];
     mrgSortList4 = r[3];
     akgen_sim::charge_scalar();
+}
+
+// ---------------------------------------------------------------------------------------------- sort helpers
+template <typename T> inline uint32_t GetSortLen(const uint32_t elemCount) {
+    akgen_sim::sort_dtype_check<T>();
+    if (akgen_sim::arch_has_proposals()) return elemCount * 8;
+    return elemCount * (std::is_same_v<T, half> ? 4u : 2u);
+}
+template <typename T> inline uint32_t GetSortOffset(const uint32_t elemOffset) { return GetSortLen<T>(elemOffset); }
+
+template <typename T>
+inline void Concat(LocalTensor<T>& concat, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
+                   const int32_t repeatTime, AKGEN_LOC) {
+    akgen_sim::sort_dtype_check<T>();
+    const char* api = "Concat";
+    akgen_sim::touch(api, loc);
+    uint32_t repeat = akgen_sim::check_sort_repeat(repeatTime, api, loc);
+    akgen_sim::check_local(src, "src", api, uint64_t(repeat) * 16 * sizeof(T), loc);
+    if (akgen_sim::arch_has_proposals()) {
+        ProposalConcat(tmp, src, repeatTime, 4, loc);
+        concat = tmp;
+    } else {
+        concat = src;
+    }
+}
+
+template <typename T, bool isFullSort>
+inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTensor<uint32_t>& index,
+                 LocalTensor<T>& tmp, const int32_t repeatTime, AKGEN_LOC) {
+    akgen_sim::sort_dtype_check<T>();
+    const char* api = "Sort";
+    akgen_sim::touch(api, loc);
+    uint32_t repeat = akgen_sim::check_sort_repeat(repeatTime, api, loc);
+    const bool v200 = akgen_sim::arch_has_proposals();
+    const uint32_t group = v200 ? 16 : 32, elem = v200 ? 8 * sizeof(T) : 8, score_at = v200 ? 4 * sizeof(T) : 0;
+    if (v200) {
+        if (index.GetSize() != 0 && repeat != 0) {
+            akgen_sim::check_local(index, "index", api, uint64_t(repeat) * 16 * 4, loc);
+            akgen_sim::check_local(concat, "concat", api, uint64_t(repeat) * 16 * 8 * sizeof(T), loc);
+            for (uint32_t i = 0; i < repeat * 16; ++i) {
+                uint32_t v = index.addr_[i];
+                T* p = concat.addr_ + size_t(i) * 8;
+                if constexpr (std::is_same_v<T, half>) {
+                    uint16_t lo = static_cast<uint16_t>(v & 0xFFFF), hi = static_cast<uint16_t>(v >> 16);
+                    std::memcpy(p + 1, &lo, 2);
+                    std::memcpy(p + 5, &hi, 2);
+                } else {
+                    std::memcpy(p + 5, &v, 4);
+                }
+            }
+            akgen_sim::vec_charge("vconcat", api, double(repeat) * 2, concat.slot_, {index.slot_}, loc);
+        }
+        RpSort16(dst, concat, repeatTime, loc);
+    } else {
+        Sort32(dst, concat, index, repeatTime, loc);
+    }
+    if constexpr (isFullSort) {
+        if (repeat > 1) {
+            const uint64_t bytes = uint64_t(repeat) * group * elem;
+            akgen_sim::check_local(tmp, "tmp", api, bytes, loc);
+            uint8_t* d = reinterpret_cast<uint8_t*>(dst.addr_);
+            akgen_sim::sort_records<T>(d, repeat * group, elem, score_at);
+            std::memcpy(tmp.addr_, d, bytes);
+            double rounds = 0;
+            for (uint32_t q = repeat; q > 1; q = (q + 3) / 4) rounds += 1;
+            akgen_sim::vec_charge("mrgsort", api, rounds * double((bytes + 255) / 256) * 2, dst.slot_,
+                                  {tmp.slot_}, loc);
+        }
+    }
+}
+
+template <typename T>
+inline void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex,
+                    const LocalTensor<T>& sorted, const int32_t repeatTime, AKGEN_LOC) {
+    akgen_sim::sort_dtype_check<T>();
+    const char* api = "Extract";
+    akgen_sim::touch(api, loc);
+    uint32_t repeat = akgen_sim::check_sort_repeat(repeatTime, api, loc);
+    if (repeat == 0) return;
+    if (akgen_sim::arch_has_proposals()) {
+        ProposalExtract(dstValue, sorted, repeatTime, 4, loc);
+        if (dstIndex.GetSize() != 0) {
+            akgen_sim::check_local(dstIndex, "dstIndex", api, uint64_t(repeat) * 16 * 4, loc);
+            for (uint32_t i = 0; i < repeat * 16; ++i) {
+                const T* p = sorted.addr_ + size_t(i) * 8;
+                uint32_t v = 0;
+                if constexpr (std::is_same_v<T, half>) {
+                    uint16_t lo, hi;
+                    std::memcpy(&lo, p + 1, 2);
+                    std::memcpy(&hi, p + 5, 2);
+                    v = uint32_t(lo) | (uint32_t(hi) << 16);
+                } else {
+                    std::memcpy(&v, p + 5, 4);
+                }
+                dstIndex.addr_[i] = v;
+            }
+            akgen_sim::vec_charge("vextract", api, double(repeat), dstIndex.slot_, {sorted.slot_}, loc);
+        }
+        return;
+    }
+    const uint32_t pairs = repeat * 32;
+    akgen_sim::check_local(sorted, "sorted", api, uint64_t(repeat) * 256, loc);
+    akgen_sim::check_local(dstValue, "dstValue", api, uint64_t(pairs) * sizeof(T), loc);
+    akgen_sim::check_local(dstIndex, "dstIndex", api, uint64_t(pairs) * 4, loc);
+    const uint8_t* src = reinterpret_cast<const uint8_t*>(sorted.addr_);
+    for (uint32_t i = 0; i < pairs; ++i) std::memcpy(dstValue.addr_ + i, src + size_t(i) * 8, sizeof(T));
+    // half: the index GatherMask of the library runs 2 x repeatTime repeats of 64 uint32_t (64 pairs per repeat)
+    const uint32_t idx = std::is_same_v<T, half> ? 2 * pairs : pairs;
+    akgen_sim::BlockCtx& c = akgen_sim::ctx();
+    const uint8_t* s_end = src + size_t(idx) * 8;
+    const uint8_t* d_end = reinterpret_cast<const uint8_t*>(dstIndex.addr_ + idx);
+    if (s_end > c.ub + akgen_sim::cfg().ub_bytes || d_end > c.ub + akgen_sim::cfg().ub_bytes) {
+        akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("%s (half): the index pass reads and writes %u pairs (2 x "
+                                                     "repeatTime GatherMask repeats), which runs past the end of UB "
+                                                     "(ErrorWrite3: out of bounds)", api, idx), loc, "memory", api);
+    }
+    if (idx > sorted.size_ * sizeof(T) / 8 || idx > dstIndex.size_) {
+        akgen_sim::warn("SIM-SORT-SPILL", akgen_sim::fmt("%s (half): the index pass handles %u pairs (the library's "
+                                                         "GatherMask runs 2 x repeatTime repeats): past the end of "
+                                                         "sorted or dstIndex, the UB that follows is read or "
+                                                         "overwritten", api, idx), loc, "memory", api);
+    }
+    for (uint32_t i = 0; i < idx; ++i) std::memcpy(dstIndex.addr_ + i, src + size_t(i) * 8 + 4, 4);
+    akgen_sim::vec_charge("gather_mask", api, double(repeat) * (std::is_same_v<T, half> ? 3 : 2), dstValue.slot_,
+                          {sorted.slot_}, loc);
+}
+
+template <typename T, bool isExhaustedSuspension = false>
+inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+                    uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, AKGEN_LOC) {
+    akgen_sim::sort_dtype_check<T>();
+    MrgSort4Info info(elementCountList, isExhaustedSuspension, validBit, static_cast<uint16_t>(repeatTime));
+    if (akgen_sim::arch_has_proposals()) {
+        MrgSort4(dst, sortList, info, loc);
+    } else {
+        MrgSort(dst, sortList, info, loc);
+    }
+    if constexpr (isExhaustedSuspension) {
+        const std::array<uint16_t, 4>& r = akgen_sim::mrg_sort_result();
+        for (int i = 0; i < 4; ++i) sortedNum[i] = r[i];
+    }
 }
 
 }  // namespace AscendC
