@@ -133,3 +133,28 @@ def test_flash_v2_host_tiling_follows_the_library(tmp_path: Path) -> None:
             while b * k >= 64 * 256:
                 b //= 2
         assert line.split() == [str(v) for v in (m, k, b, m // b, m % b, b * 8)], (line, work)
+
+
+@pytest.mark.parametrize("work", [700, 3000, 20000])
+def test_kernel_side_tiling(write_manifest, tmp_path: Path, work: int) -> None:
+    m, k = 64, 128
+    args = [{"name": "out", "output": "out.npy", "dtype": "uint32", "shape": [8]},
+            {"name": "m", "scalar": m, "type": "uint32_t"}, {"name": "k", "scalar": k, "type": "uint32_t"},
+            {"name": "work", "scalar": work, "type": "uint32_t"}]
+    res = run_manifest(write_manifest(SRC, "flash_tiling", args), tmp_path)
+    assert res.status == "ok", [f.message for f in res.findings]
+    # basic block, float data: rows of 8 + 64 floats, a divisor of m, under 255 repeats
+    b = min(work // (8 + 64), m)
+    if b > 8:
+        b = b // 8 * 8
+        while m % b:
+            b -= 8
+        while b * k >= 64 * 256:
+            b //= 2
+    # not a basic block, half data with float sums: rows of 2 x 8 + k + 64 floats, rounded down to 8 rows
+    p = work // (2 * 8 + k + 64)
+    if p < m and p > 8:
+        p = p // 8 * 8
+    p = min(p, m)
+    want = [b, m // b, m % b, b * 8, p, m // p, m % p, p * 8]
+    assert list(np.load(res.outputs["out"])) == want

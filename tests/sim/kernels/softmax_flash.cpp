@@ -105,3 +105,26 @@ extern "C" __global__ __aicore__ void flash_small_sum(GM_ADDR x, GM_ADDR d) {
     pipe_barrier(PIPE_ALL);
     DataCopy(dg, a, 16 * 64);
 }
+
+// The kernel-side tiling of a float [m, k] basic block with `work` floats of work space: splitM, rangeM, tailM,
+// reduceSize (and the plain split for comparison) into out[0..8).
+extern "C" __global__ __aicore__ void flash_tiling(GM_ADDR out, uint32_t m, uint32_t k, uint32_t work) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ob;
+    pipe.InitBuffer(ob, 8 * sizeof(uint32_t));
+    GlobalTensor<uint32_t> og;
+    og.SetGlobalBuffer((__gm__ uint32_t*)out, 8);
+    LocalTensor<uint32_t> o = ob.Get<uint32_t>();
+    SoftMaxTiling b = SoftMaxFlashV2TilingFuncImpl(m, k, 4, 4, work, true, true);
+    SoftMaxTiling p = SoftMaxFlashV2TilingFuncImpl(m, k, 2, 4, work, true, false);
+    o.SetValue(0, b.splitM);
+    o.SetValue(1, b.rangeM);
+    o.SetValue(2, b.tailM);
+    o.SetValue(3, b.reduceSize);
+    o.SetValue(4, p.splitM);
+    o.SetValue(5, p.rangeM);
+    o.SetValue(6, p.tailM);
+    o.SetValue(7, p.reduceSize);
+    pipe_barrier(PIPE_ALL);
+    DataCopy(og, o, 8);
+}
