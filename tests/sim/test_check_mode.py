@@ -266,3 +266,35 @@ def test_a_new_tpipe_starts_its_memories_at_address_zero(write_manifest: Any, tm
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     assert not [f for f in res.findings if f.code == "SIM-UB-LIMIT"]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), np.arange(256, dtype=np.float32) + 1)
+
+
+def test_cli_checks_option_overrides_the_manifest(write_manifest: Any, kernel: Path, tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from akgen_lsp.cli import app
+
+    m = write_manifest(kernel, "check_mode", [
+        {"name": "x", "input": np.arange(256, dtype=np.float32)},
+        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [256]},
+        {"name": "mode", "scalar": 5, "type": "int32_t"},
+    ])
+    runner = CliRunner()
+    npu = runner.invoke(app, ["sim", "run", str(m), "--json"])
+    assert npu.exit_code == 0, npu.output
+    assert json.loads(npu.output)["status"] == "ok"
+    cpu = runner.invoke(app, ["sim", "run", str(m), "--json", "--checks", "cpu-debug"])
+    assert cpu.exit_code == 1
+    assert [f["code"] for f in json.loads(cpu.output)["findings"] if f["severity"] == "error"] == ["SIM-UB-SIZE"]
+    bad = runner.invoke(app, ["sim", "run", str(m), "--checks", "strict"])
+    assert bad.exit_code == 2 and "--checks must be npu or cpu-debug" in bad.output
+
+
+def test_setting_sim_checks() -> None:
+    from akgen_lsp.config import SettingsError, defaults
+
+    assert defaults()["sim.checks"] == "npu"
+    assert defaults().with_overrides({"sim": {"checks": "cpu-debug"}}, "test")["sim.checks"] == "cpu-debug"
+    with pytest.raises(SettingsError, match=r"sim\.checks"):
+        defaults().with_overrides({"sim.checks": "off"}, "test")

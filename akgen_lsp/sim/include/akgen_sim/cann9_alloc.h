@@ -75,7 +75,7 @@ inline LocalTensor<T> fixed_tensor(TPosition pos, uint32_t addr, uint32_t tileSi
                                   static_cast<unsigned long long>(bytes), addr, static_cast<unsigned long long>(limit),
                                   mem_name(mem_of(pos)));
         uint64_t mapped = mem_of(pos) == Mem::BT ? limit : akgen_sim::arena_bytes(limit);
-        if (static_cast<uint64_t>(addr) + bytes > mapped) {
+        if (akgen_sim::npu_checks() && static_cast<uint64_t>(addr) + bytes > mapped) {
             akgen_sim::fail("SIM-UB-LIMIT", akgen_sim::fmt("%s; the simulator cannot place a tensor this far past the "
                                                            "end of %s", msg.s, mem_name(mem_of(pos))),
                             loc, "memory", api);

@@ -337,7 +337,7 @@ private:
                                       static_cast<unsigned long long>(limit), detail::mem_name(m),
                                       static_cast<unsigned long long>(*used), num, len);
             uint64_t mapped = m == detail::Mem::BT ? limit : akgen_sim::arena_bytes(limit);
-            if (*used + len > mapped) {
+            if (akgen_sim::npu_checks() && *used + len > mapped) {
                 akgen_sim::fail("SIM-UB-LIMIT", akgen_sim::fmt("%s; the simulator cannot place a buffer this far past "
                                                                "the end of %s", msg.s, detail::mem_name(m)),
                                 loc, "memory", "InitBuffer");
