@@ -44,6 +44,7 @@
 #include "akgen_sim/adv_reduce_pattern.h"
 #include "akgen_sim/basic_more.h"
 #include "akgen_sim/adv_softmax_more.h"
+#include "akgen_sim/adv_softmax_grad.h"
 #include "akgen_sim/adv_cumsum.h"
 #include "akgen_sim/vec_sort.h"
 #include "akgen_sim/adv_softmax_flash.h"

@@ -117,7 +117,7 @@ inline uint32_t GetSoftMaxGradMinTmpSize(const TensorShape& srcShape, const uint
 }
 inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                                   const uint32_t localWorkSpaceSize, SoftMaxTiling& softmaxGradTiling,
-                                  const bool isFront) {
+                                  const bool isFront = false) {  // the default of CANN's softmax_tiling.h
     uint32_t m = 0, k = 0;
     if (!akgen_softmax::rows("SoftMaxGradTilingFunc", srcShape, dataTypeSize, m, k)) return;
     const uint32_t perBlk = akgen_softmax::kBlk / dataTypeSize;
