@@ -104,6 +104,11 @@ extern "C" __global__ __aicore__ void check_mode(GM_ADDR x, GM_ADDR z, int32_t m
         Compare(m, xl, t, CMPMODE::LT, TILE);
         Select(yl, m, xl, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, TILE);  // EXPECT SIM-DTYPE
         maskQ.FreeTensor(m);
+    } else if (mode == 11) {
+        // far past UB, and past everything the simulator maps: still a finding, never a crash
+        LocalTensor<float> t = tmpBuf.Get<float>(8);
+        float v = t.GetValue(100000000);  // EXPECT SIM-UB-OOB@11
+        Adds(yl, xl, v, TILE);
     }
     outQ.EnQue(yl);
     inQ.FreeTensor(xl);
@@ -176,7 +181,8 @@ def test_cpu_debug_mode_stops(write_manifest: Any, kernel: Path, tmp_path: Path,
     assert "the NPU does not check this" not in errors[0].message
 
 
-@pytest.mark.parametrize(("mode", "marker"), [(2, "SIM-UB-OOB@2"), (8, "SIM-UB-OOB@8"), (9, "SIM-MEM-OOB")])
+@pytest.mark.parametrize(("mode", "marker"), [(2, "SIM-UB-OOB@2"), (8, "SIM-UB-OOB@8"), (9, "SIM-MEM-OOB"),
+                                              (11, "SIM-UB-OOB@11")])
 @pytest.mark.parametrize("checks", ["npu", "cpu-debug"])
 def test_physical_bound_fails_in_both_modes(write_manifest: Any, kernel: Path, tmp_path: Path, mode: int,
                                             marker: str, checks: str) -> None:

@@ -37,30 +37,30 @@ inline const char* mem_name(Mem m) {
 }
 
 // The physical memory of a position in the current block: where the launcher mapped it and its hardware size (the
-// mapping is arena_bytes() large, twice the size; only the first `bytes` exist on the NPU).
-struct PhysMem { const uint8_t* base; uint64_t bytes; uint64_t mapped; Mem mem; };
+// launcher maps arena_bytes() of it; only the first `bytes` exist on the NPU).
+struct PhysMem { const uint8_t* base; uint64_t bytes; Mem mem; };
 inline PhysMem phys_mem(TPosition p) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
     const akgen_sim::Config& k = akgen_sim::cfg();
     Mem m = mem_of(p);
     switch (m) {
-        case Mem::L1: return {c.l1, k.l1_bytes, akgen_sim::arena_bytes(k.l1_bytes), m};
-        case Mem::L0A: return {c.l0a, k.l0a_bytes, akgen_sim::arena_bytes(k.l0a_bytes), m};
-        case Mem::L0B: return {c.l0b, k.l0b_bytes, akgen_sim::arena_bytes(k.l0b_bytes), m};
-        case Mem::L0C: return {c.l0c, k.l0c_bytes, akgen_sim::arena_bytes(k.l0c_bytes), m};
-        case Mem::BT: return {c.bt, sizeof(c.bt), sizeof(c.bt), m};
-        default: return {c.ub, k.ub_bytes, akgen_sim::arena_bytes(k.ub_bytes), m};
+        case Mem::L1: return {c.l1, k.l1_bytes, m};
+        case Mem::L0A: return {c.l0a, k.l0a_bytes, m};
+        case Mem::L0B: return {c.l0b, k.l0b_bytes, m};
+        case Mem::L0C: return {c.l0c, k.l0c_bytes, m};
+        case Mem::BT: return {c.bt, sizeof(c.bt), m};
+        default: return {c.ub, k.ub_bytes, m};
     }
 }
 
 // An access to bytes [a, a + bytes) of the memory of `pos` reaches past the end of that memory on the hardware (an
 // address the NPU does not have): the block ends with SIM-UB-OOB (UB) or SIM-MEM-OOB (L1, L0A/B/C, bias table).
-// An address outside the block's mapping of that memory is left to the caller's own checks.
+// An address below the memory's start is left to the caller's own checks.
 inline void check_phys(const void* a, uint64_t bytes, TPosition pos, const char* role, const char* api,
                        const akgen_sim::loc_t& loc) {
     PhysMem pm = phys_mem(pos);
     const uint8_t* p = static_cast<const uint8_t*>(a);
-    if (pm.base == nullptr || p < pm.base || p > pm.base + pm.mapped) return;
+    if (pm.base == nullptr || p < pm.base) return;
     uint64_t off = static_cast<uint64_t>(p - pm.base);
     if (off + bytes <= pm.bytes) return;
     if (pm.mem == Mem::UB) {
