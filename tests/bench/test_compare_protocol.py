@@ -85,3 +85,30 @@ def test_the_default_rule_is_described_when_no_custom_check_decides() -> None:
     cmp = compare_outputs([ref], [ref + np.float32(0.5)], Tolerance())
     assert not cmp.ok and not cmp.custom
     assert "abs diff <= 0.001 or rel diff <= 0.001" in comparison_finding(cmp, "k.cpp", "case 0").message
+
+
+def test_the_default_check_runs_in_the_outputs_dtype() -> None:
+    from akgen_lsp.bench.compare import check_dtype
+
+    assert check_dtype("float16", "float16") == "float16"
+    assert check_dtype("float16", "bfloat16") == "float32"
+    assert check_dtype("float64", "bfloat16") == "float64"
+    assert check_dtype("float32", "float16") == "float32"
+    assert check_dtype("int32", "int32") is None
+    # where the reference is 0, float16's rel = abs / (0 + 1e-7) overflows once the error passes ~0.008: the
+    # original's isfinite(rel) check fails it even under an abs tolerance that float64 arithmetic would accept
+    ref = np.array([0.0, 1.0], np.float16)
+    out = np.array([0.009, 1.0], np.float16)
+    loose = Tolerance(atol=0.01, rtol=1e-3)
+    assert not compare_outputs([ref], [out], loose).ok
+    assert compare_outputs([ref.astype(np.float32)], [out.astype(np.float32)], loose).ok  # float32: rel is finite
+    # and torch agrees (the framework's own arithmetic)
+    r, o = torch.from_numpy(ref), torch.from_numpy(out)
+    rel = torch.abs(r - o) / (torch.abs(r) + 1e-7)
+    assert not bool(torch.isfinite(rel).all())
+    # bfloat16 bits on both sides: compared as bf16 values, and equal values pass
+    bits = f32_to_bf16_bits(np.array([0.5, -2.0, 3.0], np.float32))
+    assert compare_outputs([bits], [bits.copy()], Tolerance(), dtypes=["bfloat16"]).ok
+    off = f32_to_bf16_bits(np.array([0.5, -2.0, 3.25], np.float32))
+    cmp = compare_outputs([bits], [off], Tolerance(), dtypes=["bfloat16"])
+    assert not cmp.ok and cmp.first_bad == 2 and cmp.expected == 3.0 and cmp.actual == 3.25
