@@ -76,13 +76,19 @@ def register(app: typer.Typer) -> None:
         define: Annotated[list[str] | None, typer.Option(
             "-D", "--define", help="A macro for the compile, NAME or NAME=VALUE (repeatable).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+        checks: Annotated[str, typer.Option(
+            "--checks", help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
+                             "cpu-debug (every CPU-debug check stops the kernel).")] = "npu",
     ) -> None:
         """Compile PROGRAM whole (host code and kernels, `<<<>>>` launches run on the simulator) and run it in
         WORKDIR; exit status 0 only when the status is "ok"."""
         from akgen_lsp.sim.program import run_program
 
+        if checks not in ("npu", "cpu-debug"):
+            typer.echo(f"error: --checks must be npu or cpu-debug, not {checks!r}", err=True)
+            raise typer.Exit(2)
         defines = {d.split("=", 1)[0]: (d.split("=", 1)[1] if "=" in d else "1") for d in define or []}
-        result = run_program(program, workdir, timeout_s=timeout, defines=defines, args=args or [])
+        result = run_program(program, workdir, timeout_s=timeout, defines=defines, args=args or [], checks=checks)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:

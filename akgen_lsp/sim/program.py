@@ -345,11 +345,12 @@ def _summarise(events: list[dict[str, Any]], fallback: str, profile: Any) -> tup
 def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: str = "Ascend910B2",
                 timeout_s: float = 120.0, cpu_s: float = 60.0, memory_mb: int = 4096,
                 use_cache: bool = True, defines: Mapping[str, str] | None = None,
-                args: Sequence[str] = ()) -> ProgramResult:
+                args: Sequence[str] = (), checks: str = "npu") -> ProgramResult:
     """Compile the program at `path` and run it with `workdir` (default: the current directory) as its working
     directory and `args` as its command-line arguments; `defines` are -D macros of the compile (what a CMakeLists'
-    target_compile_definitions sets). Never raises for a bad program: the result's status and findings say what
-    happened (status "ok", "compile_error", "runtime_error", "timeout" or "crash")."""
+    target_compile_definitions sets); `checks` is the check mode, "npu" or "cpu-debug" (docs/sim.md, "Check modes").
+    Never raises for a bad program: the result's status and findings say what happened (status "ok",
+    "compile_error", "runtime_error", "timeout" or "crash")."""
     src = Path(path)
     wd = Path(workdir) if workdir is not None else Path.cwd()
     fallback = str(src.resolve()) if src.exists() else str(src)
@@ -370,6 +371,7 @@ def run_program(path: str | Path, workdir: str | Path | None = None, *, arch: st
         return ProgramResult("compile_error", build.findings, build=binfo, workdir=str(wd))
     profile, warnings = cost.profile_for(arch)
     params, more = cost.launcher_params(profile)
+    params.append(f"checks {checks}")
     warnings += more
     run_dir = Path(tempfile.mkdtemp(prefix="akgen-program-run-"))
     spec = run_dir / "spec.txt"

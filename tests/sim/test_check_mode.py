@@ -304,3 +304,51 @@ def test_setting_sim_checks() -> None:
     assert defaults().with_overrides({"sim": {"checks": "cpu-debug"}}, "test")["sim.checks"] == "cpu-debug"
     with pytest.raises(SettingsError, match=r"sim\.checks"):
         defaults().with_overrides({"sim.checks": "off"}, "test")
+
+
+PROGRAM = r"""
+#include "acl/acl.h"
+#include "kernel_operator.h"
+
+constexpr int32_t kN = 256;
+
+__global__ __vector__ void half_size(__gm__ uint8_t* x)
+{
+    AscendC::GlobalTensor<float> xg;
+    xg.SetGlobalBuffer((__gm__ float*)x, kN);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> a = ub.Alloc<float, kN>();
+    AscendC::DataCopy(a, xg, kN);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    a.SetSize(kN / 2);
+    AscendC::Adds(a, a, 1.0f, kN);  // EXPECT SIM-UB-SIZE
+}
+
+int32_t main()
+{
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    uint8_t* xDev = nullptr;
+    aclrtMalloc((void**)&xDev, kN * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST);
+    half_size<<<1, nullptr, stream>>>(xDev);
+    aclrtSynchronizeStream(stream);
+    aclrtFree(xDev);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize(("checks", "status", "severity"), [("npu", "ok", Severity.WARNING),
+                                                            ("cpu-debug", "runtime_error", Severity.ERROR)])
+def test_run_program_takes_the_check_mode(tmp_path: Path, checks: str, status: str, severity: Severity) -> None:
+    from akgen_lsp.sim.program import run_program
+
+    src = tmp_path / "half_size.asc"
+    src.write_text(PROGRAM.lstrip(), encoding="utf-8")
+    res = run_program(src, tmp_path, checks=checks)
+    assert res.status == status, [(f.code, f.message) for f in res.findings]
+    hits = [f for f in res.findings if f.code == "SIM-UB-SIZE"]
+    assert hits and hits[0].severity is severity and hits[0].span.line == marker_line(src, "SIM-UB-SIZE")
