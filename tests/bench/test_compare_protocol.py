@@ -112,3 +112,50 @@ def test_the_default_check_runs_in_the_outputs_dtype() -> None:
     off = f32_to_bf16_bits(np.array([0.5, -2.0, 3.25], np.float32))
     cmp = compare_outputs([bits], [off], Tolerance(), dtypes=["bfloat16"])
     assert not cmp.ok and cmp.first_bad == 2 and cmp.expected == 3.0 and cmp.actual == 3.25
+
+
+ABS_MODULE = '''
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.abs(x)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return kernel_gen_ops.abs_math(x)
+'''
+
+ABS_PREPARE = '''
+import torch
+
+
+def get_inputs(param, device=None):
+    return (torch.complex(torch.randn(eval(param["shape"])), torch.randn(eval(param["shape"]))),)
+
+
+def custom_check_precision(param, outputs, outputs_new):
+    diff = torch.abs(outputs - outputs_new)
+    ok = 0 if bool(torch.any(diff > 1e-4 * torch.clamp(torch.abs(outputs), min=1.0))) else 1
+    return ok, diff.view(-1), (diff / (torch.abs(outputs) + 1e-7)).view(-1)
+'''
+
+
+def test_a_complex_output_keeps_its_imaginary_part_for_the_task_check(tmp_path: Path) -> None:
+    """AbsMath's op writes |x| into a complex64 tensor (empty_like(x)); the task's check subtracts that tensor from
+    the real reference, so a non-zero imaginary part fails it, as on the NPU."""
+    root = tmp_path / "tasks" / "level1" / "Own" / "AbsC"
+    (root / "validation").mkdir(parents=True)
+    (root / "validation" / "module.py").write_text(textwrap.dedent(ABS_MODULE))
+    (root / "validation" / "prepare_inputs.py").write_text(textwrap.dedent(ABS_PREPARE))
+    (root / "validation" / "test_cases.csv").write_text("case_id;shape\n0;[16]\n")
+    task = load_task(root)
+    data = load_case(task, task.cases()[0])
+    ref = data.outputs[0].array
+    assert ref.dtype == np.float32 and data.custom_check is not None
+    assert data.custom_check([ref.astype(np.complex64)])
+    assert not data.custom_check([ref.astype(np.complex64) + np.complex64(0.5j)])
