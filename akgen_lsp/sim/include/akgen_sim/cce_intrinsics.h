@@ -68,7 +68,7 @@ inline VaRegs& va_regs() {
 }
 
 // The 16 addresses of the register pair (va, va + 1) for a vnchwconv.
-inline bool va_list(ub_addr8_t va, uint64_t out[16], const char* api, const char* role, const loc_t& loc) {
+inline bool va_reg_list(ub_addr8_t va, uint64_t out[16], const char* api, const char* role, const loc_t& loc) {
     const unsigned v = static_cast<unsigned>(va);
     if (v > 6) {
         fail("SIM-API-PARAM", fmt("%s: the %s address list is the register pair VA%u, VA%u, and VA7 is the last "
@@ -194,7 +194,7 @@ inline void scatter_vnchwconv(ub_addr8_t dstVa, ub_addr8_t srcVa, uint8_t repeat
                               uint16_t srcStride, const char* api, const loc_t& loc) {
     touch(api, loc);
     uint64_t d[16], s[16];
-    if (!va_list(dstVa, d, api, "dst", loc) || !va_list(srcVa, s, api, "src", loc)) return;
+    if (!va_reg_list(dstVa, d, api, "dst", loc) || !va_reg_list(srcVa, s, api, "src", loc)) return;
     AscendC::TransDataTo5HDParams p;
     p.repeatTimes = repeat;
     p.dstRepStride = dstStride;
