@@ -183,19 +183,31 @@ def can_split(sources: Sequence[Path]) -> bool:
     reopened = any(not code[:m.start()].rstrip().endswith("using") for m in _REOPENED_NS.finditer(code))
     return not reopened and len(re.findall(r'\bextern\s*"C"', code_only_keep_strings(text))) <= 1
 _CUBE_CALL = re.compile(r"\b(?:Mmad|LoadData|LoadDataWithTranspose|Fixpipe)\s*(?:<[^;{}()]*>\s*)?\(")
+# The high-level Matmul object registered with REGIST_MATMUL_OBJ: CANN builds such a kernel as MIX (the AIC runs the
+# matmul server, the AIVs the kernel's code) unless ASCENDC_CUBE_ONLY is defined; KERNEL_TYPE_MIX_AIC_1_2 unless the
+# kernel declares another kernel type.
+_MATMUL_OBJ = re.compile(r"\bREGIST_(?:MATMUL_OBJ|MATMUL_OBJ_STATIC|CUBE_OBJ)\s*\(")
+_CUBE_ONLY = re.compile(r"#\s*define\s+ASCENDC_CUBE_ONLY\b")
+_TASK_TYPE = re.compile(r"\bKERNEL_TASK_TYPE(?:_DEFAULT)?\s*\(([^;]*)\)")
 
 
 def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     """The passes to compile: "mix" (both, a split launch with one fiber per AIC and AIV) when the kernel calls the
-    cube instructions (Mmad, LoadData, Fixpipe) and cross-core flags and `split` allows it; else one pass: "aic"
-    when it calls the cube instructions, "aiv" otherwise (vector kernels, and kernels using the high-level Matmul
-    object, whose client runs on the vector core)."""
-    cube = cross = False
+    cube instructions (Mmad, LoadData, Fixpipe) and cross-core flags, or registers a high-level Matmul object
+    (REGIST_MATMUL_OBJ, without ASCENDC_CUBE_ONLY or a kernel type other than KERNEL_TYPE_MIX_AIC_1_2: CANN's default
+    for Matmul kernels), and `split` allows it; else one pass: "aic" when it calls the cube instructions, "aiv"
+    otherwise (vector kernels, and Matmul-object kernels that cannot be split: the client runs on the vector core)."""
+    cube = cross = mm_obj = False
+    other_type = False
     for text in texts:
         code = code_only(text)
         cube = cube or (any(w in text for w in ("Mmad", "LoadData", "Fixpipe")) and bool(_CUBE_CALL.search(code)))
         cross = cross or ("CrossCore" in text and bool(_CROSS_CORE.search(code)))
-    if cube and cross and split:
+        if "REGIST_" in text and _MATMUL_OBJ.search(code) and not _CUBE_ONLY.search(code):
+            mm_obj = True
+        other_type = other_type or any("KERNEL_TYPE_MIX_AIC_1_2" not in m.group(1)
+                                       for m in _TASK_TYPE.finditer(code) if "KERNEL_TYPE_" in m.group(1))
+    if split and ((cube and cross) or (mm_obj and not other_type)):
         return "mix"
     return "aic" if cube else "aiv"
 

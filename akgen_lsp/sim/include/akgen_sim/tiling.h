@@ -3,26 +3,90 @@
 // BEGIN_TILING_DATA_DEF(Name) ... END_TILING_DATA_DEF make a plain struct with set_x/get_x, SaveToBuffer and
 // GetDataSize (host side) that the kernel reads back with GET_TILING_DATA. Which struct GET_TILING_DATA reads is
 // akgen_tiling_struct_t, declared by the glue from the manifest (or the header's REGISTER_TILING_DATA_CLASS).
+//
+// SetDataPtr(p), as CANN's TilingDef::SetDataPtr: from then on the struct's data lives in the buffer at p (a
+// TilingFunc binds its tiling data to context->GetRawTilingData()->GetData() and only calls SetDataSize afterwards,
+// no SaveToBuffer). CANN keeps the fields in that buffer itself; our struct keeps them inline (the kernel reads the
+// same plain layout), so a bound struct writes each set_x through to the buffer at the field's offset and copies
+// itself whole into the buffer when it is destroyed (which also carries assignments of whole nested structs, such as
+// MatmulApiTiling::GetTiling's). The buffer's earlier bytes are not read back, as in CANN where the new buffer's
+// contents simply become the fields' values: SetDataPtr first loads the struct from the buffer.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "runtime.h"
 
-#define BEGIN_TILING_DATA_DEF(name) struct name {
+namespace akgen_sim {
+// The structs bound by SetDataPtr: [start, start + size) -> the buffer.
+struct TilingBinding {
+    const void* start;
+    size_t size;
+    void* buf;
+};
+inline std::vector<TilingBinding>& tiling_bindings() {
+    static std::vector<TilingBinding> b;
+    return b;
+}
+inline void tiling_bind(void* self, size_t size, void* buf) {
+    auto& b = tiling_bindings();
+    for (auto& e : b) {
+        if (e.start == self) {
+            e = {self, size, buf};
+            if (buf) std::memcpy(self, buf, size);
+            return;
+        }
+    }
+    if (buf == nullptr) return;
+    std::memcpy(self, buf, size);
+    b.push_back({self, size, buf});
+}
+// A set_x of the struct at `self`: the field's bytes into the buffer of the bound struct that contains it (a nested
+// struct writes through its outer one's binding).
+inline void tiling_write_through(const void* field, size_t n) {
+    auto& b = tiling_bindings();
+    if (b.empty()) return;
+    auto f = reinterpret_cast<uintptr_t>(field);
+    for (auto& e : b) {
+        auto s = reinterpret_cast<uintptr_t>(e.start);
+        if (f >= s && f + n <= s + e.size) std::memcpy(static_cast<uint8_t*>(e.buf) + (f - s), field, n);
+    }
+}
+// The struct at `self` ends: a bound struct leaves its final bytes in its buffer and is unbound.
+inline void tiling_unbind(const void* self, size_t size) {
+    auto& b = tiling_bindings();
+    for (size_t i = 0; i < b.size(); ++i) {
+        if (b[i].start == self) {
+            if (b[i].buf) std::memcpy(b[i].buf, self, size < b[i].size ? size : b[i].size);
+            b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+            return;
+        }
+    }
+}
+}  // namespace akgen_sim
+
+#define BEGIN_TILING_DATA_DEF(name)                                                                                    \
+    struct name {                                                                                                      \
+        ~name() { ::akgen_sim::tiling_unbind(this, sizeof(*this)); }                                                   \
+        void SetDataPtr(void* p) { ::akgen_sim::tiling_bind(this, sizeof(*this), p); }
 #define TILING_DATA_FIELD_DEF(type, field)                                                                             \
     type field = 0;                                                                                                    \
-    void set_##field(type v) { field = v; }                                                                            \
+    void set_##field(type v) { field = v; ::akgen_sim::tiling_write_through(&field, sizeof(field)); }                 \
     type get_##field() const { return field; }
 #define TILING_DATA_FIELD_DEF_ARR(type, num, field)                                                                    \
     type field[num] = {};                                                                                              \
-    void set_##field(const type* v) { std::memcpy(field, v, sizeof(field)); }                                         \
+    void set_##field(const type* v) {                                                                                  \
+        std::memcpy(field, v, sizeof(field));                                                                          \
+        ::akgen_sim::tiling_write_through(field, sizeof(field));                                                       \
+    }                                                                                                                  \
     const type* get_##field() const { return field; }                                                                  \
     type* get_##field() { return field; }
 #define TILING_DATA_FIELD_DEF_STRUCT(stype, field)                                                                     \
     stype field{};                                                                                                     \
     stype& get_##field() { return field; }                                                                             \
-    void set_##field(const stype& v) { field = v; }
+    void set_##field(const stype& v) { field = v; ::akgen_sim::tiling_write_through(&field, sizeof(field)); }
 #define END_TILING_DATA_DEF                                                                                            \
     void SaveToBuffer(void* buf, size_t cap) const { std::memcpy(buf, this, cap < sizeof(*this) ? cap : sizeof(*this)); } \
     size_t GetDataSize() const { return sizeof(*this); }                                                               \

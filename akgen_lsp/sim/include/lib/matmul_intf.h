@@ -684,7 +684,14 @@ namespace matmul = AscendC;
 // unqualified for REGIST_MATMUL_OBJ.
 using AscendC::GetSysWorkSpacePtr;
 
+// In a split (MIX) launch the AIC plays CANN's KfcServer: it serves the AIVs' requests and returns from the kernel
+// there (the emulated Matmul computes in the AIV's client calls, so the AIC's part ends at once); the AIVs go on.
+// A statement, as CANN's macro (which declares objects and returns on the AIC).
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                      \
+    if (::akgen_sim::ctx().core_type == 1) {                                                                          \
+        ::akgen_sim::touch("REGIST_MATMUL_OBJ", ::std::source_location::current());                                  \
+        return;                                                                                                        \
+    }                                                                                                                  \
     ((void)(workspace), ::AscendC::akgen_regist_matmul(::std::source_location::current(), (tpipe), __VA_ARGS__))
 #define REGIST_MATMUL_OBJ_STATIC REGIST_MATMUL_OBJ
 #define REGIST_CUBE_OBJ REGIST_MATMUL_OBJ
