@@ -582,7 +582,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
     ref_of = _ref_outputs(binding, opdef)
     for kind, name, t in binding:
         if isinstance(t, tensorlist.TensorList):
-            args.append(tensorlist.manifest_arg(kind, name, t, case_dir))
+            args.append(tensorlist.manifest_arg(kind, name, t, case_dir, ref_of.get(name)))
         elif kind in ("in", "inout"):
             p = case_dir / f"{name}.npy"
             np.save(p, t.array)
@@ -632,9 +632,16 @@ def _ref_outputs(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> di
         if kind != "out" or names[j] not in in_names:
             continue
         k_in, n_in, t_in = tensors[in_names.index(names[j])]
-        if (k_in == "in" and isinstance(t_in, Tensor) and isinstance(t, Tensor) and t_in.dtype == t.dtype
+        if k_in != "in":
+            continue
+        if (isinstance(t_in, Tensor) and isinstance(t, Tensor) and t_in.dtype == t.dtype
                 and t_in.array.nbytes == t.array.nbytes):
             out[name] = n_in
+        elif (isinstance(t_in, tensorlist.TensorList) and isinstance(t, tensorlist.TensorList)
+              and len(t_in.items) == len(t.items)
+              and all(a.dtype == b.dtype and a.array.nbytes == b.array.nbytes
+                      for a, b in zip(t_in.items, t.items, strict=True))):
+            out[name] = n_in  # a ref list (ScatterList's var): element k starts with input element k
     return out
 
 

@@ -111,8 +111,9 @@ def output_list(name: str, ref: Any, inputs: Sequence[Any], convert: Converter, 
     return tl
 
 
-def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path) -> dict[str, Any]:
-    """The simulator manifest argument of a bound list (kind in, inout or out); inputs are saved as .npy files."""
+def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path, init_from: str | None = None) -> dict[str, Any]:
+    """The simulator manifest argument of a bound list (kind in, inout or out); inputs are saved as .npy files. An
+    output list that is a ref of input list `init_from` (saved before it) starts with that list's elements."""
     elems: list[dict[str, Any]] = []
     for k, t in enumerate(tl.items):
         if kind in ("in", "inout"):
@@ -124,6 +125,8 @@ def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path) -> dict[s
         else:
             e = {"output": str(case_dir / f"{name}.{k}.out.npy"), "dtype": tl.write_dtype or t.dtype,
                  "shape": [int(d) for d in t.array.shape]}
+            if init_from is not None:
+                e["init"] = str(case_dir / f"{init_from}.{k}.npy")
         elems.append(e)
     return {"name": name, "list": elems}
 

@@ -231,9 +231,10 @@ def _list_arg(root: Path, name: str, elems: Any, where: str) -> Arg:
         if not isinstance(e, Mapping) or not ("input" in e or "output" in e):
             raise ManifestError(f"{ew}: each element of a tensor list is an input (\"input\": \"x0.npy\") or an "
                                 "output (\"output\", \"dtype\", \"shape\")")
-        extra = sorted(set(e) - {"input", "output", "dtype", "shape"})
+        extra = sorted(set(e) - {"input", "output", "dtype", "shape", "init"})
         if extra:
-            raise ManifestError(f"{ew}: unknown field {extra[0]!r}; an element has input, output, dtype, shape")
+            raise ManifestError(f"{ew}: unknown field {extra[0]!r}; an element has input, output, dtype, shape, "
+                                "init")
         items.append(_tensor_or_other(root, f"{name}[{k}]", e, ew))
     kinds = {a.kind for a in items}
     if len(kinds) > 1:

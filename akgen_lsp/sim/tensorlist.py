@@ -58,5 +58,10 @@ def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path]) -> list[str]:
         else:
             out = run_dir / f"{arg.name}.{k}.out.bin"
             raw_out[e.name] = out
-            lines.append(f"elem out {e.nbytes} {head} {out}")
+            if e.init is not None:  # an element of a ref list: it starts with its input element's values
+                arr = np.load(str(e.init), allow_pickle=False)
+                np.ascontiguousarray(arr).astype(np.dtype(DTYPES[e.dtype or str(arr.dtype)][0]), copy=False).tofile(out)
+                lines.append(f"elem inout {e.nbytes} {head} {out}")
+            else:
+                lines.append(f"elem out {e.nbytes} {head} {out}")
     return lines
