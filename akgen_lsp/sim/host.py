@@ -56,6 +56,10 @@ class HostTiling:
     workspace: list[int] = field(default_factory=list)
     tiling: bytes = b""
     stdout: str = ""
+    # with infer=True: what the op's InferShape/InferDataType gave for each output, as (shape, dtype): the shape
+    # None when no InferShape is registered or it failed, the dtype (numpy name) None likewise; [] when the op
+    # registers neither
+    inferred: list[tuple[tuple[int, ...] | None, str | None]] = field(default_factory=list)
 
 
 def tiling_header_of(host_source: Path) -> Path | None:
@@ -73,18 +77,21 @@ _TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLI
 # The libraries of a CANN custom-op project that hold what the runner calls: the TilingFunc (optiling) and the OpDef
 # (op_host_aclnn). opsproto (InferShape/InferDataType) and the aclnn API sources are not needed.
 HOST_TARGETS = ("optiling", "op_host_aclnn")
+# With the shape inference (InferShape/InferDataType registered by IMPL_OP_INFERSHAPE in a file of its own).
+PROTO_TARGETS = (*HOST_TARGETS, "opsproto")
 
 
-def cmake_host_groups(op_host: Path) -> list[list[Path]]:
+def cmake_host_groups(op_host: Path, targets: tuple[str, ...] = HOST_TARGETS) -> list[list[Path]]:
     """The op_host sources of the op's CMakeLists.txt (beside op_host/) that CANN builds into the TilingFunc and OpDef
-    libraries, one list per library; [] when there is no CMakeLists.txt or it names none of them."""
+    libraries (`targets`: with PROTO_TARGETS also the InferShape library), one list per library; [] when there is no
+    CMakeLists.txt or it names none of them."""
     cml = op_host.parent / "CMakeLists.txt"
     if not cml.is_file():
         return []
     text = re.sub(r"#[^\n]*", "", cml.read_text(encoding="utf-8", errors="replace"))
     groups: dict[str, list[Path]] = {}
     for m in _TARGET_SOURCES.finditer(text):
-        if m.group(1) not in HOST_TARGETS:
+        if m.group(1) not in targets:
             continue
         for name in m.group(2).split():
             f = (op_host.parent / name).resolve()
@@ -93,13 +100,15 @@ def cmake_host_groups(op_host: Path) -> list[list[Path]]:
     return [sorted(set(g)) for g in groups.values()]
 
 
-def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None, list[Finding]]:
+def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False) -> tuple[Path | None, list[Finding]]:
+    """The host runner of an op_host source (cached); `proto`: with the sources of CMake's opsproto library too (where
+    a project keeps its InferShape)."""
     cxx = find_cxx()
     src = host_source.resolve()
-    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}".encode())
+    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}{'|proto' if proto else ''}".encode())
     # The sources CMake puts in the TilingFunc and OpDef libraries; without a CMakeLists.txt every .cpp of op_host/
     # (the OpDef and the TilingFunc may live in different files).
-    groups = cmake_host_groups(src.parent)
+    groups = cmake_host_groups(src.parent, PROTO_TARGETS if proto else HOST_TARGETS)
     units = sorted({q for g in groups for q in g}) if groups else sorted(q.resolve() for q in src.parent.glob("*.cpp"))
     if src not in units:
         units.append(src)
@@ -138,16 +147,21 @@ def build_host(host_source: Path, timeout_s: float = 120.0) -> tuple[Path | None
 def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
                     outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
                     profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0,
-                    values: dict[str, bytes] | None = None, absent: Collection[str] = ()) -> HostTiling:
+                    values: dict[str, bytes] | None = None, absent: Collection[str] = (), infer: bool = False,
+                    tiling: bool = True) -> HostTiling:
     """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list. values: the raw
     bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>(). absent: the optional
-    inputs the call leaves out (no instance: GetOptionalInputShape(ir) is nullptr)."""
-    binary, findings = build_host(host_source)
+    inputs the call leaves out (no instance: GetOptionalInputShape(ir) is nullptr). infer: also run the op's
+    InferShape/InferDataType first (`HostTiling.inferred`; the build then includes CMake's opsproto sources);
+    tiling=False (with infer): only those, no TilingFunc."""
+    binary, findings = build_host(host_source, proto=infer)
     if binary is None:
         return HostTiling(False, findings)
     lines = []
     if op:
         lines.append(f"op {op}")
+    if infer:
+        lines.append("infer" if tiling else "infer_only")
     if profile is not None:
         lines += [f"aiv {profile.aiv_cores}", f"aic {profile.aic_cores}", f"ub {profile.ub_bytes}",
                   f"l1 {profile.memory.get('l1', 524288)}", "soc 310p" if "310" in profile.name else "soc 910b"]
@@ -194,6 +208,39 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
         msg = data.get("message") or "the TilingFunc returned ge::GRAPH_FAILED for these shapes and attributes"
         return HostTiling(False, [Finding("SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run",
                                           error_class="logic")], stdout=res.stdout[-4000:])
-    return HostTiling(True, [], block_dim=int(data["block_dim"]), tiling_key=int(data["tiling_key"]),
+    return HostTiling(True, [], block_dim=int(data.get("block_dim", 0)), tiling_key=int(data.get("tiling_key", 0)),
                       workspace=[int(w) for w in data.get("workspace", [])],
-                      tiling=bytes.fromhex(data.get("tiling_hex", "")), stdout=res.stdout[-4000:])
+                      tiling=bytes.fromhex(data.get("tiling_hex", "")), stdout=res.stdout[-4000:],
+                      inferred=_inferred(data.get("infer")))
+
+
+_NP_DTYPES = {v: k for k, v in GE_DTYPES.items()}
+
+
+def _inferred(info: Any) -> list[tuple[tuple[int, ...] | None, str | None]]:
+    """The host runner's "infer" member as (shape, dtype) per output; [] when the op registers no inference."""
+    if not isinstance(info, dict) or (info.get("shape") == "none" and info.get("dtype") == "none"):
+        return []
+    shape_ok = info.get("shape") == "ok"
+    dtype_ok = info.get("dtype") == "ok"
+    out: list[tuple[tuple[int, ...] | None, str | None]] = []
+    for o in info.get("outputs", []):
+        dims = o.get("shape") if shape_ok else None
+        shape = tuple(int(d) for d in dims) if isinstance(dims, list) and all(d >= 0 for d in dims) else None
+        out.append((shape, _NP_DTYPES.get(o.get("dtype") or "") if dtype_ok else None))
+    return out
+
+
+def infer_outputs(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
+                  outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any], op: str | None = None,
+                  values: dict[str, bytes] | None = None, absent: Collection[str] = (), timeout_s: float = 30.0
+                  ) -> list[tuple[tuple[int, ...] | None, str | None]] | None:
+    """The output shapes and dtypes the op's own InferShape/InferDataType give for these inputs and attributes (as
+    the aclnn API allocates its outputs on CANN), one (shape, dtype) per entry of `outputs` (whose shapes are
+    placeholders); None when the op_host does not build with its inference sources, registers no inference, or it
+    crashes or fails."""
+    ht = run_host_tiling(host_source, inputs, outputs, attrs, None, op, timeout_s, values, absent, infer=True,
+                         tiling=False)
+    if not ht.ok or not ht.inferred:
+        return None
+    return ht.inferred

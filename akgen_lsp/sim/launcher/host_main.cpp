@@ -7,6 +7,10 @@
 // Consecutive input (output) lines with the same NAME are the tensors of one dynamic (list) input: one IR input with
 // that many instances, as GetDynamicInputShape(ir, k) / GetComputeNodeInfo()->GetInputInstanceInfo(ir) see it.
 // `absent NAME`: an optional input left out (an IR input with no instance).
+// `infer`: run the op's InferShape / InferDataType (if registered) on the inputs before the TilingFunc and report the
+// outputs they give (`"infer": {"shape": ok|failed|none, "dtype": ..., "outputs": [{"shape", "dtype"}]}`); the
+// TilingFunc still sees the spec's output shapes, as CANN's sees the tensors the caller allocated. `infer_only`: the
+// same without running the TilingFunc (an op with no TilingFunc is fine then).
 // Prints one JSON object: status, block_dim, tiling_key, workspace sizes, tiling bytes (hex), message.
 // Sandbox as for kernels: the spec is read in an init-priority-101 constructor, then rlimits and seccomp apply
 // before any code of the op_host source runs.
@@ -110,6 +114,64 @@ void json_str(std::string& out, const std::string& s) {
     out += '"';
 }
 
+const char* dtype_name(ge::DataType t) {
+    static const std::pair<const char*, ge::DataType> table[] = {
+        {"DT_FLOAT", ge::DT_FLOAT}, {"DT_FLOAT16", ge::DT_FLOAT16}, {"DT_BF16", ge::DT_BF16}, {"DT_INT8", ge::DT_INT8},
+        {"DT_UINT8", ge::DT_UINT8}, {"DT_INT16", ge::DT_INT16}, {"DT_UINT16", ge::DT_UINT16},
+        {"DT_INT32", ge::DT_INT32}, {"DT_UINT32", ge::DT_UINT32}, {"DT_INT64", ge::DT_INT64},
+        {"DT_UINT64", ge::DT_UINT64}, {"DT_DOUBLE", ge::DT_DOUBLE}, {"DT_BOOL", ge::DT_BOOL},
+        {"DT_COMPLEX64", ge::DT_COMPLEX64}, {"DT_COMPLEX128", ge::DT_COMPLEX128},
+    };
+    for (const auto& [name, v] : table) {
+        if (v == t) return name;
+    }
+    return nullptr;
+}
+
+// The op's InferShape and InferDataType on the context's inputs and attributes: the "infer" member of the result.
+std::string run_inference(gert::TilingContext& ctx, const ops::InferShapeFunc& shape_fn,
+                          const ops::InferDataTypeFunc& dtype_fn) {
+    const gert::ComputeNodeInfo* node = ctx.GetComputeNodeInfo();
+    gert::InferShapeContext sc;
+    sc.node_ = node;
+    for (const gert::Tensor& t : ctx.inputs_) sc.inputs_.push_back(t.GetOriginShape());
+    sc.outputs_.resize(ctx.outputs_.size());
+    sc.attrs_ = &ctx.attrs_;
+    sc.tensors_ = &ctx.inputs_;
+    gert::InferDataTypeContext dc;
+    dc.node_ = node;
+    for (const gert::CompileTimeTensorDesc& d : ctx.in_desc_) dc.inputs_.push_back(d.dtype_);
+    dc.outputs_.assign(ctx.outputs_.size(), ge::DT_UNDEFINED);
+    dc.attrs_ = &ctx.attrs_;
+    const char* shape_st = "none";
+    const char* dtype_st = "none";
+    if (shape_fn) shape_st = shape_fn(&sc) == ge::GRAPH_SUCCESS ? "ok" : "failed";
+    if (dtype_fn) dtype_st = dtype_fn(&dc) == ge::GRAPH_SUCCESS ? "ok" : "failed";
+    std::string out = "{\"shape\":\"";
+    out += shape_st;
+    out += "\",\"dtype\":\"";
+    out += dtype_st;
+    out += "\",\"outputs\":[";
+    for (size_t i = 0; i < sc.outputs_.size(); ++i) {
+        out += i ? ",{\"shape\":" : "{\"shape\":";
+        if (shape_fn) {
+            out += "[";
+            const gert::Shape& s = sc.outputs_[i];
+            for (size_t d = 0; d < s.GetDimNum(); ++d) out += (d ? "," : "") + std::to_string(s.GetDim(d));
+            out += "]";
+        } else {
+            out += "null";
+        }
+        out += ",\"dtype\":";
+        const char* dt = dtype_fn ? dtype_name(dc.outputs_[i]) : nullptr;
+        if (dt) json_str(out, dt);
+        else out += "null";
+        out += "}";
+    }
+    out += "]}";
+    return out;
+}
+
 }  // namespace
 
 int main() {
@@ -124,11 +186,16 @@ int main() {
     std::vector<std::pair<std::string, gert::AttrValue>> attrs;
     platform_ascendc::PlatformProfile& prof = platform_ascendc::platform_profile();
     std::string op;
+    bool infer = false, infer_only = false;
     std::string last_in = "\n", last_out = "\n";  // the previous input/output line's name (no name has a newline)
     for (const std::string& line : hs().lines) {
         auto w = words(line);
         if (w.empty()) continue;
         if (w[0] == "op" && w.size() > 1) op = w[1];
+        else if (w[0] == "infer" || w[0] == "infer_only") {
+            infer = true;
+            infer_only = infer_only || w[0] == "infer_only";
+        }
         else if (w[0] == "aiv" && w.size() > 1) prof.aiv = static_cast<uint32_t>(std::atoi(w[1].c_str()));
         else if (w[0] == "aic" && w.size() > 1) prof.aic = static_cast<uint32_t>(std::atoi(w[1].c_str()));
         else if (w[0] == "ub" && w.size() > 1) prof.ub = std::strtoull(w[1].c_str(), nullptr, 10);
@@ -214,7 +281,13 @@ int main() {
             info = &from_impl;
         }
     }
-    if (info == nullptr || info->tiling == nullptr) {
+    // IMPL_OP_INFERSHAPE(Op).InferShape(f).InferDataType(g): the inference registered apart from the OpDef.
+    for (const auto& impl : ops::impl_registry()) {
+        if (info == nullptr || impl.name != info->name) continue;
+        if (!info->infer_shape && impl.infer_shape) info->infer_shape = impl.infer_shape;
+        if (!info->infer_dtype && impl.infer_dtype) info->infer_dtype = impl.infer_dtype;
+    }
+    if (info == nullptr || (info->tiling == nullptr && !infer_only)) {
         out += "\"status\":\"error\",\"message\":";
         json_str(out, info ? "the op's OpDef has no AICore().SetTiling(...)" :
                              "no OP_ADD(...) op definition was found in the op_host source");
@@ -244,6 +317,16 @@ int main() {
             if (folded(info->attrs[i]) == folded(name)) ctx.attrs_.v_[i] = v;
         }
     }
+    std::string inferred;
+    if (infer) inferred = ",\"infer\":" + run_inference(ctx, info->infer_shape, info->infer_dtype);
+    if (infer_only) {
+        out += "\"status\":\"ok\",\"op\":";
+        json_str(out, info->name);
+        out += inferred + "}";
+        std::fflush(stdout);
+        std::printf("\n@@AKGEN_HOST_RESULT@@%s\n", out.c_str());
+        return 0;
+    }
     ge::graphStatus st = info->tiling(&ctx);
     size_t size = ctx.tiling_.GetDataSize();
     if (size == 0) size = 4096;
@@ -263,7 +346,7 @@ int main() {
         out += hex[p[i] >> 4];
         out += hex[p[i] & 15];
     }
-    out += "\"}";
+    out += "\"" + inferred + "}";
     std::fflush(stdout);
     std::printf("\n@@AKGEN_HOST_RESULT@@%s\n", out.c_str());
     return 0;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "graph.h"
@@ -16,12 +17,25 @@ namespace ops {
 enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3 };
 enum class AttrType { OPTIONAL = 0, REQUIRED = 1 };
 using TilingFunc = ge::graphStatus (*)(gert::TilingContext*);
+// The op's shape and dtype inference (any callable of these signatures; one of another signature is ignored).
+using InferShapeFunc = std::function<ge::graphStatus(gert::InferShapeContext*)>;
+using InferDataTypeFunc = std::function<ge::graphStatus(gert::InferDataTypeContext*)>;
+template <typename F> InferShapeFunc infer_shape_func(F f) {
+    if constexpr (std::is_invocable_r_v<ge::graphStatus, F, gert::InferShapeContext*>) return InferShapeFunc(f);
+    else return nullptr;
+}
+template <typename F> InferDataTypeFunc infer_dtype_func(F f) {
+    if constexpr (std::is_invocable_r_v<ge::graphStatus, F, gert::InferDataTypeContext*>) return InferDataTypeFunc(f);
+    else return nullptr;
+}
 
 struct OpInfo {
     std::string name;
     std::vector<std::string> inputs, outputs, attrs;
     std::vector<gert::AttrValue> attr_defaults;
     TilingFunc tiling = nullptr;
+    InferShapeFunc infer_shape;
+    InferDataTypeFunc infer_dtype;
 };
 
 inline std::vector<OpInfo>& op_registry() { static std::vector<OpInfo> r; return r; }
@@ -116,9 +130,9 @@ public:
         attr_defs_.emplace_back(&defaults_.back());
         return attr_defs_.back();
     }
-    template <typename F> OpDef& SetInferShape(F) { return *this; }
+    template <typename F> OpDef& SetInferShape(F f) { info_.infer_shape = infer_shape_func(f); return *this; }
     template <typename F> OpDef& SetInferShapeRange(F) { return *this; }
-    template <typename F> OpDef& SetInferDataType(F) { return *this; }
+    template <typename F> OpDef& SetInferDataType(F f) { info_.infer_dtype = infer_dtype_func(f); return *this; }
     OpAICoreDef& AICore() { return aicore_; }
     OpAICoreDef& MC2() { return aicore_; }
     void Register() {
@@ -145,6 +159,8 @@ template <typename T> struct OpRegistrar {
 struct ImplOp {
     std::string name;
     TilingFunc tiling = nullptr;
+    InferShapeFunc infer_shape;
+    InferDataTypeFunc infer_dtype;
     ImplOp& Tiling(TilingFunc f) { tiling = f; return *this; }
     // TilingParse<CompileInfo>(parse): the compile info object and the function that fills it (compile_info.h).
     template <typename... T, typename F> ImplOp& TilingParse(F f) {
@@ -155,8 +171,8 @@ struct ImplOp {
         };
         return *this;
     }
-    template <typename F> ImplOp& InferShape(F) { return *this; }
-    template <typename F> ImplOp& InferDataType(F) { return *this; }
+    template <typename F> ImplOp& InferShape(F f) { infer_shape = infer_shape_func(f); return *this; }
+    template <typename F> ImplOp& InferDataType(F f) { infer_dtype = infer_dtype_func(f); return *this; }
     template <typename F> ImplOp& InferShapeRange(F) { return *this; }
     template <typename... A> ImplOp& InputsDataDependency(A...) { return *this; }
     template <typename... A> ImplOp& TilingInputsDataDependency(A...) { return *this; }
@@ -170,7 +186,7 @@ inline ImplOp& impl_op(const char* name) {
     for (ImplOp& o : impl_registry()) {
         if (o.name == name) return o;
     }
-    impl_registry().push_back(ImplOp{name, nullptr});
+    impl_registry().push_back(ImplOp{name, nullptr, nullptr, nullptr});
     return impl_registry().back();
 }
 

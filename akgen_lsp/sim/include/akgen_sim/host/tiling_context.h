@@ -342,35 +342,84 @@ private:
     mutable ComputeNodeInfo node_;
 };
 
-// InferShape code casts its context to this to ask for the node's input/output counts; the simulator takes shapes
-// from the manifest and never runs InferShape, so the counts here are zero.
+// What InferShape/InferDataType code asks of the node (CANN's ExtendedKernelContext, the base of both contexts;
+// ScatterList reinterpret_casts its InferShapeContext to it for the output count): the node's input/output counts
+// (instances: an absent optional input does not count), its IR view and its name. `node_` is the first member so
+// that such a cast reads it.
 class ExtendedKernelContext {
 public:
-    size_t GetComputeNodeInputNum() const { return 0; }
-    size_t GetComputeNodeOutputNum() const { return 0; }
-    const ComputeNodeInfo* GetComputeNodeInfo() const { static ComputeNodeInfo n; return &n; }
-    const char* GetNodeName() const { return ""; }
+    size_t GetComputeNodeInputNum() const { return node_ ? node_->inputs_num : 0; }
+    size_t GetComputeNodeOutputNum() const { return node_ ? node_->outputs_num : 0; }
+    const ComputeNodeInfo* GetComputeNodeInfo() const {
+        static ComputeNodeInfo blank;
+        return node_ ? node_ : &blank;
+    }
+    const AnchorInstanceInfo* GetIrInputInstanceInfo(size_t ir) const {
+        return GetComputeNodeInfo()->GetInputInstanceInfo(ir);
+    }
+    const AnchorInstanceInfo* GetIrOutputInstanceInfo(size_t ir) const {
+        return GetComputeNodeInfo()->GetOutputInstanceInfo(ir);
+    }
+    const char* GetNodeName() const { return GetComputeNodeInfo()->GetNodeName(); }
+    const char* GetNodeType() const { return GetNodeName(); }
+    const ComputeNodeInfo* node_ = nullptr;
+
+protected:
+    // IR index (+ k inside a dynamic list) -> instance index; kNone past the list or for an absent optional input
+    static constexpr size_t kNone = static_cast<size_t>(-1);
+    size_t in_instance(size_t ir, size_t k) const {
+        const AnchorInstanceInfo* a = node_ ? node_->GetInputInstanceInfo(ir) : nullptr;
+        return a && k < a->GetInstanceNum() ? a->GetInstanceStart() + k : kNone;
+    }
 };
 
-// Shape/dtype inference contexts: declared so op_host files compile; the simulator takes shapes from the manifest.
-class InferShapeContext {
+// The op's InferShape (OpDef::SetInferShape / IMPL_OP_INFERSHAPE(...).InferShape): input shapes (origin shapes),
+// writable output shapes (blank until the function sets them), attributes and the values of small inputs. The
+// host runner fills it from the same spec as the TilingContext and reports the output shapes the function wrote.
+class InferShapeContext : public ExtendedKernelContext {
 public:
-    const Shape* GetInputShape(size_t) const { static Shape s; return &s; }
-    Shape* GetOutputShape(size_t) { static Shape s; return &s; }
-    const Shape* GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
-    const RuntimeAttrs* GetAttrs() const { static RuntimeAttrs a; return &a; }
-    const Tensor* GetInputTensor(size_t) const { static Tensor t; return &t; }
-    const CompileTimeTensorDesc* GetInputDesc(size_t) const { static CompileTimeTensorDesc d; return &d; }
-    const char* GetNodeName() const { return ""; }
-    size_t GetComputeNodeInputNum() const { return 0; }
-    size_t GetComputeNodeOutputNum() const { return 0; }
+    const Shape* GetInputShape(size_t i) const { return i < inputs_.size() ? &inputs_[i] : nullptr; }
+    const Shape* GetOptionalInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const Shape* GetRequiredInputShape(size_t ir) const { return GetDynamicInputShape(ir, 0); }
+    const Shape* GetDynamicInputShape(size_t ir, size_t k) const { return GetInputShape(in_instance(ir, k)); }
+    Shape* GetOutputShape(size_t i) { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+    const Shape* GetOutputShape(size_t i) const { return i < outputs_.size() ? &outputs_[i] : nullptr; }
+    const RuntimeAttrs* GetAttrs() const {
+        static RuntimeAttrs blank;
+        return attrs_ ? attrs_ : &blank;
+    }
+    const Tensor* GetInputTensor(size_t i) const { return tensors_ && i < tensors_->size() ? &(*tensors_)[i] : nullptr; }
+    const Tensor* GetOptionalInputTensor(size_t ir) const { return GetInputTensor(in_instance(ir, 0)); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const { return GetInputTensor(in_instance(ir, 0)); }
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return GetComputeNodeInfo()->GetInputTdInfo(i); }
+    const CompileTimeTensorDesc* GetOptionalInputDesc(size_t ir) const { return GetInputDesc(in_instance(ir, 0)); }
+
+    std::vector<Shape> inputs_, outputs_;
+    const RuntimeAttrs* attrs_ = nullptr;
+    const std::vector<Tensor>* tensors_ = nullptr;
 };
-class InferDataTypeContext {
+
+// The op's InferDataType: the inputs' dtypes, the outputs' (DT_UNDEFINED until the function sets them).
+class InferDataTypeContext : public ExtendedKernelContext {
 public:
-    ge::DataType GetInputDataType(size_t) const { return ge::DT_FLOAT; }
-    ge::graphStatus SetOutputDataType(size_t, ge::DataType) { return ge::GRAPH_SUCCESS; }
-    const RuntimeAttrs* GetAttrs() const { static RuntimeAttrs a; return &a; }
-    const char* GetNodeName() const { return ""; }
+    ge::DataType GetInputDataType(size_t i) const { return i < inputs_.size() ? inputs_[i] : ge::DT_UNDEFINED; }
+    ge::DataType GetOptionalInputDataType(size_t ir) const { return GetInputDataType(in_instance(ir, 0)); }
+    ge::DataType GetRequiredInputDataType(size_t ir) const { return GetInputDataType(in_instance(ir, 0)); }
+    ge::DataType GetDynamicInputDataType(size_t ir, size_t k) const { return GetInputDataType(in_instance(ir, k)); }
+    ge::DataType GetOutputDataType(size_t i) const { return i < outputs_.size() ? outputs_[i] : ge::DT_UNDEFINED; }
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType t) {
+        if (i >= outputs_.size()) return ge::GRAPH_FAILED;
+        outputs_[i] = t;
+        return ge::GRAPH_SUCCESS;
+    }
+    const RuntimeAttrs* GetAttrs() const {
+        static RuntimeAttrs blank;
+        return attrs_ ? attrs_ : &blank;
+    }
+    const CompileTimeTensorDesc* GetInputDesc(size_t i) const { return GetComputeNodeInfo()->GetInputTdInfo(i); }
+
+    std::vector<ge::DataType> inputs_, outputs_;
+    const RuntimeAttrs* attrs_ = nullptr;
 };
 class TilingParseContext {
 public:
