@@ -53,7 +53,7 @@ def test_intrinsics_match_numpy(write_manifest, tmp_path: Path) -> None:
     np.testing.assert_array_equal(z, want)
 
 
-@pytest.mark.parametrize(("mode", "code"), [(1, "SIM-UNINIT"), (2, "SIM-UB-OOB")])
+@pytest.mark.parametrize(("mode", "code"), [(1, "SIM-VA-UNSET"), (2, "SIM-UB-OOB")])
 def test_misuse_is_reported_at_the_callers_line(write_manifest, tmp_path: Path, mode: int, code: str) -> None:
     res, *_ = run_cce(write_manifest, tmp_path, mode)
     assert res.status == "runtime_error"

@@ -32,7 +32,7 @@ extern "C" __global__ __aicore__ void cce(GM_ADDR a, GM_ADDR b, GM_ADDR init, GM
     __ubuf__ int16_t* pb = (__ubuf__ int16_t*)tb.GetPhyAddr();
     __ubuf__ int16_t* pz = (__ubuf__ int16_t*)tz.GetPhyAddr();
     if (mode == 1) {
-        scatter_vnchwconv_b16(VA0, VA2, 1, 0, 0);  // EXPECT SIM-UNINIT
+        scatter_vnchwconv_b16(VA0, VA2, 1, 0, 0);  // EXPECT SIM-VA-UNSET
     } else if (mode == 2) {
         int16_t outside[128] = {};
         set_vector_mask((uint64_t)-1, (uint64_t)-1);

@@ -71,14 +71,14 @@ inline VaRegs& va_regs() {
 inline bool va_reg_list(ub_addr8_t va, uint64_t out[16], const char* api, const char* role, const loc_t& loc) {
     const unsigned v = static_cast<unsigned>(va);
     if (v > 6) {
-        fail("SIM-API-PARAM", fmt("%s: the %s address list is the register pair VA%u, VA%u, and VA7 is the last "
+        fail("SIM-PARAM", fmt("%s: the %s address list is the register pair VA%u, VA%u, and VA7 is the last "
                                   "register (use VA0 .. VA6)", api, role, v, v + 1), loc, "api_mismatch", api);
         return false;
     }
     VaRegs& r = va_regs();
     for (unsigned k = v; k <= v + 1; ++k) {
         if (!r.set[k]) {
-            fail("SIM-UNINIT", fmt("%s: VA%u (the %s address list) was not set in this block: call set_va_reg_sb(VA%u, "
+            fail("SIM-VA-UNSET", fmt("%s: VA%u (the %s address list) was not set in this block: call set_va_reg_sb(VA%u, "
                                    "addresses) first", api, k, role, k), loc, "scope", api);
             return false;
         }
@@ -179,7 +179,7 @@ inline void set_va_reg_sb(ub_addr8_t va, const uint64_t* array, AKGEN_LOC) {
     ::akgen_sim::charge_scalar();
     const unsigned v = static_cast<unsigned>(va);
     if (v > 7) {
-        ::akgen_sim::fail("SIM-API-PARAM", ::akgen_sim::fmt("set_va_reg_sb: VA%u is no register (VA0 .. VA7)", v), loc,
+        ::akgen_sim::fail("SIM-PARAM", ::akgen_sim::fmt("set_va_reg_sb: VA%u is no register (VA0 .. VA7)", v), loc,
                           "api_mismatch", "set_va_reg_sb");
         return;
     }
