@@ -67,9 +67,10 @@ extern "C" __global__ __aicore__ void cce(GM_ADDR a, GM_ADDR b, GM_ADDR init, GM
     DataCopy(zGm, tz, N);
 }
 
-// fused_mul_add: z = x * z0 + y with FusedMulAdd on DTYPE_X; mode 0 the count form over `count` elements, mode 1 the mask form
-// (mask 40 elements, 2 repeats, repeat strides 8 blocks), mode 2 the count form reading past the buffer.
-extern "C" __global__ __aicore__ void fused_mul_add(GM_ADDR x, GM_ADDR y, GM_ADDR z0, GM_ADDR z, int32_t mode, int32_t count)
+// fused_mul_add: z = x * z0 + y with FusedMulAdd on DTYPE_X; mode 0 the count form over `count` elements, mode 1 the
+// mask form (mask 40 elements, 2 repeats, repeat strides 8 blocks), mode 2 the count form reading past the buffer.
+extern "C" __global__ __aicore__ void fused_mul_add(GM_ADDR x, GM_ADDR y, GM_ADDR z0, GM_ADDR z, int32_t mode,
+                                                    int32_t count)
 {
     using T = DTYPE_X;
     constexpr int32_t M = 1024;

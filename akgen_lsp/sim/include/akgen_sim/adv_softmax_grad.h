@@ -78,8 +78,8 @@ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& g
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
 inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
                         const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
-                        const SoftMaxTiling& tiling, bool isFront = false, const SoftMaxShapeInfo& softmaxShapeInfo = {},
-                        AKGEN_LOC) {
+                        const SoftMaxTiling& tiling, bool isFront = false,
+                        const SoftMaxShapeInfo& softmaxShapeInfo = {}, AKGEN_LOC) {
     static_assert(!isDataFormatNZ, "akgen sim: SoftmaxGrad is emulated for ND data only");
     ::akgen_sim::softmax_grad_rows("SoftmaxGrad", dstTensor, gradTensor, srcTensor, &sharedTmpBuffer,
                                    ::akgen_sim::softmax_shape(tiling, softmaxShapeInfo, "SoftmaxGrad", loc), isFront,

@@ -78,8 +78,8 @@ inline bool va_reg_list(ub_addr8_t va, uint64_t out[16], const char* api, const 
     VaRegs& r = va_regs();
     for (unsigned k = v; k <= v + 1; ++k) {
         if (!r.set[k]) {
-            fail("SIM-VA-UNSET", fmt("%s: VA%u (the %s address list) was not set in this block: call set_va_reg_sb(VA%u, "
-                                   "addresses) first", api, k, role, k), loc, "scope", api);
+            fail("SIM-VA-UNSET", fmt("%s: VA%u (the %s address list) was not set in this block: call "
+                                     "set_va_reg_sb(VA%u, addresses) first", api, k, role, k), loc, "scope", api);
             return false;
         }
     }
@@ -225,7 +225,8 @@ inline void fused_mul_add_repeat(const AscendC::LocalTensor<T>& dst, const Ascen
     MaskState m = resolve_mask(mask);
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
-    Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride}, sb{p.src1BlkStride, p.src1RepStride};
+    Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride};
+    Stride sb{p.src1BlkStride, p.src1RepStride};
     check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(T), m, per), loc);
     check_local(s0, "src0", api, touched_extent(repeat, sa, sizeof(T), m, per), loc);
     check_local(s1, "src1", api, touched_extent(repeat, sb, sizeof(T), m, per), loc);
