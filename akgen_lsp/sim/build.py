@@ -155,6 +155,9 @@ MIX_RATIO = 2  # vector cores per AI Core on A2/A3 (KERNEL_TYPE_MIX_AIC_1_2)
 _INCLUDE = re.compile(r"^\s*#\s*include\b")
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 _CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
+# an include guard of a source (`#ifndef X_H` / `#define X_H`): a split build undefines it between the passes
+_GUARD = re.compile(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.MULTILINE)
+_PRAGMA_ONCE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b", re.MULTILINE)
 _REOPENED_NS = re.compile(r"\bnamespace\s+(?:AscendC|std|akgen_sim|optiling|matmul|ge|gert)\b")
 
 
@@ -169,14 +172,33 @@ def include_lines(text: str) -> list[str]:
     return [line.strip() for line, c in zip(text.splitlines(), code, strict=False) if _INCLUDE.match(c)]
 
 
+@functools.lru_cache(maxsize=256)
+def _is_system_header(name: str) -> bool:
+    """Whether `name` is a header of the C/C++ system include folders (the compiler's own, /usr/include)."""
+    if name.startswith((".", "/")) or ".." in name:
+        return False
+    dirs = [Path("/usr/include"), Path("/usr/local/include")]
+    try:
+        cxx = find_cxx()
+        out = subprocess.run([cxx, "-print-file-name=include"], capture_output=True, text=True, timeout=30).stdout
+        if out.strip():
+            dirs.append(Path(out.strip()))
+    except (OSError, subprocess.SubprocessError, ToolchainError):
+        pass
+    return any((d / name).is_file() for d in dirs)
+
+
 def can_split(sources: Sequence[Path]) -> bool:
     """A split (two-pass) build includes the sources twice, so they must not include headers of their own (their
-    include guards would hide them from the second pass): one source whose quoted includes are all ours."""
+    include guards would hide them from the second pass): one source whose quoted includes are ours or the system's."""
     if len(sources) != 1:
         return False
     text = sources[0].read_text(encoding="utf-8", errors="replace")
-    if not all((INCLUDE_DIR / inc).is_file() for inc in _QUOTED_INCLUDE.findall(text)):
+    # besides ours, a quoted include may name a system header (`#include "stdarg.h"`): included once at global scope
+    if not all((INCLUDE_DIR / inc).is_file() or _is_system_header(inc) for inc in _QUOTED_INCLUDE.findall(text)):
         return False
+    if _PRAGMA_ONCE.search(code_only(text)):
+        return False  # a source that is included once only (its include guards are undone between the passes)
     # each pass sits in a namespace of its own: code that reopens a namespace of ours or of the standard library, or
     # declares C functions besides the kernel (the same C name twice), cannot be included twice that way
     code = code_only(text)
@@ -272,14 +294,18 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions) -> str:
     if core == "mix":
         # a split build: the sources once per core type, each pass in a namespace of its own with its g_coreType and
         # the kernel renamed; the headers they include come first at global scope (so the passes share them)
+        guards: list[str] = []
         for s in sources:
-            lines.extend(include_lines(s.read_text(encoding="utf-8", errors="replace")))
+            text = s.read_text(encoding="utf-8", errors="replace")
+            lines.extend(include_lines(text))
+            guards.extend(g for g in _GUARD.findall(code_only(text)) if g not in guards)
         for name, value in (("aic", 1), ("aiv", 2)):
             lines.append(f"namespace akgen_pass_{name} {{")
             lines.append(f"inline constexpr int32_t g_coreType = {value};")
             lines.append(f"#define {opts.kernel} akgen_{name}_{opts.kernel}")
             lines.extend(f'#include "{s}"' for s in sources)
             lines.append(f"#undef {opts.kernel}")
+            lines.extend(f"#undef {g}" for g in guards)  # the next pass includes the source again
             lines.append("}")
     else:
         for s in sources:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.build import infer_core_type
+from akgen_lsp.sim.build import can_split, infer_core_type
 
 from .conftest import needs_gxx
 
@@ -78,9 +79,27 @@ def test_a_matmul_object_kernel_is_built_mixed() -> None:
     assert infer_core_type([one_two], split=True) == "mix"
 
 
-def test_each_block_runs_two_vector_cores_with_their_own_block_index(write_manifest, tmp_path: Path) -> None:
+# FlashAttentionScoreWithLargeHeadDim's shape: the kernel file has header-style include guards around its classes and
+# includes a system header with quotes; the split build still includes it once per core type.
+GUARDED = KERNEL.replace('#include "kernel_operator.h"', '#ifndef MIXED_MM_H\n#define MIXED_MM_H\n'
+                         '#include "kernel_operator.h"\n#include "stdarg.h"', 1).replace(
+    'extern "C"', '#endif  // MIXED_MM_H\nextern "C"', 1)
+
+
+def test_sources_with_include_guards_and_system_headers_can_be_split(tmp_path: Path) -> None:
+    src = tmp_path / "guarded.cpp"
+    src.write_text(GUARDED, encoding="utf-8")
+    assert can_split([src])
+    once = tmp_path / "once.cpp"
+    once.write_text("#pragma once\n" + KERNEL, encoding="utf-8")
+    assert not can_split([once])
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_each_block_runs_two_vector_cores_with_their_own_block_index(write_manifest, tmp_path: Path,
+                                                                     guarded: bool) -> None:
     src = tmp_path / "mixed_mm.cpp"
-    src.write_text(KERNEL, encoding="utf-8")
+    src.write_text(GUARDED if guarded else KERNEL, encoding="utf-8")
     rng = np.random.default_rng(3)
     a = rng.integers(-3, 4, (M, K)).astype(np.float16)
     b = rng.integers(-3, 4, (K, N)).astype(np.float16)
