@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ import numpy as np
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sim import cost
 from akgen_lsp.sim.build import Build
-from akgen_lsp.sim.manifest import DTYPES, Manifest
+from akgen_lsp.sim.manifest import DTYPES, Arg, Manifest
 
 TILING_BYTES = 65536
 
@@ -68,6 +69,39 @@ class HostOverrides:
     tiling: Path
 
 
+def _same_file(a: Any, b: Any) -> bool:
+    try:
+        return a is not None and b is not None and Path(a).resolve() == Path(b).resolve()
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def ref_targets(args: Sequence[Arg]) -> dict[str, str]:
+    """Ref outputs -> the input whose GM buffer they are. CANN's aclnn API takes one tensor (or tensor list) for an
+    OpDef input and the output of the same name (``varRef``), so the kernel gets the same address twice: what it
+    writes through either parameter is the output. The manifest marks such an output by its ``init`` (the input's
+    .npy); it aliases the EARLIER input argument whose .npy that is, of the same size (a list: element by element).
+    An output whose init is no earlier input keeps a buffer of its own that starts with the init values."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for j, o in enumerate(args):
+        for i in args[:j]:
+            if i.name in taken:
+                continue
+            plain = (o.kind == "gm_out" and o.init is not None and i.kind == "gm_in" and i.nbytes == o.nbytes
+                     and _same_file(i.value, o.init))
+            listed = (o.kind == "gm_list" and i.kind == "gm_list" and len(i.items) == len(o.items) and bool(o.items)
+                      and all(e.kind == "gm_out" and e.init is not None and f.kind == "gm_in"
+                              and f.nbytes == e.nbytes and _same_file(f.value, e.init)
+                              for e, f in zip(o.items, i.items, strict=True)))
+            if not (plain or listed):
+                continue
+            out[o.name] = i.name
+            taken.add(i.name)
+            break
+    return out
+
+
 def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
                 host: HostOverrides | None = None) -> tuple[Path, dict[str, Path]]:
     block_dim = host.block_dim if host and host.block_dim > 0 and not manifest.block_dim_given else manifest.block_dim
@@ -77,8 +111,24 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
              f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", f"checks {manifest.checks}",
              *params]
     raw_out: dict[str, Path] = {}
+    ref_of = ref_targets(manifest.args)  # output -> the input whose buffer it is
+    read_back = {i: o for o, i in ref_of.items()}
     for a in manifest.args:
-        if a.kind in ("gm_in", "gm_inout"):
+        if a.name in ref_of:
+            lines.append(f"arg ref {a.name} {ref_of[a.name]}")
+        elif a.kind == "gm_in" and a.name in read_back:
+            # the input buffer of a ref output: read in place, and read back as that output
+            src = run_dir / f"{a.name}.in.bin"
+            arr = np.load(str(a.value), allow_pickle=False)
+            np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
+            raw_out[read_back[a.name]] = src
+            lines.append(f"arg gm {a.name} inout {a.nbytes} {src}")
+        elif a.kind == "gm_list" and a.name in read_back:
+            from akgen_lsp.sim.tensorlist import spec_lines
+
+            out_list = next(o for o in manifest.args if o.name == read_back[a.name])
+            lines += spec_lines(a, run_dir, raw_out, read_back_as=[e.name for e in out_list.items])
+        elif a.kind in ("gm_in", "gm_inout"):
             src = run_dir / f"{a.name}.in.bin"
             arr = np.load(str(a.value), allow_pickle=False)
             np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)

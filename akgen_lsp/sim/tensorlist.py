@@ -18,6 +18,7 @@ by hand (``*(desc + (desc[0] >> 3) + k)``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +40,12 @@ def descriptor_words(shapes: list[tuple[int, ...]], pointers: list[int]) -> list
     return words
 
 
-def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path]) -> list[str]:
+def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path], read_back_as: Sequence[str] | None = None
+               ) -> list[str]:
     """The launcher spec lines of a gm_list argument; writes its input elements as raw binaries into `run_dir` and
-    records where each output element will be (``raw_out["y[0]"]``...)."""
+    records where each output element will be (``raw_out["y[0]"]``...). With `read_back_as` (the element names of
+    a ref output list that aliases this input list: ``arg ref``), the input elements are read and written in place
+    and read back as those outputs."""
     lines = [f"arg list {arg.name} {len(arg.items)}"]
     for k, e in enumerate(arg.items):
         shape = e.shape or ()
@@ -54,6 +58,9 @@ def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path]) -> list[str]:
             mode = "in" if e.kind == "gm_in" else "inout"
             if e.kind == "gm_inout":
                 raw_out[e.name] = src
+            elif read_back_as is not None and k < len(read_back_as):
+                mode = "inout"
+                raw_out[read_back_as[k]] = src
             lines.append(f"elem {mode} {e.nbytes} {head} {src}")
         else:
             out = run_dir / f"{arg.name}.{k}.out.bin"

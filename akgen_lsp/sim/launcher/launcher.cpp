@@ -331,6 +331,10 @@ void parse_spec(const std::string& text) {
                 a.text = p.size() > 3 ? p[3] : "";
             } else if (a.kind == "list") {
                 a.expect = p.size() > 2 ? std::strtoull(p[2].c_str(), nullptr, 10) : 0;
+            } else if (a.kind == "ref") {
+                // arg ref NAME OTHER: a ref output (CANN's aclnn passes one tensor, or tensor list, for an OpDef
+                // input and the output of the same name): the kernel gets OTHER's GM address again
+                a.text = p.size() > 2 ? p[2] : "";
             }
             g_spec.args.push_back(a);
         } else if (k == "elem") {
@@ -559,6 +563,18 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
     for (Arg& a : g_spec.args) {
         if (a.kind == "gm" || a.kind == "tiling") {
             if (!setup_gm(a)) return;
+        } else if (a.kind == "ref") {
+            const Arg* target = nullptr;
+            for (const Arg& o : g_spec.args) {
+                if (&o == &a) break;
+                if (o.name == a.text && (o.kind == "gm" || o.kind == "list")) target = &o;
+            }
+            if (target == nullptr) {
+                g_setup_error = "ref argument " + a.name + ": no earlier GM argument named '" + a.text + "'";
+                return;
+            }
+            a.data = target->data;  // the same buffer (a list: the same descriptor, so the same tensors)
+            a.bytes = target->bytes;
         } else if (a.kind == "list") {
             if (a.elems.size() != a.expect || a.elems.empty()) {
                 g_setup_error = "tensor list " + a.name + ": the spec announces " + std::to_string(a.expect) +
