@@ -109,6 +109,17 @@ extern "C" __global__ __aicore__ void check_mode(GM_ADDR x, GM_ADDR z, int32_t m
         LocalTensor<float> t = tmpBuf.Get<float>(8);
         float v = t.GetValue(100000000);  // EXPECT SIM-UB-OOB@11
         Adds(yl, xl, v, TILE);
+    } else if (mode == 12) {
+        // freed through another queue: the NPU frees the tensor's own buffer, so it can be allocated again
+        TQue<QuePosition::VECCALC, 1> aQ, bQ;
+        pipe.InitBuffer(aQ, 1, TILE * sizeof(float));
+        pipe.InitBuffer(bQ, 1, TILE * sizeof(float));
+        LocalTensor<float> a = aQ.AllocTensor<float>();
+        Duplicate(a, 6.0f, TILE);
+        Add(yl, xl, a, TILE);
+        bQ.FreeTensor(a);  // EXPECT SIM-QUE-FOREIGN
+        LocalTensor<float> again = aQ.AllocTensor<float>();
+        aQ.FreeTensor(again);
     }
     outQ.EnQue(yl);
     inQ.FreeTensor(xl);
@@ -152,6 +163,7 @@ RELAXED: list[tuple[int, str, Callable[[np.ndarray], np.ndarray]]] = [
     (6, "SIM-TENSOR-FREED", _plus(7.0)),
     (7, "SIM-UB-OOB@7", _plus(9.0)),
     (10, "SIM-DTYPE", lambda x: np.where(x < 100, x, np.float32(0))),
+    (12, "SIM-QUE-FOREIGN", _plus(6.0)),
 ]
 
 

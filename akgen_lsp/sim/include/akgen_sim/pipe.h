@@ -97,9 +97,15 @@ public:
     template <typename T> void FreeTensor(LocalTensor<T>& t, AKGEN_LOC) {
         akgen_sim::touch("FreeTensor", loc);
         akgen_sim::Slot* s = t.slot_;
-        if (s == nullptr || !owns(s)) {
+        if (s == nullptr) {
             akgen_sim::fail("SIM-QUE-FOREIGN", "FreeTensor: the tensor was not allocated from this queue "
                                                "(ErrorBuffer1)", loc, "memory", "FreeTensor");
+        }
+        // CANN checks the owner only with ASCENDC_DEBUG_ASSERT (TQueBind::FreeBuffer): on the NPU the tensor's own
+        // buffer is marked free, whichever queue FreeTensor was called on.
+        if (!owns(s)) {
+            akgen_sim::cpu_debug_check("SIM-QUE-FOREIGN", "FreeTensor: the tensor was not allocated from this queue "
+                                                          "(ErrorBuffer1)", loc, "memory", "FreeTensor");
         }
         if (s->gen != t.gen_ || s->state == akgen_sim::SlotState::FREE) {
             akgen_sim::fail("SIM-QUE-DOUBLE-FREE", "FreeTensor: the tensor was already freed (ErrorFree: double free)",
@@ -111,7 +117,7 @@ public:
         }
         s->state = akgen_sim::SlotState::FREE;
         ++s->gen;
-        --akgen_sim::ctx().live_per_pos[static_cast<int>(pos_)];
+        --akgen_sim::ctx().live_per_pos[static_cast<int>(s->pos)];
         akgen_sim::charge_scalar();
     }
 
