@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from akgen_lsp.findings import Finding, Severity, Span
 
 MOVE_PIPES = ("MTE2", "MTE1", "MTE3", "FIX")
@@ -28,6 +30,27 @@ _SCALAR_KEYS = ("gm_scalar_read", "gm_scalar_write")
 def _no_work(message: str, path: str) -> Finding:
     return Finding(code="BENCH-NO-WORK", message=message, span=Span.point(path, 1), severity=Severity.ERROR,
                    source="akgen-run", error_class="anti_cheat")
+
+
+def must_write(outputs: Sequence[tuple[Any, Any]]) -> bool:
+    """Whether "the kernel wrote nothing" is cheating for these outputs, each given as (expected, initial content):
+    the initial content is None for a plain output (a fresh buffer), or the values a ref / in-place output starts
+    with (the input whose buffer it is: ScatterList's var, an inout argument). A kernel that leaves such an output
+    unchanged when the op leaves it unchanged (ScatterList with every mask False) computed it; when any output must
+    change (or is a fresh buffer), writing nothing is the anti-cheat failure (and would give wrong numbers too)."""
+    for expected, initial in outputs:
+        if initial is None:
+            return True
+        a = np.asarray(expected).reshape(-1)
+        b = np.asarray(initial).reshape(-1)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return True
+        if a.dtype.kind in "fc":
+            if not np.array_equal(a, b, equal_nan=True):
+                return True
+        elif a.tobytes() != b.tobytes():
+            return True
+    return False
 
 
 def has_pipe_figures(estimate: Mapping[str, Any] | None) -> bool:

@@ -645,6 +645,23 @@ def _ref_outputs(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> di
     return out
 
 
+def _outputs_and_initial(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> list[tuple[Any, Any]]:
+    """(expected, initial content) of each output the kernel writes: a ref output starts with its input's values, an
+    inout argument with its own input values, a plain output or scratch buffer with nothing (None)."""
+    ref_of = _ref_outputs(binding, opdef)
+    by_name = {n: t for _k, n, t in binding}
+    out: list[tuple[Any, Any]] = []
+    for kind, name, t in binding:
+        if kind == "out":
+            init = by_name.get(ref_of[name]) if name in ref_of else None
+            out.append((t.array, None if init is None else init.array))
+        elif kind == "inout":
+            out.append((t.expected.array, t.array) if t.expected is not None else (t.array, None))
+        elif kind == "scratch":
+            out.append((t.array, None))
+    return out
+
+
 def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str],
                      binding: list[tuple[str, str, Any]]) -> str:
     """The dtype the kernel writes an output in: the op's (the OpDef column CANN picks for the call, as in
@@ -892,6 +909,8 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
                    if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs
                    and (not host_reads_values or isinstance(t, tensorlist.TensorList) or int(t.array.nbytes) > 32))
         n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
+        # a ref/in-place output the op leaves as it was (ScatterList, every mask False) needs no write
+        n_out = n_out if anticheat.must_write(_outputs_and_initial(binding, opdef)) else 0
         if anticheat.has_gm_figures(run.blocks):
             cheat, slow = anticheat.check_blocks(run.blocks, str(prep.kernel), has_inputs=n_in > 0,
                                                  has_outputs=n_out > 0)
