@@ -258,7 +258,10 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
     if len(outs) < len(data.outputs) or not data.outputs or any(k != "out" and pos not in by_pos
                                                                  for _, k, pos in plan):
         return None
-    returned = [r for r in call.returned if r in outs]
+    # an if/else on a bool parameter may pick what comes back (AddLayerNorm's additionalOut: {xOut, yOut} or {yOut})
+    flags = {p.name: data.attrs.get(f"in{i}", data.attrs.get(p.name)) for i, p in enumerate(call.params)
+             if not p.is_tensor}
+    returned = [r for r in call.returned_for(flags) if r in outs]
     hints: dict[str, Tensor] = {}
     if call.conditional:
         # the call returns the conditional outputs only when their flag is set (CrossEntropyLoss's zloss and
@@ -386,7 +389,39 @@ def _scratch(name: str, call: PybindCall, by_pos: dict[int, Tensor], data: CaseD
         if col is not None and col < len(opdef.outputs[k].dtypes) and opdef.outputs[k].dtypes[col]:
             dtype = opdef.outputs[k].dtypes[col]
     store = "uint16" if dtype == "bfloat16" else dtype
-    return Tensor(name, np.zeros(shape, dtype=store), dtype)
+    t = Tensor(name, np.zeros(shape, dtype=store), dtype)
+    if like is None:
+        # nothing sizes it (AddLayerNorm's mean: the pybind computes its shape): the op's InferShape decides, once the
+        # case's manifest is known (`_size_by_infershape`); the first reference's shape stands until then
+        t.guessed_shape = True  # type: ignore[attr-defined]
+    return t
+
+
+def _size_by_infershape(binding: list[tuple[str, str, Any]], manifest: Any) -> bool:
+    """Give each scratch output that nothing sized (`_scratch`) the shape the op's own InferShape gives for the
+    case's inputs and attributes, as CANN's aclnn allocates it (AddLayerNorm's mean and rstd: (rows, 1), not x's
+    shape). True when a shape changed (the manifest is then written again); False, changing nothing, when the op has
+    no host source or no InferShape that answers."""
+    guessed = [t for k, _n, t in binding if k == "scratch" and getattr(t, "guessed_shape", False)]
+    spec_t = manifest.tiling
+    if not guessed or spec_t is None or spec_t.host is None:
+        return False
+    from akgen_lsp.sim.host import infer_outputs
+
+    ins, outs = manifest.host_io()
+    inferred = infer_outputs(spec_t.host, ins, outs, dict(spec_t.attrs), spec_t.op, values=manifest.host_values(),
+                             absent=manifest.absent_inputs())
+    if inferred is None or len(inferred) != len(outs):
+        return False
+    names = [o[0] for o in outs]
+    changed = False
+    for t in guessed:
+        shape = inferred[names.index(t.name)][0] if t.name in names else None
+        if shape is not None and tuple(shape) != t.array.shape:
+            t.array = np.zeros(shape, dtype=t.array.dtype)
+            changed = True
+        t.guessed_shape = False  # type: ignore[attr-defined]
+    return changed
 
 
 def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[tuple[str, Tensor]] | None:
@@ -859,6 +894,10 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
                         case_dir, opdef)
         try:
             manifest = parse_manifest(raw, case_dir)
+            if _size_by_infershape(binding, manifest):
+                raw = _manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch,
+                                settings, case_dir, opdef)
+                manifest = parse_manifest(raw, case_dir)
         except ManifestError as exc:
             cr["status"] = "harness_error"
             findings.append(_finding("BENCH-MANIFEST", f"case {case.case_id}: {exc}", str(prep.kernel), "harness"))

@@ -154,6 +154,9 @@ _CONVERT = re.compile(r"\b(\w+)\s*=\s*ConvertType\s*\(\s*(?:(?:at|c10)::IntArray
 _CSTR = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*c_str\s*\(\s*\)")
 _VECTOR = re.compile(r"\bstd::vector\s*<\s*(?:at|torch)::Tensor\s*>\s+(\w+)\s*(?:=\s*)?\{([^}]*)\}")
 _PUSH_IF = re.compile(r"\bif\s*\(\s*(\w+)\s*\)\s*\{([^{}]*)\}")
+# `if (flag) { result = {a, b}; } else { result = {c}; }`: the returned vector filled by a bool parameter
+_ASSIGN_IF_ELSE = re.compile(r"\bif\s*\(\s*(!?)\s*(\w+)\s*\)\s*\{\s*(\w+)\s*=\s*\{([^{}]*)\}\s*;\s*\}"
+                             r"\s*else\s*\{\s*\3\s*=\s*\{([^{}]*)\}\s*;\s*\}")
 
 
 @dataclass(frozen=True)
@@ -180,6 +183,17 @@ class PybindCall:
     conditional: tuple[tuple[str, str], ...] = ()
     # optional inputs the task's own aclnn function fills when absent (`aclnn_optional_fills`), by parameter name
     fills: Mapping[str, OptionalFill] = field(default_factory=dict)
+    # the returned vector assigned in an if/else on a bool parameter (AddLayerNorm's `additionalOut`: {xOut, yOut},
+    # else {yOut}): (parameter, returned when true, returned when false); `returned` holds the longer list
+    branches: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+
+    def returned_for(self, flags: Mapping[str, object]) -> tuple[str, ...]:
+        """What the call returns for these values of its parameters (by name): `returned`, or the if/else branch
+        that the bool parameter picks (one whose value is unknown leaves `returned`)."""
+        for name, when_true, when_false in self.branches:
+            if name in flags and flags[name] is not None:
+                return when_true if bool(flags[name]) else when_false
+        return self.returned
 
     def position(self, name: str) -> int | None:
         return next((i for i, p in enumerate(self.params) if p.name == name), None)
@@ -275,10 +289,25 @@ def parse_pybind(text: str) -> PybindCall | None:
             for im in _PUSH_IF.finditer(body, 0, rm.start()):
                 conditional.extend((im.group(1), n) for n in push.findall(im.group(2)))
         break
+    branches: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    if len(returned) == 1 and returned[0] not in vectors:
+        for bm in _ASSIGN_IF_ELSE.finditer(body):
+            if bm.group(3) != returned[0] or call_param(params, bm.group(2)) is None:
+                continue
+            yes, no = (tuple(e.strip() for e in g.split(",") if re.fullmatch(r"\s*\w+\s*", e))
+                       for g in (bm.group(4), bm.group(5)))
+            branches.append((bm.group(2), no, yes) if bm.group(1) else (bm.group(2), yes, no))
+        if branches:
+            _, yes, no = branches[0]
+            returned = list(yes if len(yes) >= len(no) else no)
     locals_ = tuple(a or b for a, b in _LOCAL_TENSOR.findall(body) if (a or b) not in optional)
     likes = dict(_LIKE.findall(body))
     return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(scalar_of)),
-                      tuple(sorted(set(arrays.values()))), tuple(conditional))
+                      tuple(sorted(set(arrays.values()))), tuple(conditional), branches=tuple(branches))
+
+
+def call_param(params: Sequence[PyParam], name: str) -> PyParam | None:
+    return next((p for p in params if p.name == name and not p.is_tensor), None)
 
 
 def _split_args(text: str) -> list[str]:
