@@ -43,6 +43,7 @@ from akgen_lsp.bench.signature import (
     opdef_column,
     opdef_for_host,
     pybind_for_task,
+    scalar_inputs,
 )
 from akgen_lsp.bench.tasks import Case, Task
 from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
@@ -457,6 +458,36 @@ def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[
     return out
 
 
+def _with_ref_outputs(plan: list[tuple[str, Any]], opdef: OpDef | None, params: list[str]
+                      ) -> list[tuple[str, Any]] | None:
+    """A pybind plan completed with the op's ref outputs, or None. An OpDef output named like an input
+    (InplaceAddLayerNorm's x1 and x2) is that input's own buffer on CANN: the aclnn call takes the tensor once (the
+    pybind passes x1, returns x1) and the kernel gets its address twice, as the input and as the output. So the plan's
+    inputs come first, then the OpDef outputs in order: a ref output is the reference output its input was returned
+    as (`inout`), or a scratch copy of the input when the call does not return it; the other outputs are the
+    pybind's own, in order."""
+    if opdef is None or any(isinstance(t, tensorlist.TensorList) for _, t in plan):
+        return None
+    in_names = [p.name for p in opdef.inputs]
+    ref = [p.name in in_names for p in opdef.outputs]
+    ins = [(k, t) for k, t in plan if k in ("in", "inout")]
+    outs = [(k, t) for k, t in plan if k in ("out", "scratch")]
+    if not any(ref) or len(ins) != len(in_names) or len(outs) != ref.count(False):
+        return None
+    new: list[tuple[str, Any]] = [("in", t) for _, t in ins]
+    rest = iter(outs)
+    for p, is_ref in zip(opdef.outputs, ref, strict=True):
+        if not is_ref:
+            new.append(next(rest))
+            continue
+        kind, src = ins[in_names.index(p.name)]
+        if kind == "inout" and src.expected is not None:
+            new.append(("out", src.expected))  # starts with the input's values (`_ref_outputs`)
+        else:
+            new.append(("scratch", Tensor(p.name, np.array(src.array, copy=True), src.dtype)))
+    return new if _fits(params, new) else None
+
+
 def _call_data(data: CaseData) -> CaseData | None:
     """The case as ModelNew calls the op (see reference.CaseData.call_view), or None."""
     if data.call_view is None:
@@ -531,7 +562,7 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
     # CANN) is not used: the rules below bind those.
     plan = _plan_pybind(data, call, opdef) if call is not None else None
     if plan is not None and not _fits(params, plan):
-        plan = None
+        plan = _with_ref_outputs(plan, opdef, params)
     if plan is None and call is not None and view is not None:
         plan = _plan_pybind(view, call, opdef)
         if plan is not None and not _fits(params, plan):
@@ -860,6 +891,8 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
     if call is not None and prep.host is not None:
         api = exec_api((task.validation / "pybind.cpp").read_text(encoding="utf-8", errors="replace"))
         call = dataclasses.replace(call, fills=aclnn_optional_fills(prep.host.parent, api, call))
+    if call is not None:
+        call = scalar_inputs(call, opdef)  # pybind scalars the OpDef declares as Inputs (TopKV3's k)
     host_reads_values = _host_reads_values(prep.host)
     for case in cases:
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}

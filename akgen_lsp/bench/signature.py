@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 GE_DTYPES = {
@@ -227,6 +227,28 @@ class PybindCall:
             elif a in self.locals_:
                 out.append((a, "out", None))
         return out
+
+
+def scalar_inputs(call: PybindCall, opdef: OpDef | None) -> PybindCall:
+    """`call` with its plain scalar parameters that the OpDef declares as Inputs (TopKV3's ``int64_t k``, the op's
+    ``Input("k")``: a value-depend int32 tensor whose value the TilingFunc reads) handed to the op as inputs: they
+    join `arrays`, so the binding makes each a 1-element tensor of the OpDef input's dtype at its place (the task's
+    aclnn function converts the scalar to that tensor). A parameter is such an input when its name is an OpDef
+    input's and no Attr's (case and underscores ignored); the call is returned as it is otherwise."""
+    if opdef is None:
+        return call
+
+    def fold(n: str) -> str:
+        return n.replace("_", "").lower()
+
+    inputs = {fold(p.name) for p in opdef.inputs}
+    attrs = {fold(a) for a in opdef.attrs}
+    extra = [a for a in call.exec_args
+             if (pos := call.position(a)) is not None and not call.params[pos].is_tensor
+             and a not in call.scalars and a not in call.arrays and fold(a) in inputs and fold(a) not in attrs]
+    if not extra:
+        return call
+    return replace(call, arrays=tuple(sorted({*call.arrays, *extra})))
 
 
 _SCALAR_OF_TENSOR = re.compile(r"\b(\w+)\s*=\s*ConvertTensorToAclScaler\s*\(\s*(\w+)"

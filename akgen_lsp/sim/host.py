@@ -76,7 +76,7 @@ def tiling_header_of(host_source: Path) -> Path | None:
 _TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)", re.S)
 # The libraries of a CANN custom-op project that hold what the runner calls: the TilingFunc (optiling) and the OpDef
 # (op_host_aclnn). opsproto (InferShape/InferDataType) and the aclnn API sources are not needed.
-HOST_TARGETS = ("optiling", "op_host_aclnn")
+HOST_TARGETS = ("optiling", "op_host_aclnn", "op_host_aclnnInner")  # aclnnInner: an OpDef without public aclnn
 # With the shape inference (InferShape/InferDataType registered by IMPL_OP_INFERSHAPE in a file of its own).
 PROTO_TARGETS = (*HOST_TARGETS, "opsproto")
 
