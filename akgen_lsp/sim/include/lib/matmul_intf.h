@@ -247,44 +247,6 @@ template <typename T> struct Src {
 
 template <typename S> using acc_t = std::conditional_t<std::is_same_v<S, int8_t>, int32_t, float>;
 
-// acc[m][n] += a[m][k] * b[k][n] for k in [k0, k1), m in [0, ml), n in [0, nl): a is ml rows of lda, b rows of ldb
-// (k-major), acc rows of nl. Each acc element takes its products in increasing k, one multiply and one add at a time,
-// as the plain triple loop does (the same rounding); the loops are only reordered (four rows of A per pass over a row
-// of B, n innermost and contiguous) so that g++ vectorises them. Compiled at -O3 whatever the build's level.
-template <typename Acc>
-__attribute__((optimize("O3"))) inline void mac_rows(Acc* __restrict acc, const Acc* __restrict a, size_t lda,
-                                                     const Acc* __restrict b, size_t ldb, int32_t ml, int32_t nl,
-                                                     int32_t k0, int32_t k1) {
-    int32_t m = 0;
-    for (; m + 4 <= ml; m += 4) {
-        Acc* __restrict c0 = acc + size_t(m) * size_t(nl);
-        Acc* __restrict c1 = c0 + nl;
-        Acc* __restrict c2 = c1 + nl;
-        Acc* __restrict c3 = c2 + nl;
-        const Acc* a0 = a + size_t(m) * lda;
-        for (int32_t k = k0; k < k1; ++k) {
-            const Acc x0 = a0[k], x1 = a0[lda + k], x2 = a0[2 * lda + k], x3 = a0[3 * lda + k];
-            const Acc* __restrict br = b + size_t(k) * ldb;
-            for (int32_t n = 0; n < nl; ++n) {
-                const Acc y = br[n];
-                c0[n] += x0 * y;
-                c1[n] += x1 * y;
-                c2[n] += x2 * y;
-                c3[n] += x3 * y;
-            }
-        }
-    }
-    for (; m < ml; ++m) {
-        Acc* __restrict c0 = acc + size_t(m) * size_t(nl);
-        const Acc* a0 = a + size_t(m) * lda;
-        for (int32_t k = k0; k < k1; ++k) {
-            const Acc x0 = a0[k];
-            const Acc* __restrict br = b + size_t(k) * ldb;
-            for (int32_t n = 0; n < nl; ++n) c0[n] += x0 * br[n];
-        }
-    }
-}
-
 // acc (ml x nl, zeroed by the caller) = a (ml x K) x b (K x nl), blocked: columns in tiles of 256 and k in tiles of
 // 256 (a tile of b stays in L2), every acc element still summed over k in order.
 template <typename Acc>
@@ -295,7 +257,8 @@ inline void gemm_blocked(Acc* acc, const Acc* a, const Acc* b, int32_t ml, int32
         const int32_t nn = std::min(NT, nl - n0);
         tile.assign(size_t(ml) * size_t(nn), Acc(0));
         for (int32_t k0 = 0; k0 < kl; k0 += KT) {
-            mac_rows(tile.data(), a, size_t(kl), b + n0, size_t(nl), ml, nn, k0, std::min(kl, k0 + KT));
+            ::akgen_sim::mac_rows(tile.data(), a, size_t(kl), b + n0, size_t(nl), ml, nn, k0,
+                                  std::min(kl, k0 + KT));
         }
         for (int32_t m = 0; m < ml; ++m) {
             std::memcpy(acc + size_t(m) * nl + n0, tile.data() + size_t(m) * nn, size_t(nn) * sizeof(Acc));
