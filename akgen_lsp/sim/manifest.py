@@ -119,7 +119,8 @@ class Arg:
     absent: bool = False  # an optional input the call leaves out ("absent": true): the TilingFunc sees no tensor
     # an output's initial content ("init": a .npy of the output's size): a ref output (an OpDef output named like an
     # input, StridedSliceAssignV2's var) is that input's buffer on CANN, so the kernel finds the input's values there;
-    # it stays an output for the TilingFunc
+    # it stays an output for the TilingFunc. When `init` is the .npy of an EARLIER input of the same size (a list:
+    # element by element), the output IS that input's GM buffer, as on CANN (`runner.ref_targets`, launcher `arg ref`)
     init: Path | None = None
 
 
