@@ -132,7 +132,9 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
             src = run_dir / f"{a.name}.in.bin"
             arr = np.load(str(a.value), allow_pickle=False)
             np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
-            if a.kind == "gm_in":
+            if a.absent:  # an optional input the call leaves out: the kernel gets a null GM_ADDR, as from aclnn
+                lines.append(f"arg gm {a.name} null 0 -")
+            elif a.kind == "gm_in":
                 lines.append(f"arg gm {a.name} in {a.nbytes} {src}")
             else:
                 out = run_dir / f"{a.name}.in.bin"

@@ -314,7 +314,8 @@ void parse_spec(const std::string& text) {
                 else c.vec[p[0]] = oc;
             }
         } else if (k == "arg") {
-            // arg gm NAME MODE BYTES PATH | arg scalar NAME VALUE | arg tiling NAME BYTES KV
+            // arg gm NAME MODE BYTES PATH (MODE in, out, inout, workspace or null: no buffer, a nullptr) |
+            // arg scalar NAME VALUE | arg tiling NAME BYTES KV
             auto p = split(rest, ' ', 4);
             Arg a;
             a.kind = p[0];
@@ -561,7 +562,9 @@ __attribute__((constructor(101))) void early_setup(int argc, char** argv, char**
     }
     if (!g_setup_error.empty()) return;
     for (Arg& a : g_spec.args) {
-        if (a.kind == "gm" || a.kind == "tiling") {
+        if (a.kind == "gm" && a.mode == "null") {
+            a.data = nullptr;  // an absent optional input: aclnn passes no tensor, so the kernel's GM_ADDR is null
+        } else if (a.kind == "gm" || a.kind == "tiling") {
             if (!setup_gm(a)) return;
         } else if (a.kind == "ref") {
             const Arg* target = nullptr;
