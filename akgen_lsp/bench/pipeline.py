@@ -284,7 +284,7 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
     out: list[tuple[str, Tensor]] = []
     for name, kind, pos in plan:
         if kind == "out" and name not in ref_for:
-            out.append(("scratch", _scratch(name, call, by_pos, data, opdef, outs.index(name), hints.get(name))))
+            out.append(("scratch", _scratch(name, call, by_pos, data, opdef, _opdef_output_index(name, plan, opdef, outs), hints.get(name))))
             continue
         t = ref_for[name] if kind == "out" else by_pos[pos]  # type: ignore[index]
         if kind == "inout":
@@ -376,6 +376,21 @@ def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int,
         by_pos[pos] = Tensor(p.name, arr, dt, index=pos)
         out.append((name, "in", pos))
     return out
+
+
+def _opdef_output_index(name: str, plan: Sequence[tuple[str, str, int | None]], opdef: OpDef | None,
+                        outs: list[str]) -> int:
+    """Which OpDef output the call's local output `name` is: aclnn takes the outputs in the OpDef's order, less the
+    ref outputs (named like an input: the input's own tensor), so the call's k-th local output is the k-th of the
+    others (InplaceAddLayerNorm's meanOut, rstdOut: mean, rstd after x1). Its place among the call's outputs when
+    the counts differ."""
+    local = [n for n, k, _ in plan if k == "out"]
+    if opdef is not None and name in local:
+        in_names = {p.name for p in opdef.inputs}
+        own = [j for j, p in enumerate(opdef.outputs) if p.name not in in_names]
+        if len(own) == len(local):
+            return own[local.index(name)]
+    return outs.index(name)
 
 
 def _scratch(name: str, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData, opdef: OpDef | None,
@@ -566,7 +581,7 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
     if plan is None and call is not None and view is not None:
         plan = _plan_pybind(view, call, opdef)
         if plan is not None and not _fits(params, plan):
-            plan = None
+            plan = _with_ref_outputs(plan, opdef, params)
         if plan is not None:
             _use_view(data, view)
     if plan is None and opdef is not None:
@@ -695,7 +710,7 @@ def _ref_outputs(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> di
     out: dict[str, str] = {}
     for j in range(len(in_names), len(names)):
         kind, name, t = tensors[j]
-        if kind != "out" or names[j] not in in_names:
+        if kind not in ("out", "scratch") or names[j] not in in_names:  # a scratch ref too (not returned)
             continue
         k_in, n_in, t_in = tensors[in_names.index(names[j])]
         if k_in != "in":

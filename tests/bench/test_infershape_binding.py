@@ -114,3 +114,99 @@ def test_unsized_scratch_outputs_take_the_infershape_shape(tmp_path: Path) -> No
     assert _size_by_infershape(binding, manifest)
     assert mean.array.shape == (4, 1)
     assert not _size_by_infershape(binding, manifest)  # sized once
+
+
+INPLACE_PYBIND = """
+std::vector<at::Tensor> custom_pybind_api(at::Tensor x1, at::Tensor x2, at::Tensor gamma, float epsilon,
+                                          bool additionalOut)
+{
+    auto meanOut = torch::empty({4, 1}, torch::TensorOptions().dtype(torch::kFloat));
+    auto rstdOut = torch::empty_like(meanOut);
+    EXEC_NPU_CMD(aclnnInplaceRowStats, x1, x2, gamma, epsilon, additionalOut, meanOut, rstdOut);
+    std::vector<at::Tensor> result;
+    if (additionalOut) {
+        result = {x1, meanOut, rstdOut, x2};
+    } else {
+        result = {x1};
+    }
+    return result;
+}
+"""
+INPLACE_OPDEF = """
+class InplaceRowStats : public OpDef {
+public:
+    explicit InplaceRowStats(const char* name) : OpDef(name) {
+        this->Input("x1").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
+        this->Input("x2").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
+        this->Input("gamma").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
+        this->Output("x1").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
+        this->Output("rstd").ParamType(REQUIRED).DataType({ge::DT_FLOAT});
+        this->Output("mean").ParamType(REQUIRED).DataType({ge::DT_INT32});
+        this->Output("x2").ParamType(REQUIRED).DataType({ge::DT_FLOAT16});
+        this->Attr("epsilon").AttrType(OPTIONAL).Float(1e-5);
+        this->Attr("additional_output").AttrType(OPTIONAL).Bool(false);
+    }
+};
+"""
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_ref_outputs_share_their_inputs_and_scratch_dtypes_follow_the_output_names(flag: bool) -> None:
+    """InplaceAddLayerNorm: the OpDef's outputs x1 and x2 are its inputs' buffers (the aclnn call takes each tensor
+    once, the kernel gets it twice); what the call does not return is a scratch buffer, a ref one starting with its
+    input's values. The call's own outputs are the other OpDef outputs in order, whatever their names (here the
+    OpDef says rstd before mean: meanOut is `rstd`), and a scratch one takes that output's dtype."""
+    from akgen_lsp.bench.signature import parse_opdef
+
+    opdef = parse_opdef(INPLACE_OPDEF)
+    call = parse_pybind(INPLACE_PYBIND)
+    assert opdef is not None and call is not None
+    params = ["x1", "x2", "gamma", "y", "rstd", "mean", "x", "workspace", "tiling"]
+    prep = _Prepared(Path("k.cpp"), None, "inplace_row_stats", params, Path("."))
+    x1 = np.full((4, 8), 1.0, np.float16)
+    x2 = np.full((4, 8), 5.0, np.float16)
+    outs = [Tensor("out0", np.full((4, 8), 2.0, np.float16), "float16")]
+    if flag:
+        outs += [Tensor("out1", np.zeros((4, 1), np.float32), "float32"),
+                 Tensor("out2", np.ones((4, 1), np.float32), "float32"),
+                 Tensor("out3", np.full((4, 8), 6.0, np.float16), "float16")]
+    data = CaseData(Case({"case_id": 0}), [Tensor("in0", x1, "float16", index=0),
+                                           Tensor("in1", x2, "float16", index=1),
+                                           Tensor("in2", np.ones(8, np.float16), "float16", index=2)],
+                    {"in3": 1e-5, "in4": flag}, outs, Tolerance(), n_raw=5)
+    binding, err = _bind(prep, data, opdef, call)
+    assert err is None
+    got = {n: (k, t) for k, n, t in binding}
+    assert [k for k, _, _ in binding][:3] == ["in", "in", "in"]
+    assert got["y"][0] == "out" and float(got["y"][1].array[0, 0]) == 2.0  # the returned x1
+    if flag:
+        assert got["x"][0] == "out" and float(got["x"][1].array[0, 0]) == 6.0
+        assert got["rstd"][1] is outs[1] and got["mean"][1] is outs[2]
+    else:
+        assert got["x"][0] == "scratch" and float(got["x"][1].array[0, 0]) == 5.0  # x2's values, as on CANN
+        assert got["mean"][0] == got["rstd"][0] == "scratch"
+        assert (got["rstd"][1].dtype, got["mean"][1].dtype) == ("float32", "int32")
+
+
+def test_a_scratch_ref_output_starts_with_its_inputs_values(tmp_path: Path) -> None:
+    """The manifest gives a ref output that the call does not return the input's values as its start (`init`), as
+    the aliased buffer has on CANN."""
+    from akgen_lsp.ascendc.arch import load_arch
+    from akgen_lsp.bench.pipeline import Settings, _manifest
+    from akgen_lsp.bench.signature import parse_opdef
+
+    opdef = parse_opdef(INPLACE_OPDEF)
+    call = parse_pybind(INPLACE_PYBIND)
+    params = ["x1", "x2", "gamma", "y", "rstd", "mean", "x", "workspace", "tiling"]
+    prep = _Prepared(Path("k.cpp"), None, "inplace_row_stats", params, Path("."))
+    data = CaseData(Case({"case_id": 0}), [Tensor("in0", np.ones((4, 8), np.float16), "float16", index=0),
+                                           Tensor("in1", np.full((4, 8), 5.0, np.float16), "float16", index=1),
+                                           Tensor("in2", np.ones(8, np.float16), "float16", index=2)],
+                    {"in3": 1e-5, "in4": False}, [Tensor("out0", np.ones((4, 8), np.float16), "float16")],
+                    Tolerance(), n_raw=5)
+    binding, err = _bind(prep, data, opdef, call)
+    assert err is None
+    raw = _manifest(prep, binding, {}, "InplaceRowStats", load_arch("Ascend910B2"), Settings(), tmp_path, opdef)
+    args = {a["name"]: a for a in raw["args"]}
+    assert args["x"]["init"] == str(tmp_path / "x2.npy") and args["y"]["init"] == str(tmp_path / "x1.npy")
+    assert "init" not in args["mean"]
