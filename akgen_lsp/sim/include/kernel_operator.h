@@ -49,5 +49,6 @@
 #include "akgen_sim/vec_sort.h"
 #include "akgen_sim/adv_softmax_flash.h"
 #include "akgen_sim/cann9_alloc.h"
+#include "akgen_sim/adv_norm3.h"
 
 #endif
