@@ -86,6 +86,19 @@ GUARDED = KERNEL.replace('#include "kernel_operator.h"', '#ifndef MIXED_MM_H\n#d
     'extern "C"', '#endif  // MIXED_MM_H\nextern "C"', 1)
 
 
+def _own_header_kernel(tmp_path: Path) -> Path:
+    """KERNEL split as InplaceFusedMatmulSoftmaxGrad is: the includes and types in a guarded header of its own (which
+    includes a second one), the kernel in the .cpp."""
+    head, body = KERNEL.split('extern "C"', 1)
+    (tmp_path / "mixed_types.h").write_text("#ifndef MIXED_TYPES_H\n#define MIXED_TYPES_H\n" + head + "#endif\n",
+                                            encoding="utf-8")
+    (tmp_path / "mixed_base.h").write_text('#ifndef MIXED_BASE_H\n#define MIXED_BASE_H\n#include "mixed_types.h"\n'
+                                           "constexpr int32_t kTaskRatio = 2;\n#endif\n", encoding="utf-8")
+    src = tmp_path / "mixed_mm.cpp"
+    src.write_text('#include "mixed_base.h"\n#include "mixed_types.h"\nextern "C"' + body, encoding="utf-8")
+    return src
+
+
 def test_sources_with_include_guards_and_system_headers_can_be_split(tmp_path: Path) -> None:
     src = tmp_path / "guarded.cpp"
     src.write_text(GUARDED, encoding="utf-8")
@@ -93,13 +106,19 @@ def test_sources_with_include_guards_and_system_headers_can_be_split(tmp_path: P
     once = tmp_path / "once.cpp"
     once.write_text("#pragma once\n" + KERNEL, encoding="utf-8")
     assert not can_split([once])
+    assert can_split([_own_header_kernel(tmp_path)])
+    (tmp_path / "mixed_types.h").write_text("#pragma once\n" + KERNEL.split('extern "C"', 1)[0], encoding="utf-8")
+    assert not can_split([tmp_path / "mixed_mm.cpp"])  # a header included once only cannot be included again
 
 
-@pytest.mark.parametrize("guarded", [False, True])
+@pytest.mark.parametrize("layout", ["plain", "guarded", "own_headers"])
 def test_each_block_runs_two_vector_cores_with_their_own_block_index(write_manifest, tmp_path: Path,
-                                                                     guarded: bool) -> None:
-    src = tmp_path / "mixed_mm.cpp"
-    src.write_text(GUARDED if guarded else KERNEL, encoding="utf-8")
+                                                                     layout: str) -> None:
+    if layout == "own_headers":
+        src = _own_header_kernel(tmp_path)
+    else:
+        src = tmp_path / "mixed_mm.cpp"
+        src.write_text(GUARDED if layout == "guarded" else KERNEL, encoding="utf-8")
     rng = np.random.default_rng(3)
     a = rng.integers(-3, 4, (M, K)).astype(np.float16)
     b = rng.integers(-3, 4, (K, N)).astype(np.float16)
