@@ -11,10 +11,50 @@
 // row sum is a plain float sum (the real RepeatReduceSum adds in a binary tree: last-bit differences are possible).
 // The shared temporary buffer must hold the float work area the library lays out in it: mainBsLengthAlign +
 // mainBshLength floats (twice mainBshLength plus mainBsLengthAlign for half, which keeps its float copy there too).
+//
+// WelfordUpdate<T, U, isReuseSource, config>(outMean, outVar, inMean, inVar, inputX[, sharedTmpBuffer], para), T half
+// or float, U float, para.rnLength 1 (as the library asserts), abLength 32-byte aligned: for the first
+// abComputeLength elements, in float (layernorm_common_impl.h's steps):
+//   d = x - inMean;  outMean = d * nRec + inMean;  outVar = d * (x - outMean) + inVar
+// With config.isInplace and abComputeLength < abLength the tail is first copied from in to out, block-aligned (the
+// library's DataCopy of AlignUp(abLength - abComputeLength, 8) elements at the end). The shared buffer must hold at
+// least one 256-byte repeat per work tensor: 2 (float), 1 (float, isReuseSource), 3 (half).
+// WelfordFinalize<isReuseSource>(outMean, outVar, inMean, inVar[, counts][, sharedTmpBuffer], para) over abLength
+// (welfordfinalize_common_impl.h): with counts c_i, mean = sum(m_i * c_i * rRec), var = sum(((m_i - mean)^2 * c_i
+// + v_i) * rRec); without counts each element's weight is rnLength (tailCount == 0: mean = sum(m_i * abRec)) or,
+// with a tail, headCount for the first headCountLength elements and tailCount after. outputs: element 0.
 #pragma once
 
 #include "adv_softmax.h"
 #include "lib_internal.h"
+
+namespace AscendC {
+
+struct WelfordUpdateConfig {
+    constexpr WelfordUpdateConfig(const bool isInplaceIn) : isInplace(isInplaceIn) {}
+    bool isInplace = false;
+};
+constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+
+struct WelfordUpdateParam {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t abComputeLength;
+    float nRec;
+};
+
+struct WelfordFinalizePara {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t headCount;
+    uint32_t headCountLength;
+    uint32_t tailCount;
+    uint32_t tailCountLength;
+    float abRec;
+    float rRec;
+};
+
+}  // namespace AscendC
 
 BEGIN_TILING_DATA_DEF(RmsNormTiling)
 TILING_DATA_FIELD_DEF(uint32_t, bLength)
@@ -93,6 +133,107 @@ inline void rmsnorm_rows(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                {src.slot_, gamma.slot_, tmp.slot_}, loc);
 }
 
+template <typename T, typename U, bool isReuseSource, bool inplace>
+inline void welford_update(const AscendC::LocalTensor<U>& outMean, const AscendC::LocalTensor<U>& outVar,
+                           const AscendC::LocalTensor<U>& inMean, const AscendC::LocalTensor<U>& inVar,
+                           const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<uint8_t>* tmp,
+                           const AscendC::WelfordUpdateParam& para, const loc_t& loc) {
+    const char* api = "WelfordUpdate";
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                  "Failed to check dtype of inputX, inputX support dtype is: half/float.");
+    static_assert(std::is_same_v<U, float>, "Failed to check dtype of mean/var, mean/var support dtype is: float.");
+    touch(api, loc);
+    if (para.rnLength != 1) {
+        fail("SIM-WELFORD-PARA", fmt("WelfordUpdate: para.rnLength is %u; the API supports rnLength 1 only (split the "
+                                     "reduce axis and call it once per row)", para.rnLength), loc, "api_mismatch", api);
+    }
+    if (para.abComputeLength == 0 || para.abComputeLength > para.abLength) {
+        fail("SIM-WELFORD-PARA", fmt("WelfordUpdate: para.abComputeLength %u must be in 1..abLength (%u)",
+                                     para.abComputeLength, para.abLength), loc, "api_mismatch", api);
+    }
+    if ((uint64_t(para.abLength) * sizeof(T)) % 32 != 0) {
+        fail("SIM-WELFORD-PARA", fmt("WelfordUpdate: para.abLength %u x %zu B is not 32-byte aligned; pad it",
+                                     para.abLength, sizeof(T)), loc, "api_mismatch", api);
+    }
+    const uint64_t n = para.abComputeLength, ab = para.abLength;
+    check_local(x, "inputX", api, ab * sizeof(T), loc);
+    check_local(inMean, "inputMean", api, ab * sizeof(U), loc);
+    check_local(inVar, "inputVariance", api, ab * sizeof(U), loc);
+    check_local(outMean, "outputMean", api, (inplace ? ab : n) * sizeof(U), loc);
+    check_local(outVar, "outputVariance", api, (inplace ? ab : n) * sizeof(U), loc);
+    if (tmp != nullptr) {
+        const uint32_t bufs = sizeof(T) == sizeof(half) ? 3u : (isReuseSource ? 1u : 2u);
+        if (tmp->GetSize() < bufs * 256u) {
+            fail("SIM-WELFORD-TMP", fmt("WelfordUpdate: sharedTmpBuffer is %u B, smaller than the %u B (%u x 256 B) "
+                                        "it needs; size it with GetWelfordUpdateMaxMinTmpSize", tmp->GetSize(),
+                                        bufs * 256u, bufs), loc, "api_mismatch", api);
+        }
+        check_local(*tmp, "sharedTmpBuffer", api, bufs * 256u, loc);
+    }
+    if (inplace && n < ab) {
+        const uint64_t len = (ab - n + 7) / 8 * 8;
+        for (uint64_t i = ab - len; i < ab; ++i) {
+            outMean.addr_[i] = inMean.addr_[i];
+            outVar.addr_[i] = inVar.addr_[i];
+        }
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+        const float xv = static_cast<float>(x.addr_[i]);
+        const float m0 = inMean.addr_[i], v0 = inVar.addr_[i];
+        const float d = xv - m0;
+        const float m1 = d * para.nRec + m0;
+        outVar.addr_[i] = d * (xv - m1) + v0;
+        outMean.addr_[i] = m1;
+    }
+    vec_charge("muls", api, double((n * sizeof(float) + 255) / 256) * 6, outMean.slot_,
+               {x.slot_, inMean.slot_, inVar.slot_}, loc);
+}
+
+inline void welford_finalize(const AscendC::LocalTensor<float>& outMean, const AscendC::LocalTensor<float>& outVar,
+                             const AscendC::LocalTensor<float>& inMean, const AscendC::LocalTensor<float>& inVar,
+                             const AscendC::LocalTensor<int32_t>* counts, const AscendC::WelfordFinalizePara& para,
+                             const loc_t& loc) {
+    const char* api = "WelfordFinalize";
+    touch(api, loc);
+    const uint32_t ab = para.abLength;
+    if (ab == 0 || ab % 8 != 0) {
+        fail("SIM-WELFORD-PARA", fmt("WelfordFinalize: para.abLength %u must be a positive multiple of 8 (32 bytes of "
+                                     "float)", ab), loc, "api_mismatch", api);
+    }
+    if (counts == nullptr && para.tailCountLength != 0 && para.tailCount == 0) {
+        fail("SIM-WELFORD-PARA", "WelfordFinalize: para.tailCount should not be zero when para.tailCountLength is "
+                                 "non-zero", loc, "api_mismatch", api);
+    }
+    if (counts == nullptr && para.tailCountLength != 0 && para.headCountLength + para.tailCountLength != ab) {
+        fail("SIM-WELFORD-PARA", fmt("WelfordFinalize: headCountLength %u + tailCountLength %u must equal abLength %u",
+                                     para.headCountLength, para.tailCountLength, ab), loc, "api_mismatch", api);
+    }
+    check_local(inMean, "inputMean", api, uint64_t(ab) * 4, loc);
+    check_local(inVar, "inputVariance", api, uint64_t(ab) * 4, loc);
+    if (counts) check_local(*counts, "counts", api, uint64_t(ab) * 4, loc);
+    check_local(outMean, "outputMean", api, 4, loc);
+    check_local(outVar, "outputVariance", api, 4, loc);
+    const bool tail = counts == nullptr && para.tailCountLength != 0 && para.tailCount != 0;
+    auto weight = [&](uint32_t i) -> float {
+        if (counts) return static_cast<float>(counts->addr_[i]);
+        if (tail) return static_cast<float>(i < para.headCountLength ? para.headCount : para.tailCount);
+        return static_cast<float>(para.rnLength);
+    };
+    float mean = 0;
+    for (uint32_t i = 0; i < ab; ++i) {
+        mean += (counts || tail) ? inMean.addr_[i] * weight(i) * para.rRec : inMean.addr_[i] * para.abRec;
+    }
+    float var = 0;
+    for (uint32_t i = 0; i < ab; ++i) {
+        const float d = inMean.addr_[i] - mean;
+        var += (d * d * weight(i) + inVar.addr_[i]) * para.rRec;
+    }
+    outMean.addr_[0] = mean;
+    outVar.addr_[0] = var;
+    vec_charge("whole_reduce_sum", api, double((uint64_t(ab) * 4 + 255) / 256) * 8, outMean.slot_,
+               {inMean.slot_, inVar.slot_}, loc);
+}
+
 }  // namespace akgen_sim
 
 namespace AscendC {
@@ -111,6 +252,52 @@ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLoc
     PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
     ::akgen_sim::rmsnorm_rows<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, stack, static_cast<float>(epsilon),
                                                tiling, loc);
+}
+
+
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                          const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                          const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                          const WelfordUpdateParam& para, AKGEN_LOC) {
+    ::akgen_sim::welford_update<T, U, isReuseSource, config.isInplace>(outputMean, outputVariance, inputMean,
+                                                                       inputVariance, inputX, &sharedTmpBuffer, para,
+                                                                       loc);
+}
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+                          const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+                          const LocalTensor<T>& inputX, const WelfordUpdateParam& para, AKGEN_LOC) {
+    ::akgen_sim::welford_update<T, U, isReuseSource, config.isInplace>(outputMean, outputVariance, inputMean,
+                                                                       inputVariance, inputX, nullptr, para, loc);
+}
+
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para, AKGEN_LOC) {
+    (void)sharedTmpBuffer;
+    ::akgen_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, para, loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<int32_t>& counts, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                            WelfordFinalizePara& para, AKGEN_LOC) {
+    (void)sharedTmpBuffer;
+    ::akgen_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, para, loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            WelfordFinalizePara& para, AKGEN_LOC) {
+    ::akgen_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, para, loc);
+}
+template <bool isReuseSource = false>
+inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
+                            const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                            const LocalTensor<int32_t>& counts, WelfordFinalizePara& para, AKGEN_LOC) {
+    ::akgen_sim::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, para, loc);
 }
 
 }  // namespace AscendC
