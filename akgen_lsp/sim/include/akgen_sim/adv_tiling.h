@@ -92,6 +92,35 @@ namespace optiling {
 using SoftMaxTiling = ::SoftMaxTiling;
 }
 
+// LogSoftMaxTiling (logsoftmax_tilingdata.h): the same fields as SoftMaxTiling, a type of its own.
+BEGIN_TILING_DATA_DEF(LogSoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM)
+TILING_DATA_FIELD_DEF(uint32_t, srcK)
+TILING_DATA_FIELD_DEF(uint32_t, srcSize)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK)
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize)
+TILING_DATA_FIELD_DEF(uint32_t, splitM)
+TILING_DATA_FIELD_DEF(uint32_t, splitK)
+TILING_DATA_FIELD_DEF(uint32_t, splitSize)
+TILING_DATA_FIELD_DEF(uint32_t, reduceM)
+TILING_DATA_FIELD_DEF(uint32_t, reduceK)
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize)
+TILING_DATA_FIELD_DEF(uint32_t, rangeM)
+TILING_DATA_FIELD_DEF(uint32_t, tailM)
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize)
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize)
+END_TILING_DATA_DEF;
+
+namespace optiling {
+using LogSoftMaxTiling = ::LogSoftMaxTiling;
+}
+namespace AscendC {
+namespace tiling {
+using LogSoftMaxTiling = ::LogSoftMaxTiling;
+}
+}  // namespace AscendC
+
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
 TILING_DATA_FIELD_DEF(uint32_t, bLength)
 TILING_DATA_FIELD_DEF(uint32_t, sLength)

@@ -1,0 +1,129 @@
+"""LogSoftMax (akgen_sim/adv_activation2.h) against the A2/A3 library's formula (logsoftmax_common_impl.h): per row
+over the valid columns, max, e = exp(x - max), sum, dst = ln(e / sum) * log10(e) (the library's LogSoftMax is log10
+of the softmax), sum/max in one 32-byte block per row; the shape from SoftMaxShapeInfo or the tensor's ShapeInfo;
+an unaligned last axis reported at the call. Host side: GetLogSoftMaxMin/MaxTmpSize and LogSoftMaxTilingFunc with the
+library's sizes."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from akgen_lsp.sim import SimResult, run_manifest
+
+from .conftest import KERNELS, marker_line, needs_gxx
+
+pytestmark = needs_gxx
+
+SRC = KERNELS / "adv_activation2.cpp"
+INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
+M = 5
+
+
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int, k: int, valid: int
+        ) -> tuple[SimResult, np.ndarray]:
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-3, 3, (M, k)).astype(dtype)
+    blk = 32 // np.dtype(dtype).itemsize
+    m = write_manifest(SRC, "logsoftmax", [
+        {"name": "src", "input": x.ravel()},
+        {"name": "dst", "output": "dst.npy", "dtype": dtype, "shape": [M * k]},
+        {"name": "sum", "output": "sum.npy", "dtype": dtype, "shape": [M * blk]},
+        {"name": "max", "output": "max.npy", "dtype": dtype, "shape": [M * blk]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "m", "scalar": M, "type": "int32_t"},
+        {"name": "k", "scalar": k, "type": "int32_t"},
+        {"name": "valid", "scalar": valid, "type": "int32_t"},
+    ], defines={"DTYPE_X": {"float32": "float", "float16": "half"}[dtype]})
+    return run_manifest(m, tmp_path / f"{dtype}_{mode}_{k}_{valid}"), x
+
+
+def reference(x: np.ndarray, valid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    v = x[:, :valid].astype(np.float64)
+    mx = v.max(-1, keepdims=True)
+    e = np.exp(v - mx)
+    s = e.sum(-1, keepdims=True)
+    return np.log10(e / s), s, mx
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+@pytest.mark.parametrize("mode", [0, 1])
+def test_log10_of_the_softmax_over_the_valid_columns(write_manifest, tmp_path: Path, dtype: str, mode: int) -> None:
+    k = 64 if dtype == "float32" else 48
+    valid = k - 8
+    res, x = run(write_manifest, tmp_path, dtype, mode, k, valid)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    blk = 32 // np.dtype(dtype).itemsize
+    dst = np.load(res.outputs["dst"]).reshape(M, k).astype(np.float64)
+    sums = np.load(res.outputs["sum"]).reshape(M, blk).astype(np.float64)
+    maxs = np.load(res.outputs["max"]).reshape(M, blk).astype(np.float64)
+    want, s, mx = reference(x, valid)
+    tol = 1e-5 if dtype == "float32" else 2e-3
+    np.testing.assert_allclose(dst[:, :valid], want, rtol=tol, atol=tol)
+    np.testing.assert_array_equal(dst[:, valid:], x[:, valid:].astype(np.float64))  # padding is not written
+    np.testing.assert_allclose(sums, np.repeat(s, blk, axis=1), rtol=tol)
+    np.testing.assert_array_equal(maxs, np.repeat(mx, blk, axis=1))
+
+
+def test_unaligned_last_axis_is_reported(write_manifest, tmp_path: Path) -> None:
+    res, _ = run(write_manifest, tmp_path, "float32", 2, 16, 16)
+    hits = [f for f in res.findings if f.code == "SIM-SOFTMAX-SHAPE"]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.line == marker_line(SRC, "SIM-SOFTMAX-SHAPE")
+    assert res.status == "runtime_error"
+
+
+HOST = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    for (uint32_t ts : {2u, 4u}) {
+        for (int64_t m : {1, 13, 128, 1000}) {
+            ge::Shape s({m, 128});
+            const uint32_t mn = AscendC::GetLogSoftMaxMinTmpSize(s, ts, false);
+            const uint32_t mx = AscendC::GetLogSoftMaxMaxTmpSize(s, ts, false);
+            optiling::LogSoftMaxTiling t;
+            AscendC::LogSoftMaxTilingFunc(s, ts, 3000, t);
+            std::printf("%u %lld %u %u %u %u %u\n", ts, static_cast<long long>(m), mn, mx, t.splitM, t.rangeM,
+                        t.tailM);
+        }
+    }
+    ge::Shape empty({0});
+    std::printf("empty %u\n", AscendC::GetLogSoftMaxMinTmpSize(empty, 4, false));
+}
+"""
+
+
+def expected_host(ts: int, m: int) -> tuple[int, int, int, int, int]:
+    blk = 32 // ts
+    mn = (blk + 128 + 64) * 4
+    mx = m * (blk + 128 + 64) * 4
+    base = min(3000 // 4 // (blk + 128 + 64), m)
+    if base < m and base > 8:
+        base = base // 8 * 8
+    if base > 8 and m % 8 == 0:  # the basic block (128 columns are a multiple of 64)
+        base = base // 8 * 8
+        while m % base:
+            base -= 8
+        while base * 128 >= 64 * 256:
+            base //= 2
+    return mn, mx, base, m // base, m % base
+
+
+def test_host_sizes_and_tiling_follow_the_library(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    for line in lines[:-1]:
+        ts, m, *got = (int(v) for v in line.split())
+        assert tuple(got) == expected_host(ts, m), line
+    assert lines[-1] == "empty 0"
+    assert "[GetLogSoftMaxMinTmpSize]" in out.stderr  # the empty shape is reported
