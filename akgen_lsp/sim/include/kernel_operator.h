@@ -51,5 +51,6 @@
 #include "akgen_sim/adv_activation2.h"
 #include "akgen_sim/cann9_alloc.h"
 #include "akgen_sim/adv_norm3.h"
+#include "akgen_sim/adv_misc3.h"
 
 #endif

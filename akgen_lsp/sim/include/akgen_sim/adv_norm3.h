@@ -301,3 +301,12 @@ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTen
 }
 
 }  // namespace AscendC
+
+namespace AscendC {
+namespace tiling {
+// kernel_tiling/kernel_tiling.h also declares the normalization tiling structs in AscendC::tiling.
+using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
+using LayerNormTiling = ::LayerNormTiling;
+using RmsNormTiling = ::RmsNormTiling;
+}  // namespace tiling
+}  // namespace AscendC

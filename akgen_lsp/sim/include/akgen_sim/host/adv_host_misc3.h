@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "graph.h"
+#include "../adv_misc3_tiling.h"
+#include "../../tiling/platform/platform_ascendc.h"
 #include "../../securec.h"  // CANN host builds have securec's memcpy_s in scope
 
 namespace AscendC {
@@ -30,6 +32,122 @@ inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint3
     const uint32_t bufs = typeSizeT == sizeof(uint16_t) ? 3u : (isReuseSource ? 1u : 2u);
     minValue = bufs * 256u;
     maxValue = (rn * ab + 63u) / 64u * minValue;
+}
+
+namespace akgen_host {
+
+inline bool pad_args_ok(const char* api, const ge::Shape& shape, uint32_t typeSize) {
+    if (typeSize != 2 && typeSize != 4) {
+        std::fprintf(stderr, "[%s] The value of typeSize is %u, should be 2 or 4.\n", api, typeSize);
+        return false;
+    }
+    if (shape.GetDims().size() != 2) {
+        std::fprintf(stderr, "[%s] The dims of srcShape is %zu, should be 2: pass {height, width}.\n", api,
+                     shape.GetDims().size());
+        return false;
+    }
+    return true;
+}
+
+// Pad / UnPad temporary space (pad_tiling_impl.cpp): two buffers of 16 rows of one 32-byte block per 16 elements.
+inline void pad_tmp_sizes(const ge::Shape& shape, uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    const std::vector<int64_t> d = shape.GetDims();
+    const uint32_t n = static_cast<uint32_t>(d[0] * d[1]);
+    const uint32_t perRow = (32u / typeSize) * 2u * typeSize;
+    maxValue = ((n - 1u) / 16u + 1u) * 16u * perRow;
+    minValue = 16u * perRow;
+}
+
+}  // namespace akgen_host
+
+// Pad: temporary space for the unaligned-width path (the aligned path needs none).
+inline void GetPadMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                uint32_t& minValue) {
+    if (!akgen_host::pad_args_ok("Pad][GetPadMaxMinTmpSize", srcShape, typeSize)) return;
+    akgen_host::pad_tmp_sizes(srcShape, typeSize, maxValue, minValue);
+}
+
+// PadTiling for srcShape [height, width] (oriSrcShape's width: the valid columns) and a stack of stackBufferSize bytes.
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, PadTiling& tiling) {
+    if (!akgen_host::pad_args_ok("Pad][PadTilingFunc", srcShape, typeSize)) return;
+    if (oriSrcShape.GetDims().size() != 2 || oriSrcShape.GetShapeSize() > srcShape.GetShapeSize()) {
+        std::fprintf(stderr, "[Pad][PadTilingFunc] oriSrcShape must be 2-D and no larger than srcShape.\n");
+        return;
+    }
+    const uint32_t h = static_cast<uint32_t>(srcShape.GetDims()[0]);
+    const uint32_t w = static_cast<uint32_t>(srcShape.GetDims()[1]);
+    const uint32_t epb = 32u / typeSize;
+    tiling.set_srcHeight(h);
+    tiling.set_srcWidth(w);
+    tiling.set_srcOriWidth(static_cast<uint32_t>(oriSrcShape.GetDims()[1]));
+    const uint32_t withoutLast = w - epb;
+    tiling.set_widthWithoutLastBlock(withoutLast);
+    tiling.set_blocksPerRow(w * typeSize / 32u);
+    const uint32_t heightTiling = 255u;
+    tiling.set_heightTiling(heightTiling);
+    tiling.set_heightFractal(h / heightTiling);
+    tiling.set_heightFractalTail(h % heightTiling);
+    tiling.set_mainLoopOffset(heightTiling * w);
+    tiling.set_tailBlockOffset(h / heightTiling * heightTiling * w + withoutLast);
+    if (stackBufferSize == 0) return;
+    const uint32_t baseBlockSize = 16u * 32u / typeSize;
+    const uint32_t blockNum = stackBufferSize / typeSize / baseBlockSize / 2u;
+    tiling.set_tmpBuffer1RowNum(16u * blockNum);
+    tiling.set_tmpBuffer1BlockNum(blockNum);
+    tiling.set_tmpBuffer2Offset(blockNum * baseBlockSize);
+    const uint32_t widthTiling = 16u * blockNum;
+    if (widthTiling == 0) return;  // stack smaller than GetPadMaxMinTmpSize's min: Pad reports it
+    const uint32_t tail = w % widthTiling;
+    tiling.set_widthTiling(widthTiling);
+    tiling.set_widthFractal(w / widthTiling);
+    tiling.set_widthFractalTail(tail);
+    tiling.set_widthFractalTailAlingned(((tail - 1u) / epb + 1u) * epb);
+    const uint32_t brcbTiling = widthTiling;
+    const uint32_t brcbTail = h * w % brcbTiling;
+    tiling.set_brcbTiling(brcbTiling);
+    tiling.set_brcbFractal(h * w / brcbTiling);
+    tiling.set_brcbFractalTail(brcbTail);
+    const uint32_t maxRepeat = 254u;  // 255 x 8 is not 32-byte aligned
+    tiling.set_maxRepeatTimes(maxRepeat);
+    tiling.set_brcbTilingRepeatTimes(brcbTiling / 8u / maxRepeat);
+    tiling.set_brcbTilingRepeatTimesTail(brcbTiling / 8u % maxRepeat);
+    tiling.set_brcbFractalTailRepeatTimes(brcbTail / 8u / maxRepeat);
+    tiling.set_brcbFractalTailRepeatTimesTail(brcbTail / 8u % maxRepeat);
+}
+
+// UnPad: no temporary space on A2/A3 (one GatherMask): 0 / 0, as the library answers for dav-2201.
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const ge::Shape& srcShape,
+                                  const uint32_t typeSize, uint32_t& maxValue, uint32_t& minValue) {
+    (void)ascendcPlatform;
+    if (!akgen_host::pad_args_ok("UnPad][GetUnPadMaxMinTmpSize", srcShape, typeSize)) return;
+    maxValue = 0;
+    minValue = 0;
+}
+
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            UnPadTiling& tiling) {
+    if (!akgen_host::pad_args_ok("UnPad][UnPadTilingFunc", srcShape, typeSize)) return;
+    tiling.set_srcHeight(static_cast<uint32_t>(srcShape.GetDims()[0]));
+    tiling.set_srcWidth(static_cast<uint32_t>(srcShape.GetDims()[1]));
+    if (stackBufferSize == 0) return;
+    const uint32_t baseBlockSize = 16u * 32u / typeSize;
+    const uint32_t blockNum = stackBufferSize / typeSize / baseBlockSize / 2u;
+    tiling.set_tmpBuffer1BlockNum(blockNum);
+    tiling.set_tmpBuffer1RowNum(16u * blockNum);
+    tiling.set_tmpBuffer2Offset(blockNum * baseBlockSize);
+    const uint32_t widthTiling = 16u * blockNum;
+    if (widthTiling == 0) return;
+    const uint32_t w = static_cast<uint32_t>(srcShape.GetDims()[1]);
+    uint32_t fractal = w / widthTiling, tail = w % widthTiling;
+    if (tail != 0) {
+        fractal += 1;
+    } else {
+        tail = widthTiling;
+    }
+    tiling.set_widthTiling(widthTiling);
+    tiling.set_widthFractal(fractal);
+    tiling.set_widthFractalTail(tail);
 }
 
 }  // namespace AscendC

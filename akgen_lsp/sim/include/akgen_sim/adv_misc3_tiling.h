@@ -1,0 +1,76 @@
+// akgen sim: the types of the Pad / UnPad adv APIs that host and kernel code share: the tiling structs PadTiling and
+// UnPadTiling (field names and order of CANN's pad_tilingdata.h; at global scope, in optiling and in AscendC::tiling)
+// and PadParams / UnPadParams. Included by adv_misc3.h (kernel) and host/adv_host_misc3.h (PadTilingFunc, ...).
+#pragma once
+
+#include "tiling.h"
+
+BEGIN_TILING_DATA_DEF(PadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight)
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth)
+TILING_DATA_FIELD_DEF(uint32_t, srcOriWidth)
+TILING_DATA_FIELD_DEF(uint32_t, widthWithoutLastBlock)
+TILING_DATA_FIELD_DEF(uint32_t, blocksPerRow)
+TILING_DATA_FIELD_DEF(uint32_t, heightTiling)
+TILING_DATA_FIELD_DEF(uint32_t, heightFractal)
+TILING_DATA_FIELD_DEF(uint32_t, heightFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, mainLoopOffset)
+TILING_DATA_FIELD_DEF(uint32_t, tailBlockOffset)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset)
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTailAlingned)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTiling)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractal)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTail)
+TILING_DATA_FIELD_DEF(uint32_t, maxRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimesTail)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimes)
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimesTail)
+TILING_DATA_FIELD_DEF(uint32_t, reserved)
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(UnPadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight)
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset)
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal)
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail)
+END_TILING_DATA_DEF;
+
+namespace optiling {
+using PadTiling = ::PadTiling;
+using UnPadTiling = ::UnPadTiling;
+}  // namespace optiling
+
+namespace AscendC {
+namespace tiling {
+using PadTiling = ::PadTiling;
+using UnPadTiling = ::UnPadTiling;
+}  // namespace tiling
+
+struct PadParams {
+    PadParams() = default;
+    PadParams(const uint16_t leftPadIn, const uint16_t rightPadIn, const int32_t padValueIn)
+        : leftPad(leftPadIn), rightPad(rightPadIn), padValue(padValueIn) {}
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+    int32_t padValue = 0;
+};
+
+struct UnPadParams {
+    UnPadParams() = default;
+    UnPadParams(const uint16_t leftPadIn, const uint16_t rightPadIn) : leftPad(leftPadIn), rightPad(rightPadIn) {}
+    uint16_t leftPad = 0;
+    uint16_t rightPad = 0;
+};
+
+}  // namespace AscendC
+
