@@ -127,3 +127,51 @@ def test_host_sizes_and_tiling_follow_the_library(tmp_path: Path) -> None:
         assert tuple(got) == expected_host(ts, m), line
     assert lines[-1] == "empty 0"
     assert "[GetLogSoftMaxMinTmpSize]" in out.stderr  # the empty shape is reported
+
+
+def tree(v: np.ndarray) -> np.float32:
+    v = v.astype(np.float32)
+    while len(v) > 1:
+        v = (v[0::2] + v[1::2]).astype(np.float32)
+    return np.float32(v[0])
+
+
+def nd_row_sum(p: np.ndarray) -> np.float32:
+    """The library's ReduceSumLastNDImpl order: 64-column chunks block-reduced (trees of 8), the block sums added in
+    chunk order, a tree of the 8 totals, then the tail's 64-lane tree added last."""
+    chunks, tail = divmod(len(p), 64)
+    acc = np.zeros(8, np.float32)
+    for c in range(chunks):
+        bs = np.array([tree(p[c * 64 + b * 8: c * 64 + b * 8 + 8]) for b in range(8)], np.float32)
+        acc = bs if c == 0 else (acc + bs).astype(np.float32)
+    total = tree(acc) if chunks else np.float32(0)
+    if tail:
+        lanes = np.zeros(64, np.float32)
+        lanes[:tail] = p[chunks * 64:]
+        t = tree(lanes)
+        total = np.float32(total + t) if chunks else t
+    return total
+
+
+def test_softmax_grad_front_sums_rows_in_the_library_order(write_manifest, tmp_path: Path) -> None:
+    """SoftmaxGradFront's row sum (adv_softmax_grad.h nd_row_sum), bit for bit, over 3 chunks of 64 and a tail."""
+    m, k, valid = 4, 208, 200
+    rng = np.random.default_rng(11)
+    grad = (rng.uniform(-1, 1, (m, k)) * 10.0 ** rng.integers(-3, 4, (m, k))).astype(np.float32)
+    src = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+    man = write_manifest(KERNELS / "softmax_grad.cpp", "softmax_grad", [
+        {"name": "grad", "input": grad.ravel()},
+        {"name": "src", "input": src.ravel()},
+        {"name": "dst", "output": "dst.npy", "dtype": "float32", "shape": [m * k]},
+        {"name": "mode", "scalar": 3, "type": "int32_t"},
+        {"name": "m", "scalar": m, "type": "int32_t"},
+        {"name": "k", "scalar": k, "type": "int32_t"},
+        {"name": "valid", "scalar": valid, "type": "int32_t"},
+    ], defines={"DTYPE_X": "float"})
+    res = run_manifest(man, tmp_path / "grad_order")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    got = np.load(res.outputs["dst"])[: m * 8].reshape(m, 8)
+    want = np.array([nd_row_sum((grad[r, :valid] * src[r, :valid]).astype(np.float32)) for r in range(m)])
+    np.testing.assert_array_equal(got, np.repeat(want[:, None], 8, axis=1))
+    seq = np.array([np.float32(sum(np.float32(v) for v in (grad[r, :valid] * src[r, :valid]))) for r in range(m)])
+    assert not np.array_equal(want, seq)  # the data tells the two orders apart

@@ -15,8 +15,33 @@
 #include <vector>
 
 #include "adv_softmax.h"
+#include "vec_reduce.h"
 
 namespace akgen_sim {
+
+// The row sum of the library's ReduceSumLastNDImpl (membase/v220 softmax_common_nd_reduce.h) over `valid` float
+// values: each 64-column chunk block-reduced to 8 sums (adjacent-pair trees of 8), the chunks' block sums added in
+// chunk order, the 8 totals block-reduced; a tail of valid % 64 columns whole-reduced (one 64-lane tree, the masked
+// lanes 0) and added last. Every add rounds to float.
+template <typename F> inline float nd_row_sum(uint32_t valid, F at) {
+    const uint32_t chunks = valid / 64, tail = valid % 64;
+    float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, v[64];
+    for (uint32_t c = 0; c < chunks; ++c) {
+        for (uint32_t b = 0; b < 8; ++b) {
+            for (uint32_t i = 0; i < 8; ++i) v[i] = at(c * 64 + b * 8 + i);
+            const float bs = tree_sum<float>(v, 8);
+            acc[b] = c == 0 ? bs : acc[b] + bs;
+        }
+    }
+    float total = 0;
+    if (chunks > 0) total = tree_sum<float>(acc, 8);
+    if (tail != 0) {
+        for (uint32_t i = 0; i < 64; ++i) v[i] = i < tail ? at(chunks * 64 + i) : 0.0f;
+        const float t = tree_sum<float>(v, 64);
+        total = chunks > 0 ? total + t : t;
+    }
+    return total;
+}
 
 template <typename T>
 inline void softmax_grad_rows(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& grad,
@@ -40,9 +65,9 @@ inline void softmax_grad_rows(const char* api, const AscendC::LocalTensor<T>& ds
     for (uint32_t r = 0; r < sh.m; ++r) {
         const T* g = grad.addr_ + uint64_t(r) * sh.k;
         const T* y = src.addr_ + uint64_t(r) * sh.k;
-        float s = 0;
-        for (uint32_t j = 0; j < sh.valid; ++j) s += static_cast<float>(g[j]) * static_cast<float>(y[j]);
-        sums[r] = s;
+        sums[r] = nd_row_sum(sh.valid, [g, y](uint32_t j) {
+            return static_cast<float>(g[j]) * static_cast<float>(y[j]);
+        });
     }
     // dst may be src or grad (the documented reuse): every row's sum is taken before anything is written
     for (uint32_t r = 0; r < sh.m; ++r) {
