@@ -252,6 +252,11 @@ def comparison_finding(cmp: Comparison, path: str, case_label: str, tol: Toleran
         part = f" ({cmp.part} part)" if cmp.part else ""
         where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected "
                  f"{cmp.expected:.6g}, got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
+        if cmp.custom:
+            # the custom check names no elements: these are past the default tolerance, which may be stricter
+            where = (f"; first element past the default tolerance (not the custom check's, which names none): "
+                     f"{cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected {cmp.expected:.6g}, got "
+                     f"{cmp.actual:.6g}; {cmp.bad_count} element(s) past it")
     allowed = "as the task's custom_check_precision decides" if cmp.custom else tol.describe()
     msg = (f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
            f"max rel error {cmp.max_rel:.4g} (allowed: {allowed}){where}")
