@@ -175,3 +175,103 @@ def test_softmax_grad_front_sums_rows_in_the_library_order(write_manifest, tmp_p
     np.testing.assert_array_equal(got, np.repeat(want[:, None], 8, axis=1))
     seq = np.array([np.float32(sum(np.float32(v) for v in (grad[r, :valid] * src[r, :valid]))) for r in range(m)])
     assert not np.array_equal(want, seq)  # the data tells the two orders apart
+
+
+FLASH3 = KERNELS / "adv_activation2_flash3.cpp"
+
+
+def tree32(v: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Adjacent-pair sums along the last axis (a power of two long), in float32."""
+    v = np.moveaxis(v.astype(np.float32), axis, -1)
+    while v.shape[-1] > 1:
+        v = (v[..., 0::2] + v[..., 1::2]).astype(np.float32)
+    return v[..., 0]
+
+
+def flash3_reference(x: np.ndarray, stats: np.ndarray, update: bool, loop: int, aliased: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """SoftmaxFlashV3's documented steps (SoftmaxFlashV3.md pseudo-code, library order) in float32."""
+    m, k = x.shape
+    f = np.float32
+    s = f(0.9375) / (f(1) - f(0.9375))
+    base = k // 8
+    x = x.astype(np.float32)
+    lanes = tree32(x[:, :512].reshape(m, 64, 8))
+    for rep in range(8, k // 64):
+        lanes = (x[:, rep * 64:(rep + 1) * 64] + lanes).astype(np.float32)
+    local = (tree32(lanes.reshape(m, 8, 8)) * f(1.0 / base)).astype(np.float32)
+    gmean = (tree32(local) * f(1.0 / 8)).astype(np.float32)[:, None]
+    shift = ((gmean - local) * s).astype(np.float32)
+    x = (x - np.repeat(shift, base, axis=1)).astype(np.float32)
+    row_max = x.max(-1, keepdims=True)
+    in_mean, in_sum, in_max = (stats[i].reshape(m, 8)[:, :1] for i in range(3))
+    if update:
+        mean = ((in_mean * f(loop - 1)).astype(np.float32) + gmean).astype(np.float32) * f(1.0 / loop)
+        mean = mean.astype(np.float32)
+    else:
+        mean = gmean
+    shift_curr = ((gmean - mean) * s).astype(np.float32)
+    mx = (row_max + shift_curr).astype(np.float32)
+    em = np.zeros_like(mx)
+    if update:
+        prev_mean = mean if aliased else in_mean
+        prev_max = mx if aliased else in_max
+        shift_prev = ((prev_mean - mean) * s).astype(np.float32)
+        mx = np.maximum(mx, (prev_max + shift_prev).astype(np.float32))
+        prev_max = mx if aliased else in_max
+        em = np.exp((prev_max - mx + shift_prev).astype(np.float32)).astype(np.float32)
+    e = np.exp((x - (mx - shift_curr)).astype(np.float32)).astype(np.float32)
+    total = np.array([[np.float32(np.sum(e[r], dtype=np.float64))] for r in range(m)], np.float32)
+    sm = (em * in_sum + total).astype(np.float32) if update else total
+    return e.astype(np.float16), mean, sm, mx, em.astype(np.float16)
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_softmax_flash_v3_follows_the_library_steps(write_manifest, tmp_path: Path, mode: int) -> None:
+    m, k, loop = 3, 640, 3
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, (m, k)).astype(np.float16)
+    row = lambda lo, hi: np.repeat(rng.uniform(lo, hi, (m, 1)), 8, axis=1).astype(np.float32)  # noqa: E731
+    stats = np.stack([row(-0.1, 0.1), row(100, 200), row(0, 2)]).reshape(3, m * 8)
+    man = write_manifest(FLASH3, "flash3", [
+        {"name": "src", "input": x.ravel()},
+        {"name": "stats", "input": stats.ravel()},
+        {"name": "dst", "output": "dst.npy", "dtype": "float16", "shape": [m * k]},
+        {"name": "outStats", "output": "out.npy", "dtype": "float32", "shape": [3 * m * 8]},
+        {"name": "expMaxOut", "output": "em.npy", "dtype": "float16", "shape": [m * 16]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "m", "scalar": m, "type": "int32_t"},
+        {"name": "k", "scalar": k, "type": "int32_t"},
+        {"name": "loopCnt", "scalar": loop, "type": "int32_t"},
+    ])
+    res = run_manifest(man, tmp_path / f"flash3_{mode}")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    dst, mean, sm, mx, em = flash3_reference(x, stats, mode > 0, loop, mode == 2)
+    out = np.load(res.outputs["outStats"]).reshape(3, m, 8)
+    np.testing.assert_allclose(np.load(res.outputs["dst"]).reshape(m, k).astype(np.float32), dst.astype(np.float32),
+                               rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(out[0], np.repeat(mean, 8, axis=1), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(out[1], np.repeat(sm, 8, axis=1), rtol=1e-5)
+    np.testing.assert_allclose(out[2], np.repeat(mx, 8, axis=1), rtol=1e-6, atol=1e-6)
+    if mode > 0:
+        np.testing.assert_allclose(np.load(res.outputs["expMaxOut"]).reshape(m, 16).astype(np.float32),
+                                   np.repeat(em.astype(np.float32), 16, axis=1), rtol=1e-3)
+
+
+def test_softmax_flash_v3_needs_512_columns(write_manifest, tmp_path: Path) -> None:
+    m, k = 2, 640
+    man = write_manifest(FLASH3, "flash3", [
+        {"name": "src", "input": np.zeros(m * k, np.float16)},
+        {"name": "stats", "input": np.zeros(3 * m * 8, np.float32)},
+        {"name": "dst", "output": "dst.npy", "dtype": "float16", "shape": [m * k]},
+        {"name": "outStats", "output": "out.npy", "dtype": "float32", "shape": [3 * m * 8]},
+        {"name": "expMaxOut", "output": "em.npy", "dtype": "float16", "shape": [m * 16]},
+        {"name": "mode", "scalar": 3, "type": "int32_t"},
+        {"name": "m", "scalar": m, "type": "int32_t"},
+        {"name": "k", "scalar": k, "type": "int32_t"},
+        {"name": "loopCnt", "scalar": 1, "type": "int32_t"},
+    ])
+    res = run_manifest(man, tmp_path / "flash3_bad")
+    hits = [f for f in res.findings if f.code == "SIM-SOFTMAX-SHAPE"]
+    assert hits and hits[0].span.line == marker_line(FLASH3, "SIM-SOFTMAX-SHAPE"), [(f.code, f.message)
+                                                                                     for f in res.findings]

@@ -233,6 +233,8 @@ public:
 
     // TBuf has no queue: FreeTensor on its tensors is accepted and does nothing (as on the NPU).
     template <typename T> void FreeTensor(LocalTensor<T>&) {}
+    // AllocTensor, inherited from TQueBind in CANN (kernel_tpipe.h), hands out the TBuf's whole buffer, as Get does.
+    template <typename T> LocalTensor<T> AllocTensor(AKGEN_LOC) { return Get<T>(loc); }
 
 private:
     // A TBuf that InitBuffer never gave memory: on the NPU, Get reads the TBuf's uninitialised buffer descriptor and
