@@ -75,7 +75,8 @@ def tiling_header_of(host_source: Path) -> Path | None:
 
 _TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)", re.S)
 # The libraries of a CANN custom-op project that hold what the runner calls: the TilingFunc (optiling) and the OpDef
-# (op_host_aclnn). opsproto (InferShape/InferDataType) and the aclnn API sources are not needed.
+# (op_host_aclnn). opsproto (InferShape/InferDataType) only when the inference is asked for (PROTO_TARGETS); the aclnn
+# API sources are not needed.
 HOST_TARGETS = ("optiling", "op_host_aclnn", "op_host_aclnnInner")  # aclnnInner: an OpDef without public aclnn
 # With the shape inference (InferShape/InferDataType registered by IMPL_OP_INFERSHAPE in a file of its own).
 PROTO_TARGETS = (*HOST_TARGETS, "opsproto")
@@ -105,10 +106,14 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
     a project keeps its InferShape)."""
     cxx = find_cxx()
     src = host_source.resolve()
-    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}{'|proto' if proto else ''}".encode())
     # The sources CMake puts in the TilingFunc and OpDef libraries; without a CMakeLists.txt every .cpp of op_host/
     # (the OpDef and the TilingFunc may live in different files).
-    groups = cmake_host_groups(src.parent, PROTO_TARGETS if proto else HOST_TARGETS)
+    groups = cmake_host_groups(src.parent, HOST_TARGETS)
+    if proto:
+        with_proto = cmake_host_groups(src.parent, PROTO_TARGETS)
+        proto = with_proto != groups  # the same sources: the same runner (InferShape is in them or nowhere)
+        groups = with_proto
+    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}{'|proto' if proto else ''}".encode())
     units = sorted({q for g in groups for q in g}) if groups else sorted(q.resolve() for q in src.parent.glob("*.cpp"))
     if src not in units:
         units.append(src)
