@@ -150,4 +150,80 @@ inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBuffer
     tiling.set_widthFractalTail(tail);
 }
 
+// AscendDequant (quantization/ascend_dequant_tiling_impl.cpp): srcShape [m, n] or [n], int32_t (typeSize 4).
+// Floats: one 256-byte repeat of reserve, the float deqScale (n + 8) and the float source (all m rows: max; one row:
+// min).
+inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                          uint32_t& minValue) {
+    const std::vector<int64_t> d = srcShape.GetDims();
+    if (srcShape.GetShapeSize() <= 0 || d.empty() || d.size() > 2 || typeSize != 4) {
+        std::fprintf(stderr, "[AscendDequant][GetAscendDequantMaxMinTmpSize] the source must be a 1-D or 2-D int32_t "
+                             "shape (typeSize 4) of at least one element (got %zu dims, typeSize %u)\n", d.size(),
+                     typeSize);
+        return;
+    }
+    const uint32_t outer = d.size() == 2 ? static_cast<uint32_t>(d[0]) : 1u;
+    const uint32_t inner = static_cast<uint32_t>(d.back());
+    const uint32_t scale = inner + 8u;
+    maxValue = (64u + outer * inner + scale) * 4u;
+    minValue = (64u + inner + scale) * 4u;
+}
+inline void GetAscendDequantTmpBufferFactorSize(const ge::Shape& srcShape, uint32_t& maxLiveNodeCount,
+                                                uint32_t& extraBuf) {
+    const std::vector<int64_t> d = srcShape.GetDims();
+    extraBuf = 8u + 64u;
+    if (d.size() == 2) {
+        extraBuf += static_cast<uint32_t>(d[1]);
+        maxLiveNodeCount = 1u;
+    } else if (d.size() == 1) {
+        maxLiveNodeCount = 2u;
+    } else {
+        extraBuf = 0u;
+        maxLiveNodeCount = 0u;
+    }
+}
+
+// AscendAntiQuant (quantization/ascend_antiquant_tiling_impl.cpp), int8 sources: a half output needs no temporary
+// space (0); a bfloat16_t one float work areas: per channel and not transposed 2 x scale + 64 x K floats (both max and
+// min), transposed 80 x N floats, a single scale the whole source (max) or 1024 bytes (min).
+namespace akgen_host {
+inline uint32_t antiquant_tmp(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                              ge::DataType outputDataType, bool wantMax) {
+    if (outputDataType == ge::DT_FLOAT16) return 0;
+    const uint32_t scaleSize = static_cast<uint32_t>(scaleShape.GetShapeSize());
+    const uint32_t srcSize = static_cast<uint32_t>(srcShape.GetShapeSize());
+    const bool perChannel = scaleSize != 1;
+    if (isTranspose && perChannel) return (8u + 8u + 64u) * scaleSize * 4u;
+    if (!perChannel) return wantMax ? srcSize * 4u : 1024u;
+    const uint32_t k = static_cast<uint32_t>(srcShape.GetDims()[0]);
+    return scaleSize * 2u * 4u + 64u * k * 4u;
+}
+inline bool antiquant_args_ok(const char* fn, const ge::Shape& srcShape) {
+    if (srcShape.GetShapeSize() > 0) return true;
+    std::fprintf(stderr, "[AscendAntiQuant][%s] Input Shape size must be greater than 0.\n", fn);
+    return false;
+}
+}  // namespace akgen_host
+
+inline uint32_t GetAscendAntiQuantMaxTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType, ge::DataType outputDataType) {
+    (void)inputDataType;
+    if (!akgen_host::antiquant_args_ok("GetAscendAntiQuantMaxTmpSize", srcShape)) return 0;
+    return akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, true);
+}
+inline uint32_t GetAscendAntiQuantMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                             ge::DataType inputDataType, ge::DataType outputDataType) {
+    (void)inputDataType;
+    if (!akgen_host::antiquant_args_ok("GetAscendAntiQuantMinTmpSize", srcShape)) return 0;
+    return akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, false);
+}
+inline void GetAscendAntiQuantMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
+                                            ge::DataType inputDataType, ge::DataType outputDataType,
+                                            uint32_t& maxValue, uint32_t& minValue) {
+    (void)inputDataType;
+    if (!akgen_host::antiquant_args_ok("GetAscendAntiQuantMaxMinTmpSize", srcShape)) return;
+    maxValue = akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, true);
+    minValue = akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, false);
+}
+
 }  // namespace AscendC
