@@ -158,6 +158,25 @@ class _CustomCall:
         return ok
 
 
+def _nonfinite_where_finite(refs: Sequence[Any], outs: Sequence[Any], names: Sequence[str],
+                            dtypes: Sequence[str | None], chunk: int = 1 << 22) -> list[tuple[str, int, int]]:
+    """(output name, elements that are NaN/inf in the kernel's output where the reference is finite, size) for each
+    plain output that has any; read a chunk at a time (bfloat16 as raw bits, named in `dtypes`)."""
+    found: list[tuple[str, int, int]] = []
+    for i, (r0, o0) in enumerate(zip(refs, outs, strict=False)):
+        if not isinstance(r0, np.ndarray) or not isinstance(o0, np.ndarray) or r0.size != o0.size:
+            continue
+        dt = dtypes[i] if i < len(dtypes) else None
+        r, o = r0.reshape(-1), o0.reshape(-1)
+        n = 0
+        for s0 in range(0, r.size, chunk):
+            rc, oc = as_float(r[s0:s0 + chunk], dt), as_float(o[s0:s0 + chunk], dt)
+            n += int(np.count_nonzero(np.isfinite(rc) & ~np.isfinite(oc)))
+        if n:
+            found.append((names[i] if i < len(names) else f"output {i}", n, int(r.size)))
+    return found
+
+
 def _remove_later(path: Path) -> None:
     """Delete a candidate's work folder on a background thread (not a daemon: the process waits for it at exit),
     so the record is returned without waiting for the file system."""
@@ -1055,6 +1074,19 @@ def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> d
         if cmp.ok:
             cr["status"] = "pass"
             rec["passed_cases"] += 1
+            if custom is not None and not np.isfinite(cmp.max_abs):
+                # the task's own check decides, and `abs_diff > tol` is False for NaN: say what it let through
+                bad = _nonfinite_where_finite(refs, raw_outs, names, dts)
+                if bad:
+                    what = ", ".join(f"{n}: {k} of {size}" for n, k, size in bad)
+                    findings.append(_finding(
+                        "BENCH-NONFINITE-PASS",
+                        f"case {case.case_id} passes the task's custom_check_precision, but the kernel's output is "
+                        f"NaN or inf where the reference is finite ({what}); the check lets NaN through (a NaN "
+                        "difference compares False). The simulator starts UB as all-ones bytes (NaN as a float), so "
+                        "this usually means the kernel computes with UB it never wrote (padding a DataCopyPad "
+                        "skips): on the NPU that UB holds whatever an earlier kernel left there",
+                        str(prep.kernel), "precision", source="akgen-run", severity=Severity.WARNING))
             if est:
                 estimates.append(float(est))
                 baselines.append(base)

@@ -133,3 +133,17 @@ def test_a_failed_custom_check_names_default_tolerance_elements_as_such() -> Non
     assert "y[0]" in msg and "2 element(s) past it" in msg and "element(s) fail" not in msg
     plain = comparison_finding(compare_outputs([ref], [out], tol, ["y"]), "k.cpp", "case 3", tol).message
     assert "first bad element y[0]" in plain and "2 element(s) fail" in plain
+
+
+def test_nonfinite_outputs_the_custom_check_lets_through_are_counted() -> None:
+    from akgen_lsp.bench.pipeline import _nonfinite_where_finite
+
+    ref = np.array([[0.5, 1.0], [np.nan, 2.0]], np.float16)
+    out = np.array([[np.nan, 1.0], [np.nan, np.inf]], np.float16)
+    # bfloat16 as raw bits: 0x7FC0 is NaN, 0x3F80 is 1.0
+    ref_bf = np.array([0x3F80, 0x3F80, 0x3F80], np.uint16)
+    out_bf = np.array([0x7FC0, 0x3F80, 0x3F80], np.uint16)
+    got = _nonfinite_where_finite([ref, ref_bf, ref], [out, out_bf, ref.copy()], ["y", "z", "w"],
+                                  ["float16", "bfloat16", "float16"], chunk=3)
+    assert got == [("y", 2, 4), ("z", 1, 3)]  # a NaN the reference has too is not counted; w is clean
+    assert _nonfinite_where_finite([ref_bf], [out_bf], ["z"], ["uint16"]) == []  # read as integers: all finite
