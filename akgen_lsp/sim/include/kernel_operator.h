@@ -49,6 +49,7 @@
 #include "akgen_sim/vec_sort.h"
 #include "akgen_sim/adv_softmax_flash.h"
 #include "akgen_sim/adv_activation2.h"
+#include "akgen_sim/adv_math2.h"
 #include "akgen_sim/cann9_alloc.h"
 #include "akgen_sim/adv_norm3.h"
 #include "akgen_sim/adv_misc3.h"

@@ -46,6 +46,18 @@ struct AscendCUtils {
     static void ResetMask() { ::AscendC::ResetMask(); }
     // Elements of one 32-byte block (C0) for an element of `typeSize` bytes.
     static constexpr uint32_t GetC0Count(const uint32_t typeSize) { return typeSize == 0 ? 0 : 32 / typeSize; }
+    // SetOverflow(1): CTRL[48] = 1, the inf/nan mode, which is how the simulator always computes; SetOverflow(0):
+    // the saturated mode (float overflow clamps to the largest finite value), not emulated: warned once.
+    static void SetOverflow(uint64_t ctrlValue, AKGEN_LOC) {
+        ::akgen_sim::touch("SetOverflow", loc);
+        static thread_local bool warned = false;
+        if (ctrlValue != 1 && !warned) {
+            warned = true;
+            ::akgen_sim::warn("SIM-UNSUPPORTED", "SetOverflow(0) selects the saturated float mode, which the simulator "
+                                                 "does not emulate: float results keep inf/nan as in SetOverflow(1)",
+                              loc, "api_mismatch", "SetOverflow");
+        }
+    }
 };
 inline GM_ADDR GetSysWorkSpacePtr() { return sys_workspace_ptr(); }
 

@@ -1,5 +1,8 @@
 // akgen sim host side: the LogSoftMax tiling helpers of adv_api/activation/logsoftmax_tiling.h with the A2/A3
-// (dav-2201) sizes.
+// (dav-2201) sizes; the host size functions of the Ascend-950-only math APIs (Rint, Fma, Where, BitwiseAnd,
+// LogicalAnd: Get<Op>MaxMinTmpSize / Get<Op>TmpBufferFactorSize with a PlatformAscendC), which need no work space
+// there (0) and, as the library's ASCENDC_HOST_ASSERT does, report "Unsupported NpuArch" on any other device and
+// leave the outputs unchanged.
 //   GetLogSoftMaxMaxTmpSize: srcM * (elementsPerBlock + srcK + 64) floats, in bytes
 //   GetLogSoftMaxMinTmpSize: (elementsPerBlock + srcK + 64) floats (one row), in bytes
 //   LogSoftMaxTilingFunc: rows of the last axis, baseM = the rows the work space holds (rounded down to 8 rows when
@@ -12,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "../../tiling/platform/platform_ascendc.h"
 #include "../adv_tiling.h"
 #include "adv_host_softmax.h"
 #include "graph.h"
@@ -85,5 +89,42 @@ inline void LogSoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dat
     tiling.set_tailSplitSize(m % baseM * k);
     tiling.set_tailReduceSize(m % baseM * perBlk);
 }
+
+// The Ascend-950-only math APIs' host size functions.
+namespace akgen_host950 {
+inline bool on_950(const platform_ascendc::PlatformAscendC& plat, const char* fn, const char* api) {
+    if (plat.GetSocVersion() == platform_ascendc::SocVersion::ASCEND950) return true;
+    std::fprintf(stderr, "[%s] Unsupported NpuArch of %s API: %s is implemented for Ascend 950 (dav-3510) only; the "
+                         "outputs are left unchanged\n", fn, api, api);
+    return false;
+}
+}  // namespace akgen_host950
+
+#define AKGEN_950_TMPSIZE(OP)                                                                                          \
+    inline void Get##OP##MaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,                      \
+                                       const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                                       uint32_t& maxValue, uint32_t& minValue) {                                       \
+        (void)srcShape;                                                                                                \
+        (void)typeSize;                                                                                                \
+        (void)isReuseSource;                                                                                           \
+        if (!akgen_host950::on_950(ascendcPlatform, "Get" #OP "MaxMinTmpSize", #OP)) return;                          \
+        maxValue = 0;                                                                                                  \
+        minValue = 0;                                                                                                  \
+    }                                                                                                                  \
+    inline void Get##OP##TmpBufferFactorSize(const platform_ascendc::PlatformAscendC& ascendcPlatform,                \
+                                             const uint32_t typeSize, uint32_t& maxLivedNodeCount,             \
+                                             uint32_t& extraBuf) {                                             \
+        (void)typeSize;                                                                                                \
+        if (!akgen_host950::on_950(ascendcPlatform, "Get" #OP "TmpBufferFactorSize", #OP)) return;                    \
+        maxLivedNodeCount = 0;                                                                                         \
+        extraBuf = 0;                                                                                                  \
+    }
+
+AKGEN_950_TMPSIZE(Rint)
+AKGEN_950_TMPSIZE(Fma)
+AKGEN_950_TMPSIZE(Where)
+AKGEN_950_TMPSIZE(BitwiseAnd)
+AKGEN_950_TMPSIZE(LogicalAnd)
+#undef AKGEN_950_TMPSIZE
 
 }  // namespace AscendC
