@@ -168,3 +168,152 @@ def test_unpad_packs_the_left_columns(write_manifest, tmp_path: Path, mode: int)
     y = np.load(res.outputs["dst"])
     np.testing.assert_array_equal(y[: h * (w - right)], x.reshape(h, w)[:, : w - right].ravel())
     assert not y[h * (w - right):].any()
+
+
+def run_dequant(write_manifest, tmp_path: Path, dst: str, scale_t: str, mode: int, m: int, n: int, cal: int
+                ) -> tuple[SimResult, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(5)
+    x = rng.integers(-300, 300, (m, n)).astype(np.int32)
+    if scale_t == "uint64":  # the low 32 bits carry the float scale, the high bits are ignored
+        f = rng.uniform(-2, 2, n).astype(np.float32)
+        scale = f.view(np.uint32).astype(np.uint64) | (np.uint64(0xABC) << np.uint64(32))
+        fscale = f
+    else:
+        scale = rng.uniform(-2, 2, n).astype(np.float32)
+        fscale = scale
+    ts = np.dtype(dst).itemsize
+    dn = (n * ts + 31) // 32 * 32 // ts
+    mf = write_manifest(SRC, "dequant", [
+        {"name": "src", "input": x.ravel()},
+        {"name": "scale", "input": scale},
+        {"name": "dst", "output": "dst.npy", "dtype": dst, "shape": [m * dn]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "m", "scalar": m, "type": "int32_t"},
+        {"name": "n", "scalar": n, "type": "int32_t"},
+        {"name": "cal", "scalar": cal, "type": "int32_t"},
+        {"name": "s", "scalar": 0.75, "type": "float"},
+    ], defines={"DTYPE_X": "float", "DQ_DST": {"float32": "float", "float16": "half"}[dst],
+                "SCALE_T": {"float32": "float", "uint64": "uint64_t"}[scale_t]})
+    res = run_manifest(mf, tmp_path / f"deq_{dst}_{mode}_{cal}")
+    return res, x, fscale
+
+
+@pytest.mark.parametrize(("dst", "scale_t"), [("float32", "float32"), ("float16", "uint64")])
+@pytest.mark.parametrize("mode", [0, 2])
+def test_dequant_scales_the_first_calcount_columns(write_manifest, tmp_path: Path, dst: str, scale_t: str,
+                                                   mode: int) -> None:
+    m, n = 4, 24
+    cal = 20 if mode == 0 else n
+    res, x, sc = run_dequant(write_manifest, tmp_path, dst, scale_t, mode, m, n, cal)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    ts = np.dtype(dst).itemsize
+    dn = (n * ts + 31) // 32 * 32 // ts
+    y = np.load(res.outputs["dst"]).reshape(m, dn)
+    want = x.astype(np.float32).copy()
+    if mode == 2 and n % (32 // ts) != 0:
+        # {1, m * n, n} stays one row unless n is a multiple of dstT's 32-byte block: only its first n are scaled
+        flat = want.ravel()
+        flat[:n] *= sc[:n]
+        want = flat.reshape(m, n)
+    else:
+        want[:, :cal] = want[:, :cal] * sc[:cal]
+    np.testing.assert_array_equal(y[:, :n], want.astype(dst))
+    assert not y[:, n:].any()  # the row's padding up to 32 bytes is not written
+
+
+def test_dequant_scalar_scale(write_manifest, tmp_path: Path) -> None:
+    m, n = 3, 16
+    res, x, _ = run_dequant(write_manifest, tmp_path, "float32", "float32", 1, m, n, 16)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["dst"]).reshape(m, n), x.astype(np.float32) * np.float32(0.75))
+
+
+def test_dequant_small_shared_buffer_is_reported(write_manifest, tmp_path: Path) -> None:
+    res, _, _ = run_dequant(write_manifest, tmp_path, "float32", "float32", 3, 4, 24, 24)
+    hits = [f for f in res.findings if f.code == "SIM-DEQUANT-TMP"]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.line == marker_line(SRC, "SIM-DEQUANT-TMP")
+
+
+def run_antiquant(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, dict[str, np.ndarray]]:
+    k, n = 8, 64
+    rng = np.random.default_rng(9)
+    d = {"x": rng.integers(-128, 128, (k, n)).astype(np.int8),
+         "off": rng.uniform(-10, 10, n).astype(np.float16),
+         "sc": rng.uniform(-10, 10, n).astype(np.float16)}
+    mf = write_manifest(SRC, "antiquant", [
+        {"name": "src", "input": d["x"].ravel()},
+        {"name": "offset", "input": d["off"]},
+        {"name": "scale", "input": d["sc"]},
+        {"name": "dst", "output": "dst.npy", "dtype": "float16", "shape": [k * n]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "k", "scalar": k, "type": "int32_t"},
+        {"name": "n", "scalar": n, "type": "int32_t"},
+        {"name": "o", "scalar": 1.5, "type": "float"},
+        {"name": "s", "scalar": -0.25, "type": "float"},
+    ], defines={"DTYPE_X": "half"})
+    return run_manifest(mf, tmp_path / f"aq_{mode}"), d
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_antiquant_in_half_arithmetic(write_manifest, tmp_path: Path, mode: int) -> None:
+    res, d = run_antiquant(write_manifest, tmp_path, mode)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    x = d["x"].astype(np.float16)
+    if mode == 0:
+        want = (x + d["off"]) * d["sc"]  # numpy float16 arithmetic rounds each step to half, as the library does
+    elif mode == 1:
+        want = x * d["sc"]
+    else:
+        want = (x + np.float16(1.5)) * np.float16(-0.25)
+    np.testing.assert_array_equal(np.load(res.outputs["dst"]).reshape(x.shape), want)
+
+
+def test_antiquant_transposed_is_reported_as_not_emulated(write_manifest, tmp_path: Path) -> None:
+    res, _ = run_antiquant(write_manifest, tmp_path, 3)
+    hits = [f for f in res.findings if f.code == "SIM-NOT-EMULATED"]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.line == marker_line(SRC, "SIM-NOT-EMULATED")
+
+
+HOST_Q = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    uint32_t mx = 0, mn = 0;
+    AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({128, 32}), 4, mx, mn);
+    std::printf("deq2 %u %u\n", mx, mn);
+    AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({40}), 4, mx, mn);
+    std::printf("deq1 %u %u\n", mx, mn);
+    mx = mn = 3;
+    AscendC::GetAscendDequantMaxMinTmpSize(ge::Shape({4, 8}), 2, mx, mn);
+    std::printf("deqbad %u %u\n", mx, mn);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({1024}), ge::Shape({128}), false, ge::DT_INT8, ge::DT_FLOAT16,
+                                             mx, mn);
+    std::printf("aqh %u %u\n", mx, mn);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({8, 128}), ge::Shape({1, 128}), false, ge::DT_INT8,
+                                             ge::DT_BF16, mx, mn);
+    std::printf("aqb %u %u\n", mx, mn);
+    AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({8, 128}), ge::Shape({1}), false, ge::DT_INT8, ge::DT_BF16,
+                                             mx, mn);
+    std::printf("aqs %u %u\n", mx, mn);
+}
+"""
+
+
+def test_host_quant_sizes_follow_the_library(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "q.cpp").write_text(HOST_Q, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "q.cpp", "-o", "q"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "q")], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        f"deq2 {(64 + 128 * 32 + 40) * 4} {(64 + 32 + 40) * 4}",
+        f"deq1 {(64 + 40 + 48) * 4} {(64 + 40 + 48) * 4}",
+        "deqbad 3 3",
+        "aqh 0 0",
+        f"aqb {128 * 2 * 4 + 64 * 8 * 4} {128 * 2 * 4 + 64 * 8 * 4}",
+        f"aqs {8 * 128 * 4} 1024",
+    ]
+    assert "typeSize 2" in out.stderr

@@ -59,3 +59,94 @@ extern "C" __global__ __aicore__ void unpad(GM_ADDR src, GM_ADDR dst, int32_t mo
     PipeBarrier<PIPE_ALL>();
     DataCopy(yg, y, n);
 }
+
+#ifndef DQ_DST
+#define DQ_DST float
+#endif
+#ifndef SCALE_T
+#define SCALE_T float
+#endif
+
+// dequant: m x n int32_t in, DQ_DST out (rows n rounded up to 32 bytes), SCALE_T deqScale of n; mode 0 tensor scale
+// with params {m, n, cal}, 1 the scalar `s` (as SCALE_T), 2 params {1, m * n, n} (single-row mode), 3 a shared buffer
+// too small (reported).
+extern "C" __global__ __aicore__ void dequant(GM_ADDR src, GM_ADDR scale, GM_ADDR dst, int32_t mode, int32_t m,
+                                              int32_t n, int32_t cal, float s)
+{
+    using D = DQ_DST;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, sb, yb, tb;
+    const uint32_t dn = (n * sizeof(D) + 31) / 32 * 32 / sizeof(D);
+    pipe.InitBuffer(xb, m * n * 4);
+    pipe.InitBuffer(sb, (n * sizeof(SCALE_T) + 31) / 32 * 32);
+    pipe.InitBuffer(yb, m * dn * sizeof(D));
+    pipe.InitBuffer(tb, 4096);
+    LocalTensor<int32_t> x = xb.Get<int32_t>();
+    LocalTensor<SCALE_T> sc = sb.Get<SCALE_T>(n);
+    LocalTensor<D> y = yb.Get<D>();
+    GlobalTensor<int32_t> xg;
+    GlobalTensor<SCALE_T> sg;
+    GlobalTensor<D> yg;
+    xg.SetGlobalBuffer((__gm__ int32_t*)src, m * n);
+    sg.SetGlobalBuffer((__gm__ SCALE_T*)scale, n);
+    yg.SetGlobalBuffer((__gm__ D*)dst, m * dn);
+    DataCopy(x, xg, m * n);
+    DataCopy(sc, sg, (n * sizeof(SCALE_T) + 31) / 32 * 32 / sizeof(SCALE_T));
+    Duplicate(y, static_cast<D>(0), m * dn);
+    PipeBarrier<PIPE_ALL>();
+    const uint32_t um = m, un = n, uc = cal;
+    if (mode == 0) {
+        AscendDequant(y, x, sc, tb.Get<uint8_t>(), {um, un, uc});
+    } else if (mode == 1) {
+        if constexpr (!std::is_same_v<SCALE_T, uint64_t>) {  // a scalar deqScale is bf16 / float only
+            AscendDequant(y, x, static_cast<SCALE_T>(s), {um, un, uc});
+        }
+    } else if (mode == 2) {
+        AscendDequant(y, x, sc, {1, um * un, un});
+    } else {
+        AscendDequant(y, x, sc, tb.Get<uint8_t>(64), {um, un, uc});  // EXPECT SIM-DEQUANT-TMP
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, y, m * dn);
+}
+
+// antiquant: k x n int8_t in, half out; offset / scale of n; mode 0 tensors with a shared buffer, 1 scale only,
+// 2 scalars (offset o, scale s), 3 transposed (reported).
+extern "C" __global__ __aicore__ void antiquant(GM_ADDR src, GM_ADDR offset, GM_ADDR scale, GM_ADDR dst, int32_t mode,
+                                                int32_t k, int32_t n, float o, float s)
+{
+    using D = half;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, ob, sb, yb, tb;
+    pipe.InitBuffer(xb, k * n);
+    pipe.InitBuffer(ob, n * sizeof(D));
+    pipe.InitBuffer(sb, n * sizeof(D));
+    pipe.InitBuffer(yb, k * n * sizeof(D));
+    pipe.InitBuffer(tb, 8192);
+    LocalTensor<int8_t> x = xb.Get<int8_t>();
+    LocalTensor<D> off = ob.Get<D>(), sc = sb.Get<D>(), y = yb.Get<D>();
+    GlobalTensor<int8_t> xg;
+    GlobalTensor<D> og, sg, yg;
+    xg.SetGlobalBuffer((__gm__ int8_t*)src, k * n);
+    og.SetGlobalBuffer((__gm__ D*)offset, n);
+    sg.SetGlobalBuffer((__gm__ D*)scale, n);
+    yg.SetGlobalBuffer((__gm__ D*)dst, k * n);
+    DataCopy(x, xg, k * n);
+    DataCopy(off, og, n);
+    DataCopy(sc, sg, n);
+    PipeBarrier<PIPE_ALL>();
+    uint32_t shape[2] = {1, static_cast<uint32_t>(n)};
+    sc.SetShapeInfo(ShapeInfo(2, shape, DataFormat::ND));
+    const uint32_t uk = k;
+    if (mode == 0) {
+        AscendAntiQuant<int8_t, D, false>(y, x, off, sc, tb.Get<uint8_t>(), uk);
+    } else if (mode == 1) {
+        AscendAntiQuant<int8_t, D, false>(y, x, sc, tb.Get<uint8_t>(), uk);
+    } else if (mode == 2) {
+        AscendAntiQuant<int8_t, D, false>(y, x, static_cast<D>(o), static_cast<D>(s), tb.Get<uint8_t>(), uk);
+    } else {
+        AscendAntiQuant<int8_t, D, true>(y, x, off, sc, tb.Get<uint8_t>(), uk);  // EXPECT SIM-NOT-EMULATED
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, y, k * n);
+}
