@@ -275,3 +275,42 @@ def test_softmax_flash_v3_needs_512_columns(write_manifest, tmp_path: Path) -> N
     hits = [f for f in res.findings if f.code == "SIM-SOFTMAX-SHAPE"]
     assert hits and hits[0].span.line == marker_line(FLASH3, "SIM-SOFTMAX-SHAPE"), [(f.code, f.message)
                                                                                      for f in res.findings]
+
+
+FLASH3_HOST = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    for (int64_t m : {1, 8, 20, 100}) {
+        ge::Shape s({m, 1024});
+        uint32_t mx = 0, mn = 0;
+        AscendC::GetSoftMaxFlashV3MaxMinTmpSize(s, 2, 4, mx, mn, true);
+        optiling::SoftMaxTiling t;
+        AscendC::SoftMaxFlashV3TilingFunc(s, 2, 4, 40000, t, true);
+        std::printf("%lld %u %u %u %u %u %u\n", static_cast<long long>(m), mn, mx, t.splitM, t.rangeM, t.tailM,
+                    t.reduceSize);
+    }
+    uint32_t mx = 9, mn = 9;
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(ge::Shape({8, 1024}), 4, 4, mx, mn, false);
+    std::printf("float %u %u\n", mx, mn);
+}
+"""
+
+
+def test_softmax_flash_v3_host_sizes_and_tiling(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "h.cpp").write_text(FLASH3_HOST, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    row = (8 * 5 + 2 * 1024 + 64) * 4  # 5 statistics blocks, 2 float rows, 64 floats
+    for line in lines[:-1]:
+        m, mn, mx, split_m, range_m, tail_m, reduce_size = (int(v) for v in line.split())
+        base = min(40000 // row, m)
+        if 8 < base < m:
+            base = base // 8 * 8
+        assert (mn, mx, split_m, range_m, tail_m, reduce_size) == (row, m * row, base, m // base, m % base, base * 8)
+    assert lines[-1] == "float 9 9"  # half data only: the outputs are left alone
+    assert "[GetSoftMaxFlashV3MaxMinTmpSize]" in out.stderr

@@ -2,7 +2,7 @@
 // (dav-2201) sizes; the host size functions of the Ascend-950-only math APIs (Rint, Fma, Where, BitwiseAnd,
 // LogicalAnd: Get<Op>MaxMinTmpSize / Get<Op>TmpBufferFactorSize with a PlatformAscendC), which need no work space
 // there (0) and, as the library's ASCENDC_HOST_ASSERT does, report "Unsupported NpuArch" on any other device and
-// leave the outputs unchanged.
+// leave the outputs unchanged. Also GetSoftMaxFlashV3MaxMinTmpSize / SoftMaxFlashV3TilingFunc (A2/A3 sizes).
 //   GetLogSoftMaxMaxTmpSize: srcM * (elementsPerBlock + srcK + 64) floats, in bytes
 //   GetLogSoftMaxMinTmpSize: (elementsPerBlock + srcK + 64) floats (one row), in bytes
 //   LogSoftMaxTilingFunc: rows of the last axis, baseM = the rows the work space holds (rounded down to 8 rows when
@@ -88,6 +88,66 @@ inline void LogSoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dat
     tiling.set_tailM(m % baseM);
     tiling.set_tailSplitSize(m % baseM * k);
     tiling.set_tailReduceSize(m % baseM * perBlk);
+}
+
+// SoftmaxFlashV3 (softmax_tiling.h), A2/A3 sizes: one row needs 5 statistics blocks + 2 rows of floats + 64 floats;
+// min is one row, max all srcM rows. The tiling splits the rows by what the work space holds (rounded down to 8 rows
+// when it is not all of them). dataTypeSize1 must be 2 (half), dataTypeSize2 4 (float).
+namespace akgen_flash3 {
+inline bool shape(const char* fn, const TensorShape& s, uint32_t ts1, uint32_t ts2, uint32_t& m, uint32_t& k) {
+    if (ts1 != 2 || ts2 != 4) {
+        std::fprintf(stderr, "[%s] dataTypeSize1 must be sizeof(half) and dataTypeSize2 sizeof(float) (got %u, %u)\n",
+                     fn, ts1, ts2);
+        return false;
+    }
+    return akgen_logsoftmax::rows(fn, s, ts1, m, k);
+}
+inline uint32_t row_floats(uint32_t k) { return 8 * 5 + 2 * k + 64; }
+}  // namespace akgen_flash3
+
+inline void GetSoftMaxFlashV3MaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                                           const uint32_t dataTypeSize2, uint32_t& maxValue, uint32_t& minValue,
+                                           const bool isUpdate, const bool isBasicBlock = false) {
+    (void)isUpdate;
+    (void)isBasicBlock;
+    uint32_t m = 0, k = 0;
+    if (!akgen_flash3::shape("GetSoftMaxFlashV3MaxMinTmpSize", srcShape, dataTypeSize1, dataTypeSize2, m, k)) return;
+    minValue = akgen_flash3::row_floats(k) * 4;
+    maxValue = m * minValue;
+}
+
+inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     SoftMaxTiling& tiling, const bool isUpdate, const bool isBasicBlock = false) {
+    (void)isUpdate;
+    (void)isBasicBlock;
+    uint32_t m = 0, k = 0;
+    if (!akgen_flash3::shape("SoftMaxFlashV3TilingFunc", srcShape, dataTypeSize1, dataTypeSize2, m, k)) return;
+    if (localWorkSpaceSize == 0) {
+        std::fprintf(stderr, "[SoftMaxFlashV3TilingFunc] localWorkSpaceSize must be greater than 0: pass the bytes of "
+                             "the work space (GetSoftMaxFlashV3MaxMinTmpSize's minValue at least)\n");
+        return;
+    }
+    uint32_t baseM = std::min(localWorkSpaceSize / 4 / akgen_flash3::row_floats(k), m);
+    if (baseM < m && baseM > 8) baseM = baseM / 8 * 8;
+    tiling.set_srcM(m);
+    tiling.set_srcK(k);
+    tiling.set_srcSize(m * k);
+    tiling.set_outMaxM(m);
+    tiling.set_outMaxK(8);
+    tiling.set_outMaxSize(m * 8);
+    tiling.set_splitM(baseM);
+    tiling.set_splitK(k);
+    tiling.set_splitSize(baseM * k);
+    tiling.set_reduceM(baseM);
+    tiling.set_reduceK(8);
+    tiling.set_reduceSize(baseM * 8);
+    if (baseM != 0) {
+        tiling.set_rangeM(m / baseM);
+        tiling.set_tailM(m % baseM);
+        tiling.set_tailSplitSize(m % baseM * k);
+        tiling.set_tailReduceSize(m % baseM * 8);
+    }
 }
 
 // The Ascend-950-only math APIs' host size functions.
