@@ -79,6 +79,10 @@ def skip_reason(name: str, folder: Path) -> str:
             texts += (folder / f).read_text(encoding="utf-8", errors="replace")
     if "dav-3510" in texts and "dav-2201" not in texts:
         return "Ascend 950 (dav-3510) only"
+    # built for the 950 by default (`set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE ...)`, the help string naming
+    # both): the library implements these APIs only under __NPU_ARCH__ 3510/5102
+    if re.search(r'set\(\s*CMAKE_ASC_ARCHITECTURES\s+"dav-3510"', texts):
+        return "Ascend 950 (dav-3510) by default"
     if not list(folder.glob("*.asc")):
         return "no .asc program"
     return ""
