@@ -23,6 +23,11 @@
 // (welfordfinalize_common_impl.h): with counts c_i, mean = sum(m_i * c_i * rRec), var = sum(((m_i - mean)^2 * c_i
 // + v_i) * rRec); without counts each element's weight is rnLength (tailCount == 0: mean = sum(m_i * abRec)) or,
 // with a tail, headCount for the first headCountLength elements and tailCount after. outputs: element 0.
+//
+// Normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma, beta
+// [, sharedTmpBuffer], epsilon, para), [A, R] rows rLengthWithPadding apart (32-byte aligned in T), T/U half or float:
+// rstd = 1 / sqrt(var + epsilon) (float, A values), y = (x - mean) * rstd * gamma + beta over the first rLength
+// columns (config.isNoGamma / isNoBeta drop gamma / beta), in float, rounded once to T.
 #pragma once
 
 #include "adv_softmax.h"
@@ -41,6 +46,29 @@ struct WelfordUpdateParam {
     uint32_t abLength;
     uint32_t abComputeLength;
     float nRec;
+};
+
+#ifndef ASCC_ENUM_REDUCEPATTERN
+#define ASCC_ENUM_REDUCEPATTERN
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
+    RARARARA,
+};
+#endif
+
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
 };
 
 struct WelfordFinalizePara {
@@ -234,6 +262,46 @@ inline void welford_finalize(const AscendC::LocalTensor<float>& outMean, const A
                {inMean.slot_, inVar.slot_}, loc);
 }
 
+template <typename U, typename T>
+inline void normalize_rows(const AscendC::LocalTensor<T>& out, const AscendC::LocalTensor<float>& rstdOut,
+                           const AscendC::LocalTensor<float>& mean, const AscendC::LocalTensor<float>& var,
+                           const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<U>* gamma,
+                           const AscendC::LocalTensor<U>* beta, float eps, const AscendC::NormalizePara& para,
+                           bool onlyOutput, const loc_t& loc) {
+    const char* api = "Normalize";
+    static_assert(one_of_v<T, half, float> && one_of_v<U, half, float> && sizeof(U) >= sizeof(T),
+                  "Failed to check dtype in Normalize, current api support dtype combination is inputX half with "
+                  "gamma/beta half or float, inputX float with gamma/beta float.");
+    touch(api, loc);
+    const uint32_t A = para.aLength, R = para.rLength, RP = para.rLengthWithPadding;
+    if (A == 0 || R == 0) return;
+    if (R > RP || (uint64_t(RP) * sizeof(T)) % 32 != 0) {
+        fail("SIM-NORMALIZE-SHAPE", fmt("Normalize: rLengthWithPadding %u must be at least rLength %u and 32-byte "
+                                        "aligned in the input type", RP, R), loc, "api_mismatch", api);
+        return;
+    }
+    check_local(x, "inputX", api, uint64_t(A) * RP * sizeof(T), loc);
+    check_local(out, "output", api, uint64_t(A) * RP * sizeof(T), loc);
+    check_local(mean, "inputMean", api, uint64_t(A) * 4, loc);
+    check_local(var, "inputVariance", api, uint64_t(A) * 4, loc);
+    if (!onlyOutput) check_local(rstdOut, "outputRstd", api, uint64_t(A) * 4, loc);
+    if (gamma) check_local(*gamma, "gamma", api, uint64_t(R) * sizeof(U), loc);
+    if (beta) check_local(*beta, "beta", api, uint64_t(R) * sizeof(U), loc);
+    for (uint32_t a = 0; a < A; ++a) {
+        const float rstd = 1.0f / m::sqrt(var.addr_[a] + eps);
+        const float mu = mean.addr_[a];
+        for (uint32_t r = 0; r < R; ++r) {
+            float y = (static_cast<float>(x.addr_[uint64_t(a) * RP + r]) - mu) * rstd;
+            if (gamma) y *= static_cast<float>(gamma->addr_[r]);
+            if (beta) y += static_cast<float>(beta->addr_[r]);
+            out.addr_[uint64_t(a) * RP + r] = static_cast<T>(y);
+        }
+        if (!onlyOutput) rstdOut.addr_[a] = rstd;
+    }
+    vec_charge("muls", api, double((uint64_t(A) * RP * 4 + 255) / 256) * 4, out.slot_, {x.slot_, mean.slot_, var.slot_},
+               loc);
+}
+
 }  // namespace akgen_sim
 
 namespace AscendC {
@@ -270,6 +338,27 @@ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>
                           const LocalTensor<T>& inputX, const WelfordUpdateParam& para, AKGEN_LOC) {
     ::akgen_sim::welford_update<T, U, isReuseSource, config.isInplace>(outputMean, outputVariance, inputMean,
                                                                        inputVariance, inputX, nullptr, para, loc);
+}
+
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                      const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                      const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                      const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para,
+                      AKGEN_LOC) {
+    (void)sharedTmpBuffer;
+    ::akgen_sim::normalize_rows<U, T>(output, outputRstd, inputMean, inputVariance, inputX,
+                                      config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta, epsilon,
+                                      para, config.isOnlyOutput, loc);
+}
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
+                      const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+                      const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+                      const float epsilon, const NormalizePara& para, AKGEN_LOC) {
+    ::akgen_sim::normalize_rows<U, T>(output, outputRstd, inputMean, inputVariance, inputX,
+                                      config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta, epsilon,
+                                      para, config.isOnlyOutput, loc);
 }
 
 template <bool isReuseSource = false>

@@ -3,12 +3,14 @@
 // unchanged, as the library's ASCENDC_HOST_ASSERT(..., return, ...) does.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
 
 #include "graph.h"
 #include "../adv_misc3_tiling.h"
+#include "../adv_tiling.h"
 #include "../../tiling/platform/platform_ascendc.h"
 #include "../../securec.h"  // CANN host builds have securec's memcpy_s in scope
 
@@ -224,6 +226,100 @@ inline void GetAscendAntiQuantMaxMinTmpSize(const ge::Shape& srcShape, const ge:
     if (!akgen_host::antiquant_args_ok("GetAscendAntiQuantMaxMinTmpSize", srcShape)) return;
     maxValue = akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, true);
     minValue = akgen_host::antiquant_tmp(srcShape, scaleShape, isTranspose, outputDataType, false);
+}
+
+// Normalize (normalization/normalize_tiling_impl.cpp), srcShape [A, R], A2/A3 sizes in bytes (32-byte rounded):
+// max 2 x R + 2 x A(rounded up to 8) x R floats, min max(A floats, 2 x R floats (float gamma) or 4 x R (half)).
+inline void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    const std::vector<int64_t> d = srcShape.GetDims();
+    if (!isComputeRstd || isOnlyOutput || typeSizeU == 0 || typeSizeT == 0 || d.size() < 2) {
+        std::fprintf(stderr, "[Normalize][GetNormalizeMaxMinTmpSize] needs isComputeRstd true, isOnlyOutput false, "
+                             "non-zero type sizes and an [A, R] shape\n");
+        return;
+    }
+    auto up32 = [](uint32_t b) { return (b + 31u) / 32u * 32u; };
+    const uint32_t a = static_cast<uint32_t>(d[0]), r = static_cast<uint32_t>(d[1]);
+    const uint32_t align = 32u / typeSizeT;
+    const uint32_t rp = (r + align - 1u) / align * align;
+    const uint32_t rBytes = up32(rp * 4u);
+    maxValue = 2u * rBytes + 2u * up32((a + 7u) / 8u * 8u * rp * 4u);
+    const uint32_t nr = typeSizeU == 4u ? 2u * rBytes : 4u * rBytes;
+    minValue = std::max(up32(a * 4u), nr);
+}
+
+// LayerNorm [A, R] (normalization/layernorm_tiling_impl.cpp, A2/A3): 2 float work copies (rows padded to 32 bytes of
+// typeSize) plus the A float variances, at least the Normalize sizes plus the variances.
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                      const bool isComputeRstd, const bool isOnlyOutput, uint32_t& maxValue,
+                                      uint32_t& minValue) {
+    const std::vector<int64_t> d = srcShape.GetDims();
+    if (typeSize == 0 || isOnlyOutput || d.size() < 2) {
+        std::fprintf(stderr, "[LayerNorm][GetLayerNormMaxMinTmpSize] needs a non-zero typeSize, isOnlyOutput false "
+                             "and an [A, R] shape\n");
+        return;
+    }
+    auto up32 = [](uint32_t b) { return (b + 31u) / 32u * 32u; };
+    const uint32_t a = static_cast<uint32_t>(d[0]), r = static_cast<uint32_t>(d[1]);
+    const uint32_t align = 32u / typeSize;
+    const uint32_t rp = (r + align - 1u) / align * align;
+    const uint32_t mv = up32(a * 4u);
+    uint32_t mx = 2u * up32(a * rp * 4u) + mv;
+    uint32_t mn = 2u * up32(rp * 4u) + mv;
+    uint32_t nmx = 0, nmn = 0;
+    GetNormalizeMaxMinTmpSize(srcShape, typeSize, typeSize, isReuseSource, isComputeRstd, isOnlyOutput, nmx, nmn);
+    if (mn - mv <= nmn) mn = nmn + mv;
+    if (mx - mv <= nmx) mx = nmx + mv;
+    maxValue = mx;
+    minValue = mn;
+}
+
+// LayerNormSeparateTiling for [A, R] and a stack of stackBufferSize bytes (A2/A3 path of GetLayerNormNDTilingInfo).
+inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
+                                     const uint32_t typeSize, const bool isReuseSource, const bool isComputeRstd,
+                                     LayerNormSeparateTiling& tiling) {
+    (void)isReuseSource;
+    (void)isComputeRstd;
+    const std::vector<int64_t> d = srcShape.GetDims();
+    if (typeSize == 0 || d.size() < 2 || srcShape.GetShapeSize() <= 0) {
+        std::fprintf(stderr, "[LayerNorm][GetLayerNormNDTilingInfo] needs a non-zero typeSize and a non-empty [A, R] "
+                             "shape\n");
+        return;
+    }
+    const uint32_t a = static_cast<uint32_t>(d[0]), r = static_cast<uint32_t>(d[1]);
+    const uint32_t align = 32u / typeSize;
+    const uint32_t rp = (r + align - 1u) / align * align;
+    const uint32_t inputXSize = a * rp, meanVarSize = a;
+    const uint32_t varSize = (meanVarSize + 7u) / 8u * 8u;
+    const uint32_t tmpBufSize = stackBufferSize / 4u;
+    uint32_t one = tmpBufSize > varSize ? (tmpBufSize - varSize) / 2u : 0u;
+    one = one / rp * rp;
+    if (one > inputXSize) one = inputXSize;
+    if (one == 0) return;
+    const uint32_t tail = inputXSize % one;
+    tiling.set_aLength(a);
+    tiling.set_rLength(r);
+    tiling.set_inputXSize(inputXSize);
+    tiling.set_meanVarSize(meanVarSize);
+    tiling.set_numberOfTmpBuf(2u);
+    tiling.set_varianceTmpTensorPos(0u);
+    tiling.set_varianceTmpTensorSize(varSize);
+    tiling.set_tmpBufSize(tmpBufSize);
+    tiling.set_oneTmpSize(one);
+    tiling.set_firstTmpStartPos(varSize);
+    tiling.set_secondTmpStartPos(varSize + one);
+    tiling.set_loopRound(inputXSize / one);
+    tiling.set_inputRoundSize(one);
+    tiling.set_inputTailSize(tail);
+    tiling.set_inputTailPos(inputXSize - tail);
+    tiling.set_meanVarRoundSize(one / rp);
+    tiling.set_meanVarTailSize(tail / rp);
+    tiling.set_meanVarTailPos(meanVarSize - tail / rp);
+    tiling.set_arCurLength(one);
+    tiling.set_aCurLength(one / rp);
+    tiling.set_rValueBack(1.0f / static_cast<float>(r));
 }
 
 }  // namespace AscendC

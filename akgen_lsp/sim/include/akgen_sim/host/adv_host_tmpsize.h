@@ -282,10 +282,13 @@ inline void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount, uint32
 }
 
 // ReduceMax / ReduceMin with a pattern (adv_api/reduce/reduce_tiling.h): 2-D shapes, AR or RA.
+#ifndef ASCC_ENUM_REDUCEPATTERN  // also declared by the kernel side (NormalizeConfig), as CANN does
+#define ASCC_ENUM_REDUCEPATTERN
 enum class ReducePattern : uint32_t {
     AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA, RAR, RARA, RARAR, RARARA, RARARAR,
     RARARARA,
 };
+#endif
 namespace akgen_host {
 inline uint32_t pow2_floor(uint32_t n) {
     uint32_t k = 1;
