@@ -80,9 +80,12 @@ def skip_reason(name: str, folder: Path) -> str:
     if "dav-3510" in texts and "dav-2201" not in texts:
         return "Ascend 950 (dav-3510) only"
     # built for the 950 by default (`set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE ...)`, the help string naming
-    # both): the library implements these APIs only under __NPU_ARCH__ 3510/5102
-    if re.search(r'set\(\s*CMAKE_ASC_ARCHITECTURES\s+"dav-3510"', texts):
-        return "Ascend 950 (dav-3510) by default"
+    # both) and the README's product table lists no Atlas A2/A3 product: written for the 950 alone
+    readme = (folder / "README.md").read_text(encoding="utf-8", errors="replace") if (folder / "README.md").is_file() \
+        else ""
+    if (re.search(r'set\(\s*CMAKE_ASC_ARCHITECTURES\s+"dav-3510"', texts)
+            and not re.search(r"Atlas A[23]", readme)):
+        return "Ascend 950 only (dav-3510 by default; its README lists no Atlas A2/A3 product)"
     if not list(folder.glob("*.asc")):
         return "no .asc program"
     return ""
