@@ -167,3 +167,83 @@ def test_host_welford_update_sizes(tmp_path: Path) -> None:
             "bad 5 5"]
     assert out.stdout.splitlines() == want
     assert "srcShape dims must be 2" in out.stderr
+
+
+def run_normalize(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, dict[str, np.ndarray]]:
+    a, r, rp = 5, 20, 24
+    rng = np.random.default_rng(2)
+    d = {"x": rng.uniform(-2, 2, (a, rp)).astype(np.float32), "mean": rng.uniform(-1, 1, 16).astype(np.float32),
+         "var": rng.uniform(0.1, 2, 16).astype(np.float32), "gamma": rng.uniform(0.5, 1.5, rp).astype(np.float32),
+         "beta": rng.uniform(-1, 1, rp).astype(np.float32)}
+    m = write_manifest(SRC, "normalize", [
+        {"name": "x", "input": d["x"].ravel()},
+        {"name": "mean", "input": d["mean"]},
+        {"name": "var", "input": d["var"]},
+        {"name": "gamma", "input": d["gamma"]},
+        {"name": "beta", "input": d["beta"]},
+        {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [a * rp]},
+        {"name": "rstd", "output": "rstd.npy", "dtype": "float32", "shape": [16]},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "a", "scalar": a, "type": "int32_t"},
+        {"name": "r", "scalar": r, "type": "int32_t"},
+        {"name": "rp", "scalar": rp, "type": "int32_t"},
+        {"name": "eps", "scalar": EPS, "type": "float"},
+    ], defines={"DTYPE_X": "float"})
+    return run_manifest(m, tmp_path / f"norm_{mode}"), d
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_normalize_with_given_mean_and_variance(write_manifest, tmp_path: Path, mode: int) -> None:
+    res, d = run_normalize(write_manifest, tmp_path, mode)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    a, r = 5, 20
+    rstd = 1.0 / np.sqrt(d["var"][:a].astype(np.float64) + EPS)
+    want = (d["x"][:, :r] - d["mean"][:a, None]) * rstd[:, None] * d["gamma"][:r]
+    if mode == 0:
+        want = want + d["beta"][:r]
+    y = np.load(res.outputs["y"]).reshape(a, 24)
+    np.testing.assert_allclose(y[:, :r], want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(y[:, r:], d["x"][:, r:])  # the padding columns are not written
+    np.testing.assert_allclose(np.load(res.outputs["rstd"])[:a], rstd, rtol=1e-6)
+
+
+def test_normalize_unaligned_padding_is_reported(write_manifest, tmp_path: Path) -> None:
+    res, _ = run_normalize(write_manifest, tmp_path, 2)
+    hits = [f for f in res.findings if f.code == "SIM-NORMALIZE-SHAPE"]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.line == marker_line(SRC, "SIM-NORMALIZE-SHAPE")
+
+
+HOST_LN = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    uint32_t mx = 0, mn = 0;
+    AscendC::GetNormalizeMaxMinTmpSize(ge::Shape({5, 20}), 4, 4, false, true, false, mx, mn);
+    std::printf("norm %u %u\n", mx, mn);
+    AscendC::GetLayerNormMaxMinTmpSize(ge::Shape({5, 20}), 4, false, true, false, mx, mn);
+    std::printf("ln %u %u\n", mx, mn);
+    AscendC::tiling::LayerNormSeparateTiling t;
+    AscendC::GetLayerNormNDTilingInfo(ge::Shape({5, 20}), mn, 4, false, true, t);
+    std::printf("tiling %u %u %u %u %u %u %u\n", t.aLength, t.inputXSize, t.oneTmpSize, t.loopRound, t.inputTailSize,
+                t.meanVarRoundSize, t.firstTmpStartPos);
+}
+"""
+
+
+def test_host_layernorm_and_normalize_sizes(tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "h.cpp").write_text(HOST_LN, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    rp = 24
+    nmax = 2 * rp * 4 + 2 * (8 * rp * 4)  # rows rounded up to 8
+    nmin = max(32, 2 * rp * 4)
+    mv = 32
+    lmax = max(2 * 5 * rp * 4 + mv, nmax + mv)
+    lmin = max(2 * rp * 4 + mv, nmin + mv)
+    one = (lmin // 4 - 8) // 2 // rp * rp
+    assert out.stdout.splitlines() == [f"norm {nmax} {nmin}", f"ln {lmax} {lmin}",
+                                       f"tiling 5 {5 * rp} {one} {5 * rp // one} {5 * rp % one} {one // rp} 8"]

@@ -15,6 +15,11 @@
 #include "../../securec.h"  // CANN host builds have securec's memcpy_s in scope
 
 namespace AscendC {
+namespace tiling {
+// as kernel_tiling/kernel_tiling.h declares them (also declared, identically, by adv_norm3.h on the kernel side)
+using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
+using LayerNormTiling = ::LayerNormTiling;
+}  // namespace tiling
 
 // WelfordUpdate (normalization/layernorm_tiling_impl.cpp): srcShape [rnLength, abLength]; min is one 256-byte repeat
 // per work tensor (3 for a half input, 1 for float with isReuseSource, else 2), max that for every 64 floats of the
