@@ -1,6 +1,7 @@
-// akgen sim: the types of the Pad / UnPad adv APIs that host and kernel code share: the tiling structs PadTiling and
-// UnPadTiling (field names and order of CANN's pad_tilingdata.h; at global scope, in optiling and in AscendC::tiling)
-// and PadParams / UnPadParams. Included by adv_misc3.h (kernel) and host/adv_host_misc3.h (PadTilingFunc, ...).
+// akgen sim: the types of adv APIs that host and kernel code share: the tiling structs PadTiling, UnPadTiling
+// (pad_tilingdata.h) and DeepNormTiling (deepnorm_tilingdata.h), with CANN's field names and order, at global scope,
+// in optiling and in AscendC::tiling; PadParams / UnPadParams. Included by adv_misc3.h / adv_norm3.h (kernel) and
+// host/adv_host_misc3.h (PadTilingFunc, GetDeepNormTilingInfo, ...).
 #pragma once
 
 #include "tiling.h"
@@ -45,13 +46,44 @@ TILING_DATA_FIELD_DEF(uint32_t, widthFractal)
 TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail)
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(DeepNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength)
+TILING_DATA_FIELD_DEF(uint32_t, sLength)
+TILING_DATA_FIELD_DEF(uint32_t, hLength)
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength)
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize)
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf)
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos)
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize)
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos)
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize)
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize)
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize)
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos)
+TILING_DATA_FIELD_DEF(uint32_t, loopRound)
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize)
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize)
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize)
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos)
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength)
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength)
+TILING_DATA_FIELD_DEF(float, lastDimValueBack)
+END_TILING_DATA_DEF;
+
 namespace optiling {
+using DeepNormTiling = ::DeepNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
 }  // namespace optiling
 
 namespace AscendC {
 namespace tiling {
+using DeepNormTiling = ::DeepNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
 }  // namespace tiling

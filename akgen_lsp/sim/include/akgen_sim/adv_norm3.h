@@ -28,9 +28,19 @@
 // [, sharedTmpBuffer], epsilon, para), [A, R] rows rLengthWithPadding apart (32-byte aligned in T), T/U half or float:
 // rstd = 1 / sqrt(var + epsilon) (float, A values), y = (x - mean) * rstd * gamma + beta over the first rLength
 // columns (config.isNoGamma / isNoBeta drop gamma / beta), in float, rounded once to T.
+//
+// DeepNorm<T, isReuseSrc, isBasicBlock>(dst, mean, variance, src, gx, beta, gamma[, sharedTmpBuffer], alpha, epsilon,
+// tiling) (normalization/deepnorm/deepnorm_common_impl.h), [B, S, H] rows hLength apart, T half or float, in float:
+// x1 = alpha * x + gx, mean = sum(x1) * lastDimValueBack, variance = sum((x1 - mean)^2) * lastDimValueBack over the
+// first originalHLength columns, y = (x1 - mean) / sqrt(variance + epsilon) * gamma + beta; mean / variance (B x S)
+// and y rounded once to T. The tiling comes from GetDeepNormTilingInfo (a zero oneTmpSize is reported, as is a
+// shared buffer smaller than its tmpBufSize floats).
 #pragma once
 
+#include <vector>
+
 #include "adv_softmax.h"
+#include "adv_misc3_tiling.h"
 #include "lib_internal.h"
 
 namespace AscendC {
@@ -302,6 +312,62 @@ inline void normalize_rows(const AscendC::LocalTensor<T>& out, const AscendC::Lo
                loc);
 }
 
+template <typename T, bool isBasicBlock>
+inline void deepnorm_rows(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& meanOut,
+                          const AscendC::LocalTensor<T>& varOut, const AscendC::LocalTensor<T>& src,
+                          const AscendC::LocalTensor<T>& gx, const AscendC::LocalTensor<T>& beta,
+                          const AscendC::LocalTensor<T>& gamma, const AscendC::LocalTensor<uint8_t>* tmp, float alpha,
+                          float eps, const DeepNormTiling& t, const loc_t& loc) {
+    const char* api = "DeepNorm";
+    static_assert(one_of_v<T, half, float>,
+                  "Failed to check dtype in DeepNorm, current api support dtype combination is half, float.");
+    touch(api, loc);
+    const uint32_t rows = t.bLength * t.sLength, h = t.hLength;
+    const uint32_t n = t.originalHLength ? t.originalHLength : h;
+    if (rows == 0 || h == 0 || t.oneTmpSize == 0) {
+        fail("SIM-DEEPNORM-TILING", "DeepNorm: the tiling is empty (B*S, H or oneTmpSize is 0); fill DeepNormTiling with "
+                                    "GetDeepNormTilingInfo and check that it returned true", loc, "api_mismatch", api);
+        return;
+    }
+    if ((uint64_t(h) * sizeof(T)) % 32 != 0 || n > h || (isBasicBlock && (h % 64 != 0 || rows % 8 != 0))) {
+        fail("SIM-DEEPNORM-SHAPE", fmt("DeepNorm: H %u (originalH %u, B*S %u) must be 32-byte aligned and at least "
+                                       "originalH%s", h, n, rows, isBasicBlock ? "; isBasicBlock needs H % 64 == 0 and "
+                                       "B*S % 8 == 0" : ""), loc, "api_mismatch", api);
+        return;
+    }
+    const uint64_t total = uint64_t(rows) * h;
+    check_local(src, "srcLocal", api, total * sizeof(T), loc);
+    check_local(gx, "gxLocal", api, total * sizeof(T), loc);
+    check_local(dst, "dstLocal", api, total * sizeof(T), loc);
+    check_local(gamma, "gammaLocal", api, uint64_t(h) * sizeof(T), loc);
+    check_local(beta, "betaLocal", api, uint64_t(h) * sizeof(T), loc);
+    check_local(meanOut, "meanLocal", api, uint64_t(rows) * sizeof(T), loc);
+    check_local(varOut, "rstdLocal", api, uint64_t(rows) * sizeof(T), loc);
+    if (tmp != nullptr) check_local(*tmp, "sharedTmpBuffer", api, uint64_t(t.tmpBufSize) * 4, loc);
+    std::vector<float> x1(h);
+    for (uint32_t r = 0; r < rows; ++r) {
+        const uint64_t base = uint64_t(r) * h;
+        float s = 0;
+        for (uint32_t j = 0; j < h; ++j) {
+            x1[j] = alpha * static_cast<float>(src.addr_[base + j]) + static_cast<float>(gx.addr_[base + j]);
+            if (j < n) s += x1[j] * t.lastDimValueBack;
+        }
+        float v = 0;
+        for (uint32_t j = 0; j < n; ++j) {
+            const float d = x1[j] - s;
+            v += d * d * t.lastDimValueBack;
+        }
+        const float inv = 1.0f / m::sqrt(v + eps);
+        for (uint32_t j = 0; j < n; ++j) {
+            const float y = (x1[j] - s) * inv * static_cast<float>(gamma.addr_[j]) + static_cast<float>(beta.addr_[j]);
+            dst.addr_[base + j] = static_cast<T>(y);
+        }
+        meanOut.addr_[r] = static_cast<T>(s);
+        varOut.addr_[r] = static_cast<T>(v);
+    }
+    vec_charge("whole_reduce_sum", api, double((total * 4 + 255) / 256) * 10, dst.slot_, {src.slot_, gx.slot_}, loc);
+}
+
 }  // namespace akgen_sim
 
 namespace AscendC {
@@ -359,6 +425,25 @@ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& ou
     ::akgen_sim::normalize_rows<U, T>(output, outputRstd, inputMean, inputVariance, inputX,
                                       config.isNoGamma ? nullptr : &gamma, config.isNoBeta ? nullptr : &beta, epsilon,
                                       para, config.isOnlyOutput, loc);
+}
+
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer, const T alpha,
+                     const T epsilon, DeepNormTiling& tiling, AKGEN_LOC) {
+    ::akgen_sim::deepnorm_rows<T, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                gammaLocal, &sharedTmpBuffer, static_cast<float>(alpha),
+                                                static_cast<float>(epsilon), tiling, loc);
+}
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal, const LocalTensor<T>& rstdLocal,
+                     const LocalTensor<T>& srcLocal, const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
+                     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon, DeepNormTiling& tiling,
+                     AKGEN_LOC) {
+    ::akgen_sim::deepnorm_rows<T, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                gammaLocal, nullptr, static_cast<float>(alpha),
+                                                static_cast<float>(epsilon), tiling, loc);
 }
 
 template <bool isReuseSource = false>

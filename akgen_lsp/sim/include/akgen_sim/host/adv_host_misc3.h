@@ -327,4 +327,89 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     tiling.set_rValueBack(1.0f / static_cast<float>(r));
 }
 
+// DeepNorm (normalization/deepnorm_tiling_impl.cpp), srcShape [B, S, H] (H 32-byte aligned, at most 2040): max 3
+// float B*S*H work tensors plus 2 x B*S (2 tensors for float with isReuseSource), min the same with H for B*S*H.
+namespace akgen_host {
+inline bool deepnorm_args_ok(const char* fn, const ge::Shape& s, uint32_t typeSize, bool basic) {
+    const std::vector<int64_t> d = s.GetDims();
+    const char* why = nullptr;
+    if (s.GetShapeSize() <= 0 || d.size() != 3) {
+        why = "the srcShape must be [B, S, H] with at least one element";
+    } else if (typeSize != 2 && typeSize != 4) {
+        why = "the type size must be 2 or 4";
+    } else if (d[2] * typeSize % 32 != 0 || d[2] > 2040) {
+        why = "the last axis H must be 32-byte aligned and at most 2040";
+    } else if (basic && (d[2] % 64 != 0 || (d[0] * d[1]) % 8 != 0)) {
+        why = "with isBasicBlock H must be a multiple of 64 and B*S of 8";
+    }
+    if (why == nullptr) return true;
+    std::fprintf(stderr, "[DeepNorm][%s] %s\n", fn, why);
+    return false;
+}
+}  // namespace akgen_host
+
+inline bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                     const bool isBasicBlock, uint32_t& maxValue, uint32_t& minValue) {
+    if (!akgen_host::deepnorm_args_ok("GetDeepNormMaxMinTmpSize", srcShape, typeSize, isBasicBlock)) return false;
+    const std::vector<int64_t> d = srcShape.GetDims();
+    const uint32_t bs = static_cast<uint32_t>(d[0] * d[1]), h = static_cast<uint32_t>(d[2]);
+    auto up32 = [](uint32_t b) { return (b + 31u) / 32u * 32u; };
+    const uint32_t bufs = (isReuseSource && typeSize == 4u) ? 2u : 3u;
+    maxValue = bufs * up32(bs * h * 4u) + 2u * up32(bs * 4u);
+    minValue = bufs * up32(h * 4u) + 2u * up32(bs * 4u);
+    return true;
+}
+
+inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape,
+                                  const uint32_t stackBufferSize, const uint32_t typeSize, const bool isReuseSource,
+                                  const bool isBasicBlock, DeepNormTiling& tiling) {
+    uint32_t mx = 0, mn = 0;
+    if (!GetDeepNormMaxMinTmpSize(srcShape, typeSize, isReuseSource, isBasicBlock, mx, mn) || stackBufferSize < mn) {
+        return false;
+    }
+    const std::vector<int64_t> d = srcShape.GetDims(), o = originSrcShape.GetDims();
+    if (o.size() != 3) return false;
+    const uint32_t b = static_cast<uint32_t>(d[0]), s = static_cast<uint32_t>(d[1]), h = static_cast<uint32_t>(d[2]);
+    const uint32_t oh = static_cast<uint32_t>(o[2]);
+    if (o[0] != d[0] || o[1] != d[1] || oh == 0 || oh > h || (isBasicBlock && oh != h) || h > 255u * 8u) return false;
+    const uint32_t inputXSize = b * s * h, meanVarSize = b * s;
+    const uint32_t bufs = (isReuseSource && typeSize == 4u) ? 2u : 3u;
+    const uint32_t mvSize = (meanVarSize + 7u) / 8u * 8u;
+    const uint32_t mvTotal = typeSize == 4u ? 0u : 2u * mvSize;
+    const uint32_t tmpBufSize = stackBufferSize / 4u;
+    uint32_t one = (tmpBufSize - mvTotal) / bufs;
+    one = one / h * h;
+    if (one > inputXSize) one = inputXSize;
+    if (isBasicBlock && one / (8u * h) > 0) one = one / (8u * h) * (8u * h);
+    if (one == 0) return false;
+    const uint32_t tail = inputXSize % one;
+    tiling.set_bLength(b);
+    tiling.set_sLength(s);
+    tiling.set_hLength(h);
+    tiling.set_originalHLength(oh);
+    tiling.set_inputXSize(inputXSize);
+    tiling.set_meanVarSize(meanVarSize);
+    tiling.set_numberOfTmpBuf(bufs);
+    tiling.set_meanTmpTensorPos(0u);
+    tiling.set_meanTmpTensorSize(mvSize);
+    tiling.set_varianceTmpTensorPos(mvSize);
+    tiling.set_varianceTmpTensorSize(mvSize);
+    tiling.set_tmpBufSize(tmpBufSize);
+    tiling.set_oneTmpSize(one);
+    tiling.set_firstTmpStartPos(mvTotal);
+    tiling.set_secondTmpStartPos(mvTotal + one);
+    tiling.set_thirdTmpStartPos(mvTotal + 2u * one);
+    tiling.set_loopRound(inputXSize / one);
+    tiling.set_inputRoundSize(one);
+    tiling.set_inputTailSize(tail);
+    tiling.set_inputTailPos(inputXSize - tail);
+    tiling.set_meanVarRoundSize(one / h);
+    tiling.set_meanVarTailSize(tail / h);
+    tiling.set_meanVarTailPos(meanVarSize - tail / h);
+    tiling.set_bshCurLength(one);
+    tiling.set_bsCurLength(one / h);
+    tiling.set_lastDimValueBack(1.0f / static_cast<float>(oh));
+    return true;
+}
+
 }  // namespace AscendC
