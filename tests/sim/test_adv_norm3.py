@@ -247,3 +247,73 @@ def test_host_layernorm_and_normalize_sizes(tmp_path: Path) -> None:
     one = (lmin // 4 - 8) // 2 // rp * rp
     assert out.stdout.splitlines() == [f"norm {nmax} {nmin}", f"ln {lmax} {lmin}",
                                        f"tiling 5 {5 * rp} {one} {5 * rp // one} {5 * rp % one} {one // rp} 8"]
+
+
+HOST_DN = r"""
+#include <cstdio>
+#include <cstdlib>
+#include "tiling/tiling_api.h"
+int main(int argc, char** argv) {
+    const int64_t rows = std::atoll(argv[1]), h = std::atoll(argv[2]);
+    uint32_t mx = 0, mn = 0;
+    const bool ok = AscendC::GetDeepNormMaxMinTmpSize(ge::Shape({1, rows, h}), 4, false, false, mx, mn);
+    optiling::DeepNormTiling t;
+    const bool tok = AscendC::GetDeepNormTilingInfo(ge::Shape({1, rows, h}), ge::Shape({1, rows, h}), mn, 4, false,
+                                                    false, t);
+    std::printf("%d %d %u %u\n", ok, tok, mx, mn);
+    const uint32_t* w = reinterpret_cast<const uint32_t*>(&t);
+    for (size_t i = 0; i < sizeof(t) / 4; ++i) std::printf("%u ", w[i]);
+    std::printf("\n");
+    uint32_t a = 7, b = 7;
+    std::printf("bad %d %u %u\n", AscendC::GetDeepNormMaxMinTmpSize(ge::Shape({1, rows, 12}), 4, false, false, a, b),
+                a, b);
+}
+"""
+
+
+def test_deepnorm_against_numpy_and_host_tiling(write_manifest, tmp_path: Path) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    rows, h = 6, 32
+    (tmp_path / "d.cpp").write_text(HOST_DN, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "d.cpp", "-o", "d"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "d"), str(rows), str(h)], capture_output=True, text=True, check=True)
+    head, words, bad = out.stdout.splitlines()
+    mx_want = 3 * rows * h * 4 + 2 * 32
+    mn_want = 3 * h * 4 + 2 * 32
+    assert head == f"1 1 {mx_want} {mn_want}"
+    assert bad == "bad 0 7 7" and "32-byte aligned" in out.stderr
+    tiling = np.array([int(v) for v in words.split()], dtype=np.uint32)
+    assert list(tiling[:4]) == [1, rows, h, h] and tiling[12] == (mn_want // 4) // 3 // h * h  # oneTmpSize
+    rng = np.random.default_rng(4)
+    x = rng.uniform(-2, 2, (rows, h)).astype(np.float32)
+    gx = rng.uniform(-2, 2, (rows, h)).astype(np.float32)
+    g = rng.uniform(0.5, 1.5, h).astype(np.float32)
+    b = rng.uniform(-1, 1, h).astype(np.float32)
+    alpha = 0.7
+    for mode in (0, 1, 2):
+        m = write_manifest(SRC, "deepnorm", [
+            {"name": "x", "input": x.ravel()}, {"name": "gx", "input": gx.ravel()},
+            {"name": "gamma", "input": g}, {"name": "beta", "input": b}, {"name": "tilingGm", "input": tiling},
+            {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [rows * h]},
+            {"name": "mean", "output": "mean.npy", "dtype": "float32", "shape": [16]},
+            {"name": "var", "output": "var.npy", "dtype": "float32", "shape": [16]},
+            {"name": "mode", "scalar": mode, "type": "int32_t"}, {"name": "rows", "scalar": rows, "type": "int32_t"},
+            {"name": "h", "scalar": h, "type": "int32_t"}, {"name": "alpha", "scalar": alpha, "type": "float"},
+            {"name": "eps", "scalar": EPS, "type": "float"}, {"name": "tmp", "scalar": mn_want, "type": "int32_t"},
+        ], defines={"DTYPE_X": "float"})
+        res = run_manifest(m, tmp_path / f"dn_{mode}")
+        if mode == 2:
+            hits = [f for f in res.findings if f.code == "SIM-DEEPNORM-TILING"]
+            assert hits, [(f.code, f.message) for f in res.findings]
+            assert hits[0].span.line == marker_line(SRC, "SIM-DEEPNORM-TILING")
+            continue
+        assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+        x1 = alpha * x.astype(np.float64) + gx
+        mu = x1.mean(-1)
+        var = ((x1 - mu[:, None]) ** 2).mean(-1)
+        want = (x1 - mu[:, None]) / np.sqrt(var[:, None] + EPS) * g + b
+        np.testing.assert_allclose(np.load(res.outputs["y"]).reshape(rows, h), want, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(np.load(res.outputs["mean"])[:rows], mu, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(np.load(res.outputs["var"])[:rows], var, rtol=1e-5, atol=1e-6)
