@@ -66,7 +66,7 @@ def main() -> None:
     hits = []
     for _ in range(max(ns.repeat, 10)):
         b = compile_kernel(m.sources, options_for(m))
-        assert b.cached
+        assert b.cached, (b.key if hasattr(b, "key") else None, [f.message for f in b.findings])
         hits.append(b.seconds)
     print(f"compile add sample, PCH warm: median {statistics.median(with_pch):.3f} s  (runs: "
           f"{', '.join(f'{t:.2f}' for t in with_pch)})")
