@@ -31,11 +31,20 @@
 // The scalar forms apply one offset / scale to all src.GetSize() elements. A bfloat16_t result needs the float work
 // area in sharedTmpBuffer (or one group of scales: the library's other path). Not emulated: isTranspose (reported),
 // int4b_t sources and per-group scale tensors of more than one row.
+//
+// Transpose<T>(dst, src[, sharedTmpBuffer], TransposeType, ConfusionTransposeTiling) (transpose/confusion_transpose.h),
+// scenarios 1 and 2 with the tiling of GetTransposeTilingInfo (param1 B, param2 A1, param3 A3 and param4 A2 rounded
+// up to 16): src NZ [B, A1, A3/16, A2/16, 16, 16] of the ND [B, A1, A2, A3]; TRANSPOSE_NZ2ND_0213 writes ND
+// [B, A2, A1, A3], TRANSPOSE_NZ2NZ_0213 the NZ [B, A2, A3/16, A1/16, 16, 16] of it (A1 a multiple of 16). The other
+// scenarios are reported as not emulated; a tiling without stack space (param6 0) is reported.
 #pragma once
+
+#include <vector>
 
 #include "adv_misc3_tiling.h"
 #include "lib_internal.h"
 #include "vec_gather.h"
+#include "basic_more.h"
 
 namespace AscendC {
 
@@ -236,6 +245,65 @@ inline void ascend_dequant(const AscendC::LocalTensor<dstT>& dst, const AscendC:
         }
     }
     vec_charge("muls", api, double((uint64_t(p.m) * p.n * 4 + 255) / 256) * 3, dst.slot_, {src.slot_}, loc);
+}
+
+template <typename T>
+inline void confusion_transpose_0213(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                                     AscendC::TransposeType type, const ConfusionTransposeTiling& t,
+                                     const loc_t& loc) {
+    const char* api = "Transpose";
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Failed to check dtype in Transpose (ConfusionTranspose), current "
+                                                    "api support dtype combination is 16-bit and 32-bit types.");
+    touch(api, loc);
+    if (type != AscendC::TransposeType::TRANSPOSE_NZ2ND_0213 && type != AscendC::TransposeType::TRANSPOSE_NZ2NZ_0213) {
+        fail("SIM-NOT-EMULATED", fmt("Transpose with TransposeType %d (ConfusionTranspose) is not emulated by the "
+                                     "simulator yet; TRANSPOSE_NZ2ND_0213 and TRANSPOSE_NZ2NZ_0213 are",
+                                     static_cast<int>(type)), loc, "api_mismatch", api);
+        return;
+    }
+    const uint32_t B = t.param1, A1 = t.param2, A3 = t.param3, A2 = t.param4;
+    if (B == 0 || A1 == 0 || A2 == 0 || A3 == 0 || A2 % 16 != 0 || A3 % 16 != 0) {
+        fail("SIM-TRANSPOSE-TILING", "Transpose: the ConfusionTransposeTiling is empty or not from GetTransposeTilingInfo "
+                                     "(B, A1, A2, A3 must be set, A2 and A3 rounded up to 16)", loc, "api_mismatch",
+             api);
+        return;
+    }
+    if (t.param6 == 0) {
+        fail("SIM-TRANSPOSE-TILING", "Transpose: the tiling has no stack space (newPopSize 0); pass "
+                                     "GetTransposeTilingInfo at least the minValue of GetTransposeMaxMinTmpSize",
+             loc, "api_mismatch", api);
+        return;
+    }
+    const bool nz = type == AscendC::TransposeType::TRANSPOSE_NZ2NZ_0213;
+    if (nz && A1 % 16 != 0) {
+        fail("SIM-TRANSPOSE-TILING", fmt("Transpose NZ2NZ_0213: A1 %u must be a multiple of 16 for the NZ output", A1),
+             loc, "api_mismatch", api);
+        return;
+    }
+    const uint64_t total = uint64_t(B) * A1 * A2 * A3;
+    check_local(src, "src", api, total * sizeof(T), loc);
+    check_local(dst, "dst", api, total * sizeof(T), loc);
+    std::vector<T> in(src.addr_, src.addr_ + total);
+    for (uint32_t b = 0; b < B; ++b) {
+        for (uint32_t a1 = 0; a1 < A1; ++a1) {
+            for (uint32_t a2 = 0; a2 < A2; ++a2) {
+                for (uint32_t a3 = 0; a3 < A3; ++a3) {
+                    // NZ source: [b][a1][a3 / 16][a2 / 16][a2 % 16][a3 % 16]
+                    const uint64_t si = ((((uint64_t(b) * A1 + a1) * (A3 / 16) + a3 / 16) * (A2 / 16) + a2 / 16) * 16 +
+                                         a2 % 16) * 16 + a3 % 16;
+                    uint64_t di;
+                    if (!nz) {  // ND [b][a2][a1][a3]
+                        di = ((uint64_t(b) * A2 + a2) * A1 + a1) * A3 + a3;
+                    } else {  // NZ [b][a2][a3 / 16][a1 / 16][a1 % 16][a3 % 16]
+                        di = ((((uint64_t(b) * A2 + a2) * (A3 / 16) + a3 / 16) * (A1 / 16) + a1 / 16) * 16 + a1 % 16) *
+                                 16 + a3 % 16;
+                    }
+                    dst.addr_[di] = in[si];
+                }
+            }
+        }
+    }
+    vec_charge("transpose", api, double(total / 256 + 1) * 2, dst.slot_, {src.slot_}, loc);
 }
 
 struct AntiQuantShape {
@@ -458,6 +526,30 @@ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalT
     PopStackBuffer<uint8_t, TPosition::LCM>(stack, loc);
     ::akgen_sim::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
         dst, src, nullptr, nullptr, offset, scale, true, &stack, k, 1, loc);
+}
+
+template <typename T>
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                      TransposeType transposeType, ConfusionTransposeTiling& tiling, AKGEN_LOC) {
+    ::akgen_sim::check_local(sharedTmpBuffer, "sharedTmpBuffer", "Transpose", 256u * sizeof(T), loc);
+    ::akgen_sim::confusion_transpose_0213(dst, src, transposeType, tiling, loc);
+}
+template <typename T>
+inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TransposeType transposeType,
+                      ConfusionTransposeTiling& tiling, AKGEN_LOC) {
+    ::akgen_sim::confusion_transpose_0213(dst, src, transposeType, tiling, loc);
+}
+template <typename T>
+inline void ConfusionTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                               const LocalTensor<uint8_t>& sharedTmpBuffer, TransposeType transposeType,
+                               ConfusionTransposeTiling& tiling, AKGEN_LOC) {
+    ::akgen_sim::check_local(sharedTmpBuffer, "sharedTmpBuffer", "ConfusionTranspose", 256u * sizeof(T), loc);
+    ::akgen_sim::confusion_transpose_0213(dst, src, transposeType, tiling, loc);
+}
+template <typename T>
+inline void ConfusionTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src, TransposeType transposeType,
+                               ConfusionTransposeTiling& tiling, AKGEN_LOC) {
+    ::akgen_sim::confusion_transpose_0213(dst, src, transposeType, tiling, loc);
 }
 
 }  // namespace AscendC

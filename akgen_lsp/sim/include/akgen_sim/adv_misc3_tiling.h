@@ -1,5 +1,5 @@
 // akgen sim: the types of adv APIs that host and kernel code share: the tiling structs PadTiling, UnPadTiling
-// (pad_tilingdata.h) and DeepNormTiling (deepnorm_tilingdata.h), with CANN's field names and order, at global scope,
+// (pad_tilingdata.h), DeepNormTiling (deepnorm_tilingdata.h) and ConfusionTransposeTiling (param0..param17), with CANN's field names and order, at global scope,
 // in optiling and in AscendC::tiling; PadParams / UnPadParams. Included by adv_misc3.h / adv_norm3.h (kernel) and
 // host/adv_host_misc3.h (PadTilingFunc, GetDeepNormTilingInfo, ...).
 #pragma once
@@ -75,7 +75,29 @@ TILING_DATA_FIELD_DEF(uint32_t, bsCurLength)
 TILING_DATA_FIELD_DEF(float, lastDimValueBack)
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(ConfusionTransposeTiling)
+TILING_DATA_FIELD_DEF(uint32_t, param0)
+TILING_DATA_FIELD_DEF(uint32_t, param1)
+TILING_DATA_FIELD_DEF(uint32_t, param2)
+TILING_DATA_FIELD_DEF(uint32_t, param3)
+TILING_DATA_FIELD_DEF(uint32_t, param4)
+TILING_DATA_FIELD_DEF(uint32_t, param5)
+TILING_DATA_FIELD_DEF(uint32_t, param6)
+TILING_DATA_FIELD_DEF(uint32_t, param7)
+TILING_DATA_FIELD_DEF(uint32_t, param8)
+TILING_DATA_FIELD_DEF(uint32_t, param9)
+TILING_DATA_FIELD_DEF(uint32_t, param10)
+TILING_DATA_FIELD_DEF(uint32_t, param11)
+TILING_DATA_FIELD_DEF(uint32_t, param12)
+TILING_DATA_FIELD_DEF(uint32_t, param13)
+TILING_DATA_FIELD_DEF(uint32_t, param14)
+TILING_DATA_FIELD_DEF(uint32_t, param15)
+TILING_DATA_FIELD_DEF(uint32_t, param16)
+TILING_DATA_FIELD_DEF(uint32_t, param17)
+END_TILING_DATA_DEF;
+
 namespace optiling {
+using ConfusionTransposeTiling = ::ConfusionTransposeTiling;
 using DeepNormTiling = ::DeepNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;
@@ -83,6 +105,7 @@ using UnPadTiling = ::UnPadTiling;
 
 namespace AscendC {
 namespace tiling {
+using ConfusionTransposeTiling = ::ConfusionTransposeTiling;
 using DeepNormTiling = ::DeepNormTiling;
 using PadTiling = ::PadTiling;
 using UnPadTiling = ::UnPadTiling;

@@ -412,4 +412,63 @@ inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& or
     return true;
 }
 
+// Transpose (ConfusionTranspose) host side (transpose/confusion_transpose_tiling_impl.cpp), scenarios 1 and 2
+// (TRANSPOSE_NZ2ND_0213 = 1, TRANSPOSE_NZ2NZ_0213 = 2), srcShape [B, A1, A2, A3]: tmp max A2 (rounded up to 16) x 16
+// elements, min one 16 x 16 block; the tiling's param0..param15. Other scenarios are not emulated (reported).
+namespace akgen_host {
+inline bool transpose_0213(const char* fn, uint32_t type, const ge::Shape& s, uint32_t typeSize) {
+    if ((type == 1u || type == 2u) && s.GetDims().size() == 4 && typeSize > 0) return true;
+    std::fprintf(stderr, "[Transpose][%s] akgen sim: only TRANSPOSE_NZ2ND_0213 / TRANSPOSE_NZ2NZ_0213 (1, 2) with a "
+                         "4-D [B, A1, A2, A3] shape and a non-zero typeSize are emulated (got type %u, %zu dims)\n",
+                 fn, type, s.GetDims().size());
+    return false;
+}
+}  // namespace akgen_host
+
+inline void GetTransposeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                      const uint32_t transposeTypeIn, uint32_t& maxValue, uint32_t& minValue) {
+    if (!akgen_host::transpose_0213("GetTransposeMaxMinTmpSize", transposeTypeIn, srcShape, typeSize)) return;
+    const uint32_t a2 = static_cast<uint32_t>((srcShape.GetDims()[2] + 15) / 16 * 16);
+    maxValue = a2 * 16u * typeSize;
+    minValue = 256u * typeSize;
+}
+
+inline void GetTransposeTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                   const uint32_t transposeTypeIn, ConfusionTransposeTiling& tiling) {
+    if (!akgen_host::transpose_0213("GetTransposeTilingInfo", transposeTypeIn, srcShape, typeSize)) return;
+    const std::vector<int64_t> d = srcShape.GetDims();
+    const uint32_t b = static_cast<uint32_t>(d[0]), a1 = static_cast<uint32_t>(d[1]);
+    const uint32_t a2 = static_cast<uint32_t>((d[2] + 15) / 16 * 16);
+    const uint32_t wt = static_cast<uint32_t>((d[3] + 15) / 16), a3 = wt * 16u;
+    const uint32_t popSize = stackBufferSize / typeSize / 256u * 256u;
+    const uint32_t popH = popSize / 16u, need = a2 * 16u;
+    const uint32_t mainBlocks = popSize ? need / popSize : 0u;
+    tiling.set_param0(32u / typeSize);
+    tiling.set_param1(b);
+    tiling.set_param2(a1);
+    tiling.set_param3(a3);
+    tiling.set_param4(a2);
+    tiling.set_param5(wt);
+    tiling.set_param6(popSize);
+    tiling.set_param7(popH);
+    tiling.set_param8(need);
+    tiling.set_param9(mainBlocks);
+    tiling.set_param10(popSize ? need % popSize : 0u);
+    tiling.set_param11(a2 * a3);
+    tiling.set_param12(a1 * a2 * a3);
+    tiling.set_param13(a1 * a3);
+    tiling.set_param14(a1 * 16u);
+    tiling.set_param15(popH * mainBlocks * a1 * a3);
+}
+inline void GetConfusionTransposeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                                               const uint32_t transposeTypeIn, uint32_t& maxValue,
+                                               uint32_t& minValue) {
+    GetTransposeMaxMinTmpSize(srcShape, typeSize, transposeTypeIn, maxValue, minValue);
+}
+inline void GetConfusionTransposeTilingInfo(const ge::Shape& srcShape, const uint32_t stackBufferSize,
+                                            const uint32_t typeSize, const uint32_t transposeTypeIn,
+                                            ConfusionTransposeTiling& tiling) {
+    GetTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, tiling);
+}
+
 }  // namespace AscendC
