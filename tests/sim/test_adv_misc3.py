@@ -319,3 +319,62 @@ def test_host_quant_sizes_follow_the_library(tmp_path: Path) -> None:
         f"aqs {8 * 128 * 4} 1024",
     ]
     assert "typeSize 2" in out.stderr
+
+
+HOST_T = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main() {
+    ge::Shape s({2, 3, 32, 48});
+    uint32_t mx = 0, mn = 0;
+    AscendC::GetTransposeMaxMinTmpSize(s, 2, 1, mx, mn);
+    optiling::ConfusionTransposeTiling t;
+    AscendC::GetTransposeTilingInfo(s, mn, 2, 1, t);
+    std::printf("%u %u\n", mx, mn);
+    const uint32_t* w = reinterpret_cast<const uint32_t*>(&t);
+    for (size_t i = 0; i < sizeof(t) / 4; ++i) std::printf("%u ", w[i]);
+    std::printf("\n");
+    AscendC::GetTransposeMaxMinTmpSize(s, 2, 7, mx, mn);
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_confusion_transpose_0213(write_manifest, tmp_path: Path, mode: int) -> None:
+    gxx = shutil.which("g++")
+    assert gxx
+    (tmp_path / "t.cpp").write_text(HOST_T, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "t.cpp", "-o", "t"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True)
+    sizes, words = out.stdout.splitlines()
+    assert sizes == f"{32 * 16 * 2} {256 * 2}"
+    assert "only TRANSPOSE_NZ2ND_0213" in out.stderr  # scenario 7 is not emulated and says so
+    tiling = np.array([int(v) for v in words.split()], dtype=np.uint32)
+    assert list(tiling[:7]) == [16, 2, 3, 48, 32, 3, 256]
+    b, a1, a2, a3 = 2, 3, 32, 48
+    if mode == 1:
+        a1 = 16  # the NZ output needs A1 in 16-row fractals
+        tiling[2] = a1
+    nd = np.arange(b * a1 * a2 * a3, dtype=np.float32).reshape(b, a1, a2, a3) % 2000
+    nz = nd.reshape(b, a1, a2 // 16, 16, a3 // 16, 16).transpose(0, 1, 4, 2, 3, 5).astype(np.float16)
+    m = write_manifest(SRC, "confusion", [
+        {"name": "src", "input": nz.ravel()},
+        {"name": "dst", "output": "dst.npy", "dtype": "float16", "shape": [nz.size]},
+        {"name": "tilingGm", "input": tiling},
+        {"name": "mode", "scalar": mode, "type": "int32_t"},
+        {"name": "n", "scalar": nz.size, "type": "int32_t"},
+    ], defines={"DTYPE_X": "half"})
+    res = run_manifest(m, tmp_path / f"ct_{mode}")
+    if mode == 2:
+        hits = [f for f in res.findings if f.code == "SIM-NOT-EMULATED"]
+        assert hits, [(f.code, f.message) for f in res.findings]
+        lines = SRC.read_text(encoding="utf-8").splitlines()
+        want_line = next(i for i, t in enumerate(lines, 1) if "TRANSPOSE_ND2ND_ONLY, t);  // EXPECT" in t)
+        assert hits[0].span.line == want_line
+        return
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    want = nd.transpose(0, 2, 1, 3)  # [B, A2, A1, A3]
+    if mode == 1:
+        want = want.reshape(b, a2, a1 // 16, 16, a3 // 16, 16).transpose(0, 1, 4, 2, 3, 5)
+    np.testing.assert_array_equal(np.load(res.outputs["dst"]), want.astype(np.float16).ravel())

@@ -150,3 +150,32 @@ extern "C" __global__ __aicore__ void antiquant(GM_ADDR src, GM_ADDR offset, GM_
     PipeBarrier<PIPE_ALL>();
     DataCopy(yg, y, k * n);
 }
+
+// confusion: NZ [B, A1, A3/16, A2/16, 16, 16] half in, the tiling words from the host GetTransposeTilingInfo; mode 0
+// TRANSPOSE_NZ2ND_0213 with a shared buffer, 1 TRANSPOSE_NZ2NZ_0213 from the stack, 2 TRANSPOSE_ND2ND_ONLY (reported).
+extern "C" __global__ __aicore__ void confusion(GM_ADDR src, GM_ADDR dst, GM_ADDR tilingGm, int32_t mode, int32_t n)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, tb;
+    pipe.InitBuffer(xb, n * 2);
+    pipe.InitBuffer(yb, n * 2);
+    pipe.InitBuffer(tb, 1024);
+    LocalTensor<half> x = xb.Get<half>(), y = yb.Get<half>();
+    GlobalTensor<half> xg, yg;
+    xg.SetGlobalBuffer((__gm__ half*)src, n);
+    yg.SetGlobalBuffer((__gm__ half*)dst, n);
+    DataCopy(x, xg, n);
+    PipeBarrier<PIPE_ALL>();
+    ConfusionTransposeTiling t;
+    uint32_t* words = reinterpret_cast<uint32_t*>(&t);
+    for (uint32_t i = 0; i < sizeof(t) / 4; ++i) words[i] = reinterpret_cast<__gm__ uint32_t*>(tilingGm)[i];
+    if (mode == 0) {
+        Transpose(y, x, tb.Get<uint8_t>(), TransposeType::TRANSPOSE_NZ2ND_0213, t);
+    } else if (mode == 1) {
+        Transpose(y, x, TransposeType::TRANSPOSE_NZ2NZ_0213, t);
+    } else {
+        Transpose(y, x, TransposeType::TRANSPOSE_ND2ND_ONLY, t);  // EXPECT SIM-NOT-EMULATED
+    }
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(yg, y, n);
+}
