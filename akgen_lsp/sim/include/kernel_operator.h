@@ -53,5 +53,6 @@
 #include "akgen_sim/cann9_alloc.h"
 #include "akgen_sim/adv_norm3.h"
 #include "akgen_sim/adv_misc3.h"
+#include "akgen_sim/basic3.h"
 
 #endif
