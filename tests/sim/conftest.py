@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,25 @@ import pytest
 KERNELS = Path(__file__).resolve().parent / "kernels"
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+
+
+INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
+
+
+def build_host_program(folder: Path, source: str, name: str = "h") -> Path:
+    """Compile `source`, a host C++ program against the simulator's host headers (tiling functions, tmp sizes), in
+    `folder`; returns the executable."""
+    gxx = shutil.which("g++")
+    assert gxx
+    (folder / f"{name}.cpp").write_text(source, encoding="utf-8")
+    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), f"{name}.cpp", "-o", name], cwd=folder, check=True,
+                   capture_output=True)
+    return folder / name
+
+
+def run_host_program(folder: Path, source: str, name: str = "h") -> subprocess.CompletedProcess[str]:
+    """Build `source` (build_host_program) and run it; its stdout/stderr as text."""
+    return subprocess.run([str(build_host_program(folder, source, name))], capture_output=True, text=True, check=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

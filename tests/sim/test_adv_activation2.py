@@ -6,8 +6,6 @@ library's sizes."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +13,11 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "adv_activation2.cpp"
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 M = 5
 
 
@@ -115,12 +112,7 @@ def expected_host(ts: int, m: int) -> tuple[int, int, int, int, int]:
 
 
 def test_host_sizes_and_tiling_follow_the_library(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST, "h")
     lines = out.stdout.splitlines()
     for line in lines[:-1]:
         ts, m, *got = (int(v) for v in line.split())
@@ -298,12 +290,7 @@ int main() {
 
 
 def test_softmax_flash_v3_host_sizes_and_tiling(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(FLASH3_HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, FLASH3_HOST, "h")
     lines = out.stdout.splitlines()
     row = (8 * 5 + 2 * 1024 + 64) * 4  # 5 statistics blocks, 2 float rows, 64 floats
     for line in lines[:-1]:

@@ -6,8 +6,6 @@ inf/nan mode is the simulator's own; the saturated mode is warned."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -15,12 +13,11 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, needs_gxx
+from .conftest import KERNELS, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "adv_math2.cpp"
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 APIS = ["BitwiseAnd", "Clamp", "Fma", "IsFinite", "LogicalAnd", "Rint", "Where"]
 
 
@@ -78,12 +75,7 @@ int main() {
 
 
 def test_host_sizes_report_the_unsupported_arch(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST, "h")
     assert out.stdout.splitlines() == ["a2 7 7 7 7", "950 0 0 0 0"]
     assert "[GetRintMaxMinTmpSize] Unsupported NpuArch of Rint API" in out.stderr
     assert "[GetFmaTmpBufferFactorSize] Unsupported NpuArch of Fma API" in out.stderr

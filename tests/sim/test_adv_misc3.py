@@ -6,7 +6,6 @@ UnPadTilingFunc with the library's numbers (pad_tiling_impl.cpp)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -15,12 +14,11 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, build_host_program, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "adv_misc3.cpp"
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 
 HOST = r"""
 #include <cstdio>
@@ -59,13 +57,8 @@ int main(int argc, char** argv) {
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    gxx = shutil.which("g++")
-    assert gxx
     d = tmp_path_factory.mktemp("padhost")
-    (d / "h.cpp").write_text(HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=d, check=True,
-                   capture_output=True)
-    return d / "h"
+    return build_host_program(d, HOST, "h")
 
 
 def pad_tiling(host: Path, h: int, w: int, ori: int, ts: int, stack: int) -> np.ndarray:
@@ -304,12 +297,7 @@ int main() {
 
 
 def test_host_quant_sizes_follow_the_library(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "q.cpp").write_text(HOST_Q, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "q.cpp", "-o", "q"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "q")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST_Q, "q")
     assert out.stdout.splitlines() == [
         f"deq2 {(64 + 128 * 32 + 40) * 4} {(64 + 32 + 40) * 4}",
         f"deq1 {(64 + 40 + 48) * 4} {(64 + 40 + 48) * 4}",
@@ -341,12 +329,7 @@ int main() {
 
 @pytest.mark.parametrize("mode", [0, 1, 2])
 def test_confusion_transpose_0213(write_manifest, tmp_path: Path, mode: int) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "t.cpp").write_text(HOST_T, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "t.cpp", "-o", "t"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST_T, "t")
     sizes, words = out.stdout.splitlines()
     assert sizes == f"{32 * 16 * 2} {256 * 2}"
     assert "only TRANSPOSE_NZ2ND_0213" in out.stderr  # scenario 7 is not emulated and says so

@@ -4,7 +4,6 @@ the call, and the host GetWelfordUpdateMaxMinTmpSize sizes (layernorm_tiling_imp
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -13,12 +12,11 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, build_host_program, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "adv_norm3.cpp"
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 M = 6
 EPS = 1e-5
 
@@ -156,12 +154,7 @@ int main() {
 
 
 def test_host_welford_update_sizes(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST, "h")
     reps = (200 + 63) // 64
     want = [f"2 0 {reps * 768} 768", f"2 1 {reps * 768} 768", f"4 0 {reps * 512} 512", f"4 1 {reps * 256} 256",
             "bad 5 5"]
@@ -232,12 +225,7 @@ int main() {
 
 
 def test_host_layernorm_and_normalize_sizes(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(HOST_LN, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    out = run_host_program(tmp_path, HOST_LN, "h")
     rp = 24
     nmax = 2 * rp * 4 + 2 * (8 * rp * 4)  # rows rounded up to 8
     nmin = max(32, 2 * rp * 4)
@@ -272,13 +260,9 @@ int main(int argc, char** argv) {
 
 
 def test_deepnorm_against_numpy_and_host_tiling(write_manifest, tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
     rows, h = 6, 32
-    (tmp_path / "d.cpp").write_text(HOST_DN, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "d.cpp", "-o", "d"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "d"), str(rows), str(h)], capture_output=True, text=True, check=True)
+    exe = build_host_program(tmp_path, HOST_DN, "d")
+    out = subprocess.run([str(exe), str(rows), str(h)], capture_output=True, text=True, check=True)
     head, words, bad = out.stdout.splitlines()
     mx_want = 3 * rows * h * 4 + 2 * 32
     mn_want = 3 * h * 4 + 2 * 32

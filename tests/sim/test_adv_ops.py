@@ -5,8 +5,6 @@ library's formulas."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -15,14 +13,13 @@ import pytest
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "adv_ops.cpp"
 N = 208  # whole 32-byte blocks in half and float; more than one 256-byte repeat, not a multiple of either
 CT = {"float16": "half", "float32": "float", "int16": "int16_t", "uint16": "uint16_t"}
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 
 
 def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray]:
@@ -297,12 +294,7 @@ def expected_host(name: str, n: int, ts: int, scalar_exp: bool = False) -> tuple
 
 
 def test_host_tmp_sizes_follow_the_library(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "h.cpp").write_text(HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "h.cpp", "-o", "h"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    run_h = subprocess.run([str(tmp_path / "h")], capture_output=True, text=True, check=True)
+    run_h = run_host_program(tmp_path, HOST, "h")
     lines = run_h.stdout.splitlines()
     assert "[GetCeilMaxMinTmpSize]" in run_h.stderr  # the empty shape is reported
     seen_power = 0
@@ -476,12 +468,7 @@ int main() {
 
 
 def test_softmax_host_tiling_follows_the_library(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "s.cpp").write_text(SOFTMAX_HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "s.cpp", "-o", "s"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "s")], capture_output=True, text=True, check=True).stdout.splitlines()
+    out = run_host_program(tmp_path, SOFTMAX_HOST, "s").stdout.splitlines()
     m, k = 80, 64
     assert out[0].split() == [str(v) for v in ((8 + k + 64) * 4, m * (16 + k + 64) * 4, (32 + 3 * k + 64) * 4,
                                                 m * (8 + k + 64) * 4)]

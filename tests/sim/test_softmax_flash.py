@@ -3,8 +3,6 @@ tiling, and the host tiling helpers (GetSoftMaxFlashV2Min/MaxTmpSize, SoftMaxFla
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +10,11 @@ import pytest
 
 from akgen_lsp.sim import run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
 SRC = KERNELS / "softmax_flash.cpp"
-INCLUDE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "sim" / "include"
 
 
 def _online_softmax(x0: np.ndarray, x1: np.ndarray) -> dict[str, np.ndarray]:
@@ -113,12 +110,7 @@ int main() {
 
 
 def test_flash_v2_host_tiling_follows_the_library(tmp_path: Path) -> None:
-    gxx = shutil.which("g++")
-    assert gxx
-    (tmp_path / "s.cpp").write_text(FLASH_HOST, encoding="utf-8")
-    subprocess.run([gxx, "-std=c++20", "-I", str(INCLUDE), "s.cpp", "-o", "s"], cwd=tmp_path, check=True,
-                   capture_output=True)
-    out = subprocess.run([str(tmp_path / "s")], capture_output=True, text=True, check=True).stdout.splitlines()
+    out = run_host_program(tmp_path, FLASH_HOST, "s").stdout.splitlines()
     m, k = 64, 128
     # min: one row (8 floats of sum block + 64) for float data; 8 rows of (8 + k + 64) for half in a basic block
     # max: every row; float data in a basic block: 8 + 64 per row
