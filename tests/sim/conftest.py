@@ -58,6 +58,14 @@ def marker_line(path: Path, code: str) -> int:
     raise AssertionError(f"no EXPECT {code} marker in {path}")
 
 
+def assert_finding_at(res: Any, code: str, source: Path) -> Any:
+    """The first finding of `code` in a sim result; it must exist and point at the line marked `// EXPECT <code>`."""
+    hits = [f for f in res.findings if f.code == code]
+    assert hits, [(f.code, f.message) for f in res.findings]
+    assert hits[0].span.line == marker_line(source, code), (hits[0].span.line, hits[0].message)
+    return hits[0]
+
+
 ManifestWriter = Callable[..., Path]
 
 

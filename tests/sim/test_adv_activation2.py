@@ -13,7 +13,7 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx, run_host_program
+from .conftest import KERNELS, assert_finding_at, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
@@ -68,9 +68,7 @@ def test_log10_of_the_softmax_over_the_valid_columns(write_manifest, tmp_path: P
 
 def test_unaligned_last_axis_is_reported(write_manifest, tmp_path: Path) -> None:
     res, _ = run(write_manifest, tmp_path, "float32", 2, 16, 16)
-    hits = [f for f in res.findings if f.code == "SIM-SOFTMAX-SHAPE"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-SOFTMAX-SHAPE")
+    assert_finding_at(res, "SIM-SOFTMAX-SHAPE", SRC)
     assert res.status == "runtime_error"
 
 

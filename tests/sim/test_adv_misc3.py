@@ -14,7 +14,7 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, build_host_program, marker_line, needs_gxx, run_host_program
+from .conftest import KERNELS, assert_finding_at, build_host_program, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
@@ -134,9 +134,7 @@ def test_aligned_pad_fills_the_columns_after_the_original_width(write_manifest, 
 def test_unaligned_pad_without_temporary_space_in_the_tiling_is_reported(write_manifest, tmp_path: Path,
                                                                          host: Path) -> None:
     res, _, _ = run_pad(write_manifest, tmp_path, host, "float32", 1, 4, 31, 31, 0, 1, 0)
-    hits = [f for f in res.findings if f.code == "SIM-PAD-TMP"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-PAD-TMP")
+    assert_finding_at(res, "SIM-PAD-TMP", SRC)
 
 
 @pytest.mark.parametrize("mode", [0, 1])
@@ -153,9 +151,7 @@ def test_unpad_packs_the_left_columns(write_manifest, tmp_path: Path, mode: int)
     ], defines={"DTYPE_X": "half"})
     res = run_manifest(m, tmp_path / f"unpad_{mode}")
     if mode == 1:
-        hits = [f for f in res.findings if f.code == "SIM-UNPAD-PARAMS"]
-        assert hits, [(f.code, f.message) for f in res.findings]
-        assert hits[0].span.line == marker_line(SRC, "SIM-UNPAD-PARAMS")
+        assert_finding_at(res, "SIM-UNPAD-PARAMS", SRC)
         return
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     y = np.load(res.outputs["dst"])
@@ -225,9 +221,7 @@ def test_dequant_scalar_scale(write_manifest, tmp_path: Path) -> None:
 
 def test_dequant_small_shared_buffer_is_reported(write_manifest, tmp_path: Path) -> None:
     res, _, _ = run_dequant(write_manifest, tmp_path, "float32", "float32", 3, 4, 24, 24)
-    hits = [f for f in res.findings if f.code == "SIM-DEQUANT-TMP"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-DEQUANT-TMP")
+    assert_finding_at(res, "SIM-DEQUANT-TMP", SRC)
 
 
 def run_antiquant(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, dict[str, np.ndarray]]:
@@ -266,9 +260,7 @@ def test_antiquant_in_half_arithmetic(write_manifest, tmp_path: Path, mode: int)
 
 def test_antiquant_transposed_is_reported_as_not_emulated(write_manifest, tmp_path: Path) -> None:
     res, _ = run_antiquant(write_manifest, tmp_path, 3)
-    hits = [f for f in res.findings if f.code == "SIM-NOT-EMULATED"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-NOT-EMULATED")
+    assert_finding_at(res, "SIM-NOT-EMULATED", SRC)
 
 
 HOST_Q = r"""

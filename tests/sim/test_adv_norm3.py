@@ -12,7 +12,7 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, build_host_program, marker_line, needs_gxx, run_host_program
+from .conftest import KERNELS, assert_finding_at, build_host_program, marker_line, needs_gxx, run_host_program
 
 pytestmark = needs_gxx
 
@@ -130,9 +130,7 @@ def test_welford_update_then_finalize(write_manifest, tmp_path: Path, mode: int)
 
 def test_welford_update_rnlength_other_than_one_is_reported(write_manifest, tmp_path: Path) -> None:
     res, _ = run_welford(write_manifest, tmp_path, 3, 64, 0.5, 1, 1.0)
-    hits = [f for f in res.findings if f.code == "SIM-WELFORD-PARA"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-WELFORD-PARA")
+    assert_finding_at(res, "SIM-WELFORD-PARA", SRC)
 
 
 HOST = r"""
@@ -202,9 +200,7 @@ def test_normalize_with_given_mean_and_variance(write_manifest, tmp_path: Path, 
 
 def test_normalize_unaligned_padding_is_reported(write_manifest, tmp_path: Path) -> None:
     res, _ = run_normalize(write_manifest, tmp_path, 2)
-    hits = [f for f in res.findings if f.code == "SIM-NORMALIZE-SHAPE"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-NORMALIZE-SHAPE")
+    assert_finding_at(res, "SIM-NORMALIZE-SHAPE", SRC)
 
 
 HOST_LN = r"""
@@ -289,9 +285,7 @@ def test_deepnorm_against_numpy_and_host_tiling(write_manifest, tmp_path: Path) 
         ], defines={"DTYPE_X": "float"})
         res = run_manifest(m, tmp_path / f"dn_{mode}")
         if mode == 2:
-            hits = [f for f in res.findings if f.code == "SIM-DEEPNORM-TILING"]
-            assert hits, [(f.code, f.message) for f in res.findings]
-            assert hits[0].span.line == marker_line(SRC, "SIM-DEEPNORM-TILING")
+            assert_finding_at(res, "SIM-DEEPNORM-TILING", SRC)
             continue
         assert res.status == "ok", [(f.code, f.message) for f in res.findings]
         x1 = alpha * x.astype(np.float64) + gx

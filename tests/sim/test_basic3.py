@@ -12,7 +12,7 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, assert_finding_at, needs_gxx
 
 pytestmark = needs_gxx
 
@@ -59,6 +59,4 @@ def test_slices_go_to_ub_packed_and_back(write_manifest, tmp_path: Path, cols: i
 
 def test_slices_without_shape_value_are_reported(write_manifest, tmp_path: Path) -> None:
     res, *_ = run(write_manifest, tmp_path, 1, 3, 87, 16, 70, 7, 3, 0, 2, 1)
-    hits = [f for f in res.findings if f.code == "SIM-NOT-EMULATED"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-NOT-EMULATED")
+    assert_finding_at(res, "SIM-NOT-EMULATED", SRC)

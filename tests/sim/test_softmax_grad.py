@@ -12,7 +12,7 @@ import pytest
 
 from akgen_lsp.sim import SimResult, run_manifest
 
-from .conftest import KERNELS, marker_line, needs_gxx
+from .conftest import KERNELS, assert_finding_at, needs_gxx
 
 pytestmark = needs_gxx
 
@@ -66,7 +66,5 @@ def test_front_fills_one_block_per_row(write_manifest, tmp_path: Path, mode: int
 
 def test_unaligned_last_axis_is_reported(write_manifest, tmp_path: Path) -> None:
     res, *_ = run(write_manifest, tmp_path, "float32", 4, 16, 16)
-    hits = [f for f in res.findings if f.code == "SIM-SOFTMAX-SHAPE"]
-    assert hits, [(f.code, f.message) for f in res.findings]
-    assert hits[0].span.line == marker_line(SRC, "SIM-SOFTMAX-SHAPE")
+    assert_finding_at(res, "SIM-SOFTMAX-SHAPE", SRC)
     assert res.status == "runtime_error"
