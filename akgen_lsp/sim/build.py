@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -641,25 +641,34 @@ def _line_directive(path: Path) -> str:
     return '#line 1 "' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
 
 
+def launch_sites(code: str) -> Iterator[tuple[int, int, int]]:
+    """Each host launch `kernel<<<cfg>>>(args)` of `code` (comments and literals blanked, as code_only gives it): the
+    offsets of its `<<<`, of its `>>>` and of the `(` that opens the arguments, in order."""
+    pos = 0
+    while (m := code.find("<<<", pos)) >= 0:
+        close = code.find(">>>", m + 3)
+        if close < 0:
+            return
+        j = close + 3
+        while j < len(code) and code[j].isspace():
+            j += 1
+        if j < len(code) and code[j] == "(":
+            yield m, close, j
+            pos = close + 3
+        else:
+            pos = m + 3
+
+
 def blank_host_launches(text: str) -> str | None:
     """`text` with the `<<<cfg>>>` of each host launch `kernel<<<cfg>>>(args)` (outside comments and literals) turned
     into spaces, so a kernel source's host wrapper compiles as a plain call; None when there is none."""
     if "<<<" not in text:
         return None
-    code = code_only(text)
     out = text
-    pos, changed = 0, False
-    while (m := code.find("<<<", pos)) >= 0:
-        close = code.find(">>>", m + 3)
-        if close < 0:
-            break
-        j = close + 3
-        while j < len(code) and code[j].isspace():
-            j += 1
-        if j < len(code) and code[j] == "(":
-            out = out[:m] + re.sub(r"[^\n]", " ", out[m:close + 3]) + out[close + 3:]
-            changed = True
-        pos = close + 3
+    changed = False
+    for m, close, _ in launch_sites(code_only(text)):
+        out = out[:m] + re.sub(r"[^\n]", " ", out[m:close + 3]) + out[close + 3:]
+        changed = True
     return out if changed else None
 
 

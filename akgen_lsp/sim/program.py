@@ -50,6 +50,7 @@ from akgen_lsp.sim.build import (
     find_cxx,
     headers_hash,
     infer_core_type,
+    launch_sites,
     parse_gcc_output,
     shadow_sources,
 )
@@ -140,23 +141,12 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
     cube = cube_kernels(code)
     edits: list[tuple[int, int, str]] = []
     lines: list[int] = []
-    pos = 0
-    while True:
-        m = code.find("<<<", pos)
-        if m < 0:
-            break
-        close = code.find(">>>", m + 3)
-        if close < 0:
-            break
-        j = close + 3
-        while j < len(code) and code[j].isspace():
-            j += 1
-        if j >= len(code) or code[j] != "(":
-            pos = m + 3
+    done = 0  # the end of the last launch rewritten: a launch inside its arguments is part of it
+    for m, close, j in launch_sites(code):
+        if m < done:
             continue
         end = _match_paren(code, j)
         if end < 0:
-            pos = m + 3
             continue
         # the callee: an (optionally qualified) name with optional template arguments, just before `<<<`
         i = m - 1
@@ -165,7 +155,6 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
         if i >= 0 and code[i] == ">":
             lt = _match_back_angle(code, i)
             if lt < 0:
-                pos = m + 3
                 continue
             i = lt - 1
             while i >= 0 and code[i].isspace():
@@ -175,7 +164,6 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
             k -= 1
         start = k + 1
         if start > i:
-            pos = m + 3
             continue
         callee = text[start:m].rstrip()
         cfg = text[m + 3:close]
@@ -191,7 +179,7 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
         repl += "\n" * (orig.count("\n") - repl.count("\n"))
         edits.append((start, end + 1, repl))
         lines.append(text.count("\n", 0, start) + 1)
-        pos = end + 1
+        done = end + 1
     out = text
     for a, b, rep in reversed(edits):
         out = out[:a] + rep + out[b:]
