@@ -1,6 +1,7 @@
 """The Ascend-950-only math adv APIs (akgen_sim/adv_math2.h): BitwiseAnd, Clamp, Fma, IsFinite, LogicalAnd, Rint and
-Where compile with the library's signatures and, on the A2/A3 device the simulator models (where the CANN library's
-body is empty and dst keeps its old values), fail with SIM-ARCH-API at the call. Their host size functions report
+Where are declared only with AKGEN_SIM_DECLARE_950_APIS (so a kernel's own class of the same name is not ambiguous);
+then they compile with the library's signatures and, on the A2/A3 device the simulator models (where the CANN
+library's body is empty and dst keeps its old values), fail with SIM-ARCH-API at the call. Their host size functions report
 "Unsupported NpuArch" and leave the outputs alone, as the library's host assert does. AscendCUtils::SetOverflow: the
 inf/nan mode is the simulator's own; the saturated mode is warned."""
 
@@ -34,7 +35,7 @@ def run(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, np.ndarra
         {"name": "src", "input": x},
         {"name": "dst", "output": "dst.npy", "dtype": "float32", "shape": [64]},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
-    ])
+    ], defines={"AKGEN_SIM_DECLARE_950_APIS": "1"})
     return run_manifest(m, tmp_path / f"m{mode}"), x
 
 
@@ -79,3 +80,34 @@ def test_host_sizes_report_the_unsupported_arch(tmp_path: Path) -> None:
     assert out.stdout.splitlines() == ["a2 7 7 7 7", "950 0 0 0 0"]
     assert "[GetRintMaxMinTmpSize] Unsupported NpuArch of Rint API" in out.stderr
     assert "[GetFmaTmpBufferFactorSize] Unsupported NpuArch of Fma API" in out.stderr
+
+
+OWN_CLASS = r"""
+#include "kernel_operator.h"
+using namespace AscendC;
+namespace MyNs {
+template <typename T> class IsFinite {
+public:
+    __aicore__ inline void Process(GM_ADDR dst) {
+        GlobalTensor<T> g;
+        g.SetGlobalBuffer((__gm__ T*)dst, 8);
+        for (int i = 0; i < 8; ++i) g.SetValue(i, static_cast<T>(i));
+    }
+};
+}  // namespace MyNs
+using namespace MyNs;
+extern "C" __global__ __aicore__ void own_is_finite(GM_ADDR dst)
+{
+    IsFinite<float> op;
+    op.Process(dst);
+}
+"""
+
+
+def test_a_kernels_own_class_named_like_a_950_api_compiles(write_manifest, tmp_path: Path) -> None:
+    src = tmp_path / "own.cpp"
+    src.write_text(OWN_CLASS, encoding="utf-8")
+    m = write_manifest(src, "own_is_finite", [{"name": "dst", "output": "dst.npy", "dtype": "float32", "shape": [8]}])
+    res = run_manifest(m, tmp_path / "own")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["dst"]), np.arange(8, dtype=np.float32))

@@ -5,9 +5,12 @@
 //   LogicalAnd<config>(dst, src0, src1, count)          Rint<config>(dst, src[, tmp], count)
 //   Where(dst, src0, src1, condition, count)            and their Config structs / DEFAULT_*_CONFIG
 // On the devices the simulator models (A2/A3 dav-2201, Atlas inference 310P) the library's function compiles to an
-// empty body: the call computes nothing and dst keeps whatever it held. The simulator declares them with the library's
-// signatures so such a kernel builds, and the call fails with SIM-ARCH-API at its line, naming the basic APIs that do
-// the same work on A2/A3.
+// empty body: the call computes nothing and dst keeps whatever it held. CANN 9.1 declares them for every arch
+// (adv_api/kernel_api.h, included by kernel_operator.h); kernels written before these APIs existed use the same names
+// for their own classes next to `using namespace AscendC` (NPUKernelBench's IsFinite answer: IsFiniteNs::IsFinite),
+// which that declaration makes ambiguous. So the simulator declares them only when the build defines
+// AKGEN_SIM_DECLARE_950_APIS (manifest "defines"): then a call fails with SIM-ARCH-API at its line, naming the basic
+// APIs that do the same work on A2/A3. Without it, a call is a compile error at its line ("not a member of AscendC").
 #pragma once
 
 #include "runtime.h"
@@ -25,6 +28,7 @@ namespace akgen_sim {
 
 }  // namespace akgen_sim
 
+#ifdef AKGEN_SIM_DECLARE_950_APIS
 namespace AscendC {
 
 struct BitwiseAndConfig { bool isReuseSource; };
@@ -92,3 +96,4 @@ inline void Where(const LocalTensor<T>&, const U&, const S&, const LocalTensor<V
 }
 
 }  // namespace AscendC
+#endif  // AKGEN_SIM_DECLARE_950_APIS
