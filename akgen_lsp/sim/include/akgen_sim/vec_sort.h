@@ -137,6 +137,20 @@ inline uint32_t check_sort_repeat(int64_t r, const char* api, const loc_t& loc) 
     return check_repeat(static_cast<long long>(r), api, loc);
 }
 
+// What ProposalConcat and ProposalExtract check first (310P only, repeat and modeNumber ranges); the repeat count.
+template <typename T>
+inline uint32_t proposal_move_checks(const char* api, int32_t repeatTime, int32_t modeNumber, const loc_t& loc) {
+    sort_dtype_check<T>();
+    touch(api, loc);
+    require_sort_arch(true, api, kUsePairs, loc);
+    uint32_t repeat = check_sort_repeat(repeatTime, api, loc);
+    if (modeNumber < 0 || modeNumber > 5) {
+        fail("SIM-PARAM", fmt("%s: modeNumber %d is out of range [0, 5] (0 x1, 1 y1, 2 x2, 3 y2, 4 score, 5 label)",
+                              api, modeNumber), loc, "api_mismatch", api);
+    }
+    return repeat;
+}
+
 // The counts of the last merge with ifExhaustedSuspension, per block (GetMrgSortResult).
 inline std::array<uint16_t, 4>& mrg_sort_result() {
     static std::unordered_map<const void*, std::array<uint16_t, 4>> per_block;
@@ -334,15 +348,8 @@ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, con
 template <typename T>
 inline void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
                            const int32_t modeNumber, AKGEN_LOC) {
-    akgen_sim::sort_dtype_check<T>();
     const char* api = "ProposalConcat";
-    akgen_sim::touch(api, loc);
-    akgen_sim::require_sort_arch(true, api, akgen_sim::kUsePairs, loc);
-    uint32_t repeat = akgen_sim::check_sort_repeat(repeatTime, api, loc);
-    if (modeNumber < 0 || modeNumber > 5) {
-        akgen_sim::fail("SIM-PARAM", akgen_sim::fmt("%s: modeNumber %d is out of range [0, 5] (0 x1, 1 y1, 2 x2, 3 y2, "
-                                                    "4 score, 5 label)", api, modeNumber), loc, "api_mismatch", api);
-    }
+    uint32_t repeat = akgen_sim::proposal_move_checks<T>(api, repeatTime, modeNumber, loc);
     if (repeat == 0) return;
     akgen_sim::check_local(src, "src", api, uint64_t(repeat) * 16 * sizeof(T), loc);
     akgen_sim::check_local(dst, "dst", api, uint64_t(repeat) * 16 * 8 * sizeof(T), loc);
@@ -354,15 +361,8 @@ inline void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 inline void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
                             const int32_t modeNumber, AKGEN_LOC) {
-    akgen_sim::sort_dtype_check<T>();
     const char* api = "ProposalExtract";
-    akgen_sim::touch(api, loc);
-    akgen_sim::require_sort_arch(true, api, akgen_sim::kUsePairs, loc);
-    uint32_t repeat = akgen_sim::check_sort_repeat(repeatTime, api, loc);
-    if (modeNumber < 0 || modeNumber > 5) {
-        akgen_sim::fail("SIM-PARAM", akgen_sim::fmt("%s: modeNumber %d is out of range [0, 5] (0 x1, 1 y1, 2 x2, 3 y2, "
-                                                    "4 score, 5 label)", api, modeNumber), loc, "api_mismatch", api);
-    }
+    uint32_t repeat = akgen_sim::proposal_move_checks<T>(api, repeatTime, modeNumber, loc);
     if (repeat == 0) return;
     akgen_sim::check_local(src, "src", api, uint64_t(repeat) * 16 * 8 * sizeof(T), loc);
     akgen_sim::check_local(dst, "dst", api, uint64_t(repeat) * 16 * sizeof(T), loc);

@@ -31,7 +31,7 @@ inline bool rows(const char* fn, const TensorShape& s, uint32_t typeSize, uint32
     }
     return true;
 }
-constexpr uint32_t kUnit = 64, kFloat = 4, kBlk = 32, kBasicTile = 8;
+constexpr uint32_t kUnit = akgen_softmax::kUnit, kFloat = 4, kBlk = akgen_softmax::kBlk;
 }  // namespace akgen_logsoftmax
 
 inline uint32_t GetLogSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize,
@@ -62,32 +62,14 @@ inline void LogSoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dat
         return;
     }
     const uint32_t perBlk = akgen_logsoftmax::kBlk / dataTypeSize;
-    const uint32_t work = localWorkSpaceSize / akgen_logsoftmax::kFloat;
-    uint32_t baseM = std::min(work / (perBlk + k + akgen_logsoftmax::kUnit), m);
-    if (baseM < m && baseM > akgen_logsoftmax::kBasicTile)
-        baseM = baseM / akgen_logsoftmax::kBasicTile * akgen_logsoftmax::kBasicTile;
-    akgen_softmax::basic_block_m(baseM, m, k);
+    const uint32_t baseM = akgen_softmax::split_m(localWorkSpaceSize / akgen_logsoftmax::kFloat,
+                                                  perBlk + k + akgen_logsoftmax::kUnit, m, k);
     if (baseM == 0) {
         std::fprintf(stderr, "[LogSoftMaxTilingFunc] localWorkSpaceSize %u bytes does not hold one row; pass at least "
                              "GetLogSoftMaxMinTmpSize bytes\n", localWorkSpaceSize);
         return;
     }
-    tiling.set_srcM(m);
-    tiling.set_srcK(k);
-    tiling.set_srcSize(m * k);
-    tiling.set_outMaxM(m);
-    tiling.set_outMaxK(perBlk);
-    tiling.set_outMaxSize(m * perBlk);
-    tiling.set_splitM(baseM);
-    tiling.set_splitK(k);
-    tiling.set_splitSize(baseM * k);
-    tiling.set_reduceM(baseM);
-    tiling.set_reduceK(perBlk);
-    tiling.set_reduceSize(baseM * perBlk);
-    tiling.set_rangeM(m / baseM);
-    tiling.set_tailM(m % baseM);
-    tiling.set_tailSplitSize(m % baseM * k);
-    tiling.set_tailReduceSize(m % baseM * perBlk);
+    akgen_softmax::fill(tiling, m, k, perBlk, baseM);
 }
 
 // SoftmaxFlashV3 (softmax_tiling.h), A2/A3 sizes: one row needs 5 statistics blocks + 2 rows of floats + 64 floats;

@@ -41,7 +41,9 @@ inline void basic_block_m(uint32_t& baseM, uint32_t m, uint32_t k) {
     }
 }
 
-inline void fill(SoftMaxTiling& t, uint32_t m, uint32_t k, uint32_t perBlk, uint32_t baseM) {
+// Fills a SoftMaxTiling, or a tiling of the same fields (LogSoftMaxTiling).
+template <class Tiling>
+inline void fill(Tiling& t, uint32_t m, uint32_t k, uint32_t perBlk, uint32_t baseM) {
     t.set_srcM(m);
     t.set_srcK(k);
     t.set_srcSize(m * k);
