@@ -1,0 +1,80 @@
+"""The code view of a text (comments, string and character literals blanked, same length) and the small scanners
+the masking and the text-level helpers run over it."""
+
+from __future__ import annotations
+
+import re
+
+# comments, string and character literals: blanked in the "code view" that the scanners below search
+_NOISE_RE = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def _blank(match: re.Match[str]) -> str:
+    s = match.group(0)
+    if "\n" not in s:
+        return " " * len(s)
+    return "\n".join([" " * len(part) for part in s.split("\n")])
+
+
+def _blank_range(buf: list[str], start: int, end: int) -> None:
+    for i in range(start, end):
+        if buf[i] != "\n":
+            buf[i] = " "
+
+
+def code_view(text: str) -> str:
+    """`text` with comments, string and character literals blanked (same length), so scanners do not match
+    inside them."""
+    return _NOISE_RE.sub(_blank, text)
+
+
+def _match_paren(code: str, i: int) -> int:
+    """Index just past the bracket that closes the one at `code[i]`, or -1 (`code` is a code view)."""
+    close = {"(": ")", "[": "]", "{": "}"}
+    stack = [close[code[i]]]
+    j = i + 1
+    n = len(code)
+    while j < n:
+        c = code[j]
+        if c in close:
+            stack.append(close[c])
+        elif c in ")]}":
+            if c != stack[-1]:
+                return -1
+            stack.pop()
+            if not stack:
+                return j + 1
+        elif c == ";" and stack[-1] != ")" and len(stack) == 1:
+            return -1
+        j += 1
+    return -1
+
+
+def _line_start(code: str, i: int) -> int:
+    return code.rfind("\n", 0, i) + 1
+
+
+def _prev_code_char(code: str, i: int) -> str:
+    j = i - 1
+    while j >= 0 and code[j].isspace():
+        j -= 1
+    return code[j] if j >= 0 else ""
+
+
+def _next_code_char(code: str, i: int) -> str:
+    n = len(code)
+    while i < n and code[i].isspace():
+        i += 1
+    return code[i] if i < n else ""
+
+
+def _word_start(code: str, i: int) -> bool:
+    return i == 0 or not (code[i - 1].isalnum() or code[i - 1] == "_")
+
+
+def _call_start(code: str, i: int) -> bool:
+    """Whether a name at `i` starts a free call (not a member, not qualified, not the tail of a longer name)."""
+    if i == 0:
+        return True
+    c = code[i - 1]
+    return not (c.isalnum() or c in "_.>:")
