@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.error_classes import normalize as _normalize_class
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"
@@ -81,6 +83,9 @@ class Finding:
     compiler errors); `source` names the producer (``akgen-lint``, ``akgen-build``, ``akgen-run``); `error_class` is the
     AscendKernelGen error taxonomy class where known (``api_mismatch``, ``dtype``, ``scope``, ``memory``, ``syntax``, ...);
     `data` carries raw material such as the compiler's original text.
+
+    `error_class` is always a class of the taxonomy (`akgen_lsp.error_classes`) or None: a class fixed by the code,
+    a compiler message's class, or the producer's class with older names (``queue``, ``anti_cheat``) mapped.
     """
 
     code: str
@@ -91,6 +96,11 @@ class Finding:
     error_class: str | None = None
     fixes: tuple[Fix, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        cls = _normalize_class(self.code, self.error_class, self.message)
+        if cls != self.error_class:
+            object.__setattr__(self, "error_class", cls)
 
     @property
     def path(self) -> str:

@@ -60,10 +60,10 @@ def _level(task_id: str) -> int:
 def timeout_record(job: Job) -> dict[str, Any]:
     return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
             "level": _level(job.candidate.task_id),
-            "status": "timeout", "error_class": "timeout", "parsed": True, "compiled": False, "ran": False,
+            "status": "timeout", "error_class": "runtime", "parsed": True, "compiled": False, "ran": False,
             "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
             "findings": [{"severity": "error", "code": "BENCH-TIMEOUT", "source": "akgen-bench",
-                          "error_class": "timeout",
+                          "error_class": "runtime",
                           "message": f"the candidate took longer than {job.timeout_s:g} s in all; stopped"}]}
 
 

@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from akgen_lsp.error_classes import normalize
+
 LEVEL_WEIGHTS: Mapping[int, float] = {1: 0.2, 2: 0.3, 3: 0.5}
 
 
@@ -83,17 +85,19 @@ def stage_rates(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
 
 
 def error_class_of(findings: Sequence[Mapping[str, Any]], status: str) -> str | None:
-    """The error class of a failed candidate: the first error finding's class, else one derived from the status."""
+    """The error class of a failed candidate (a class of akgen_lsp/error_classes.toml): the first error finding's
+    class, else the class its status implies."""
     if status in ("pass", "ok"):
         return None
     for f in findings:
         if f.get("severity", "error") == "error" and f.get("error_class"):
-            return str(f["error_class"])
+            return normalize(str(f.get("code", "")), str(f["error_class"]), str(f.get("message", ""))) or str(
+                f["error_class"])
     return {
-        "parse_error": "parse", "compile_error": "compile", "compile_timeout": "timeout", "timeout": "timeout",
-        "runtime_error": "runtime", "crash": "runtime", "wrong_answer": "precision", "no_work": "anti_cheat",
-        "skipped": "skipped", "harness_error": "harness",
-    }.get(status, status)
+        "parse_error": "syntax", "compile_error": "api_mismatch", "compile_timeout": "runtime", "timeout": "runtime",
+        "runtime_error": "runtime", "crash": "runtime", "wrong_answer": "precision", "no_work": "precision",
+        "skipped": "harness", "harness_error": "harness",
+    }.get(status, "harness")
 
 
 def error_histogram(classes: Iterable[str | None]) -> dict[str, int]:

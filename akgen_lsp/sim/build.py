@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.error_classes import classify_message
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sim import cache_prune
 
@@ -713,25 +714,14 @@ _DIAG = re.compile(r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<
 _CONTEXT = re.compile(r"^(?:In file included from |\s+from )?(?P<file>[^:\n]+?):(?P<line>\d+)(?::(?P<col>\d+))?[:,]"
                       r"\s*(?P<rest>.*)$")
 
-_CLASSES: tuple[tuple[str, str], ...] = (
-    (r"is not a member of|no member named|has no member named|no template named|no matching function|"
-     r"too few arguments|too many arguments|no matching member function|cannot be used as a function|"
-     r"does not name a type|not a template|wrong number of template arguments|call of overloaded .* is ambiguous|"
-     r"no type named", "api_mismatch"),
-    (r"Failed to check dtype|cannot convert|invalid conversion|narrowing conversion|conversion from .* to|"
-     r"invalid cast|no viable conversion|incompatible types", "dtype"),
-    (r"was not declared in this scope|undeclared|redefinition|conflicting declaration|not declared|"
-     r"out of scope|shadows", "scope"),
-    (r"use of deleted function|lvalue|read-only|discards qualifiers|binding reference", "memory"),
-    (r"expected|stray|missing terminating|unterminated", "syntax"),
-)
+# a line that opens the context of the next diagnostic (g++: "x.cpp: In function 'f':", include chains)
+_CONTEXT_START = re.compile(r"^(?:In file included from |[^:\n]+: In (?:function|member function|static member function|"
+                            r"instantiation|constructor|destructor|lambda|substitution)\b)")
 
 
 def classify_cxx_error(message: str) -> str:
-    for pattern, cls in _CLASSES:
-        if re.search(pattern, message):
-            return cls
-    return "other"
+    """The taxonomy class of a compiler message (akgen_lsp/error_classes.toml, its [[message]] rules)."""
+    return classify_message(message) or "api_mismatch"
 
 
 def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str) -> list[Finding]:
@@ -739,6 +729,9 @@ def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str) ->
     "required from here" / include location in the user's files); `user_files` maps absolute paths to display paths."""
     findings: list[Finding] = []
     pending: tuple[str, int, int] | None = None
+    lead: list[str] = []  # context lines (include chain, "In instantiation of") before the next error
+    own: list[str] | None = None  # the last error's lines: its context, itself, then its notes and source lines
+    raws: list[tuple[dict[str, object], list[str]]] = []
 
     def user(path: str) -> str | None:
         p = os.path.normpath(path)
@@ -746,6 +739,14 @@ def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str) ->
 
     for raw in text.splitlines():
         m = _DIAG.match(raw)
+        if m is not None and m.group("sev") == "note" and own is not None:
+            own.extend([*lead, raw])  # a note (and the include chain of its header) belongs to the last error
+            lead = []
+        elif m is None:
+            if _CONTEXT_START.match(raw) or lead or own is None:
+                lead.append(raw)
+            else:
+                own.append(raw)
         if m is None:
             c = _CONTEXT.match(raw)
             if c and user(c.group("file")):
@@ -767,12 +768,16 @@ def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str) ->
             loc = pending
         else:
             loc = (fallback, 1, 1)
-        data = {"compiler_file": path, "compiler_line": line} if not shown else {}
+        data: dict[str, object] = {"compiler_file": path, "compiler_line": line} if not shown else {}
+        own, lead = [*lead, raw], []
+        raws.append((data, own))
         findings.append(Finding(
             code="CXX", message=msg, span=Span(loc[0], loc[1], loc[2], loc[1], loc[2]), severity=Severity.ERROR,
             source="akgen-build", error_class=classify_cxx_error(msg), data=data,
         ))
         pending = None
+    for data, lines in raws:  # the real log lines of each error, for akgen errors (bounded)
+        data["raw"] = "\n".join(lines)[:3000]
     if not findings and text.strip():
         # A link error or a crash of the compiler: keep the text so nothing is lost.
         first = next((ln for ln in text.splitlines() if "error" in ln), text.strip().splitlines()[-1])

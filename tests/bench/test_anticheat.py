@@ -21,7 +21,7 @@ def test_check_blocks_both_directions() -> None:
     err, _ = check_blocks(_blocks(dma_r=64), "k.cpp")  # copies in, writes nothing
     assert err is not None and "wrote nothing" in err.message
     err, _ = check_blocks(_blocks(), "k.cpp")
-    assert err is not None and err.error_class == "anti_cheat"
+    assert err is not None and err.error_class == "precision"
     assert has_gm_figures(_blocks()) and not has_gm_figures([{"gm_read": 1}]) and not has_gm_figures([])
 
 
@@ -29,7 +29,7 @@ def test_fallbacks_without_block_figures() -> None:
     ok = {"pipes": {"MTE2": {"busy_us": 1.0}, "V": {"busy_us": 1.0}}, "gm_bytes": 64}
     assert check_run(ok, "k.cpp") is None
     f = check_run({"pipes": {"S": {"busy_us": 3.0}}, "gm_bytes": 0}, "k.cpp")
-    assert f is not None and f.error_class == "anti_cheat"
+    assert f is not None and f.error_class == "precision"
     assert check_run(None, "k.cpp") is None  # no figures: the static check decides
     assert static_check("void k() { DataCopy(a, b, 16); }", "k.cpp") is None
     assert static_check("void k() { g.SetValue(0, g.GetValue(1)); }", "k.cpp") is None
@@ -64,7 +64,7 @@ def test_constant_writer_fails_and_scalar_kernel_passes(task_copy) -> None:
     one_element = Settings(mode="dynamic", case_ids=(3,))  # fp16 [1]
     a.kernel.write_text(_CONSTANT)
     rec = evaluate(task, Candidate(task.id, 0, a.kernel, a.host.parent), one_element)
-    assert rec["status"] == "no_work" and rec["error_class"] == "anti_cheat", rec["findings"]
+    assert rec["status"] == "no_work" and rec["error_class"] == "precision", rec["findings"]
     a.kernel.write_text(_SCALAR)
     rec = evaluate(task, Candidate(task.id, 0, a.kernel, a.host.parent), one_element)
     assert rec["status"] == "pass", rec["findings"]

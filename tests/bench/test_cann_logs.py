@@ -27,7 +27,7 @@ def test_kernel_errors_deduplicated_and_mapped_from_build_copies() -> None:
     fs = parse_build_log(_log("kernel_errors_binary_build.log"), {W1: "kernels/add_math.cpp"})
     # the warning is dropped; the copy under build_out (same basename) maps to the user's file; repeats collapse
     assert _where(fs) == [("kernels/add_math.cpp", 41, 18), ("kernels/add_math.cpp", 57, 26)]
-    assert [f.error_class for f in fs] == ["api_mismatch", "dtype"]
+    assert [f.error_class for f in fs] == ["hallucinated_api", "dtype"]  # the taxonomy (error_classes.toml)
     assert all(f.code == "CXX" and f.source == "akgen-build" and f.data["compiler"] == "bisheng" for f in fs)
 
 
@@ -52,7 +52,7 @@ def test_indented_fatal_include() -> None:
 
 def test_cmake_error_with_detail_lines_and_chinese_make() -> None:
     fs = parse_build_log(_log("cmake_ascconfig.log"))
-    assert len(fs) == 1 and fs[0].code == "CMAKE" and fs[0].error_class == "build_system"
+    assert len(fs) == 1 and fs[0].code == "CMAKE" and fs[0].error_class == "harness"
     assert fs[0].span.path.endswith("ASCConfig.cmake") and fs[0].span.line == 20
     assert "include could not find requested file:" in fs[0].message and "FindASC.cmake" in fs[0].message
     assert "Call Stack" not in fs[0].message
@@ -71,7 +71,8 @@ def test_ld_and_lld_undefined_symbols() -> None:
     assert [f.code for f in fs] == ["LINK", "LINK"]
     assert "optiling::TilingFuncMissing(gert::TilingContext*)" in fs[0].message
     assert "AscendC::SetAtomicAddTypo<float>()" in fs[1].message
-    assert fs[0].span.path == "kernels/add_math.cpp" and fs[0].error_class == "api_mismatch"
+    assert fs[0].span.path == "kernels/add_math.cpp" and fs[0].error_class == "tiling"  # a missing TilingFunc
+    assert fs[1].error_class == "hallucinated_api"
 
 
 def test_driver_error_without_location() -> None:

@@ -238,7 +238,7 @@ def test_failed_build_gives_findings_at_the_users_kernel(fake, tmp_path: Path, a
     build = _toolchain(env).compile(srcs, CannOptions("AddMath", "add_math", work=tmp_path / "w"))
     assert not build.ok and build.status == "compile_error"
     assert [(f.span.path, f.span.line) for f in build.findings] == [(str(srcs[0]), 41), (str(srcs[0]), 57)]
-    assert build.findings[0].error_class == "api_mismatch"
+    assert build.findings[0].error_class == "hallucinated_api"
     assert "cmake" not in [c["tool"] for c in calls()]  # no pybind build after a failed build.sh
     assert "no member named 'AddTypo'" in (tmp_path / "w" / "logs" / "build.log").read_text()
 

@@ -49,4 +49,4 @@ def test_missing_candidate_in_a_folder_stays_a_parse_failure(tmp_path: Path, add
     cands = dir_candidates(tmp_path / "gen", [task])
     assert len(cands) == 1 and cands[0].origin != NO_ANSWER
     rec = evaluate(task, cands[0], Settings(mode="static", case_ids=(1,)))
-    assert rec["status"] == "parse_error" and rec["error_class"] == "parse"
+    assert rec["status"] == "parse_error" and rec["error_class"] == "syntax"

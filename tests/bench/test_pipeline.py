@@ -52,7 +52,7 @@ def test_kernel_that_moves_no_data_fails_anti_cheat(task_copy) -> None:
     assert body
     k.write_text(cheat)
     rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1,)))
-    assert rec["status"] == "no_work" and rec["error_class"] == "anti_cheat"
+    assert rec["status"] == "no_work" and rec["error_class"] == "precision"
 
 
 def test_parse_error_and_dynamic_needs_host(add_task: Task) -> None:

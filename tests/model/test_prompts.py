@@ -121,7 +121,7 @@ def test_repair_prompt_carries_the_diagnostic_report(small_catalog: Catalog) -> 
         error_class="api_mismatch",
     )
     report = diagnostic_report([finding], source, small_catalog)
-    assert "api_mismatch" in report and "no member named 'Softmax'" in report
+    assert "hallucinated_api" in report and "no member named 'Softmax'" in report
     assert ">" in report and "Softmax(xLocal, xLocal);" in report  # the code context, the line marked
     assert "use `AscendC::SoftMax`" in report
     assert "void SoftMax(const LocalTensor<T>& dst" in report and "SoftMaxTiling" in report

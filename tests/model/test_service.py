@@ -302,7 +302,7 @@ async def test_repair_asks_with_the_diagnostic_report_and_returns_the_file(small
     svc = service(b, small_catalog, **{"model.name": "KernelGen-LM-4B"})
     assert await svc.repair([finding], source, "add.cpp") == fixed
     sent = b.prompts[0]
-    assert sent.is_chat and "api_mismatch" in sent.text and "void SoftMax(" in sent.text
+    assert sent.is_chat and "hallucinated_api" in sent.text and "void SoftMax(" in sent.text
     assert b.params[0].max_tokens == 4096
     prose = Scripted(["I would rename the call."])
     assert await service(prose, small_catalog).repair([finding], source) is None

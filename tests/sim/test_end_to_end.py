@@ -97,7 +97,7 @@ def test_compile_error_at_user_line(write_manifest, tmp_path: Path) -> None:
     assert res.status == "compile_error"
     f = res.findings[0]
     assert (f.code, f.source, f.span.path, f.span.line) == ("CXX", "akgen-build", str(src), 5)
-    assert f.error_class == "api_mismatch" and "Softmax" in f.message
+    assert f.error_class == "hallucinated_api" and "Softmax" in f.message
 
 
 def test_dtype_static_assert_lands_on_user_line(write_manifest, tmp_path: Path) -> None:

@@ -268,7 +268,7 @@ def _finding(
         span=span,
         severity=Severity.ERROR,
         source="akgen-lint",
-        error_class="api_mismatch",
+        error_class="hallucinated_api",
         fixes=tuple(fixes),
         data=data,
     )

@@ -156,7 +156,7 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> 
         span=span,
         severity=severity,
         source="akgen-lint",
-        error_class="api_mismatch",
+        error_class="renamed_api",
         fixes=fixes,
         data=data,
     )

@@ -146,8 +146,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 yield from _virtuals(ctx, cls.node)
 
 
-def _finding(ctx: LintContext, span: Span, message: str, error_class: str = "api_mismatch") -> Finding:
-    return Finding(CODE, message, span, Severity.ERROR, "akgen-lint", error_class)
+def _finding(ctx: LintContext, span: Span, message: str) -> Finding:
+    return Finding(CODE, message, span, Severity.ERROR, "akgen-lint", "device_restriction")
 
 
 def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]:
@@ -156,14 +156,14 @@ def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]
     if kind == "new":
         if n.child_by_field_id(syntax.F_PLACEMENT) is None:
             yield _finding(ctx, head, f"'new' {where}: device code has no heap; take memory from the TPipe (a TBuf "
-                                      "or a queue) instead", "memory")
+                                      "or a queue) instead")
     elif kind == "delete":
-        yield _finding(ctx, head, f"'delete' {where}: device code has no heap", "memory")
+        yield _finding(ctx, head, f"'delete' {where}: device code has no heap")
     elif kind == "throw":
         yield _finding(ctx, head, f"'throw' {where}: exceptions are not supported in device code; check with "
-                                  "ASSERT or return a status", "syntax")
+                                  "ASSERT or return a status")
     elif kind == "try":
-        yield _finding(ctx, head, f"'try' {where}: exceptions are not supported in device code", "syntax")
+        yield _finding(ctx, head, f"'try' {where}: exceptions are not supported in device code")
     elif kind == "qualified" and n.parent is not None and n.parent.type != "qualified_identifier":
         std = _std_name(pf.node_text(n))
         if std is None:
@@ -172,7 +172,7 @@ def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]
         if first in STL_CONTAINERS:
             yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: standard-library containers allocate on the "
                                             "heap, which device code does not have; use a LocalTensor from a TBuf, "
-                                            "or a fixed-size array", "memory")
+                                            "or a fixed-size array")
         elif first in STREAMS:
             yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: device code has no file or stream I/O; use "
                                             "printf or DumpTensor for debugging output")
@@ -203,7 +203,7 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
                                       "are host code; use Ascend C APIs on LocalTensors (ReduceSum, Sort, ...) or "
                                       "a plain loop")
         elif std in ALLOC_CALLS:
-            yield _finding(ctx, span, f"'std::{std}' {where}: device code has no heap", "memory")
+            yield _finding(ctx, span, f"'std::{std}' {where}: device code has no heap")
         elif std in FILE_IO_CALLS:
             yield _finding(ctx, span, f"'std::{std}' {where}: device code has no file I/O")
         return
@@ -211,11 +211,11 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
     if c.user_defined or name in model.function_names:
         if name == fn.name and _is_recursion(model, fn, c):
             yield _finding(ctx, c.name_span, f"'{name}' calls itself: recursion is not supported in device code "
-                                             "(the AI Core stack is small and fixed); use a loop", "syntax")
+                                             "(the AI Core stack is small and fixed); use a loop")
         return
     if name in ALLOC_CALLS:
         yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no heap; take memory from the TPipe "
-                                         "(a TBuf or a queue) instead", "memory")
+                                         "(a TBuf or a queue) instead")
     elif name in FILE_IO_CALLS - {"open", "close", "remove", "rename"}:
         yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no file I/O; use printf or "
                                          "DumpTensor for debugging output")
@@ -258,7 +258,7 @@ def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:
         for ch in target.children:
             if ch.type == "virtual":
                 yield _finding(ctx, pf.span(ch), "'virtual' in a kernel class: device code has no virtual "
-                                                 "dispatch; use templates (static polymorphism) instead", "syntax")
+                                                 "dispatch; use templates (static polymorphism) instead")
                 break
 
 

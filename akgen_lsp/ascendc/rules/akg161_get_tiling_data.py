@@ -71,7 +71,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             span=span,
             severity=Severity.ERROR,
             source="akgen-lint",
-            error_class="scope",
+            error_class="tiling",
             data={"name": name},
         )
 

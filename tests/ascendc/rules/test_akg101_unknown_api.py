@@ -99,7 +99,7 @@ def test_invented_name_with_certain_replacement() -> None:
     assert f.message == "no member named 'Softmax' in namespace 'AscendC'; did you mean 'SoftMax'?"
     assert at(f) == (3, text.splitlines()[2].index("Softmax") + 1)
     assert f.span.end_column - f.span.column == len("Softmax")
-    assert f.error_class == "api_mismatch" and f.source == "akgen-lint"
+    assert f.error_class == "hallucinated_api" and f.source == "akgen-lint"
     assert f.fixes[0].safe and f.fixes[0].title == "Rename to 'SoftMax'"
     assert "AscendC::SoftMax(d, s, t)" in apply_fix(text, f)
 

@@ -122,7 +122,7 @@ def test_removed_name_with_a_renamed_replacement_is_an_unsafe_fix() -> None:
         "'AscendC::WholeReduceMax' was removed in CANN 9.1 (target: CANN 9.1); use 'AscendC::ReduceRepeat'"
     )
     assert at(f) == (1, text.index("WholeReduceMax") + 1)
-    assert f.severity is Severity.ERROR and f.error_class == "api_mismatch"
+    assert f.severity is Severity.ERROR and f.error_class == "renamed_api"
     assert not f.fixes[0].safe  # ReduceRepeat needs a template argument: not a pure rename
     assert run(text, "8.5") == []
 

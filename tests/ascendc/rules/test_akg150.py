@@ -27,7 +27,7 @@ def test_bad_fixture_findings_in_place() -> None:
         ((28, 9), "'aclrtMemcpy' in __aicore__ function 'Process'"),
         ((33, 5), "'std::map' in kernel class 'KernelSort'"),
     ]
-    assert {f.error_class for f in found} == {"memory", "syntax", "api_mismatch"}
+    assert {f.error_class for f in found} == {"device_restriction"}
     assert all(not f.fixes for f in found)
 
 

@@ -19,7 +19,7 @@ def test_both_rules_are_off_by_default() -> None:
 def test_get_tiling_data() -> None:
     text = "void k(GM_ADDR tiling) {\n    GET_TILING_DATA_WITH_STRUCT(AddTiling, t, tiling);\n}\n"
     (f,) = lint(text, "AKG161")
-    assert at(f) == (2, 5) and f.error_class == "scope"
+    assert at(f) == (2, 5) and f.error_class == "tiling"
     assert f.message == (
         "'GET_TILING_DATA_WITH_STRUCT' is not available in kernel-only mode (no generated tiling header); "
         "hard-code the tiling values or pass them as kernel arguments"
