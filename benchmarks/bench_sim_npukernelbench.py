@@ -140,7 +140,8 @@ def main() -> None:
     ap.add_argument("--run", action="store_true", help="also run element-wise tasks and compare with numpy")
     ns = ap.parse_args()
     os.environ.setdefault("AKGEN_CACHE_DIR", tempfile.mkdtemp(prefix="akgen-nkb-cache-"))
-    from akgen_lsp.sim.build import BuildOptions, compile_kernel
+    from akgen_lsp.sim.build import compile_kernel
+    from akgen_lsp.sim.build_types import BuildOptions
     from akgen_lsp.sim.host import build_host, tiling_header_of
 
     answers = sorted((ns.tasks / ns.level).glob("*/*/answer/0"))

@@ -73,7 +73,7 @@ class _Mapper:
 
 
 def _compiler_finding(g: _Group, m: _Mapper) -> Finding:
-    from akgen_lsp.sim.build import classify_cxx_error
+    from akgen_lsp.sim.gcc_diagnostics import classify_cxx_error
 
     path, line, col = g.path, g.line, g.col
     where = m.user(path)

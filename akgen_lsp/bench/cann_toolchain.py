@@ -56,7 +56,8 @@ from akgen_lsp.bench.cann_runner import (
     runner_spec,
 )
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sim.build import Build, ToolchainError
+from akgen_lsp.sim.build_types import Build
+from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.runner import Run
 
 RUN_TIMEOUT_S = 300.0  # NPUKernelBench: eval.timeout_precision

@@ -43,7 +43,7 @@ def cache_root() -> Path:
     env = os.environ.get("AKGEN_BENCH_REF_CACHE_DIR")
     if env:
         return Path(env)
-    from akgen_lsp.sim.build import cache_dir
+    from akgen_lsp.sim.build_cache import cache_dir
 
     return cache_dir().parent / "bench-ref"
 

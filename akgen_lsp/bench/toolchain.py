@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from akgen_lsp.bench.cann import select_toolchain
-from akgen_lsp.sim.build import ToolchainError
+from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.toolchain import SimToolchain
 
 

@@ -5,7 +5,8 @@ Entry points: `SimToolchain` (`compile`, `run`, `run_manifest`), `run_manifest(p
 See docs/sim.md.
 """
 
-from akgen_lsp.sim.build import Build, BuildOptions, ToolchainError
+from akgen_lsp.sim.build_types import Build, BuildOptions
+from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.manifest import Manifest, ManifestError, load_manifest, parse_manifest
 from akgen_lsp.sim.runner import Run
 from akgen_lsp.sim.toolchain import SimResult, SimToolchain, run_manifest

@@ -22,20 +22,17 @@ from typing import Any
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sim import cache_prune
-from akgen_lsp.sim.build import (
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
     INCLUDE_DIR,
     SIM_DIR,
-    _atomic_dir,
-    _compiler_env,
-    _publish,
-    _run,
-    cache_dir,
+    compiler_env,
     compiler_id,
     find_cxx,
-    headers_hash,
-    parse_gcc_output,
+    run_compiler,
 )
+from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 
 HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
 GE_DTYPES = {
@@ -128,7 +125,7 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
         from akgen_lsp.findings import finding_from_json
 
         return None, [finding_from_json(f) for f in meta.get("findings", [])]
-    tmp = _atomic_dir(final)
+    tmp = atomic_dir(final)
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
     if len(groups) > 1:
         # CANN links each target into its own shared library, where a non-inline function that a header defines for
@@ -137,14 +134,14 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
         link.append("-Wl,--allow-multiple-definition")
     cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
            str(HOST_MAIN), *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
-    res = _run(cmd, timeout_s, cwd=tmp)
+    res = run_compiler(cmd, timeout_s, cwd=tmp)
     ok = res.returncode == 0
     findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(src))
     from akgen_lsp.findings import finding_to_json
 
     (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings]}),
                                    encoding="utf-8")
-    _publish(tmp, final)
+    publish(tmp, final)
     out = final if final.is_dir() else tmp
     return (out / "host_runner" if ok else None), findings
 
@@ -196,7 +193,7 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
     where = Span.point(str(host_source.resolve()), 1)
     try:
         res = subprocess.run([str(binary), str(spec)], capture_output=True, text=True, timeout=timeout_s, cwd=work,
-                             env=_compiler_env(), start_new_session=True)
+                             env=compiler_env(), start_new_session=True)
     except subprocess.TimeoutExpired:
         return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
                                           source="akgen-run", error_class="runtime")])

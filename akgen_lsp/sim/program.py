@@ -31,29 +31,21 @@ from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
 from akgen_lsp.sim import cache_prune, cost
-from akgen_lsp.sim.build import (
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.sim.build_types import Build
+from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
-    CORE_TYPES,
     HEADER_SUFFIXES,
     INCLUDE_DIR,
     LAUNCHER_SRC,
-    Build,
     ToolchainError,
-    _atomic_dir,
-    _publish,
-    _run,
-    bisheng_shadow_text,
-    cache_dir,
-    code_only,
     compiler_id,
-    ensure_pch,
     find_cxx,
-    headers_hash,
-    infer_core_type,
-    launch_sites,
-    parse_gcc_output,
-    shadow_sources,
+    run_compiler,
 )
+from akgen_lsp.sim.cxx_text import code_only, launch_sites
+from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
+from akgen_lsp.sim.pch import ensure_pch
 from akgen_lsp.sim.runner import (
     _crash_finding,
     _dedupe,
@@ -62,6 +54,8 @@ from akgen_lsp.sim.runner import (
     _scrubbed_env,
     wait_output,
 )
+from akgen_lsp.sim.shadow import bisheng_shadow_text, line_directive, shadow_sources
+from akgen_lsp.sim.split import CORE_TYPES, infer_core_type
 from akgen_lsp.sim.toolchain import SimResult
 
 PROGRAM_MAIN = LAUNCHER_SRC.parent / "program_main.cpp"
@@ -186,10 +180,6 @@ def rewrite_launches(text: str) -> tuple[str, list[int]]:
     return out, lines
 
 
-def _line_directive(path: Path) -> str:
-    return '#line 1 "' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
-
-
 def shadow_program(path: Path, text: str) -> tuple[str, list[int]]:
     """The translation unit g++ compiles for the program at `path`: a preamble (the launch declaration and the
     core type of this single pass), then the rewritten source behind `#line 1 "<path>"`."""
@@ -205,7 +195,7 @@ def shadow_program(path: Path, text: str) -> tuple[str, list[int]]:
             "int akgen_program_entry(int argc, char** argv) {",
             "    return ::akgen_sim::call_user_main(&akgen_user_main, argc, argv);",
             "}"]
-    return "\n".join(pre) + "\n" + _line_directive(path) + body + "\n".join(post) + "\n", launches
+    return "\n".join(pre) + "\n" + line_directive(path) + body + "\n".join(post) + "\n", launches
 
 
 # --------------------------------------------------------------------------------------------------- build
@@ -218,13 +208,13 @@ def ensure_program_runtime(cxx: str, timeout: float = 300.0) -> Path:
     obj = final / "program_main.o"
     if obj.is_file():
         return obj
-    tmp = _atomic_dir(final)
-    res = _run([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(PROGRAM_MAIN),
+    tmp = atomic_dir(final)
+    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(PROGRAM_MAIN),
                 "-o", str(tmp / "program_main.o")], timeout)
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building the program runtime failed:\n{res.stderr[-2000:]}")
-    _publish(tmp, final)
+    publish(tmp, final)
     return obj
 
 
@@ -265,7 +255,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
                      command=meta.get("command", []), log=meta.get("log", ""))
     runtime = ensure_program_runtime(cxx)
     pch = ensure_pch(cxx)
-    tmp = _atomic_dir(final) if use_cache else Path(tempfile.mkdtemp(prefix="akgen-program-"))
+    tmp = atomic_dir(final) if use_cache else Path(tempfile.mkdtemp(prefix="akgen-program-"))
     _, shadow_dirs = shadow_sources([], [folder], tmp / "shadow")
     for d in shadow_dirs:
         flags += ["-I", str(d)]
@@ -275,7 +265,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
     cmd = [cxx, *flags, "-include", str(pch), "-Winvalid-pch", *link, "-rdynamic", str(unit_path), str(runtime),
            "-ldl", "-o", str(tmp / "program")]
-    res = _run(cmd, timeout_s, cwd=tmp)
+    res = run_compiler(cmd, timeout_s, cwd=tmp)
     log = (res.stderr or "") + (res.stdout or "")
     ok = res.returncode == 0 and (tmp / "program").is_file()
     user_files = {os.path.normpath(str(src)): str(src)}
@@ -286,7 +276,7 @@ def compile_program(path: str | Path, use_cache: bool = True, timeout_s: float =
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
     out_dir = tmp
     if use_cache:
-        _publish(tmp, final)
+        publish(tmp, final)
         out_dir = final if final.is_dir() else tmp
     return Build(ok=ok, binary=(out_dir / "program") if ok else None, findings=findings, sources=(src,), key=key,
                  cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log)

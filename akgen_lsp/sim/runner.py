@@ -30,7 +30,7 @@ import numpy as np
 
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sim import cost
-from akgen_lsp.sim.build import Build
+from akgen_lsp.sim.build_types import Build
 from akgen_lsp.sim.manifest import DTYPES, Arg, Manifest
 
 TILING_BYTES = 65536

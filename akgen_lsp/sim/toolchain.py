@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Span, finding_to_json
-from akgen_lsp.sim.build import Build, BuildOptions, ToolchainError, compile_kernel
+from akgen_lsp.sim.build import compile_kernel
+from akgen_lsp.sim.build_types import Build, BuildOptions
+from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.manifest import Manifest, ManifestError, load_manifest
 from akgen_lsp.sim.runner import Run, run_build
 

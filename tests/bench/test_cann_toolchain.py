@@ -23,7 +23,7 @@ from akgen_lsp.bench.cann_toolchain import (
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.bench.toolchain import get_toolchain
-from akgen_lsp.sim.build import ToolchainError
+from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.toolchain import SimToolchain
 
 LOGS = Path(__file__).parent / "fixtures" / "cann_logs"

@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.build import bisheng_shadow_text, code_only, infer_core_type
+from akgen_lsp.sim.cxx_text import code_only
+from akgen_lsp.sim.shadow import bisheng_shadow_text
+from akgen_lsp.sim.split import infer_core_type
 
 from .conftest import KERNELS, marker_line, needs_gxx
 

@@ -260,7 +260,8 @@ def test_reading_into_allocation_padding_is_a_warning(write_manifest, tmp_path: 
 def test_overloads_stay_unambiguous(tmp_path: Path) -> None:
     """Direct calls with int32_t / const int32_t& / uint32_t counts and scalars of the element type pick one overload;
     the pointer-compatible overloads exist only for taking an API's address."""
-    from akgen_lsp.sim.build import BuildOptions, compile_kernel
+    from akgen_lsp.sim.build import compile_kernel
+    from akgen_lsp.sim.build_types import BuildOptions
 
     src = tmp_path / "amb.cpp"
     src.write_text(

@@ -14,8 +14,8 @@ import numpy as np
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim import SimResult, run_manifest
-from akgen_lsp.sim.build import blank_host_launches
 from akgen_lsp.sim.host import run_host_tiling
+from akgen_lsp.sim.shadow import blank_host_launches
 
 from .conftest import KERNELS, marker_line, needs_gxx
 

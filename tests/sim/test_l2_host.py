@@ -249,7 +249,7 @@ def test_tiling_base_class_strategies_by_priority(write_manifest, tmp_path: Path
 def test_kernel_side_names_of_a_tiling_header(tmp_path: Path) -> None:
     """The glue's view of a tiling header: the struct registered for the kernel's op (not a nested struct registered
     under another name) and only the header's types brought to global scope, not its constants."""
-    from akgen_lsp.sim.build import optiling_type_names, tiling_struct_name
+    from akgen_lsp.sim.glue import optiling_type_names, tiling_struct_name
 
     h = tmp_path / "t.h"
     h.write_text("""#include "register/tilingdata_base.h"

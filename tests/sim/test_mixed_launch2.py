@@ -13,7 +13,7 @@ import pytest
 
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.build import can_split, infer_core_type
+from akgen_lsp.sim.split import can_split, infer_core_type
 
 from .conftest import needs_gxx
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.build import can_split, infer_core_type
+from akgen_lsp.sim.split import can_split, infer_core_type
 
 from .conftest import KERNELS, marker_line, needs_gxx
 

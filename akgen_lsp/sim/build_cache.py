@@ -1,0 +1,96 @@
+"""The on-disk build cache of the sim toolchain.
+
+Cache layout (``cache_dir()``: ``$AKGEN_CACHE_DIR`` or ``platformdirs.user_cache_dir("akgen")``, then ``sim/``):
+``pch/<key>/akgen_pch.h(.gch)``, ``launcher/<key>/launcher.o``, ``builds/<key>/{kernel,build.json}``. The build key
+hashes the compiler version, flags, our headers and launcher, the generated glue, the sources and every header file
+beside them (``*.h``, ``*.hpp``, ``*.inc`` in the sources' folders). Entries are written to a temporary name and
+renamed, so concurrent builds never see half a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.sim import cache_prune
+from akgen_lsp.sim.build_types import BuildOptions
+from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, LAUNCHER_SRC, compiler_id
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("AKGEN_CACHE_DIR")
+    if env:
+        base = Path(env)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_cache_dir("akgen"))
+    return base / "sim"
+
+
+
+def hash_files(paths: Iterable[Path], h: Any) -> None:
+    for p in sorted(paths):
+        h.update(str(p).encode())
+        h.update(b"\0")
+        h.update(p.read_bytes())
+        h.update(b"\0")
+
+
+_headers_memo: dict[str, tuple[float, str]] = {}
+
+
+def headers_hash() -> str:
+    """Hash of our headers and launcher (memoised on the newest mtime, so a cache hit stays cheap)."""
+    files = [p for p in INCLUDE_DIR.rglob("*") if p.is_file()] + [p for p in LAUNCHER_SRC.parent.iterdir() if p.is_file()]
+    newest = max(p.stat().st_mtime_ns for p in files)
+    memo = _headers_memo.get("h")
+    if memo and memo[0] == newest:
+        return memo[1]
+    h = hashlib.sha256()
+    hash_files(files, h)
+    digest = h.hexdigest()[:24]
+    _headers_memo["h"] = (newest, digest)
+    return digest
+
+
+def atomic_dir(final: Path) -> Path:
+    final.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=final.name + ".tmp", dir=final.parent))
+
+
+def publish(tmp: Path, final: Path) -> None:
+    """Move a finished cache entry into place, then keep its cache folder bounded (cache_prune)."""
+    try:
+        os.replace(tmp, final)
+    except OSError:  # another process won the race: theirs is as good as ours
+        shutil.rmtree(tmp, ignore_errors=True)
+    cache_prune.maybe_prune(final.parent)
+
+
+def side_headers(sources: Sequence[Path], extra: Sequence[Path]) -> list[Path]:
+    seen: set[Path] = set()
+    for d in {s.parent for s in sources} | set(extra):
+        if d.is_dir():
+            for p in d.iterdir():
+                if p.suffix in HEADER_SUFFIXES and p.is_file():
+                    seen.add(p)
+    return sorted(seen)
+
+
+def build_key(cxx: str, sources: Sequence[Path], glue: str, flags: Sequence[str], opts: BuildOptions) -> str:
+    h = hashlib.sha256()
+    h.update(f"{compiler_id(cxx)}|{headers_hash()}|{list(flags)}|{opts.use_pch}".encode())
+    h.update(glue.encode())
+    files = list(sources) + side_headers(sources, opts.include_dirs)
+    if opts.tiling_header:
+        files.append(opts.tiling_header)
+    hash_files(set(files), h)
+    return h.hexdigest()[:32]
+
+

@@ -1,0 +1,40 @@
+"""The values of a sim build: what it depends on besides the sources (`BuildOptions`) and what it gave (`Build`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.findings import Finding
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What a build depends on besides the sources."""
+
+    kernel: str
+    signature: Sequence[Mapping[str, Any]]  # from Manifest.signature(): the argument kinds and C types
+    defines: Mapping[str, str] = field(default_factory=dict)
+    tiling_header: Path | None = None
+    tiling_struct: str | None = None
+    include_dirs: Sequence[Path] = ()
+    use_pch: bool = True
+    use_cache: bool = True
+    timeout_s: float = 120.0
+    core_type: str | None = None  # "aic" / "aiv": one pass (g_coreType); "mix": both; None: infer_core_type
+
+
+@dataclass
+class Build:
+    ok: bool
+    binary: Path | None
+    findings: list[Finding]
+    sources: tuple[Path, ...]
+    key: str
+    cached: bool = False
+    seconds: float = 0.0
+    command: list[str] = field(default_factory=list)
+    log: str = ""
+

@@ -1,0 +1,58 @@
+"""The objects every kernel build shares, built once per compiler and header version: the precompiled header and
+the launcher object."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from akgen_lsp.sim import cache_prune
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.sim.compiler import (
+    BASE_FLAGS,
+    INCLUDE_DIR,
+    LAUNCHER_SRC,
+    ToolchainError,
+    compiler_id,
+    run_compiler,
+)
+
+
+def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
+    """The precompiled header for BASE_FLAGS; built once per compiler and header version."""
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}".encode()).hexdigest()[:24]
+    final = cache_dir() / "pch" / key
+    header = final / "akgen_pch.h"
+    if (final / "akgen_pch.h.gch").is_file():
+        cache_prune.touch(final)
+        return header
+    tmp = atomic_dir(final)
+    (tmp / "akgen_pch.h").write_text(f'#include "{INCLUDE_DIR / "akgen_sim" / "pch.h"}"\n', encoding="utf-8")
+    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(tmp / "akgen_pch.h"),
+                "-o", str(tmp / "akgen_pch.h.gch")], timeout)
+    if res.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ToolchainError(f"building the precompiled header failed:\n{res.stderr[-2000:]}")
+    publish(tmp, final)
+    return header
+
+
+def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|launcher".encode()).hexdigest()[:24]
+    final = cache_dir() / "launcher" / key
+    obj = final / "launcher.o"
+    if obj.is_file():
+        cache_prune.touch(final)
+        return obj
+    tmp = atomic_dir(final)
+    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(LAUNCHER_SRC),
+                "-o", str(tmp / "launcher.o")],
+               timeout)
+    if res.returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ToolchainError(f"building the simulator launcher failed:\n{res.stderr[-2000:]}")
+    publish(tmp, final)
+    return obj
+
+
