@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from akgen_lsp.bench.cann import select_toolchain
+from akgen_lsp.bench.cann_toolchain import CannToolchain
 from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.toolchain import SimToolchain
 
@@ -20,8 +21,6 @@ def get_toolchain(name: str = "auto", env: Mapping[str, str] | None = None) -> A
     work here; the message says what is missing and what to do."""
     choice = select_toolchain(name, env)
     if choice == "cann":
-        from akgen_lsp.bench.cann_toolchain import CannToolchain
-
         return CannToolchain.from_env(env)
     if choice == "none":
         raise ToolchainError("toolchain.name is \"none\": no toolchain is configured; set it to auto, sim or cann")

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import Candidate, Settings, _bind, _Prepared, evaluate
+from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline.binding import _bind
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import parse_opdef, parse_pybind
 from akgen_lsp.bench.tasks import Case, Task, load_task

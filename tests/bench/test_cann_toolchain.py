@@ -18,9 +18,9 @@ from akgen_lsp.bench.cann_toolchain import (
     CannOptions,
     CannToolchain,
     CannUnavailable,
-    evaluate_cann,
 )
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline.cann import evaluate_cann
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.bench.toolchain import get_toolchain
 from akgen_lsp.sim.compiler import ToolchainError
@@ -365,7 +365,7 @@ def test_npukernelbench_style_task_uses_its_pybind_and_model_new(fake, tmp_path:
 
 
 def test_template_detection(tmp_path: Path) -> None:
-    from akgen_lsp.bench.cann_toolchain import template_for
+    from akgen_lsp.bench.pipeline.cann import template_for
 
     root = tmp_path / "NPUKernelBench"
     task = root / "tasks" / "level1" / "Math" / "AddCustom"

@@ -1,5 +1,5 @@
-"""Binding of outputs the task's pybind does not return (akgen_lsp/bench/pipeline.py `_scratch`,
-`_size_by_infershape`) and of a returned vector that an if/else on a bool parameter fills (signature.py
+"""Binding of outputs the task's pybind does not return (akgen_lsp/bench/pipeline/binding.py `_scratch`,
+pipeline/manifest.py `_size_by_infershape`) and of a returned vector that an if/else on a bool parameter fills (signature.py
 `PybindCall.branches`): AddLayerNorm's `if (additionalOut) result = {xOut, yOut}; else result = {yOut};`, its mean
 and rstd sized by the op's own InferShape, (rows, 1)."""
 
@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import _bind, _Prepared, _size_by_infershape
+from akgen_lsp.bench.pipeline.binding import _bind
+from akgen_lsp.bench.pipeline.manifest import _size_by_infershape
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import parse_pybind
 from akgen_lsp.bench.tasks import Case
@@ -192,7 +194,8 @@ def test_a_scratch_ref_output_starts_with_its_inputs_values(tmp_path: Path) -> N
     """The manifest gives a ref output that the call does not return the input's values as its start (`init`), as
     the aliased buffer has on CANN."""
     from akgen_lsp.ascendc.arch import load_arch
-    from akgen_lsp.bench.pipeline import Settings, _manifest
+    from akgen_lsp.bench.pipeline import Settings
+    from akgen_lsp.bench.pipeline.manifest import _manifest
     from akgen_lsp.bench.signature import parse_opdef
 
     opdef = parse_opdef(INPLACE_OPDEF)

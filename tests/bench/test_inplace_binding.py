@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 from akgen_lsp.bench.compare import Tolerance, compare_outputs, comparison_finding
-from akgen_lsp.bench.pipeline import _bind, _Prepared, _ref_outputs
+from akgen_lsp.bench.pipeline.binding import _bind
+from akgen_lsp.bench.pipeline.manifest import _ref_outputs
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import parse_opdef, parse_pybind
 from akgen_lsp.bench.tasks import Case
@@ -136,7 +138,7 @@ def test_a_failed_custom_check_names_default_tolerance_elements_as_such() -> Non
 
 
 def test_nonfinite_outputs_the_custom_check_lets_through_are_counted() -> None:
-    from akgen_lsp.bench.pipeline import _nonfinite_where_finite
+    from akgen_lsp.bench.pipeline.compare import _nonfinite_where_finite
 
     ref = np.array([[0.5, 1.0], [np.nan, 2.0]], np.float16)
     out = np.array([[np.nan, 1.0], [np.nan, np.inf]], np.float16)

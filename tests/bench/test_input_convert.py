@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import _bind, _converted_by_model, _defines, _Prepared
+from akgen_lsp.bench.pipeline.binding import _bind, _converted_by_model
+from akgen_lsp.bench.pipeline.manifest import _defines
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor, load_case
 from akgen_lsp.bench.signature import parse_pybind
 from akgen_lsp.bench.tasks import Case, load_task
@@ -127,7 +129,8 @@ def test_a_ref_output_starts_with_its_input(tmp_path: Path) -> None:
     """An OpDef output named like an input (StridedSliceAssignV2's var) is the input's buffer on CANN: the kernel's
     output parameter gets the input's values as its initial content, and stays an output."""
     from akgen_lsp.ascendc.arch import load_arch
-    from akgen_lsp.bench.pipeline import Settings, _manifest, _ref_outputs
+    from akgen_lsp.bench.pipeline import Settings
+    from akgen_lsp.bench.pipeline.manifest import _manifest, _ref_outputs
     from akgen_lsp.bench.signature import parse_opdef
 
     var = np.arange(12, dtype=np.float32)

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import _defines, _plan_pybind
+from akgen_lsp.bench.pipeline.binding import _plan_pybind
+from akgen_lsp.bench.pipeline.manifest import _defines
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import aclnn_optional_fills, exec_api, parse_opdef, parse_pybind
 from akgen_lsp.bench.tasks import Case

@@ -12,7 +12,10 @@ import numpy as np
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.bench import anticheat
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import Settings, _bind, _manifest, _outputs_and_initial, _Prepared, _ref_outputs
+from akgen_lsp.bench.pipeline import Settings
+from akgen_lsp.bench.pipeline.binding import _bind
+from akgen_lsp.bench.pipeline.manifest import _manifest, _outputs_and_initial, _ref_outputs
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import parse_opdef, parse_pybind
 from akgen_lsp.bench.tasks import Case

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import _plan_pybind
+from akgen_lsp.bench.pipeline.binding import _plan_pybind
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import parse_opdef, parse_pybind, scalar_inputs
 from akgen_lsp.bench.tasks import Case

@@ -7,7 +7,10 @@ from pathlib import Path
 import numpy as np
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import C_TYPES, _bind, _defines, _Prepared
+from akgen_lsp.bench.pipeline import C_TYPES
+from akgen_lsp.bench.pipeline.binding import _bind
+from akgen_lsp.bench.pipeline.manifest import _defines
+from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import dtype_defines, opdef_column, parse_opdef, parse_pybind
 from akgen_lsp.bench.tasks import Case
@@ -139,7 +142,7 @@ def test_pybind_scalar_made_from_a_tensor_is_that_tensor() -> None:
 
 def test_a_scalar_tensor_reaches_the_op_in_the_op_dtype() -> None:
     """Muls: get_inputs makes `value` float64; aclnn converts the scalar to the OpDef column x picks."""
-    from akgen_lsp.bench.pipeline import _scalars_in_op_dtype
+    from akgen_lsp.bench.pipeline.binding import _scalars_in_op_dtype
     from akgen_lsp.bench.signature import OpDef, OpParam
 
     opdef = OpDef((OpParam("x", ("bfloat16", "float16")), OpParam("value", ("bfloat16", "float16"))),

@@ -1,0 +1,106 @@
+"""The record of one candidate's evaluation, and what every toolchain's pipeline shares: the candidate
+(`Candidate`), the run's settings (`Settings`), the stage timings (`Timings`), a bench finding (`_finding`), and the
+record opened (`new_record`) and closed (`finish_record`) in the shape docs/bench.md describes."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.bench.metrics import error_class_of, task_score
+from akgen_lsp.bench.tasks import Task
+from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
+
+NO_ANSWER = "no_answer"  # Candidate.origin of a task whose checkout has no reference answer
+NO_ANSWER_REASON = "the checkout has no reference answer for this task"
+
+
+@dataclass
+class Candidate:
+    """One kernel to evaluate for one task: files on disk (a reference answer or a generated sample), or the raw text
+    of a model answer (parsed by `extract_answer`)."""
+
+    task_id: str
+    sample: int = 0
+    kernel: Path | None = None
+    host_dir: Path | None = None  # a folder with <op>.cpp and its *_tiling.h
+    text: str | None = None
+    origin: str = "answer"
+
+    @property
+    def key(self) -> str:
+        return f"{self.task_id}#{self.sample}"
+
+
+@dataclass
+class Settings:
+    mode: str = "static"
+    arch: str = "Ascend910B2"
+    compile_timeout_s: float = 120.0
+    run_timeout_s: float = 60.0
+    max_cases: int | None = None
+    case_ids: tuple[int, ...] | None = None
+    work_dir: Path | None = None
+    keep_work: bool = False
+    block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
+    toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
+    checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
+
+
+@dataclass
+class Timings:
+    parse: float = 0.0
+    reference: float = 0.0
+    compile: float = 0.0
+    run: float = 0.0
+    compare: float = 0.0
+    total: float = 0.0
+
+    @property
+    def harness(self) -> float:
+        """Time spent outside compile and run (the harness's own overhead)."""
+        return max(0.0, self.total - self.compile - self.run)
+
+
+def _remove_later(path: Path) -> None:
+    """Delete a candidate's work folder on a background thread (not a daemon: the process waits for it at exit),
+    so the record is returned without waiting for the file system."""
+    threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},
+                     name="akgen-bench-cleanup").start()
+
+
+def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",
+             severity: Severity = Severity.ERROR) -> Finding:
+    return Finding(code=code, message=message, span=Span.point(path, 1), severity=severity, source=source,
+                   error_class=error_class)
+
+
+def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> dict[str, Any]:
+    """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
+    return {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
+            "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, **extra, "status": "pending",
+            "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0, "cases": 0,
+            "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None, "speedup": None}
+
+
+def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str, tm: Timings,
+                  t_start: float) -> dict[str, Any]:
+    """Close a record: status, the first 20 findings, error class, score and timings."""
+    tm.total = time.perf_counter() - t_start
+    rec["status"] = status
+    rec["findings"] = [finding_to_json(f) for f in findings[:20]]
+    rec["error_class"] = error_class_of(rec["findings"], status)
+    rec["score"] = task_score(rec["passed_cases"], rec["cases"])
+    rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()}, "harness": round(tm.harness, 4)}
+    return rec
+
+
+def summarise_timings(records: list[Mapping[str, Any]]) -> dict[str, float]:
+    keys = ("parse", "reference", "host", "compile", "run", "compare", "total", "harness")
+    return {k: round(sum(float(r.get("timings", {}).get(k, 0.0)) for r in records), 4) for k in keys}
