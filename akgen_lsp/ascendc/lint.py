@@ -6,6 +6,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from akgen_lsp.ascendc import parse_errors
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.context import LintContext
@@ -70,9 +71,13 @@ def lint_parsed(
         cann_version=settings["cann.version"],
     )
     findings: list[Finding] = []
+    broken = parse_errors.BrokenRegions(parsed) if parsed.root.has_error else None
     for rule in rules if rules is not None else rules_for(settings):
         try:
-            findings.extend(rule.check(ctx))
+            found = list(rule.check(ctx))
+            if broken is not None:  # half-typed code: a rule is silent where its facts come from a misread tree
+                found = [f for f in found if not broken.covers(f.span, rule.region)]
+            findings.extend(found)
         except Exception:  # a broken rule must not take the others down
             key = (rule.code, path)
             if key not in _reported:

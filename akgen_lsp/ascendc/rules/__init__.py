@@ -7,6 +7,7 @@ A rule module's docstring is its documentation, in the ruff style (``## What it 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterable
@@ -28,6 +29,10 @@ class Rule:
     check: Callable[[LintContext], Iterable[Finding]]
     default_enabled: bool = True
     doc: str = ""
+    # Where the rule's facts come from: "statement" (the finding's own statement), "function" or "class" (the
+    # enclosing one; whole-class facts such as a queue's protocol across methods). While that region has a parse
+    # error (half-typed code) the rule's findings there are dropped: they would rest on a misread tree.
+    region: str = "statement"
 
 
 def _rule_modules() -> list[ModuleType]:
@@ -44,7 +49,7 @@ def all_rules() -> tuple[Rule, ...]:
     out = []
     for mod in _rule_modules():
         rule: Rule = mod.RULE
-        out.append(Rule(rule.code, rule.name, rule.summary, rule.check, rule.default_enabled, (mod.__doc__ or "").strip()))
+        out.append(dataclasses.replace(rule, doc=(mod.__doc__ or "").strip()))
     return tuple(sorted(out, key=lambda r: r.code))
 
 

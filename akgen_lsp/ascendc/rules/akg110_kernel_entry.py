@@ -242,4 +242,4 @@ def _bases_unknown(model: KernelModel, name: str) -> bool:
 
 
 RULE = Rule(CODE, "kernel-entry", "Kernel entry not extern \"C\" __global__ __aicore__ void, or device code calling "
-                                  "a host function", check)
+                                  "a host function", check, region="function")

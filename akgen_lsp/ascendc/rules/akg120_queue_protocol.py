@@ -346,4 +346,4 @@ def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Find
             break
 
 
-RULE = Rule(CODE, "queue-protocol", "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol", check)
+RULE = Rule(CODE, "queue-protocol", "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol", check, region="class")

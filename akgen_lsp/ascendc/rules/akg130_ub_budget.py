@@ -144,4 +144,4 @@ def _buffer_count(ctx: LintContext, calls: list[InitBuffer], where: str) -> Find
 
 
 RULE = Rule(CODE, "ub-budget", "InitBuffer sizes over the Unified Buffer, or more than 64 buffers on one TPipe",
-            check)
+            check, region="class")

@@ -170,4 +170,4 @@ def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bindin
     )
 
 
-RULE = Rule(CODE, "alignment", "DataCopy length not a multiple of 32 bytes; Compare length not of 256 bytes", check)
+RULE = Rule(CODE, "alignment", "DataCopy length not a multiple of 32 bytes; Compare length not of 256 bytes", check, region="function")

@@ -263,4 +263,4 @@ def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:
 
 
 RULE = Rule(CODE, "device-restrictions", "C++ that device code cannot use: heap, virtual, recursion, STL, "
-                                         "exceptions, file I/O, host runtime calls", check)
+                                         "exceptions, file I/O, host runtime calls", check, region="function")
