@@ -41,6 +41,8 @@ class Key:
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
+    # earlier spellings accepted and read as their new value: ((True, "manual"), ...)
+    aliases: tuple[tuple[Any, Any], ...] = ()
 
 
 _KEYS: tuple[Key, ...] = (
@@ -62,7 +64,15 @@ _KEYS: tuple[Key, ...] = (
     Key("toolchain.name", str, "auto", "Toolchain for build-on-save: auto, sim or cann.", ("auto", "sim", "cann", "none")),
     Key("toolchain.cxx", str, "g++", "C++ compiler the sim toolchain uses."),
     Key("toolchain.timeout_s", float, 60.0, "Time limit of one compile or run."),
-    Key("check_on_save", bool, True, "Compile and run the kernel on save."),
+    Key(
+        "check_on_save",
+        str,
+        "manual",
+        "Compile and run the kernel on save: manual (saves you make; not the editor's auto-save after a delay or on "
+        "focus change), always (every save), or off.",
+        ("manual", "always", "off"),
+        ((True, "manual"), (False, "off"), ("true", "manual"), ("false", "off")),
+    ),
     Key(
         "sim.checks",
         str,
@@ -174,6 +184,7 @@ def _type_name(t: type | tuple[type, ...]) -> str:
 def _coerce(key: str, value: Any, origin: str, from_env: bool = False) -> Any:
     spec = KEYS[key]
     t = spec.type
+    value = next((new for old, new in spec.aliases if type(value) is type(old) and value == old), value)
     try:
         if from_env and isinstance(value, str):
             value = _parse_env(value, t)
