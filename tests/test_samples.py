@@ -399,7 +399,8 @@ _TOLERANCE = {
     "BasicMatmul": (2.0**-8, 1e-2),
 }
 
-STATIC_TASKS = [t for t in _tasks() if t["mode"] == "static"]
+# the runtime samples' tasks (broken/runtime/) are there to show their failure on save: not correct kernels
+STATIC_TASKS = [t for t in _tasks() if t["mode"] == "static" and not str(t["file"]).startswith("broken/")]
 
 
 @needs_gxx
