@@ -364,25 +364,61 @@ def register(app: typer.Typer) -> None:
         if has_errors(report.findings) and not exit_zero:
             raise typer.Exit(1)
 
-    @app.command()
+    @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def serve(
+        ctx: typer.Context,
         tcp: Annotated[
             str | None, typer.Option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio.")
         ] = None,
+        stdio: Annotated[bool, typer.Option("--stdio", help="Serve over stdin/stdout (the default).")] = False,
+        socket: Annotated[
+            int | None,
+            typer.Option("--socket", metavar="PORT", help="Connect to a client listening on 127.0.0.1:PORT."),
+        ] = None,
+        pipe: Annotated[
+            str | None, typer.Option("--pipe", metavar="NAME", help="Connect to a client's named pipe (a unix socket).")
+        ] = None,
+        client_process_id: Annotated[
+            int | None,
+            typer.Option("--clientProcessId", "--client-process-id", metavar="PID",
+                         help="Exit when this process (the editor) exits."),
+        ] = None,
+        node_ipc: Annotated[bool, typer.Option("--node-ipc", hidden=True)] = False,
     ) -> None:
-        """Run the language server (stdio by default)."""
-        if tcp is None:
-            from akgen_lsp.server import run_stdio
+        """Run the language server (stdio by default).
 
-            run_stdio()
+        Accepts the flags editors' language clients add (vscode-languageclient: --stdio, --clientProcessId=PID,
+        --socket=PORT, --pipe=NAME); the server also exits when the editor's `processId` from `initialize` dies.
+        """
+        from akgen_lsp import server as lsp
+
+        if node_ipc:
+            _err("error: akgen serve cannot use Node's IPC channel (--node-ipc); start it with the stdio transport")
+            raise typer.Exit(2)
+        if ctx.args:
+            _err(f"akgen serve: ignoring unknown arguments {' '.join(ctx.args)}")
+        chosen = [name for name, on in (("--tcp", tcp is not None), ("--socket", socket is not None),
+                                        ("--pipe", pipe is not None), ("--stdio", stdio)) if on]
+        if len(chosen) > 1:
+            _err(f"error: choose one transport, not {' and '.join(chosen)}")
+            raise typer.Exit(2)
+        if socket is not None:
+            if not 0 < socket < 65536:
+                _err(f"error: --socket expects a port number, got {socket}")
+                raise typer.Exit(2)
+            lsp.run_socket(socket, client_process_id)
+            return
+        if pipe is not None:
+            lsp.run_pipe(pipe, client_process_id)
+            return
+        if tcp is None:
+            lsp.run_stdio(client_process_id)
             return
         host, _, port_text = tcp.rpartition(":")
         if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
             _err(f"error: --tcp expects HOST:PORT such as 127.0.0.1:2087, got {tcp!r}")
             raise typer.Exit(2)
-        from akgen_lsp.server import run_tcp
-
-        run_tcp(host, int(port_text))
+        lsp.run_tcp(host, int(port_text))
 
     @app.command()
     def rule(

@@ -33,12 +33,41 @@ def _configure_logging() -> None:
     logging.getLogger("pygls").setLevel(logging.WARNING)
 
 
-def run_stdio() -> None:
-    """Serve one client over stdin/stdout until it exits."""
+def run_stdio(client_process_id: int | None = None) -> None:
+    """Serve one client over stdin/stdout until it exits (or until process `client_process_id` dies)."""
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
-    create_server().start_io()
+    server = create_server()
+    server.watch_client(client_process_id)
+    server.start_io()
+
+
+def run_socket(port: int, client_process_id: int | None = None, host: str = "127.0.0.1") -> None:
+    """Serve one client that listens on `host:port` (vscode-languageclient's socket transport: the server connects)."""
+    import socket
+
+    from akgen_lsp.server.protocol import create_server
+
+    _configure_logging()
+    conn = socket.create_connection((host, port))
+    server = create_server()
+    server.watch_client(client_process_id)
+    server.start_io(conn.makefile("rb"), conn.makefile("wb"))
+
+
+def run_pipe(name: str, client_process_id: int | None = None) -> None:
+    """Serve one client over its named pipe (a unix socket path: vscode-languageclient's pipe transport)."""
+    import socket
+
+    from akgen_lsp.server.protocol import create_server
+
+    _configure_logging()
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect(name)
+    server = create_server()
+    server.watch_client(client_process_id)
+    server.start_io(conn.makefile("rb"), conn.makefile("wb"))
 
 
 def run_tcp(host: str, port: int) -> None:

@@ -132,3 +132,30 @@ async def test_no_actions_away_from_findings(client: LanguageClient):
         )
     )
     assert not result
+
+
+async def test_the_fix_follows_the_clients_diagnostics_not_the_cursor(client: LanguageClient):
+    # VS Code asks with the cursor's range (anywhere on the line, or an empty range) and the diagnostic the
+    # light bulb belongs to in context.diagnostics: the quick fix must not depend on where the cursor is.
+    path, finding = _sample_with(lambda f: bool(f.fixes))
+    uri = open_sample(client, path)
+    diag = await _diagnostic_of(client, uri, finding)
+    titles = {f.title for f in finding.fixes}
+    for cursor in (types.Position(diag.range.start.line, 0), diag.range.end):
+        result = await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=DOC(uri=uri),
+                range=types.Range(cursor, cursor),
+                context=types.CodeActionContext(diagnostics=[diag], only=[types.CodeActionKind.QuickFix]),
+            )
+        )
+        got = {a.title for a in result or [] if isinstance(a, types.CodeAction)}
+        assert titles <= got, (cursor, got)
+    # without context diagnostics (a client that sends none), the range decides
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=DOC(uri=uri), range=diag.range,
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    assert titles <= {a.title for a in result or [] if isinstance(a, types.CodeAction)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
+import json
 import shutil
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from pytest_lsp import LanguageClient
 
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.server.check_worker import CheckFailed
 from akgen_lsp.server.features import save_check
 from akgen_lsp.server.protocol import AkgenServer, create_server
 
@@ -47,18 +48,30 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def _open_and_save(client: LanguageClient, path: Path) -> str:
+def _open(client: LanguageClient, path: Path) -> str:
     uri = path.as_uri()
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=path.read_text("utf-8"))
         )
     )
-    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     return uri
 
 
-async def _wait_for(client: LanguageClient, uri: str, source: str, timeout: float = 25.0) -> list[types.Diagnostic]:
+def _save(client: LanguageClient, uri: str, reason: types.TextDocumentSaveReason | None = None) -> None:
+    doc = types.TextDocumentIdentifier(uri=uri)
+    if reason is not None:
+        client.text_document_will_save(types.WillSaveTextDocumentParams(text_document=doc, reason=reason))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=doc))
+
+
+def _open_and_save(client: LanguageClient, path: Path) -> str:
+    uri = _open(client, path)
+    _save(client, uri)
+    return uri
+
+
+async def _wait_for(client: LanguageClient, uri: str, source: str, timeout: float = 40.0) -> list[types.Diagnostic]:
     async def poll() -> list[types.Diagnostic]:
         while True:
             found = [d for d in client.diagnostics.get(uri, []) if d.source == source]
@@ -67,6 +80,13 @@ async def _wait_for(client: LanguageClient, uri: str, source: str, timeout: floa
             await asyncio.sleep(0.05)
 
     return await asyncio.wait_for(poll(), timeout)
+
+
+def _task_kernel(tmp_path: Path, source: Path = DOUBLE_FREE, toml: str = TASK_TOML) -> Path:
+    kernel = tmp_path / "k.cpp"
+    shutil.copyfile(source, kernel)
+    (tmp_path / "akgen.toml").write_text(toml, encoding="utf-8")
+    return kernel
 
 
 async def test_saving_a_task_kernel_publishes_the_estimate_at_the_entry(client: LanguageClient):
@@ -86,28 +106,112 @@ async def test_saving_a_task_kernel_publishes_the_estimate_at_the_entry(client: 
         if isinstance(v, types.WorkDoneProgressBegin)
     ]
     assert "akgen: checking add_custom.cpp on sim" in titles
+    # "show the last run's trace": a Chrome trace file of this run
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="akgen.lastTrace", arguments=[uri])
+    )
+    assert answer["ok"] is True and "perfetto" in answer["message"]
+    trace = json.loads(Path(answer["trace"]).read_text(encoding="utf-8"))
+    assert trace["traceEvents"]
 
 
-async def test_a_runtime_failure_is_reported_at_the_users_line(client: LanguageClient, tmp_path: Path):
-    kernel = tmp_path / "k.cpp"
-    shutil.copyfile(DOUBLE_FREE, kernel)
-    (tmp_path / "akgen.toml").write_text(TASK_TOML, encoding="utf-8")
+async def test_the_check_results_follow_the_edits(client: LanguageClient, tmp_path: Path):
+    kernel = _task_kernel(tmp_path)
     marked = next(i for i, line in enumerate(kernel.read_text("utf-8").splitlines()) if "expect-run" in line)
     uri = _open_and_save(client, kernel)
+    before = await _wait_for(client, uri, "akgen-run")
+    entry = next(d for d in before if d.severity == types.DiagnosticSeverity.Information).range.start.line
+    # two lines typed at the top: the runtime error and the summary move down with their lines
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(0, 0), types.Position(0, 0)), text="// one\n// two\n")],
+    ))
+
+    async def moved() -> list[types.Diagnostic]:
+        while client.diagnostic_versions.get(uri) != 2:
+            await asyncio.sleep(0.05)
+        return [d for d in client.diagnostics[uri] if d.source == "akgen-run"]
+
+    after = await asyncio.wait_for(moved(), 10)
+    lines = {d.code: d.range.start.line for d in after}
+    assert lines["SIM-QUE-DOUBLE-FREE"] == marked + 2
+    assert lines[save_check.ESTIMATE_CODE] == entry + 2
+    # an edit on the failing line itself: that finding is no longer known to be true, the others stay
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(marked + 2, 8), types.Position(marked + 2, 8)), text="// ")],
+    ))
+    while client.diagnostic_versions.get(uri) != 3:
+        await asyncio.sleep(0.05)
+    codes = {d.code for d in client.diagnostics[uri] if d.source == "akgen-run"}
+    assert "SIM-QUE-DOUBLE-FREE" not in codes and save_check.ESTIMATE_CODE in codes
+
+
+async def test_automatic_saves_do_not_check_by_default(client: LanguageClient, tmp_path: Path):
+    uri = _open(client, _task_kernel(tmp_path))
+    _save(client, uri, types.TextDocumentSaveReason.AfterDelay)  # VS Code for the Web, a second after typing
+    _save(client, uri, types.TextDocumentSaveReason.FocusOut)
+    await asyncio.sleep(3.0)
+    assert not [d for d in client.diagnostics.get(uri, []) if d.source == "akgen-run"]
+    _save(client, uri, types.TextDocumentSaveReason.Manual)  # Ctrl+S
     diags = await _wait_for(client, uri, "akgen-run")
-    errors = [d for d in diags if d.code == "SIM-QUE-DOUBLE-FREE"]
-    assert errors and errors[0].range.start.line == marked
-    assert errors[0].severity == types.DiagnosticSeverity.Error
-    summary = [d for d in diags if d.severity == types.DiagnosticSeverity.Information]
-    assert summary and "0/1 cases pass" in summary[0].message
+    assert any(d.code == "SIM-QUE-DOUBLE-FREE" for d in diags)
 
 
-async def test_a_file_without_a_task_gets_no_check_findings_and_no_popup(client: LanguageClient):
+async def test_a_file_without_a_task_says_once_how_to_add_one(client: LanguageClient):
     uri = _open_and_save(client, FIXTURES / "good_add.cpp")
-    await asyncio.sleep(4.0)  # long enough for the check process to start, find no task and answer
+
+    async def said() -> list[types.ShowMessageParams]:
+        while True:
+            found = [m for m in client.messages if "has no task" in m.message and "good_add.cpp" in m.message]
+            if found:
+                return found
+            await asyncio.sleep(0.05)
+
+    first = await asyncio.wait_for(said(), 30)
+    assert first[0].type == types.MessageType.Info and "[[task]]" in first[0].message
+    _save(client, uri)
+    await asyncio.sleep(2.0)
+    assert len(await said()) == 1  # once per file
     sources = {d.source for d in client.diagnostics.get(uri, [])}
     assert not sources & {"akgen-run", "akgen-build", "akgen-bench"}
-    assert not [m for m in client.messages if "check" in m.message]
+
+
+async def test_a_task_error_is_shown(client: LanguageClient, tmp_path: Path):
+    toml = '[[task]]\nname = "X"\nfile = "k.cpp"\nkernel = "half_to_float"\nbench = "level9/Nowhere"\n'
+    uri = _open_and_save(client, _task_kernel(tmp_path, toml=toml))
+    diags = await _wait_for(client, uri, "akgen-bench")
+    assert diags[0].code == "BENCH-TASK" and "level9/Nowhere" in diags[0].message
+
+    async def shown() -> types.ShowMessageParams:
+        while True:
+            for m in client.messages:
+                if "level9/Nowhere" in m.message:
+                    return m
+            await asyncio.sleep(0.05)
+
+    message = await asyncio.wait_for(shown(), 10)
+    assert message.type == types.MessageType.Error and "bench.suite" in message.message
+
+
+async def test_check_now_answers_with_the_result(client: LanguageClient, tmp_path: Path):
+    uri = _open(client, _task_kernel(tmp_path))
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="akgen.runTask", arguments=[uri])
+    )
+    assert answer["state"] == "failed" and "0/1 cases pass" in answer["message"]
+    assert answer["cases"] and answer["cases"][0]["status"] == "runtime_error"
+    assert any(d.code == "SIM-QUE-DOUBLE-FREE" for d in client.diagnostics.get(uri, []))
+
+
+async def test_info_reports_the_environment(client: LanguageClient):
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="akgen.info"))
+    env = answer["environment"]
+    assert env["compiler"]["ok"] and env["server"]["what"].startswith("akgen-lsp")
+    assert env["model"]["what"] == "none" and "catalog" in env["model"]["detail"]
+    assert answer["worker"]["pid"]  # the first AscendC file opened started the check worker
 
 
 # ------------------------------------------------------------------------------------------- in process
@@ -126,60 +230,34 @@ def _server(path: Path) -> tuple[AkgenServer, list[types.PublishDiagnosticsParam
     return server, sent, shown
 
 
-async def test_cancelling_the_check_kills_its_process_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    kernel = tmp_path / "k.cpp"
-    shutil.copyfile(DOUBLE_FREE, kernel)
-    (tmp_path / "akgen.toml").write_text(TASK_TOML, encoding="utf-8")
-    server, sent, shown = _server(kernel)
-    spawned: list[asyncio.subprocess.Process] = []
-    real = asyncio.create_subprocess_exec
-
-    async def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
-        proc = await real(*args, **kwargs)
-        spawned.append(proc)
-        return proc
-
-    monkeypatch.setattr(asyncio, "create_subprocess_exec", spy)
-    doc = server.document(kernel.as_uri())
-    task = asyncio.ensure_future(save_check.check_on_save(server, doc, defaults()))
-    for _ in range(500):
-        if spawned or task.done():
-            break
-        await asyncio.sleep(0.01)
-    assert spawned and not task.done()
-    await asyncio.sleep(0.2)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    pgid = spawned[0].pid
-    for _ in range(100):  # the group leader is reaped by the event loop's child watcher
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            break
-        await asyncio.sleep(0.02)
-    else:
-        pytest.fail("the check's process group outlived the cancellation")
-    assert not sent and not shown
-    await server.close()
-
-
-async def test_a_crashing_check_is_said_once_and_the_server_keeps_going(monkeypatch: pytest.MonkeyPatch):
+async def test_a_failing_check_is_said_once_and_the_server_keeps_going(monkeypatch: pytest.MonkeyPatch):
     path = FIXTURES / "good_add.cpp"
     server, sent, shown = _server(path)
 
     async def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
-        raise RuntimeError("the check process exited with status 1 (ImportError: no numpy)")
+        raise CheckFailed("the check worker stopped (killed by signal 9; its output ended)")
 
-    monkeypatch.setattr(save_check, "run_check", broken)
+    monkeypatch.setattr(server.checks.worker, "check", broken)
     doc = server.document(path.as_uri())
-    await save_check.check_on_save(server, doc, defaults())
-    await save_check.check_on_save(server, doc, defaults())
+    await server.checks.check(server, doc, defaults())
+    await server.checks.check(server, doc, defaults())
     assert len(shown) == 1 and "failed" in shown[0] and "server log" in shown[0]
     assert not sent
+    assert server.checks.last[doc.uri].state == "error"
     await server.lint_and_publish(uri_of("good_add.cpp"))  # and it keeps serving
     assert sent and sent[-1].uri == uri_of("good_add.cpp")
     await server.close()
+
+
+async def test_when_a_save_checks():
+    manual, delay, focus = (types.TextDocumentSaveReason.Manual, types.TextDocumentSaveReason.AfterDelay,
+                            types.TextDocumentSaveReason.FocusOut)
+    assert save_check.should_check("manual", manual) and save_check.should_check("manual", None)
+    assert not save_check.should_check("manual", delay) and not save_check.should_check("manual", focus)
+    assert save_check.should_check("always", delay) and not save_check.should_check("off", manual)
+    assert defaults()["check_on_save"] == "manual"
+    assert defaults().with_overrides({"check_on_save": True}, "t")["check_on_save"] == "manual"
+    assert defaults().with_overrides({"check_on_save": False}, "t")["check_on_save"] == "off"
 
 
 async def test_figures_and_entry_line():

@@ -1,12 +1,19 @@
-"""Code actions: a quick fix per fix of each finding under the cursor, and a "fix all safe" source action.
+"""Code actions: a quick fix per fix of each finding the client asks about, and a "fix all safe" source action.
 
-A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a model-made one).
-The fix-all edit is computed in ``codeAction/resolve`` when the client can resolve edits lazily.
+Which findings: those of the diagnostics the client sends in ``context.diagnostics`` (VS Code sends the marker the
+light bulb belongs to, wherever the cursor is on the line); when it sends none of ours, those overlapping the
+requested range. A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a
+model-made one). The fix-all edit is computed in ``codeAction/resolve`` when the client can resolve edits lazily.
+
+Actions come from providers (`Request` -> actions): `lint_quick_fixes` serves every finding with fixes (lint,
+compiler fix-its); a provider for build and run diagnostics ("Fix this build error") is added to the server's
+`code_action_providers` list beside it, and sees the same request with the findings already selected.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
@@ -25,19 +32,79 @@ def wants(kind: str, only: Sequence[str] | None) -> bool:
     return any(kind == o or kind.startswith(o + ".") for o in only)
 
 
+@dataclass
+class Request:
+    """One ``textDocument/codeAction`` request, with the document's current findings."""
+
+    uri: str
+    version: int | None
+    path: str
+    lines: Lines
+    findings: Sequence[Finding]
+    range: types.Range
+    context_diagnostics: Sequence[types.Diagnostic] = ()
+    document_changes: bool = True
+    only: Sequence[str] | None = None
+    selected: list[Finding] = field(default_factory=list)
+
+
+ActionProvider = Callable[[Request], list[types.CodeAction]]
+
+
+def _key(d: types.Diagnostic) -> tuple[object, ...]:
+    r = d.range
+    return (str(d.code), d.source, d.message, r.start.line, r.start.character, r.end.line, r.end.character)
+
+
+def select_findings(request: Request) -> list[Finding]:
+    """The findings the request is about: those of the client's context diagnostics, else those in its range."""
+    sent = {_key(d) for d in request.context_diagnostics}
+    if sent:
+        matched = [f for f in request.findings if _key(to_diagnostic(f, request.lines)) in sent]
+        if matched:
+            return matched
+    wanted = request.lines.to_span(request.path, request.range)
+    return [f for f in request.findings if spans_overlap(f.span, wanted)]
+
+
+def code_actions(request: Request, providers: Sequence[ActionProvider]) -> list[types.CodeAction]:
+    request.selected = select_findings(request)
+    actions: list[types.CodeAction] = []
+    for provider in providers:
+        actions.extend(provider(request))
+    return actions
+
+
+def lint_quick_fixes(request: Request) -> list[types.CodeAction]:
+    """A quick fix per fix of each selected finding."""
+    if not wants(types.CodeActionKind.QuickFix, request.only):
+        return []
+    return quick_fixes(request.selected, request.uri, request.version, request.lines, request.document_changes)
+
+
+def fix_all_source_action(lazy: bool) -> ActionProvider:
+    """The "apply all safe fixes" source action over every finding of the document (`lazy`: edit on resolve)."""
+
+    def provide(request: Request) -> list[types.CodeAction]:
+        if not wants(FIX_ALL_KIND, request.only):
+            return []
+        action = fix_all_action(request.findings, request.uri, request.version, lazy, request.lines,
+                                request.document_changes)
+        return [action] if action is not None else []
+
+    return provide
+
+
 def quick_fixes(
     findings: Sequence[Finding],
-    request: types.Range,
     uri: str,
     version: int | None,
     lines: Lines,
-    path: str,
     document_changes: bool = True,
 ) -> list[types.CodeAction]:
-    wanted = lines.to_span(path, request)
     actions: list[types.CodeAction] = []
     for finding in findings:
-        if not finding.fixes or not spans_overlap(finding.span, wanted):
+        if not finding.fixes:
             continue
         diagnostic = to_diagnostic(finding, lines)
         single_safe = len(finding.fixes) == 1 and finding.fixes[0].safe

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.ascendc.rules import rule_by_code
 from akgen_lsp.config import Settings
+from akgen_lsp.findings import Finding
 from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.docs import entry_markdown, rule_markdown
 
@@ -22,6 +23,17 @@ class HoverResult:
     line: int  # 0-based
     start: int  # code points
     end: int
+
+
+def codes_at(findings: Sequence[Finding], line: int, character: int) -> list[str]:
+    """The codes of the findings under a 0-based (line, code point) position."""
+    return [
+        f.code
+        for f in findings
+        if f.span.line <= line + 1 <= f.span.end_line
+        and (f.span.line < line + 1 or f.span.column <= character + 1)
+        and (f.span.end_line > line + 1 or character + 1 <= f.span.end_column)
+    ]
 
 
 def hover(

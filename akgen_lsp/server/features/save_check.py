@@ -1,54 +1,66 @@
 """Check on save: compile the kernel on the sim toolchain, run its task's cases, compare, estimate.
 
-The server registers `check_on_save` as ``save_checks["build"]``; on each save of an AscendC document (setting
-``check_on_save``) it runs `akgen_lsp.bench.check.check_kernel` in a child process of its own session (this module
-run as ``python -m akgen_lsp.server.features.save_check``: JSON request on stdin, JSON answer on stdout), so a new
-save or closing the document cancels the check and kills the whole process group (compiler and simulator included).
+`SaveChecks.check(host, doc, settings)` runs `akgen_lsp.bench.check.check_kernel` in a job of the persistent check
+worker (`server.check_worker`: imported once, one process tree per job), so a new save, closing the document or
+shutdown kills the job's whole tree (compiler and simulator included) and the next save starts warm.
 
-What it publishes, for the version that was saved (dropped when the text changed since):
+When a save checks (setting ``check_on_save``): ``manual`` (the default) checks the saves a person makes, not those
+the editor reports as automatic (``willSave`` reason AfterDelay or FocusOut: VS Code for the Web saves one second
+after typing); ``always`` every save; ``off`` none. The command "check now" checks whatever the setting says.
+
+What it publishes, for the version that was saved (findings follow later edits, see `server.tracking`):
 - source ``build``: compile errors (``akgen-build``);
 - source ``run``: runtime check failures at the user's line and wrong numbers (``akgen-run``), task problems
-  (``akgen-bench``) and one information at the kernel entry line with the figures, labelled as an estimate:
-  ``estimated 11.8 us on Ascend910B2 (estimate), 1/1 cases pass``.
-A file no task applies to gets nothing from this check (the lint still runs). A crash of the check is logged and
-shown once per message; the server keeps serving.
+  (``akgen-bench``, also shown once as a message) and one information at the kernel entry line with the figures,
+  labelled as an estimate: ``estimated 11.8 us on Ascend910B2 (estimate), 1/1 cases pass``.
+A kernel no task applies to gets one message per file saying how to add one (the lint still runs). A crash of the
+check is logged and shown once per message; the server keeps serving.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
+import hashlib
 import logging
 import os
 import re
-import signal
-import sys
-import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
+from typing import Any
 
 from lsprotocol import types
 from pygls.workspace import TextDocument
 
+from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
-from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
-
-if TYPE_CHECKING:
-    from akgen_lsp.server.protocol import AkgenServer
+from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.server.check_worker import CheckFailed, CheckWorker
+from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
 
 BUILD = "build"
 RUN = "run"
 ESTIMATE_CODE = "AKGEN-ESTIMATE"
-
-# messages already shown to the user, per server: a crash repeated on every save is said once
-_shown: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+AUTOMATIC_REASONS = (types.TextDocumentSaveReason.AfterDelay, types.TextDocumentSaveReason.FocusOut)
 
 _ENTRY_RE = re.compile(r'extern\s*"C"|__global__')
+
+NO_TASK = (
+    "akgen: {name} has no task, so saving it only lints it. To compile and run it on the CPU simulator on save, "
+    "add a [[task]] for it to akgen.toml (file, kernel, block_dim, inputs, outputs and a PyTorch reference; "
+    "samples/akgen.toml shows every field), or put it in an NPUKernelBench layout (<Op>/answer/N/op_kernel/)."
+)
+
+
+def should_check(setting: str, reason: types.TextDocumentSaveReason | None) -> bool:
+    """Whether a save with this `willSave` reason (None: the client sent none, a person saved) starts a check."""
+    if setting == "off":
+        return False
+    if setting == "always":
+        return True
+    return reason not in AUTOMATIC_REASONS
 
 
 def entry_line(text: str) -> int:
@@ -101,141 +113,134 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
     if message is not None:
         out[RUN].append(Finding(ESTIMATE_CODE, message, Span.point(path, entry_line(text)),
                                 severity=Severity.INFO, source="akgen-run",
-                                data={k: v for k, v in figures.items() if k != "timings"}))
+                                data={k: v for k, v in figures.items() if k not in ("timings", "trace")}))
     return out
 
 
-def _plain_settings(settings: Settings) -> dict[str, Any]:
+def plain_settings(settings: Settings) -> dict[str, Any]:
     return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
 
 
-async def run_check(path: str, settings: Mapping[str, Any], timeout_s: float) -> tuple[list[Finding], dict[str, Any]]:
-    """`check_kernel(path, settings)` in a child process group; cancelling the awaiting task kills the group.
-
-    Raises RuntimeError with a sentence when the child fails or answers nonsense, TimeoutError past `timeout_s`.
-    """
-    request = json.dumps({"path": path, "settings": dict(settings)}).encode()
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "akgen_lsp.server.features.save_check",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(request), timeout_s)
-    except BaseException:  # cancelled (new save, close, shutdown) or timed out: nothing of it may keep running
-        _kill_group(proc)
-        raise
-    finally:
-        if proc.returncode is not None:
-            _kill_group(proc)  # the kernel's own children, if any outlived it
-    if proc.returncode != 0:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        raise RuntimeError(f"the check process exited with status {proc.returncode} ({tail[0]})")
-    try:
-        answer = json.loads(out)
-        findings = [finding_from_json(f) for f in answer["findings"]]
-        figures = dict(answer["figures"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise RuntimeError(f"the check process gave an answer that is not JSON findings ({exc})") from exc
-    return findings, figures
+def trace_path(folder: Path, path: str) -> Path:
+    """Where the last run's Chrome trace of `path` is kept: one file per kernel, overwritten by each check."""
+    digest = hashlib.sha1(os.path.realpath(path).encode()).hexdigest()[:10]
+    return folder / f"{Path(path).stem}-{digest}.trace.json"
 
 
-def _kill_group(proc: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+def trace_folder() -> Path:
+    import platformdirs
+
+    return Path(os.environ.get("AKGEN_TRACE_DIR") or Path(platformdirs.user_cache_dir("akgen")) / "traces")
 
 
-def _once(ls: Any, message: str) -> bool:
-    seen = _shown.setdefault(ls, set())
-    if message in seen:
-        return False
-    seen.add(message)
-    return True
+@dataclass
+class LastCheck:
+    """What the last finished check of a document said (the status bar, "show the trace", `akgen/status`)."""
+
+    uri: str
+    state: str  # "running", "passed", "failed", "error", "no task", "cancelled"
+    message: str
+    seconds: float | None = None
+    trace: str | None = None
+    figures: dict[str, Any] = field(default_factory=dict)
 
 
-def _client_has_progress(ls: AkgenServer) -> bool:
-    try:
-        window = ls.client_capabilities.window
-    except AttributeError:  # not initialized yet
-        return False
-    return bool(window and window.work_done_progress)
+class SaveChecks:
+    """The check-on-save feature of one server: its worker, what each document's last check said."""
 
+    def __init__(self, worker: CheckWorker | None = None, traces: Path | None = None) -> None:
+        self.worker = worker or CheckWorker()
+        self.traces = traces or trace_folder()
+        self.last: dict[str, LastCheck] = {}
+        self._no_task_said: set[str] = set()
+        self._warming: asyncio.Task[None] | None = None
 
-async def _begin_progress(ls: AkgenServer, title: str) -> str | None:
-    if not _client_has_progress(ls):
-        return None
-    token = f"akgen-check-{uuid.uuid4().hex}"
-    try:
-        await asyncio.wait_for(ls.work_done_progress.create_async(token), 5.0)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:  # the client refused or did not answer: check without a progress bar
-        log.debug("no work-done progress: %s", exc)
-        return None
-    ls.work_done_progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=False))
-    return token
+    # -------------------------------------------------------------------------------------------- warm-up
 
+    def warm(self, host: FeatureHost, settings: Settings) -> None:
+        """Start the worker and build the precompiled header in the background (once per server)."""
+        if self._warming is not None or not _toolchain_on(settings) or settings.get("check_on_save") == "off":
+            return
 
-def _end_progress(ls: AkgenServer, token: str | None, message: str) -> None:
-    if token is None:
-        return
-    try:
-        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
-    except Exception:  # the client is gone
-        log.debug("could not end progress %s", token)
-    ls.work_done_progress.tokens.pop(token, None)
+        async def run() -> None:
+            try:
+                prepared = await self.worker.warm(plain_settings(settings))
+                log.info("check worker warm (%s): %s", self.worker.import_s, prepared)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the first save says what is wrong, with its own message
+                log.warning("warming the check worker failed: %s", exc)
 
+        self._warming = asyncio.ensure_future(run())
 
-async def check_on_save(ls: AkgenServer, doc: TextDocument, settings: Settings) -> None:
-    """The ``save_checks["build"]`` entry: check the saved document and publish ``build`` and ``run``."""
-    if str(settings.get("toolchain.name", "auto")) == "none":
-        return
-    uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
-    timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
-    from akgen_lsp.bench.cann import select_toolchain
+    # -------------------------------------------------------------------------------------------- the check
 
-    tool = select_toolchain(str(settings.get("toolchain.name", "auto")))
-    token = await _begin_progress(ls, f"akgen: checking {Path(path).name} on {tool}")
-    ended = "cancelled"
-    try:
+    async def check(self, host: FeatureHost, doc: TextDocument, settings: Settings) -> None:
+        """Check the saved document and publish ``build`` and ``run`` for the version that was saved."""
+        if not _toolchain_on(settings):
+            return
+        uri, path = doc.uri, doc.path
+        name = Path(path).name
+        timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
+        tool = select_toolchain(str(settings.get("toolchain.name", "auto")))
+        self._status(host, LastCheck(uri, "running", f"checking {name} on {tool}"))
+        token = await host.begin_progress(f"akgen: checking {name} on {tool}")
+        last = LastCheck(uri, "cancelled", "cancelled")
         try:
-            findings, figures = await run_check(path, _plain_settings(settings), 3 * timeout + 30.0)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            ended = "failed"
-            problem = f"akgen: checking {Path(path).name} on save failed ({exc}); see the server log."
-            if isinstance(exc, TimeoutError):
-                problem = (f"akgen: checking {Path(path).name} on save took too long and was stopped; raise "
-                           "toolchain.timeout_s or turn check_on_save off.")
-            if _once(ls, problem):
+            last = await self._run(host, doc, settings, timeout)
+        finally:
+            host.end_progress(token, last.message)
+            if last.state != "cancelled":
+                self.last[uri] = last
+            self._status(host, last)
+
+    async def _run(self, host: FeatureHost, doc: TextDocument, settings: Settings, timeout: float) -> LastCheck:
+        uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
+        name = Path(path).name
+        trace = trace_path(self.traces, path)
+        try:
+            result = await self.worker.check(path, plain_settings(settings), 3 * timeout + 30.0, str(trace))
+        except (asyncio.TimeoutError, TimeoutError):
+            problem = (f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
+                       "or set check_on_save to \"off\".")
+            host.show_once(problem, types.MessageType.Error)
+            return LastCheck(uri, "error", f"{name}: the check took too long")
+        except CheckFailed as exc:
+            problem = f"akgen: checking {name} on save failed ({exc}); see the server log."
+            if host.show_once(problem, types.MessageType.Error):
                 log.error("check on save of %s failed: %s", path, exc)
-                ls.show(problem, types.MessageType.Error)
-            return
+            return LastCheck(uri, "error", f"{name}: the check failed")
+        figures = result.figures
         if not figures.get("task"):
-            ended = "no task for this file"
-            for source in (BUILD, RUN):
-                ls.clear_source(uri, source)
-            return
-        by_source = split_findings(path, text, findings, figures)
+            for source in (BUILD,):
+                host.clear_source(uri, source)
+            if result.findings:  # the task itself is wrong (a bench task not in the suite, a broken layout)
+                host.publish_findings(uri, RUN, result.findings, version=version)
+                problem = str(figures.get("problem") or result.findings[0].message)
+                host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
+                return LastCheck(uri, "error", f"{name}: task error", result.seconds)
+            host.clear_source(uri, RUN)
+            if path not in self._no_task_said:
+                self._no_task_said.add(path)
+                host.show(NO_TASK.format(name=name), types.MessageType.Info)
+            return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds)
+        by_source = split_findings(path, text, result.findings, figures)
         for source in (BUILD, RUN):
-            ls.publish_findings(uri, source, by_source[source], version=version)
-        ended = figures_message(figures) or "done"
-    finally:
-        _end_progress(ls, token, ended)
+            host.publish_findings(uri, source, by_source[source], version=version)
+        summary = figures_message(figures) or "done"
+        passed = figures.get("status") == "pass"
+        return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
+                         figures.get("trace") or None, {k: v for k, v in figures.items() if k != "timings"})
+
+    def _status(self, host: FeatureHost, last: LastCheck) -> None:
+        host.notify_status(check={"uri": last.uri, "state": last.state, "message": last.message,
+                                  "seconds": last.seconds, "trace": last.trace})
+
+    async def close(self) -> None:
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
+        await self.worker.close()
 
 
-def _main() -> int:
-    """The child process: read ``{"path", "settings"}`` on stdin, print ``{"findings", "figures"}``."""
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
-    request = json.loads(sys.stdin.read())
-    from akgen_lsp.bench.check import check_kernel
-
-    findings, figures = check_kernel(request["path"], request.get("settings") or {})
-    answer = {"findings": [finding_to_json(f) for f in findings], "figures": figures}
-    sys.stdout.write(json.dumps(answer, default=str))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(_main())
+def _toolchain_on(settings: Settings) -> bool:
+    return str(settings.get("toolchain.name", "auto")) != "none"
