@@ -34,8 +34,9 @@ def _e(v: Any) -> str:
     return html.escape("" if v is None else str(v))
 
 
-def _bar_svg(items: Sequence[tuple[str, float]], width: int = 560, colour: str = "#1565c0",
-             fmt: str = "{:g}") -> str:
+def bar_svg(items: Sequence[tuple[str, float]], width: int = 560, colour: str = "#1565c0",
+            fmt: str = "{:g}") -> str:
+    """A horizontal bar chart as inline SVG: one labelled bar per (label, value) (akgen errors uses it too)."""
     if not items:
         return '<p class="note">nothing to plot</p>'
     row = 22
@@ -57,7 +58,7 @@ def _speedup_svg(tasks: Sequence[Mapping[str, Any]]) -> str:
     pts = [(t["task"].rsplit("/", 1)[-1], float(t["speedup"])) for t in tasks if t.get("speedup")]
     if not pts:
         return '<p class="note">no correct candidate with an estimate</p>'
-    body = _bar_svg(sorted(pts, key=lambda p: -p[1]), colour="#00897b", fmt="{:.2f}")
+    body = bar_svg(sorted(pts, key=lambda p: -p[1]), colour="#00897b", fmt="{:.2f}")
     return body + ('<p class="note">speedup = roofline time of the case (minimal bytes over HBM bandwidth, minimal '
                    "work over peak compute) / the simulator's estimate; 1.0 means at the roofline. Both are "
                    "estimates.</p>")
@@ -115,7 +116,7 @@ def render_html(summary: Mapping[str, Any], title: str = "akgen bench") -> str:
 {_no_answer_html(summary.get("no_answer", []))}
 <p class="note">score = 0.2·L1 + 0.3·L2 + 0.5·L3 over the levels present; task score = passed cases / cases × 100.</p>
 <h2>Error classes (candidates)</h2>
-{_bar_svg([(k, float(v)) for k, v in hist], colour="#c62828", fmt="{:.0f}")}
+{bar_svg([(k, float(v)) for k, v in hist], colour="#c62828", fmt="{:.0f}")}
 <h2>Speedup against the roofline (estimate)</h2>
 {_speedup_svg(summary.get("tasks", []))}
 <h2>Tasks</h2>

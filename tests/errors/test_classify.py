@@ -1,0 +1,63 @@
+"""The classifier: on the hand-labelled fixtures, and the catalog refinements one by one."""
+
+from __future__ import annotations
+
+import pytest
+
+from akgen_lsp.errors.blocks import ErrorBlock, Note
+from akgen_lsp.errors.classify import Classifier
+from akgen_lsp.errors.evaluate import confusion, render_confusion
+from akgen_lsp.errors.parsers import mine_log
+from tests.errors.conftest import LOGS, hand_labels, label_blocks
+
+
+@pytest.fixture(scope="module")
+def classifier() -> Classifier:
+    return Classifier()
+
+
+def test_every_hand_labelled_fixture_block_is_classified_as_labelled(classifier: Classifier) -> None:
+    labelled = []
+    for name in hand_labels():
+        labelled.extend(label_blocks(name, classifier.classify_all(mine_log(LOGS / name))))
+    result = confusion(labelled)
+    assert result["n"] == len(labelled) >= 25
+    assert result["accuracy"] == 1.0, render_confusion(result) + "\n" + str(result["mistakes"])
+
+
+def _block(message: str, code: str = "CXX", tool: str = "gcc", notes: tuple[str, ...] = ()) -> ErrorBlock:
+    return ErrorBlock(tool=tool, message=message, code=code, notes=[Note(n) for n in notes])
+
+
+@pytest.mark.parametrize(("message", "expected", "why"), [
+    ("no member named 'Softmax' in namespace 'AscendC'", "hallucinated_api", "invented"),
+    ("'DataCopyAsyncX' is not a member of 'AscendC'", "hallucinated_api", "no API named"),
+    ("'ReduceRepeat' is not a member of 'AscendC'", "renamed_api", "only in some CANN versions"),
+    ("'WholeReduceSum' was not declared in this scope", "scope", "real API used where it is not visible"),
+    ("'class AscendC::TQue<AscendC::TPosition::VECIN, 2>' has no member named 'Get'", "api_mismatch", "real API"),
+    ("'Sofmax' was not declared in this scope", "hallucinated_api", "close to a real API"),
+    ("'tileLength' was not declared in this scope", "scope", "message rule"),
+])
+def test_names_the_compiler_did_not_find(classifier: Classifier, message: str, expected: str, why: str) -> None:
+    c = classifier.classify(_block(message))
+    assert c.error_class == expected and why in c.reason
+
+
+def test_no_matching_function_on_the_element_type_is_dtype(classifier: Classifier) -> None:
+    msg = "no matching function for call to 'Add(AscendC::LocalTensor<half>&, AscendC::LocalTensor<float>&)'"
+    dtype = _block(msg, notes=("template argument deduction/substitution failed:",
+                               "deduced conflicting types for parameter 'T' ('half' and 'float')"))
+    arity = _block(msg, notes=("candidate expects 4 arguments, 2 provided",))
+    assert classifier.classify(dtype).error_class == "dtype"
+    assert classifier.classify(arity).error_class == "api_mismatch"
+
+
+def test_codes_npu_reports_and_defaults(classifier: Classifier) -> None:
+    assert classifier.classify(_block("anything", code="SIM-QUE-EMPTY", tool="sim")).reason == "code SIM-QUE-EMPTY"
+    npu = ErrorBlock(tool="npu-runtime", message="507035 ...", code="NPU-507035", error_class="runtime",
+                     extra={"error_str": "Illegal instruction, which is usually caused by unaligned UUB addresses"})
+    assert classifier.classify(npu).error_class == "memory"
+    npu.extra["error_str"] = "The DDR address of the MTE instruction is out of range"
+    assert classifier.classify(npu).error_class == "runtime"
+    assert classifier.classify(_block("something nobody wrote a rule for")).error_class == "api_mismatch"
+    assert classifier.classify(_block("CMake Error: odd", code="CMAKE", tool="cmake")).error_class == "harness"
