@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up .venv with akgen-lsp. Safe to run again.
 #   bash scripts/setup.sh          the tool itself: `akgen check`, `akgen serve`, `akgen sim`, `akgen bench`
-#   bash scripts/setup.sh --dev    also the test tools and the model backends the tests exercise (llama-cpp-python is
+#   bash scripts/setup.sh --dev    also the test tools, Ray, and the model backends the tests exercise (llama-cpp-python is
 #                                  built from source, ~3.5 min the first time; torch CPU + transformers, ~0.9 GB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ if [ "$DEV" = 1 ]; then
   # llama.cpp built for any x86-64 CPU, not only this one, before the dev extra so pip does not build it natively.
   python -c 'import llama_cpp' 2>/dev/null || \
     CMAKE_ARGS="-DGGML_NATIVE=OFF" python -m pip install -q 'llama-cpp-python[server]==0.3.36'
-  python -m pip install -q -e '.[dev]'
+  python -m pip install -q -e '.[dev,ray]'
   # The CPU build of torch, pinned before transformers so pip never picks a multi-GB CUDA build.
   python -m pip install -q 'torch==2.13.0'
   python -m pip install -q 'transformers>=4.51'

@@ -172,6 +172,98 @@ def register(app: typer.Typer) -> None:
                        "their reports have no code context", err=True)
 
 
+    @errors.command("synthesize")
+    def synthesize_cmd(
+        sources: Annotated[list[Path], typer.Option("--from", help="A folder of tasks with reference answers: the "
+                                                    "bundled suite, a checkout of NPUKernelBench (its tasks/), any "
+                                                    "folder in that layout; repeatable.")],
+        out: Annotated[Path, typer.Option("--out", help="Output folder (mutants/, mutants.jsonl, sft/, dpo/, "
+                                          "repairs.jsonl, manifest.json); a rerun resumes.")],
+        per_kernel: Annotated[int, typer.Option("--per-kernel", help="At most this many mutants per source kernel, "
+                                                "spread over the operators.")] = 12,
+        jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
+        executor: Annotated[str, typer.Option("--executor", help="local (a process pool), ray (pip install "
+                                              "'akgen-lsp[ray]') or serial.")] = "local",
+        ray_address: Annotated[str | None, typer.Option("--ray-address", help="A Ray cluster to run on (default: "
+                                                        "start a local Ray).")] = None,
+        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases run per mutant (0: all).")] = 4,
+        operators: Annotated[str | None, typer.Option("--operators", help="Comma-separated operators (default: "
+                                                      "all; see docs/errors.md).")] = None,
+        level: Annotated[int | None, typer.Option("--level", help="Only tasks of this level.")] = None,
+        task: Annotated[list[str] | None, typer.Option("--task", help="Only this task; repeatable.")] = None,
+        into_store: Annotated[bool, typer.Option("--into-store", help="Also add the repairs to the local store of "
+                                                 "repairs (reports find them as similar errors).")] = False,
+        cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
+        arch: Annotated[str | None, typer.Option("--arch", help="Hardware profile.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
+    ) -> None:
+        """Mutate correct kernels with realistic mistakes, keep those that really fail on the simulator (or the
+        linter), and write SFT samples, DPO pairs and a manifest."""
+        from akgen_lsp.bench.ray_executor import RayExecutor, RayUnavailable
+        from akgen_lsp.bench.tasks import TaskError
+        from akgen_lsp.errors.dataset import build_dataset
+        from akgen_lsp.errors.mutations import OPERATORS
+        from akgen_lsp.errors.store import RepairStore, RepairStoreError
+        from akgen_lsp.errors.synthesis import SynthOptions, make_executor, run_synthesis
+
+        ops = [o.strip() for o in operators.split(",")] if operators else None
+        unknown = [o for o in ops or () if o not in OPERATORS]
+        if unknown:
+            typer.echo(f"error: unknown operator {unknown[0]!r}; the operators are {', '.join(OPERATORS)}", err=True)
+            raise typer.Exit(2)
+        if executor not in ("local", "ray", "serial"):
+            typer.echo(f"error: --executor must be local, ray or serial, not {executor!r}", err=True)
+            raise typer.Exit(2)
+        missing = [s for s in sources if not s.is_dir()]
+        if missing:
+            typer.echo(f"error: {missing[0]} is not a folder of tasks", err=True)
+            raise typer.Exit(2)
+        settings = _settings(arch, cann)
+        opts = SynthOptions(sources=sources, out=out, per_kernel=per_kernel or None, operators=ops, jobs=jobs,
+                            max_cases=max_cases or None, arch=str(settings["arch"]),
+                            cann_version=str(settings["cann.version"]), checks=str(settings["sim.checks"]),
+                            level=level, tasks=tuple(task or ()))
+        runner = RayExecutor(address=ray_address, num_cpus=jobs) if executor == "ray" else make_executor(executor,
+                                                                                                           jobs)
+        try:
+            run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
+            store = RepairStore() if into_store else None
+            report = build_dataset(run.records, out, {**{k: str(v) for k, v in opts.__dict__.items()},
+                                                      "executor": executor}, settings, store)
+        except (TaskError, RayUnavailable, RepairStoreError, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
+                  "seconds": round(run.seconds, 1), "verified_per_minute": run.verified_per_minute,
+                  **report.to_json()}
+        if as_json:
+            typer.echo(json.dumps(counts, indent=2))
+            return
+        typer.echo(f"{run.planned} mutants ({run.ran} run now, {run.resumed} from {out / 'mutants.jsonl'}), "
+                   f"{run.kept} really fail; {report.samples} SFT samples and {report.dpo_pairs} DPO pairs after "
+                   f"removing {report.dropped_exact} exact and {report.dropped_near} near duplicates")
+        for split, c in report.splits.items():
+            typer.echo(f"  {split}: {c.get('sft', 0)} SFT, {c.get('dpo', 0)} DPO")
+        typer.echo(f"wrote {out / 'sft'}, {out / 'dpo'}, {out / 'repairs.jsonl'}, {out / 'manifest.json'}")
+
+
+def _synthesize_with_progress(opts: Any, executor: Any) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from akgen_lsp.errors.synthesis import run_synthesis
+
+    with Progress(TextColumn("[bold]synthesize"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}")) as prog:
+        bar = prog.add_task("planning", total=None)
+
+        def progress(done: int, total: int, row: dict[str, Any]) -> None:
+            verdict = "kept" if row.get("kept") else "passes (dropped)"
+            prog.update(bar, completed=done, total=total,
+                        description=f"{row.get('task', '').rsplit('/', 1)[-1]} {row.get('operator')}: {verdict}")
+
+        return run_synthesis(opts, executor, progress=progress)
+
+
 def _source_of(block: Any, mapper: Any) -> tuple[str | None, str | None]:
     if not block.file:
         return None, None

@@ -22,6 +22,7 @@ from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile, load_arch
 from akgen_lsp.ascendc.catalog import Catalog, Entry, load_catalog
+from akgen_lsp.ascendc.syntax import parse, user_defined_names
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.error_classes import load_taxonomy
 from akgen_lsp.errors.blocks import ErrorBlock
@@ -170,17 +171,22 @@ def _fact(e: Entry, arch: ArchProfile, version: str) -> ApiFact:
                    e.replaced_by, e.deprecated)
 
 
-def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext) -> tuple[list[Entry], list[str]]:
-    """Catalog entries named on the line or in the message (resolved calls first), and names that exist nowhere."""
+def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext, own: frozenset[str] = frozenset()
+          ) -> tuple[list[Entry], list[str]]:
+    """Catalog entries named on the line or in the message (resolved calls first), and names that exist nowhere.
+    Names the document defines itself (`own`) and plain C++ types are not the API."""
     found: list[Entry] = []
 
     def add(e: Entry | None) -> None:
-        if e is not None and e.kind not in _SKIP_KINDS and e not in found:
-            found.append(e)
+        if e is None or e.kind in _SKIP_KINDS or e in found or e.short in own:
+            return
+        if e.kind == "type" and "::" not in e.name:
+            return  # float, half: the table says nothing a repair needs
+        found.append(e)
 
     for name in ctx.calls:
         add(cat.get(name))
-    texts = [block.message, ctx.code_line, *(n.message for n in block.notes[:3])]
+    texts = [ctx.code_line, block.message, *(n.message for n in block.notes[:3])]
     for text in texts:
         for m in _IDENT.finditer(text):
             name = m.group(0)
@@ -191,7 +197,8 @@ def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext) -> tuple[list[Entry
             hits = [e for e in cat.lookup(short) if e.kind not in _SKIP_KINDS]
             if len(hits) == 1 or (hits and name.startswith("AscendC::")):
                 add(hits[0])
-    missing = [n for n in _QUOTED_NAME.findall(block.message) if not cat.lookup(n) and n not in ("AscendC", "std")]
+    missing = [n for n in _QUOTED_NAME.findall(block.message)
+               if not cat.lookup(n) and n not in ("AscendC", "std") and n not in own]
     return found[:MAX_APIS], list(dict.fromkeys(missing))
 
 
@@ -211,9 +218,11 @@ def _unknown(cat: Catalog, names: Sequence[str], found: list[Entry]) -> list[Unk
 
 def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Settings | None = None, *,
                  catalog: Catalog | None = None, store: RepairStore | None = None,
-                 classifier: Classifier | None = None, k_similar: int = 3) -> DiagnosticReport:
+                 classifier: Classifier | None = None, k_similar: int = 3, use_store: bool = True
+                 ) -> DiagnosticReport:
     """The diagnostic report of `item` in the document `text` at `path` (see the module docstring). Without a
-    `store`, the default repair store is read when it exists (it is never created here)."""
+    `store`, the default repair store is read when it exists (it is never created here); `use_store=False` reads
+    none (training prompts must not carry repairs of other kernels)."""
     settings = settings or defaults()
     cat = catalog or load_catalog()
     version = str(settings["cann.version"])
@@ -222,11 +231,12 @@ def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Set
     clf = classifier or Classifier(cat, version)
     cls = clf.classify(block).error_class
     info = load_taxonomy().classes[cls]
-    ctx = code_context(text, path, block.line or 1, cat) if block.line else CodeContext(path, 0, "")
-    entries, missing = _apis(cat, block, ctx)
+    pf = parse(text, path) if text else None
+    ctx = code_context(text, path, block.line, cat, parsed=pf) if block.line and pf else CodeContext(path, 0, "")
+    entries, missing = _apis(cat, block, ctx, user_defined_names(pf) if pf else frozenset())
     unknown = _unknown(cat, missing, entries) if missing else []
-    if store is None and default_path().is_file():
+    if store is None and use_store and default_path().is_file():
         store = RepairStore()
-    similar = store.similar(block.signature, k_similar, cls) if store is not None else []
+    similar = store.similar(block.signature, k_similar, cls) if store is not None and use_store else []
     return DiagnosticReport(block, cls, info.title, info.definition, ctx,
                             [_fact(e, arch, version) for e in entries], unknown, _hardware(arch), similar, version)

@@ -58,3 +58,20 @@ def test_classify_evaluate_prints_the_confusion_matrix(tmp_path: Path) -> None:
     res = runner.invoke(app, ["errors", "classify", str(out), "--evaluate", "--json"])
     ev = json.loads(res.stdout)["evaluation"]
     assert ev["matrix"]["syntax"] == {"dtype": 1} and ev["per_class"]["syntax"]["recall"] == 0.0
+
+
+def test_synthesize_from_the_cli(tmp_path: Path) -> None:
+    suite = Path(__file__).resolve().parents[2] / "akgen_lsp" / "bench" / "suite" / "tasks"
+    out = tmp_path / "data"
+    args = ["errors", "synthesize", "--from", str(suite), "--task", "AddMath", "--operators", "device_stl",
+            "--per-kernel", "1", "--max-cases", "1", "--executor", "serial", "--out", str(out), "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    counts = json.loads(res.stdout)
+    assert counts["planned"] == 1 and counts["kept"] == 1 and counts["samples"] == 1
+    assert (out / "manifest.json").is_file() and (out / "mutants.jsonl").is_file()
+    assert json.loads(runner.invoke(app, args).stdout)["resumed"] == 1  # a rerun resumes
+    bad = runner.invoke(app, [*args[:6], "--operators", "typo_api", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown operator 'typo_api'" in bad.output
+    bad = runner.invoke(app, ["errors", "synthesize", "--from", str(tmp_path / "nope"), "--out", str(out)])
+    assert bad.exit_code == 2 and "is not a folder of tasks" in bad.output
