@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim.fixits import with_fixits
 
 _DIAG = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+):\s*"
                    r"(?P<sev>fatal error|error|warning|note):\s*(?P<msg>.*)$")
@@ -111,6 +112,9 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
         if inc:
             includes.append((inc.group("file"), int(inc.group("line")), int(inc.group("col") or 1)))
             continue
+        if current is not None and s.startswith("fix-it:"):  # -fdiagnostics-parseable-fixits (cann_project)
+            current.raw += "\n" + s
+            continue
         d = _DIAG.match(s)
         if d:
             sev = d.group("sev")
@@ -166,7 +170,7 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
                 out.append(Finding("MSOPGEN", f"msopgen: {mo.group('msg').strip() or s}",
                                    Span.point(op_json or m.kernel, 1), Severity.ERROR, "akgen-build", "build_system",
                                    data={"raw": s}))
-    compiler = [_compiler_finding(g, m) for g in groups]
+    compiler = with_fixits([_compiler_finding(g, m) for g in groups], m.user)
     seen: set[tuple[str, int, int, str]] = set()
     result: list[Finding] = []
     for f in compiler + out:

@@ -414,9 +414,25 @@ def prepare_project(spec: ProjectSpec) -> list[Command]:
     return [msopgen_command(spec), build_command(spec)]
 
 
+# bisheng (clang) prints its fix-it hints as machine-readable lines, which the log parser turns into fixes
+# (akgen_lsp/sim/fixits.py); add_ops_compile_options is the custom-op project's own way to pass kernel options.
+FIXIT_OPTIONS = "add_ops_compile_options(ALL OPTIONS -fdiagnostics-parseable-fixits)"
+
+
+def add_fixit_option(spec: ProjectSpec) -> None:
+    """Ask bisheng for parseable fix-its in the project's op_kernel/CMakeLists.txt (once)."""
+    cmake = spec.project / "op_kernel" / "CMakeLists.txt"
+    if not cmake.is_file():
+        return
+    text = cmake.read_text(encoding="utf-8", errors="replace")
+    if FIXIT_OPTIONS not in text:
+        cmake.write_text(text.rstrip("\n") + "\n" + FIXIT_OPTIONS + "\n", encoding="utf-8")
+
+
 def finish_project(spec: ProjectSpec) -> None:
-    """After the skeleton exists: sources in place, presets patched, validation/ written."""
+    """After the skeleton exists: sources in place, presets patched, fix-its asked for, validation/ written."""
     desc = json.loads(spec.op_json.read_text(encoding="utf-8"))[0]
     place_sources(spec)
     patch_presets(spec)
+    add_fixit_option(spec)
     write_validation(spec, desc)

@@ -25,6 +25,7 @@ from akgen_lsp.sim import cache_prune
 from akgen_lsp.sim.build_cache import atomic_dir, build_key, cache_dir, publish, side_headers
 from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, find_cxx, run_compiler
+from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.glue import generate_glue
 from akgen_lsp.sim.pch import ensure_launcher, ensure_pch
@@ -85,7 +86,8 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     res = run_compiler(cmd, opts.timeout_s, cwd=tmp)
     log = (res.stderr or "") + (res.stdout or "")
     ok = res.returncode == 0
-    findings = [] if ok else parse_gcc_output(log, user_files, str(sources[0]))
+    findings = [] if ok else with_fixits(parse_gcc_output(log, user_files, str(sources[0])),
+                                                user_file_resolver(user_files))
     if ok and not (tmp / "kernel").is_file():
         ok = False
     meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:]}

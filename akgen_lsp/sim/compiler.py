@@ -13,6 +13,7 @@ SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
 LAUNCHER_SRC = SIM_DIR / "launcher" / "launcher.cpp"
 BASE_FLAGS = ("-std=c++20", "-Og", "-ftree-vectorize", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
+              "-fdiagnostics-parseable-fixits",
               "-DASCENDC_CPU_DEBUG", "-D__NPU_ARCH__=2201")
 # Not __CCE_KT_TEST__: CANN defines it only for its CPU-debug (tikicpulib) builds, and kernels gate NPU-only code on it
 # (GroupNormSwish's DataCopyPad/Cast sit in `#ifndef __CCE_KT_TEST__`); the sim runs the NPU's code path. The host

@@ -103,3 +103,16 @@ def test_handmade_fixtures_still_parse() -> None:
     cm = parse_build_log(_log("handmade_cmake_error.log"))
     assert len(cm) == 1 and "ASCEND_CANN_PACKAGE_PATH" in cm[0].message and cm[0].span.path == "cmake/config.cmake"
     assert [f.code for f in parse_build_log(_log("handmade_link_error.log"))] == ["LINK"]
+
+
+def test_fixit_lines_become_fixes_at_the_users_file(tmp_path: Path) -> None:
+    src = tmp_path / "fixit_add.cpp"
+    src.write_text((LOGS / "fixit_add.cpp").read_text())
+    fs = parse_build_log(_log("fixits_clang.log"), {"/tmp/fixclang/cann/project/op_kernel/fixit_add.cpp": str(src)})
+    assert [(f.span.line, f.span.column) for f in fs] == [(9, 14), (10, 17)]
+    assert fs[0].fixes == ()  # clang had no suggestion for 'Ad'
+    (fix,) = fs[1].fixes
+    assert not fix.safe and fix.title == "Change 'xLocl' to 'xLocal' (the compiler's fix-it)"
+    (edit,) = fix.edits
+    assert (edit.span.path, edit.span.line, edit.span.column, edit.span.end_column, edit.new_text) == (
+        str(src), 10, 17, 22, "xLocal")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from akgen_lsp.bench.cann import BUILD_TIMEOUT_S
 from akgen_lsp.bench.cann_project import (
+    FIXIT_OPTIONS,
     HELPER_HEADER,
     VALIDATION_CMAKE,
     ProjectSpec,
@@ -94,7 +95,11 @@ def test_finish_project_places_files_and_keeps_the_skeleton_cmake(tmp_path: Path
     assert sorted(p.name for p in k.iterdir()) == ["CMakeLists.txt", "helper.h", "leaky_relu.cpp"]
     assert sorted(p.name for p in h.iterdir()) == ["CMakeLists.txt", "leaky_relu.cpp", "leaky_relu_def.cpp",
                                                    "leaky_relu_tiling.h"]
-    assert (k / "CMakeLists.txt").read_text() == "# skeleton\n" and (h / "leaky_relu.cpp").read_text() == HOST
+    # the kernel's CMakeLists.txt is the skeleton's, with bisheng asked for parseable fix-its (once)
+    assert (k / "CMakeLists.txt").read_text() == "# skeleton\n" + FIXIT_OPTIONS + "\n"
+    assert (h / "CMakeLists.txt").read_text() == "# skeleton\n" and (h / "leaky_relu.cpp").read_text() == HOST
+    finish_project(s)
+    assert (k / "CMakeLists.txt").read_text().count(FIXIT_OPTIONS) == 1
     v = s.project / "validation"
     assert (v / "CMakeLists.txt").read_text() == VALIDATION_CMAKE
     assert (v / "pytorch_npu_helper.hpp").read_text() == HELPER_HEADER

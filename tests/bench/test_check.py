@@ -62,3 +62,40 @@ def test_check_on_save_honours_toolchain_name(add_task: Task, monkeypatch) -> No
     # asked for cann on a machine without CANN: a harness finding that says what is missing, no sim run behind it
     assert figures.get("status") != "pass"
     assert any("ASCEND_HOME_PATH" in f.message for f in findings)
+
+
+def test_a_candidate_text_is_checked_as_the_file(tmp_path: Path) -> None:
+    """`text` (a repair candidate) is compiled and run for the file's task, beside copies of the file's headers; the
+    findings name the file, and the file itself is left as it was."""
+    body = (SAMPLES / "kernels" / "elementwise_tail.cpp").read_text()
+    assert '#include "kernel_operator.h"' in body
+    (tmp_path / "k.cpp").write_text(body)
+    (tmp_path / "consts.h").write_text("#pragma once\nconstexpr float kHalf = 0.5f;\n")
+    (tmp_path / "akgen.toml").write_text(
+        '[[task]]\nname = "ScaledAdd"\nfile = "k.cpp"\nkernel = "scaled_add"\nmode = "static"\nblock_dim = 48\n'
+        'reference = "alpha * x + y"\nparams = { alpha = 0.5 }\n'
+        'inputs = [{ name = "x", shape = [100003], dtype = "float32" }, '
+        '{ name = "y", shape = [100003], dtype = "float32" }]\n'
+        'outputs = [{ name = "z", shape = [100003], dtype = "float32" }]\n')
+    broken = body.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "consts.h"\n'
+                          'static_assert(kHalf == 0.5f, "the header beside the file is read");\nint oops = nope;', 1)
+    findings, figures = check_kernel(tmp_path / "k.cpp", defaults(), text=broken)
+    assert figures["status"] == "compile_error"
+    (err,) = [f for f in findings if f.code == "CXX"]
+    assert err.span.path == str(tmp_path / "k.cpp") and "nope" in err.message
+    assert err.span.line == broken.splitlines().index("int oops = nope;") + 1
+    assert (tmp_path / "k.cpp").read_text() == body
+    findings, figures = check_kernel(tmp_path / "k.cpp", defaults(), text=broken.replace("int oops = nope;", ""))
+    assert figures["status"] == "pass", findings
+
+
+def test_a_task_named_by_the_caller(add_task: Task, tmp_path: Path) -> None:
+    """`task_name` (akgen fix --task): a kernel outside any layout checked against a suite task by its name."""
+    answer = add_task.answers[0].root
+    shutil.copytree(answer, tmp_path / "mine")  # op_kernel/ and op_host/, outside any task layout
+    kernel = tmp_path / "mine" / "op_kernel" / add_task.answers[0].kernel.name
+    assert check_kernel(kernel, defaults()) == ([], {"task": None})
+    findings, figures = check_kernel(kernel, defaults(), task_name=add_task.name)
+    assert figures["task"] == add_task.id and figures["status"] == "pass", findings
+    findings, figures = check_kernel(kernel, defaults(), task_name="NoSuchTask")
+    assert figures["task"] is None and "no task named 'NoSuchTask'" in findings[0].message
