@@ -174,11 +174,15 @@ def register(app: typer.Typer) -> None:
 
     @errors.command("synthesize")
     def synthesize_cmd(
-        sources: Annotated[list[Path], typer.Option("--from", help="A folder of tasks with reference answers: the "
-                                                    "bundled suite, a checkout of NPUKernelBench (its tasks/), any "
-                                                    "folder in that layout; repeatable.")],
         out: Annotated[Path, typer.Option("--out", help="Output folder (mutants/, mutants.jsonl, sft/, dpo/, "
                                           "repairs.jsonl, manifest.json); a rerun resumes.")],
+        sources: Annotated[list[Path] | None, typer.Option("--from", help="A folder of tasks with reference answers: "
+                                                           "the bundled suite, a checkout of NPUKernelBench (its "
+                                                           "tasks/), any folder in that layout; repeatable.")] = None,
+        runs: Annotated[list[Path] | None, typer.Option("--from-runs", help="A bench run folder (`akgen bench run "
+                                                        "--candidates DIR --out RUN`): each failing sample with a "
+                                                        "later passing sample of its task is a repair; repeatable."
+                                                        )] = None,
         per_kernel: Annotated[int, typer.Option("--per-kernel", help="At most this many mutants per source kernel, "
                                                 "spread over the operators.")] = 12,
         jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
@@ -202,9 +206,10 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.bench.ray_executor import RayExecutor, RayUnavailable
         from akgen_lsp.bench.tasks import TaskError
         from akgen_lsp.errors.dataset import build_dataset
+        from akgen_lsp.errors.history import HistoryError, history_records
         from akgen_lsp.errors.mutations import OPERATORS
         from akgen_lsp.errors.store import RepairStore, RepairStoreError
-        from akgen_lsp.errors.synthesis import SynthOptions, make_executor, run_synthesis
+        from akgen_lsp.errors.synthesis import SynthOptions, SynthRun, make_executor, run_synthesis
 
         ops = [o.strip() for o in operators.split(",")] if operators else None
         unknown = [o for o in ops or () if o not in OPERATORS]
@@ -213,6 +218,11 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         if executor not in ("local", "ray", "serial"):
             typer.echo(f"error: --executor must be local, ray or serial, not {executor!r}", err=True)
+            raise typer.Exit(2)
+        sources = sources or []
+        if not sources and not runs:
+            typer.echo("error: give --from (folders of tasks with answers) or --from-runs (bench run folders)",
+                       err=True)
             raise typer.Exit(2)
         missing = [s for s in sources if not s.is_dir()]
         if missing:
@@ -226,14 +236,20 @@ def register(app: typer.Typer) -> None:
         runner = RayExecutor(address=ray_address, num_cpus=jobs) if executor == "ray" else make_executor(executor,
                                                                                                            jobs)
         try:
-            run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
+            if sources:
+                run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
+            else:
+                run = SynthRun(0, 0, 0, 0, 0, [], 0.0)
+            history = [r for d in runs or () for r in history_records(d, out)]
             store = RepairStore() if into_store else None
-            report = build_dataset(run.records, out, {**{k: str(v) for k, v in opts.__dict__.items()},
-                                                      "executor": executor}, settings, store)
-        except (TaskError, RayUnavailable, RepairStoreError, ValueError) as exc:
+            report = build_dataset([*run.records, *history], out,
+                                   {**{k: str(v) for k, v in opts.__dict__.items()}, "executor": executor,
+                                    "from_runs": [str(d) for d in runs or ()]}, settings, store)
+        except (TaskError, RayUnavailable, RepairStoreError, HistoryError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
+                  "history_repairs": sum(1 for r in history if r["kept"]),
                   "seconds": round(run.seconds, 1), "verified_per_minute": run.verified_per_minute,
                   **report.to_json()}
         if as_json:
@@ -245,6 +261,72 @@ def register(app: typer.Typer) -> None:
         for split, c in report.splits.items():
             typer.echo(f"  {split}: {c.get('sft', 0)} SFT, {c.get('dpo', 0)} DPO")
         typer.echo(f"wrote {out / 'sft'}, {out / 'dpo'}, {out / 'repairs.jsonl'}, {out / 'manifest.json'}")
+
+
+    @errors.command("bench")
+    def bench_cmd(
+        corpus: Annotated[Path, typer.Option("--corpus", help="The --out folder of `akgen errors synthesize`.")],
+        fixer: Annotated[str, typer.Option("--fixer", help="deterministic, model, both, or a registered fixer.")
+                         ] = "deterministic",
+        samples: Annotated[int, typer.Option("--samples", help="Candidates per broken kernel (k of pass@k).")] = 1,
+        split: Annotated[str, typer.Option("--split", help="test (held out), validation, train or all.")] = "test",
+        jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
+        out: Annotated[Path | None, typer.Option("--out", help="Where candidates and repair_results.jsonl go "
+                                                 "(default: CORPUS/repair-bench).")] = None,
+        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases each candidate runs (0: all, the "
+                                               "default: a repair must pass its task).")] = 0,
+        grammar: Annotated[Path | None, typer.Option("--grammar", help="A GBNF grammar the model's answers must "
+                                                     "follow (llama.cpp).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    ) -> None:
+        """Measure repairs: does a fixer restore each broken kernel to compiling and passing its cases?"""
+        from akgen_lsp.errors.fixers import ModelFixer, fixer_names
+        from akgen_lsp.errors.repair_bench import CorpusError, run_repair_bench
+        from akgen_lsp.model.backends import BackendError
+
+        names = ["deterministic", "model"] if fixer == "both" else [fixer]
+        unknown = [n for n in names if n not in fixer_names()]
+        if unknown:
+            typer.echo(f"error: unknown fixer {unknown[0]!r}; the fixers are {', '.join(fixer_names())} (or both)",
+                       err=True)
+            raise typer.Exit(2)
+        if split not in ("test", "validation", "train", "all"):
+            typer.echo(f"error: --split must be test, validation, train or all, not {split!r}", err=True)
+            raise typer.Exit(2)
+        objects = {}
+        if grammar is not None:
+            if not grammar.is_file():
+                typer.echo(f"error: grammar file not found: {grammar}", err=True)
+                raise typer.Exit(2)
+            objects["model"] = ModelFixer(grammar=grammar.read_text(encoding="utf-8"))
+        settings = _settings(None, None)
+        try:
+            result = run_repair_bench(corpus, [fixer], max(1, samples), split, out, jobs, settings,
+                                      fixer_objects=objects, max_cases=max_cases or None)
+        except (CorpusError, BackendError, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(result, indent=2))
+            return
+        _print_repairs(result)
+
+
+def _print_repairs(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    k = result["samples"]
+    for name, rows in result["fixers"].items():
+        t = Table(title=f"repairs by {name} on the {result['split']} split ({result['broken']} broken kernels)")
+        for col in ("class", "broken", "top-1", f"pass@{k}", "proposed", "verified", "not verified"):
+            t.add_column(col, justify="left" if col == "class" else "right")
+        for cls, r in rows.items():
+            t.add_row(cls, str(r["broken"]), f"{r['top1']:.3f}", f"{r[f'pass@{k}']:.3f}", str(r["proposed"]),
+                      str(r["verified"]), str(r["not_verified"]))
+        con.print(t)
+    con.print("only verified candidates would be offered in the editor: offered but not verified = 0")
 
 
 def _synthesize_with_progress(opts: Any, executor: Any) -> Any:

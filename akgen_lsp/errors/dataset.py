@@ -119,8 +119,8 @@ def _reasoning(r: Mapping[str, Any], title: str) -> list[str]:
 def _prompt(r: Mapping[str, Any], settings: Settings, catalog: Catalog, classifier: Classifier) -> list[dict[str, str]]:
     block = ErrorBlock.from_json(r["primary"])
     path = r["kernel_file"]
-    if block.file == r["mutant_path"]:
-        block.file = path
+    if block.file and Path(block.file).name == Path(path).name:
+        block.file = path  # the prompt names the file as the task's layout does, not where it was run
     report = build_report(block, r["mutant_text"], path, settings, catalog=catalog, classifier=classifier,
                           use_store=False)
     return repair_messages(report.markdown(), r["mutant_text"], path)

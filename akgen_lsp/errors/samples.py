@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from akgen_lsp.model.prompts import SYSTEM_REPAIR
 
 _CODE_BLOCK = re.compile(r"```(?:cpp|c\+\+|c)?[ \t]*\n(.*?)```", re.S)
+_DIFF_BLOCK = re.compile(r"```(?:diff|patch)[ \t]*\n(.*?)```", re.S)
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def repair_messages(report_markdown: str, code: str, path: str) -> list[dict[str, str]]:
@@ -32,7 +34,59 @@ def code_answer(code: str) -> str:
     return f"```cpp\n{code.rstrip()}\n```"
 
 
-def extract_code(answer: str) -> str | None:
-    """The last fenced C++ block of a model's answer (its corrected file), or None."""
+def extract_code(answer: str, broken: str | None = None) -> str | None:
+    """The corrected file of a model's answer: its last fenced C++ block, or, given the `broken` file, the result
+    of applying its last ```diff block (a unified diff of the file) to it. None when the answer has neither (or
+    the diff does not apply)."""
+    diffs = _DIFF_BLOCK.findall(answer)
+    if diffs and broken is not None:
+        return apply_unified_diff(broken, diffs[-1])
     blocks = _CODE_BLOCK.findall(answer)
     return blocks[-1] if blocks else None
+
+
+def apply_unified_diff(text: str, diff: str) -> str | None:
+    """`text` with the hunks of a one-file unified diff applied; each hunk's context and removed lines must match
+    the text where the hunk says (or, failing that, at one other place). None when a hunk does not apply."""
+    lines = text.splitlines(keepends=True)
+    hunks: list[tuple[int, list[str]]] = []
+    for ln in diff.splitlines(keepends=True):
+        if ln.startswith(("--- ", "+++ ")):
+            continue
+        m = _HUNK.match(ln)
+        if m:
+            hunks.append((int(m.group(1)), []))
+        elif hunks and ln[:1] in (" ", "+", "-"):
+            hunks[-1][1].append(ln if ln.endswith("\n") else ln + "\n")
+        elif hunks and ln.strip() == "":
+            hunks[-1][1].append(" \n")  # an empty context line whose leading space was lost
+    if not hunks:
+        return None
+    out: list[str] = []
+    pos = 0
+    for start, body in hunks:
+        old = [b[1:] for b in body if b[:1] in (" ", "-")]
+        new = [b[1:] for b in body if b[:1] in (" ", "+")]
+        at = max(start - 1, 0) if not old else _find(lines, old, max(start - 1, 0), pos)
+        if at is None or at < pos:
+            return None
+        out.extend(lines[pos:at])
+        out.extend(new)
+        pos = at + len(old)
+    out.extend(lines[pos:])
+    return "".join(out)
+
+
+def _find(lines: list[str], old: list[str], hint: int, lo: int) -> int | None:
+    def norm(s: str) -> str:
+        return s.rstrip("\r\n")
+
+    want = [norm(o) for o in old]
+
+    def match(i: int) -> bool:
+        return i + len(want) <= len(lines) and all(norm(lines[i + j]) == w for j, w in enumerate(want))
+
+    if match(hint):
+        return hint
+    hits = [i for i in range(lo, len(lines) - len(want) + 1) if match(i)]
+    return hits[0] if len(hits) == 1 else None

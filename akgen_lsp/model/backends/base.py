@@ -60,6 +60,7 @@ class GenParams:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     timeout_s: float = 30.0
+    grammar: str | None = None  # a GBNF grammar the answer must follow (llama.cpp; sent to OpenAI-compatible servers)
 
 
 @dataclass

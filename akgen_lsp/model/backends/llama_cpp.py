@@ -178,8 +178,15 @@ class LlamaCppBackend(Backend):
             eos = {llm.token_eos()}
             scanner = StopScanner(params.stop)
             decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+            grammar = None
+            if params.grammar:
+                try:
+                    grammar = llama_cpp.LlamaGrammar.from_string(params.grammar, verbose=False)
+                except (ValueError, RuntimeError) as exc:
+                    raise BackendError(f"the GBNF grammar does not parse: {exc}", "config") from None
             generator = llm.generate(
-                tokens, temp=params.temperature, top_p=params.top_p, top_k=40, min_p=0.05, repeat_penalty=1.0
+                tokens, temp=params.temperature, top_p=params.top_p, top_k=40, min_p=0.05, repeat_penalty=1.0,
+                grammar=grammar,
             )
             if params.seed is not None:
                 llm.set_seed(params.seed)

@@ -144,6 +144,9 @@ class OpenAIBackend(Backend):
             body["stop"] = list(params.stop)[:4]  # the OpenAI API takes at most four; the rest are cut client-side
         if params.seed is not None:
             body["seed"] = params.seed
+        if params.grammar:
+            body["grammar"] = params.grammar  # llama.cpp's server reads it; vLLM takes guided_grammar
+            body["guided_grammar"] = params.grammar
         if use_chat:
             messages = list(prompt.messages) or [{"role": "user", "content": prompt.text}]
             body["messages"] = messages

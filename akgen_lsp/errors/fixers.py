@@ -1,0 +1,187 @@
+"""Fixers: whatever proposes corrected files for a broken kernel, behind one interface, with a registry.
+
+    class Fixer(Protocol):
+        name: str
+        def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
+                       k: int) -> list[CandidateEdit]: ...
+
+    register_fixer("deterministic", MyFixer)      # the "Fix this build error" work replaces the default here
+    get_fixer("deterministic")
+
+A fixer proposes; nothing it proposes is trusted: the repair benchmark (and the editor) compile and run every
+candidate and count (or offer) only those that verify. Two fixers are registered:
+- ``deterministic`` (`FindingFixer`): the fixes the findings already carry (the linter's renames and insertions, safe
+  ones first) and the compiler's own suggestions (``; did you mean 'SoftMax'?`` at the error's column), each applied
+  alone; the issue-13 fixes plug in by registering their own factory under this name;
+- ``model`` (`ModelFixer`): the configured model backend (llama.cpp, transformers, an OpenAI-compatible server) asked
+  with the repair prompt of `errors.samples` (the diagnostic report and the file), `k` samples, optionally
+  constrained by a GBNF grammar; an answer is the whole file in a ```cpp block, or a unified diff of it in a
+  ```diff block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from akgen_lsp.config import Settings
+from akgen_lsp.errors.blocks import ErrorBlock
+from akgen_lsp.errors.report import build_report
+from akgen_lsp.errors.samples import extract_code, repair_messages
+from akgen_lsp.findings import Edit, Finding, Severity, Span, apply_edits
+from akgen_lsp.model.backends import BackendError, GenParams, Prompt, make_backend
+from akgen_lsp.model.prompts import render_chat
+
+
+@dataclass(frozen=True)
+class BrokenKernel:
+    """One kernel to repair: its text, where it lives, its task, and what is known about its error."""
+
+    id: str
+    task_id: str
+    task_root: str
+    path: str  # as the prompt names it (op_kernel/add_math.cpp)
+    file: Path  # on disk
+    text: str
+    host_dir: Path | None
+    error_class: str  # the known class (the injected mistake)
+    primary: ErrorBlock | None = None
+    original_lint: frozenset[tuple[str, str]] = frozenset()  # the correct kernel's own lint errors
+    run_findings: tuple[dict[str, Any], ...] = ()  # the findings of its real run (JSON shape)
+
+
+@dataclass(frozen=True)
+class CandidateEdit:
+    text: str  # the whole corrected file
+    title: str
+    fixer: str
+
+
+class Fixer(Protocol):
+    name: str
+
+    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
+                   k: int) -> list[CandidateEdit]: ...
+
+
+_SUGGESTION = re.compile(r"['\u2018](\w+)['\u2019].*?did you mean ['\u2018](\w+)['\u2019]")
+
+
+def fixit_edit(finding: Finding, text: str) -> Edit | None:
+    """The compiler's "did you mean" as an edit: the wrong name at the finding's place, renamed."""
+    m = _SUGGESTION.search(finding.message)
+    if m is None:
+        return None
+    wrong, right = m.group(1), m.group(2)
+    lines = text.splitlines()
+    line = finding.span.line
+    if not 1 <= line <= len(lines):
+        return None
+    src = lines[line - 1]
+    starts = [i for i in range(len(src)) if src.startswith(wrong, i)
+              and (i == 0 or not (src[i - 1].isalnum() or src[i - 1] == "_"))
+              and (i + len(wrong) == len(src) or not (src[i + len(wrong)].isalnum() or src[i + len(wrong)] == "_"))]
+    if not starts:
+        return None
+    col = min(starts, key=lambda i: abs(i + 1 - finding.span.column)) + 1
+    return Edit(Span(finding.path, line, col, line, col + len(wrong)), right)
+
+
+class FindingFixer:
+    """The default ``deterministic`` fixer (see the module docstring)."""
+
+    name = "deterministic"
+
+    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
+                   k: int) -> list[CandidateEdit]:
+        errors = [f for f in findings if f.severity is Severity.ERROR]
+        ordered = [(fx, f) for f in errors for fx in f.fixes if fx.safe] + \
+                  [(fx, f) for f in errors for fx in f.fixes if not fx.safe]
+        out: list[CandidateEdit] = []
+        seen = {broken.text}
+        for fx, _f in ordered:
+            new = apply_edits(broken.text, fx.edits)
+            if new not in seen:
+                seen.add(new)
+                out.append(CandidateEdit(new, fx.title, self.name))
+        for f in errors:
+            edit = fixit_edit(f, broken.text)
+            if edit is not None:
+                new = apply_edits(broken.text, [edit])
+                if new not in seen:
+                    seen.add(new)
+                    out.append(CandidateEdit(new, f"Rename to '{edit.new_text}' (the compiler's suggestion)",
+                                             self.name))
+        return out[:k]
+
+
+class ModelFixer:
+    """Asks the configured model (``model.*`` settings) for `k` corrected files."""
+
+    name = "model"
+
+    def __init__(self, grammar: str | Callable[[BrokenKernel], str] | None = None,
+                 max_tokens: int | None = None) -> None:
+        self.grammar = grammar  # a GBNF grammar, or one per broken kernel
+        self.max_tokens = max_tokens
+
+    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
+                   k: int) -> list[CandidateEdit]:
+        item: Finding | ErrorBlock | None = broken.primary or next(
+            (f for f in findings if f.severity is Severity.ERROR), None)
+        if item is None:
+            return []
+        report = build_report(item, broken.text, broken.path, settings, use_store=False)
+        messages = repair_messages(report.markdown(), broken.text, broken.path)
+        prompt = Prompt(render_chat(messages, think=False), messages=tuple(messages), kind="chat", think=False)
+        grammar = self.grammar(broken) if callable(self.grammar) else self.grammar
+        return asyncio.run(self._ask(prompt, settings, k, broken.text, grammar))
+
+    async def _ask(self, prompt: Prompt, settings: Settings, k: int, broken_text: str,
+                   grammar: str | None) -> list[CandidateEdit]:
+        backend = make_backend(settings)
+        if backend is None:
+            raise BackendError("the model fixer needs a model: set model.backend and model.path (or "
+                               "model.endpoint); see models/README.md", "config")
+        await backend.load()
+        out: list[CandidateEdit] = []
+        try:
+            for i in range(k):
+                params = GenParams(max_tokens=self.max_tokens or max(1024, len(prompt.text) // 2),
+                                   temperature=float(settings["model.temperature"]), top_p=float(settings["model.top_p"]),
+                                   seed=1234 + i, timeout_s=float(settings["model.timeout_s"]) * 8,
+                                   grammar=grammar)
+                gen = backend.stream(prompt, params)
+                try:
+                    answer = await asyncio.wait_for(gen.text(), params.timeout_s)
+                finally:
+                    await gen.aclose()
+                code = extract_code(answer, broken_text)
+                if code is not None:
+                    out.append(CandidateEdit(code, f"model sample {i + 1}", self.name))
+        finally:
+            await backend.close()
+        return out
+
+
+_REGISTRY: dict[str, Callable[[], Fixer]] = {"deterministic": FindingFixer, "model": ModelFixer}
+
+
+def register_fixer(name: str, factory: Callable[[], Fixer]) -> None:
+    """Register (or replace) the factory of a fixer: `akgen errors bench --fixer NAME` uses it."""
+    _REGISTRY[name] = factory
+
+
+def fixer_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def get_fixer(name: str) -> Fixer:
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        raise ValueError(f"unknown fixer {name!r}; the fixers are {', '.join(_REGISTRY)}") from None

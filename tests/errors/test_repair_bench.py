@@ -1,0 +1,89 @@
+"""The repair benchmark: the deterministic fixer, a registered fixer, and the model fixer through llama.cpp with the
+tiny GGUF, its answers constrained by a GBNF grammar (real inference; the grammar decides what it can say)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from akgen_lsp.bench.executor import SerialExecutor
+from akgen_lsp.config import defaults
+from akgen_lsp.errors.dataset import build_dataset
+from akgen_lsp.errors.fixers import BrokenKernel, CandidateEdit, ModelFixer, register_fixer
+from akgen_lsp.errors.repair_bench import CorpusError, load_corpus, run_repair_bench
+from akgen_lsp.errors.store import unified_diff
+from akgen_lsp.errors.synthesis import SynthOptions, run_synthesis
+from akgen_lsp.findings import Finding
+from akgen_lsp.model.tiny import write_tiny_gguf
+
+SUITE = Path(__file__).resolve().parents[2] / "akgen_lsp" / "bench" / "suite" / "tasks"
+ORIGINAL = (SUITE / "level1/Math/AddMath/answer/0/op_kernel/add_math.cpp").read_text()
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("corpus")
+    opts = SynthOptions(sources=[SUITE], out=out, per_kernel=2, tasks=("AddMath",), max_cases=1,
+                        operators=["invented_api", "drop_enque"])
+    run = run_synthesis(opts, SerialExecutor())
+    build_dataset(run.records, out, {})
+    return out
+
+
+def _literal(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'
+
+
+def test_the_corpus_and_its_split(corpus: Path) -> None:
+    broken = load_corpus(corpus, "all")
+    assert {b.error_class for b in broken} == {"hallucinated_api", "memory"}
+    with pytest.raises(CorpusError, match="no sample in the 'test' split"):
+        load_corpus(corpus, "test")  # one task: it is all training data
+    with pytest.raises(CorpusError, match=r"has no manifest\.json"):
+        load_corpus(corpus / "mutants", "all")
+
+
+def test_deterministic_and_registered_fixers(corpus: Path) -> None:
+    class Original:
+        name = "oracle"
+
+        def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: object,
+                       k: int) -> list[CandidateEdit]:
+            return [CandidateEdit(broken.text, "no change", self.name), CandidateEdit(ORIGINAL, "the answer", self.name)]
+
+    register_fixer("oracle", Original)
+    res = run_repair_bench(corpus, ["deterministic", "oracle"], samples=2, split="all", executor=SerialExecutor(),
+                           max_cases=1)
+    det = res["fixers"]["deterministic"]
+    assert det["hallucinated_api"]["top1"] == 1.0 and det["hallucinated_api"]["verified"] >= 1
+    assert det["memory"]["no_candidate"] == 1 and det["memory"]["repaired"] == 0  # nothing to offer for a dropped EnQue
+    oracle = res["fixers"]["oracle"]["all"]
+    assert oracle == {**oracle, "broken": 2, "top1": 0.0, "repaired": 2, "proposed": 4, "verified": 2,
+                      "not_verified": 2, "offered_unverified": 0}
+    assert oracle["pass@2"] == 1.0
+    assert (corpus / "repair-bench" / "repair_results.jsonl").is_file()
+
+
+def test_model_fixer_with_the_tiny_gguf_and_a_grammar(corpus: Path, tmp_path: Path) -> None:
+    """The tiny model's answer is constrained to the repair's diff: real llama.cpp inference, a grammar deciding
+    what it can say, and the harness applying, compiling and running what came out."""
+    gguf = write_tiny_gguf(tmp_path / "tiny.gguf", n_ctx=4096)
+    settings = defaults().with_overrides({"model.backend": "llama_cpp", "model.path": str(gguf), "model.n_ctx": 2048,
+                                          "model.temperature": 0.0, "model.timeout_s": 60.0}, "test")
+
+    def repair_diff(broken: BrokenKernel) -> str:
+        diff = unified_diff(broken.text, ORIGINAL, broken.path)
+        return f'root ::= "```diff\\n" {_literal(diff)} "```"'
+
+    right = ModelFixer(grammar=repair_diff, max_tokens=900)
+    res = run_repair_bench(corpus, ["model"], samples=1, split="all", settings=settings, executor=SerialExecutor(),
+                           max_cases=1, fixer_objects={"model": right})
+    row = res["fixers"]["model"]["all"]
+    assert row["top1"] == 1.0 and row["verified"] == 2, row
+    wrong = ModelFixer(grammar='root ::= "```cpp\\nint main() { return 0; }\\n```"', max_tokens=64)
+    res = run_repair_bench(corpus, ["model"], samples=1, split="all", settings=settings, executor=SerialExecutor(),
+                           max_cases=1, fixer_objects={"model": wrong}, out=tmp_path / "wrong")
+    row = res["fixers"]["model"]["all"]
+    assert row["verified"] == 0 and row["not_verified"] == 2 and row["offered_unverified"] == 0
