@@ -23,8 +23,6 @@ from akgen_lsp.errors.signature import signature
 
 RAW_LIMIT = 4000  # characters of raw log kept per block
 NOTES_LIMIT = 40
-TOOLS = ("gcc", "clang", "bisheng", "cmake", "make", "ninja", "ld", "msopgen", "build.sh", "npu-runtime", "sim",
-         "bench", "lint")
 
 
 @dataclass
@@ -45,7 +43,7 @@ class Note:
 
 @dataclass
 class ErrorBlock:
-    tool: str
+    tool: str  # gcc, clang, bisheng, cmake, make, ninja, ld, msopgen, build.sh, npu-runtime, sim, bench, lint
     message: str
     file: str | None = None
     line: int | None = None

@@ -36,6 +36,25 @@ _DEFAULT_BY_TOOL = {"gcc": "api_mismatch", "clang": "api_mismatch", "bisheng": "
                     "lint": "api_mismatch"}
 
 
+_NAMES: dict[int, tuple[Catalog, list[str]]] = {}
+
+
+def api_names(catalog: Catalog) -> list[str]:
+    """The short names of the catalog's entries (sorted), computed once per catalog."""
+    got = _NAMES.get(id(catalog))
+    if got is None or got[0] is not catalog:
+        got = _NAMES[id(catalog)] = (catalog, sorted({e.short for e in catalog if e.kind != "namespace"}))
+    return got[1]
+
+
+def close_names(catalog: Catalog, name: str, n: int = 3) -> list[str]:
+    """"Did you mean" candidates for `name` among the catalog's names: those of a similar length first (a typo keeps
+    the length within three characters), the whole list only when none is close."""
+    pool = api_names(catalog)
+    near = [p for p in pool if abs(len(p) - len(name)) <= 3]
+    return catalog.suggest(name, near, n=n) or catalog.suggest(name, pool, n=n)
+
+
 @dataclass(frozen=True)
 class Classification:
     error_class: str
@@ -50,7 +69,7 @@ class Classifier:
         self.catalog = catalog or load_catalog()
         self.taxonomy = taxonomy or load_taxonomy()
         self.cann_version = cann_version
-        self._shorts = sorted({e.short for e in self.catalog if e.kind != "namespace"})
+        self._shorts = api_names(self.catalog)
 
     def classify(self, block: ErrorBlock) -> Classification:
         tax = self.taxonomy
@@ -116,7 +135,7 @@ class Classifier:
             return Classification("hallucinated_api", f"catalog: {name} is a known invented name")
         if in_ascendc or cls == "hallucinated_api":
             return Classification("hallucinated_api", f"catalog: no API named {name}")
-        if name[:1].isupper() and cat.suggest(name, self._shorts, n=1):
+        if name[:1].isupper() and close_names(cat, name, n=1):
             return Classification("hallucinated_api", f"catalog: {name} is close to a real API name")
         return Classification(cls, "message rule")
 

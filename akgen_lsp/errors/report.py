@@ -26,7 +26,7 @@ from akgen_lsp.ascendc.syntax import parse, user_defined_names
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.error_classes import load_taxonomy
 from akgen_lsp.errors.blocks import ErrorBlock
-from akgen_lsp.errors.classify import Classifier
+from akgen_lsp.errors.classify import Classifier, close_names
 from akgen_lsp.errors.context import CodeContext, code_context
 from akgen_lsp.errors.parsers.findings import block_from_finding
 from akgen_lsp.errors.store import Repair, RepairStore, default_path
@@ -204,16 +204,25 @@ def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext, own: frozenset[str]
 
 def _unknown(cat: Catalog, names: Sequence[str], found: list[Entry]) -> list[UnknownName]:
     out = []
-    pool = sorted({e.short for e in cat if e.kind != "namespace"})
     for name in names:
         invented = next(iter(cat.invented_short.get(name, ())), None)
-        sugg = cat.suggest(name, pool, n=3)
+        sugg = close_names(cat, name, n=3)
         out.append(UnknownName(name, sugg, invented.replacement if invented else None, invented.note if invented else ""))
         for s in ([invented.replacement] if invented else []) + sugg[:1]:
             e = cat.get(s) or next(iter(cat.lookup(s.rsplit("::", 1)[-1])), None)
             if e is not None and e not in found and len(found) < MAX_APIS:
                 found.append(e)
     return out
+
+
+_CLASSIFIERS: dict[tuple[int, str], Classifier] = {}
+
+
+def _classifier(cat: Catalog, version: str) -> Classifier:
+    got = _CLASSIFIERS.get((id(cat), version))
+    if got is None or got.catalog is not cat:
+        got = _CLASSIFIERS[(id(cat), version)] = Classifier(cat, version)
+    return got
 
 
 def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Settings | None = None, *,
@@ -228,7 +237,7 @@ def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Set
     version = str(settings["cann.version"])
     arch = load_arch(str(settings["arch"]))
     block = item if isinstance(item, ErrorBlock) else block_from_finding(item)
-    clf = classifier or Classifier(cat, version)
+    clf = classifier or _classifier(cat, version)
     cls = clf.classify(block).error_class
     info = load_taxonomy().classes[cls]
     pf = parse(text, path) if text else None

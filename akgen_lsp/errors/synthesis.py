@@ -17,6 +17,7 @@ Records are appended to ``mutants.jsonl`` as they finish (fsynced), so an interr
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -247,8 +248,27 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
                     kept_now[0], records, time.perf_counter() - t0)
 
 
-def records_by_source(records: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
+def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True) -> int:
+    """The mutants as a folder of generated candidates in the layout `akgen bench run --candidates DIR` reads
+    (``<Task>/<sample>/op_kernel/<op>.cpp`` and the answer's ``op_host/``), one sample number per mutant of a task;
+    returns how many were written."""
+    n = 0
+    per_task: dict[str, int] = {}
     for r in records:
-        out.setdefault(str(r["source"]), []).append(r)
-    return out
+        if kept_only and not r.get("kept"):
+            continue
+        mutant = Path(r["mutant_path"])
+        if not mutant.is_file():
+            continue
+        name = str(r["task"]).rsplit("/", 1)[-1]
+        s = per_task.get(name, 0)
+        per_task[name] = s + 1
+        dst = out / name / str(s)
+        shutil.copytree(mutant.parent, dst / "op_kernel", dirs_exist_ok=True)
+        host = Path(r["source_path"]).parent.parent / "op_host"
+        if host.is_dir():
+            shutil.copytree(host, dst / "op_host", dirs_exist_ok=True)
+        (dst / "mutant.json").write_text(json.dumps({k: r.get(k) for k in ("id", "operator", "injected_class",
+                                                                           "description")}), encoding="utf-8")
+        n += 1
+    return n

@@ -105,3 +105,15 @@ def test_a_mutant_that_hangs_is_a_runtime_fault_and_the_run_goes_on(tmp_path: Pa
     LocalPoolExecutor(1).run([job], lambda j, rec: got.append(rec))
     row = mutant_record(hang, got[0], Classifier())
     assert row["status"] == "timeout" and row["kept"] and row["classified_as"] == "runtime"
+
+
+def test_kept_mutants_export_as_bench_candidates(run: tuple[Path, object], tmp_path: Path) -> None:
+    from akgen_lsp.bench.candidates import dir_candidates
+    from akgen_lsp.bench.tasks import discover_tasks
+    from akgen_lsp.errors.synthesis import export_candidates
+
+    _out, result = run
+    n = export_candidates(result.records, tmp_path / "cands")  # type: ignore[attr-defined]
+    assert n == 3
+    cands = dir_candidates(tmp_path / "cands", discover_tasks(SUITE, names=["AddMath"]))
+    assert [c.sample for c in cands] == [0, 1, 2] and all(c.kernel and c.host_dir for c in cands)
