@@ -71,7 +71,7 @@ def lint_parsed(
         cann_version=settings["cann.version"],
     )
     findings: list[Finding] = []
-    broken = parse_errors.BrokenRegions(parsed) if parsed.root.has_error else None
+    broken = parse_errors.BrokenRegions.of(parsed)
     for rule in rules if rules is not None else rules_for(settings):
         try:
             found = list(rule.check(ctx))

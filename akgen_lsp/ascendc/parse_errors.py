@@ -1,12 +1,16 @@
 """Where a parse went wrong: the regions (statement, function, class) of a file that contain a tree-sitter ERROR or
-MISSING node, so that a rule whose facts come from such a region stays silent there (`Rule.region`).
+MISSING node, or a line left unfinished, so that a rule whose facts come from such a region stays silent there
+(`Rule.region`).
 
 Half-typed code is the normal state of a file in an editor: ``DataCo`` without its ``;`` makes tree-sitter read the
-next line as a declaration, and a queue rule would then see a ``DeQue`` whose ``FreeTensor`` vanished.
+next line as a declaration, and a queue rule would then see a ``DeQue`` whose ``FreeTensor`` vanished. A line that
+ends with ``::``, ``.`` or ``->`` is being typed too, even where it parses: ``AscendC::`` above
+``outQueueY.EnQue(yLocal);`` reads as ``AscendC::outQueueY.EnQue(yLocal);``, valid C++ that means something else.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -20,10 +24,29 @@ _FUNCTION = ("function_definition", "lambda_expression")
 _CLASS = ("class_specifier", "struct_specifier", "union_specifier")
 
 
+_UNFINISHED = re.compile(r"(?:::|->|(?<![.\d])\.)[ \t]*$", re.M)
+
+
+def unfinished_lines(parsed: ParsedFile) -> list[int]:
+    """0-based rows whose code (comments and strings blanked) ends with ``::``, ``.`` or ``->``."""
+    code = parsed.code
+    return [code.count("\n", 0, m.start()) for m in _UNFINISHED.finditer(code)]
+
+
 class BrokenRegions:
-    def __init__(self, parsed: ParsedFile) -> None:
+    """Asks whether a finding's region is half-typed; None from `of` when the whole file parses and is finished."""
+
+    def __init__(self, parsed: ParsedFile, unfinished: list[int]) -> None:
         self.parsed = parsed
         self._lines = parsed.text.splitlines()
+        self._unfinished = unfinished
+
+    @classmethod
+    def of(cls, parsed: ParsedFile) -> BrokenRegions | None:
+        unfinished = unfinished_lines(parsed)
+        if not unfinished and not parsed.root.has_error:
+            return None
+        return cls(parsed, unfinished)
 
     def _node_at(self, span: Span) -> Node:
         row = max(span.line - 1, 0)
@@ -55,8 +78,9 @@ class BrokenRegions:
         node = self._node_at(span)
         if node.type == "ERROR" or node.is_missing:
             return True
-        around = self._region(node, region)
-        return (around or self.parsed.root).has_error
+        around = self._region(node, region) or self.parsed.root
+        first, last = around.start_point[0], around.end_point[0]
+        return around.has_error or any(first <= row <= last for row in self._unfinished)
 
 
 def _ancestors(node: Node | None) -> Iterator[Node]:

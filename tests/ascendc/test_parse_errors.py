@@ -43,3 +43,14 @@ def test_a_statement_rule_still_reports_a_finished_statement_beside_a_broken_one
     lines = broken.splitlines()
     typing = "\n".join([*lines[:line], "        AscendC::Ad", *lines[line:]]) + "\n"  # below the finding
     assert _codes(typing) == expected
+
+
+def test_a_line_left_at_a_qualifier_is_being_typed():
+    # "AscendC::" above "outQueueY.EnQue(yLocal);" parses as AscendC::outQueueY.EnQue(yLocal): valid C++, wrong
+    # meaning; neither "no member named outQueueY" nor "yLocal is never enqueued" while the line is unfinished
+    broken = (SAMPLES / "broken" / "akg120_dequeued_not_freed.cpp").read_text(encoding="utf-8")
+    assert [c for c, _ in _codes(broken)] == ["AKG120"]
+    typing = _insert_before(broken, "outQueueY.EnQue(yLocal);", "        AscendC::")
+    assert _codes(typing) == []  # the class is being edited: its queue facts wait, as for a parse error
+    member = _insert_before(broken, "outQueueY.EnQue(yLocal);", "        inQueueX.")
+    assert _codes(member) == []
