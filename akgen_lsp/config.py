@@ -96,6 +96,8 @@ _KEYS: tuple[Key, ...] = (
     Key("model.n_gpu_layers", int, 0, "Layers offloaded to the GPU by llama_cpp."),
     Key("model.device", str, "cpu", "Device for transformers: cpu or cuda."),
     Key("model.timeout_s", float, 30.0, "Time limit of one model request."),
+    Key("model.grammar", str, "", "A GBNF grammar the completions must follow (llama_cpp): demos and tests that need "
+        "a known answer from a small model."),
     Key("completion.enable", bool, True, "Serve inline completions."),
     Key("completion.debounce_ms", int, 200, "Base delay before a completion request reaches the model."),
     Key("completion.prompt_chars", int, 6000, "Character budget of the prompt (prefix and suffix)."),

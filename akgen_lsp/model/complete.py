@@ -408,6 +408,22 @@ def drop_blank(text: str, ctx: FilterContext) -> str | None:
     return text if text.strip() else None
 
 
+_PARTIAL_WORD = re.compile(r"[A-Za-z_]\w*$")
+
+
+def drop_restated_word(text: str, ctx: FilterContext) -> str | None:
+    """A model that writes the word being typed again (``Pip`` typed, ``PipeBarrier()`` written) means its rest
+    (``eBarrier()``): ``PipPipeBarrier`` is never what it meant. Only for a typed part of three characters or more."""
+    line_prefix = ctx.prefix.rsplit("\n", 1)[-1]
+    m = _PARTIAL_WORD.search(line_prefix)
+    if m is None or len(m.group(0)) < 3:
+        return text
+    word = m.group(0)
+    if text.startswith(word) and len(text) > len(word) and (text[len(word)].isalnum() or text[len(word)] == "_"):
+        return text[len(word) :]
+    return text
+
+
 def trim_repetition(text: str, ctx: FilterContext) -> str | None:
     """Cut a loop: a line repeated 3+ times in a row keeps its first copy; a short pattern repeated 5+ times within a
     line keeps one; a first line that rewrites the line above the cursor drops the suggestion."""
@@ -517,6 +533,7 @@ def normalise_indentation(text: str, ctx: FilterContext) -> str | None:
 
 POST_FILTERS: tuple[tuple[str, Filter], ...] = (
     ("blank", drop_blank),
+    ("restated_word", drop_restated_word),
     ("repetition", trim_repetition),
     ("suffix_duplicate", drop_suffix_duplicate),
     ("brackets", balance_brackets),

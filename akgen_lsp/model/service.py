@@ -306,6 +306,7 @@ class CompletionService:
             top_p=s["model.top_p"],
             stop=tuple(dict.fromkeys(stops)),
             timeout_s=s["model.timeout_s"],
+            grammar=s["model.grammar"] or None,
         )
         lap("prompt")
         self.stats.model_calls += 1

@@ -141,3 +141,16 @@ async def test_missing_library_is_a_clear_error(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(BackendError) as err:
         await LlamaCppBackend(str(tmp_path / "other.gguf"), n_ctx=128).load()
     assert err.value.kind == "dependency" and "pip install" in str(err.value)
+
+
+async def test_a_grammar_forces_the_text(tiny_gguf: Path) -> None:
+    b = await loaded(tiny_gguf)
+    grammar = 'root ::= "DataCopy(zGm[0], zLocal, 64);"'
+    text = await b.stream(PROMPT, GenParams(max_tokens=40, temperature=0.0, grammar=grammar)).text()
+    assert text == "DataCopy(zGm[0], zLocal, 64);"
+
+
+async def test_a_broken_grammar_is_a_clear_error(tiny_gguf: Path) -> None:
+    b = await loaded(tiny_gguf)
+    with pytest.raises(BackendError, match=r"model\.grammar"):
+        await b.stream(PROMPT, GenParams(max_tokens=4, grammar="root ::= (")).text()

@@ -180,10 +180,13 @@ class LlamaCppBackend(Backend):
             decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
             grammar = None
             if params.grammar:
-                try:
-                    grammar = llama_cpp.LlamaGrammar.from_string(params.grammar, verbose=False)
-                except (ValueError, RuntimeError) as exc:
-                    raise BackendError(f"the GBNF grammar does not parse: {exc}", "config") from None
+                # llama.cpp parses the grammar when the sampler is built and crashes on a NULL one: parse it first
+                probe = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, params.grammar.encode("utf-8"), b"root")
+                if not probe:
+                    raise BackendError("the GBNF grammar does not parse (model.grammar, or the caller's; it needs a `root` "
+                                       "rule): fix or clear it (llama.cpp's log says where it fails)", "config")
+                llama_cpp.llama_sampler_free(probe)
+                grammar = llama_cpp.LlamaGrammar.from_string(params.grammar, verbose=False)
             generator = llm.generate(
                 tokens, temp=params.temperature, top_p=params.top_p, top_k=40, min_p=0.05, repeat_penalty=1.0,
                 grammar=grammar,
