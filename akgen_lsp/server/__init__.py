@@ -29,8 +29,8 @@ def _configure_logging() -> None:
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    # pygls logs every message at INFO; keep the editor's log readable
-    logging.getLogger("pygls").setLevel(logging.WARNING)
+    # pygls logs every message at INFO, and a cancel that crossed its answer at WARNING: keep the editor's log readable
+    logging.getLogger("pygls").setLevel(logging.ERROR)
 
 
 def run_stdio(client_process_id: int | None = None) -> None:
@@ -40,6 +40,7 @@ def run_stdio(client_process_id: int | None = None) -> None:
     _configure_logging()
     server = create_server()
     server.watch_client(client_process_id)
+    server.forward_logs()
     server.start_io()
 
 

@@ -8,6 +8,7 @@ and the server keeps serving.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -98,6 +99,7 @@ def create_server() -> AkgenServer:
     @server.feature(types.INITIALIZE)
     @guarded(_none)
     async def initialize(ls: AkgenServer, params: types.InitializeParams) -> None:
+        ls.loop = asyncio.get_running_loop()
         root = None
         if params.workspace_folders:
             root = to_fs_path(params.workspace_folders[0].uri)
@@ -145,6 +147,7 @@ def create_server() -> AkgenServer:
         uri = params.text_document.uri
         ls.schedule_lint(uri, 0.0)
         ls.publish_logged(uri)
+        ls.workspace_lint.changed()  # a waiting workspace pull answers: this file's report is the push's now
         doc = ls.document(uri)
         settings = ls.settings_for(doc)
         if ls.is_ascendc(doc, settings):
@@ -194,6 +197,7 @@ def create_server() -> AkgenServer:
     @guarded(_none)
     async def did_close(ls: AkgenServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.forget(params.text_document.uri)
+        ls.workspace_lint.changed()  # the workspace pull reports it again
 
     # --------------------------------------------------------------------------------- language features
 

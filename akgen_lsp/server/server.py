@@ -5,8 +5,10 @@ progress, status, the check worker and the editor's lifetime. It implements `hos
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,8 +84,10 @@ class AkgenServer(LanguageServer):
         self.files = WorkspaceFiles(None)
         self.workspace_lint = WorkspaceLint()
         self.watcher: WorkspaceWatcher | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # set at initialize (log records from other threads)
         # code actions for the findings a request is about; "Fix this build error" (build, run) joins the list
-        self.code_action_providers: list[code_actions.ActionProvider] = [code_actions.lint_quick_fixes]
+        self.code_action_providers: list[code_actions.ActionProvider] = [
+            code_actions.lint_quick_fixes, code_actions.compiler_suggestions]
 
     # ------------------------------------------------------------------------------------------- telling the user
 
@@ -241,23 +245,28 @@ class AkgenServer(LanguageServer):
 
     # ------------------------------------------------------------------------------------------- other sources
 
-    def publish_findings(self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None) -> None:
+    def publish_findings(
+        self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None, text: str | None = None
+    ) -> None:
         """Replace the diagnostics of one source (``build``, ``run``) for an open document and publish the merge.
 
-        `version` is the document version the findings were computed for (the current one when None). Findings of
-        an older version are moved along the edits made since (`tracking`), as long as the server followed them.
-        Their fixes become quick fixes.
+        `version` is the document version the findings were computed for (the current one when None) and `text`
+        that version's text. Findings of an older version are moved to the current text (a line diff from `text`;
+        those on changed lines dropped), or dropped when `text` is not given. From then on they follow each edit
+        (`follow_edits`). Their fixes become quick fixes.
         """
         if not self.is_open(uri):
             return
         doc = self.document(uri)
         version = doc.version if version is None else version
         if version != doc.version:
-            return  # the text changed since the check started: its positions are for a text we no longer have
+            if text is None:
+                return  # positions for a text we no longer have
+            findings = tracking.move_findings(findings, [tracking.line_map(text, doc.source)])
         lines = Lines(doc.source, doc.position_codec)
-        self.other_findings.setdefault(uri, {})[source] = (version, list(findings))
+        self.other_findings.setdefault(uri, {})[source] = (doc.version, list(findings))
         self.tracked_text[uri] = doc.source
-        self.store.document(uri).set(source, version, [to_diagnostic(f, lines) for f in findings])
+        self.store.document(uri).set(source, doc.version, [to_diagnostic(f, lines) for f in findings])
         self.publish(uri, doc.version)
 
     def follow_edits(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> bool:
@@ -340,6 +349,16 @@ class AkgenServer(LanguageServer):
 
     # ------------------------------------------------------------------------------------------- lifetime
 
+    def forward_logs(self) -> None:
+        """Our log records at INFO and above go to the client as ``window/logMessage`` (VS Code's output channel
+        shows them with their level); stderr keeps warnings and errors only (an editor logs all of stderr as errors)."""
+        handler = _LogForwarder(self)
+        handler.setLevel(logging.INFO)
+        logging.getLogger("akgen_lsp").addHandler(handler)
+        logging.getLogger("akgen.model").addHandler(handler)
+        for h in logging.getLogger().handlers:
+            h.setLevel(max(h.level, logging.WARNING))
+
     def watch_client(self, pid: int | None) -> None:
         """Exit when process `pid` (the editor) exits; nothing for None or a process we cannot see."""
         if pid is not None and not lifetime.watch_process(pid, self._editor_gone):
@@ -358,3 +377,26 @@ class AkgenServer(LanguageServer):
         await self.scheduler.close()
         await self.inline.close()
         await self.checks.close()
+
+
+class _LogForwarder(logging.Handler):
+    _KINDS = ((logging.ERROR, types.MessageType.Error), (logging.WARNING, types.MessageType.Warning),
+              (logging.INFO, types.MessageType.Info))
+
+    def __init__(self, server: AkgenServer) -> None:
+        super().__init__()
+        self.server = server
+        self.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        kind = next((k for level, k in self._KINDS if record.levelno >= level), types.MessageType.Log)
+        message = self.format(record)
+        loop = self.server.loop
+        try:
+            if loop is not None and threading.current_thread() is not threading.main_thread():
+                loop.call_soon_threadsafe(self.server.log, message, kind)
+            else:
+                self.server.log(message, kind)
+        except RuntimeError:  # the loop is closed
+            pass
+

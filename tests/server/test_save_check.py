@@ -108,7 +108,7 @@ async def test_saving_a_task_kernel_publishes_the_estimate_at_the_entry(client: 
     assert "akgen: checking add_custom.cpp on sim" in titles
     # "show the last run's trace": a Chrome trace file of this run
     answer = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="akgen.lastTrace", arguments=[uri])
+        types.ExecuteCommandParams(command="akgen.server.lastTrace", arguments=[uri])
     )
     assert answer["ok"] is True and "perfetto" in answer["message"]
     trace = json.loads(Path(answer["trace"]).read_text(encoding="utf-8"))
@@ -199,7 +199,7 @@ async def test_a_task_error_is_shown(client: LanguageClient, tmp_path: Path):
 async def test_check_now_answers_with_the_result(client: LanguageClient, tmp_path: Path):
     uri = _open(client, _task_kernel(tmp_path))
     answer = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="akgen.runTask", arguments=[uri])
+        types.ExecuteCommandParams(command="akgen.server.runTask", arguments=[uri])
     )
     assert answer["state"] == "failed" and "0/1 cases pass" in answer["message"]
     assert answer["cases"] and answer["cases"][0]["status"] == "runtime_error"
@@ -207,7 +207,7 @@ async def test_check_now_answers_with_the_result(client: LanguageClient, tmp_pat
 
 
 async def test_info_reports_the_environment(client: LanguageClient):
-    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="akgen.info"))
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="akgen.server.info"))
     env = answer["environment"]
     assert env["compiler"]["ok"] and env["server"]["what"].startswith("akgen-lsp")
     assert env["model"]["what"] == "none" and "catalog" in env["model"]["detail"]
@@ -272,3 +272,25 @@ async def test_figures_and_entry_line():
     out = save_check.split_findings("/k/k.cpp", text, [elsewhere], {**figures, "status": "compile_error"})
     assert [f.span.line for f in out["build"]] == [1] and "/elsewhere/op_host/tiling.h:7" in out["build"][0].message
     assert [f.severity for f in out["run"]] == [Severity.INFO] and out["run"][0].span.line == line
+
+
+async def test_a_build_error_follows_the_text_and_offers_the_compilers_suggestion(client: LanguageClient,
+                                                                                   tmp_path: Path):
+    text = ADD_CUSTOM.read_text("utf-8").replace("Add(zLocal, xLocal, yLocal", "Add(zLocal, xLocall, yLocal")
+    kernel = tmp_path / "kernels" / "add_custom.cpp"
+    kernel.parent.mkdir()
+    kernel.write_text(text, encoding="utf-8")
+    (tmp_path / "akgen.toml").write_text((SAMPLES / "akgen.toml").read_text("utf-8"), encoding="utf-8")
+    uri = _open_and_save(client, kernel)
+    errors = await _wait_for(client, uri, "akgen-build")
+    error = errors[0]
+    line = next(i for i, x in enumerate(text.splitlines()) if "xLocall" in x)
+    assert error.range.start.line == line and "did you mean 'xLocal'" in error.message
+    assert error.range.end.character - error.range.start.character == len("xLocall")  # the word, not a point
+    result = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=error.range,
+        context=types.CodeActionContext(diagnostics=[error])))
+    fix = next(a for a in result or [] if isinstance(a, types.CodeAction) and a.title == "Change 'xLocall' to 'xLocal'")
+    assert fix.is_preferred is True
+    change = fix.edit.document_changes[0]  # type: ignore[union-attr, index]
+    assert change.edits[0].new_text == "xLocal" and change.edits[0].range == error.range  # type: ignore[union-attr]

@@ -73,3 +73,16 @@ async def test_a_new_save_cancels_the_running_save_check(monkeypatch):  # type: 
     assert started == [4, 4] and cancelled == [4]
     await server.close()
     assert cancelled == [4, 4] and not sent  # shutdown cancels the second one too: nothing published after it
+
+
+async def test_a_late_check_result_is_moved_to_the_text_typed_since():
+    # the check ran on version 3; the user typed a line at the top meanwhile (now version 4)
+    server, sent = _server()
+    now = server.document(URI).source
+    then = "\n".join(now.splitlines()[1:]) + "\n"
+    line_then = next(i for i, x in enumerate(then.splitlines(), 1) if x.strip())  # a line that exists in both
+    server.publish_findings(URI, "build", [_finding("CXX", line_then)], version=3, text=then)
+    diag = next(d for d in sent[-1].diagnostics if d.code == "CXX")
+    assert diag.range.start.line == line_then  # 0-based line_then == 1-based line_then + 1 - 1
+    assert sent[-1].version == 4
+    await server.close()

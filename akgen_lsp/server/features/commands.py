@@ -1,9 +1,9 @@
 """``workspace/executeCommand``: what the editors' commands and status menus ask the server.
 
-- ``akgen.check`` [uri]: check the (saved) document now, whatever ``check_on_save`` says; returns its last check.
-- ``akgen.runTask`` [uri]: the same check, answered with every case's result (the bench task of the kernel).
-- ``akgen.lastTrace`` [uri]: the Chrome trace file of the document's last run (open it in https://ui.perfetto.dev).
-- ``akgen.info`` [uri?]: the environment report (`info.environment`), the worker and the document's last check.
+- ``akgen.server.check`` [uri]: check the (saved) document now, whatever ``check_on_save`` says; returns its last check.
+- ``akgen.server.runTask`` [uri]: the same check, answered with every case's result (the bench task of the kernel).
+- ``akgen.server.lastTrace`` [uri]: the Chrome trace file of the document's last run (open it in https://ui.perfetto.dev).
+- ``akgen.server.info`` [uri?]: the environment report (`info.environment`), the worker and the document's last check.
 
 Each returns a JSON object with a ``message`` sentence the client can show as it is.
 """
@@ -25,7 +25,7 @@ from akgen_lsp.server.host import FeatureHost
 from akgen_lsp.server.scheduler import Scheduler
 from akgen_lsp.server.session import SettingsProvider
 
-COMMANDS = ("akgen.check", "akgen.runTask", "akgen.lastTrace", "akgen.info")
+COMMANDS = ("akgen.server.check", "akgen.server.runTask", "akgen.server.lastTrace", "akgen.server.info")
 
 
 class CommandHost(FeatureHost, Protocol):
@@ -106,17 +106,17 @@ def _info(host: CommandHost, uri: str | None) -> dict[str, Any]:
 
 async def execute(host: CommandHost, name: str, args: list[Any]) -> dict[str, Any]:
     uri = _uri(host, args)
-    if name in ("akgen.check", "akgen.runTask"):
+    if name in ("akgen.server.check", "akgen.server.runTask"):
         result = await _check(host, uri)
-        if name == "akgen.runTask" and result.get("figures"):
+        if name == "akgen.server.runTask" and result.get("figures"):
             cases = result["figures"].get("case_results") or []
             rows = [f"case {c.get('case_id')}: {c.get('status')}" + (f", max |diff| {c['max_abs']}"
                     if c.get("max_abs") is not None else "") for c in cases]
             result["cases"] = cases
             result["message"] = "\n".join([result["message"], *rows])
         return result
-    if name == "akgen.lastTrace":
+    if name == "akgen.server.lastTrace":
         return _trace(host, uri)
-    if name == "akgen.info":
+    if name == "akgen.server.info":
         return _info(host, uri)
     return {"ok": False, "message": f"akgen: unknown command {name}"}

@@ -8,7 +8,8 @@ When a save checks (setting ``check_on_save``): ``manual`` (the default) checks 
 the editor reports as automatic (``willSave`` reason AfterDelay or FocusOut: VS Code for the Web saves one second
 after typing); ``always`` every save; ``off`` none. The command "check now" checks whatever the setting says.
 
-What it publishes, for the version that was saved (findings follow later edits, see `server.tracking`):
+What it publishes, for the version that was saved (moved to the text typed since, and following later edits: see
+`server.tracking`):
 - source ``build``: compile errors (``akgen-build``);
 - source ``run``: runtime check failures at the user's line and wrong numbers (``akgen-run``), task problems
   (``akgen-bench``, also shown once as a message) and one information at the kernel entry line with the figures,
@@ -20,6 +21,7 @@ check is logged and shown once per message; the server keeps serving.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import os
@@ -36,6 +38,7 @@ from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.server.check_worker import CheckFailed, CheckWorker
+from akgen_lsp.server.features.code_actions import word_span
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -83,13 +86,18 @@ def figures_message(figures: Mapping[str, Any]) -> str | None:
     parts: list[str] = []
     est = figures.get("estimate_us")
     arch = figures.get("arch") or "the target"
+    cases, passed = figures.get("cases"), figures.get("passed_cases")
+    if figures.get("status") == "compile_error":
+        parts.append(f"did not compile: no estimate on {arch}")
+        if isinstance(cases, int):
+            parts.append(f"0/{cases} cases run")
+        return ", ".join(parts)
     if isinstance(est, (int, float)):
         label = figures.get("estimate_label") or "estimate"
         extra = f"; bound: {figures['bound']}" if figures.get("bound") else ""
         parts.append(f"estimated {est:.1f} us on {arch} ({label}{extra})")
     else:
         parts.append(f"no time estimate on {arch} (status: {figures.get('status') or 'unknown'})")
-    cases, passed = figures.get("cases"), figures.get("passed_cases")
     if isinstance(cases, int) and isinstance(passed, int):
         parts.append(f"{passed}/{cases} cases pass")
     return ", ".join(parts)
@@ -108,6 +116,10 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
         if f.span.path and os.path.realpath(f.span.path) != here:
             f = Finding(f.code, f"{f.message} ({f.span.path}:{f.span.line})", Span.point(path, 1),
                         severity=f.severity, source=f.source, error_class=f.error_class, data=f.data)
+        elif f.span.line == f.span.end_line and f.span.column == f.span.end_column:
+            # a compiler's point location: underline the word there, so every editor shows it
+            word = word_span(text, f.span)
+            f = dataclasses.replace(f, span=word.with_path(f.span.path)) if word is not None else f
         out[BUILD if f.source == "akgen-build" else RUN].append(f)
     message = figures_message(figures)
     if message is not None:
@@ -215,7 +227,7 @@ class SaveChecks:
             for source in (BUILD,):
                 host.clear_source(uri, source)
             if result.findings:  # the task itself is wrong (a bench task not in the suite, a broken layout)
-                host.publish_findings(uri, RUN, result.findings, version=version)
+                host.publish_findings(uri, RUN, result.findings, version=version, text=text)
                 problem = str(figures.get("problem") or result.findings[0].message)
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
                 return LastCheck(uri, "error", f"{name}: task error", result.seconds)
@@ -226,7 +238,7 @@ class SaveChecks:
             return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds)
         by_source = split_findings(path, text, result.findings, figures)
         for source in (BUILD, RUN):
-            host.publish_findings(uri, source, by_source[source], version=version)
+            host.publish_findings(uri, source, by_source[source], version=version, text=text)
         summary = figures_message(figures) or "done"
         passed = figures.get("status") == "pass"
         return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
