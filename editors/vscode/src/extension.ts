@@ -1,101 +1,321 @@
-// The akgen extension: starts `akgen serve` over stdio and connects VS Code's language client to it.
-// Diagnostics, quick fixes, hover, completion, signature help and inline completions all come from the server.
+// The akgen extension: finds and starts `akgen serve` over stdio, connects VS Code's language client to it, and adds
+// a status bar item and commands. Diagnostics, quick fixes, hover, completion, signature help, inline completions
+// and the check on save all come from the server.
 
+import * as fs from "node:fs";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
 } from "vscode-languageclient/node";
 
-import { explicitSettings, serverCommand, startFailureMessage } from "./settings";
-
-let client: LanguageClient | undefined;
+import { discover, DiscoveryInput, notFoundMessage, startFailureMessage } from "./discovery";
+import { explicitSettings } from "./settings";
+import { Status, view } from "./status";
 
 const DOCUMENTS = [
   { scheme: "file", language: "cpp" },
+  { scheme: "file", language: "c" },
   { scheme: "file", language: "ascendc" },
   { scheme: "untitled", language: "ascendc" },
 ];
 
+interface Answer {
+  ok?: boolean;
+  message?: string;
+  trace?: string | null;
+  state?: string;
+  cases?: { case_id?: number; status?: string; max_abs?: number | null }[];
+}
+
+/** Asks the server for `akgen/status` notifications (capabilities.experimental.akgenStatus). */
+class StatusFeature implements StaticFeature {
+  fillClientCapabilities(capabilities: { experimental?: object }): void {
+    capabilities.experimental = { ...(capabilities.experimental ?? {}), akgenStatus: true };
+  }
+  getState(): { kind: "static" } {
+    return { kind: "static" };
+  }
+  initialize(): void {}
+  clear(): void {}
+}
+
+class Extension {
+  client: LanguageClient | undefined;
+  status: Status = { client: "starting" };
+  readonly item: vscode.StatusBarItem;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly output: vscode.LogOutputChannel,
+  ) {
+    this.item = vscode.window.createStatusBarItem("akgen.status", vscode.StatusBarAlignment.Left, 10);
+    this.item.name = "akgen";
+    this.item.command = "akgen.menu";
+    context.subscriptions.push(this.item);
+    this.render();
+    this.item.show();
+  }
+
+  render(): void {
+    const v = view(this.status);
+    this.item.text = v.text;
+    this.item.tooltip = v.tooltip;
+    this.item.backgroundColor = v.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+  }
+
+  async discoveryInput(): Promise<DiscoveryInput> {
+    const config = vscode.workspace.getConfiguration("akgen");
+    return {
+      setting: config.get("server.command"),
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      pythonInterpreter: await pythonInterpreter(),
+      pathEnv: process.env.PATH ?? "",
+      platform: process.platform,
+    };
+  }
+
+  async start(): Promise<void> {
+    const input = await this.discoveryInput();
+    const cmd = discover(input, (file) => isExecutable(file));
+    if (!cmd) {
+      const message = notFoundMessage(input);
+      this.output.error(message);
+      this.status = { client: "not found" };
+      this.render();
+      void this.offerHelp(message);
+      return;
+    }
+    this.output.info(`akgen: starting ${[cmd.command, ...cmd.args].join(" ")} (found in ${cmd.origin})`);
+    this.status = { client: "starting", origin: cmd.origin };
+    this.render();
+    const serverOptions: ServerOptions = {
+      run: { command: cmd.command, args: cmd.args, transport: TransportKind.stdio },
+      debug: { command: cmd.command, args: cmd.args, transport: TransportKind.stdio },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: DOCUMENTS,
+      outputChannel: this.output,
+      // only the settings the user set: package.json defaults must not override the project's akgen.toml
+      initializationOptions: this.userSettings(),
+      synchronize: {
+        // configuration changes are sent by the onDidChangeConfiguration handler (user-set values only)
+        fileEvents: vscode.workspace.createFileSystemWatcher("**/akgen.toml"),
+      },
+    };
+    const client = new LanguageClient("akgen", "akgen language server", serverOptions, clientOptions);
+    client.registerFeature(new StatusFeature());
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Running) {
+        this.status = { ...this.status, client: "running" };
+      } else if (event.newState === State.Stopped) {
+        this.output.info("akgen language server stopped");
+        this.status = { ...this.status, client: "stopped" };
+      }
+      this.render();
+    });
+    this.client = client;
+    try {
+      await client.start();
+      client.onNotification("akgen/status", (params: Status) => {
+        this.status = { ...this.status, client: "running", server: params.server ?? this.status.server, check: params.check ?? this.status.check };
+        this.render();
+      });
+    } catch (error) {
+      const message = startFailureMessage(cmd, error);
+      this.output.error(message);
+      this.client = undefined;
+      this.status = { client: "stopped", origin: cmd.origin };
+      this.render();
+      void this.offerHelp(message);
+    }
+  }
+
+  async offerHelp(message: string): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(message, "Open settings", "Show log");
+    if (choice === "Open settings") {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "akgen.server.command");
+    } else if (choice === "Show log") {
+      this.output.show(true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const current = this.client;
+    this.client = undefined;
+    if (current) {
+      await current.stop();
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** The `akgen.*` settings the user set explicitly, keyed like akgen.toml. */
+  userSettings(): Record<string, unknown> {
+    const config = vscode.workspace.getConfiguration("akgen");
+    const sections = this.context.extension.packageJSON?.contributes?.configuration ?? [];
+    const keys: string[] = [];
+    for (const section of Array.isArray(sections) ? sections : [sections]) {
+      keys.push(...Object.keys(section.properties ?? {}).map((k) => k.replace(/^akgen\./, "")));
+    }
+    return explicitSettings(keys, (key) => config.inspect(key));
+  }
+
+  async settingsChanged(event: vscode.ConfigurationChangeEvent): Promise<void> {
+    if (event.affectsConfiguration("akgen.server.command")) {
+      await this.restart();
+    } else if (event.affectsConfiguration("akgen") && this.client) {
+      await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: this.userSettings() });
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ commands
+
+  async ask(command: string, uri?: vscode.Uri): Promise<Answer | undefined> {
+    if (!this.client) {
+      void this.offerHelp("akgen: the language server is not running; see the server log.");
+      return undefined;
+    }
+    const args = uri ? [this.client.code2ProtocolConverter.asUri(uri)] : [];
+    return (await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as Answer | undefined;
+  }
+
+  async activeKernel(): Promise<vscode.TextDocument | undefined> {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      void vscode.window.showWarningMessage("akgen: open the kernel you want to check first.");
+      return undefined;
+    }
+    if (doc.isDirty) {
+      await doc.save(); // the check reads the saved file
+    }
+    return doc;
+  }
+
+  async checkNow(command = "akgen.server.check"): Promise<void> {
+    const doc = await this.activeKernel();
+    if (!doc) {
+      return;
+    }
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: "akgen: checking" },
+      () => this.ask(command, doc.uri),
+    );
+    if (!answer) {
+      return;
+    }
+    if (command === "akgen.server.runTask" && answer.cases) {
+      this.output.info(answer.message ?? "");
+    }
+    const show = answer.ok === false || answer.state === "failed" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const first = (answer.message ?? "").split("\n")[0];
+    const choice = await show(first, ...(command === "akgen.server.runTask" ? ["Show details"] : []));
+    if (choice === "Show details") {
+      this.output.show(true);
+    }
+  }
+
+  async showTrace(): Promise<void> {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const answer = await this.ask("akgen.server.lastTrace", uri);
+    if (!answer) {
+      return;
+    }
+    if (!answer.ok || !answer.trace) {
+      void vscode.window.showInformationMessage(answer.message ?? "akgen: no trace yet.");
+      return;
+    }
+    const trace = answer.trace;
+    const choice = await vscode.window.showInformationMessage(answer.message ?? trace, "Open Perfetto", "Open file", "Copy path");
+    if (choice === "Open Perfetto") {
+      await vscode.env.openExternal(vscode.Uri.parse("https://ui.perfetto.dev"));
+    } else if (choice === "Open file") {
+      await vscode.window.showTextDocument(vscode.Uri.file(trace), { preview: true });
+    } else if (choice === "Copy path") {
+      await vscode.env.clipboard.writeText(trace);
+    }
+  }
+
+  async showInfo(): Promise<void> {
+    const answer = await this.ask("akgen.server.info", vscode.window.activeTextEditor?.document.uri);
+    if (answer?.message) {
+      this.output.info(answer.message);
+      this.output.show(true);
+    }
+  }
+
+  async menu(): Promise<void> {
+    const items: (vscode.QuickPickItem & { run: () => Thenable<unknown> | Promise<unknown> })[] = [
+      { label: "$(play) Check this kernel now", run: () => this.checkNow() },
+      { label: "$(beaker) Run this kernel's bench task", run: () => this.checkNow("akgen.server.runTask") },
+      { label: "$(graph) Show the last run's Chrome trace", run: () => this.showTrace() },
+      { label: "$(output) Show the server log", run: async () => this.output.show(true) },
+      { label: "$(info) Show the environment", run: () => this.showInfo() },
+      { label: "$(gear) Open the akgen settings", run: () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:akgen.akgen-lsp") },
+      { label: "$(debug-restart) Restart the language server", run: () => this.restart() },
+    ];
+    const picked = await vscode.window.showQuickPick(items, { title: view(this.status).tooltip.split("\n")[0], placeHolder: "akgen" });
+    if (picked) {
+      await picked.run();
+    }
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The interpreter selected in the Python extension, if it is installed. */
+async function pythonInterpreter(): Promise<string | undefined> {
+  const python = vscode.extensions.getExtension("ms-python.python");
+  if (!python) {
+    return undefined;
+  }
+  try {
+    const api = python.isActive ? python.exports : await python.activate();
+    const env = api?.environments?.getActiveEnvironmentPath?.();
+    return typeof env?.path === "string" ? env.path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let extension: Extension | undefined;
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("akgen", { log: true });
   context.subscriptions.push(output);
-
+  const ext = new Extension(context, output);
+  extension = ext;
   context.subscriptions.push(
-    vscode.commands.registerCommand("akgen.restartServer", async () => {
-      await stop();
-      await start(context, output);
-    }),
-    vscode.workspace.onDidChangeConfiguration(async (event) => {
-      if (event.affectsConfiguration("akgen.server.command")) {
-        await stop();
-        await start(context, output);
-      } else if (event.affectsConfiguration("akgen") && client) {
-        await client.sendNotification(DidChangeConfigurationNotification.type, { settings: userSettings(context) });
-      }
-    }),
+    vscode.commands.registerCommand("akgen.restartServer", () => ext.restart()),
+    vscode.commands.registerCommand("akgen.checkNow", () => ext.checkNow()),
+    vscode.commands.registerCommand("akgen.runTask", () => ext.checkNow("akgen.server.runTask")),
+    vscode.commands.registerCommand("akgen.showTrace", () => ext.showTrace()),
+    vscode.commands.registerCommand("akgen.showLog", () => output.show(true)),
+    vscode.commands.registerCommand("akgen.showInfo", () => ext.showInfo()),
+    vscode.commands.registerCommand("akgen.menu", () => ext.menu()),
+    vscode.workspace.onDidChangeConfiguration((event) => ext.settingsChanged(event)),
+    { dispose: () => void ext.stop() },
   );
-  await start(context, output);
-}
-
-async function start(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
-  const config = vscode.workspace.getConfiguration("akgen");
-  const cmd = serverCommand(config.get("server.command"));
-  const serverOptions: ServerOptions = {
-    run: { command: cmd.command, args: cmd.args, transport: TransportKind.stdio },
-    debug: { command: cmd.command, args: cmd.args, transport: TransportKind.stdio },
-  };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: DOCUMENTS,
-    outputChannel: output,
-    // only the settings the user set: package.json defaults must not override the project's akgen.toml
-    initializationOptions: userSettings(context),
-    synchronize: {
-      // configuration changes are sent by the onDidChangeConfiguration handler above (user-set values only)
-      fileEvents: vscode.workspace.createFileSystemWatcher("**/akgen.toml"),
-    },
-  };
-  client = new LanguageClient("akgen", "akgen language server", serverOptions, clientOptions);
-  client.onDidChangeState((event) => {
-    if (event.newState === State.Stopped) {
-      output.info("akgen language server stopped");
-    }
-  });
-  try {
-    await client.start();
-  } catch (error) {
-    const message = startFailureMessage(cmd, error);
-    output.error(message);
-    void vscode.window.showErrorMessage(message, "Open settings").then((choice) => {
-      if (choice) {
-        void vscode.commands.executeCommand("workbench.action.openSettings", "akgen.server.command");
-      }
-    });
-    client = undefined;
-  }
-  context.subscriptions.push({ dispose: () => void stop() });
-}
-
-/** The `akgen.*` settings the user set explicitly, keyed like akgen.toml. */
-function userSettings(context: vscode.ExtensionContext): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration("akgen");
-  const properties = context.extension.packageJSON?.contributes?.configuration?.properties ?? {};
-  const keys = Object.keys(properties).map((k) => k.replace(/^akgen\./, ""));
-  return explicitSettings(keys, (key) => config.inspect(key));
-}
-
-async function stop(): Promise<void> {
-  const current = client;
-  client = undefined;
-  if (current) {
-    await current.stop();
-  }
+  await ext.start();
 }
 
 export async function deactivate(): Promise<void> {
-  await stop();
+  await extension?.stop();
 }
+

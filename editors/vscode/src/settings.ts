@@ -1,8 +1,24 @@
-// Pure helpers (no `vscode` import): what the extension sends to the server and how it starts it.
-// Kept apart from extension.ts so that `npm test` can check them with node's test runner.
+// Pure helpers (no `vscode` import): what the extension sends to the server. Kept apart from extension.ts so that
+// `npm test` can check them with node's test runner.
 
 /** Sections of the `akgen` configuration that only the client reads. */
 export const CLIENT_ONLY_SECTIONS = ["server", "trace"];
+
+/**
+ * VS Code setting (after `akgen.`) -> the server's key (akgen.toml's spelling), where they differ. VS Code titles a
+ * setting from its key ("checkOnSave" -> "Check On Save"), so the editor's keys are camelCase words; every other
+ * key is the same on both sides.
+ */
+export const SERVER_KEYS: Record<string, string> = {
+  checkOnSave: "check_on_save",
+  "lint.delay": "lint.debounce_ms",
+  "lint.extendSelect": "lint.extend_select",
+  "toolchain.timeout": "toolchain.timeout_s",
+};
+
+export function serverKey(key: string): string {
+  return SERVER_KEYS[key] ?? key;
+}
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -63,7 +79,7 @@ export function explicitSettings(
     if (json === undefined) {
       continue;
     }
-    const parts = key.split(".");
+    const parts = serverKey(key).split(".");
     let node = out;
     for (const part of parts.slice(0, -1)) {
       const next = node[part];
@@ -75,42 +91,4 @@ export function explicitSettings(
     node[parts[parts.length - 1]] = json;
   }
   return out;
-}
-
-export interface ServerCommand {
-  command: string;
-  args: string[];
-}
-
-/**
- * The command line that starts the server: `akgen.server.command` (an array, or a string split on spaces),
- * with `serve` appended when the command is the `akgen` CLI itself and no sub-command was given.
- */
-export function serverCommand(setting: unknown): ServerCommand {
-  let parts: string[];
-  if (Array.isArray(setting)) {
-    parts = setting.filter((p): p is string => typeof p === "string" && p.length > 0);
-  } else if (typeof setting === "string" && setting.trim()) {
-    parts = setting.trim().split(/\s+/);
-  } else {
-    parts = [];
-  }
-  if (parts.length === 0) {
-    parts = ["akgen", "serve"];
-  }
-  const [command, ...args] = parts;
-  const base = command.split(/[\\/]/).pop() ?? command;
-  if ((base === "akgen" || base === "akgen.exe") && args.length === 0) {
-    args.push("serve");
-  }
-  return { command, args };
-}
-
-/** A one-sentence message for a server that could not start, saying what to do next. */
-export function startFailureMessage(cmd: ServerCommand, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  return (
-    `akgen: the language server did not start (${[cmd.command, ...cmd.args].join(" ")}: ${reason}). ` +
-    "Install akgen-lsp (pip install akgen-lsp) or set akgen.server.command to its full path."
-  );
 }
