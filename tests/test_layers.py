@@ -23,6 +23,7 @@ LAYERS = {
     "errors": 5,
     "server": 6,
     "cli": 7,
+    "__main__": 8,  # `python -m akgen_lsp`: the command line
 }
 # third-party packages only the named top-level packages may import
 ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}}

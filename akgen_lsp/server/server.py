@@ -86,8 +86,7 @@ class AkgenServer(LanguageServer):
         self.watcher: WorkspaceWatcher | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # set at initialize (log records from other threads)
         # code actions for the findings a request is about; "Fix this build error" (build, run) joins the list
-        self.code_action_providers: list[code_actions.ActionProvider] = [
-            code_actions.lint_quick_fixes, code_actions.compiler_suggestions]
+        self.code_action_providers: list[code_actions.ActionProvider] = [code_actions.lint_quick_fixes]
 
     # ------------------------------------------------------------------------------------------- telling the user
 

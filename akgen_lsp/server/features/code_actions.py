@@ -5,23 +5,21 @@ light bulb belongs to, wherever the cursor is on the line); when it sends none o
 requested range. A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a
 model-made one). The fix-all edit is computed in ``codeAction/resolve`` when the client can resolve edits lazily.
 
-Actions come from providers (`Request` -> actions): `lint_quick_fixes` serves every finding with fixes,
-`compiler_suggestions` the compiler's "did you mean" on a build error; a provider for build and run diagnostics
-("Fix this build error") is added to the server's `code_action_providers` list beside them, and sees the same
-request with the findings already selected.
+Actions come from providers (`Request` -> actions): `lint_quick_fixes` serves every finding with fixes (the lint's,
+and the compiler's fix-its on build errors, such as "did you mean 'xLocal'"); a provider for build and run
+diagnostics ("Fix this build error") is added to the server's `code_action_providers` list beside it, and sees the
+same request with the findings already selected.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
 
-from akgen_lsp.findings import Edit, Finding, Fix, Span
+from akgen_lsp.findings import Finding
 from akgen_lsp.server.convert import Lines, non_overlapping, spans_overlap, to_diagnostic, workspace_edit
 
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll.value + ".akgen"
@@ -150,43 +148,3 @@ def fix_all_edit(
 def is_fix_all(data: Any) -> bool:
     return isinstance(data, dict) and data.get("akgen") == "fix_all" and isinstance(data.get("uri"), str)
 
-
-_DID_YOU_MEAN = re.compile(r"'(?P<bad>[^']+)'.*;\s*did you mean '(?P<good>[^']+)'\?")
-
-
-def compiler_suggestions(request: Request) -> list[types.CodeAction]:
-    """The compiler's own "did you mean 'xLocal'?" on a build error, as a quick fix that renames the word (the one
-    deterministic fix a compile error carries; repairs by the model are another provider's)."""
-    if not wants(types.CodeActionKind.QuickFix, request.only):
-        return []
-    actions: list[types.CodeAction] = []
-    for finding in request.selected:
-        if finding.source != "akgen-build" or finding.fixes:
-            continue
-        m = _DID_YOU_MEAN.search(finding.message)
-        if m is None:
-            continue
-        bad = m.group("bad").split()[-1].split("::")[-1]
-        good = m.group("good").split("::")[-1]
-        span = word_span(request.lines.text, finding.span)
-        if span is None or request.lines.text.splitlines()[span.line - 1][span.column - 1 : span.end_column - 1] != bad:
-            continue
-        fix = Fix(f"Change '{bad}' to '{good}'", (Edit(span, good),), safe=True)
-        actions += quick_fixes([dataclasses.replace(finding, fixes=(fix,))], request.uri, request.version,
-                               request.lines, request.document_changes)
-    return actions
-
-
-def word_span(text: str, span: Span) -> Span | None:
-    """The identifier at the start of `span` (a compiler's point location), as a span; None when there is none."""
-    lines = text.splitlines()
-    if not 0 < span.line <= len(lines):
-        return None
-    line = lines[span.line - 1]
-    start = span.column - 1
-    end = start
-    while end < len(line) and (line[end].isalnum() or line[end] == "_"):
-        end += 1
-    if end == start:
-        return None
-    return Span(span.path, span.line, start + 1, span.line, end + 1)

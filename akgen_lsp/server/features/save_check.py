@@ -38,7 +38,6 @@ from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.server.check_worker import CheckFailed, CheckWorker
-from akgen_lsp.server.features.code_actions import word_span
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -127,6 +126,20 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
                                 severity=Severity.INFO, source="akgen-run",
                                 data={k: v for k, v in figures.items() if k not in ("timings", "trace")}))
     return out
+
+
+def word_span(text: str, span: Span) -> Span | None:
+    """The identifier at the start of `span` (a compiler's point location), as a span; None when there is none."""
+    lines = text.splitlines()
+    if not 0 < span.line <= len(lines):
+        return None
+    line = lines[span.line - 1]
+    start = end = span.column - 1
+    while end < len(line) and (line[end].isalnum() or line[end] == "_"):
+        end += 1
+    if end == start:
+        return None
+    return Span(span.path, span.line, start + 1, span.line, end + 1)
 
 
 def plain_settings(settings: Settings) -> dict[str, Any]:
