@@ -67,8 +67,15 @@ def register(app: typer.Typer) -> None:
 
     @sim.command("run-program")
     def run_program_cmd(
-        program: Annotated[Path, typer.Argument(help="A single-source program (.asc): host main() plus kernels.")],
+        program: Annotated[Path | None, typer.Argument(
+            help="The program: a single-source .asc (host main() plus kernels), a CPU-debug main, or a folder of "
+                 "sources (each .cpp its own translation unit).")] = None,
         args: Annotated[list[str] | None, typer.Argument(help="The program's own arguments (after --).")] = None,
+        source: Annotated[list[Path] | None, typer.Option(
+            "--source", help="Another source or folder of the program (repeatable): a sample's main.cpp, kernel .cpp, "
+                             "host tiling .cpp, compiled separately and linked.")] = None,
+        include: Annotated[list[Path] | None, typer.Option(
+            "-I", "--include-dir", help="A folder of the program's headers (repeatable).")] = None,
         workdir: Annotated[Path | None, typer.Option(
             "--workdir", help="The program's working directory (its relative input/output paths); default: here.")
         ] = None,
@@ -80,15 +87,21 @@ def register(app: typer.Typer) -> None:
             "--checks", help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
                              "cpu-debug (every CPU-debug check stops the kernel).")] = "npu",
     ) -> None:
-        """Compile PROGRAM whole (host code and kernels, `<<<>>>` launches run on the simulator) and run it in
-        WORKDIR; exit status 0 only when the status is "ok"."""
+        """Compile PROGRAM (host code and kernels; several sources or a folder are separate translation units,
+        linked; `<<<>>>` launches and ICPU_RUN_KF run on the simulator) and run it in WORKDIR; exit status 0 only
+        when the status is "ok"."""
         from akgen_lsp.sim.program import run_program
 
         if checks not in ("npu", "cpu-debug"):
             typer.echo(f"error: --checks must be npu or cpu-debug, not {checks!r}", err=True)
             raise typer.Exit(2)
+        sources = ([program] if program is not None else []) + list(source or [])
+        if not sources:
+            typer.echo("error: give the program: a source file or folder, or --source for each of its files", err=True)
+            raise typer.Exit(2)
         defines = {d.split("=", 1)[0]: (d.split("=", 1)[1] if "=" in d else "1") for d in define or []}
-        result = run_program(program, workdir, timeout_s=timeout, defines=defines, args=args or [], checks=checks)
+        result = run_program(sources, workdir, timeout_s=timeout, defines=defines, args=args or [], checks=checks,
+                             include_dirs=include or [])
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
@@ -108,5 +121,31 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"note: {w}")
             typer.echo(f"status: {result.status} (exit code {result.exit_code})")
         raise typer.Exit(0 if result.ok else 1)
+
+    @sim.command("toolkit")
+    def toolkit_cmd(
+        print_path: Annotated[bool, typer.Option("--print-path", help="Print only the toolkit's folder.")] = False,
+        env: Annotated[bool, typer.Option("--env", help="Print the shell exports of its setenv.bash.")] = False,
+    ) -> None:
+        """Make (once) and show the simulator's CANN toolkit: an ASCEND_HOME_PATH-style folder whose CMake packages
+        (tikicpulib, ascendc.cmake, find_package(ASC)) build a CANN sample's own CMakeLists for the CPU simulator."""
+        from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit, environment
+
+        try:
+            root = ensure_toolkit()
+        except ToolkitError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        if print_path:
+            typer.echo(str(root))
+        elif env:
+            for key, value in environment(root).items():
+                typer.echo(f'export {key}="{value}"')
+        else:
+            typer.echo(f"toolkit: {root}")
+            typer.echo(f"use it as a CANN install: `source {root}/bin/setenv.bash` (or ASCEND_HOME_PATH={root}), then "
+                       "the sample's own `bash run.sh -r cpu -v Ascend910B1`, or cmake with "
+                       f"-DASCEND_CANN_PACKAGE_PATH={root} -DRUN_MODE=cpu; the binary runs its kernels on the "
+                       "simulator and prints findings and estimates on stderr")
 
     app.add_typer(sim, name="sim")

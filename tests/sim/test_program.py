@@ -34,8 +34,9 @@ def test_rewrite_keeps_lines_and_handles_templates() -> None:
     out, lines = rewrite_launches(src)
     assert lines == [2, 5]
     assert out.count("\n") == src.count("\n")
-    assert "::akgen_sim::program_launch(n, 0, s, [&]() { add<float, 4>(x,\n                      y); })" in out
-    assert "::akgen_sim::program_launch(1, nullptr, s, [&]() { ns::k(a); })" in out
+    assert ('::akgen_sim::program_launch_kernel("add", n, 0, s, [&]() { add<float, 4>(x,\n                      y); })'
+            in out)
+    assert '::akgen_sim::program_launch_kernel("k", 1, nullptr, s, [&]() { ns::k(a); })' in out
     assert "// k<<<2,0,s>>>(b)" in out and '"k<<<1,0,s>>>(c)"' in out
     # the code after a rewritten launch is on the same line as before
     assert out.splitlines()[5] == src.splitlines()[5]

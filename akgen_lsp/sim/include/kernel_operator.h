@@ -54,5 +54,7 @@
 #include "akgen_sim/adv_norm3.h"
 #include "akgen_sim/adv_misc3.h"
 #include "akgen_sim/basic3.h"
+#include "akgen_sim/adv_gelu.h"
+#include "akgen_sim/debug_dump.h"
 
 #endif

@@ -12,6 +12,7 @@
 #include "kernel_operator.h"
 #include "acl/acl.h"
 #include "akgen_sim/program.h"
+#include "securec.h"  // CANN's CPU-debug headers bring securec's memcpy_s into scope for the host main
 
 namespace AscendC {
 
@@ -26,23 +27,52 @@ inline void GmFree(void* ptr, const std::source_location& loc = std::source_loca
     (void)aclrtFree(ptr, loc);
 }
 
-// The kernel type of the next ICPU_RUN_KF: AIV_MODE runs a vector kernel, AIC_MODE a cube kernel, MIX_MODE both
-// (ASCEND_IS_AIV / ASCEND_IS_AIC follow it, as KERNEL_TASK_TYPE_DEFAULT does).
-inline void SetKernelMode(KernelMode mode) {
-    switch (mode) {
-        case KernelMode::AIV_MODE: ::akgen_sim::task_type() = KERNEL_TYPE_AIV_ONLY; break;
-        case KernelMode::AIC_MODE: ::akgen_sim::task_type() = KERNEL_TYPE_AIC_ONLY; break;
-        default: ::akgen_sim::task_type() = -1; break;
-    }
-}
+}  // namespace AscendC
+
+namespace akgen_sim {
+// The KernelMode the host code chose with SetKernelMode (-1: none yet).
+inline int& icpu_kernel_mode() { static int m = -1; return m; }
+}  // namespace akgen_sim
+
+namespace AscendC {
+// The kernel type of the next ICPU_RUN_KF, as in CANN's CPU debug: AIV_MODE runs a vector kernel (one vector core per
+// block), AIC_MODE a cube kernel, MIX_MODE one AI Core per block with its cube core and two vector cores
+// (GetBlockIdx() on a vector core = 2 * block + GetSubBlockIdx()), MIX_AIC_1_1 one vector core with the cube core.
+// ASCEND_IS_AIV / ASCEND_IS_AIC follow the core each fiber plays. Without a SetKernelMode the launch takes the kind
+// of the kernel's own source (a kernel with a Matmul object or cube and cross-core code is MIX), as CANN's CPU debug
+// reads it from the kernel binary.
+inline void SetKernelMode(KernelMode mode) { ::akgen_sim::icpu_kernel_mode() = static_cast<int>(mode); }
 
 }  // namespace AscendC
+
+// CANN's CPU-debug library declares KernelMode at global scope too: its samples' mains write
+// `AscendC::SetKernelMode(KernelMode::AIV_MODE)` without `using namespace AscendC`.
+using AscendC::KernelMode;
 
 namespace akgen_sim {
 // The tiling key ICPU_SET_TILING_KEY chose (-1: none), applied in each block of the following launches.
 inline int64_t& icpu_tiling_key() { static int64_t k = -1; return k; }
 inline void icpu_block_setup() {
     if (icpu_tiling_key() >= 0) tiling_key() = icpu_tiling_key();
+}
+// The vector cores per AI Core of an ICPU_RUN_KF of kernel `name` (0: one fiber per block) and the kernel type the
+// fibers see, from SetKernelMode, else from the kernel's source.
+inline int icpu_launch_mix(const char* name) {
+    int mode = icpu_kernel_mode();
+    if (mode < 0) {
+        switch (kernel_kind(name)) {
+            case 0: mode = static_cast<int>(::AscendC::KernelMode::AIV_MODE); break;
+            case 1: mode = static_cast<int>(::AscendC::KernelMode::AIC_MODE); break;
+            case 2: mode = static_cast<int>(::AscendC::KernelMode::MIX_MODE); break;
+            default: task_type() = -1; return 0;  // a kernel the build did not see: one fiber playing every core
+        }
+    }
+    switch (static_cast<::AscendC::KernelMode>(mode)) {
+        case ::AscendC::KernelMode::AIV_MODE: task_type() = KERNEL_TYPE_AIV_ONLY; return 0;
+        case ::AscendC::KernelMode::AIC_MODE: task_type() = KERNEL_TYPE_AIC_ONLY; return 0;
+        case ::AscendC::KernelMode::MIX_AIC_1_1: task_type() = -1; return 1;
+        default: task_type() = -1; return 2;
+    }
 }
 }  // namespace akgen_sim
 
@@ -56,4 +86,4 @@ inline void icpu_block_setup() {
 #define ICPU_RUN_KF(func, numBlocks, ...)                                                            \
     ::akgen_sim::program_launch_blocks(                                                              \
         static_cast<int64_t>(numBlocks), [&]() { ::akgen_sim::icpu_block_setup(); func(__VA_ARGS__); }, \
-        ::std::source_location::current())
+        ::std::source_location::current(), ::akgen_sim::icpu_launch_mix(#func))

@@ -89,14 +89,16 @@ int main() {
                                             : static_cast<void*>(a.data));
     }
     const Config& k = cfg();
-    const int64_t per_block = akgen_sim_mix > 0 ? 1 + akgen_sim_mix : 1;
+    const int mix = mix_ratio();
+    const int64_t per_block = mix > 0 ? 1 + mix : 1;
     std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim * per_block));
     double kernel_us = 0;
     int failed = 0;
+    g_launch_cycles = 0;
     // Blocks run as fibers (one stack and one set of on-chip memories each) in index order; a block runs until it
     // ends or reaches SyncAll, so SyncAll is honoured: once every block has arrived or ended, the waiting ones go on.
-    // A split launch (akgen_sim_mix > 0) runs each block as its AI Core: the AIC (GetBlockIdx() = block) and
-    // akgen_sim_mix AIV (GetBlockIdx() = block * akgen_sim_mix + GetSubBlockIdx()), each a fiber of its own.
+    // A split or MIX launch (mix_ratio() > 0) runs each block as its AI Core: the AIC (GetBlockIdx() = block) and
+    // `mix` AIV (GetBlockIdx() = block * mix + GetSubBlockIdx()), each a fiber of its own.
     std::vector<Fiber> fibers(static_cast<size_t>(g_spec.block_dim * per_block));
     for (int64_t b = 0; b < g_spec.block_dim; ++b) {
         for (int64_t r = 0; r < per_block; ++r) {
@@ -106,9 +108,9 @@ int main() {
             f.ctx.group = b;
             if (per_block > 1) {
                 f.ctx.core_type = r == 0 ? 1 : 2;
-                f.ctx.sub_num = akgen_sim_mix;
+                f.ctx.sub_num = mix;
                 f.ctx.sub_idx = r == 0 ? 0 : static_cast<int>(r - 1);
-                if (r > 0) f.ctx.idx = b * akgen_sim_mix + (r - 1);
+                if (r > 0) f.ctx.idx = b * mix + (r - 1);
             }
         }
     }
@@ -139,6 +141,7 @@ int main() {
                 }
                 if (c.errors > 0) f.status = "aborted";
                 if (std::strcmp(f.status, "ok") != 0) ++failed;
+                g_launch_cycles = std::max(g_launch_cycles, block_time(c));
                 emit(block_summary(c, f.status, f.wall_us));
                 emit(block_trace(c));
                 writes[static_cast<size_t>(&f - fibers.data())] = std::move(c.gm_writes);
@@ -214,6 +217,7 @@ int main() {
             ::close(b->out_fd);
         }
     }
+    g_launch_failed = failed;
     emit("{\"kind\":\"done\",\"blocks\":" + std::to_string(g_spec.block_dim) + ",\"failed\":" + std::to_string(failed) +
          ",\"kernel_us\":" + std::to_string(kernel_us) + "}\n");
     return 0;

@@ -59,6 +59,39 @@ bool install_program_seccomp() {
 bool install_program_seccomp() { return false; }
 #endif
 
+// A direct run: the program was started by a person (a binary the toolkit's CMake build made, run by the sample's
+// run.sh), not by akgen with a run spec. Findings are printed on stderr (and written as JSON lines to
+// $AKGEN_SIM_EVENTS when set), the configuration is the toolkit's spec of the SOC the kernel was built for, and no
+// limits or seccomp filter are applied: it is the user's own process.
+bool& direct_mode() {
+    static bool on = false;
+    return on;
+}
+
+std::string& default_spec() {
+    static std::string path;
+    return path;
+}
+
+bool& spec_loaded() {
+    static bool done = false;
+    return done;
+}
+
+void load_default_spec() {
+    if (spec_loaded() || default_spec().empty()) return;
+    spec_loaded() = true;
+    std::string text;
+    if (!read_file(default_spec(), text)) {
+        std::fprintf(stderr, "akgen sim: cannot read the toolkit's run spec %s: the default 910B configuration is "
+                     "used; run `akgen sim toolkit --print-path` again to rebuild the toolkit\n", default_spec().c_str());
+        return;
+    }
+    parse_spec(text);
+    const char* checks = std::getenv("AKGEN_SIM_CHECKS");
+    if (checks != nullptr && std::strcmp(checks, "cpu-debug") == 0) cfg().checks = CheckMode::CPU_DEBUG;
+}
+
 bool& files_watched() {
     static bool on = false;
     return on;
@@ -86,6 +119,7 @@ void report_missing(const char* path, bool for_write, int err) {
     line += for_write ? "open" : "read";
     line += "\"}\n";
     emit(line);
+    if (direct_mode()) std::fprintf(stderr, "akgen sim: warning: %s [SIM-PROGRAM-FILE]\n", msg.c_str());
 }
 
 }  // namespace
@@ -147,7 +181,22 @@ __attribute__((constructor(102))) void akgen_program_setup() {
     // the launcher's own constructor ran first without a spec (a program is started without arguments)
     g_setup_error.clear();
     const char* spec = std::getenv("AKGEN_SIM_SPEC");
-    if (spec != nullptr && *spec) {
+    if (spec == nullptr || !*spec) {
+        direct_mode() = true;
+        print_findings() = true;
+        events_fd() = -1;
+        const char* events = std::getenv("AKGEN_SIM_EVENTS");
+        if (events != nullptr && *events) {
+            int fd = ::open(events, O_WRONLY | O_CREAT | O_APPEND, 0644);
+            if (fd >= 0) events_fd() = fd;
+        }
+        g_spec.args.clear();
+        install_handlers();
+        set_limit(RLIMIT_CORE, 0);
+        files_watched() = true;
+        return;
+    }
+    {
         std::string text;
         if (!read_file(spec, text)) {
             std::fprintf(stderr, "akgen sim program: cannot read the run spec %s\n", spec);
@@ -195,6 +244,17 @@ extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const
 }
 extern "C" const int akgen_sim_mix = 0;
 
+bool akgen_sim::program_default_spec(const char* path) {
+    if (default_spec().empty() && path != nullptr) default_spec() = path;
+    return true;
+}
+
+int32_t akgen_sim::program_core_type() {
+    const BlockCtx& c = ctx();
+    if (c.core_type != 0) return c.core_type;
+    return task_type() == KERNEL_TYPE_AIC_ONLY ? 1 : 2;
+}
+
 extern "C" bool akgen_sim_yield_block() {
     Fiber* f = current_fiber();
     if (f == nullptr) return false;
@@ -239,10 +299,11 @@ int main(int argc, char** argv) {
     return akgen_program_entry(static_cast<int>(words.size()), av.data());
 }
 
-void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const loc_t& loc) {
+void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<void()>& body, const loc_t& loc,
+                                      int mix) {
     int64_t n = ++launch_count();
     std::string line = "{\"kind\":\"launch\",\"launch\":" + std::to_string(n) + ",\"blocks\":" +
-                       std::to_string(block_dim) + ",\"file\":\"";
+                       std::to_string(block_dim) + ",\"mix\":" + std::to_string(mix) + ",\"file\":\"";
     json_escape(line, loc.file_name());
     line += "\",\"line\":" + std::to_string(loc.line()) + "}\n";
     emit(line);
@@ -254,12 +315,22 @@ void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<voi
         ++akgen_sim::program_stream_errors();
         return;
     }
+    if (direct_mode()) load_default_spec();
     g_setup_error.clear();
     g_spec.args.clear();
     g_spec.block_dim = block_dim;
+    g_spec.mix = mix > 0 ? mix : 0;
     program_body() = body;
     // the launcher's block loop: fibers, end-of-block checks, overlapping GM writes, a "done" event
     akgen_sim_launcher_main();
     program_body() = nullptr;
     akgen_sim::acl::check_guards(loc);
+    if (direct_mode()) {
+        const Config& k = cfg();
+        std::fprintf(stderr, "akgen sim: launch %lld at %s:%u: %lld block%s%s, %d failed; %.2f us on %s (estimate, the "
+                     "busiest core)\n", static_cast<long long>(n), loc.file_name(), static_cast<unsigned>(loc.line()),
+                     static_cast<long long>(block_dim), block_dim == 1 ? "" : "s",
+                     mix > 0 ? (mix == 2 ? " (MIX: 1 AIC + 2 AIV each)" : " (MIX: 1 AIC + 1 AIV each)") : "",
+                     g_launch_failed, g_launch_cycles / (k.clock_ghz * 1e3), k.arch.c_str());
+    }
 }

@@ -7,6 +7,7 @@
 
 using aclError = int;
 constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_NONE = 0;  // acl_base.h's older name of ACL_SUCCESS
 using aclrtStream = void*;
 using aclrtContext = void*;
 // acl_base.h: half-precision values as their bits, with the two conversions (round to nearest even).

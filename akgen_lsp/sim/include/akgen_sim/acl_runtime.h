@@ -92,10 +92,18 @@ struct State {
 };
 inline State& state() { static State s; return s; }
 
+// The buffer holding `p`: the live one; with live_only false and none live, the one freed last there. Addresses are
+// reused after a free, so a dead record may cover the same bytes as a live one: the live one always wins (else
+// freeing a buffer that got a freed one's address would look like a double free).
 inline DevBuf* find_dev(const void* p, bool live_only = true) {
     const uint8_t* q = static_cast<const uint8_t*>(p);
-    for (DevBuf& b : state().dev) {
-        if ((b.live || !live_only) && q >= b.data && q < b.data + b.alloc_bytes) return &b;
+    auto& dev = state().dev;
+    for (DevBuf& b : dev) {
+        if (b.live && q >= b.data && q < b.data + b.alloc_bytes) return &b;
+    }
+    if (live_only) return nullptr;
+    for (auto it = dev.rbegin(); it != dev.rend(); ++it) {
+        if (q >= it->data && q < it->data + it->alloc_bytes) return &*it;
     }
     return nullptr;
 }
@@ -332,13 +340,19 @@ inline aclError aclrtMallocHost(void** hostPtr, size_t size, AKGEN_ACL_LOC) {
 inline aclError aclrtFreeHost(void* hostPtr, AKGEN_ACL_LOC) {
     using namespace akgen_sim::acl;
     if (hostPtr == nullptr) return error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost", "hostPtr is null", loc);
+    bool freed_before = false;  // a freed record at this address: its memory may have been handed out again
     for (HostBuf& h : state().host) {
-        if (h.data == hostPtr) {
-            if (!h.live) return error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost", "the buffer was freed already", loc);
-            h.live = false;
-            std::free(h.data);
-            return ACL_SUCCESS;
+        if (h.data != hostPtr) continue;
+        if (!h.live) {
+            freed_before = true;
+            continue;
         }
+        h.live = false;
+        std::free(h.data);
+        return ACL_SUCCESS;
+    }
+    if (freed_before) {
+        return error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost", "the buffer was freed already (double free)", loc);
     }
     return error(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost", "the pointer was not returned by aclrtMallocHost", loc);
 }

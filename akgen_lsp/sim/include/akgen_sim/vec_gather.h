@@ -69,7 +69,7 @@ inline void gather_impl(const AscendC::LocalTensor<T>& dst, const AscendC::Local
         }
         n_off = count;
     } else {
-        if (repeat == 0 || mask_is_zero(mask)) return;
+        if (repeat_noop(repeat, mask)) return;
         check_mask(mask, per, api, loc);
         MaskState m = resolve_mask(mask);
         repeat = counter_repeats(m, per, repeat);

@@ -115,6 +115,13 @@ inline bool rep_on(const MaskState& m, uint32_t e, uint64_t& left) {
 
 inline bool mask_is_zero(const MaskArg& m) { return m.set && !ctx().mask_counter && m.lo == 0 && (!m.bits || m.hi == 0); }
 
+// A repeat form that computes nothing: mask 0 in normal mode, or repeatTime 0 in normal mode. In counter mode
+// (SetMaskCount) the hardware derives the repeat count from the element count, so repeatTime is a placeholder there
+// (the samples pass 0) and never makes the call a no-op.
+inline bool repeat_noop(uint64_t repeat, const MaskArg& m) {
+    return (repeat == 0 && !ctx().mask_counter) || mask_is_zero(m);
+}
+
 // One repeat reduced: sum (tree), or extreme value and its in-repeat index. Returns false if no element was enabled.
 template <typename T>
 inline bool reduce_one(Red kind, const T* src, uint32_t r, Stride ss, const MaskState& m, uint64_t& left,
@@ -177,7 +184,7 @@ inline void reduce_all(const char* api, Red kind, const AscendC::LocalTensor<T>&
             fail("SIM-REPEAT", fmt("%s: repeatTime %lld is negative", api, static_cast<long long>(repeat)), loc,
                  "api_mismatch", api);
         }
-        if (repeat == 0 || mask_is_zero(mask)) return;
+        if (repeat_noop(uint64_t(repeat), mask)) return;
         check_mask(mask, per, api, loc);
         m = resolve_mask(mask);
         repeats = counter_repeats(m, per, static_cast<uint32_t>(repeat));
@@ -248,7 +255,7 @@ inline void whole_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
     touch(api, loc);
     uint32_t repeat = check_repeat(repeat_in, api, loc);
     constexpr uint32_t per = 256 / sizeof(T);
-    if (repeat == 0 || mask_is_zero(mask)) return;
+    if (repeat_noop(uint64_t(repeat), mask)) return;
     check_mask(mask, per, api, loc);
     MaskState m = resolve_mask(mask);
     repeat = counter_repeats(m, per, repeat);
@@ -298,7 +305,7 @@ inline void block_reduce(const char* api, Red kind, const AscendC::LocalTensor<T
     uint32_t repeat = check_repeat(repeat_in, api, loc);
     constexpr uint32_t per = 256 / sizeof(T);
     constexpr uint32_t per_blk = 32 / sizeof(T);
-    if (repeat == 0 || mask_is_zero(mask)) return;
+    if (repeat_noop(uint64_t(repeat), mask)) return;
     check_mask(mask, per, api, loc);
     MaskState m = resolve_mask(mask);
     repeat = counter_repeats(m, per, repeat);
@@ -337,7 +344,7 @@ inline void pair_reduce(const char* api, const AscendC::LocalTensor<T>& dst, con
     touch(api, loc);
     uint32_t repeat = check_repeat(repeat_in, api, loc);
     constexpr uint32_t per = 256 / sizeof(T);
-    if (repeat == 0 || mask_is_zero(mask)) return;
+    if (repeat_noop(uint64_t(repeat), mask)) return;
     check_mask(mask, per, api, loc);
     MaskState m = resolve_mask(mask);
     repeat = counter_repeats(m, per, repeat);

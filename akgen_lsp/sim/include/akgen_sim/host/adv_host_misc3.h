@@ -472,3 +472,75 @@ inline void GetConfusionTransposeTilingInfo(const ge::Shape& srcShape, const uin
 }
 
 }  // namespace AscendC
+
+namespace AscendC {
+namespace akgen_host {
+// Broadcast's extra space for int8 data, which the library casts to half first: src and dst rounded up to 16
+// elements, 2 bytes each (typeSize becomes 2).
+inline uint32_t brc_cast_bytes(const ge::Shape& src, const ge::Shape& dst, uint32_t& typeSize) {
+    if (typeSize != 1) return 0;
+    typeSize = 2;
+    auto up16 = [](int64_t n) { return static_cast<uint32_t>((n + 15) / 16 * 16); };
+    return (up16(src.GetShapeSize()) + up16(dst.GetShapeSize())) * typeSize;
+}
+}  // namespace akgen_host
+
+// The temporary space of Broadcast (lib/pad/broadcast.h) for srcShape -> dstShape (dims 1 or 2, each equal or 1 in
+// src), in bytes: none for a copy or a scalar fill (except int8, cast to half), one 32-byte block when axis 0 is
+// broadcast, else the Brcb scratch (and, for a last dim that is not 32-byte aligned, the copy scratch) of the A2/A3
+// library; the 310P formula on an Ascend310P platform. A bad argument is reported on stderr and leaves the outputs.
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const ge::Shape& srcShape,
+                                      const ge::Shape& dstShape, uint32_t typeSize, const bool isReuseSource,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    const size_t dims = dstShape.GetDimNum();
+    auto bad = [](const char* why) {
+        std::fprintf(stderr, "[Broadcast][GetBroadCastMaxMinTmpSize] %s\n", why);
+    };
+    if (typeSize != 1 && typeSize != 2 && typeSize != 4) return bad("typeSize must be 1, 2 or 4");
+    if ((dims != 1 && dims != 2) || srcShape.GetDimNum() != dims) {
+        return bad("srcShape and dstShape must both have 1 or 2 dims");
+    }
+    for (size_t i = 0; i < dims; ++i) {
+        if (srcShape.GetDim(i) != dstShape.GetDim(i) && srcShape.GetDim(i) != 1) {
+            return bad("srcShape cannot broadcast to dstShape (each dim must be equal or 1)");
+        }
+    }
+    const int64_t srcSize = srcShape.GetShapeSize();
+    if (srcSize <= 0) return bad("the source shape size must be greater than 0");
+    constexpr uint32_t blk = 32;
+    uint32_t ts = typeSize;
+    if (srcSize == dstShape.GetShapeSize() || srcSize == 1) {
+        const uint32_t cast = akgen_host::brc_cast_bytes(srcShape, dstShape, ts);
+        minValue = maxValue = typeSize == 1 ? cast + blk : 0;
+        return;
+    }
+    const uint32_t cast = akgen_host::brc_cast_bytes(srcShape, dstShape, ts);
+    const uint32_t per_blk = blk / ts;
+    const uint32_t d0 = static_cast<uint32_t>(dstShape.GetDim(0));
+    const uint32_t d1 = dims > 1 ? static_cast<uint32_t>(dstShape.GetDim(1)) : 1;
+    const bool axis1 = dims > 1 && srcShape.GetDim(1) == 1;
+    const bool p310 = ascendcPlatform.GetSocVersion() == platform_ascendc::SocVersion::ASCEND310P;
+    if (!axis1) {
+        if (d1 % per_blk != 0) return bad("dim[1] is not 32-byte aligned");
+        minValue = maxValue = blk + cast;
+        return;
+    }
+    if (p310) {
+        if (d0 % per_blk != 0) return bad("dim[0] is not 32-byte aligned");
+        minValue = blk + cast + per_blk * ((d1 + 7) / 8) * ts;
+        maxValue = blk + cast + d0 * d1 * ts;
+        return;
+    }
+    const uint32_t brcb_min = per_blk * per_blk * ts;
+    const uint32_t brcb_max = (d0 + 7) / 8 * 8 * per_blk * ts;
+    if (d1 % per_blk == 0) {
+        minValue = brcb_min + cast;
+        maxValue = brcb_max + cast;
+    } else {
+        const uint32_t d1_up = (d1 + per_blk - 1) / per_blk * per_blk;
+        minValue = brcb_min + per_blk * d1_up * ts + cast;
+        maxValue = brcb_max + d0 * d1_up * ts + cast;
+    }
+}
+}  // namespace AscendC

@@ -179,6 +179,28 @@ private:
     DataType dtype_ = DT_FLOAT;
 };
 
+// ge::Tensor (graph/tensor.h): a TensorDesc and its bytes (value-depend data, constant inputs).
+class Tensor {
+public:
+    Tensor() = default;
+    explicit Tensor(const TensorDesc& desc) : desc_(desc) {}
+    Tensor(const TensorDesc& desc, const uint8_t* data, size_t size) : desc_(desc) { SetData(data, size); }
+    TensorDesc GetTensorDesc() const { return desc_; }
+    graphStatus SetTensorDesc(const TensorDesc& desc) { desc_ = desc; return GRAPH_SUCCESS; }
+    const uint8_t* GetData() const { return data_.data(); }
+    uint8_t* GetData() { return data_.data(); }
+    size_t GetSize() const { return data_.size(); }
+    graphStatus SetData(const uint8_t* data, size_t size) {
+        if (data == nullptr && size != 0) return GRAPH_FAILED;
+        data_.assign(data, data + size);
+        return GRAPH_SUCCESS;
+    }
+
+private:
+    TensorDesc desc_;
+    std::vector<uint8_t> data_;
+};
+
 class Operator {
 public:
     Operator() = default;
