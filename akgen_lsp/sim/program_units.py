@@ -173,6 +173,9 @@ def kernel_signatures(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
         close = _closing_paren(code, m.end() - 1)
         if close < 0 or not code[close + 1:].lstrip().startswith("{"):
             continue
+        begin = max(code.rfind(c, 0, m.start()) for c in ";{}")
+        if re.search(r"\btemplate\b", code[begin + 1:m.start()]):
+            continue  # a template kernel: CANN generates no launch header for it either
         params: list[tuple[str, str]] = []
         for p in _split_params(code[m.end():close]):
             p = re.sub(r"=.*$", "", p).strip()
