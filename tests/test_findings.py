@@ -71,3 +71,24 @@ def test_sort_by_place_then_severity() -> None:
     b = Finding("A", "m", Span("f", 1, 5, 1, 6), severity=Severity.WARNING)
     c = Finding("C", "m", Span("f", 1, 5, 1, 6))
     assert [f.code for f in sort_findings([a, b, c])] == ["C", "A", "B"]
+
+
+def test_sarif_carries_the_cwe_of_memory_safety_findings() -> None:
+    oob = Finding("SIM-GM-OOB-WRITE", "writes past the buffer", Span("k.cpp", 3, 5, 3, 5), data={"cwe": 787})
+    race = Finding("SIM-GM-OVERLAP", "two blocks write the same bytes", Span("k.cpp", 9, 1, 9, 1), data={"cwe": 362})
+    plain = Finding("SIM-DTYPE", "bad dtype", Span("k.cpp", 4, 1, 4, 1))
+    run = findings_to_sarif([oob, race, plain])["runs"][0]
+    tax = run["taxonomies"][0]
+    assert tax["name"] == "CWE" and tax["organization"] == "MITRE"
+    assert [t["id"] for t in tax["taxa"]] == ["362", "787"]
+    assert tax["taxa"][1]["name"] == "Out-of-bounds Write"
+    assert run["tool"]["driver"]["supportedTaxonomies"] == [{"name": "CWE", "index": 0}]
+    by_rule = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert "external/cwe/cwe-787" in by_rule["SIM-GM-OOB-WRITE"]["properties"]["tags"]
+    assert by_rule["SIM-GM-OOB-WRITE"]["relationships"][0]["target"]["id"] == "787"
+    assert "properties" not in by_rule["SIM-DTYPE"]
+    results = {r["ruleId"]: r for r in run["results"]}
+    assert results["SIM-GM-OOB-WRITE"]["taxa"] == [{"id": "787", "index": 1,
+                                                    "toolComponent": {"name": "CWE", "index": 0}}]
+    assert "taxa" not in results["SIM-DTYPE"]
+    assert "taxonomies" not in findings_to_sarif([plain])["runs"][0]

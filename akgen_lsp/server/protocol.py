@@ -209,8 +209,8 @@ def create_server() -> AkgenServer:
             return None
         doc, settings, lines, line, char = found
         version, findings = ls.findings.get(doc.uri, (None, []))
-        codes = hover.codes_at(findings if version == doc.version else [], line, char)
-        result = hover.hover(doc.source, line, char, settings, ls.catalog, codes)
+        here = hover.findings_at(findings if version == doc.version else [], line, char)
+        result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here)
         if result is None:
             return None
         rng = types.Range(

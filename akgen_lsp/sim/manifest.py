@@ -15,7 +15,8 @@
 
 Paths are relative to the manifest. Optional keys: `tiling_key` (int), `timeout_s`, `cpu_s`, `memory_mb`,
 `include_dirs` (list), `checks` (``"npu"``, the default: the hardware's rules, CANN CPU-debug-only checks warn; or
-``"cpu-debug"``: every CANN CPU-debug check ends the block; see docs/sim.md "Check modes"). Every problem is reported
+``"cpu-debug"``: every CANN CPU-debug check ends the block; see docs/sim.md "Check modes"), `sanitize` (true, the
+default: initcheck, racecheck and outputs never written; false only to measure what they cost). Every problem is reported
 as a `ManifestError` naming the field.
 
 A tensor list (a dynamic input or output of a custom op, CANN's TensorList) is one argument with a `list` of
@@ -141,6 +142,7 @@ class Manifest:
     include_dirs: tuple[Path, ...] = field(default_factory=tuple)
     block_dim_given: bool = True
     checks: str = "npu"  # CHECK_MODES: which checks end a block (a run-time value, not part of the build key)
+    sanitize: bool = True  # initcheck, racecheck, unwritten outputs (run time too); off only to measure their cost
 
     @property
     def tiling(self) -> TilingSpec | None:
@@ -387,11 +389,14 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
     if checks not in CHECK_MODES:
         raise ManifestError(f"manifest.checks: {checks!r} is not a check mode; use \"npu\" (the hardware's rules, the "
                             "default) or \"cpu-debug\" (stop at every check of CANN's CPU-debug library)")
+    sanitize = data.get("sanitize", True)
+    if not isinstance(sanitize, bool):
+        raise ManifestError("manifest.sanitize: expected true or false (the initcheck / racecheck checks)")
     return Manifest(
         path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
         defines=defines, args=args, tiling_key=tiling_key, block_dim_given="block_dim" in data,
         timeout_s=num("timeout_s", 30.0), cpu_s=num("cpu_s", 20, int), memory_mb=num("memory_mb", 4096, int),
-        include_dirs=include_dirs, checks=checks,
+        include_dirs=include_dirs, checks=checks, sanitize=sanitize,
     )
 
 

@@ -109,7 +109,7 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
     lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {block_dim}",
              f"tiling_key {key}", f"cpu_s {manifest.cpu_s}",
              f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", f"checks {manifest.checks}",
-             *params]
+             f"sanitize {int(manifest.sanitize)}", *params]
     raw_out: dict[str, Path] = {}
     ref_of = ref_targets(manifest.args)  # output -> the input whose buffer it is
     read_back = {i: o for o, i in ref_of.items()}
@@ -194,7 +194,7 @@ def _finding_from_event(ev: dict[str, Any], fallback: str) -> Finding:
     col = int(ev.get("column") or 1)
     sev = Severity(ev.get("severity", "error")) if ev.get("severity") in ("error", "warning", "info") else \
         Severity.ERROR
-    data = {k: ev[k] for k in ("block", "function", "api") if k in ev}
+    data = {k: ev[k] for k in ("block", "function", "api", "cwe") if k in ev}
     return Finding(code=str(ev.get("code", "SIM")), message=str(ev.get("message", "")),
                    span=Span(path, line, col, line, col), severity=sev, source="akgen-run",
                    error_class=ev.get("error_class"), data=data)
@@ -309,7 +309,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         elif kind == "guard":
             findings.append(Finding(
                 code="SIM-GM-GUARD", severity=Severity.ERROR, source="akgen-run", error_class="memory",
-                span=Span.point(fallback, 1),
+                span=Span.point(fallback, 1), data={"cwe": 787},
                 message=(f"bytes just outside GM buffer '{ev.get('name')}' were overwritten: a write past the "
                          "buffer that bypassed the API checks (a raw pointer?)")))
         elif kind == "setup_error":

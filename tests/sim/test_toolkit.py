@@ -76,7 +76,7 @@ def test_findings_of_a_direct_run_are_at_the_line_and_in_the_events_file(tmp_pat
     res = subprocess.run([str(proj / "out" / "bin" / "ascendc_kernels_bbit")], cwd=proj, env=env,
                          capture_output=True, text=True, timeout=300)
     line = marker_line(SAMPLE / "scale_custom.cpp", "SIM-GM-OOB-READ")
-    assert f"scale_custom.cpp:{line}:" in res.stderr and "[SIM-GM-OOB-READ] (block 7)" in res.stderr, res.stderr
+    assert f"scale_custom.cpp:{line}:" in res.stderr and "[SIM-GM-OOB-READ, CWE-125] (block 7)" in res.stderr, res.stderr
     assert "1 failed" in res.stderr
     events = [json.loads(x) for x in (tmp_path / "events.jsonl").read_text().splitlines()]
     hits = [e for e in events if e.get("code") == "SIM-GM-OOB-READ"]

@@ -1,5 +1,6 @@
 """Hover: an Ascend C API name shows its signatures, dtypes for the configured arch, pipe, constraints and docs; a rule
-code (``AKG101`` in a comment, or the code of a diagnostic under the cursor) shows the rule's documentation."""
+code (``AKG101`` in a comment, or the code of a diagnostic under the cursor) shows the rule's documentation; a
+simulator finding under the cursor that is a memory-safety or concurrency fault shows its CWE."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.ascendc.rules import rule_by_code
 from akgen_lsp.config import Settings
-from akgen_lsp.findings import Finding
+from akgen_lsp.findings import Finding, cwe_of, cwe_text
 from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.docs import entry_markdown, rule_markdown
 
@@ -25,15 +26,24 @@ class HoverResult:
     end: int
 
 
-def codes_at(findings: Sequence[Finding], line: int, character: int) -> list[str]:
-    """The codes of the findings under a 0-based (line, code point) position."""
+def findings_at(findings: Sequence[Finding], line: int, character: int) -> list[Finding]:
+    """The findings under a 0-based (line, code point) position."""
     return [
-        f.code
+        f
         for f in findings
         if f.span.line <= line + 1 <= f.span.end_line
         and (f.span.line < line + 1 or f.span.column <= character + 1)
         and (f.span.end_line > line + 1 or character + 1 <= f.span.end_column)
     ]
+
+
+def weakness_markdown(finding: Finding) -> str | None:
+    """The CWE of a simulator finding that is a memory-safety or concurrency fault, with MITRE's link."""
+    cwe = cwe_of(finding)
+    if cwe is None:
+        return None
+    return (f"**{finding.code}**: {finding.message}\n\n[{cwe_text(cwe)}]"
+            f"(https://cwe.mitre.org/data/definitions/{cwe}.html)")
 
 
 def hover(
@@ -43,9 +53,12 @@ def hover(
     settings: Settings,
     catalog: Catalog,
     diagnostic_codes: Sequence[str] = (),
+    diagnostic_findings: Sequence[Finding] = (),
 ) -> HoverResult | None:
     line_text = analysis.line_at(text, line)
     word = analysis.word_at(line_text, character)
+    weaknesses = "\n\n---\n\n".join(dict.fromkeys(
+        md for f in diagnostic_findings if (md := weakness_markdown(f)) is not None))
     if word is not None and _RULE_CODE.match(word.text):
         rule = rule_by_code(word.text)
         if rule is not None:
@@ -62,10 +75,13 @@ def hover(
                 body = "\n\n---\n\n".join(
                     f"**{e.name}** ({e.kind})\n\n{entry_markdown(e, arch, cann)}" for e in entries
                 )
-            return HoverResult(body, line, word.start, word.end)
+            return HoverResult(weaknesses + "\n\n---\n\n" + body if weaknesses else body, line, word.start,
+                               word.end)
+    start, end = (word.start, word.end) if word else (character, character)
     for code in diagnostic_codes:
         rule = rule_by_code(code)
         if rule is not None:
-            start, end = (word.start, word.end) if word else (character, character)
             return HoverResult(rule_markdown(rule), line, start, end)
+    if weaknesses:
+        return HoverResult(weaknesses, line, start, end)
     return None

@@ -20,6 +20,12 @@ namespace AscendC {
 inline void* GmAlloc(size_t size, const std::source_location& loc = std::source_location::current()) {
     void* p = nullptr;
     if (aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST, loc) != ACL_SUCCESS) return nullptr;
+    // the host writes GmAlloc memory directly (shared memory in CANN's CPU debug): initcheck takes it as defined
+    if (auto* b = ::akgen_sim::acl::find_dev(p); b != nullptr && b->region >= 0) {
+        auto& r = ::akgen_sim::gm_regions()[static_cast<size_t>(b->region)];
+        std::free(r.init);
+        r.init = nullptr;
+    }
     return p;
 }
 
@@ -57,8 +63,17 @@ inline void icpu_block_setup() {
 }
 // The vector cores per AI Core of an ICPU_RUN_KF of kernel `name` (0: one fiber per block) and the kernel type the
 // fibers see, from SetKernelMode, else from the kernel's source.
-inline int icpu_launch_mix(const char* name) {
+inline int icpu_launch_mix(const char* name, const std::source_location& loc) {
     int mode = icpu_kernel_mode();
+    if (kernel_kind(name) == 2 && (mode == static_cast<int>(::AscendC::KernelMode::AIV_MODE) ||
+                                   mode == static_cast<int>(::AscendC::KernelMode::AIC_MODE))) {
+        ::akgen_sim::acl::host_finding(
+            "SIM-LAUNCH-CORES", "warning",
+            std::string("kernel ") + name + " is a MIX kernel (one cube core and two vector cores per block on the "
+                "chip), but SetKernelMode(" + (mode == static_cast<int>(::AscendC::KernelMode::AIV_MODE) ? "AIV_MODE"
+                : "AIC_MODE") + ") runs it on one core type only: the other side of each block does not run; use "
+                "KernelMode::MIX_MODE", loc, "ICPU_RUN_KF");
+    }
     if (mode < 0) {
         switch (kernel_kind(name)) {
             case 0: mode = static_cast<int>(::AscendC::KernelMode::AIV_MODE); break;
@@ -86,4 +101,4 @@ inline int icpu_launch_mix(const char* name) {
 #define ICPU_RUN_KF(func, numBlocks, ...)                                                            \
     ::akgen_sim::program_launch_blocks(                                                              \
         static_cast<int64_t>(numBlocks), [&]() { ::akgen_sim::icpu_block_setup(); func(__VA_ARGS__); }, \
-        ::std::source_location::current(), ::akgen_sim::icpu_launch_mix(#func))
+        ::std::source_location::current(), ::akgen_sim::icpu_launch_mix(#func, ::std::source_location::current()))

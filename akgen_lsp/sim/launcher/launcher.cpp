@@ -55,6 +55,9 @@ extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const
 // Vector cores per AI Core of a split (mixed AIC/AIV) launch, from the glue: 0 for the single-pass model (one fiber
 // per block), 2 when the kernel was compiled once per core type (one AIC fiber and two AIV fibers per block).
 extern "C" const int akgen_sim_mix;
+// Set by the glue of a kernel that is MIX on the chip but had to be built as one pass (launcher main warns).
+extern "C" const char* const akgen_sim_lost_cores_file __attribute__((weak));
+extern "C" const int akgen_sim_lost_cores_line __attribute__((weak));
 
 #include "spec.inc"
 
@@ -66,6 +69,7 @@ namespace {
 #include "setup.inc"
 #include "blocks.inc"
 #include "fibers.inc"
+#include "sanitizer.inc"
 
 int main() {
     if (!g_setup_error.empty()) {
@@ -90,6 +94,16 @@ int main() {
     }
     const Config& k = cfg();
     const int mix = mix_ratio();
+    if (mix == 0 && &akgen_sim_lost_cores_file != nullptr && &akgen_sim_lost_cores_line != nullptr) {
+        write_finding_at("SIM-LAUNCH-CORES", "warning",
+                         "this kernel is MIX on the chip (a Matmul object, or cube and cross-core code: one cube core "
+                         "and two vector cores per block), but the simulator runs it with one core per block playing "
+                         "both: a header of its own uses `#pragma once` or cannot be included twice, so it was built "
+                         "in one pass; results that depend on the two vector cores (GetSubBlockIdx, GetBlockIdx on "
+                         "the AIV side, cross-core flags) may differ from the NPU's",
+                         Where{akgen_sim_lost_cores_file, static_cast<unsigned>(akgen_sim_lost_cores_line), 1, ""}, -1,
+                         "runtime", nullptr);
+    }
     const int64_t per_block = mix > 0 ? 1 + mix : 1;
     std::vector<std::vector<GmWrite>> writes(static_cast<size_t>(g_spec.block_dim * per_block));
     double kernel_us = 0;
@@ -163,10 +177,12 @@ int main() {
     }
     fibers_ptr() = nullptr;
     // Overlapping GM writes from different blocks.
-    struct W { int region; uint64_t begin, end; int64_t block; loc_t loc; };
+    struct W { int region; uint64_t begin, end; int64_t block; loc_t loc; int epoch; };
     std::vector<W> all;
     for (size_t b = 0; b < writes.size(); ++b) {
-        for (const GmWrite& w : writes[b]) all.push_back({w.region, w.begin, w.end, static_cast<int64_t>(b), w.loc});
+        for (const GmWrite& w : writes[b]) {
+            all.push_back({w.region, w.begin, w.end, static_cast<int64_t>(b), w.loc, w.epoch});
+        }
     }
     std::sort(all.begin(), all.end(), [](const W& x, const W& y) {
         return x.region != y.region ? x.region < y.region : x.begin < y.begin;
@@ -175,20 +191,31 @@ int main() {
     for (size_t i = 1; i < all.size() && overlaps < 4; ++i) {
         const W& p = all[i - 1];
         const W& q = all[i];
-        if (p.region == q.region && q.begin < p.end && p.block != q.block) {
+        // racecheck: two blocks, the same bytes, no barrier between the writes (the same SyncAll epoch)
+        if (p.region == q.region && q.begin < p.end && p.block != q.block && p.epoch == q.epoch) {
             BlockCtx tmp;
             tmp.idx = q.block;
             ctx_ptr() = &tmp;
             report("SIM-GM-OVERLAP",
                    Sev::WARNING,
-                   fmt("blocks %lld and %lld both write bytes [%llu, %llu) of GM buffer '%s' (overlapping writes from "
-                       "different cores: the result depends on their order)", static_cast<long long>(p.block),
+                   fmt("blocks %lld and %lld both write bytes [%llu, %llu) of GM buffer '%s' with no barrier between "
+                       "(racecheck: overlapping writes from different cores, the result depends on their order)",
+                       static_cast<long long>(p.block),
                        static_cast<long long>(q.block), static_cast<unsigned long long>(q.begin),
                        static_cast<unsigned long long>(std::min(p.end, q.end)),
                        gm_regions()[static_cast<size_t>(q.region)].name.c_str()),
                    q.loc, "memory", "DataCopy");
             ctx_ptr() = nullptr;
             ++overlaps;
+        }
+    }
+    // Outputs that no block wrote all of.
+    if (cfg().sanitize && failed == 0) {  // a failed block's writes never happened: no verdict on the outputs
+        for (const Arg& a : g_spec.args) {
+            if (a.mode == "out") check_unwritten(a, a.region, writes);
+            for (const Arg& e : a.elems) {
+                if (e.mode == "out") check_unwritten(e, e.region, writes);
+            }
         }
     }
     // Guard zones around GM buffers: writes that bypassed the API checks (raw pointers).

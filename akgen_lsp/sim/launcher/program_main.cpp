@@ -270,6 +270,7 @@ extern "C" bool akgen_sim_yield_block() {
     f->wait_flag = kYieldFlag;
     swapcontext(&f->uc, &scheduler_context());
     flag_counters()[{c.core_type, c.group, c.sub_idx, kYieldFlag}].n -= 1;
+    ++c.epoch;  // racecheck: it waited for the others
     return true;
 }
 

@@ -115,6 +115,38 @@ inline HostBuf* find_host(const void* p) {
     return nullptr;
 }
 
+inline std::string buf_name(const DevBuf& b) {
+    return "device buffer of " + std::to_string(b.bytes) + " bytes from aclrtMalloc at line " + std::to_string(b.line);
+}
+
+// initcheck of device memory: a range the host wrote (a copy, a memset), and one it reads back (a warning for bytes
+// nothing wrote: on the NPU the host would get garbage there).
+inline void dev_wrote(const void* p, size_t n) {
+    DevBuf* b = find_dev(p);
+    if (b == nullptr || b->region < 0) return;
+    GmRegion& r = akgen_sim::gm_regions()[static_cast<size_t>(b->region)];
+    if (r.init == nullptr) return;
+    uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->data);
+    if (off < b->alloc_bytes) std::memset(r.init + off, 1, std::min<uint64_t>(n, b->alloc_bytes - off));
+}
+inline void dev_read_check(const void* p, size_t n, const char* api, const loc_t& loc) {
+    DevBuf* b = find_dev(p);
+    if (b == nullptr || b->region < 0) return;
+    GmRegion& r = akgen_sim::gm_regions()[static_cast<size_t>(b->region)];
+    uint64_t off = static_cast<uint64_t>(static_cast<const uint8_t*>(p) - b->data);
+    uint64_t stop = std::min<uint64_t>(off + n, b->bytes);
+    if (r.init == nullptr || off >= stop) return;
+    const void* hole = std::memchr(r.init + off, 0, stop - off);
+    if (hole == nullptr) return;
+    uint64_t first = static_cast<uint64_t>(static_cast<const uint8_t*>(hole) - r.init), last = first;
+    while (last < stop && r.init[last] == 0) ++last;
+    host_finding("SIM-INIT-GM", "warning",
+                 std::string(api) + " copies bytes [" + std::to_string(first) + ", " + std::to_string(last) +
+                     ") of the " + buf_name(*b) + " that nothing wrote (initcheck: no kernel and no host copy wrote "
+                     "them, so on the NPU they hold garbage)", loc, api);
+    std::memset(r.init + off, 1, stop - off);
+}
+
 // Bytes around a device buffer changed: a write past it that bypassed the API checks.
 inline bool guard_intact(const DevBuf& b) {
     uint64_t body = (b.alloc_bytes + 31) / 32 * 32;
@@ -127,9 +159,6 @@ inline bool guard_intact(const DevBuf& b) {
     return true;
 }
 
-inline std::string buf_name(const DevBuf& b) {
-    return "device buffer of " + std::to_string(b.bytes) + " bytes from aclrtMalloc at line " + std::to_string(b.line);
-}
 
 // Every live buffer's guard zones, after a launch: a finding per damaged buffer (then the guard is restored, so it
 // is reported once).
@@ -294,7 +323,9 @@ inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy pol
     b.live = true;
     auto& regions = akgen_sim::gm_regions();
     b.region = static_cast<int>(regions.size());
-    regions.push_back({b.data, b.alloc_bytes, "aclrtMalloc@" + std::to_string(loc.line()), b.bytes});
+    // initcheck: device memory holds nothing defined until a copy, a memset or a kernel writes it
+    uint8_t* init = akgen_sim::cfg().sanitize ? static_cast<uint8_t*>(std::calloc(b.alloc_bytes, 1)) : nullptr;
+    regions.push_back({b.data, b.alloc_bytes, "aclrtMalloc@" + std::to_string(loc.line()), b.bytes, init});
     state().dev.push_back(b);
     *devPtr = b.data;
     return ACL_SUCCESS;
@@ -315,6 +346,8 @@ inline aclError aclrtFree(void* devPtr, AKGEN_ACL_LOC) {
     }
     b->live = false;
     auto& r = akgen_sim::gm_regions()[static_cast<size_t>(b->region)];
+    std::free(r.init);
+    r.init = nullptr;
     r.base = nullptr;
     r.bytes = 0;
     r.logical = 0;
@@ -375,7 +408,9 @@ inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t c
     ok = ok && (src_dev ? check_dev_range(src, count, "aclrtMemcpy", "source", loc)
                         : check_host_range(src, count, "aclrtMemcpy", "source", loc));
     if (!ok) return ACL_ERROR_INVALID_PARAM;
+    if (src_dev) dev_read_check(src, count, "aclrtMemcpy", loc);
     std::memmove(dst, src, count);
+    if (dst_dev) dev_wrote(dst, count);
     return ACL_SUCCESS;
 }
 
@@ -396,6 +431,7 @@ inline aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t
         return ACL_ERROR_INVALID_PARAM;
     }
     std::memset(devPtr, value, count);
+    dev_wrote(devPtr, count);
     return ACL_SUCCESS;
 }
 

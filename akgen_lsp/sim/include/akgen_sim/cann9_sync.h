@@ -27,6 +27,7 @@ template <typename F> inline void spin_until(F&& ready, const char* api, const c
                  loc, "sync", api);
         }
     }
+    ++ctx().epoch;  // racecheck: ordered after the block whose signal it waited for
 }
 
 // WaitPreBlock / NotifyNextBlock turns, per workspace: how many sections (wait ... notify) have completed in all.

@@ -144,7 +144,8 @@ inline void vector_dup(T* dst, std::type_identity_t<T> a, uint8_t repeat, uint16
     const T s = a;
     ::akgen_sim::unary_repeat("vector_dup", "duplicate", d, d, ::akgen_sim::MaskArg{false, false, 0, 0}, repeat,
                               ::akgen_sim::Stride{dstBlockStride, dstRepeatStride},
-                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride}, [s](const T&) { return s; }, loc);
+                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride}, [s](const T&) { return s; }, loc,
+                              false);
 }
 
 // ---- copy_ubuf_to_ubuf: UB -> UB on the vector pipe, nBurst bursts of lenBurst 32-byte blocks, gaps in blocks

@@ -68,6 +68,8 @@ struct Config {
     std::unordered_map<std::string, OpCost> vec;
     OpCost default_vec{4.0, 2.0};
     size_t max_trace_events = 20000;
+    // the compute-sanitizer-style checks (initcheck of UB and GM, racecheck of GM writes, outputs never written)
+    bool sanitize = true;
     std::string arch = "Ascend910B2";
 
     const OpCost& op(const char* name) const {
@@ -148,8 +150,11 @@ struct TraceEvent { int pipe; double start; double dur; const char* name; uint32
 
 // A GM buffer: `logical` bytes of tensor data inside `bytes` of allocation (the NPU allocates in 512-byte steps, so
 // reading a little past a tensor's end is harmless there; only past the allocation is out of bounds).
-struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; uint64_t logical = 0; };
-struct GmWrite { int region; uint64_t begin, end; loc_t loc; };
+// `init` (initcheck): one byte per byte of the buffer, nonzero once something wrote it; null when all of it holds
+// defined data (an input, host memory the program filled).
+struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; uint64_t logical = 0; uint8_t* init = nullptr; };
+// A GM write of a block (racecheck): its byte range and the block's barrier epoch (SyncAll passed so far).
+struct GmWrite { int region; uint64_t begin, end; loc_t loc; int epoch = 0; };
 
 struct BlockAbort {};  // thrown by fail(): ends the current block
 
@@ -189,6 +194,12 @@ struct BlockCtx {
     std::vector<TraceEvent> trace;
     size_t trace_dropped = 0;
     std::vector<GmWrite> gm_writes;
+    int epoch = 0;  // SyncAll barriers (and cross-block waits) passed: GM writes in different epochs do not race
+    // initcheck of UB: one byte per UB byte, nonzero once written; the destinations of the running API call are
+    // marked when it is charged (after its sources were checked, so an in-place op reads its old bytes)
+    uint8_t* ub_init = nullptr;
+    struct Pending { const uint8_t* p; uint64_t n; } ub_pending[4] = {};
+    int ub_pending_n = 0;
 
     // atomic mode of UB -> GM copies: 0 none, 1 add, 2 max, 3 min
     int atomic = 0;
@@ -224,12 +235,24 @@ inline BlockCtx& ctx() {
 
 inline std::vector<GmRegion>& gm_regions() { static std::vector<GmRegion> r; return r; }
 
+// initcheck (launcher/sanitizer.inc): the UB writes of the API call just made, applied (marking those bytes written)
+// when it is charged or at the next API call.
+void ub_commit_writes(BlockCtx& c);
+
 // The last API call, for crash and timeout reports (read by the launcher's signal handler).
 inline void touch(const char* api, const loc_t& loc) {
     BlockCtx& c = ctx();
+    if (c.ub_pending_n) ub_commit_writes(c);
     c.last = loc;
     c.last_api = api;
 }
+
+// initcheck of UB and GM (launcher/sanitizer.inc): an operand's bytes about to be written (UB: applied when the call
+// is charged) or read (a warning when some were never written); GM ranges are byte offsets in `region`.
+void ub_will_write(const void* p, uint64_t bytes);
+void ub_check_read(const void* p, uint64_t bytes, const char* role, const char* api, const loc_t& loc);
+void gm_wrote(int region, uint64_t begin, uint64_t end);
+void gm_check_read(int region, uint64_t begin, uint64_t end, const char* api, const loc_t& loc);
 
 // ---------------------------------------------------------------------------------------------- findings
 enum class Sev { ERROR, WARNING, INFO };

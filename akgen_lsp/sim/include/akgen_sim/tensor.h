@@ -154,6 +154,7 @@ public:
                                                                     "holds %u elements (ErrorRead3: out of bounds)",
                                                                     i, size_), loc, "memory", "GetValue");
         }
+        if (akgen_sim::cfg().sanitize) akgen_sim::ub_check_read(addr_ + i, sizeof(T), "source", "GetValue", loc);
         akgen_sim::charge_scalar();
         return addr_[i];
     }
@@ -166,6 +167,7 @@ public:
                                                                     "holds %u elements (ErrorWrite3: out of bounds)",
                                                                     i, size_), loc, "memory", "SetValue");
         }
+        if (akgen_sim::cfg().sanitize) akgen_sim::ub_will_write(addr_ + i, sizeof(T));
         akgen_sim::charge_scalar();
         addr_[i] = static_cast<T>(v);
     }
@@ -285,14 +287,20 @@ public:
                                            static_cast<unsigned long long>(size_), r.name.c_str()),
                             loc, "memory", api);
         }
+        const uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);
+        if (akgen_sim::cfg().sanitize) {  // initcheck
+            if (write) akgen_sim::gm_wrote(region_, b, e);
+            else if (r.init != nullptr) akgen_sim::gm_check_read(region_, b, e, api, loc);
+        }
         if (write && akgen_sim::ctx().atomic == 0) {  // atomic accumulation from several blocks is intended
-            uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);
             auto& ws = akgen_sim::ctx().gm_writes;
-            if (!ws.empty() && ws.back().region == region_ && b <= ws.back().end && e >= ws.back().begin) {
+            const int epoch = akgen_sim::ctx().epoch;
+            if (!ws.empty() && ws.back().region == region_ && ws.back().epoch == epoch && b <= ws.back().end &&
+                e >= ws.back().begin) {
                 ws.back().begin = std::min(ws.back().begin, b);
                 ws.back().end = std::max(ws.back().end, e);
             } else {
-                ws.push_back({region_, b, e, loc});
+                ws.push_back({region_, b, e, loc, epoch});
             }
         }
     }
@@ -328,6 +336,8 @@ inline void check_local(const AscendC::LocalTensor<T>& t, const char* role, cons
                                      "%llu, which should be 32 byte aligned.", role, api,
                                      static_cast<unsigned long long>(off)), loc, "memory", api);
         }
+        if (cfg().sanitize && role[0] == 'd' && role[1] == 's' && role[2] == 't') ub_will_write(a, bytes);
+        else if (cfg().sanitize && role[0] == 's' && role[1] == 'r' && role[2] == 'c') ub_check_read(a, bytes, role, api, loc);
     } else {
         AscendC::detail::check_phys(a, bytes, t.pos_, role, api, loc);
     }

@@ -237,12 +237,12 @@ inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T
 // Unary (and tensor-scalar, with the scalar captured in f): d = f(a).
 template <typename Td, typename Ts, typename F>
 inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src,
-                        int64_t count, F f, const loc_t& loc) {
+                        int64_t count, F f, const loc_t& loc, bool reads_src = true) {
     touch(api, loc);
     check_count<Td>(count, api, loc);
     if (count == 0) return;
     check_local(dst, "dst", api, uint64_t(count) * sizeof(Td), loc);
-    check_local(src, "src", api, uint64_t(count) * sizeof(Ts), loc);
+    check_local(src, reads_src ? "src" : "(fill)", api, uint64_t(count) * sizeof(Ts), loc);
     Td* d = dst.addr_;
     const Ts* a = src.addr_;
     for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
@@ -252,7 +252,7 @@ inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>
 
 template <typename Td, typename Ts, typename F, typename R>
 inline void unary_repeat(const char* api, const char* cost, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src,
-                         MaskArg mask, R repeat_in, Stride sd, Stride ss, F f, const loc_t& loc) {
+                         MaskArg mask, R repeat_in, Stride sd, Stride ss, F f, const loc_t& loc, bool reads_src = true) {
     touch(api, loc);
     uint32_t repeat = check_repeat(repeat_in, api, loc);
     constexpr uint32_t per = 256 / (sizeof(Td) > sizeof(Ts) ? sizeof(Td) : sizeof(Ts));
@@ -261,7 +261,7 @@ inline void unary_repeat(const char* api, const char* cost, const LocalTensor<Td
     repeat = counter_repeats(m, per, repeat);
     if (repeat == 0) return;
     check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(Td), m, per), loc);
-    check_local(src, "src", api, touched_extent(repeat, ss, sizeof(Ts), m, per), loc);
+    check_local(src, reads_src ? "src" : "(fill)", api, touched_extent(repeat, ss, sizeof(Ts), m, per), loc);
     repeat_visit(dst.addr_, src.addr_, static_cast<const Ts*>(nullptr), repeat, sd, ss, ss, m, per,
                  [&](Td* d, const Ts* a, const Ts*) { *d = f(*a); });
     vec_charge(cost_key(cost, cost_kind<Ts>()), api, repeat, dst.slot_, {src.slot_}, loc);

@@ -105,7 +105,7 @@ template <typename T>
 inline void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, const int32_t& count,
                       AKGEN_LOC) {
     const T s = scalarValue;
-    ::akgen_sim::unary_count("Duplicate", "duplicate", dst, dst, count, [s](const T&) { return s; }, loc);
+    ::akgen_sim::unary_count("Duplicate", "duplicate", dst, dst, count, [s](const T&) { return s; }, loc, false);
 }
 template <typename T, bool isSetMask = true, typename M, typename R, std::enable_if_t<std::is_integral_v<R>, int> = 0>
 inline void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& scalarValue, const M& mask,
@@ -113,7 +113,8 @@ inline void Duplicate(const LocalTensor<T>& dst, const std::type_identity_t<T>& 
     const T s = scalarValue;
     ::akgen_sim::unary_repeat("Duplicate", "duplicate", dst, dst, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,
                               ::akgen_sim::Stride{dstBlockStride, dstRepeatStride},
-                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride}, [s](const T&) { return s; }, loc);
+                              ::akgen_sim::Stride{dstBlockStride, dstRepeatStride}, [s](const T&) { return s; }, loc,
+                              false);
 }
 
 // ---- Cast: every RoundMode; the repeat is sized by the wider type.
