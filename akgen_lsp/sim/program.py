@@ -1,11 +1,12 @@
-"""Run a single-source `.asc` program (a host `main()` using the AscendCL runtime plus its kernels, as CANN 9's
-examples are written) on the CPU simulator: `run_program(path, workdir) -> ProgramResult`.
+"""Run a program on the CPU simulator: a single-source `.asc` (a host `main()` using the AscendCL runtime plus its
+kernels, as CANN 9's examples are written), a CANN CPU-debug main, or a sample's several sources (each its own
+translation unit: program_units.py): `run_program(path_or_paths, workdir) -> ProgramResult`.
 
 How: the program is compiled whole with g++ against our headers (the precompiled header and flags of
 `akgen_lsp.sim.build`), after a line-keeping rewrite of a shadow copy (`#line 1 "<the .asc>"`, so diagnostics,
 `__FILE__` and the findings of runtime checks name the user's file and line): bisheng's attribute lists are blanked
 (`build.bisheng_shadow_text`) and each launch `kernel<<<blockDim, l2ctrl, stream>>>(args)` becomes
-`::akgen_sim::program_launch(blockDim, l2ctrl, stream, [&]() { kernel(args); })`. It is linked with
+`::akgen_sim::program_launch_kernel("kernel", blockDim, l2ctrl, stream, [&]() { kernel(args); })`. It is linked with
 `launcher/program_main.cpp`, which runs each launch's blocks through the simulator's block runtime (the kernel
 launcher's fibers, checks and cost model) and emulates nothing else: the AscendCL calls are
 `include/akgen_sim/acl_runtime.h` (device memory is simulator GM with guard zones). The program runs in the sandbox
@@ -143,7 +144,7 @@ def cube_kernels(code: str) -> set[str]:
 
 
 def rewrite_launches(text: str) -> tuple[str, list[int]]:
-    """`text` with every `callee<<<cfg>>>(args)` turned into `::akgen_sim::program_launch(cfg, [&]() {
+    """`text` with every `callee<<<cfg>>>(args)` turned into `::akgen_sim::program_launch_kernel("callee", cfg, [&]() {
     callee(args); })`, line breaks kept (so every line keeps its number). Returns the text and the 1-based lines of
     the launches. Launches inside comments and string literals are left alone."""
     code = code_only(text)
