@@ -1,6 +1,7 @@
 """Run asc-devkit's own single-source examples unchanged on the simulator and print how far each gets.
 
     python benchmarks/sim_devkit_examples.py PATH/TO/asc-devkit [--only NAME ...] [--json OUT.json] [--keep DIR]
+                                             [--cmake]
 
 For each example folder of the categories (examples/01_simd_cpp_api/03_basic_api/{00_data_movement,
 01_memory_vector_compute, 03_matrix_compute, 04_memory_management, 05_sync_control, 07_tpipe_tque, 09_utils} and
@@ -12,7 +13,9 @@ the program printed its own pass verdict and nothing failed; "clean" when it che
 finding), and the first finding. Examples written for the Ascend 950 register-level
 API (`reg_*`, 02_reg_vector_compute, dav-3510 only) and the MX-format cube examples are skipped with that reason. Scenario examples run the scenario
 their CMakeLists.txt defaults to (SCENARIO_NUM and the like: its compile definitions become -D macros, and the
-README's $VARIABLES in the script command lines get the same values).
+README's $VARIABLES in the script command lines get the same values). With --cmake each example is built by its own
+CMakeLists.txt against the simulator's CANN toolkit (`akgen sim toolkit`: find_package(ASC), the ASC language) with
+cmake and make, and build/demo is started directly, as its README does.
 """
 
 from __future__ import annotations
@@ -125,6 +128,32 @@ def readme_command(folder: Path, script: str, values: dict[str, str]) -> list[st
 
 
 PYTHON = [sys.executable]
+CMAKE: list[Path] = []  # the toolkit folder, with --cmake
+
+
+def run_cmake(dst: Path, build: Path, args: list[str]) -> tuple[str, str, str, str]:
+    """Build the example with its own CMakeLists against the toolkit and start build/demo: (compiled, ran, stdout,
+    first error line)."""
+    import os
+
+    from akgen_lsp.sim.toolkit import environment
+
+    env = {**os.environ, **environment(CMAKE[0])}
+    for cmd in (["cmake", "-S", str(dst), "-B", str(build), "-DCMAKE_ASC_ARCHITECTURES=dav-2201"],
+                ["cmake", "--build", str(build), "-j", "2"]):
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+        if res.returncode != 0:
+            err = next((ln for ln in (res.stdout + res.stderr).splitlines() if "error" in ln.lower()), "")
+            return "no", "-", "", "cmake: " + err.strip()
+    demo = next((p for p in build.iterdir() if p.is_file() and os.access(p, os.X_OK) and p.suffix == ""), None)
+    if demo is None:
+        return "no", "-", "", "cmake: no executable was built"
+    try:
+        res = subprocess.run([str(demo), *args], cwd=build, capture_output=True, text=True, env=env, timeout=300)
+    except subprocess.TimeoutExpired:
+        return "yes", "no", "", "timeout"
+    err = next((ln for ln in res.stderr.splitlines() if ": error:" in ln), "")
+    return "yes", "yes" if res.returncode == 0 else "no", res.stdout + ("\n[error] " + err if err else ""), err
 
 
 def demo_args(folder: Path, values: dict[str, str]) -> list[str]:
@@ -173,13 +202,20 @@ def run_example(name: str, folder: Path, work: Path) -> Row:
         rc, out = run_script(gen, readme_command(folder, "gen_data.py", values) or [], build)
         if rc != 0:
             row.finding = f"gen_data.py failed: {out.strip().splitlines()[-1] if out.strip() else rc}"
-    asc = sorted(dst.glob("*.asc"))[0]
-    res = run_program(asc, build, defines=defines, timeout_s=180.0, args=demo_args(folder, values))
-    row.status = res.status
-    row.compiled = "no" if res.status == "compile_error" else "yes"
-    if res.status != "compile_error":
-        row.ran = "yes" if res.status in ("ok", "runtime_error") and res.exit_code == 0 else "no"
-    row.finding = row.finding or first_finding(res.findings, res.stdout)
+    if CMAKE:
+        row.compiled, row.ran, stdout, err = run_cmake(dst, build, demo_args(folder, values))
+        row.status = "ok" if row.ran == "yes" and not err else "error"
+        row.finding = row.finding or err
+        res = None
+    else:
+        asc = sorted(dst.glob("*.asc"))[0]
+        res = run_program(asc, build, defines=defines, timeout_s=180.0, args=demo_args(folder, values))
+        row.status = res.status
+        row.compiled = "no" if res.status == "compile_error" else "yes"
+        if res.status != "compile_error":
+            row.ran = "yes" if res.status in ("ok", "runtime_error") and res.exit_code == 0 else "no"
+        row.finding = row.finding or first_finding(res.findings, res.stdout)
+        stdout = res.stdout
     ver = dst / "scripts" / "verify_result.py"
     if row.ran == "yes":
         if ver.is_file():
@@ -190,9 +226,9 @@ def run_example(name: str, folder: Path, work: Path) -> Row:
                 row.finding = "verify: " + (out.strip().splitlines()[-1] if out.strip() else f"exit {rc}")
         else:
             # no verify script: the program compares with its golden itself and prints the verdict
-            out = res.stdout.lower()
-            bad = next((ln for ln in res.stdout.splitlines() if "fail" in ln.lower() or "[error]" in ln.lower()), "")
-            if bad or res.status != "ok":
+            out = stdout.lower()
+            bad = next((ln for ln in stdout.splitlines() if "fail" in ln.lower() or "[error]" in ln.lower()), "")
+            if bad or row.status != "ok":
                 row.verified = "no"
                 if bad and not row.finding:
                     row.finding = "program: " + bad.strip()
@@ -208,10 +244,16 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], help="run only examples whose name contains this")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     ap.add_argument("--keep", type=Path, help="keep the working copies under this folder")
+    ap.add_argument("--cmake", action="store_true",
+                    help="build each example with its own CMakeLists.txt against the simulator's CANN toolkit")
     ap.add_argument("--python", default=sys.executable,
                     help="the Python that runs the examples' scripts (they need numpy, some ml_dtypes)")
     a = ap.parse_args()
     PYTHON[:] = [a.python]
+    if a.cmake:
+        from akgen_lsp.sim.toolkit import ensure_toolkit
+
+        CMAKE[:] = [ensure_toolkit()]
     if not (a.asc_devkit / "examples").is_dir():
         print(f"{a.asc_devkit}: not an asc-devkit checkout (no examples/ folder); give its path", file=sys.stderr)
         return 2

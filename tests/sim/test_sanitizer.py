@@ -1,7 +1,7 @@
 """The compute-sanitizer-style checks, each a warning at its line with its CWE (kernels/sanitizer.cpp): initcheck of
 UB (a vector op reading UB nothing wrote, CWE-457) and of GM (reading a workspace nothing wrote), racecheck (two blocks
 writing the same GM bytes with no SyncAll between, CWE-362; none across a barrier), an output whose bytes no block
-wrote (CWE-909), synccheck (a SetFlag without its WaitFlag at kernel end, CWE-662); a clean run has none, and an
+wrote (CWE-909, an information), synccheck (a SetFlag without its WaitFlag at kernel end, CWE-662); a clean run has none, and an
 in-place op reads the bytes written before it. The same in cpu-debug check mode. `sanitize 0` in the run spec turns
 them off (manifest `sanitize: false`: the cost benchmark's baseline)."""
 
@@ -39,7 +39,8 @@ def only(res: SimResult, code: str) -> None:
     hits = [f for f in res.findings if f.code in CHECKS]
     assert [f.code for f in hits] == [code], [(f.code, f.message) for f in res.findings]
     f = hits[0]
-    assert f.severity is Severity.WARNING
+    # an output left partly unwritten is an information (a test kernel may own only part of it); the rest warn
+    assert f.severity is (Severity.INFO if code == "SIM-GM-UNWRITTEN" else Severity.WARNING)
     assert f.span.line == marker_line(SRC, code), (f.span.line, f.message)
 
 
