@@ -104,6 +104,17 @@ _KEYS: tuple[Key, ...] = (
     Key("completion.prefix_share", float, 0.7, "Share of the prompt budget given to the text before the cursor."),
     Key("completion.cache_size", int, 256, "Entries in the completion cache."),
     Key("completion.cache_ttl_s", float, 300.0, "Lifetime of a completion cache entry."),
+    Key("fix.deterministic", bool, True, "After a check that fails, try the certain fixes of its errors (compiler "
+        "fix-its, catalog renames, ...) on the simulator and offer those that verify."),
+    Key("fix.samples", int, 4, "Candidates \"Fix with KernelGen-LM\" and `akgen fix` ask the model for."),
+    Key("fix.temperature", float, 0.7, "Sampling temperature of the model's repair candidates."),
+    Key("fix.max_tokens", int, 4096, "Most tokens one repair answer may generate (it holds the whole file)."),
+    Key("fix.jobs", int, 2, "Repair candidates compiled and run on the simulator at once."),
+    Key("fix.timeout_s", float, 600.0, "Time limit of one model repair: the answers and their verification."),
+    Key("fix.store", str, "", "The SQLite store of accepted repairs (empty: errors/repairs.sqlite in the user cache "
+        "folder); diagnostic reports show its similar repairs, `akgen errors synthesize` exports it."),
+    Key("fix.grammar", str, "", "A GBNF grammar the repair answers must follow (llama_cpp, or a llama.cpp server): "
+        "demos and tests that need a known answer from a small model."),
     Key("log.level", str, "info", "Server log level.", ("debug", "info", "warning", "error")),
 )
 

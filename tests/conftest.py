@@ -1,9 +1,19 @@
-"""Shared fixtures."""
+"""Shared fixtures, and llama.cpp's OpenAI-compatible server over a tiny GGUF for the tests that need a real one."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -18,3 +28,69 @@ def repo() -> Path:
 @pytest.fixture
 def samples() -> Path:
     return SAMPLES
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# Runs llama_cpp.server, and exits as soon as the test process is gone (even killed with SIGKILL, when no finaliser
+# runs), so a server never outlives its session.
+ORPHAN_GUARD = """
+import os, runpy, sys, threading, time
+parent = int(sys.argv[1])
+def watch():
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+threading.Thread(target=watch, daemon=True).start()
+sys.argv = ["llama_cpp.server", *sys.argv[2:]]
+runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+"""
+
+
+@dataclass
+class LlamaServer:
+    base_url: str
+    log: Path
+    proc: subprocess.Popen[bytes]
+
+    def log_text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def llama_server_process(model: Path, log: Path, n_ctx: int = 1024) -> Iterator[LlamaServer]:
+    """`python -m llama_cpp.server` over `model` on a free loopback port, stopped (its whole group) on exit."""
+    pytest.importorskip("llama_cpp.server", reason="llama-cpp-python's [server] extra is not installed")
+    port = free_port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-u", "-c", ORPHAN_GUARD, str(os.getpid()), "--model", str(model),
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--verbose", "False"],
+            stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    server = LlamaServer(f"http://127.0.0.1:{port}/v1", log, proc)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"llama_cpp.server exited with {proc.returncode}:\n{server.log_text()[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(server.base_url + "/models", timeout=1.0).status_code == 200:
+                    break
+            if time.monotonic() > deadline:
+                pytest.fail(f"llama_cpp.server did not start within 60 s:\n{server.log_text()[-2000:]}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)

@@ -21,9 +21,10 @@ LAYERS = {
     "sim": 3,
     "bench": 4, "model": 4,
     "errors": 5,
-    "server": 6,
-    "cli": 7,
-    "__main__": 8,  # `python -m akgen_lsp`: the command line
+    "repair": 6,
+    "server": 7,
+    "cli": 8,
+    "__main__": 9,  # `python -m akgen_lsp`: the command line
 }
 # third-party packages only the named top-level packages may import
 ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}}

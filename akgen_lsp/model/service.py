@@ -95,10 +95,10 @@ class CompletionService:
         backend: Backend | None = None,
         workspace: Path | None = None,
     ) -> None:
-        self.settings = _resolve_model_path(settings, workspace)
+        self.settings = resolve_model_path(settings, workspace)
         settings = self.settings
         self._catalog = catalog
-        self.registry = registry if registry is not None else _safe_registry(workspace)
+        self.registry = registry if registry is not None else safe_registry(workspace)
         self.spec: ModelSpec = self.registry.for_model(settings["model.name"], settings["model.path"])
         budget = settings["completion.prompt_chars"]
         share = settings["completion.prefix_share"]
@@ -449,7 +449,8 @@ class CompletionService:
             await self._backend.close()
 
 
-def _safe_registry(workspace: Path | None) -> Registry:
+def safe_registry(workspace: Path | None) -> Registry:
+    """The model registry, or one with only the defaults when it cannot be read (logged)."""
     try:
         return load_registry(workspace)
     except Exception as exc:
@@ -459,7 +460,7 @@ def _safe_registry(workspace: Path | None) -> Registry:
         return _R((), ModelSpec(name="default", known=False))
 
 
-def _resolve_model_path(settings: Settings, workspace: Path | None) -> Settings:
+def resolve_model_path(settings: Settings, workspace: Path | None) -> Settings:
     """A relative ``model.path`` is tried from the working directory, then from the folder of the akgen.toml that
     set it, then from the workspace; the first that exists wins (else it stays as written, for the error message)."""
     raw = settings["model.path"]

@@ -157,3 +157,9 @@ def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int
     model.save_pretrained(folder)
     (folder / "akgen-tiny.json").write_text(json.dumps({"seed": seed}), encoding="utf-8")
     return folder
+
+
+def literal_grammar(text: str) -> str:
+    """A GBNF grammar whose only sentence is `text`: a random tiny model constrained by it answers exactly `text`
+    through real inference (tests and demos of what a real model would say)."""
+    return "root ::= " + json.dumps(text)

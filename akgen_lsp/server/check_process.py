@@ -5,6 +5,8 @@ serves JSON lines on stdin/stdout. Each job runs in a child forked from this war
 so a job is one process tree that dies as a whole:
 
     -> {"op": "check", "id": 3, "path": "/ws/k.cpp", "settings": {...}, "trace": "/tmp/t.json"}
+    -> {"op": "check", "id": 5, "path": "/ws/k.cpp", "settings": {...}, "text": "...", "task": "AddCustom"}
+                                                   (a candidate text as the file; a suite task named by the caller)
     -> {"op": "warm", "id": 4, "settings": {...}}          (the precompiled header and the launcher object)
     -> {"op": "cancel", "id": 3}
     <- {"event": "ready", "pid": 123, "import_s": 0.41}
@@ -122,7 +124,10 @@ def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     settings = request.get("settings") or {}
     if request.get("op") == "warm":
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
-    findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"))
+    text, task = request.get("text"), request.get("task")
+    findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"),
+                                     text=text if isinstance(text, str) else None,
+                                     task_name=task if isinstance(task, str) and task else None)
     return {"event": "done", "findings": [finding_to_json(f) for f in findings], "figures": figures}
 
 

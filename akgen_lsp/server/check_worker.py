@@ -23,7 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from akgen_lsp.findings import Finding, finding_from_json
+from akgen_lsp.findings import Finding, Span, finding_from_json
+from akgen_lsp.repair.verify import Checker, CheckOutcome
 from akgen_lsp.server.check_process import PARENT_ENV, kill_tree
 
 log = logging.getLogger(__name__)
@@ -179,14 +180,19 @@ class CheckWorker:
         self._jobs.pop(job.id, None)
 
     async def check(
-        self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None
+        self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None,
+        text: str | None = None, task_name: str | None = None,
     ) -> CheckResult:
-        """`check_kernel(path, settings)` in a job of the worker. Raises CheckFailed with a sentence, TimeoutError
-        past `timeout_s`; cancelling the awaiting task kills the job's process tree."""
+        """`check_kernel(path, settings)` in a job of the worker (with `text`, that text checked as the file: a repair
+        candidate; with `task_name`, against that suite task). Raises CheckFailed with a sentence, TimeoutError past `timeout_s`; cancelling the awaiting task
+        kills the job's process tree."""
         started = time.perf_counter()
-        answer = await self._job(
-            {"op": "check", "path": path, "settings": dict(settings), "trace": trace_to}, timeout_s
-        )
+        request: dict[str, Any] = {"op": "check", "path": path, "settings": dict(settings), "trace": trace_to}
+        if text is not None:
+            request["text"] = text
+        if task_name:
+            request["task"] = task_name
+        answer = await self._job(request, timeout_s)
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
         try:
@@ -235,3 +241,26 @@ class CheckWorker:
         if self._reader is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
+
+
+def plain_settings(settings: Any) -> dict[str, Any]:
+    """The settings a job gets (JSON values only)."""
+    return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
+
+
+def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: float,
+                task_name: str | None = None) -> Checker:
+    """The repair layer's `Checker` over `worker`: each candidate text is a check job (cancelling the repair kills
+    its jobs' trees). A job that could not run is a failed check of that candidate, not an exception."""
+
+    async def check(path: str, text: str) -> CheckOutcome:
+        try:
+            result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name)
+        except (CheckFailed, asyncio.TimeoutError, TimeoutError) as exc:
+            why = str(exc) or f"the check took more than {timeout_s:g} s"
+            problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),
+                              source="akgen-bench", error_class="harness")
+            return CheckOutcome((problem,), {"status": "harness_error", "task": None})
+        return CheckOutcome(tuple(result.findings), result.figures, result.seconds)
+
+    return check

@@ -7,7 +7,7 @@ A test can hand a feature any object with these members.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from lsprotocol import types
@@ -40,7 +40,11 @@ class FeatureHost(Protocol):
 
     def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None: ...
 
-    async def begin_progress(self, title: str) -> str | None: ...
+    async def begin_progress(self, title: str, cancellable: bool = False) -> str | None: ...
+
+    def report_progress(self, token: str | None, message: str, percentage: int | None = None) -> None: ...
+
+    def on_progress_cancel(self, token: str | None, callback: Callable[[], None]) -> None: ...
 
     def end_progress(self, token: str | None, message: str) -> None: ...
 

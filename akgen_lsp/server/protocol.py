@@ -28,6 +28,7 @@ from akgen_lsp.server.features import (
     diagnostics,
     hover,
     inline,
+    repair,
     signature,
     workspace_diagnostics,
 )
@@ -211,6 +212,10 @@ def create_server() -> AkgenServer:
         version, findings = ls.findings.get(doc.uri, (None, []))
         here = hover.findings_at(findings if version == doc.version else [], line, char)
         result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here)
+        checked = [f for v, found in ls.other_findings.get(doc.uri, {}).values() if v == doc.version for f in found]
+        note = repair.hover_note(settings, hover.findings_at(checked, line, char))
+        if note is not None:
+            result = hover.with_note(result, note, line, char)
         if result is None:
             return None
         rng = types.Range(
@@ -298,6 +303,8 @@ def create_server() -> AkgenServer:
                 action.edit = code_actions.fix_all_edit(
                     findings, doc.uri, version, lines, ls.client_supports_document_changes()
                 )
+            elif action.edit is None and repair.is_model_repair(action.data):
+                action = await repair.resolve_model_repair(ls, action)  # cancellable: kills what it started
         except Exception as exc:
             log.exception("codeAction/resolve failed")
             ls.log(f"akgen: codeAction/resolve failed: {exc}", types.MessageType.Error)
@@ -343,6 +350,16 @@ def create_server() -> AkgenServer:
 
     for name in commands.COMMANDS:
         server.command(name)(_command_handler(name))
+
+    @server.command(repair.ACCEPTED)
+    async def repair_accepted(ls: AkgenServer, *arguments: Any) -> Any:
+        try:
+            uri, version, key = arguments[0], arguments[1], list(arguments[2])
+            return await repair.repair_accepted(ls, uri, version, key)
+        except Exception as exc:
+            log.exception("%s failed", repair.ACCEPTED)
+            ls.log(f"akgen: remembering the repair failed: {type(exc).__name__}: {exc}", types.MessageType.Error)
+            return None
 
     return server
 

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -24,7 +24,7 @@ from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
 from akgen_lsp.server import lifetime, tracking
 from akgen_lsp.server.convert import Lines, to_diagnostic
-from akgen_lsp.server.features import code_actions, diagnostics, inline
+from akgen_lsp.server.features import code_actions, diagnostics, inline, repair
 from akgen_lsp.server.features.build_logs import LOG_SOURCE
 from akgen_lsp.server.features.info import server_version
 from akgen_lsp.server.features.save_check import SaveChecks
@@ -85,8 +85,12 @@ class AkgenServer(LanguageServer):
         self.workspace_lint = WorkspaceLint()
         self.watcher: WorkspaceWatcher | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # set at initialize (log records from other threads)
-        # code actions for the findings a request is about; "Fix this build error" (build, run) joins the list
-        self.code_action_providers: list[code_actions.ActionProvider] = [code_actions.lint_quick_fixes]
+        # code actions for the findings a request is about: quick fixes (lint, verified build/run fixes), the model
+        # repair of build and run diagnostics ("Fix with KernelGen-LM", resolved lazily)
+        self.repairs = repair.Repairs()
+        self.checks.followups.append(repair.verify_certain_fixes)
+        self.code_action_providers: list[code_actions.ActionProvider] = [
+            code_actions.lint_quick_fixes, repair.model_actions(self)]
 
     # ------------------------------------------------------------------------------------------- telling the user
 
@@ -117,8 +121,14 @@ class AkgenServer(LanguageServer):
         for problem in self.settings.take_problems():
             self.show(problem)
 
-    async def begin_progress(self, title: str) -> str | None:
-        return await self.progress.begin(title)
+    async def begin_progress(self, title: str, cancellable: bool = False) -> str | None:
+        return await self.progress.begin(title, cancellable=cancellable)
+
+    def report_progress(self, token: str | None, message: str, percentage: int | None = None) -> None:
+        self.progress.report(token, message, percentage)
+
+    def on_progress_cancel(self, token: str | None, callback: Callable[[], None]) -> None:
+        self.progress.on_cancel(token, callback)
 
     def end_progress(self, token: str | None, message: str) -> None:
         self.progress.end(token, message)
@@ -342,6 +352,8 @@ class AkgenServer(LanguageServer):
         self.tracked_text.pop(uri, None)
         self.parsed.pop(uri, None)
         self.save_reasons.pop(uri, None)
+        self.checks.checked.pop(uri, None)
+        self.repairs.forget(uri)
         if self.store.document(uri).merged():
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         self.store.drop(uri)

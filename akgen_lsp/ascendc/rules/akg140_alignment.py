@@ -49,6 +49,7 @@ from akgen_lsp.ascendc.kernel_model import (
     tensor_info,
     type_size,
 )
+from akgen_lsp.ascendc.rewrites import datacopy_pad
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.ascendc.syntax import Call
 from akgen_lsp.findings import Edit, Finding, Fix, Severity
@@ -120,13 +121,8 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bind
     byte_len = (f"static_cast<uint32_t>(({pf.node_text(c.args[2])}) * sizeof({written}))" if generic
                 else str(length))
     if dst is not None and src is not None and (dst[0] == "GlobalTensor") != (src[0] == "GlobalTensor"):
-        q = "AscendC::" if c.qualifier == "AscendC" else ""
-        dst_text, src_text = pf.node_text(c.args[0]), pf.node_text(c.args[1])
-        params = f"{q}DataCopyExtParams{{1, {byte_len}, 0, 0, 0}}"
-        if src[0] == "GlobalTensor":
-            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params}, {q}DataCopyPadExtParams<{written}>{{false, 0, 0, 0}})"
-        else:
-            new = f"{q}DataCopyPad({dst_text}, {src_text}, {params})"
+        new = datacopy_pad(pf.node_text(c.args[0]), pf.node_text(c.args[1]), byte_len, written,
+                           "AscendC::" if c.qualifier == "AscendC" else "", src[0] == "GlobalTensor")
         fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", (Edit(pf.span(c.node), new),),
                      safe=False),)
     effect = (f"rounds it down to {kept} bytes and the last {length - kept} bytes are silently not copied" if kept

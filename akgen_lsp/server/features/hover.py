@@ -46,6 +46,13 @@ def weakness_markdown(finding: Finding) -> str | None:
             f"(https://cwe.mitre.org/data/definitions/{cwe}.html)")
 
 
+def with_note(result: HoverResult | None, note: str, line: int, character: int) -> HoverResult:
+    """`result` with a paragraph added (a hover of its own at the position when there is none)."""
+    if result is None:
+        return HoverResult(note, line, character, character)
+    return HoverResult(f"{result.markdown}\n\n---\n\n{note}", result.line, result.start, result.end)
+
+
 def hover(
     text: str,
     line: int,

@@ -26,7 +26,7 @@ import hashlib
 import logging
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from pygls.workspace import TextDocument
 from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.server.check_worker import CheckFailed, CheckWorker
+from akgen_lsp.server.check_worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -142,10 +142,6 @@ def word_span(text: str, span: Span) -> Span | None:
     return Span(span.path, span.line, start + 1, span.line, end + 1)
 
 
-def plain_settings(settings: Settings) -> dict[str, Any]:
-    return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
-
-
 def trace_path(folder: Path, path: str) -> Path:
     """Where the last run's Chrome trace of `path` is kept: one file per kernel, overwritten by each check."""
     digest = hashlib.sha1(os.path.realpath(path).encode()).hexdigest()[:10]
@@ -156,6 +152,25 @@ def trace_folder() -> Path:
     import platformdirs
 
     return Path(os.environ.get("AKGEN_TRACE_DIR") or Path(platformdirs.user_cache_dir("akgen")) / "traces")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A finished check of one document version: the text it checked and what it found (the repair features start
+    from it: their fixes are edits of this version)."""
+
+    uri: str
+    version: int | None
+    path: str
+    text: str
+    findings: tuple[Finding, ...]
+    figures: dict[str, Any]
+    seconds: float = 0.0
+
+
+# after a check of a kernel with a task: (host, the check, settings), awaited in the check's own task (a new save of
+# the document cancels it with the check)
+Followup = Callable[[FeatureHost, Checked, Settings], Awaitable[None]]
 
 
 @dataclass
@@ -177,6 +192,8 @@ class SaveChecks:
         self.worker = worker or CheckWorker()
         self.traces = traces or trace_folder()
         self.last: dict[str, LastCheck] = {}
+        self.checked: dict[str, Checked] = {}  # each document's last check with a task
+        self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
         self._warming: asyncio.Task[None] | None = None
 
@@ -218,6 +235,16 @@ class SaveChecks:
             if last.state != "cancelled":
                 self.last[uri] = last
             self._status(host, last)
+        checked = self.checked.get(uri)
+        if checked is not None and checked.version == doc.version and last.state != "cancelled":
+            for followup in self.followups:
+                try:
+                    await followup(host, checked, settings)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # a broken follow-up must not take the check down
+                    log.exception("after the check of %s: %s failed", checked.path, followup)
+                    host.log(f"akgen: after the check: {type(exc).__name__}: {exc}", types.MessageType.Error)
 
     async def _run(self, host: FeatureHost, doc: TextDocument, settings: Settings, timeout: float) -> LastCheck:
         uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
@@ -249,7 +276,11 @@ class SaveChecks:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
             return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds)
-        by_source = split_findings(path, text, result.findings, figures)
+        self.checked[uri] = Checked(uri, version, path, text, tuple(result.findings), dict(figures), result.seconds)
+        findings = result.findings
+        if settings.get("fix.deterministic", True):  # fixes are offered once they verified (features/repair.py)
+            findings = [dataclasses.replace(f, fixes=()) for f in findings]
+        by_source = split_findings(path, text, findings, figures)
         for source in (BUILD, RUN):
             host.publish_findings(uri, source, by_source[source], version=version, text=text)
         summary = figures_message(figures) or "done"

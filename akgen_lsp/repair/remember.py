@@ -1,0 +1,36 @@
+"""Accepted repairs go to the local store of repairs (`errors.store.RepairStore`): the diagnostic reports of later
+errors with the same signature show them ("similar errors already fixed"), and `akgen errors synthesize` exports them
+as training data, so the user's own accepted fixes become supervision."""
+
+from __future__ import annotations
+
+import logging
+
+from akgen_lsp.config import Settings
+from akgen_lsp.errors.parsers.findings import block_from_finding
+from akgen_lsp.errors.store import RepairStore, RepairStoreError
+from akgen_lsp.findings import Finding
+
+log = logging.getLogger(__name__)
+
+
+def store_for(settings: Settings | None) -> RepairStore:
+    """The store of repairs the settings name (``fix.store``), else the one in the user cache folder."""
+    where = str(settings["fix.store"]) if settings is not None else ""
+    return RepairStore(where or None)
+
+
+def remember(target: Finding, before: str, after: str, *, path: str, task: str | None, model: str | None,
+             provenance: str, settings: Settings | None = None) -> int | None:
+    """Store the repair of `target` (`before` -> `after`); its id, or None when it was stored already or the store
+    cannot be written (logged: a repair that is not remembered is no reason to fail the fix)."""
+    if before == after:
+        return None
+    block = block_from_finding(target)
+    try:
+        store = store_for(settings)
+        return store.add(block.signature, before, after, error_class=block.error_class or target.error_class,
+                         message=target.message, task=task, model=model, provenance=provenance, path=path)
+    except RepairStoreError as exc:
+        log.warning("%s", exc)
+        return None

@@ -1,0 +1,210 @@
+"""Verification: a candidate text of a kernel, checked like a save (compiled and run on the simulator against the
+task's cases, in the sandbox), compared with the check of the text it repairs.
+
+The check itself is the caller's (`Checker`: ``await checker(path, text) -> CheckOutcome``): the server runs it in a
+job of its check worker, `akgen fix` in the same worker, so cancelling a repair kills every process it started.
+
+Two bars:
+- a **fix** of one finding (`verify_fix`: compiler fix-its, catalog fixes) is verified when the finding is gone,
+  and the kernel got further (it compiles now, or runs now, or passes more cases) or stays where it was with no new
+  kind of error and no case lost;
+- a **repair** (`verify_repair`, the model's candidates) must compile, remove the finding and pass every case the
+  kernel passed plus the one that failed (the first failing case; for a compile error, at least the first case).
+Either way the `Verdict` says what was verified (``compiles, 5/5 cases pass, est. 12.1 us``) or the first failure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from akgen_lsp.errors.signature import signature
+from akgen_lsp.findings import Finding, Severity
+from akgen_lsp.repair.edits import line_mapper
+
+# how far a check got: a fix that moves the kernel further is progress even when new findings appear
+STAGES = {"compile_error": 0, "parse_error": 0, "harness_error": 0, "skipped": 0, "runtime_error": 1, "timeout": 1,
+          "no_work": 2, "wrong_answer": 2, "pass": 3}
+CHECK_SOURCES = ("akgen-build", "akgen-run", "akgen-bench")
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """One check of one text: its findings and the figures `bench.check.check_kernel` returns."""
+
+    findings: tuple[Finding, ...]
+    figures: Mapping[str, Any]
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return str(self.figures.get("status") or ("compile_error" if self.compile_errors else "unknown"))
+
+    @property
+    def stage(self) -> int:
+        return STAGES.get(self.status, 0)
+
+    @property
+    def compiles(self) -> bool:
+        return self.stage > 0
+
+    @property
+    def passed(self) -> frozenset[int]:
+        return frozenset(int(c["case_id"]) for c in self.figures.get("case_results") or ()
+                         if c.get("status") == "pass" and c.get("case_id") is not None)
+
+    @property
+    def cases(self) -> int:
+        n = self.figures.get("cases")
+        return int(n) if isinstance(n, int) else 0
+
+    @property
+    def case_ids(self) -> list[int]:
+        return [int(c["case_id"]) for c in self.figures.get("case_results") or () if c.get("case_id") is not None]
+
+    @property
+    def estimate_us(self) -> float | None:
+        est = self.figures.get("estimate_us")
+        return float(est) if isinstance(est, (int, float)) else None
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR and f.source in CHECK_SOURCES]
+
+    @property
+    def compile_errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is Severity.ERROR and f.source == "akgen-build"]
+
+    def failing_case(self) -> int | None:
+        """The first case that does not pass (the first case of all when none ran)."""
+        for c in self.figures.get("case_results") or ():
+            if c.get("status") != "pass" and c.get("case_id") is not None:
+                return int(c["case_id"])
+        ids = self.case_ids
+        return None if ids else 0
+
+    def summary(self) -> str:
+        """``compiles, 5/5 cases pass, est. 12.1 us`` (what a check verified)."""
+        if not self.compiles:
+            return "does not compile"
+        parts = ["compiles"]
+        if self.cases:
+            parts.append(f"{len(self.passed)}/{self.cases} cases pass")
+        if self.estimate_us is not None and self.status == "pass":
+            parts.append(f"est. {self.estimate_us:.1f} us")
+        return ", ".join(parts)
+
+
+Checker = Callable[[str, str], Awaitable[CheckOutcome]]  # (path, text) -> the check of that text as the file
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    outcome: CheckOutcome
+    reason: str  # what was verified, or the first failure
+    target_gone: bool = False
+    new_errors: tuple[Finding, ...] = field(default=())
+
+    @property
+    def rank(self) -> tuple[int, int, int, float]:
+        """Better first: more cases passing, a later stage, fewer errors left, a smaller estimate."""
+        est = self.outcome.estimate_us
+        return (-len(self.outcome.passed), -self.outcome.stage, len(self.outcome.errors),
+                est if est is not None else float("inf"))
+
+
+def repairable(f: Finding) -> bool:
+    """A build / run / wrong-numbers finding of a check that a fix may remove (not the estimate, not a problem of the
+    task or of the check itself)."""
+    if f.source not in CHECK_SOURCES or f.code in ("AKGEN-ESTIMATE", "BENCH-TASK", "BENCH-CHECK"):
+        return False
+    return f.severity is Severity.ERROR or (f.severity is Severity.WARNING and f.code.startswith("SIM-"))
+
+
+def _key(f: Finding) -> tuple[str, str]:
+    return (f.code, signature(f.message))
+
+
+def finding_still_there(target: Finding, after: CheckOutcome, before_text: str, after_text: str) -> bool:
+    """Whether `after` still reports `target`: the same code and message signature at the line the target's line
+    moved to (anywhere, for a finding of no particular line: a wrong-numbers finding at line 1)."""
+    key = _key(target)
+    same = [f for f in after.findings if _key(f) == key]
+    if not same:
+        return False
+    if target.span.line <= 1 or target.code.startswith("BENCH-"):
+        return True
+    moved = line_mapper(before_text, after_text)(target.span.line)
+    if moved is None:  # the line itself was edited: the error is gone unless it is reported on the edited line
+        lines = {f.span.line for f in same}
+        return any(abs(line - target.span.line) <= 1 for line in lines)
+    return any(f.span.line == moved for f in same)
+
+
+def _new_errors(before: CheckOutcome, after: CheckOutcome) -> list[Finding]:
+    had = Counter(_key(f) for f in before.errors)
+    out = []
+    for f in after.errors:
+        k = _key(f)
+        if had[k] > 0:
+            had[k] -= 1
+        else:
+            out.append(f)
+    return out
+
+
+def _first_problem(outcome: CheckOutcome) -> str:
+    errs = outcome.errors
+    if errs:
+        f = errs[0]
+        return f"line {f.span.line}: {f.message}" if f.span.line > 1 else f.message
+    return f"status {outcome.status}"
+
+
+def verify_fix(target: Finding, before: CheckOutcome, after: CheckOutcome, before_text: str,
+               after_text: str) -> Verdict:
+    """The bar of a deterministic fix of `target` (see the module docstring)."""
+    if finding_still_there(target, after, before_text, after_text):
+        return Verdict(False, after, f"the error is still there ({_first_problem(after)})")
+    lost = before.passed - after.passed
+    if lost:
+        return Verdict(False, after, f"case {min(lost)} passed before and fails now", True)
+    new = _new_errors(before, after)
+    if after.stage > before.stage or len(after.passed) > len(before.passed):
+        return Verdict(True, after, after.summary(), True, tuple(new))
+    if after.stage < before.stage:
+        return Verdict(False, after, f"the kernel gets less far: {_first_problem(after)}", True, tuple(new))
+    if new:
+        f = new[0]
+        return Verdict(False, after, f"a new error at line {f.span.line}: {f.message}", True, tuple(new))
+    if after.compiles:
+        return Verdict(True, after, after.summary(), True)
+    left = len(after.errors)
+    return Verdict(True, after, f"removes this error ({left} other error{'s' if left != 1 else ''} left)", True)
+
+
+def verify_repair(target: Finding, before: CheckOutcome, after: CheckOutcome, before_text: str,
+                  after_text: str) -> Verdict:
+    """The bar of a model repair of `target` (see the module docstring)."""
+    if not after.compiles:
+        return Verdict(False, after, f"does not compile: {_first_problem(after)}")
+    gone = not finding_still_there(target, after, before_text, after_text)
+    if not gone:
+        return Verdict(False, after, f"the error is still there: {_first_problem(after)}")
+    lost = before.passed - after.passed
+    if lost:
+        return Verdict(False, after, f"case {min(lost)} passed before and fails now ({_first_problem(after)})", True)
+    failing = before.failing_case()
+    if after.cases and failing is not None and failing not in after.passed:
+        return Verdict(False, after, f"case {failing} still fails: {_first_problem(after)}", True)
+    if after.cases and not after.passed:
+        return Verdict(False, after, f"no case passes: {_first_problem(after)}", True)
+    return Verdict(True, after, after.summary(), True, tuple(_new_errors(before, after)))
+
+
+def best(verdicts: Sequence[Verdict]) -> Verdict | None:
+    good = [v for v in verdicts if v.ok]
+    return min(good, key=lambda v: v.rank) if good else None

@@ -1,0 +1,143 @@
+"""Each deterministic fixer on a broken copy of a real kernel, given the finding the compiler or the simulator
+reports (its real wording, recorded from g++ and the simulator): the fix it proposes restores the kernel."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from akgen_lsp.config import defaults
+from akgen_lsp.findings import Finding, Severity, Span, apply_edits
+from akgen_lsp.repair.fixers import FixContext, propose
+
+from .conftest import broken, original
+
+PATH = "/ws/abs.cpp"
+
+
+def _line(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def _finding(text: str, needle: str, code: str, message: str, severity: Severity = Severity.ERROR) -> Finding:
+    line = _line(text, needle)
+    col = text.splitlines()[line - 1].index(needle) + 1
+    source = "akgen-build" if code == "CXX" else "akgen-run"
+    return Finding(code, message, Span.point(PATH, line, col), severity, source)
+
+
+def _fixed(text: str, finding: Finding, settings=None) -> list[tuple[str, str, bool]]:
+    ctx = FixContext(text, PATH, settings or defaults())
+    return [(p.fix.title, apply_edits(text, p.fix.edits), p.certain) for p in propose(ctx, finding)]
+
+
+CASES = [
+    # (name, breakage, where, code, message)
+    ("invented name", ("Abs(yLocal, xIn, TILE_LENGTH);", "AscendC::Abss(yLocal, xIn, TILE_LENGTH);"), "Abss", "CXX",
+     "'Abss' is not a member of 'AscendC'; did you mean 'Abs'?"),
+    ("member", ("inQueueX.DeQue<half>()", "inQueueX.Dequeue<half>()"), "Dequeue", "CXX",
+     "'class AscendC::TQue<AscendC::TPosition::VECIN, 2>' has no member named 'Dequeue'; did you mean 'DeQue'?"),
+    ("member (clang)", ("inQueueX.DeQue<half>()", "inQueueX.Deque<half>()"), "Deque", "CXX",
+     "no member named 'Deque' in 'AscendC::TQue<AscendC::TPosition::VECIN, 2>'; did you mean 'DeQue'?"),
+    ("template argument", ("inQueueX.AllocTensor<half>()", "inQueueX.AllocTensor()"), "AllocTensor", "CXX",
+     "no matching function for call to 'AscendC::TQue<AscendC::TPosition::VECIN, 2>::AllocTensor()'"),
+    ("untyped DeQue", ("inQueueX.DeQue<half>()", "inQueueX.DeQue()"), "DeQue", "CXX",
+     "conversion from 'AscendC::TBufHandle' {aka 'unsigned char*'} to non-scalar type 'AscendC::LocalTensor<half>' "
+     "requested"),
+    ("dropped count", ("Abs(yLocal, xIn, TILE_LENGTH);", "Abs(yLocal, xIn);"), "Abs(", "CXX",
+     "no matching function for call to 'Abs(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&)'"),
+    ("extra argument", ("Abs(yLocal, xIn, TILE_LENGTH);", "Abs(yLocal, xIn, TILE_LENGTH, TILE_LENGTH);"), "Abs(",
+     "CXX", "no matching function for call to 'Abs(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, const "
+     "int32_t&, const int32_t&)'"),
+    ("DeQue from the wrong queue", ("LocalTensor<half> yOut = outQueueY.DeQue<half>();",
+                                    "LocalTensor<half> yOut = inQueueX.DeQue<half>();"), "yOut", "SIM-QUE-EMPTY",
+     "DeQue from an empty queue: no tensor was EnQue'd (on the NPU this waits forever)"),
+    ("never freed", ("            inQueueX.FreeTensor(xIn);\n", ""), "inQueueX.AllocTensor", "SIM-QUE-ALLOC",
+     "AllocTensor with no free buffer: all 2 buffers of this queue are in use (free one with FreeTensor first; on the "
+     "NPU this hangs)"),
+]
+
+
+@pytest.mark.parametrize(("name", "pair", "where", "code", "message"), CASES, ids=[c[0] for c in CASES])
+def test_the_fix_restores_the_kernel(name: str, pair: tuple[str, str], where: str, code: str, message: str) -> None:
+    text = broken(pair)
+    fixed = _fixed(text, _finding(text, where, code, message))
+    assert fixed, f"{name}: no fix proposed"
+    restored = [f for f in fixed if f[1].replace("AscendC::Abs(", "Abs(") == original()]
+    if name == "never freed":  # the free goes to the end of the loop body, not where it was
+        restored = [f for f in fixed if f[1].count("inQueueX.FreeTensor(xIn);") == 1]
+    assert restored, (name, [f[0] for f in fixed])
+
+
+def test_float16_is_replaced_at_every_use() -> None:
+    text = broken(("LocalTensor<half> yLocal = outQueueY.AllocTensor<half>();",
+                   "LocalTensor<float16> yLocal = outQueueY.AllocTensor<float16>();"))
+    f = _finding(text, "float16", "CXX", "'float16' was not declared in this scope; did you mean 'bfloat16'?")
+    fixed = _fixed(text, f)
+    (title, new, certain) = next(x for x in fixed if "half" in x[0])
+    assert new == original() and certain and title == "Replace 'float16' with 'half' (2 uses)"
+
+
+def test_an_unaligned_datacopy_gets_datacopypad_with_the_exact_bytes_and_a_rounded_count() -> None:
+    text = broken(("DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH);",
+                   "DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH - 3);"))
+    f = _finding(text, "DataCopy(xLocal", "SIM-DC-ROUNDDOWN", "DataCopy of 1021 elements x 2 B = 2042 B is not a "
+                 "multiple of 32 B: the hardware copies only the first 2016 B and silently drops the tail",
+                 Severity.WARNING)
+    titles = {t: new for t, new, _c in _fixed(text, f)}
+    pad = titles["Use DataCopyPad with the exact length (2042)"]
+    assert ("DataCopyPad(xLocal, xGm[i * TILE_LENGTH], DataCopyExtParams{1, 2042, 0, 0, 0}, "
+            "DataCopyPadExtParams<half>{false, 0, 0, 0});") in pad
+    assert titles["Round the length up to whole 32-byte blocks (1024 elements)"].count("TILE_LENGTH - 3") == 0
+
+
+def test_a_repeat_time_over_255_becomes_a_loop() -> None:
+    text = broken(("Abs(yLocal, xIn, TILE_LENGTH);", "Abs(yLocal, xIn, 128, 300, UnaryRepeatParams(1, 1, 8, 8));"))
+    f = _finding(text, "Abs(", "SIM-REPEAT", "Abs: repeatTime 300 is out of range [0, 255]; the hardware takes it as "
+                 "a uint8_t, so it would wrap to 44")
+    ((title, new, certain),) = _fixed(text, f)
+    assert title == "Split Abs into steps of at most 255 repeats" and not certain
+    assert "for (uint32_t akgDone = 0, akgRepeats = 300; akgDone < akgRepeats; akgDone += 255) {" in new
+    assert "Abs(yLocal[akgDone * 128], xIn[akgDone * 128], 128, static_cast<uint8_t>(akgRepeats - akgDone < 255 ? " \
+           "akgRepeats - akgDone : 255), UnaryRepeatParams(1, 1, 8, 8));" in new
+
+
+def test_a_double_free_loses_its_second_free() -> None:
+    text = broken(("            inQueueX.FreeTensor(xIn);\n",
+                   "            inQueueX.FreeTensor(xIn);\n            inQueueX.FreeTensor(xIn);\n"))
+    line = _line(text, "inQueueX.FreeTensor(xIn);") + 1
+    f = Finding("SIM-QUE-DOUBLE-FREE", "FreeTensor: the tensor was already freed (ErrorFree: double free)",
+                Span.point(PATH, line, 13), source="akgen-run")
+    ((_title, new, certain),) = _fixed(text, f)
+    assert new == original() and certain
+
+
+@pytest.mark.parametrize(("written", "version"), [("OldAbs", "9.1"), ("NewAbs", "8.5")])
+def test_a_name_of_another_cann_version(written: str, version: str) -> None:
+    """The catalog's versions: a name removed before the configured CANN (``replaced_by`` says its new name), or one
+    added after it (the name it replaces is the configured version's)."""
+    from akgen_lsp.ascendc.catalog import Catalog, load_catalog
+
+    real = load_catalog()
+    entries = [e for e in real if e.name != "AscendC::Abs"]
+    abs_entry = real.get("AscendC::Abs")
+    assert abs_entry is not None
+    extra = [
+        dataclasses.replace(abs_entry, name="AscendC::OldAbs", removed="9.0", replaced_by="AscendC::Abs"),
+        dataclasses.replace(abs_entry, name="AscendC::NewAbs", since="9.5"),
+        dataclasses.replace(abs_entry, replaced_by="AscendC::NewAbs"),
+    ]
+    catalog = Catalog([*entries, *extra], real.invented.values())
+    text = broken(("Abs(yLocal, xIn, TILE_LENGTH);", f"AscendC::{written}(yLocal, xIn, TILE_LENGTH);"))
+    f = _finding(text, written, "CXX", f"'{written}' is not a member of 'AscendC'")
+    settings = defaults().with_overrides({"cann.version": version}, "test")
+    ctx = FixContext(text, PATH, settings, catalog)
+    fixed = [(p.fix.title, apply_edits(text, p.fix.edits)) for p in propose(ctx, f)]
+    assert any(new.replace("AscendC::Abs(", "Abs(") == original() for _t, new in fixed), fixed
+
+
+def test_a_message_no_fixer_knows_gets_nothing() -> None:
+    text = original()
+    f = Finding("SIM-UB-OOB", "UB access out of bounds", Span.point(PATH, 5), source="akgen-run")
+    assert _fixed(text, f) == []
