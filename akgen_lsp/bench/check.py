@@ -245,12 +245,14 @@ def _keep_trace(work: Path, trace_to: str | Path) -> str | None:
 
 def check_kernel(
     path: str | Path, settings: Any = None, trace_to: str | Path | None = None, *, text: str | None = None,
-    task_name: str | None = None,
+    task_name: str | None = None, host_dir: Path | None = None, max_cases: int | None = None,
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Compile the kernel, run its task's cases on the simulator, compare, estimate. Never raises for a bad kernel or
     task: problems come back as findings (with ``figures["task"]`` None when the task itself is the problem).
     With `trace_to`, the first case's Chrome trace is copied there and named in ``figures["trace"]``; with `text`,
-    that text is checked as the file (see the module docstring); `task_name` names the suite task to check against."""
+    that text is checked as the file (see the module docstring); `task_name` names the suite task to check against,
+    `host_dir` the kernel's op_host folder when it is not beside it (a mutant of a task's answer), `max_cases` how
+    many of the task's cases to run (all by default)."""
     p = Path(path).resolve()
     arch = str(_setting(settings, "arch", "Ascend910B2"))
     mode = str(_setting(settings, "bench.mode", "static"))
@@ -271,6 +273,8 @@ def check_kernel(
             task, idx = found
             host = p.parent.parent / "op_host"
             cand_host = host if (host / f"{task.op}.cpp").is_file() else None
+            if host_dir is not None:
+                cand_host = host_dir
             if idx is None and mode == "static":
                 cand_host = None
         else:
@@ -302,7 +306,7 @@ def check_kernel(
         kernel = _candidate_copy(p, text, work) if text is not None else p
         cand = Candidate(task.id, 0, kernel=kernel, host_dir=cand_host, origin="check")
         rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
-                                            run_timeout_s=timeout, case_ids=case_ids,
+                                            run_timeout_s=timeout, case_ids=case_ids, max_cases=max_cases,
                                             work_dir=work if trace_to else None, keep_work=trace_to is not None,
                                             block_dim=block_dim, toolchain=toolchain, checks=checks))
         trace = _keep_trace(work, trace_to) if trace_to else None

@@ -293,7 +293,9 @@ def register(app: typer.Typer) -> None:
         if split not in ("test", "validation", "train", "all"):
             typer.echo(f"error: --split must be test, validation, train or all, not {split!r}", err=True)
             raise typer.Exit(2)
-        objects = {}
+        from akgen_lsp.repair.bench_fixer import VerifiedFixer
+
+        objects: dict[str, Any] = {"deterministic": VerifiedFixer(max_cases=max_cases or None)}  # the editor's fixes
         if grammar is not None:
             if not grammar.is_file():
                 typer.echo(f"error: grammar file not found: {grammar}", err=True)

@@ -114,5 +114,6 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     assert len(steps) == 9 and driver.returncode == 0, (steps, driver.stderr[-2000:])
     details = {r["step"]: r["detail"] for r in report}
     assert "1/1 cases pass" in details["saving a kernel with a task shows the estimate"]
-    assert "Change 'xLocall' to 'xLocal'" in details["a build error and its code action"]
+    assert "Change 'xLocall' to 'xLocal' (the compiler's fix-it) — verified: compiles, 1/1 cases pass" in \
+        details["a build error and its code action"]  # Ctrl+. on a build error applies a verified fix
     assert "PipeBarrier<PIPE_V>();" in details["ghost text from a tiny GGUF model"]

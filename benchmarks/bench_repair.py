@@ -1,0 +1,214 @@
+"""The figures of "Fix this build error" (issue 13).
+
+    python benchmarks/bench_repair.py deterministic CORPUS [--split test] [--max-cases 0] [--jobs 2]
+    python benchmarks/bench_repair.py list-latency [--runs 50]
+    python benchmarks/bench_repair.py verify-cost [--candidates 8] [--task AddMath]
+
+- ``deterministic``: `akgen errors bench --fixer deterministic` with the editor's fixes (`repair.bench_fixer`) on a
+  synthesis output's held-out split: per class of the injected mistake, the share of broken kernels the deterministic
+  fixes restore to passing, how many fixes were offered and how many of those failed the benchmark's own
+  verification (the editor's bar: 0).
+- ``list-latency``: `akgen serve` over stdio as VS Code, a model configured, a kernel with a task saved with 20 build
+  errors; then `textDocument/codeAction` over the whole document with its 20 diagnostics in the context, `--runs`
+  times: the median and p95 round trip (target: median <= 20 ms; the list never waits for the model).
+- ``verify-cost``: a Level-1 kernel of the bundled suite (its answer), the check worker warm (precompiled header,
+  launcher, the task's references): `--candidates` distinct candidate texts (each a new build) checked one after the
+  other through the same `Checker` the repair uses: wall time per candidate (target <= 1.5 s on 2 cores) and the
+  share outside compile + run (the harness, target <= 15%).
+Prints figures; asserts nothing. The load average is printed: the machine's cores may be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+SUITE = REPO / "akgen_lsp" / "bench" / "suite" / "tasks"
+WS = REPO / "tests" / "repair" / "fixtures" / "ws"
+
+
+def _load() -> str:
+    la = os.getloadavg()
+    return f"load average {la[0]:.1f} {la[1]:.1f} {la[2]:.1f} on {os.cpu_count()} cores"
+
+
+# ----------------------------------------------------------------------------------------------- deterministic
+
+
+def deterministic(args: argparse.Namespace) -> None:
+    from akgen_lsp.config import defaults
+    from akgen_lsp.errors.repair_bench import run_repair_bench
+    from akgen_lsp.repair.bench_fixer import VerifiedFixer
+
+    print(f"corpus {args.corpus}, split {args.split}; {_load()}")
+    t0 = time.perf_counter()
+    result = run_repair_bench(Path(args.corpus), ["deterministic"], 1, args.split, None, args.jobs, defaults(),
+                              fixer_objects={"deterministic": VerifiedFixer(max_cases=args.max_cases or None)},
+                              max_cases=args.max_cases or None)
+    wall = time.perf_counter() - t0
+    rows = result["fixers"]["deterministic"]
+    print(f"{result['broken']} broken kernels, {wall:.0f} s")
+    print(f"{'class':<20} {'broken':>6} {'restored':>8} {'share':>6} {'offered':>7} {'offered, failed':>15}")
+    for cls, r in rows.items():
+        offered = r["proposed"]
+        failed = r["not_verified"]  # offered by the fixer, not passing the benchmark's own verification
+        print(f"{cls:<20} {r['broken']:>6} {r['repaired']:>8} {r['repaired'] / r['broken']:>6.0%} {offered:>7} "
+              f"{failed:>15}")
+    print(json.dumps(rows))
+
+
+# ----------------------------------------------------------------------------------------------- list latency
+
+
+async def _list_latency(runs: int) -> None:
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+    from pytest_lsp import client_capabilities
+
+    from akgen_lsp.model.tiny import write_tiny_gguf
+
+    work = Path(tempfile.mkdtemp(prefix="akgen-bench-repair-"))
+    shutil.copytree(WS, work / "ws")
+    original = (WS / "abs.cpp").read_text(encoding="utf-8")
+    broken = original.replace("            Abs(yLocal, xIn, TILE_LENGTH);\n", "            Abs(yLocal, xIn, TILE_LENGTH);\n"
+                              + "".join(f"            int e{i} = missing{i};\n" for i in range(20)))
+    kernel = work / "ws" / "abs.cpp"
+    kernel.write_text(broken, encoding="utf-8")
+    tiny = write_tiny_gguf(work / "repair-model.gguf")
+    client = LanguageClient("bench", "0")
+    diagnostics: dict[str, list[types.Diagnostic]] = {}
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+        diagnostics[params.uri] = list(params.diagnostics)
+
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def on_log(params: types.LogMessageParams) -> None:
+        pass
+
+    @client.feature(types.WINDOW_WORK_DONE_PROGRESS_CREATE)
+    def on_progress(params: types.WorkDoneProgressCreateParams) -> None:
+        return None
+
+    await client.start_io(sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve")
+    root = (work / "ws").as_uri()
+    await client.initialize_async(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=root,
+        workspace_folders=[types.WorkspaceFolder(uri=root, name="ws")],
+        initialization_options={"model": {"backend": "llama_cpp", "path": str(tiny)}}))
+    client.initialized(types.InitializedParams())
+    uri = kernel.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=broken)))
+    client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        build = [d for d in diagnostics.get(uri, []) if d.source == "akgen-build"]
+        if len(build) >= 20:
+            break
+        await asyncio.sleep(0.1)
+    build = [d for d in diagnostics.get(uri, []) if d.source == "akgen-build"]
+    await asyncio.sleep(20)  # the verification of the certain fixes ends (it republishes the same diagnostics)
+    build = [d for d in diagnostics.get(uri, []) if d.source == "akgen-build"]
+    lines = broken.count("\n")
+    params = types.CodeActionParams(types.TextDocumentIdentifier(uri), types.Range(types.Position(0, 0),
+                                    types.Position(lines, 0)), types.CodeActionContext(diagnostics=build))
+    times: list[float] = []
+    counts: list[int] = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        actions = await client.text_document_code_action_async(params)
+        times.append(time.perf_counter() - t0)
+        counts.append(sum(1 for a in actions or [] if getattr(a, "title", "").startswith("Fix with")))
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    times.sort()
+    print(f"{len(build)} build diagnostics in the context; {counts[-1]} 'Fix with' actions per list; {_load()}")
+    print(f"textDocument/codeAction round trip over {runs} runs: median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {times[int(0.95 * (len(times) - 1))] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms (target: median "
+          "<= 20 ms)")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def list_latency(args: argparse.Namespace) -> None:
+    asyncio.run(_list_latency(args.runs))
+
+
+# ----------------------------------------------------------------------------------------------- verify cost
+
+
+async def _verify_cost(n: int, task_name: str) -> None:
+    from akgen_lsp.bench.tasks import discover_tasks
+    from akgen_lsp.config import defaults
+    from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
+
+    (task,) = discover_tasks(SUITE, names=[task_name])
+    work = Path(tempfile.mkdtemp(prefix="akgen-bench-verify-"))
+    shutil.copytree(task.root, work / task.root.relative_to(SUITE), dirs_exist_ok=True)
+    kernel = work / task.answers[0].kernel.relative_to(SUITE)
+    text = kernel.read_text(encoding="utf-8")
+    settings = defaults()
+    worker = CheckWorker()
+    checker = checker_for(worker, plain_settings(settings), 300.0)
+    try:
+        await worker.warm(plain_settings(settings))
+        warm = await checker(str(kernel), text)  # references, host runner and the answer's build: warm
+        print(f"task {task.id} ({len(text.splitlines())} lines, {warm.cases} case(s)), warm check: {warm.status}; "
+              f"{_load()}")
+        rows = []
+        for i in range(n):
+            candidate = text + f"\n// candidate {i} {time.time_ns()}\n"  # a new text: a new build, as a repair is
+            t0 = time.perf_counter()
+            out = await checker(str(kernel), candidate)
+            wall = time.perf_counter() - t0
+            tm = out.figures.get("timings") or {}
+            rows.append((wall, float(tm.get("compile", 0.0)), float(tm.get("run", 0.0)), out.status))
+    finally:
+        await worker.close()
+        shutil.rmtree(work, ignore_errors=True)
+    walls = [r[0] for r in rows]
+    inside = [r[1] + r[2] for r in rows]
+    share = [(w - c) / w for w, c in zip(walls, inside, strict=True)]
+    print(f"per candidate ({n}): wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, max "
+          f"{max(walls):.2f}); compile median {statistics.median(r[1] for r in rows):.2f} s, run median "
+          f"{statistics.median(r[2] for r in rows):.2f} s; outside compile + run (harness) median "
+          f"{statistics.median(share):.0%} (targets: <= 1.5 s, <= 15%); statuses {sorted({r[3] for r in rows})}")
+
+
+def verify_cost(args: argparse.Namespace) -> None:
+    asyncio.run(_verify_cost(args.candidates, args.task))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("deterministic")
+    d.add_argument("corpus")
+    d.add_argument("--split", default="test")
+    d.add_argument("--max-cases", type=int, default=0)
+    d.add_argument("--jobs", type=int, default=2)
+    d.set_defaults(fn=deterministic)
+    lat = sub.add_parser("list-latency")
+    lat.add_argument("--runs", type=int, default=50)
+    lat.set_defaults(fn=list_latency)
+    v = sub.add_parser("verify-cost")
+    v.add_argument("--candidates", type=int, default=8)
+    v.add_argument("--task", default="AddMath")
+    v.set_defaults(fn=verify_cost)
+    args = ap.parse_args()
+    args.fn(args)
+
+
+if __name__ == "__main__":
+    main()
