@@ -3,9 +3,10 @@
 `verified_fixes(text, path, before, checker, settings)` takes the check of a document (`before`: its compile errors,
 runtime findings, wrong numbers), asks every fixer (`repair.fixers`) for fixes of its first findings, checks each
 distinct fixed text on the simulator (`checker`, at most `jobs` at once) and returns the fixes that verify
-(`verify.verify_fix`), each titled with what was verified. A fix is `safe` only when it is certain (a rename to
-the real name, a type spelling, a template argument the declaration gives) and the only one of its finding that
-verified. The server attaches these to the published diagnostics; `akgen fix` applies them.
+(`verify.verify_fix`), each titled with what was verified; of one finding's fixes only those that get as far as the
+best one are kept (passing as many cases, reaching the same stage). A fix is `safe` only when it is certain (a
+rename to the real name, a type spelling, a template argument the declaration gives) and the only one of its
+finding kept. The server attaches these to the published diagnostics; `akgen fix` applies them.
 
 `repair(text, path, checker, settings)` is `akgen fix`'s loop: check, apply the best verified fix, and again with
 the check of the fixed text (already made by the verification), until the kernel passes or no fix verifies.
@@ -108,6 +109,9 @@ async def verified_fixes(text: str, path: str, before: CheckOutcome, checker: Ch
         mine = [(p, new, verify_fix(target, before, outcomes[new], text, new)) for t, p, new in proposals
                 if t is target]
         good = sorted([(p, new, v) for p, new, v in mine if v.ok], key=lambda x: x[2].rank)
+        if good:  # of the fixes of one error, only the best kind: one that passes makes one that compiles moot
+            top = good[0][2].rank[:2]
+            good = [g for g in good if g[2].rank[:2] == top]
         for p, _new, v in mine:
             if not v.ok:
                 log.debug("fix %r of %s did not verify: %s", p.fix.title, target.code, v.reason)
