@@ -81,6 +81,16 @@ _KEYS: tuple[Key, ...] = (
         "are warnings and the kernel goes on, as on the NPU) or cpu-debug (every CPU-debug check stops it).",
         ("npu", "cpu-debug"),
     ),
+    Key(
+        "sim.sandbox",
+        str,
+        "on",
+        "Confine untrusted code (the compiler on a kernel's sources, the kernel, its host code) in bubblewrap: on, or "
+        "off (it then runs with your rights; the server warns on every check).",
+        ("on", "off"),
+    ),
+    Key("sim.max_timeout_s", float, 600.0, "Upper bound of a run manifest's timeout_s and cpu_s (seconds)."),
+    Key("sim.max_memory_mb", int, 16384, "Upper bound of a run manifest's memory_mb (the kernel's address space)."),
     Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
     Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
     Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),

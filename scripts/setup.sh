@@ -24,3 +24,8 @@ if [ "$DEV" = 1 ]; then
 else
   python -m pip install -q -e .
 fi
+# Kernels are compiled and run only in bubblewrap's sandbox (docs/sim.md, "Security model").
+if ! command -v bwrap >/dev/null 2>&1; then
+  echo "note: bubblewrap (bwrap) is not installed: akgen refuses to compile or run kernels until it is" \
+       "(Debian/Ubuntu: apt-get install bubblewrap), unless you set sim.sandbox = \"off\"" >&2
+fi

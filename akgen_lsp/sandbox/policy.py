@@ -1,0 +1,89 @@
+"""What one box gets: a profile (which system calls and which part of the system it sees), the folders it may read
+and write (each mounted at its own path, so paths in diagnostics and findings stay the user's), limits, environment.
+
+Profiles:
+- ``compiler``: the compiler on untrusted source, and trusted tools (cann's build.sh, cmake) on an untrusted
+  project: processes and exec allowed (g++ runs cc1plus, as, ld), the system's /usr read-only;
+- ``kernel`` (a sim kernel), ``host`` (an op_host TilingFunc runner), ``program`` (a run-program host with its
+  kernels): no new processes (threads only), no exec after the first, only the system's libraries, nothing of
+  /usr/bin;
+- ``tool``: like compiler, and sockets are allowed (the cann NPU runner's Python talks to the NPU driver).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROFILES = ("compiler", "kernel", "host", "program", "tool")
+RUNTIME_PROFILES = ("kernel", "host", "program")
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of a box: wall clock (the whole process tree is killed past it), CPU seconds per process,
+    address space, file size and open files (rlimits set before anything in the box runs), and how much of the
+    combined stdout/stderr is kept (the first and the last `output_bytes` each; what lies between is counted)."""
+
+    wall_s: float
+    cpu_s: float | None = None
+    as_bytes: int | None = 8 * GiB
+    fsize_bytes: int | None = 1 * GiB
+    nofile: int = 1024
+    output_bytes: int = 1 * MiB
+
+
+@dataclass(frozen=True)
+class Policy:
+    profile: str
+    limits: Limits
+    read_only: Sequence[Path] = ()
+    writable: Sequence[Path] = ()
+    devices: Sequence[Path] = ()
+    cwd: Path | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    tmp_bytes: int = 512 * MiB  # the box's own /tmp (a tmpfs)
+
+    def __post_init__(self) -> None:
+        if self.profile not in PROFILES:
+            raise ValueError(f"unknown sandbox profile {self.profile!r}; one of {', '.join(PROFILES)}")
+
+
+# The parts of / a box may see, by profile. Top-level symlinks (merged /usr: /bin -> usr/bin) are recreated as links.
+_COMPILER_VIEW = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives",
+                  "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+_RUNTIME_VIEW = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/lib", "/lib32", "/lib64", "/libx32",
+                 "/etc/ld.so.cache")
+
+
+def system_mounts(profile: str, extra: Sequence[Path] = ()) -> list[str]:
+    """bwrap arguments that show the profile's part of the system read-only (`extra`: more system folders, such as a
+    compiler installed outside /usr)."""
+    view = _RUNTIME_VIEW if profile in RUNTIME_PROFILES else _COMPILER_VIEW
+    args: list[str] = []
+    for name in [*view, *(str(p) for p in extra)]:
+        path = Path(name)
+        if path.is_symlink() and path.parent == Path("/"):
+            target = os.readlink(path)
+            resolved = (path.parent / target).resolve()
+            covered = any(resolved == Path(v) or Path(v) in resolved.parents for v in view)
+            if covered or profile not in RUNTIME_PROFILES:
+                args += ["--symlink", target, name]
+            continue
+        if path.exists():
+            args += ["--ro-bind", name, name]
+    return args
+
+
+def existing(paths: Sequence[Path | str]) -> list[Path]:
+    """The paths that exist, resolved, without duplicates and without one inside another (the outer one covers it)."""
+    out: list[Path] = []
+    for p in sorted({Path(p).resolve() for p in paths if Path(p).exists()}, key=lambda q: len(q.parts)):
+        if not any(p == o or o in p.parents for o in out):
+            out.append(p)
+    return out
