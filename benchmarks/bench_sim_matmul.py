@@ -90,7 +90,7 @@ def main() -> None:
                      {"name": "n", "scalar": n, "type": "int32_t"},
                      {"name": "blocks", "scalar": blocks, "type": "int32_t"}]}), encoding="utf-8")
         t0 = time.perf_counter()
-        res = run_manifest(m, work / f"out{n}_{blocks}")
+        res = run_manifest(m, work / f"out{n}_{blocks}", confine=False)
         dt = time.perf_counter() - t0
         if res.status != "ok":
             raise SystemExit(f"the {n}^3 run failed: {res.status}: {[f.message for f in res.findings][:3]}")

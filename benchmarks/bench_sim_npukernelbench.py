@@ -118,7 +118,7 @@ def run_task(ans: Path, kernel: Path, host: Path, entry: str, params: str, tmp: 
             return "skipped", f"parameter {n} is neither an input nor an output"
     (tmp / "m.json").write_text(json.dumps({"sources": [str(kernel)], "kernel": entry, "args": args,
                                             "include_dirs": [str(ans / "op_kernel")], "timeout_s": 60}))
-    res = run_manifest(tmp / "m.json", tmp / "out")
+    res = run_manifest(tmp / "m.json", tmp / "out", confine=False)
     if res.status != "ok":
         first = res.findings[0] if res.findings else None
         return res.status, (f"{first.code}: {first.message[:100]}" if first else "")

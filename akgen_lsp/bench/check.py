@@ -32,6 +32,7 @@ from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
 from akgen_lsp.findings import Finding, Span, finding_from_json
+from akgen_lsp.sandbox import MODES, use_mode
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -259,6 +260,9 @@ def check_kernel(
     timeout = float(_setting(settings, "toolchain.timeout_s", 60.0))
     toolchain = str(_setting(settings, "toolchain.name", "auto"))
     checks = str(_setting(settings, "sim.checks", "npu"))
+    sandbox = str(_setting(settings, "sim.sandbox", "on"))
+    if sandbox not in MODES:
+        sandbox = "on"
     work = Path(tempfile.mkdtemp(prefix="akgen-check-"))
     try:
         try:
@@ -305,10 +309,11 @@ def check_kernel(
                 return [], {"task": None}
         kernel = _candidate_copy(p, text, work) if text is not None else p
         cand = Candidate(task.id, 0, kernel=kernel, host_dir=cand_host, origin="check")
-        rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
-                                            run_timeout_s=timeout, case_ids=case_ids, max_cases=max_cases,
-                                            work_dir=work if trace_to else None, keep_work=trace_to is not None,
-                                            block_dim=block_dim, toolchain=toolchain, checks=checks))
+        with use_mode(sandbox):  # the caller's sim.sandbox, not the one of the folder this process runs in
+            rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
+                                                run_timeout_s=timeout, case_ids=case_ids, max_cases=max_cases,
+                                                work_dir=work if trace_to else None, keep_work=trace_to is not None,
+                                                block_dim=block_dim, toolchain=toolchain, checks=checks))
         trace = _keep_trace(work, trace_to) if trace_to else None
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from akgen_lsp.findings import finding_from_json, finding_to_json
-from akgen_lsp.sim import cache_prune
-from akgen_lsp.sim.build_cache import atomic_dir, build_key, cache_dir, publish, side_headers
+from akgen_lsp.sim.build_cache import atomic_dir, build_key, cache_dir, publish, reusable, seal, side_headers
 from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, find_cxx, run_compiler
 from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
@@ -63,9 +62,8 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     glue = generate_glue(sources, glue_opts, opts.include_dirs)
     key = build_key(cxx, sources, glue, flags, opts)
     final = cache_dir() / "builds" / key
-    if opts.use_cache and (final / "build.json").is_file():
-        cache_prune.touch(final)
-        meta = json.loads((final / "build.json").read_text(encoding="utf-8"))
+    meta = reusable(final, "kernel") if opts.use_cache else None
+    if meta is not None:
         found = [finding_from_json(f) for f in meta.get("findings", [])]
         binary = final / "kernel" if meta.get("ok") else None
         return Build(ok=bool(meta.get("ok")), binary=binary, findings=found, sources=sources, key=key, cached=True,
@@ -83,7 +81,9 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     (tmp / "glue.cpp").write_text(glue, encoding="utf-8")
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []  # links in a third of the time of ld.bfd
     cmd = [cxx, *flags, *pch_flags, *link, str(tmp / "glue.cpp"), str(launcher), "-o", str(tmp / "kernel")]
-    res = run_compiler(cmd, opts.timeout_s, cwd=tmp)
+    read = [*mirrored, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
+            *([opts.tiling_header.resolve().parent] if opts.tiling_header else [])]
+    res = run_compiler(cmd, opts.timeout_s, tmp, read)
     log = (res.stderr or "") + (res.stdout or "")
     ok = res.returncode == 0
     findings = [] if ok else with_fixits(parse_gcc_output(log, user_files, str(sources[0])),
@@ -92,6 +92,8 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         ok = False
     meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:]}
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
+    if ok:
+        seal(tmp, "kernel")
     if opts.use_cache:
         publish(tmp, final)
         out_dir = final if final.is_dir() else tmp

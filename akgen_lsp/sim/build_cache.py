@@ -10,6 +10,7 @@ renamed, so concurrent builds never see half a file.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -74,11 +75,14 @@ def publish(tmp: Path, final: Path) -> None:
 
 
 def side_headers(sources: Sequence[Path], extra: Sequence[Path]) -> list[Path]:
+    """The headers beside the sources and in `extra` folders (not links out of their folder: the compiler's box
+    does not see their targets, so neither does the key)."""
     seen: set[Path] = set()
     for d in {s.parent for s in sources} | set(extra):
         if d.is_dir():
+            real = d.resolve()
             for p in d.iterdir():
-                if p.suffix in HEADER_SUFFIXES and p.is_file():
+                if p.suffix in HEADER_SUFFIXES and p.is_file() and real in p.resolve().parents:
                     seen.add(p)
     return sorted(seen)
 
@@ -94,3 +98,41 @@ def build_key(cxx: str, sources: Sequence[Path], glue: str, flags: Sequence[str]
     return h.hexdigest()[:32]
 
 
+
+
+DIGESTS = "digests.json"
+
+
+def file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def seal(entry: Path, *names: str) -> None:
+    """Record the content hash of the entry's files `names` (what will be executed or linked), before it is
+    published: `reusable` checks them before each reuse."""
+    digests = {n: file_digest(entry / n) for n in names}
+    (entry / DIGESTS).write_text(json.dumps(digests), encoding="utf-8")
+
+
+def reusable(entry: Path, *names: str, meta_name: str = "build.json") -> dict[str, Any] | None:
+    """The metadata of a cache entry that may be reused, or None (a miss): no entry, unreadable metadata, or, for a
+    successful build, files whose content no longer matches the hash recorded when it was built (an entry changed
+    behind the cache's back is removed and built again)."""
+    meta_path = entry / meta_name
+    if not meta_path.is_file():
+        return None
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if meta.get("ok"):
+            digests = json.loads((entry / DIGESTS).read_text(encoding="utf-8"))
+            if any(digests.get(n) != file_digest(entry / n) for n in names):
+                raise ValueError("content changed")
+    except (OSError, ValueError, AttributeError):
+        shutil.rmtree(entry, ignore_errors=True)
+        return None
+    cache_prune.touch(entry)
+    return meta if isinstance(meta, dict) else None

@@ -1,13 +1,19 @@
 """The C++ compiler of the sim toolchain: where our headers and launcher live, the base flags, finding and
-identifying g++, and running it (a scrubbed environment, its own session, a time limit)."""
+identifying g++, and running it on untrusted source in the sandbox's compiler box (akgen_lsp/sandbox): it reads only
+the system's toolchain, our headers, the folders the build names and writes only its output folder, with a memory,
+CPU-time and wall-clock limit and the whole process tree (cc1plus, as, ld) killed at the limit."""
 
 from __future__ import annotations
 
 import functools
 import os
 import shutil
+import signal
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
+
+from akgen_lsp.sandbox import GiB, Limits, Policy, SandboxUnavailable, run_confined
 
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
@@ -23,8 +29,7 @@ HEADER_SUFFIXES = (".h", ".hpp", ".inc", ".hh")
 
 
 class ToolchainError(RuntimeError):
-    """The toolchain itself cannot work (no compiler, unwritable cache); the message says what to do."""
-
+    """The toolchain itself cannot work (no compiler, unwritable cache, no sandbox); the message says what to do."""
 
 
 def find_cxx() -> str:
@@ -60,20 +65,43 @@ def is_system_header(name: str) -> bool:
     return any((d / name).is_file() for d in dirs)
 
 
+COMPILE_MEMORY_BYTES = 4 * GiB  # address space of each compiler process (cc1plus on our biggest kernels: ~1.5 GiB)
 
-def run_compiler(cmd: list[str], timeout: float, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+
+def run_compiler(cmd: list[str], timeout: float, out_dir: Path,
+                 read: Sequence[Path] = ()) -> subprocess.CompletedProcess[str]:
+    """Run the compiler command `cmd` in the compiler box, in `out_dir` (its only writable folder), reading our sim
+    folder and `read` besides the system. Returns what it printed as stderr; exit status 124 past `timeout`."""
+    policy = Policy("compiler", Limits(wall_s=timeout, cpu_s=timeout, as_bytes=COMPILE_MEMORY_BYTES,
+                                       fsize_bytes=2 * GiB), read_only=[SIM_DIR, *read], writable=[out_dir],
+                    cwd=out_dir, env=compiler_env(), tmp_bytes=1 * GiB)
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
-                              env=compiler_env(), start_new_session=True)
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(cmd, 124, "", f"error: the compiler took more than {timeout:.0f} s")
-    except OSError as exc:
+        res = run_confined(cmd, policy, extra_system=toolchain_roots(cmd[0]))
+    except SandboxUnavailable as exc:
+        raise ToolchainError(str(exc)) from None
+    except (OSError, RuntimeError) as exc:
         raise ToolchainError(f"cannot run {cmd[0]}: {exc}") from None
+    if res.timed_out:
+        return subprocess.CompletedProcess(cmd, 124, "", res.output + f"\nerror: the compiler took more than "
+                                           f"{timeout:.0f} s and was stopped (with every process it started)")
+    out_of_limits = ("virtual memory exhausted", "out of memory", "signal terminated program", "CPU time limit")
+    if res.signal in (signal.SIGKILL, signal.SIGXCPU) or any(s in res.output for s in out_of_limits):
+        res.output += ("\nerror: the compiler ran out of its limits (memory "
+                       f"{COMPILE_MEMORY_BYTES >> 30} GiB, CPU {timeout:.0f} s): a template or include bomb?")
+    return subprocess.CompletedProcess(cmd, res.returncode, "", res.output)
+
+
+@functools.lru_cache(maxsize=8)
+def toolchain_roots(exe: str) -> tuple[Path, ...]:
+    """The installation folder of a compiler outside /usr (a GCC under /opt), which its box must see."""
+    found = shutil.which(exe) or exe
+    real = Path(found).resolve()
+    if real.parts[1:2] in (("usr",), ("bin",), ("sbin",)) or len(real.parents) < 3:
+        return ()
+    return (real.parents[1],)
 
 
 def compiler_env() -> dict[str, str]:
-    keep = ("PATH", "HOME", "LANG", "TMPDIR")
-    env = {k: os.environ[k] for k in keep if k in os.environ}
-    env["LC_ALL"] = "C"
-    return env
+    """The compiler's whole environment (nothing of the caller's: no HOME, no TMPDIR outside the box)."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp"}
 

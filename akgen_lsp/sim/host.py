@@ -12,7 +12,6 @@ import hashlib
 import json
 import re
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -20,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
-from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sim import cache_prune
-from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
+from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
 from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
     INCLUDE_DIR,
     SIM_DIR,
-    compiler_env,
     compiler_id,
     find_cxx,
     run_compiler,
@@ -117,13 +115,10 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
     for p in sorted({src, *units, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
         h.update(str(p).encode() + b"\0" + p.read_bytes())
     final = cache_dir() / "host" / h.hexdigest()[:32]
-    if (final / "meta.json").is_file():
-        cache_prune.touch(final)
-        meta = json.loads((final / "meta.json").read_text(encoding="utf-8"))
+    meta = reusable(final, "host_runner", meta_name="meta.json")
+    if meta is not None:
         if meta.get("ok"):
             return final / "host_runner", []
-        from akgen_lsp.findings import finding_from_json
-
         return None, [finding_from_json(f) for f in meta.get("findings", [])]
     tmp = atomic_dir(final)
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
@@ -134,13 +129,13 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
         link.append("-Wl,--allow-multiple-definition")
     cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
            str(HOST_MAIN), *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
-    res = run_compiler(cmd, timeout_s, cwd=tmp)
+    res = run_compiler(cmd, timeout_s, tmp, [src.parent])
     ok = res.returncode == 0
     findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(src))
-    from akgen_lsp.findings import finding_to_json
-
     (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings]}),
                                    encoding="utf-8")
+    if ok:
+        seal(tmp, "host_runner")
     publish(tmp, final)
     out = final if final.is_dir() else tmp
     return (out / "host_runner" if ok else None), findings
@@ -191,29 +186,53 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
     spec = work / "host_spec.txt"
     spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
     where = Span.point(str(host_source.resolve()), 1)
+    policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB),
+                    read_only=[binary.parent], writable=[work], cwd=work)
     try:
-        res = subprocess.run([str(binary), str(spec)], capture_output=True, text=True, timeout=timeout_s, cwd=work,
-                             env=compiler_env(), start_new_session=True)
-    except subprocess.TimeoutExpired:
-        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
-                                          source="akgen-run", error_class="runtime")])
+        res = run_confined([str(binary), str(spec)], policy)
+    except SandboxUnavailable as exc:
+        shutil.rmtree(work, ignore_errors=True)
+        return HostTiling(False, [Finding("SIM-SANDBOX-UNAVAILABLE", str(exc), where, source="akgen-run",
+                                          error_class="harness")])
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    if res.timed_out:
+        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
+                                          source="akgen-run", error_class="runtime")])
     marker = "@@AKGEN_HOST_RESULT@@"
-    line = next((ln for ln in res.stdout.splitlines() if ln.startswith(marker)), None)
+    line = next((ln for ln in res.output.splitlines() if ln.startswith(marker)), None)
     if line is None:
-        msg = f"the TilingFunc crashed (exit status {res.returncode})"
+        how = f"signal {res.signal}" if res.signal else f"exit status {res.returncode}"
+        msg = f"the TilingFunc crashed ({how})"
         return HostTiling(False, [Finding("SIM-HOST", msg, where, source="akgen-run", error_class="runtime")],
-                          stdout=res.stdout[-4000:])
-    data = json.loads(line[len(marker):])
-    if data.get("status") != "ok":
-        msg = data.get("message") or "the TilingFunc returned ge::GRAPH_FAILED for these shapes and attributes"
+                          stdout=res.output[-4000:])
+    try:  # what the runner printed comes from the op's own code: read it as untrusted
+        data = json.loads(line[len(marker):])
+        result = HostTiling(True, [], block_dim=_bounded(data.get("block_dim", 0), 0, 65535),
+                            tiling_key=_bounded(data.get("tiling_key", 0), -(1 << 63), (1 << 64) - 1),
+                            workspace=[_bounded(w, 0, MAX_WORKSPACE) for w in data.get("workspace", [])[:64]],
+                            tiling=bytes.fromhex(str(data.get("tiling_hex", ""))[:2 * MAX_TILING_BYTES]),
+                            stdout=res.output[-4000:], inferred=_inferred(data.get("infer")))
+        status, message = data.get("status"), str(data.get("message") or "")[:2000]
+    except (ValueError, TypeError, AttributeError) as exc:
+        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc's runner printed a result that is not one it "
+                                          f"writes ({exc}): something in the op_host code wrote over it", where,
+                                          source="akgen-run", error_class="runtime")], stdout=res.output[-4000:])
+    if status != "ok":
+        msg = message or "the TilingFunc returned ge::GRAPH_FAILED for these shapes and attributes"
         return HostTiling(False, [Finding("SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run",
-                                          error_class="logic")], stdout=res.stdout[-4000:])
-    return HostTiling(True, [], block_dim=int(data.get("block_dim", 0)), tiling_key=int(data.get("tiling_key", 0)),
-                      workspace=[int(w) for w in data.get("workspace", [])],
-                      tiling=bytes.fromhex(data.get("tiling_hex", "")), stdout=res.stdout[-4000:],
-                      inferred=_inferred(data.get("infer")))
+                                          error_class="logic")], stdout=res.output[-4000:])
+    return result
+
+
+MAX_WORKSPACE = 16 << 30  # bytes of one workspace the runner may ask for
+MAX_TILING_BYTES = 1 << 20
+
+
+def _bounded(value: Any, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ValueError(f"{value!r} is not an integer in [{lo}, {hi}]")
+    return value
 
 
 _NP_DTYPES = {v: k for k, v in GE_DTYPES.items()}

@@ -38,6 +38,7 @@ tensor (all words uint64). The op_host TilingFunc sees the elements as the insta
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from akgen_lsp.ascendc.arch import arch_names, canonical_arch
+from akgen_lsp.config import SettingsError, load_settings
 
 
 class ManifestError(ValueError):
@@ -204,14 +208,55 @@ def _need(obj: Mapping[str, Any], key: str, where: str) -> Any:
     return obj[key]
 
 
-def _path(root: Path, value: Any, where: str) -> Path:
-    if not isinstance(value, str) or not value:
+@dataclass(frozen=True)
+class Caps:
+    """What a manifest may ask for: paths only inside its folder (`confine`, for a manifest read from a file), and
+    upper bounds of its limits (settings sim.max_timeout_s, sim.max_memory_mb)."""
+
+    confine: bool = False
+    max_seconds: float = 600.0
+    max_memory_mb: int = 16384
+
+
+def caps_from_settings(settings: Mapping[str, Any] | None, confine: bool) -> Caps:
+    if settings is None:
+        return Caps(confine)
+    return Caps(confine, float(settings.get("sim.max_timeout_s", 600.0)), int(settings.get("sim.max_memory_mb", 16384)))
+
+
+@dataclass(frozen=True)
+class _Root:
+    """The manifest's folder and what the manifest may ask for."""
+
+    path: Path
+    caps: Caps
+
+
+def _path(at: _Root, value: Any, where: str) -> Path:
+    if not isinstance(value, str) or not value or "\0" in value:
         raise ManifestError(f"{where}: expected a path string, got {value!r}")
     p = Path(value)
-    return p if p.is_absolute() else (root / p)
+    root = at.path
+    if not at.caps.confine:
+        return p if p.is_absolute() else (root / p)
+    inside = "paths in a manifest are relative to its folder and stay inside it"
+    if p.is_absolute():
+        raise ManifestError(f"{where}: {value!r} is an absolute path; {inside} (move the file next to the manifest)")
+    if ".." in p.parts:
+        raise ManifestError(f"{where}: {value!r} goes up with '..'; {inside} (move the file next to the manifest)")
+    full = root / p
+    _inside(at, full, f"{where} ({value!r}, through a symlink)")
+    return full
 
 
-def _arg(root: Path, i: int, raw: Any) -> Arg:
+def _inside(at: _Root, path: Path, where: str) -> None:
+    real, base = path.resolve(), at.path.resolve()
+    if real != base and base not in real.parents:
+        raise ManifestError(f"{where}: {real} is outside the manifest's folder {base}; paths in a manifest are "
+                            "relative to its folder and stay inside it")
+
+
+def _arg(root: _Root, i: int, raw: Any) -> Arg:
     where = f"args[{i}]"
     if not isinstance(raw, Mapping):
         raise ManifestError(f"{where}: expected an object like {{\"name\": \"x\", \"input\": \"x.npy\"}}")
@@ -224,7 +269,7 @@ def _arg(root: Path, i: int, raw: Any) -> Arg:
     return _tensor_or_other(root, name, raw, where)
 
 
-def _list_arg(root: Path, name: str, elems: Any, where: str) -> Arg:
+def _list_arg(root: _Root, name: str, elems: Any, where: str) -> Arg:
     if not isinstance(elems, list) or not elems:
         raise ManifestError(f"{where}.list: expected a non-empty list of elements like {{\"input\": \"x0.npy\"}} or "
                             f"{{\"output\": \"y0.npy\", \"dtype\": \"float16\", \"shape\": [8]}}")
@@ -251,7 +296,7 @@ def _list_arg(root: Path, name: str, elems: Any, where: str) -> Arg:
                nbytes=sum(a.nbytes for a in items))
 
 
-def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) -> Arg:
+def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str) -> Arg:
     if "input" in raw:
         path = _path(root, raw["input"], f"{where}.input")
         if not path.is_file():
@@ -318,6 +363,8 @@ def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) 
             header = tiling_header_of(host)
         if header is not None and not header.is_file():
             raise ManifestError(f"{where}.tiling.header: file not found: {header}")
+        if header is not None and root.caps.confine and not t.get("header"):
+            _inside(root, header, f"{where}.tiling.host (the tiling header it includes)")
         struct = t.get("struct")
         if struct is not None and (not isinstance(struct, str) or not _QUALIFIED.match(struct)):
             raise ManifestError(f"{where}.tiling.struct: {struct!r} is not a C++ type name")
@@ -336,7 +383,11 @@ def _tensor_or_other(root: Path, name: str, raw: Mapping[str, Any], where: str) 
     raise ManifestError(f"{where}: say what it is with one of input, output, scalar, workspace_bytes, tiling")
 
 
-def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None) -> Manifest:
+def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None, caps: Caps | None = None) -> Manifest:
+    """The manifest of `data`, with relative paths taken from `root`. `caps` (default: no confinement, the default
+    bounds) says what it may ask for: `load_manifest` confines a manifest read from a file to its folder."""
+    caps = caps or Caps()
+    at = _Root(root, caps)
     if not isinstance(data, Mapping):
         raise ManifestError("the manifest must be a JSON object")
     raw_sources = _need(data, "sources", "manifest")
@@ -344,7 +395,7 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
         raw_sources = [raw_sources]
     if not isinstance(raw_sources, list) or not raw_sources:
         raise ManifestError("manifest.sources: expected a non-empty list of kernel source files")
-    sources = tuple(_path(root, s, f"sources[{i}]") for i, s in enumerate(raw_sources))
+    sources = tuple(_path(at, s, f"sources[{i}]") for i, s in enumerate(raw_sources))
     for s in sources:
         if not s.is_file():
             raise ManifestError(f"manifest.sources: file not found: {s}")
@@ -357,22 +408,32 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
     arch = data.get("arch", "Ascend910B2")
     if not isinstance(arch, str):
         raise ManifestError("manifest.arch: expected an arch name such as \"Ascend910B2\"")
+    if canonical_arch(arch) not in arch_names():
+        raise ManifestError(f"manifest.arch: {arch!r} is not a known hardware profile; use one of "
+                            f"{', '.join(arch_names())}")
     defines = data.get("defines", {})
     if not isinstance(defines, Mapping) or not all(_IDENT.match(str(k)) for k in defines):
         raise ManifestError("manifest.defines: expected an object of macro name -> value")
     raw_args = data.get("args", [])
     if not isinstance(raw_args, list):
         raise ManifestError("manifest.args: expected a list of kernel arguments, in parameter order")
-    args = tuple(_arg(root, i, a) for i, a in enumerate(raw_args))
+    args = tuple(_arg(at, i, a) for i, a in enumerate(raw_args))
     names = [a.name for a in args]
     if len(set(names)) != len(names):
         raise ManifestError("manifest.args: two arguments have the same name")
-    include_dirs = tuple(_path(root, d, "include_dirs") for d in data.get("include_dirs", []))
+    raw_dirs = data.get("include_dirs", [])
+    if not isinstance(raw_dirs, list):
+        raise ManifestError("manifest.include_dirs: expected a list of folders")
+    include_dirs = tuple(_path(at, d, f"include_dirs[{i}]") for i, d in enumerate(raw_dirs))
 
-    def num(key: str, default: float, kind: type = float) -> Any:
+    def num(key: str, default: float, kind: type = float, cap: float = caps.max_seconds,
+            setting: str = "sim.max_timeout_s") -> Any:
         v = data.get(key, default)
-        if not isinstance(v, (int, float)) or v <= 0:
-            raise ManifestError(f"manifest.{key}: expected a positive number")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+            raise ManifestError(f"manifest.{key}: expected a positive number, got {v!r}")
+        if v > cap:
+            raise ManifestError(f"manifest.{key}: {v:g} is over the limit of {cap:g} ({setting}); ask for less, or "
+                                f"raise {setting} in akgen.toml if this kernel really needs it")
         return kind(v)
 
     # The custom-op build defines DTYPE_<NAME> (and ORIG_DTYPE_<NAME>) for every input and output.
@@ -395,17 +456,26 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
     return Manifest(
         path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
         defines=defines, args=args, tiling_key=tiling_key, block_dim_given="block_dim" in data,
-        timeout_s=num("timeout_s", 30.0), cpu_s=num("cpu_s", 20, int), memory_mb=num("memory_mb", 4096, int),
+        timeout_s=num("timeout_s", 30.0), cpu_s=max(1, num("cpu_s", 20, int)),
+        memory_mb=num("memory_mb", 4096, int, caps.max_memory_mb, "sim.max_memory_mb"),
         include_dirs=include_dirs, checks=checks, sanitize=sanitize,
     )
 
 
-def load_manifest(path: str | Path) -> Manifest:
+def load_manifest(path: str | Path, settings: Mapping[str, Any] | None = None, *, confine: bool = True) -> Manifest:
+    """The manifest file at `path`, confined to its folder (`confine`: a manifest from outside, the default), its
+    limits bounded by `settings` (sim.max_timeout_s, sim.max_memory_mb; default: the settings of the current
+    folder)."""
     p = Path(path)
+    if settings is None:
+        try:
+            settings = load_settings(Path.cwd()).as_dict()
+        except SettingsError:
+            settings = None
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ManifestError(f"manifest not found: {p}") from None
     except json.JSONDecodeError as exc:
         raise ManifestError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    return parse_manifest(data, p.resolve().parent, p)
+    return parse_manifest(data, p.resolve().parent, p, caps_from_settings(settings, confine=confine))

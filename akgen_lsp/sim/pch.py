@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from akgen_lsp.sim import cache_prune
-from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
 from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
     INCLUDE_DIR,
@@ -30,7 +30,7 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
     tmp = atomic_dir(final)
     (tmp / "akgen_pch.h").write_text(f'#include "{INCLUDE_DIR / "akgen_sim" / "pch.h"}"\n', encoding="utf-8")
     res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(tmp / "akgen_pch.h"),
-                "-o", str(tmp / "akgen_pch.h.gch")], timeout)
+                        "-o", str(tmp / "akgen_pch.h.gch")], timeout, tmp)
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building the precompiled header failed:\n{res.stderr[-2000:]}")
@@ -38,21 +38,24 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
     return header
 
 
-def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
-    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|launcher".encode()).hexdigest()[:24]
-    final = cache_dir() / "launcher" / key
-    obj = final / "launcher.o"
-    if obj.is_file():
-        cache_prune.touch(final)
-        return obj
+def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float = 300.0) -> Path:
+    """The object of one of our own launcher sources (`source`: the kernel launcher, the program runtime), compiled
+    once per compiler and header version into `<cache>/sim/<folder>/<key>/<stem>.o`, its hash checked on reuse."""
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|{folder}".encode()).hexdigest()[:24]
+    final = cache_dir() / folder / key
+    name = source.stem + ".o"
+    if reusable(final, name, meta_name=name) is not None:
+        return final / name
     tmp = atomic_dir(final)
-    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(LAUNCHER_SRC),
-                "-o", str(tmp / "launcher.o")],
-               timeout)
+    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(source),
+                        "-o", str(tmp / name)], timeout, tmp)
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise ToolchainError(f"building the simulator launcher failed:\n{res.stderr[-2000:]}")
+        raise ToolchainError(f"building {what} failed:\n{res.stderr[-2000:]}")
+    seal(tmp, name)
     publish(tmp, final)
-    return obj
+    return final / name
 
 
+def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
+    return ensure_object(cxx, LAUNCHER_SRC, "launcher", "the simulator launcher", timeout)

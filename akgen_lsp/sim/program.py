@@ -22,8 +22,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -32,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
+from akgen_lsp.sandbox import Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cache_prune, cost
-from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish
+from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
 from akgen_lsp.sim.build_types import Build
 from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
@@ -46,8 +45,9 @@ from akgen_lsp.sim.compiler import (
     run_compiler,
 )
 from akgen_lsp.sim.cxx_text import code_only, launch_sites
+from akgen_lsp.sim.events import EventCheck, box_outcome, dedupe, kernel_files, read_events, valid_block
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
-from akgen_lsp.sim.pch import ensure_pch
+from akgen_lsp.sim.pch import ensure_object, ensure_pch
 from akgen_lsp.sim.program_units import (
     KIND_MIX,
     UnitsError,
@@ -62,14 +62,6 @@ from akgen_lsp.sim.program_units import (
     read_depfile,
     still_current,
     user_dependencies,
-)
-from akgen_lsp.sim.runner import (
-    _crash_finding,
-    _dedupe,
-    _finding_from_event,
-    _read_events,
-    _scrubbed_env,
-    wait_output,
 )
 from akgen_lsp.sim.shadow import bisheng_shadow_text, line_directive, shadow_sources
 from akgen_lsp.sim.split import CORE_TYPES, infer_core_type
@@ -230,19 +222,7 @@ def shadow_program(path: Path, text: str, has_main: bool = True) -> tuple[str, l
 
 def ensure_program_runtime(cxx: str, timeout: float = 300.0) -> Path:
     """The object of launcher/program_main.cpp (the launcher reused per launch, the file watch, the sandbox)."""
-    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|program".encode()).hexdigest()[:24]
-    final = cache_dir() / "program_runtime" / key
-    obj = final / "program_main.o"
-    if obj.is_file():
-        return obj
-    tmp = atomic_dir(final)
-    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(PROGRAM_MAIN),
-                "-o", str(tmp / "program_main.o")], timeout)
-    if res.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise ToolchainError(f"building the program runtime failed:\n{res.stderr[-2000:]}")
-    publish(tmp, final)
-    return obj
+    return ensure_object(cxx, PROGRAM_MAIN, "program_runtime", "the program runtime", timeout)
 
 
 def _folder_headers(folder: Path) -> list[Path]:
@@ -256,13 +236,10 @@ def launch_wrappers(text: str) -> str:
 
 def _cached_build(final: Path, units: Sequence[Path], key: str, t0: float) -> Build | None:
     """The cached build in `final` when every file its compile read (g++'s dependency list) is unchanged."""
-    if not (final / "build.json").is_file():
+    meta = reusable(final, "program")  # a successful entry's binary still has the hash it was built with
+    if meta is None:
         return None
-    try:
-        meta = json.loads((final / "build.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(meta, dict) or not still_current(meta.get("deps") or {}):
+    if not still_current(meta.get("deps") or {}):
         shutil.rmtree(final, ignore_errors=True)  # stale: a header, included .cpp or -I file changed
         return None
     cache_prune.touch(final)
@@ -345,7 +322,7 @@ def compile_program(path: str | Path | Sequence[str | Path], use_cache: bool = T
         obj, dep = tmp / f"{i}_{u.stem}.o", tmp / f"{i}_{u.stem}.d"
         cmd = [cxx, *flags, "-include", str(pch), "-Winvalid-pch", "-MD", "-MF", str(dep), "-c", str(unit_path),
                "-o", str(obj)]
-        res = run_compiler(cmd, timeout_s, tmp)
+        res = run_compiler(cmd, timeout_s, tmp, [*folders, runtime.parent, pch.parent])
         log += (res.stderr or "") + (res.stdout or "")
         depfiles.append(dep)
         objects.append(str(obj))
@@ -353,7 +330,7 @@ def compile_program(path: str | Path | Sequence[str | Path], use_cache: bool = T
     if ok:
         link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
         cmd = [cxx, *link, "-rdynamic", *objects, str(runtime), "-ldl", "-o", str(tmp / "program")]
-        res = run_compiler(cmd, timeout_s, tmp)
+        res = run_compiler(cmd, timeout_s, tmp, [*folders, runtime.parent, pch.parent])
         log += (res.stderr or "") + (res.stdout or "")
         ok = res.returncode == 0 and (tmp / "program").is_file()
     deps: list[Path] = []
@@ -368,6 +345,8 @@ def compile_program(path: str | Path | Sequence[str | Path], use_cache: bool = T
     meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:],
             "deps": digests(read), "units": [str(u) for u in units]}
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
+    if ok:
+        seal(tmp, "program")
     out_dir = tmp
     if use_cache:
         shutil.rmtree(final, ignore_errors=True)  # a stale entry of the same sources (its deps changed)
@@ -385,34 +364,50 @@ def _spec_lines(run_dir: Path, params: list[str], cpu_s: float, memory_mb: int) 
             f"as_bytes {memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", *params]
 
 
-def _summarise(events: list[dict[str, Any]], fallback: str, profile: Any) -> tuple[
-        list[Finding], list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
-    """Findings, launches (with their blocks and estimate), sandbox facts and the terminal event (crash/timeout)."""
+def _summarise(events: list[dict[str, Any]], check: EventCheck, profile: Any) -> tuple[
+        list[Finding], list[dict[str, Any]], dict[str, Any] | None]:
+    """Findings, launches (with their blocks and estimate) and the terminal event (crash/timeout), each checked."""
     findings: list[Finding] = []
     launches: list[dict[str, Any]] = []
-    sandbox: dict[str, Any] = {}
     terminal: dict[str, Any] | None = None
     for ev in events:
         kind = ev.get("kind")
-        if kind == "launch":
-            launches.append({"launch": ev.get("launch"), "line": ev.get("line"), "blocks": ev.get("blocks"),
+        if kind == "launch" and len(launches) < MAX_LAUNCHES:
+            launches.append({"launch": ev.get("launch") if isinstance(ev.get("launch"), int) else len(launches) + 1,
+                             "line": ev.get("line") if isinstance(ev.get("line"), int) else None,
+                             "blocks": ev.get("blocks") if isinstance(ev.get("blocks"), int) else 0,
                              "block_results": [], "kernel_us": 0.0})
         elif kind == "finding":
-            findings.append(_finding_from_event(ev, fallback))
+            f = check.finding(ev)
+            if f is not None:
+                findings.append(f)
         elif kind == "block" and launches:
-            launches[-1]["block_results"].append(ev)
+            if valid_block(ev):
+                launches[-1]["block_results"].append(ev)
+            else:
+                check.reject("a malformed block summary")
         elif kind == "done" and launches:
-            launches[-1]["kernel_us"] = float(ev.get("kernel_us", 0.0))
-        elif kind == "sandbox":
-            sandbox["seccomp"] = bool(ev.get("seccomp"))
-            sandbox["net_isolated"] = bool(ev.get("net_isolated"))
+            us = ev.get("kernel_us")
+            launches[-1]["kernel_us"] = float(us) if isinstance(us, (int, float)) else 0.0
         elif kind in ("crash", "timeout", "forbidden"):
-            terminal = ev
+            terminal = check.terminal(ev)
     for la in launches:
         blocks = la.pop("block_results")
         la["failed_blocks"] = sum(1 for b in blocks if b.get("status") != "ok")
         la["estimate"] = cost.estimate(blocks, profile) if blocks else None
-    return findings, launches, sandbox, terminal
+    return findings, launches, terminal
+
+
+MAX_LAUNCHES = 100_000
+
+
+def program_policy(build: Build, workdir: Path, run_dir: Path, timeout_s: float, cpu_s: float,
+                   memory_mb: int, env: Mapping[str, str]) -> Policy:
+    """A program's box: its binary read-only, its working directory and the run folder (spec, events) writable."""
+    assert build.binary is not None
+    limits = Limits(wall_s=timeout_s, cpu_s=cpu_s + 1, as_bytes=(memory_mb + 512) * MiB, fsize_bytes=1 << 30)
+    return Policy("program", limits, read_only=[build.binary.parent], writable=[workdir.resolve(), run_dir],
+                  cwd=workdir.resolve(), env=env)
 
 
 def run_program(path: str | Path | Sequence[str | Path], workdir: str | Path | None = None, *,
@@ -451,7 +446,7 @@ def run_program(path: str | Path | Sequence[str | Path], workdir: str | Path | N
     run_dir = Path(tempfile.mkdtemp(prefix="akgen-program-run-"))
     spec = run_dir / "spec.txt"
     spec.write_text("\n".join(_spec_lines(run_dir, params, cpu_s, memory_mb)) + "\n", encoding="utf-8")
-    env = {**_scrubbed_env(), "AKGEN_SIM_SPEC": str(spec), "AKGEN_SIM_ARGS": "\x1f".join(args)}
+    env = {"AKGEN_SIM_SPEC": str(spec), "AKGEN_SIM_ARGS": "\x1f".join(args)}
     if any("\x1f" in a or "\0" in a for a in args):
         shutil.rmtree(run_dir, ignore_errors=True)
         return ProgramResult("runtime_error", [Finding(
@@ -459,48 +454,40 @@ def run_program(path: str | Path | Sequence[str | Path], workdir: str | Path | N
             Span.point(fallback, 1), source="akgen-run")], build=binfo, workdir=str(wd))
     t0 = time.perf_counter()
     try:
-        proc = subprocess.Popen([str(build.binary)], cwd=wd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    except OSError as exc:
+        res = run_confined([str(build.binary)], program_policy(build, wd, run_dir, timeout_s, cpu_s, memory_mb, env))
+    except (SandboxUnavailable, OSError, RuntimeError) as exc:
         shutil.rmtree(run_dir, ignore_errors=True)
-        return ProgramResult("crash", [Finding("SIM-PROGRAM", f"cannot start the program: {exc}",
-                                               Span.point(fallback, 1), source="akgen-run")], build=binfo,
-                             workdir=str(wd))
-    stdout, timed_out = wait_output(proc, timeout_s)
+        code = "SIM-SANDBOX-UNAVAILABLE" if isinstance(exc, SandboxUnavailable) else "SIM-PROGRAM"
+        return ProgramResult("crash", [Finding(code, f"cannot start the program: {exc}", Span.point(fallback, 1),
+                                               source="akgen-run")], build=binfo, workdir=str(wd))
+    stdout = res.output
     wall = time.perf_counter() - t0
-    events = _read_events(run_dir / "events.jsonl")
+    events, bad_lines = read_events(run_dir / "events.jsonl")
     shutil.rmtree(run_dir, ignore_errors=True)
-    findings, launches, sandbox, terminal = _summarise(events, fallback, profile)
-    sandbox.update({"rlimits": True, "timeout_s": timeout_s, "process_group": True, "scrubbed_env": True,
-                    "file_system": "allowed (host code)"})
-    status = "ok"
-    if terminal is not None:
-        f = _crash_finding(terminal, fallback)
-        if terminal.get("kind") == "forbidden" or int(terminal.get("block", -1)) < 0:
-            # outside a kernel: the host code did it
-            msg = f.message.replace("the kernel", "the program")
-            if terminal.get("kind") == "forbidden":
-                msg = msg.replace("device code may not open files, start processes or use the network",
-                                  "a program run on the simulator may not start processes or use the network")
-            f = Finding(f.code, msg, f.span, f.severity, f.source, f.error_class, f.fixes, f.data)
-        findings.append(f)
-        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}[terminal["kind"]]
-    elif timed_out:
-        findings.append(Finding("SIM-TIMEOUT", f"the program did not finish within {timeout_s:g} s (wall clock)",
-                                Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
-                                error_class="runtime"))
-        status = "timeout"
-    elif proc.returncode != 0:
-        code = proc.returncode
-        try:
-            reason = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
-        except ValueError:
-            reason = f"signal {-code}"
-        findings.append(Finding("SIM-PROGRAM-EXIT", f"the program ended with {reason}; its output is in `stdout`",
-                                Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
-                                error_class="runtime"))
-        status = "crash" if code < 0 else "runtime_error"
-    findings = _dedupe(findings)
+    check = EventCheck(kernel_files([Path(s) for s in build.sources], [Path(d) for d in include_dirs]), fallback)
+    if bad_lines:
+        check.reject(f"{bad_lines} line(s) that are not simulator records")
+    findings, launches, terminal = _summarise(events, check, profile)
+    sandbox = dict(res.sandbox)
+    sandbox["file_system"] = f"the working directory {wd.resolve()} (read-write) and the program's own files"
+    status, last = box_outcome(res, terminal, False, fallback, what="program", exit_is_crash=False)
+    if last is not None and (terminal is None or terminal.get("kind") == "forbidden" or terminal["block"] < 0):
+        # outside a kernel: the host code did it
+        msg = last.message.replace("the kernel", "the program")
+        if terminal is not None and terminal.get("kind") == "forbidden":
+            msg = msg.replace("device code may not open files, start processes or use the network",
+                              "a program run on the simulator may not start processes or use the network")
+        last = Finding(last.code, msg, last.span, last.severity, last.source, last.error_class, last.fixes, last.data)
+    if last is not None:
+        findings.append(last)
+    elif res.returncode != 0:
+        findings.append(Finding("SIM-PROGRAM-EXIT", f"the program ended with exit status {res.returncode}; its output"
+                                " is in `stdout`", Span.point(fallback, 1), severity=Severity.ERROR,
+                                source="akgen-run", error_class="runtime"))
+        status = "runtime_error"
+    if (forged := check.summary()) is not None:
+        findings.append(forged)
+    findings = dedupe(findings)
     if status == "ok" and any(f.severity is Severity.ERROR for f in findings):
         status = "runtime_error"
     if status == "ok" and any(la.get("failed_blocks") for la in launches):
@@ -516,5 +503,5 @@ def run_program(path: str | Path | Sequence[str | Path], workdir: str | Path | N
     binfo.update({"kernel_us": round(sum(la.get("kernel_us", 0.0) for la in launches), 1),
                   "run_wall_s": round(wall, 4)})
     return ProgramResult(status, findings, {}, estimate, None, sandbox, binfo, warnings, stdout,
-                         exit_code=None if timed_out else proc.returncode, launches=launches, workdir=str(wd),
+                         exit_code=None if res.timed_out else res.returncode, launches=launches, workdir=str(wd),
                          wall_s=wall)

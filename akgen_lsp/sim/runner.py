@@ -6,19 +6,18 @@ spec (``key value``; ``arg gm NAME MODE BYTES PATH``, ``arg scalar NAME VALUE``,
 ``cost OP STARTUP SLOPE``, ``bw PATH GIBPS``, limits) and writes JSON lines to ``events.jsonl``: findings as they
 happen, one summary and one trace per block, a crash/timeout/sandbox record from its signal handler, ``done``.
 
-Sandbox (see docs/sim.md): a fresh run directory, a scrubbed environment, its own process group killed on a
-wall-clock timeout (SIGTERM, then SIGKILL), and, inside the launcher before any user code runs: rlimits (CPU
-seconds, address space, file size, no core files, no processes), network unshare where the kernel allows it, and a
-seccomp allow-list that turns open/fork/exec/socket into a reported finding.
+Sandbox (see docs/sim.md, "Security model"): the launcher runs in the kernel box of akgen_lsp/sandbox (namespaces,
+a read-only view of its binary and the system's libraries, the run directory its only writable folder, seccomp and
+rlimits in force before its first instruction, the process tree killed at the wall-clock limit, output capped).
+Inside, the launcher's own early setup adds its allow-list filter and rlimits (defence in depth). What the box
+writes back (events.jsonl) is read as untrusted (events.py); the status is decided here from the exit status.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
-import signal
-import subprocess
+import shutil
 import tempfile
 import time
 from collections.abc import Sequence
@@ -29,8 +28,20 @@ from typing import Any
 import numpy as np
 
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sandbox import Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cost
 from akgen_lsp.sim.build_types import Build
+from akgen_lsp.sim.events import (
+    EventCheck,
+    box_outcome,
+    dedupe,
+    kernel_files,
+    read_events,
+    read_regular,
+    unfinished,
+    valid_block,
+    write_fresh,
+)
 from akgen_lsp.sim.manifest import DTYPES, Arg, Manifest
 
 TILING_BYTES = 65536
@@ -49,6 +60,7 @@ class Run:
     kernel_us: float = 0.0
     wall_s: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    start_s: float = 0.0  # the box's setup, before the launcher's first instruction
 
 
 def _escape_value(v: Any) -> str:
@@ -169,87 +181,16 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
     return spec, raw_out
 
 
-def _read_events(path: Path) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    if not path.is_file():
-        return out
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return out
+def kernel_policy(build: Build, manifest: Manifest, run_dir: Path) -> Policy:
+    """The kernel's box: its binary read-only, the run folder (spec, inputs, outputs, events) its only writable one,
+    the manifest's limits (the launcher sets the same CPU and memory limits on itself, and more)."""
+    limits = Limits(wall_s=manifest.timeout_s, cpu_s=manifest.cpu_s + 1, as_bytes=(manifest.memory_mb + 512) * MiB,
+                    fsize_bytes=FSIZE_BYTES)
+    assert build.binary is not None
+    return Policy("kernel", limits, read_only=[build.binary.parent], writable=[run_dir], cwd=run_dir)
 
 
-_CRASH_CODE = {"crash": "SIM-CRASH", "timeout": "SIM-TIMEOUT", "forbidden": "SIM-SANDBOX"}
-
-
-def _finding_from_event(ev: dict[str, Any], fallback: str) -> Finding:
-    path = ev.get("file") or fallback
-    line = int(ev.get("line") or 1)
-    col = int(ev.get("column") or 1)
-    sev = Severity(ev.get("severity", "error")) if ev.get("severity") in ("error", "warning", "info") else \
-        Severity.ERROR
-    data = {k: ev[k] for k in ("block", "function", "api", "cwe") if k in ev}
-    return Finding(code=str(ev.get("code", "SIM")), message=str(ev.get("message", "")),
-                   span=Span(path, line, col, line, col), severity=sev, source="akgen-run",
-                   error_class=ev.get("error_class"), data=data)
-
-
-def _crash_finding(ev: dict[str, Any], fallback: str) -> Finding:
-    kind = ev.get("kind", "crash")
-    api = ev.get("api") or ""
-    where = f" after the last API call ({api}) here" if api else " (no API call was made before it)"
-    if kind == "forbidden":
-        sc = ev.get("syscall") or f"#{ev.get('syscall_nr')}"
-        msg = (f"the kernel made a forbidden system call ({sc}): device code may not open files, start processes "
-               f"or use the network; the sandbox stopped it{where}")
-    elif kind == "timeout":
-        msg = f"the kernel ran out of time: {ev.get('reason', '')}; stopped{where}"
-    else:
-        msg = f"the kernel crashed with {ev.get('reason', 'a signal')}{where}"
-    blk = ev.get("block", -1)
-    if isinstance(blk, int) and blk >= 0:
-        msg += f" [block {blk}]"
-    file = ev.get("file") or fallback
-    line = int(ev.get("line") or 1)
-    col = int(ev.get("column") or 1)
-    return Finding(code=_CRASH_CODE.get(kind, "SIM-CRASH"), message=msg, span=Span(file, line, col, line, col),
-                   severity=Severity.ERROR, source="akgen-run", error_class="runtime",
-                   data={k: ev[k] for k in ("block", "signal", "syscall", "function", "api") if k in ev})
-
-
-def _dedupe(findings: list[Finding]) -> list[Finding]:
-    """The same check at the same line in many blocks is one finding listing the blocks."""
-    seen: dict[tuple[str, str, int, str, str], int] = {}
-    out: list[Finding] = []
-    for f in findings:
-        # severity is part of the key: npu mode warns for a CPU-debug check at a line where the physical bound check
-        # of the same code can fail in another block
-        key = (f.code, f.span.path, f.span.line, f.message if "block" not in f.data else "", f.severity.value)
-        blk = f.data.get("block")
-        if key in seen:
-            prev = out[seen[key]]
-            blocks = list(prev.data.get("blocks", []))
-            if blk is not None and blk not in blocks:
-                blocks.append(blk)
-            out[seen[key]] = Finding(prev.code, prev.message, prev.span, prev.severity, prev.source, prev.error_class,
-                                     prev.fixes, {**prev.data, "blocks": blocks})
-            continue
-        seen[key] = len(out)
-        data = dict(f.data)
-        if blk is not None:
-            data["blocks"] = [blk]
-        out.append(Finding(f.code, f.message, f.span, f.severity, f.source, f.error_class, f.fixes, data))
-    return out
-
-
-def _scrubbed_env() -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "HOME": "/nonexistent"}
+FSIZE_BYTES = 1 << 30
 
 
 def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
@@ -280,60 +221,65 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         host = HostOverrides(ht.block_dim, ht.tiling_key, sum(ht.workspace), tpath)
     spec, raw_out = _write_spec(manifest, run_dir, params, host)
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(build.binary), str(spec)], cwd=run_dir, env=_scrubbed_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    stdout, timed_out = wait_output(proc, manifest.timeout_s)
+    try:
+        res = run_confined([str(build.binary), str(spec)], kernel_policy(build, manifest, run_dir))
+    except SandboxUnavailable as exc:
+        _cleanup(run_dir, set())
+        return Run(status="runtime_error", findings=[Finding("SIM-SANDBOX-UNAVAILABLE", str(exc),
+                   Span.point(fallback, 1), source="akgen-run", error_class="harness")], outputs={}, estimate={},
+                   trace=None, sandbox={"mode": "on", "available": False}, warnings=warnings)
     wall = time.perf_counter() - t0
-    events = _read_events(run_dir / "events.jsonl")
+    events, bad_lines = read_events(run_dir / "events.jsonl")
+    check = EventCheck(kernel_files(manifest.sources, manifest.include_dirs,
+                                    [manifest.tiling.header] if manifest.tiling and manifest.tiling.header else []),
+                       fallback)
+    if bad_lines:
+        check.reject(f"{bad_lines} line(s) that are not simulator records")
     findings: list[Finding] = []
     blocks: list[dict[str, Any]] = []
     traces: dict[int, list[list[Any]]] = {}
-    sandbox: dict[str, Any] = {"rlimits": True, "timeout_s": manifest.timeout_s, "process_group": True,
-                               "scrubbed_env": True}
-    status = "ok"
     kernel_us = 0.0
     terminal: dict[str, Any] | None = None
+    setup_failed = done = False
     for ev in events:
         kind = ev.get("kind")
         if kind == "finding":
-            findings.append(_finding_from_event(ev, fallback))
+            f = check.finding(ev)
+            if f is not None:
+                findings.append(f)
         elif kind == "block":
-            blocks.append(ev)
+            if valid_block(ev):
+                blocks.append(ev)
+            else:
+                check.reject("a malformed block summary")
         elif kind == "trace":
-            traces[int(ev.get("block", 0))] = ev.get("events", [])
-        elif kind == "sandbox":
-            sandbox["seccomp"] = bool(ev.get("seccomp"))
-            sandbox["net_isolated"] = bool(ev.get("net_isolated"))
-        elif kind in _CRASH_CODE:
-            terminal = ev
+            if isinstance(ev.get("block"), int) and isinstance(ev.get("events"), list):
+                traces[ev["block"]] = ev["events"]
+        elif kind in ("crash", "timeout", "forbidden"):
+            terminal = check.terminal(ev)
         elif kind == "guard":
             findings.append(Finding(
                 code="SIM-GM-GUARD", severity=Severity.ERROR, source="akgen-run", error_class="memory",
                 span=Span.point(fallback, 1), data={"cwe": 787},
-                message=(f"bytes just outside GM buffer '{ev.get('name')}' were overwritten: a write past the "
-                         "buffer that bypassed the API checks (a raw pointer?)")))
+                message=(f"bytes just outside GM buffer '{str(ev.get('name'))[:200]}' were overwritten: a write past "
+                         "the buffer that bypassed the API checks (a raw pointer?)")))
         elif kind == "setup_error":
-            findings.append(Finding(code="SIM-SETUP", message=f"the launcher could not start: {ev.get('message')}",
-                                    span=Span.point(fallback, 1), source="akgen-run"))
+            setup_failed = True
+            findings.append(Finding(code="SIM-SETUP", message=f"the launcher could not start: "
+                                    f"{str(ev.get('message'))[:2000]}", span=Span.point(fallback, 1),
+                                    source="akgen-run"))
         elif kind == "done":
-            kernel_us = float(ev.get("kernel_us", 0.0))
-    if terminal is not None:
-        findings.append(_crash_finding(terminal, fallback))
-        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}[terminal["kind"]]
-    elif timed_out:
-        findings.append(Finding(code="SIM-TIMEOUT", severity=Severity.ERROR, source="akgen-run", error_class="runtime",
-                                span=Span.point(fallback, 1),
-                                message=f"the kernel did not finish within {manifest.timeout_s:g} s (wall clock)"))
-        status = "timeout"
-    elif proc.returncode != 0:
-        if not any(e.get("kind") == "setup_error" for e in events):
-            sig = -proc.returncode if proc.returncode < 0 else None
-            reason = f"signal {signal.Signals(sig).name}" if sig else f"exit status {proc.returncode}"
-            findings.append(Finding(code="SIM-CRASH", severity=Severity.ERROR, source="akgen-run",
-                                    error_class="runtime", span=Span.point(fallback, 1),
-                                    message=f"the kernel process ended abnormally ({reason})"))
-        status = "crash" if proc.returncode != 2 else "runtime_error"
-    findings = _dedupe(findings)
+            done = True
+            kernel_us = float(ev["kernel_us"]) if isinstance(ev.get("kernel_us"), (int, float)) else 0.0
+    status, last = box_outcome(res, terminal, setup_failed, fallback)
+    if last is not None:
+        findings.append(last)
+    elif status == "ok" and not done:
+        status = "crash"
+        findings.append(unfinished(fallback))
+    if (forged := check.summary()) is not None:
+        findings.append(forged)
+    findings = dedupe(findings)
     if status == "ok" and any(f.severity is Severity.ERROR for f in findings):
         status = "runtime_error"
     if status == "ok" and any(b.get("status") != "ok" for b in blocks):
@@ -347,14 +293,17 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         dest.mkdir(parents=True, exist_ok=True)
     if status in ("ok", "runtime_error"):
         for a in manifest.flat_args():
-            if a.name not in raw_out or not raw_out[a.name].is_file():
+            if a.name not in raw_out:
                 continue
             np_dtype = np.dtype(DTYPES[a.dtype or "float32"][0])
-            data = np.fromfile(raw_out[a.name], dtype=np_dtype)
+            raw = read_regular(raw_out[a.name], a.nbytes + 1)
+            if raw is None or len(raw) != a.nbytes:
+                continue
+            data = np.frombuffer(raw, dtype=np_dtype)
             shape = a.shape or (data.size,)
             if data.size != int(np.prod(shape)):
                 continue
-            target = (dest / a.path.name) if (dest is not None and a.path) else a.path
+            target = output_target(a, dest)
             if target is None:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -363,43 +312,37 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     if trace and blocks:
         tdir = dest if dest is not None else run_dir
         tpath = tdir / "trace.json"
-        tpath.write_text(json.dumps(cost.chrome_trace(traces, blocks, profile, fallback)), encoding="utf-8")
+        write_fresh(tpath, json.dumps(cost.chrome_trace(traces, blocks, profile, fallback)))
         trace_path = str(tpath)
     _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
-    return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=sandbox,
-               blocks=blocks, stdout=stdout, kernel_us=kernel_us, wall_s=wall, warnings=warnings)
+    return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=res.sandbox,
+               blocks=blocks, stdout=res.output, kernel_us=kernel_us, wall_s=wall, warnings=warnings,
+               start_s=res.start_s)
 
 
-def wait_output(proc: subprocess.Popen[bytes], timeout_s: float) -> tuple[str, bool]:
-    """A sandboxed child's combined output (its last 20,000 characters) and whether it was killed at `timeout_s`
-    (with its whole process group)."""
-    timed_out = False
-    try:
-        out_b, _ = proc.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc)
-        out_b, _ = proc.communicate()
-    return (out_b.decode("utf-8", errors="replace")[-20000:] if out_b else ""), timed_out
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        return
-    try:
-        proc.wait(timeout=1.0)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)
+def output_target(a: Arg, dest: Path | None) -> Path | None:
+    """Where an output's .npy goes: inside `dest` under the output's own file name, or, without `dest`, at its
+    manifest path (confined to the manifest's folder when the manifest came from a file)."""
+    if a.path is None:
+        return None
+    if dest is None:
+        return a.path
+    name = a.path.name
+    if name in ("", ".", "..") or "/" in name:
+        return None
+    return dest / name
 
 
 def _cleanup(run_dir: Path, keep: set[Path]) -> None:
+    """Remove the run folder (without following anything the box left in it), or all of it but `keep`."""
+    if not keep:
+        shutil.rmtree(run_dir, ignore_errors=True)
+        return
     for p in run_dir.iterdir():
-        if p not in keep and p.is_file():
+        if p in keep:
+            continue
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
             with contextlib.suppress(OSError):
                 p.unlink()
-    if not keep:
-        with contextlib.suppress(OSError):
-            run_dir.rmdir()

@@ -233,9 +233,12 @@ def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path,
         if not d.is_dir():
             continue
         made = False
+        real_d = d.resolve()
         for p in sorted(d.iterdir()):
             if not p.is_file() or (p.suffix not in HEADER_SUFFIXES and p not in sources):
                 continue
+            if p.is_symlink() and real_d not in p.resolve().parents:
+                continue  # a link out of the folder: the compiler's box does not see its target, nor may a copy
             try:
                 text = p.read_text(encoding="utf-8", errors="surrogateescape")
             except OSError:

@@ -78,10 +78,12 @@ class SimToolchain:
     def run(self, build: Build, case: Manifest, out_dir: Path | None = None) -> Run:
         return run_build(build, case, out_dir)
 
-    def run_manifest(self, manifest: Manifest | str | Path, out_dir: Path | None = None) -> SimResult:
-        """Compile and run; never raises for a bad kernel or manifest: the result says what went wrong."""
+    def run_manifest(self, manifest: Manifest | str | Path, out_dir: Path | None = None, *,
+                     confine: bool = True) -> SimResult:
+        """Compile and run; never raises for a bad kernel or manifest: the result says what went wrong. A manifest
+        file is confined to its folder (`confine`; only a caller that wrote the manifest itself turns that off)."""
         try:
-            m = manifest if isinstance(manifest, Manifest) else load_manifest(manifest)
+            m = manifest if isinstance(manifest, Manifest) else load_manifest(manifest, confine=confine)
         except ManifestError as exc:
             where = str(manifest) if not isinstance(manifest, Manifest) else "manifest"
             return SimResult("runtime_error", [Finding("SIM-MANIFEST", str(exc), Span.point(where, 1),
@@ -100,6 +102,6 @@ class SimToolchain:
                          run.warnings, run.stdout)
 
 
-def run_manifest(path: str | Path, out_dir: str | Path | None = None) -> SimResult:
-    return SimToolchain().run_manifest(path, Path(out_dir) if out_dir else None)
+def run_manifest(path: str | Path, out_dir: str | Path | None = None, *, confine: bool = True) -> SimResult:
+    return SimToolchain().run_manifest(path, Path(out_dir) if out_dir else None, confine=confine)
 

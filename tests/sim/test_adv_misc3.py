@@ -104,7 +104,7 @@ def run_pad(write_manifest, tmp_path: Path, host: Path, dtype: str, mode: int, h
         {"name": "value", "scalar": 321, "type": "int32_t"},
         {"name": "tmp", "scalar": max(stack, 32), "type": "int32_t"},
     ], defines={"DTYPE_X": {"float32": "float", "float16": "half", "int16": "int16_t"}[dtype]})
-    return run_manifest(m, tmp_path / f"pad_{dtype}_{mode}_{w}_{left}_{right}"), x.reshape(h, w), ow
+    return run_manifest(m, tmp_path / f"pad_{dtype}_{mode}_{w}_{left}_{right}", confine=False), x.reshape(h, w), ow
 
 
 @pytest.mark.parametrize(("dtype", "w", "left", "right"), [("float32", 31, 0, 1), ("float16", 13, 1, 2),
@@ -149,7 +149,7 @@ def test_unpad_packs_the_left_columns(write_manifest, tmp_path: Path, mode: int)
         {"name": "w", "scalar": w, "type": "int32_t"},
         {"name": "right", "scalar": right, "type": "int32_t"},
     ], defines={"DTYPE_X": "half"})
-    res = run_manifest(m, tmp_path / f"unpad_{mode}")
+    res = run_manifest(m, tmp_path / f"unpad_{mode}", confine=False)
     if mode == 1:
         assert_finding_at(res, "SIM-UNPAD-PARAMS", SRC)
         return
@@ -183,7 +183,7 @@ def run_dequant(write_manifest, tmp_path: Path, dst: str, scale_t: str, mode: in
         {"name": "s", "scalar": 0.75, "type": "float"},
     ], defines={"DTYPE_X": "float", "DQ_DST": {"float32": "float", "float16": "half"}[dst],
                 "SCALE_T": {"float32": "float", "uint64": "uint64_t"}[scale_t]})
-    res = run_manifest(mf, tmp_path / f"deq_{dst}_{mode}_{cal}")
+    res = run_manifest(mf, tmp_path / f"deq_{dst}_{mode}_{cal}", confine=False)
     return res, x, fscale
 
 
@@ -241,7 +241,7 @@ def run_antiquant(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult,
         {"name": "o", "scalar": 1.5, "type": "float"},
         {"name": "s", "scalar": -0.25, "type": "float"},
     ], defines={"DTYPE_X": "half"})
-    return run_manifest(mf, tmp_path / f"aq_{mode}"), d
+    return run_manifest(mf, tmp_path / f"aq_{mode}", confine=False), d
 
 
 @pytest.mark.parametrize("mode", [0, 1, 2])
@@ -340,7 +340,7 @@ def test_confusion_transpose_0213(write_manifest, tmp_path: Path, mode: int) -> 
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "n", "scalar": nz.size, "type": "int32_t"},
     ], defines={"DTYPE_X": "half"})
-    res = run_manifest(m, tmp_path / f"ct_{mode}")
+    res = run_manifest(m, tmp_path / f"ct_{mode}", confine=False)
     if mode == 2:
         hits = [f for f in res.findings if f.code == "SIM-NOT-EMULATED"]
         assert hits, [(f.code, f.message) for f in res.findings]

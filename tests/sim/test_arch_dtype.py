@@ -23,7 +23,7 @@ def test_bfloat16_only_where_the_arch_has_it(write_manifest, tmp_path: Path, arc
     m = write_manifest(SRC, "bf16_copy", [
         {"name": "x", "input": bits}, {"name": "y", "output": "y.npy", "dtype": "uint16", "shape": [n]},
         {"name": "n", "scalar": n, "type": "uint32_t"}], arch=arch)
-    res = run_manifest(m, tmp_path / arch)
+    res = run_manifest(m, tmp_path / arch, confine=False)
     if arch == "Ascend910B2":
         assert res.status == "ok", [f.message for f in res.findings]
         assert np.array_equal(np.load(res.outputs["y"]), bits)

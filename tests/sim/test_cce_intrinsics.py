@@ -32,7 +32,7 @@ def run_cce(write_manifest, tmp_path: Path, mode: int) -> tuple[SimResult, np.nd
         {"name": "z", "output": "z.npy", "dtype": "int16", "shape": [N]},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
     ], defines={"DTYPE_X": "float"})
-    return run_manifest(m, tmp_path / f"cce{mode}"), a, b, init
+    return run_manifest(m, tmp_path / f"cce{mode}", confine=False), a, b, init
 
 
 def test_intrinsics_match_numpy(write_manifest, tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def run_fma(write_manifest, tmp_path: Path, dtype: str, mode: int, count: int = 
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "count", "scalar": count, "type": "int32_t"},
     ], defines={"DTYPE_X": {"float32": "float", "float16": "half"}[dtype]})
-    res = run_manifest(m, tmp_path / f"fma_{dtype}_{mode}_{count}")
+    res = run_manifest(m, tmp_path / f"fma_{dtype}_{mode}_{count}", confine=False)
     return res, x, y, z0
 
 

@@ -51,7 +51,7 @@ def manifest(write_manifest, mode: int, block_dim: int = 1) -> Path:
 
 
 def test_correct_mode_is_clean(write_manifest, tmp_path: Path) -> None:
-    res = run_manifest(manifest(write_manifest, 0, block_dim=2), tmp_path / "o")
+    res = run_manifest(manifest(write_manifest, 0, block_dim=2), tmp_path / "o", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     assert res.findings == []
     np.testing.assert_array_equal(np.load(res.outputs["z"]), np.arange(256, dtype=np.float32) + 1)
@@ -60,7 +60,7 @@ def test_correct_mode_is_clean(write_manifest, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("mode", "code", "severity", "words"), CASES, ids=[c[1] for c in CASES])
 def test_check_reported_at_caller_line(write_manifest, tmp_path: Path, mode: int, code: str, severity: Severity,
                                        words: str) -> None:
-    res = run_manifest(manifest(write_manifest, mode), tmp_path / "o")
+    res = run_manifest(manifest(write_manifest, mode), tmp_path / "o", confine=False)
     hits = [f for f in res.findings if f.code == code]
     assert hits, f"no {code}; got {[(f.code, f.message) for f in res.findings]}"
     f = hits[0]
@@ -73,13 +73,13 @@ def test_check_reported_at_caller_line(write_manifest, tmp_path: Path, mode: int
 
 
 def test_overlapping_gm_writes_across_blocks(write_manifest, tmp_path: Path) -> None:
-    res = run_manifest(manifest(write_manifest, 11, block_dim=2), tmp_path / "o")
+    res = run_manifest(manifest(write_manifest, 11, block_dim=2), tmp_path / "o", confine=False)
     hits = [f for f in res.findings if f.code == "SIM-GM-OVERLAP"]
     assert hits and hits[0].span.line == marker_line(CHECKS, "SIM-GM-OVERLAP")
     assert "blocks 0 and 1" in hits[0].message
 
 
 def test_error_in_one_block_does_not_stop_others(write_manifest, tmp_path: Path) -> None:
-    res = run_manifest(manifest(write_manifest, 2, block_dim=3), tmp_path / "o")
+    res = run_manifest(manifest(write_manifest, 2, block_dim=3), tmp_path / "o", confine=False)
     hits = [f for f in res.findings if f.code == "SIM-QUE-EMPTY"]
     assert len(hits) == 1 and hits[0].data["blocks"] == [0, 1, 2]

@@ -40,7 +40,7 @@ def test_add_matches_numpy(write_manifest, tmp_path: Path, dtype: str) -> None:
     y = rng.standard_normal(n).astype(dtype)
     m = write_manifest(ADD, "add_custom", add_args(x, y, dtype), block_dim=8,
                        defines={"DTYPE_X": "half" if dtype == "float16" else "float"})
-    res = run_manifest(m, tmp_path / "out")
+    res = run_manifest(m, tmp_path / "out", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     z = np.load(res.outputs["z"])
     # half arithmetic rounds once per op, exactly like numpy's float16 add
@@ -55,7 +55,9 @@ def test_add_matches_numpy(write_manifest, tmp_path: Path, dtype: str) -> None:
 
 def test_cli_json_and_exit_status(write_manifest, tmp_path: Path) -> None:
     x = np.arange(2048, dtype=np.float32)
-    m = write_manifest(ADD, "add_custom", add_args(x, x, "float32", tiles=1), block_dim=1,
+    local = tmp_path / ADD.name  # `akgen sim run` confines a manifest to its folder: the source sits beside it
+    local.write_text(ADD.read_text(encoding="utf-8"), encoding="utf-8")
+    m = write_manifest(local, "add_custom", add_args(x, x, "float32", tiles=1), block_dim=1,
                        defines={"DTYPE_X": "float"})
     out = tmp_path / "cli"
     r = CliRunner().invoke(app, ["sim", "run", str(m), "--out", str(out), "--json"])
@@ -73,7 +75,7 @@ def test_cache_hit_and_toolchain_interface(write_manifest, tmp_path: Path) -> No
 
     x = np.ones(2048, dtype=np.float32)
     m = load_manifest(write_manifest(ADD, "add_custom", add_args(x, x, "float32", tiles=1),
-                                     defines={"DTYPE_X": "float"}))
+                                     defines={"DTYPE_X": "float"}), confine=False)
     tc = SimToolchain()
     first = tc.compile(m.sources, options_for(m))
     second = tc.compile(m.sources, options_for(m))
@@ -93,7 +95,7 @@ def test_compile_error_at_user_line(write_manifest, tmp_path: Path) -> None:
                    '    AscendC::Softmax(t, t, 8);\n'
                    '}\n')
     m = write_manifest(src, "bad", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}])
-    res = run_manifest(m)
+    res = run_manifest(m, confine=False)
     assert res.status == "compile_error"
     f = res.findings[0]
     assert (f.code, f.source, f.span.path, f.span.line) == ("CXX", "akgen-build", str(src), 5)
@@ -108,7 +110,7 @@ def test_dtype_static_assert_lands_on_user_line(write_manifest, tmp_path: Path) 
                    '    AscendC::LocalTensor<int32_t> t;\n'
                    '    AscendC::Div(t, t, t, 8);\n'
                    '}\n')
-    res = run_manifest(write_manifest(src, "k", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}]))
+    res = run_manifest(write_manifest(src, "k", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}]), confine=False)
     assert res.status == "compile_error"
     f = next(f for f in res.findings if "Failed to check dtype in Div" in f.message)
     assert f.span.path == str(src) and f.span.line == 5 and f.error_class == "dtype"
@@ -117,13 +119,14 @@ def test_dtype_static_assert_lands_on_user_line(write_manifest, tmp_path: Path) 
 @pytest.mark.parametrize(("data", "words"), [
     ({"kernel": "k"}, "sources"),
     ({"sources": ["missing.cpp"], "kernel": "k"}, "file not found"),
-    ({"sources": [str(ADD)], "kernel": "k", "block_dim": 0}, "block_dim"),
-    ({"sources": [str(ADD)], "kernel": "k", "args": [{"name": "z", "output": "z.npy"}]}, "dtype"),
+    ({"sources": [ADD.name], "kernel": "k", "block_dim": 0}, "block_dim"),
+    ({"sources": [ADD.name], "kernel": "k", "args": [{"name": "z", "output": "z.npy"}]}, "dtype"),
 ])
 def test_malformed_manifest_names_the_field(tmp_path: Path, data: dict, words: str) -> None:
+    (tmp_path / ADD.name).write_text(ADD.read_text(encoding="utf-8"), encoding="utf-8")
     p = tmp_path / "m.json"
     p.write_text(json.dumps(data))
-    res = run_manifest(p)
+    res = run_manifest(p, confine=False)
     assert res.status != "ok"
     assert res.findings[0].code == "SIM-MANIFEST" and words in res.findings[0].message
     r = CliRunner().invoke(app, ["sim", "run", str(p)])
@@ -149,7 +152,7 @@ def test_custom_op_with_host_tiling_func(write_manifest, tmp_path: Path) -> None
     data = json.loads(m.read_text())
     del data["block_dim"]  # the TilingFunc decides
     m.write_text(json.dumps(data))
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), x + x)
     assert res.estimate["blocks"] > 1
@@ -164,7 +167,7 @@ def test_add_sample_runs_unchanged(write_manifest, tmp_path: Path) -> None:
         {"name": "z", "output": "z.npy", "dtype": "float16", "shape": [n]},
         {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "workspace_bytes": 0},
     ], block_dim=48)
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), x + x)
 
@@ -188,7 +191,7 @@ def test_host_tiling_attrs_key_and_impl_op_registration(write_manifest, tmp_path
     data = json.loads(m.read_text())
     del data["block_dim"]
     m.write_text(json.dumps(data))
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 0.5 + offset)
     assert res.estimate["blocks"] == 8
@@ -202,7 +205,7 @@ def test_host_tiling_failure_is_reported(write_manifest, tmp_path: Path) -> None
         {"name": "workspace", "workspace_bytes": 0},
         {"name": "tiling", "tiling": {"host": str(SCALE / "op_host" / "scale.cpp")}},
     ])
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "runtime_error"
     assert res.findings[0].code == "SIM-HOST" and "GRAPH_FAILED" in res.findings[0].message
 
@@ -228,7 +231,7 @@ def test_api_address_taken_as_template_argument(write_manifest, tmp_path: Path) 
     x = np.arange(64, dtype=np.float32)
     m = write_manifest(src, "fp", [{"name": "x", "input": x},
                                    {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [64]}])
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["z"]), x * x)
 
@@ -252,7 +255,7 @@ def test_reading_into_allocation_padding_is_a_warning(write_manifest, tmp_path: 
         m = write_manifest(src, "pad", [{"name": "x", "input": np.array([3.0], dtype=np.float32)},
                                         {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [1]},
                                         {"name": "far", "scalar": far, "type": "int32_t"}])
-        res = run_manifest(m, tmp_path / f"o{far}")
+        res = run_manifest(m, tmp_path / f"o{far}", confine=False)
         assert res.status == status and res.findings[0].code == code and res.findings[0].span.line == 7
     assert np.load(tmp_path / "o0" / "z.npy")[0] == 6.0
 

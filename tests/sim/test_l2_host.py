@@ -75,7 +75,7 @@ def test_split_project_builds_and_runs_its_tiling(write_manifest, tmp_path: Path
     data = json.loads(m.read_text())
     del data["block_dim"]
     m.write_text(json.dumps(data))
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 0.5 + 1.0)
 
@@ -138,7 +138,7 @@ def test_tiling_parse_fills_the_compile_info_once(write_manifest, tmp_path: Path
     data = json.loads(m.read_text())
     del data["block_dim"]
     m.write_text(json.dumps(data))
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 2.0)
     assert res.estimate["blocks"] == 4
@@ -240,7 +240,7 @@ def test_tiling_base_class_strategies_by_priority(write_manifest, tmp_path: Path
     data = json.loads(m.read_text())
     del data["block_dim"]
     m.write_text(json.dumps(data))
-    res = run_manifest(m, tmp_path / "o")
+    res = run_manifest(m, tmp_path / "o", confine=False)
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 3.0 + 1.0)
     assert res.estimate["blocks"] == 4

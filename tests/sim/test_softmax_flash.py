@@ -46,7 +46,7 @@ def test_two_blocks_follow_the_online_softmax(write_manifest, tmp_path: Path, dt
             {"name": "em", "output": "em.npy", "dtype": dtype, "shape": [m, per]},
             {"name": "m", "scalar": m, "type": "uint32_t"}, {"name": "k", "scalar": k, "type": "uint32_t"}]
     kernel = "flash_float" if dtype == "float32" else "flash_half"
-    res = run_manifest(write_manifest(SRC, kernel, args), tmp_path)
+    res = run_manifest(write_manifest(SRC, kernel, args), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     ref = _online_softmax(x0, x1)
     tol = 1e-5 if dtype == "float32" else 2e-3
@@ -72,7 +72,7 @@ def test_padded_columns_stay_out_of_max_and_sum(write_manifest, tmp_path: Path) 
             {"name": "mx", "output": "mx.npy", "dtype": "float32", "shape": [m, 8]},
             {"name": "m", "scalar": m, "type": "uint32_t"}, {"name": "k", "scalar": k, "type": "uint32_t"},
             {"name": "valid", "scalar": valid, "type": "uint32_t"}]
-    res = run_manifest(write_manifest(SRC, "flash_padded", args), tmp_path)
+    res = run_manifest(write_manifest(SRC, "flash_padded", args), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     mx = x[:, :valid].max(axis=1, keepdims=True)
     d = np.exp(x.astype(np.float64) - mx)  # every column is written, the padding too
@@ -85,7 +85,7 @@ def test_padded_columns_stay_out_of_max_and_sum(write_manifest, tmp_path: Path) 
 def test_too_small_sum_tensor_is_reported(write_manifest, tmp_path: Path) -> None:
     x = np.zeros((16, 64), dtype=np.float32)
     args = [{"name": "x", "input": x}, {"name": "d", "output": "d.npy", "dtype": "float32", "shape": [16, 64]}]
-    res = run_manifest(write_manifest(SRC, "flash_small_sum", args, checks="cpu-debug"), tmp_path)
+    res = run_manifest(write_manifest(SRC, "flash_small_sum", args, checks="cpu-debug"), tmp_path, confine=False)
     bad = [f for f in res.findings if f.code == "SIM-UB-SIZE"]
     assert bad and "expSumTensor" in bad[0].message, [f.message for f in res.findings]
     assert bad[0].span.line == marker_line(SRC, "SIM-UB-SIZE")
@@ -133,7 +133,7 @@ def test_kernel_side_tiling(write_manifest, tmp_path: Path, work: int) -> None:
     args = [{"name": "out", "output": "out.npy", "dtype": "uint32", "shape": [8]},
             {"name": "m", "scalar": m, "type": "uint32_t"}, {"name": "k", "scalar": k, "type": "uint32_t"},
             {"name": "work", "scalar": work, "type": "uint32_t"}]
-    res = run_manifest(write_manifest(SRC, "flash_tiling", args), tmp_path)
+    res = run_manifest(write_manifest(SRC, "flash_tiling", args), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     # basic block, float data: rows of 8 + 64 floats, a divisor of m, under 255 repeats
     b = min(work // (8 + 64), m)

@@ -32,7 +32,7 @@ def _proposal_args(x: np.ndarray) -> list[dict]:
 def test_proposal_sort_on_310p(write_manifest, tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     x = rng.integers(-20, 20, 64).astype(np.float16)  # many ties: the order among equal scores is checked too
-    res = run_manifest(write_manifest(SRC, "proposal_sort", _proposal_args(x), arch="Ascend310P"), tmp_path)
+    res = run_manifest(write_manifest(SRC, "proposal_sort", _proposal_args(x), arch="Ascend310P"), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     order = _descending(x)
     assert np.array_equal(np.load(res.outputs["y"]), x[order])
@@ -41,7 +41,7 @@ def test_proposal_sort_on_310p(write_manifest, tmp_path: Path) -> None:
 
 def test_proposal_apis_refused_on_a2(write_manifest, tmp_path: Path) -> None:
     x = np.zeros(64, dtype=np.float16)
-    res = run_manifest(write_manifest(SRC, "proposal_sort", _proposal_args(x)), tmp_path)
+    res = run_manifest(write_manifest(SRC, "proposal_sort", _proposal_args(x)), tmp_path, confine=False)
     bad = [f for f in res.findings if f.code == "SIM-ARCH-API"]
     assert res.status == "runtime_error" and bad, [f.message for f in res.findings]
     assert bad[0].span.line == marker_line(SRC, "SIM-ARCH-API")
@@ -56,7 +56,7 @@ def _pair_args(x: np.ndarray) -> list[dict]:
 def test_sort32_and_mrgsort_on_a2(write_manifest, tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
     x = np.round(rng.standard_normal(128), 1).astype(np.float32)
-    res = run_manifest(write_manifest(SRC, "pair_sort", _pair_args(x)), tmp_path)
+    res = run_manifest(write_manifest(SRC, "pair_sort", _pair_args(x)), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     pairs = np.load(res.outputs["y"])
     order = _descending(x)
@@ -66,7 +66,7 @@ def test_sort32_and_mrgsort_on_a2(write_manifest, tmp_path: Path) -> None:
 
 def test_sort32_refused_on_310p(write_manifest, tmp_path: Path) -> None:
     x = np.zeros(128, dtype=np.float32)
-    res = run_manifest(write_manifest(SRC, "pair_sort", _pair_args(x), arch="Ascend310P"), tmp_path)
+    res = run_manifest(write_manifest(SRC, "pair_sort", _pair_args(x), arch="Ascend310P"), tmp_path, confine=False)
     bad = [f for f in res.findings if f.code == "SIM-ARCH-API"]
     assert res.status == "runtime_error" and bad, [f.message for f in res.findings]
     assert bad[0].span.line == marker_line(SRC, "SORT32-ARCH")
@@ -88,7 +88,7 @@ def test_mrgsort_suspension_stops_at_the_first_exhausted_queue(write_manifest, t
             {"name": "cnt", "output": "cnt.npy", "dtype": "int32", "shape": [8]},
             {"name": "l0", "scalar": lens[0], "type": "uint32_t"}, {"name": "l1", "scalar": lens[1], "type": "uint32_t"},
             {"name": "l2", "scalar": lens[2], "type": "uint32_t"}]
-    res = run_manifest(write_manifest(SRC, "pair_merge_suspend", args), tmp_path)
+    res = run_manifest(write_manifest(SRC, "pair_merge_suspend", args), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     # numpy reference: a 3-way merge (lower queue first on ties) that stops when a queue is used up
     used = [0, 0, 0]
@@ -107,7 +107,7 @@ def test_mrgsort_suspension_stops_at_the_first_exhausted_queue(write_manifest, t
 def test_mrgsort_overlap_refused(write_manifest, tmp_path: Path) -> None:
     x = np.zeros(256, dtype=np.float32)
     args = [{"name": "x", "input": x}, {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [256]}]
-    res = run_manifest(write_manifest(SRC, "pair_merge_overlap", args), tmp_path)
+    res = run_manifest(write_manifest(SRC, "pair_merge_overlap", args), tmp_path, confine=False)
     bad = [f for f in res.findings if f.code == "SIM-OVERLAP"]
     assert res.status == "runtime_error" and bad, [f.message for f in res.findings]
     assert bad[0].span.line == marker_line(SRC, "SIM-OVERLAP")
@@ -122,7 +122,7 @@ def test_concat_full_sort_extract(write_manifest, tmp_path: Path, arch: str, dty
             {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [128]},
             {"name": "yi", "output": "yi.npy", "dtype": "uint32", "shape": [128]}]
     kernel = "full_sort_float" if dtype == "float32" else "full_sort_half"
-    res = run_manifest(write_manifest(SRC, kernel, args, arch=arch), tmp_path)
+    res = run_manifest(write_manifest(SRC, kernel, args, arch=arch), tmp_path, confine=False)
     assert res.status == "ok", [f.message for f in res.findings]
     order = _descending(x)
     assert np.array_equal(np.load(res.outputs["y"]), x[order])

@@ -1,6 +1,30 @@
 // akgen sim: the sandbox pieces shared by the kernel launcher and the host (TilingFunc) runner: seccomp allow-list,
 // network unshare, rlimits. Included inside an anonymous namespace of each runner.
+//
+// Defence in depth only: the boundary is the box the Python side starts the process in (akgen_lsp/sandbox: namespaces,
+// a read-only view, its own seccomp filter and rlimits, all in force before the first instruction). These calls go
+// straight to the kernel (`raw_syscall`: inline `syscall`, internal linkage), so a kernel that defines its own
+// `prctl`, `syscall`, `setrlimit` or `unshare` cannot replace them, and what they report is never what the result
+// says about the sandbox (the Python side says that).
 #pragma once
+
+#if defined(__x86_64__)
+inline long raw_syscall(long n, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0, long f = 0) {
+    long ret;
+    register long r10 __asm__("r10") = d;
+    register long r8 __asm__("r8") = e;
+    register long r9 __asm__("r9") = f;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    return ret;
+}
+#else
+inline long raw_syscall(long n, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0, long f = 0) {
+    return syscall(n, a, b, c, d, e, f);
+}
+#endif
 
 #ifdef AKGEN_HAVE_SECCOMP
 bool install_seccomp_list(const int* allowed, int n);
@@ -32,9 +56,8 @@ bool install_seccomp_list(const int* allowed, int n) {
     }
     f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP));
     sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
-    return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0 ||
-           prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+    if (raw_syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return false;
+    return raw_syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, reinterpret_cast<long>(&prog)) == 0;
 }
 #else
 bool install_seccomp() { return false; }
@@ -43,9 +66,9 @@ bool install_seccomp_list(const int*, int) { return false; }
 
 bool try_unshare_net() {
 #ifdef CLONE_NEWNET
-    if (unshare(CLONE_NEWNET) == 0) return true;
+    if (raw_syscall(SYS_unshare, CLONE_NEWNET) == 0) return true;
 #ifdef CLONE_NEWUSER
-    if (unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0) return true;
+    if (raw_syscall(SYS_unshare, CLONE_NEWUSER | CLONE_NEWNET) == 0) return true;
 #endif
 #endif
     return false;
@@ -54,5 +77,5 @@ bool try_unshare_net() {
 void set_limit(int res, rlim_t v) {
     rlimit r{v, v};
     if (res == RLIMIT_CPU) r.rlim_max = v + 2;  // soft limit sends SIGXCPU first: reported with the last API call
-    setrlimit(res, &r);
+    raw_syscall(SYS_prlimit64, 0, res, reinterpret_cast<long>(&r), 0);
 }
