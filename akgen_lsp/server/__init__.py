@@ -35,32 +35,35 @@ def _configure_logging() -> None:
 
 def run_stdio(client_process_id: int | None = None) -> None:
     """Serve one client over stdin/stdout until it exits (or until process `client_process_id` dies)."""
+    from akgen_lsp.server import framing
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
     server = create_server()
     server.watch_client(client_process_id)
     server.forward_logs()
-    server.start_io()
+    framing.start_io(server)  # pygls's loop with bounded framing that resynchronises
 
 
 def run_socket(port: int, client_process_id: int | None = None, host: str = "127.0.0.1") -> None:
     """Serve one client that listens on `host:port` (vscode-languageclient's socket transport: the server connects)."""
     import socket
 
+    from akgen_lsp.server import framing
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
     conn = socket.create_connection((host, port))
     server = create_server()
     server.watch_client(client_process_id)
-    server.start_io(conn.makefile("rb"), conn.makefile("wb"))
+    framing.start_io(server, conn.makefile("rb"), conn.makefile("wb"))
 
 
 def run_pipe(name: str, client_process_id: int | None = None) -> None:
     """Serve one client over its named pipe (a unix socket path: vscode-languageclient's pipe transport)."""
     import socket
 
+    from akgen_lsp.server import framing
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
@@ -68,12 +71,13 @@ def run_pipe(name: str, client_process_id: int | None = None) -> None:
     conn.connect(name)
     server = create_server()
     server.watch_client(client_process_id)
-    server.start_io(conn.makefile("rb"), conn.makefile("wb"))
+    framing.start_io(server, conn.makefile("rb"), conn.makefile("wb"))
 
 
 def run_tcp(host: str, port: int) -> None:
     """Serve clients over TCP (one session per connection) until interrupted."""
+    from akgen_lsp.server import framing
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
-    create_server().start_tcp(host, port)
+    framing.start_tcp(create_server(), host, port)
