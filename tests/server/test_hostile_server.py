@@ -203,3 +203,19 @@ async def test_shutdown_stops_every_kernel(bare: LanguageClient, marker: str, tm
     await running(marker)
     await lsp_client.shutdown_session()
     assert await until(lambda: not kernel_processes(marker), 15.0), kernel_processes(marker)
+
+
+async def test_sandbox_off_is_a_warning_on_every_check(bare: LanguageClient, marker: str, tmp_path: Path) -> None:
+    (tmp_path / "akgen.toml").write_text(TASK.replace("spin.cpp", "ok.cpp"), encoding="utf-8")
+    (tmp_path / "ok.cpp").write_text(SPIN.replace("while (true) { n = n + 1; }", "(void)n;"), encoding="utf-8")
+    await bare.initialize_session(initialize_params(
+        "visual-studio-code", {"sim": {"sandbox": "off"}, "check_on_save": "always"}, root=tmp_path))
+    uri = open_and_save(bare, tmp_path / "ok.cpp")
+    save(bare, uri)
+
+    def warnings() -> list[str]:
+        return [m.message for m in bare.messages if m.type == types.MessageType.Warning and "sim.sandbox" in m.message]
+
+    assert await until(lambda: len(warnings()) >= 2, 120.0), [m.message for m in bare.messages]
+    assert '"off"' in warnings()[0] and "with your rights" in warnings()[0]
+    await bare.shutdown_session()

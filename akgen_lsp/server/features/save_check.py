@@ -37,6 +37,7 @@ from pygls.workspace import TextDocument
 from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sandbox import sandbox_warning
 from akgen_lsp.server.check_worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.server.host import FeatureHost
 
@@ -221,6 +222,8 @@ class SaveChecks:
         """Check the saved document and publish ``build`` and ``run`` for the version that was saved."""
         if not _toolchain_on(settings):
             return
+        if (warning := sandbox_warning(settings)) is not None:  # every check: sandbox off, or it cannot start
+            host.show(warning, types.MessageType.Warning)
         uri, path = doc.uri, doc.path
         name = Path(path).name
         timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
