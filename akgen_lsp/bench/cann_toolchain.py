@@ -15,8 +15,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +32,7 @@ from akgen_lsp.bench.cann import (
     find_vendor_dir,
     parse_build_log,
 )
+from akgen_lsp.bench.cann_box import tool_policy
 from akgen_lsp.bench.cann_project import (
     Command,
     ProjectSpec,
@@ -52,6 +51,7 @@ from akgen_lsp.bench.cann_runner import (
     runner_spec,
 )
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sandbox import SandboxUnavailable, run_confined
 from akgen_lsp.sim.build_types import Build
 from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.runner import Run
@@ -102,26 +102,20 @@ class _Result:
     timed_out: bool
 
 
-def _run(cmd: Command, env: Mapping[str, str], timeout_s: float | None = None) -> _Result:
-    """Run one command in its own process group; on timeout the whole group is killed."""
+def _run(cmd: Command, env: Mapping[str, str], timeout_s: float | None = None, python: str = sys.executable,
+         read: Sequence[Path] = (), npu: bool = False) -> _Result:
+    """Run one command in the cann tool box (cann_box.tool_policy); on timeout the whole tree is killed."""
     limit = timeout_s if timeout_s is not None else cmd.timeout_s
     full = {**env, **cmd.env}
-    t0 = time.perf_counter()
     try:
-        proc = subprocess.Popen(cmd.argv, cwd=cmd.cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, errors="replace", start_new_session=True)
-    except OSError as exc:
+        res = run_confined(cmd.argv, tool_policy(cmd, full, limit, python, read, npu))
+    except SandboxUnavailable as exc:
+        return _Result(126, str(exc), 0.0, False)
+    except (OSError, RuntimeError) as exc:
         return _Result(127, f"cannot run {cmd.argv[0]}: {exc}", 0.0, False)
-    try:
-        out, _ = proc.communicate(timeout=limit)
-        return _Result(proc.returncode, out or "", time.perf_counter() - t0, False)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            proc.kill()
-        out, _ = proc.communicate()
-        return _Result(-9, out or "", time.perf_counter() - t0, True)
+    if res.timed_out:
+        return _Result(-9, res.output, res.wall_s, True)
+    return _Result(res.returncode, res.output, res.wall_s, False)
 
 
 def _error(code: str, message: str, path: str, error_class: str, line: int = 1) -> Finding:
@@ -229,7 +223,7 @@ class CannToolchain:
         env = {**self.env, "ASCEND_HOME_PATH": str(spec.cann_home)}
 
         def stage(cmd: Command, timeout: float | None = None) -> _Result:
-            res = _run(cmd, env, timeout)
+            res = _run(cmd, env, timeout, self.python)
             logs.append(f"$ {' '.join(cmd.argv)}\n{res.output}")
             build.stages.append({"stage": cmd.stage, "argv": cmd.argv, "cwd": str(cmd.cwd), "rc": res.rc,
                                  "seconds": round(res.seconds, 3), "timed_out": res.timed_out})
@@ -317,7 +311,8 @@ class CannToolchain:
         spec_path = work / "runner_spec.json"
         spec_path.write_text(json.dumps(spec, indent=1), encoding="utf-8")
         cmd = Command([self.python, str(script), str(spec_path)], work, self.run_timeout_s, "run")
-        res = _run(cmd, runner_env(build.vendor, self.env))
+        read = [reference_module.parent] if reference_module is not None else []
+        res = _run(cmd, runner_env(build.vendor, self.env), python=self.python, read=read, npu=True)
         (work / "runner.log").write_text(res.output, encoding="utf-8", errors="replace")
         parsed = parse_runner_output(res.output)
         tail = res.output.strip()[-600:]

@@ -145,9 +145,13 @@ def fake(tmp_path: Path):
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text(FAKE_TORCH_NPU)
     log = tmp_path / "calls.jsonl"
+    build_log = tmp_path / "kernel_errors_binary_build.log"
+    build_log.write_bytes((LOGS / build_log.name).read_bytes())
+    # the tools run in the sandbox's tool box: the stand-ins' own files (their call log) are named as extra paths
     env = {**os.environ, "ASCEND_HOME_PATH": str(home), "PATH": f"{fbin}:{os.environ.get('PATH', '')}",
            "AKGEN_FAKE_LOG": str(log), "FAKE_BUILD_SH": str(build_sh), "FAKE_OP_PY": str(op_py),
-           "PYTHONPATH": str(tmp_path / "fakepy"), "FAKE_BUILD_LOG": str(LOGS / "kernel_errors_binary_build.log")}
+           "PYTHONPATH": str(tmp_path / "fakepy"), "FAKE_BUILD_LOG": str(build_log),
+           "AKGEN_CANN_EXTRA_PATHS": str(tmp_path)}
     env.pop("AKGEN_CANN_TEMPLATE", None)
 
     def calls() -> list[dict]:
