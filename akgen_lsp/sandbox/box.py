@@ -4,7 +4,7 @@ With the sandbox on (`sim.sandbox = "on"`, the default), the command runs under 
 network, IPC, UTS and cgroup namespaces; no capabilities; a fresh session (no controlling terminal) and stdin
 /dev/null; a clear environment (only `policy.env`, plus a PATH for the compiler profiles); a read-only view of the
 profile's part of the system and of `policy.read_only`, `policy.writable` read-write, a private /tmp (a tmpfs with a
-size), /dev with only null, zero-free; /proc of its own pid namespace; the profile's seccomp filter
+size), /dev with only null (and urandom for the profiles that run code); /proc of its own pid namespace; the profile's seccomp filter
 (seccomp_filter.py) and the rlimits (address space, CPU, file size, open files, no core files) set on the box's
 first process before it execs the command (bwrap waits on `--block-fd` while they are set), so no code of the
 command runs outside them. `--die-with-parent` chains SIGKILL from the caller to bwrap to the box's init, whose death
@@ -70,6 +70,18 @@ def run_confined(argv: Sequence[str], policy: Policy, *, mode: str | None = None
 
 
 def _limits(policy: Policy) -> list[tuple[int, tuple[int, int]]]:
+    """The rlimits of the box's first process, none above what this process may hand on (its own hard limits)."""
+    return [(res, _within(res, value)) for res, value in _wanted(policy)]
+
+
+def _within(res: int, value: tuple[int, int]) -> tuple[int, int]:
+    hard = resource.getrlimit(res)[1]
+    if hard == resource.RLIM_INFINITY:
+        return value
+    return min(value[0], hard), min(value[1], hard)
+
+
+def _wanted(policy: Policy) -> list[tuple[int, tuple[int, int]]]:
     lim = policy.limits
     out: list[tuple[int, tuple[int, int]]] = [(resource.RLIMIT_CORE, (0, 0)),
                                               (resource.RLIMIT_NOFILE, (lim.nofile, lim.nofile))]
@@ -125,7 +137,7 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     status_r, status_w = os.pipe()
     args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--clearenv", *system_mounts(policy.profile, extra_system), "--proc", "/proc",
-            "--dir", "/dev", "--dev-bind", "/dev/null", "/dev/null",
+            "--dir", "/dev", "--dev-bind", "/dev/null", "/dev/null", *_random_device(policy.profile),
             "--size", str(policy.tmp_bytes), "--tmpfs", "/tmp", *_mounts(policy)]
     for k, v in env.items():
         args += ["--setenv", k, v]
@@ -144,14 +156,16 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     for fd in (seccomp_r, block_r, status_w):
         os.close(fd)
     started = 0.0
+    problem = ""
     try:
         child = _child_pid(status_r, proc)
         if child is not None:
             try:
                 for res, value in _limits(policy):
                     resource.prlimit(child, res, value)
-            except (OSError, ValueError):
-                _kill(proc)  # a box without its limits must not run
+            except (OSError, ValueError) as exc:
+                problem = f"its limits could not be set ({exc})"
+                _kill_box(proc, child)  # a box without its limits must not run: killed before it is released
                 child = None
             else:
                 os.write(block_w, b"1")
@@ -166,11 +180,19 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     code = proc.returncode
     sig = code - 128 if 128 < code < 128 + 65 else None
     text = out.text()
-    if child is None and code != 0 and not timed_out:
+    if child is None and not timed_out:
         said = text.strip().splitlines()
-        raise RuntimeError(f"the sandbox (bwrap) failed to start: {said[-1] if said else f'exit status {code}'}")
+        why = problem or (said[-1] if said else f"exit status {code}")
+        raise RuntimeError(f"the sandbox (bwrap) failed to start: {why}")
     return Confined(code, text, out.dropped, timed_out, time.perf_counter() - t0, sig,
                     describe(policy, "on"), started)
+
+
+def _random_device(profile: str) -> list[str]:
+    """/dev/urandom for code that runs (std::random_device, torch), never for a compiler (an endless include)."""
+    if profile in RUNTIME_PROFILES and Path("/dev/urandom").exists():
+        return ["--dev-bind", "/dev/urandom", "/dev/urandom"]
+    return []
 
 
 def _child_pid(status_r: int, proc: subprocess.Popen[bytes]) -> int | None:
@@ -273,6 +295,12 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
     """SIGKILL the box: bwrap's death reaches its init (die-with-parent), whose death ends the pid namespace."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         proc.kill()
+
+
+def _kill_box(proc: subprocess.Popen[bytes], child: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(child, signal.SIGKILL)
+    _kill(proc)
 
 
 def _term_group(proc: subprocess.Popen[bytes]) -> None:
