@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "akgen_lsp"
 LAYERS = {
     "error_classes": 0, "config": 0,
     "findings": 1,
-    "ascendc": 2,
+    "ascendc": 2, "sandbox": 2,
     "sim": 3,
     "bench": 4, "model": 4,
     "errors": 5,
