@@ -352,7 +352,7 @@ def _simulate(
         ),
         encoding="utf-8",
     )
-    run = run_manifest(manifest, folder / "out")
+    run = run_manifest(manifest, folder / "out", confine=False)
     if run.status == "compile_error":
         catalog = load_catalog()
         missing = sorted(
