@@ -20,6 +20,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from .lsp_helpers import CONFIG, SERVER, initialize_params
+from .test_check_worker import SPIN as SPIN_KERNEL
+from .test_check_worker import TOML as SPIN_TASK
 
 pytestmark = pytest.mark.hostile
 
@@ -82,25 +84,9 @@ def test_the_server_answers_after_a_broken_frame(bad: int | str | None) -> None:
 
 # ------------------------------------------------------------------------------------------------ cancellation
 
-SPIN = """#include "kernel_operator.h"
-extern "C" __global__ __aicore__ void spin(GM_ADDR x, GM_ADDR y)
-{
-    volatile unsigned long n = 0;
-    while (true) { n = n + 1; }  // a kernel that never ends: only a cancel stops it
-}
-"""
-
-TASK = """\
-[[task]]
-name = "Spin"
-file = "spin.cpp"
-kernel = "spin"
-mode = "static"
-block_dim = 1
-reference = "x"
-inputs = [{ name = "x", shape = [64], dtype = "float32" }]
-outputs = [{ name = "y", shape = [64], dtype = "float32" }]
-"""
+# the check worker's own spinning kernel and its task (a kernel that never ends: only a cancel stops it)
+SPIN = SPIN_KERNEL
+TASK = SPIN_TASK
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +193,8 @@ async def test_shutdown_stops_every_kernel(bare: LanguageClient, marker: str, tm
 
 async def test_sandbox_off_is_a_warning_on_every_check(bare: LanguageClient, marker: str, tmp_path: Path) -> None:
     (tmp_path / "akgen.toml").write_text(TASK.replace("spin.cpp", "ok.cpp"), encoding="utf-8")
-    (tmp_path / "ok.cpp").write_text(SPIN.replace("while (true) { n = n + 1; }", "(void)n;"), encoding="utf-8")
+    (tmp_path / "ok.cpp").write_text(SPIN.replace("volatile int forever = 1;", "volatile int forever = 0;"),
+                                     encoding="utf-8")
     await bare.initialize_session(initialize_params(
         "visual-studio-code", {"sim": {"sandbox": "off"}, "check_on_save": "always"}, root=tmp_path))
     uri = open_and_save(bare, tmp_path / "ok.cpp")
