@@ -313,9 +313,10 @@ def box_outcome(res: Confined, terminal: dict[str, Any] | None, setup_failed: bo
     if res.signal == signal.SIGSYS:
         return "runtime_error", Finding(
             "SIM-SANDBOX", f"the {what} made a system call the sandbox forbids (starting a process, a socket, "
-            "another process's memory or limits, the terminal, namespaces or mounts) before the simulator had "
-            "started (a constructor, .preinit_array entry or ifunc resolver of the kernel's code?); the sandbox "
-            "stopped it", here, severity=Severity.ERROR, source="akgen-run", error_class="runtime",
+            "another process's memory or limits, the terminal, namespaces or mounts) and the sandbox stopped it, "
+            "where the simulator could not say which call or where: before the simulator had started (a "
+            f"constructor, .preinit_array entry or ifunc resolver of the {what}'s code) or with signals blocked",
+            here, severity=Severity.ERROR, source="akgen-run", error_class="runtime",
             data={"signal": int(signal.SIGSYS)})
     if res.signal:
         try:

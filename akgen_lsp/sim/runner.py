@@ -314,6 +314,13 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
             target.parent.mkdir(parents=True, exist_ok=True)
             np.save(target, data.reshape(shape))
             outputs[a.name] = str(target)
+    missing = [name for name in raw_out if name not in outputs]
+    if status == "ok" and missing:  # what the launcher writes last: a run that ends before it is not ok
+        status = "crash"
+        findings.append(Finding("SIM-OUTPUT-MISSING", f"the kernel process ended without the simulator writing "
+                                f"output {', '.join(missing)} (an exit from the kernel's code, or a forged end of the "
+                                "run)", Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
+                                error_class="runtime"))
     if trace and blocks:
         tdir = dest if dest is not None else run_dir
         tpath = tdir / "trace.json"
