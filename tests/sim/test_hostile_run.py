@@ -8,7 +8,12 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
+import subprocess
+import sys
 import tempfile
+import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -257,3 +262,28 @@ __attribute__((constructor(101))) static void grab() {
     printf("malloc=%s\\n", p ? "yes" : "no");
 }""", memory_mb=1024)
     assert res.status == "ok" and "malloc=no" in res.stdout
+
+
+def test_killing_the_process_that_called_the_sim_kills_the_kernel(layout: Layout) -> None:
+    """The check worker, a check subprocess or `akgen sim run` killed while its kernel spins: nothing stays."""
+    runs = layout.root / "runs"
+    runs.mkdir()
+    manifest = layout.manifest(layout.source(body="volatile unsigned long n = 0; while (true) { n = n + 1; }"),
+                               timeout_s=300, cpu_s=300)
+    caller = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import tempfile
+        tempfile.tempdir = {str(runs)!r}
+        from akgen_lsp.sim import run_manifest
+        run_manifest({str(manifest)!r})
+    """)], env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    deadline = time.time() + 240
+    while not any(b"spec.txt" in Path(f"/proc/{p}/cmdline").read_bytes() for p in box_processes(str(runs))
+                  if Path(f"/proc/{p}").exists()) and time.time() < deadline:
+        time.sleep(0.2)
+    assert box_processes(str(runs)), "the kernel never started"
+    os.kill(caller.pid, signal.SIGKILL)
+    caller.wait()
+    deadline = time.time() + 15
+    while box_processes(str(runs)) and time.time() < deadline:
+        time.sleep(0.1)
+    assert box_processes(str(runs)) == []
