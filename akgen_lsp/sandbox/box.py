@@ -157,6 +157,8 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
         os.close(fd)
     started = 0.0
     problem = ""
+    child: int | None = None
+    # closing block_w without writing also releases the box: every way out but the write kills it first
     try:
         child = _child_pid(status_r, proc)
         if child is not None:
@@ -165,11 +167,14 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
                     resource.prlimit(child, res, value)
             except (OSError, ValueError) as exc:
                 problem = f"its limits could not be set ({exc})"
-                _kill_box(proc, child)  # a box without its limits must not run: killed before it is released
+                _kill_box(proc, child)  # a box without its limits must not run
                 child = None
             else:
                 os.write(block_w, b"1")
                 started = time.perf_counter() - t0
+    except BaseException:
+        _kill_box(proc, child)
+        raise
     finally:
         os.close(block_w)
     box = child
@@ -297,10 +302,13 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def _kill_box(proc: subprocess.Popen[bytes], child: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.kill(child, signal.SIGKILL)
+def _kill_box(proc: subprocess.Popen[bytes], child: int | None) -> None:
+    if child is not None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGKILL)
     _kill(proc)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5.0)
 
 
 def _term_group(proc: subprocess.Popen[bytes]) -> None:
