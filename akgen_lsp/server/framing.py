@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, Protocol
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
@@ -179,16 +180,21 @@ async def run_async(stop_event: threading.Event, reader: LineReader, protocol: A
             break
         try:
             message = json.loads(body, object_hook=protocol.structure_message)
-        except (ValueError, RecursionError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
             problem(f"a message body that is not JSON ({exc}); it is dropped (a Content-Length shorter or longer "
                     "than the body?)")
+            continue
+        except Exception as exc:  # JSON, but not a message the protocol can read (bad params): as pygls does
+            logger.exception("Unable to handle message")
+            if error_handler is not None:
+                error_handler(exc, JsonRpcException)
             continue
         try:
             protocol.handle_message(message)
         except Exception as exc:
             logger.exception("Unable to handle message")
             if error_handler is not None:
-                error_handler(exc, type(exc))
+                error_handler(exc, JsonRpcException)
 
 
 def _client_log(server: LanguageServer) -> Callable[[str], None]:

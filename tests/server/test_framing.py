@@ -139,3 +139,9 @@ def test_read_headers_raises_on_a_colonless_header() -> None:
 
     with pytest.raises(FramingError, match="without a colon"):
         asyncio.run(go())
+
+
+def test_a_request_whose_params_do_not_deserialize_does_not_end_the_loop() -> None:
+    bad = {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"textDocument": 42}}
+    answers, problems = serve(frame(INIT) + frame(bad) + frame(request(3)))
+    assert 3 in ids(answers) and problems == []  # a protocol error, not a framing one: pygls's handling applies
