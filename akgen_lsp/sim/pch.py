@@ -4,6 +4,7 @@ the launcher object."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -44,14 +45,16 @@ def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float
     key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|{folder}".encode()).hexdigest()[:24]
     final = cache_dir() / folder / key
     name = source.stem + ".o"
-    if reusable(final, name, meta_name=name) is not None:
+    if reusable(final, name, meta_name="meta.json") is not None:
         return final / name
+    shutil.rmtree(final, ignore_errors=True)  # an entry without its seal is not reused (nor kept in the way)
     tmp = atomic_dir(final)
     res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(source),
                         "-o", str(tmp / name)], timeout, tmp)
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building {what} failed:\n{res.stderr[-2000:]}")
+    (tmp / "meta.json").write_text(json.dumps({"ok": True}), encoding="utf-8")
     seal(tmp, name)
     publish(tmp, final)
     return final / name
