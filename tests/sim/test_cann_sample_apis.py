@@ -41,7 +41,7 @@ def test_faster_gelu_follows_the_library_steps(write_manifest, tmp_path: Path, d
         {"name": "n", "scalar": N, "type": "int32_t"},
     ], defines={"DTYPE_X": "float" if dtype == "float32" else "half", "HP": str(hp).lower(),
                 "HPERF": str(hperf).lower()})
-    res = run_manifest(m, tmp_path / "out")
+    res = run_manifest(m, tmp_path / "out", confine=False)
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
     assert not [f for f in res.findings if f.severity is Severity.ERROR]
     z = np.load(res.outputs["z"])

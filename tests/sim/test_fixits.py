@@ -52,7 +52,7 @@ def test_gxx_suggestions_reach_the_finding(write_manifest, tmp_path: Path) -> No
                    '    AscendC::Duplicate(xLocl, 1.0f, 8);  // EXPECT CXX\n'
                    '}\n')
     m = write_manifest(src, "typo", [{"name": "x", "input": np.zeros(8, dtype=np.float32)}])
-    res = run_manifest(m)
+    res = run_manifest(m, confine=False)
     assert res.status == "compile_error"
     f = res.findings[0]
     assert f.span.line == marker_line(src, "CXX") and "did you mean 'xLocal'" in f.message
