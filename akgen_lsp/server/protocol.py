@@ -211,7 +211,8 @@ def create_server() -> AkgenServer:
         doc, settings, lines, line, char = found
         version, findings = ls.findings.get(doc.uri, (None, []))
         here = hover.findings_at(findings if version == doc.version else [], line, char)
-        result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here)
+        result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here,
+                             ls.parsed.get(doc.uri))
         checked = [f for v, found in ls.other_findings.get(doc.uri, {}).values() if v == doc.version for f in found]
         note = repair.hover_note(settings, hover.findings_at(checked, line, char))
         if note is not None:
@@ -235,7 +236,8 @@ def create_server() -> AkgenServer:
             return None
         doc, settings, _, line, char = found
         items = completion.complete(
-            doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs()
+            doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs(),
+            ls.parsed.get(doc.uri),
         )
         if not ls.client_markdown("completion"):
             items = [completion.plain_documentation(item) for item in items]
@@ -263,7 +265,7 @@ def create_server() -> AkgenServer:
         if found is None:
             return None
         doc, settings, _, line, char = found
-        help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog)
+        help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog, ls.parsed.get(doc.uri))
         if help_ is not None and not ls.client_markdown("signature"):
             for sig in help_.signatures:
                 if isinstance(sig.documentation, types.MarkupContent):

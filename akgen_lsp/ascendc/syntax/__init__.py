@@ -27,13 +27,17 @@ The modules, each importing only those above it in this list:
 - `declarations`, `functions`, `classes`: the file's model; `preprocessor` (``#define``s);
 - `names` (names the file defines, `lookup`, names from elsewhere), `ascendc_types` (names against namespace
   AscendC, `qualify_type`), `calls` (call resolution, `expr_type`), `consteval` (`const_eval`), `refs` (names as
-  written: qualified names, type names, ``sizeof`` operands).
+  written: qualified names, type names, ``sizeof`` operands);
+- `cursor`: what is at a position of half-typed text (the word, its qualifier, the receiver's class, the enclosing
+  call), for the server's hover, completion and signature help: a text scan over `code_view`, asking `lookup` for
+  a receiver's declaration while the parse holds the text.
 Callers import from this package (``from akgen_lsp.ascendc.syntax import parse``); names with a leading underscore
 are shared between the package's modules only.
 """
 
 from __future__ import annotations
 
+from akgen_lsp.ascendc.syntax import cursor
 from akgen_lsp.ascendc.syntax.ascendc_types import (
     ASCEND_MEMBER_CLASSES,
     ASCENDC,
@@ -91,7 +95,7 @@ __all__ = [
     "F_RIGHT", "F_SCOPE", "F_SIZE", "F_TYPE", "F_VALUE", "TYPE_SIZES",
     "Call", "ClassInfo", "Declaration", "Function", "Macro", "ParsedFile", "QualifiedRef",
     "ascendc_fields", "ascendc_visible_at", "base_type_name", "calls", "class_at", "class_named", "classes",
-    "code_view", "const_eval", "declarations", "enumerators", "error_nodes", "expr_type", "foreign_names_possible",
+    "code_view", "const_eval", "cursor", "declarations", "enumerators", "error_nodes", "expr_type", "foreign_names_possible",
     "function_at", "functions", "kernel_entries", "lookup", "macros", "mask_device_code", "parse", "qualified_refs",
     "qualify_type", "sizeof_operands", "strip_templates", "type_aliases", "type_name_nodes", "undefined_macro_uses",
     "user_defined_names", "walk",

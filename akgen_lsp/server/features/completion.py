@@ -9,8 +9,8 @@ import attrs
 from lsprotocol import types
 
 from akgen_lsp.ascendc.catalog import Catalog, Entry, Overload, split_top_level
+from akgen_lsp.ascendc.syntax import ParsedFile, cursor
 from akgen_lsp.config import Settings
-from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.docs import entry_markdown, signature_lines
 
 TRIGGER_CHARACTERS = [".", ":", ">"]
@@ -36,24 +36,26 @@ def complete(
     catalog: Catalog,
     snippets: bool = True,
     lazy_docs: bool = False,
+    parsed: ParsedFile | None = None,
 ) -> list[types.CompletionItem]:
     """Catalog items for the cursor. With `lazy_docs` the items carry ``data`` instead of their documentation, which
-    `resolve` adds when the client shows an item (a list at statement start has hundreds of entries)."""
-    line_text = analysis.line_at(text, line)
+    `resolve` adds when the client shows an item (a list at statement start has hundreds of entries). `parsed` is
+    the document's last parse (a receiver's declaration is read from it while it holds the text)."""
+    line_text = cursor.line_at(text, line)
     before = line_text[:character]
-    if analysis.in_comment_or_string(before) or before.lstrip().startswith("#include"):
+    if cursor.in_comment_or_string(before) or before.lstrip().startswith("#include"):
         return []
     partial = re.search(r"[A-Za-z_]\w*$", before)
     start = partial.start() if partial else character
-    q = analysis.qualified_before(line_text, start)
+    q = cursor.qualified_before(line_text, start)
     if q.operator == "::":
         scope = f"scope:{q.qualifier}"
         qualify = ""
     elif q.operator in (".", "->"):
         if before[:start].rstrip().endswith(">") and not before[:start].rstrip().endswith("->"):
             return []
-        offset = analysis.offset_of(text, line, start)
-        cls = analysis.receiver_class(text, offset, q.qualifier, catalog)
+        offset = cursor.offset_of(text, line, start)
+        cls = cursor.receiver_class(text, offset, q.qualifier, catalog, parsed)
         if cls is None:
             return []
         scope = f"members:{cls.name}"
@@ -62,7 +64,7 @@ def complete(
         if before.rstrip().endswith((">", ":")) and not partial:
             return []  # a '>' or ':' typed as an operator, not as part of '->' or '::'
         scope = "statement"
-        qualify = "" if analysis.uses_namespace(text) else "AscendC::"
+        qualify = "" if cursor.uses_namespace(text) else "AscendC::"
     key = (id(catalog), scope, settings["arch"], settings["cann.version"], snippets, lazy_docs, qualify)
     items = _ITEMS.get(key)
     if items is None:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.ascendc.rules import rule_by_code
+from akgen_lsp.ascendc.syntax import ParsedFile, cursor
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, cwe_of, cwe_text
-from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.docs import entry_markdown, rule_markdown
 
 _RULE_CODE = re.compile(r"^AKG\d{3}$", re.I)
@@ -61,19 +61,20 @@ def hover(
     catalog: Catalog,
     diagnostic_codes: Sequence[str] = (),
     diagnostic_findings: Sequence[Finding] = (),
+    parsed: ParsedFile | None = None,
 ) -> HoverResult | None:
-    line_text = analysis.line_at(text, line)
-    word = analysis.word_at(line_text, character)
+    line_text = cursor.line_at(text, line)
+    word = cursor.word_at(line_text, character)
     weaknesses = "\n\n---\n\n".join(dict.fromkeys(
         md for f in diagnostic_findings if (md := weakness_markdown(f)) is not None))
     if word is not None and _RULE_CODE.match(word.text):
         rule = rule_by_code(word.text)
         if rule is not None:
             return HoverResult(rule_markdown(rule), line, word.start, word.end)
-    if word is not None and not analysis.in_comment_or_string(line_text[: word.start]):
-        q = analysis.qualified_before(line_text, word.start, word.text)
-        offset = analysis.offset_of(text, line, word.start)
-        entries = analysis.resolve_name(text, offset, q, catalog)
+    if word is not None and not cursor.in_comment_or_string(line_text[: word.start]):
+        q = cursor.qualified_before(line_text, word.start, word.text)
+        offset = cursor.offset_of(text, line, word.start)
+        entries = cursor.resolve_name(text, offset, q, catalog, parsed)
         if entries:
             arch, cann = settings["arch"], settings["cann.version"]
             if len(entries) == 1:

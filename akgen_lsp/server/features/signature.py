@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from akgen_lsp.ascendc.catalog import Catalog, Overload
+from akgen_lsp.ascendc.syntax import ParsedFile, cursor
 from akgen_lsp.config import Settings
-from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.docs import entry_markdown
 
 TRIGGER_CHARACTERS = ["(", ","]
@@ -17,13 +17,13 @@ RETRIGGER_CHARACTERS = [")"]
 
 
 def signature_help(
-    text: str, line: int, character: int, settings: Settings, catalog: Catalog
+    text: str, line: int, character: int, settings: Settings, catalog: Catalog, parsed: ParsedFile | None = None
 ) -> types.SignatureHelp | None:
-    offset = analysis.offset_of(text, line, character)
-    call = analysis.enclosing_call(text, offset)
+    offset = cursor.offset_of(text, line, character)
+    call = cursor.enclosing_call(text, offset)
     if call is None:
         return None
-    entries = [e for e in analysis.resolve_name(text, call.callee_offset, call.callee, catalog) if e.overloads]
+    entries = [e for e in cursor.resolve_name(text, call.callee_offset, call.callee, catalog, parsed) if e.overloads]
     if not entries:
         return None
     entry = entries[0]
@@ -33,7 +33,7 @@ def signature_help(
         value=entry_markdown(entry, settings["arch"], settings["cann.version"], with_signature=False),
     )
     signatures = [_signature(ov, doc) for ov in overloads]
-    arg_classes = [_argument_class(text, call.callee_offset, arg, catalog) for arg in call.arguments[:-1]]
+    arg_classes = [_argument_class(text, call.callee_offset, arg, catalog, parsed) for arg in call.arguments[:-1]]
     active = active_overload(overloads, call.active_argument, arg_classes, catalog)
     ov = overloads[active]
     param = call.active_argument
@@ -75,18 +75,20 @@ def _names_other_class(param_type: str, cls: str, catalog: Catalog) -> bool:
     named = {
         entry.short
         for word in set(re.findall(r"[A-Za-z_]\w*", param_type))
-        if (entry := analysis.resolve_class(catalog, word)) is not None
+        if (entry := cursor.resolve_class(catalog, word)) is not None
     }
     return bool(named) and cls not in named
 
 
-def _argument_class(text: str, offset: int, argument: str, catalog: Catalog) -> str | None:
+def _argument_class(
+    text: str, offset: int, argument: str, catalog: Catalog, parsed: ParsedFile | None = None
+) -> str | None:
     """The catalog class (short name) of an argument that is a variable (``x``, ``this->x``, or a tensor slice
     ``xGm[offset]``, which is a tensor of the same class), else None."""
     m = re.fullmatch(r"(?:this\s*->\s*)?([A-Za-z_]\w*)\s*(?:\[.*\])?", argument.strip(), re.S)
     if not m:
         return None
-    entry = analysis.receiver_class(text, offset, m.group(1), catalog)
+    entry = cursor.receiver_class(text, offset, m.group(1), catalog, parsed)
     return entry.short if entry else None
 
 

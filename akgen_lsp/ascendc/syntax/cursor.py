@@ -1,7 +1,13 @@
-"""A light reading of the text around the cursor: the word, its qualifier, the receiver's class, the enclosing call.
+"""What is at a position of a text that is often half-typed: the word, its qualifier, the receiver's class, the
+enclosing call. The one reader of "what is at this position" for the server's hover, completion and signature help.
 
-Editor features need answers in a millisecond on a text that is often half-typed, so this works on the lines near the
-cursor with small scanners instead of a full parse. Positions are 0-based lines and 0-based code points.
+A text scan of the lines near the cursor, over the syntax layer's code view (`code_view`: comments and literals
+blanked), because half-typed code is where these questions are asked and where tree-sitter's error recovery is least
+to be trusted: ``que.`` or ``DataCopy(x, `` parse as errors, and the scan answers in microseconds. Where the tree
+knows better it is asked: the class of a receiver comes from the document's parse (`lookup`: the declaration visible
+at the receiver, with scopes, fields and parameters), when the parse still holds the text up to the receiver; the
+text scan of declarations is the fallback for a parse that is gone or a name it does not know. Positions are 0-based
+lines and 0-based code points.
 """
 
 from __future__ import annotations
@@ -10,6 +16,9 @@ import re
 from dataclasses import dataclass
 
 from akgen_lsp.ascendc.catalog import Catalog, Entry
+from akgen_lsp.ascendc.syntax.codeview import code_view
+from akgen_lsp.ascendc.syntax.names import lookup
+from akgen_lsp.ascendc.syntax.parsing import ParsedFile
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _WORD_CHARS = re.compile(r"\w")
@@ -116,15 +125,39 @@ _AUTO_TAIL = re.compile(
 _NOT_TYPES = {"return", "case", "goto", "else", "new", "delete", "throw", "using", "typedef", "namespace", "struct", "class"}
 
 
-def receiver_class(text: str, offset: int, receiver: str, catalog: Catalog, _depth: int = 0) -> Entry | None:
-    """The catalog class of variable `receiver`, from its declaration nearest before `offset` (else any).
-
-    Only the places where the name occurs are examined (a regular expression over the whole file would cost tens
-    of milliseconds on a 2,000-line kernel): each occurrence is a declaration when the text before it on its
-    statement reads as a type (``TQue<...> q``, ``TQue<...> a, q``) or as ``auto``, and a declarator end follows.
-    """
+def receiver_class(
+    text: str, offset: int, receiver: str, catalog: Catalog, parsed: ParsedFile | None = None, _depth: int = 0
+) -> Entry | None:
+    """The catalog class of variable `receiver` used before `offset`: from the declaration the parse sees there
+    (`parsed`, the document's last parse, while it still holds the text up to the receiver), else from the
+    declaration the text scan finds nearest before `offset` (else any)."""
     if not receiver or receiver == "this" or _depth > 3:
         return None
+    if parsed is not None:
+        found = _declared_class(text, offset, receiver, catalog, parsed)
+        if found is not None:
+            return found
+    return _scanned_class(text, offset, receiver, catalog, _depth)
+
+
+def _declared_class(text: str, offset: int, receiver: str, catalog: Catalog, parsed: ParsedFile) -> Entry | None:
+    """The class of `receiver`'s declaration as the tree sees it at the receiver's last use before `offset`."""
+    at = text.rfind(receiver, 0, offset)
+    if at < 0 or parsed.text[: at + len(receiver)] != text[: at + len(receiver)]:
+        return None  # the parse is of another text there
+    byte = at if parsed.is_ascii else len(text[:at].encode("utf-8", errors="surrogatepass"))
+    node = parsed.root.descendant_for_byte_range(byte, byte + 1)
+    decl = lookup(parsed, receiver, node)
+    if decl is None or decl.type_name in ("auto", ""):
+        return None
+    return resolve_class(catalog, decl.type_name)
+
+
+def _scanned_class(text: str, offset: int, receiver: str, catalog: Catalog, _depth: int) -> Entry | None:
+    """The text scan: only the places where the name occurs are examined (a regular expression over the whole file
+    would cost tens of milliseconds on a 2,000-line kernel): each occurrence is a declaration when the text before
+    it on its statement reads as a type (``TQue<...> q``, ``TQue<...> a, q``) or as ``auto``, and a declarator end
+    follows."""
     candidates: list[tuple[int, Entry]] = []
     for m in re.finditer(rf"(?<![\w.>]){re.escape(receiver)}\b", text):
         start = m.start()
@@ -136,7 +169,7 @@ def receiver_class(text: str, offset: int, receiver: str, catalog: Catalog, _dep
         if re.search(r"\bauto\s*[&*]*\s*$", head):
             tail = _AUTO_TAIL.match(text, m.end())
             if tail is not None:
-                owner = receiver_class(text, start, tail.group("recv"), catalog, _depth + 1)
+                owner = receiver_class(text, start, tail.group("recv"), catalog, None, _depth + 1)
                 method = catalog.member(owner.name, tail.group("method")) if owner else None
                 if method is not None and method.overloads:
                     entry = resolve_class(catalog, method.overloads[0].returns)
@@ -152,7 +185,9 @@ def receiver_class(text: str, offset: int, receiver: str, catalog: Catalog, _dep
     return (before[-1] if before else candidates[0])[1]
 
 
-def resolve_name(text: str, offset: int, q: Qualified, catalog: Catalog, using_ascendc: bool | None = None) -> list[Entry]:
+def resolve_name(
+    text: str, offset: int, q: Qualified, catalog: Catalog, parsed: ParsedFile | None = None
+) -> list[Entry]:
     """Catalog entries a (possibly qualified) name at `offset` may denote, best first."""
     if q.operator == "::":
         qual = q.qualifier
@@ -167,7 +202,7 @@ def resolve_name(text: str, offset: int, q: Qualified, catalog: Catalog, using_a
                 return [entry]
         return []
     if q.operator in (".", "->"):
-        cls = receiver_class(text, offset, q.qualifier, catalog)
+        cls = receiver_class(text, offset, q.qualifier, catalog, parsed)
         if cls is not None:
             member = catalog.member(cls.name, q.name)
             return [member] if member is not None else []
@@ -193,7 +228,7 @@ _CLOSE = ")]}>"
 def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | None:
     """The call whose argument list contains `offset`: scans back over balanced brackets, strings and comments."""
     lo = max(0, offset - window)
-    segment = _blank_literals(text[lo:offset])
+    segment = code_view(text[lo:offset])
     depth = 0
     i = len(segment) - 1
     while i >= 0:
@@ -255,14 +290,6 @@ def _callee_before(segment: str, paren: int) -> tuple[str, int] | None:
         return None
     start = max(0, paren - 200) + m.start(1)
     return m.group(1), start
-
-
-_LITERALS = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|//[^\n]*|/\*.*?\*/', re.S)
-
-
-def _blank_literals(text: str) -> str:
-    """Strings, character literals and comments replaced by spaces (same length)."""
-    return _LITERALS.sub(lambda m: "".join("\n" if c == "\n" else " " for c in m.group(0)), text)
 
 
 def in_comment_or_string(line_before_cursor: str) -> bool:

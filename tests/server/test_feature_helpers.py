@@ -1,67 +1,12 @@
-"""The light cursor analysis behind hover, completion and signature help."""
+"""Helpers of completion and signature help: snippets, the active overload, plain documentation."""
 
 from __future__ import annotations
 
 from akgen_lsp.ascendc.catalog import load_catalog
-from akgen_lsp.server.features import analysis
 from akgen_lsp.server.features.completion import overload_snippet, template_params
 from akgen_lsp.server.features.signature import active_overload
 
 from .lsp_helpers import fixture_text
-
-
-def test_word_and_qualifier():
-    line = "    AscendC::TPosition::VECIN; que->AllocTensor<half>(); this->inQueueX.DeQue"
-    word = analysis.word_at(line, line.index("VECIN") + 2)
-    assert word is not None and word.text == "VECIN"
-    q = analysis.qualified_before(line, word.start, word.text)
-    assert (q.operator, q.qualifier) == ("::", "AscendC::TPosition")
-    word = analysis.word_at(line, line.index("AllocTensor"))
-    assert analysis.qualified_before(line, word.start).operator == "->"
-    word = analysis.word_at(line, len(line))  # the cursor right after the word
-    q = analysis.qualified_before(line, word.start, word.text)
-    assert (word.text, q.operator, q.qualifier) == ("DeQue", ".", "inQueueX")
-
-
-def test_comments_and_strings():
-    assert analysis.in_comment_or_string('x = 1; // Add')
-    assert analysis.in_comment_or_string('printf("Add(')
-    assert analysis.in_comment_or_string("/* Add")
-    assert not analysis.in_comment_or_string('s = "a\\"b"; Add(')
-    assert not analysis.in_comment_or_string("/* c */ Add(")
-
-
-def test_enclosing_call_counts_top_level_commas_only():
-    text = 'DataCopy(dst, src[Min(a, b)], "x, y", GetLen<half, 2>(n), '
-    call = analysis.enclosing_call(text, len(text))
-    assert call is not None
-    assert call.callee.name == "DataCopy" and call.active_argument == 4
-    text = "que.AllocTensor<half>("
-    call = analysis.enclosing_call(text, len(text))
-    assert (call.callee.name, call.callee.operator, call.callee.qualifier) == ("AllocTensor", ".", "que")
-    assert analysis.enclosing_call("if (a, ", 7) is None
-    assert analysis.enclosing_call("Add(a); b", 9) is None
-
-
-def test_receiver_classes_from_declarations():
-    catalog = load_catalog()
-    text = fixture_text("good_add.cpp")
-    compute = text.index("Compute(int32_t progress)")
-    expected = {"inQueueY": "TQue", "outQueueZ": "TQue", "pipe": "TPipe", "zGm": "GlobalTensor", "yLocal": "LocalTensor"}
-    for name, cls in expected.items():
-        entry = analysis.receiver_class(text, compute, name, catalog)
-        assert entry is not None and entry.short == cls, name
-    assert analysis.receiver_class(text, compute, "tileNum", catalog) is None
-    assert analysis.receiver_class(text, compute, "nothing", catalog) is None
-
-
-def test_auto_takes_the_return_type_of_the_method():
-    catalog = load_catalog()
-    method = catalog.member("AscendC::TQue", "AllocTensor")
-    assert method is not None and method.overloads[0].returns.startswith("LocalTensor")
-    text = "TQue<TPosition::VECIN, 1> q;\nauto t = q.AllocTensor<half>();\nt."
-    entry = analysis.receiver_class(text, len(text), "t", catalog)
-    assert entry is not None and entry.short == "LocalTensor"
 
 
 def test_snippets_keep_only_what_cannot_be_deduced():
