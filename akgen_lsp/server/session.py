@@ -29,6 +29,8 @@ def strip_client_sections(options: Mapping[str, Any] | None) -> dict[str, Any]:
         return {}
     out: dict[str, Any] = {}
     for key, value in options.items():
+        if key == "akgen" and value == []:  # Lua's empty table arrives as a JSON array: no settings
+            continue
         if key == "akgen" and isinstance(value, Mapping):
             inner = strip_client_sections(value)
             if inner:

@@ -151,6 +151,15 @@ async def test_the_fix_follows_the_clients_diagnostics_not_the_cursor(client: La
         )
         got = {a.title for a in result or [] if isinstance(a, types.CodeAction)}
         assert titles <= got, (cursor, got)
+    # Neovim 0.12 sends the diagnostics under the cursor: none at the end of the line; the line decides
+    end_of_line = types.Position(diag.range.start.line, 200)
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=DOC(uri=uri), range=types.Range(end_of_line, end_of_line),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    assert titles <= {a.title for a in result or [] if isinstance(a, types.CodeAction)}
     # without context diagnostics (a client that sends none), the range decides
     result = await client.text_document_code_action_async(
         types.CodeActionParams(

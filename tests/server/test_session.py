@@ -53,3 +53,9 @@ def test_sources_are_merged_in_a_fixed_order():
     doc.clear("build")
     assert doc.merged() == ["l1", "l2", "r"]
     assert doc.version("lint") == 3 and doc.version("build") is None
+
+
+def test_luas_empty_table_is_no_settings() -> None:
+    provider = SettingsProvider(env={})
+    assert provider.set_options({"akgen": []}) is None and provider.options == {}
+    assert strip_client_sections({"akgen": [], "arch": "Ascend910B4"}) == {"arch": "Ascend910B4"}

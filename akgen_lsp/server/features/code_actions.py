@@ -2,7 +2,8 @@
 
 Which findings: those of the diagnostics the client sends in ``context.diagnostics`` (VS Code sends the marker the
 light bulb belongs to, wherever the cursor is on the line); when it sends none of ours, those overlapping the
-requested range. A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a
+requested range, and for a bare cursor those on its line: the fixes offered do not depend on where on the line the
+cursor is. A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a
 model-made one). The fix-all edit is computed in ``codeAction/resolve`` when the client can resolve edits lazily.
 
 Actions come from providers (`Request` -> actions): `lint_quick_fixes` serves every finding with fixes (the lint's,
@@ -58,14 +59,18 @@ def _key(d: types.Diagnostic) -> tuple[object, ...]:
 
 
 def select_findings(request: Request) -> list[Finding]:
-    """The findings the request is about: those of the client's context diagnostics, else those in its range."""
+    """The findings the request is about: those of the client's context diagnostics; else those in its range; for a
+    bare cursor (Neovim sends the diagnostics under it, none at the end of the line), those on the cursor's line."""
     sent = {_key(d) for d in request.context_diagnostics}
     if sent:
         matched = [f for f in request.findings if _key(to_diagnostic(f, request.lines)) in sent]
         if matched:
             return matched
     wanted = request.lines.to_span(request.path, request.range)
-    return [f for f in request.findings if spans_overlap(f.span, wanted)]
+    found = [f for f in request.findings if spans_overlap(f.span, wanted)]
+    if found or (wanted.line, wanted.column) != (wanted.end_line, wanted.end_column):
+        return found
+    return [f for f in request.findings if f.span.line <= wanted.line <= f.span.end_line]
 
 
 def code_actions(request: Request, providers: Sequence[ActionProvider]) -> list[types.CodeAction]:

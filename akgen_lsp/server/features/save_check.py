@@ -174,6 +174,20 @@ class Checked:
 Followup = Callable[[FeatureHost, Checked, Settings], Awaitable[None]]
 
 
+def short_summary(figures: Mapping[str, Any]) -> str:
+    """The few words a status line has room for: "1/1 cases pass, 11.8 us (estimate)", "did not compile"."""
+    if figures.get("status") == "compile_error":
+        return "did not compile"
+    parts = []
+    cases, passed = figures.get("cases"), figures.get("passed_cases")
+    if isinstance(cases, int) and isinstance(passed, int):
+        parts.append(f"{passed}/{cases} cases pass")
+    est = figures.get("estimate_us")
+    if isinstance(est, (int, float)):
+        parts.append(f"{est:.1f} us (estimate)")
+    return ", ".join(parts) or str(figures.get("status") or "done")
+
+
 @dataclass
 class LastCheck:
     """What the last finished check of a document said (the status bar, "show the trace", `akgen/status`)."""
@@ -184,6 +198,7 @@ class LastCheck:
     seconds: float | None = None
     trace: str | None = None
     figures: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""  # short, with the file's name: "add_custom.cpp: 1/1 cases pass, 11.8 us (estimate)"
 
 
 class SaveChecks:
@@ -228,7 +243,7 @@ class SaveChecks:
         name = Path(path).name
         timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
         tool = select_toolchain(str(settings.get("toolchain.name", "auto")))
-        self._status(host, LastCheck(uri, "running", f"checking {name} on {tool}"))
+        self._status(host, LastCheck(uri, "running", f"checking {name} on {tool}", summary=f"checking {name}"))
         token = await host.begin_progress(f"akgen: checking {name} on {tool}")
         last = LastCheck(uri, "cancelled", "cancelled")
         try:
@@ -259,12 +274,12 @@ class SaveChecks:
             problem = (f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
                        "or set check_on_save to \"off\".")
             host.show_once(problem, types.MessageType.Error)
-            return LastCheck(uri, "error", f"{name}: the check took too long")
+            return LastCheck(uri, "error", f"{name}: the check took too long", summary=f"{name}: took too long")
         except CheckFailed as exc:
             problem = f"akgen: checking {name} on save failed ({exc}); see the server log."
             if host.show_once(problem, types.MessageType.Error):
                 log.error("check on save of %s failed: %s", path, exc)
-            return LastCheck(uri, "error", f"{name}: the check failed")
+            return LastCheck(uri, "error", f"{name}: the check failed", summary=f"{name}: the check failed")
         figures = result.figures
         if not figures.get("task"):
             for source in (BUILD,):
@@ -273,12 +288,13 @@ class SaveChecks:
                 host.publish_findings(uri, RUN, result.findings, version=version, text=text)
                 problem = str(figures.get("problem") or result.findings[0].message)
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
-                return LastCheck(uri, "error", f"{name}: task error", result.seconds)
+                return LastCheck(uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error")
             host.clear_source(uri, RUN)
             if path not in self._no_task_said:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
-            return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds)
+            return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds,
+                             summary=f"{name}: no task, lint only")
         self.checked[uri] = Checked(uri, version, path, text, tuple(result.findings), dict(figures), result.seconds)
         findings = result.findings
         if settings.get("fix.deterministic", True):  # fixes are offered once they verified (features/repair.py)
@@ -289,11 +305,12 @@ class SaveChecks:
         summary = figures_message(figures) or "done"
         passed = figures.get("status") == "pass"
         return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
-                         figures.get("trace") or None, {k: v for k, v in figures.items() if k != "timings"})
+                         figures.get("trace") or None, {k: v for k, v in figures.items() if k != "timings"},
+                         f"{name}: {short_summary(figures)}")
 
     def _status(self, host: FeatureHost, last: LastCheck) -> None:
         host.notify_status(check={"uri": last.uri, "state": last.state, "message": last.message,
-                                  "seconds": last.seconds, "trace": last.trace})
+                                  "summary": last.summary, "seconds": last.seconds, "trace": last.trace})
 
     async def close(self) -> None:
         if self._warming is not None and not self._warming.done():
