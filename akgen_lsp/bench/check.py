@@ -313,7 +313,8 @@ def check_kernel(
             rec = evaluate(task, cand, Settings(mode=mode, arch=arch, compile_timeout_s=max(timeout, 30.0),
                                                 run_timeout_s=timeout, case_ids=case_ids, max_cases=max_cases,
                                                 work_dir=work if trace_to else None, keep_work=trace_to is not None,
-                                                block_dim=block_dim, toolchain=toolchain, checks=checks))
+                                                block_dim=block_dim, toolchain=toolchain, checks=checks,
+                                                run_warnings=True))
         trace = _keep_trace(work, trace_to) if trace_to else None
     finally:
         shutil.rmtree(work, ignore_errors=True)

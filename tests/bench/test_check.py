@@ -99,3 +99,29 @@ def test_a_task_named_by_the_caller(add_task: Task, tmp_path: Path) -> None:
     assert figures["task"] == add_task.id and figures["status"] == "pass", findings
     findings, figures = check_kernel(kernel, defaults(), task_name="NoSuchTask")
     assert figures["task"] is None and "no task named 'NoSuchTask'" in findings[0].message
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def _expect_run(path: Path) -> set[tuple[int, str]]:
+    out = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if "expect-run:" in line:
+            out.update((number, code.strip()) for code in line.split("expect-run:", 1)[1].split(","))
+    return out
+
+
+def test_every_runtime_sample_shows_its_mistake_when_checked() -> None:
+    # the samples' tasks (samples/akgen.toml) make the editor's check show what only a run can see, the warnings
+    # of a run whose numbers are right included (run_warnings)
+    for path in sorted((SAMPLES / "broken" / "runtime").glob("*.cpp")):
+        findings, figures = check_kernel(path, defaults())
+        assert figures["task"], path.name
+        got = {(f.span.line, f.code) for f in findings if f.code.startswith("SIM-")}
+        assert got == _expect_run(path), (path.name, [f"{f.code}@{f.span.line}: {f.message}" for f in findings])
+
+
+def test_the_dynamic_custom_op_sample_runs_every_case() -> None:
+    findings, figures = check_kernel(SAMPLES / "add_custom_op" / "op_kernel" / "add_custom.cpp", defaults())
+    assert (figures["status"], figures["passed_cases"], figures["cases"]) == ("pass", 5, 5), findings

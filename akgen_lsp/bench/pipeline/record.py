@@ -51,6 +51,7 @@ class Settings:
     block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
     toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
     checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
+    run_warnings: bool = False  # also keep the warnings of a run whose numbers are right (the editor's check on save)
 
 
 @dataclass

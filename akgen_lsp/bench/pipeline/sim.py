@@ -130,6 +130,10 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         if cmp.ok:
             cr["status"] = "pass"
             rec["passed_cases"] += 1
+            if settings.run_warnings:  # right numbers, yet the run warned (a check only CANN's CPU debug makes)
+                seen = {(f.code, f.span.path, f.span.line) for f in findings}
+                findings.extend(f for f in run.findings if f.severity is Severity.WARNING
+                                and (f.code, f.span.path, f.span.line) not in seen)
             if est:
                 estimates.append(float(est))
                 baselines.append(base)
