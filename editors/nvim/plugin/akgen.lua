@@ -1,0 +1,22 @@
+-- akgen's user commands, defined whichever way the client was configured (setup(), lsp/akgen.lua, nvim-lspconfig).
+if vim.g.loaded_akgen then
+  return
+end
+vim.g.loaded_akgen = 1
+
+local function command(name, fn, desc)
+  vim.api.nvim_create_user_command(name, fn, { desc = desc })
+end
+
+command("AkgenInfo", function()
+  require("akgen.ui").info()
+end, "akgen: the server, its environment and the last check")
+command("AkgenLog", function()
+  require("akgen.ui").log()
+end, "akgen: the server's messages")
+command("AkgenCheck", function()
+  require("akgen.ui").check()
+end, "akgen: save and check this kernel now")
+command("AkgenRestart", function()
+  require("akgen").restart()
+end, "akgen: restart the language server")
