@@ -21,6 +21,9 @@ if [ "$DEV" = 1 ]; then
   # The CPU build of torch, pinned before transformers so pip never picks a multi-GB CUDA build.
   python -m pip install -q 'torch==2.13.0'
   python -m pip install -q 'transformers>=4.51'
+  # code-server, playwright-core and Neovim 0.12 for the editor end-to-end tests; those tests fail, saying what to
+  # run, when this could not install them (it needs node/npm; chromium and neovim 0.7 come from apt, see .ci/run)
+  bash scripts/install-e2e.sh || echo "setup: the editor end-to-end tools are not installed (see above)" >&2
 else
   python -m pip install -q -e .
 fi
