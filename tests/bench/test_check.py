@@ -8,6 +8,7 @@ from pathlib import Path
 from akgen_lsp.bench.check import check_kernel
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.config import defaults
+from akgen_lsp.findings import Severity
 from akgen_lsp.sim.cost import PIPES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -15,7 +16,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 def test_kernel_in_the_bench_layout(add_task: Task) -> None:
     findings, figures = check_kernel(add_task.answers[0].kernel, defaults())
-    assert findings == []
+    # a passing run's warnings are kept for the editor (run_warnings): the simulator's sanitizer notes may appear
+    assert [f for f in findings if f.severity is not Severity.WARNING] == []
     assert figures["task"] == "level1/Math/AddMath" and figures["status"] == "pass"
     assert figures["passed_cases"] == figures["cases"] == 12
     assert figures["estimate_us"] and figures["estimate_label"] == "estimate"

@@ -6,7 +6,8 @@
 // fine); CANN's CPU mode stops with "tensor size needs to be at least ... bytes" and the NPU with AICore error
 // 507015 or silently wrong numbers. The simulator reports SIM-UB-SIZE at the marked line: a warning in its default
 // npu check mode (the NPU checks no operand sizes; every byte touched here is still inside UB, so the kernel goes on
-// and z comes out wrong), an error that stops the block with sim.checks = "cpu-debug".
+// and z comes out wrong), an error that stops the block with sim.checks = "cpu-debug". The bytes read past xLocal
+// were never written either: the simulator's initcheck says so too (SIM-INIT-UB).
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -50,7 +51,7 @@ private:
     {
         LocalTensor<float> xLocal = inQueueX.DeQue<float>();
         LocalTensor<float> zLocal = outQueueZ.AllocTensor<float>();
-        Add(zLocal, xLocal, xLocal[HALF_TILE], TILE_LENGTH);  // expect-run: SIM-UB-SIZE
+        Add(zLocal, xLocal, xLocal[HALF_TILE], TILE_LENGTH);  // expect-run: SIM-UB-SIZE, SIM-INIT-UB
         outQueueZ.EnQue(zLocal);
         inQueueX.FreeTensor(xLocal);
     }
