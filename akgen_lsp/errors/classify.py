@@ -76,6 +76,9 @@ class Classifier:
         code = block.code or ""
         fixed = tax.for_code(code) if code else None
         if fixed is not None:
+            if code in ("SIM-UB-OOB", "SIM-MEM-OOB") and _outside_memory(block.message):
+                return Classification("memory", f"code {code}: the tensor lies past the end of the memory, so "
+                                                "its buffer was placed beyond the budget")
             return Classification(fixed, f"code {code}")
         if block.tool == "npu-runtime":
             detail = " ".join(str(block.extra.get(k, "")) for k in ("error_str", "exception"))
@@ -138,6 +141,16 @@ class Classifier:
         if name[:1].isupper() and close_names(cat, name, n=1):
             return Classification("hallucinated_api", f"catalog: {name} is close to a real API name")
         return Classification(cls, "message rule")
+
+
+_AT_OFFSET = re.compile(r"at (?:UB|L1|L0A|L0B|L0C|BT) offset (\d+)[^;]*?;\s*(?:UB|L1|L0A|L0B|L0C|BT) has (\d+) bytes")
+
+
+def _outside_memory(message: str) -> bool:
+    """An out-of-bounds access whose tensor starts at or past the end of the memory: not an index off by some
+    elements but a buffer handed out beyond the memory (InitBuffer past the UB budget)."""
+    m = _AT_OFFSET.search(message)
+    return m is not None and int(m.group(1)) >= int(m.group(2))
 
 
 _CONFLICT = re.compile(r"deduced conflicting types for parameter '\w+' \('([^']+)' (?:and|vs\.) '([^']+)'\)")

@@ -61,3 +61,11 @@ def test_codes_npu_reports_and_defaults(classifier: Classifier) -> None:
     assert classifier.classify(npu).error_class == "runtime"
     assert classifier.classify(_block("something nobody wrote a rule for")).error_class == "api_mismatch"
     assert classifier.classify(_block("CMake Error: odd", code="CMAKE", tool="cmake")).error_class == "harness"
+
+
+def test_a_buffer_placed_past_the_ub_is_the_budget_not_an_index(classifier: Classifier) -> None:
+    past = ("DataCopyPad: the ub address out of bounds (dst tensor at UB offset 270336, 4096 bytes; UB has 196608 "
+            "bytes)")
+    inside = past.replace("270336", "196000")
+    assert classifier.classify(_block(past, code="SIM-UB-OOB", tool="sim")).error_class == "memory"
+    assert classifier.classify(_block(inside, code="SIM-UB-OOB", tool="sim")).error_class == "runtime"
