@@ -190,7 +190,8 @@ def register(app: typer.Typer) -> None:
                                               "'akgen-lsp[ray]') or serial.")] = "local",
         ray_address: Annotated[str | None, typer.Option("--ray-address", help="A Ray cluster to run on (default: "
                                                         "start a local Ray).")] = None,
-        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases run per mutant (0: all).")] = 4,
+        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases run per mutant (0: all): the first case of "
+                                               "each dtype, then the next ones.")] = 4,
         operators: Annotated[str | None, typer.Option("--operators", help="Comma-separated operators (default: "
                                                       "all; see docs/errors.md).")] = None,
         level: Annotated[int | None, typer.Option("--level", help="Only tasks of this level.")] = None,

@@ -16,6 +16,7 @@ Records are appended to ``mutants.jsonl`` as they finish (fsynced), so an interr
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -134,9 +135,32 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
     return planned
 
 
-def bench_settings(opts: SynthOptions) -> Settings:
-    return Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, checks=opts.checks, toolchain="sim",
+def bench_settings(opts: SynthOptions, task: Task | None = None) -> Settings:
+    """The bench settings of the mutants of `task`: its cases spread over its dtypes (`spread_cases`)."""
+    base = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, checks=opts.checks, toolchain="sim",
                     compile_timeout_s=min(120.0, opts.timeout_s), run_timeout_s=min(60.0, opts.timeout_s))
+    if task is None or opts.max_cases is None:
+        return base
+    ids = spread_cases(task, opts.max_cases)
+    return dataclasses.replace(base, case_ids=ids, max_cases=None) if ids else base
+
+
+def spread_cases(task: Task, n: int) -> tuple[int, ...] | None:
+    """Up to `n` case ids: the first case of each dtype first (a mistake in a branch for one dtype fails only
+    there), then the following cases in order. None when the task's cases cannot be read."""
+    try:
+        cases = task.cases()
+    except Exception:  # the bench reports a bad CSV itself
+        return None
+    first: list[int] = []
+    seen: set[str] = set()
+    for c in cases:
+        dt = str(c.get("dtype", ""))
+        if dt not in seen:
+            seen.add(dt)
+            first.append(c.case_id)
+    rest = [c.case_id for c in cases if c.case_id not in first]
+    return tuple((first + rest)[:n])
 
 
 def make_executor(name: str, jobs: int | None) -> Executor:
@@ -222,11 +246,13 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
     classifier = Classifier(catalog, opts.cann_version)
     planned = plan(opts, catalog)
     store = ResultStore(opts.out / "mutants.jsonl")
-    settings = bench_settings(opts)
+    per_task: dict[str, Settings] = {}
     jobs = {}
     for pm in planned:
-        job = Job(str(pm.source.task.root), Candidate(pm.source.task.id, pm.sample, pm.kernel, pm.host_dir,
-                                                      origin=MUTANT_ORIGIN), settings, opts.timeout_s)
+        task = pm.source.task
+        settings = per_task.setdefault(task.id, bench_settings(opts, task))
+        job = Job(str(task.root), Candidate(task.id, pm.sample, pm.kernel, pm.host_dir, origin=MUTANT_ORIGIN),
+                  settings, opts.timeout_s)
         jobs[job.key] = (job, pm)
     done = store.done_keys()
     todo = [j for k, (j, _) in jobs.items() if k not in done]
