@@ -37,7 +37,9 @@ def test_every_example_is_recognised_by_the_message_rules() -> None:
 def _produced_codes() -> set[str]:
     codes: set[str] = set()
     for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.h"), *PACKAGE.rglob("*.cpp")]:
-        codes.update(re.findall(r'"((?:SIM|BENCH|CANN)-[A-Z0-9]+(?:-[A-Z0-9]+)*)"', p.read_text(errors="replace")))
+        text = p.read_text(errors="replace")
+        codes.update(re.findall(r'"((?:SIM|BENCH|CANN)-[A-Z0-9]+(?:-[A-Z0-9]+)*)"', text))
+        codes.update(re.findall(r'\b[A-Z_]*CODE = "([A-Z][A-Z0-9-]*)"', text))  # ESTIMATE_CODE = "AKGEN-ESTIMATE"
     codes.update(r.code for r in all_rules())
     codes.update({"CXX", "LINK", "CMAKE", "BUILD", "MSOPGEN"})
     return codes
