@@ -132,7 +132,7 @@ def distribution(args: argparse.Namespace) -> None:
     out = Path(args.out)
     records = ResultStore(Path(args.synth) / "mutants.jsonl").load()
     cands = out / "candidates"
-    n = export_candidates(records, cands)
+    n = export_candidates(records, cands, link=True)  # the synthesis' builds are found in the cache again
     tasks = sorted({p.name for p in cands.iterdir()})
     t0 = time.perf_counter()
     summary = run_bench(RunOptions(tasks=tuple(tasks), candidates=str(cands), out=out / "bench", jobs=args.jobs,

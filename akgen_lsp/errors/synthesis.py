@@ -274,10 +274,11 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
                     kept_now[0], records, time.perf_counter() - t0)
 
 
-def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True) -> int:
+def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True, link: bool = False) -> int:
     """The mutants as a folder of generated candidates in the layout `akgen bench run --candidates DIR` reads
     (``<Task>/<sample>/op_kernel/<op>.cpp`` and the answer's ``op_host/``), one sample number per mutant of a task;
-    returns how many were written."""
+    returns how many were written. With `link`, ``op_kernel`` is a symbolic link to the mutant's folder: the
+    simulator resolves it, so the builds of the synthesis are found in its cache again."""
     n = 0
     per_task: dict[str, int] = {}
     for r in records:
@@ -290,9 +291,17 @@ def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: b
         s = per_task.get(name, 0)
         per_task[name] = s + 1
         dst = out / name / str(s)
-        shutil.copytree(mutant.parent, dst / "op_kernel", dirs_exist_ok=True)
+        dst.mkdir(parents=True, exist_ok=True)
+        if link:
+            if not (dst / "op_kernel").exists():
+                (dst / "op_kernel").symlink_to(mutant.parent.resolve(), target_is_directory=True)
+        else:
+            shutil.copytree(mutant.parent, dst / "op_kernel", dirs_exist_ok=True)
         host = Path(r["source_path"]).parent.parent / "op_host"
-        if host.is_dir():
+        if host.is_dir() and link:
+            if not (dst / "op_host").exists():
+                (dst / "op_host").symlink_to(host.resolve(), target_is_directory=True)
+        elif host.is_dir():
             shutil.copytree(host, dst / "op_host", dirs_exist_ok=True)
         (dst / "mutant.json").write_text(json.dumps({k: r.get(k) for k in ("id", "operator", "injected_class",
                                                                            "description")}), encoding="utf-8")

@@ -117,3 +117,13 @@ def test_kept_mutants_export_as_bench_candidates(run: tuple[Path, object], tmp_p
     assert n == 3
     cands = dir_candidates(tmp_path / "cands", discover_tasks(SUITE, names=["AddMath"]))
     assert [c.sample for c in cands] == [0, 1, 2] and all(c.kernel and c.host_dir for c in cands)
+
+
+def test_linked_export_points_at_the_mutants(run: tuple[Path, object], tmp_path: Path) -> None:
+    from akgen_lsp.errors.synthesis import export_candidates
+
+    _out, result = run
+    assert export_candidates(result.records, tmp_path / "c", link=True) == 3  # type: ignore[attr-defined]
+    kernel = tmp_path / "c" / "AddMath" / "0" / "op_kernel" / "add_math.cpp"
+    assert kernel.is_file() and (tmp_path / "c" / "AddMath" / "0" / "op_kernel").is_symlink()
+    assert kernel.resolve() in {Path(r["mutant_path"]).resolve() for r in result.records}  # type: ignore[attr-defined]
