@@ -245,17 +245,22 @@ def register(app: typer.Typer) -> None:
             store = RepairStore() if into_store else None
             report = build_dataset([*run.records, *history], out,
                                    {**{k: str(v) for k, v in opts.__dict__.items()}, "executor": executor,
-                                    "from_runs": [str(d) for d in runs or ()]}, settings, store)
+                                    "from_runs": [str(d) for d in runs or ()],
+                                    "sources_not_passing": run.failing_sources}, settings, store)
         except (TaskError, RayUnavailable, RepairStoreError, HistoryError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
+                  "sources_not_passing": run.failing_sources,
                   "history_repairs": sum(1 for r in history if r["kept"]),
                   "seconds": round(run.seconds, 1), "verified_per_minute": run.verified_per_minute,
                   **report.to_json()}
         if as_json:
             typer.echo(json.dumps(counts, indent=2))
             return
+        if run.failing_sources:
+            typer.echo(f"{len(run.failing_sources)} source kernels do not pass as they are and were not mutated: "
+                       + ", ".join(f"{k} ({v})" for k, v in sorted(run.failing_sources.items())[:8]))
         typer.echo(f"{run.planned} mutants ({run.ran} run now, {run.resumed} from {out / 'mutants.jsonl'}), "
                    f"{run.kept} really fail; {report.samples} SFT samples and {report.dpo_pairs} DPO pairs after "
                    f"removing {report.dropped_exact} exact and {report.dropped_near} near duplicates")

@@ -184,6 +184,31 @@ def _primary(blocks: list[ErrorBlock], kernel: str) -> ErrorBlock | None:
     return None
 
 
+def check_originals(planned: Sequence[PlannedMutant], opts: SynthOptions, executor: Executor) -> dict[str, str]:
+    """Run each source kernel as it is, with its mutants' cases (``OUT/originals.jsonl``, resumable): only a kernel
+    that passes is a correct kernel to mutate. Returns the failing ones (source id -> status)."""
+    store = ResultStore(opts.out / "originals.jsonl")
+    jobs: dict[str, tuple[Job, str]] = {}
+    for pm in planned:
+        src = pm.source
+        if any(sid == src.id for _j, sid in jobs.values()):
+            continue
+        host = src.answer.root / "op_host"
+        job = Job(str(src.task.root), Candidate(src.task.id, src.answer.index, src.answer.kernel,
+                                                host if host.is_dir() else None),
+                  bench_settings(opts, src.task), opts.timeout_s)
+        jobs[job.key] = (job, src.id)
+    done = {f"{r['task']}#{r.get('sample', 0)}#{r.get('mode', 'static')}": r for r in store.load() if "task" in r}
+
+    def on_result(job: Job, rec: dict[str, Any]) -> None:
+        store.append(rec)
+        done[job.key] = rec
+
+    executor.run([job for key, (job, _sid) in jobs.items() if key not in done], on_result)
+    return {sid: str(done.get(key, {}).get("status", "missing")) for key, (_job, sid) in jobs.items()
+            if done.get(key, {}).get("status") != "pass"}
+
+
 def mutant_record(pm: PlannedMutant, rec: dict[str, Any], classifier: Classifier) -> dict[str, Any]:
     """The line of ``mutants.jsonl`` for one mutant: the bench record's essentials, the blocks, the verdict."""
     status = str(rec.get("status", "harness_error"))
@@ -194,9 +219,12 @@ def mutant_record(pm: PlannedMutant, rec: dict[str, Any], classifier: Classifier
     blocks = blocks_from_finding_json(findings, origin, errors_only=False)
     lint_blocks = [block_from_finding_dict(d, origin) for d in pm.lint_new]
     blocks = classifier.classify_all(blocks + lint_blocks)
-    sim_failed = status in FAILED_STATUSES
+    # a failure with no error finding says nothing about the mutation (a build killed from outside, a tool that
+    # could not start): not a sample, whatever the status
+    silent = status in FAILED_STATUSES and not any(b.severity == "error" for b in blocks if b.code not in lint_codes(pm))
+    sim_failed = status in FAILED_STATUSES and not silent
     failed_by = "+".join(x for x, on in (("sim", sim_failed), ("lint", bool(pm.lint_new))) if on)
-    harness = status in ("harness_error", "skipped")
+    harness = status in ("harness_error", "skipped") or (silent and not pm.lint_new)
     primary = _primary([b for b in blocks if b.code != "BENCH-SKIP"], kernel) if (failed_by and not harness) else None
     if primary is not None:
         primary.label = pm.mutation.error_class if pm.mutation.operator in OBSERVABLE else None
@@ -218,6 +246,10 @@ def mutant_record(pm: PlannedMutant, rec: dict[str, Any], classifier: Classifier
     }
 
 
+def lint_codes(pm: PlannedMutant) -> set[str]:
+    return {str(d["code"]) for d in pm.lint_new}
+
+
 def block_from_finding_dict(d: dict[str, Any], origin: dict[str, Any]) -> ErrorBlock:
     return block_from_finding(finding_from_json(d), origin=origin)
 
@@ -231,6 +263,7 @@ class SynthRun:
     kept_now: int  # kept among those run now
     records: list[dict[str, Any]]
     seconds: float
+    failing_sources: dict[str, str] = field(default_factory=dict)  # source kernel -> its status: not mutated
 
     @property
     def verified_per_minute(self) -> float | None:
@@ -245,6 +278,9 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
     catalog = load_catalog()
     classifier = Classifier(catalog, opts.cann_version)
     planned = plan(opts, catalog)
+    executor = executor or make_executor("local", opts.jobs)
+    failing = check_originals(planned, opts, executor)
+    planned = [pm for pm in planned if pm.source.id not in failing]
     store = ResultStore(opts.out / "mutants.jsonl")
     per_task: dict[str, Settings] = {}
     jobs = {}
@@ -267,11 +303,11 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
         if progress:
             progress(count[0], len(jobs), row)
 
-    (executor or make_executor("local", opts.jobs)).run(todo, on_result)
+    executor.run(todo, on_result)
     wanted = set(jobs)
     records = [r for r in store.load() if f"{r.get('task')}#{r.get('sample')}#{r.get('mode')}" in wanted]
     return SynthRun(len(planned), len(todo), len(jobs) - len(todo), sum(1 for r in records if r.get("kept")),
-                    kept_now[0], records, time.perf_counter() - t0)
+                    kept_now[0], records, time.perf_counter() - t0, failing)
 
 
 def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True, link: bool = False) -> int:

@@ -127,3 +127,22 @@ def test_linked_export_points_at_the_mutants(run: tuple[Path, object], tmp_path:
     kernel = tmp_path / "c" / "AddMath" / "0" / "op_kernel" / "add_math.cpp"
     assert kernel.is_file() and (tmp_path / "c" / "AddMath" / "0" / "op_kernel").is_symlink()
     assert kernel.resolve() in {Path(r["mutant_path"]).resolve() for r in result.records}  # type: ignore[attr-defined]
+
+
+def test_a_failure_without_any_finding_is_not_a_sample(tmp_path: Path) -> None:
+    (pm,) = plan(_opts(tmp_path, operators=["drop_enque"], per_kernel=1))
+    pm.lint_new = []  # (the linter sees a dropped EnQue: here only the run is in question)
+    rec = {"status": "runtime_error", "findings": [], "mode": "static", "cases": 1}  # a run killed from outside
+    row = mutant_record(pm, rec, Classifier())
+    assert not row["kept"] and row["harness_problem"] and row["failed_by"] is None
+
+
+def test_a_source_kernel_that_does_not_pass_is_not_mutated(tmp_path: Path) -> None:
+    class Recording(SerialExecutor):
+        def run(self, jobs, on_result):  # type: ignore[no-untyped-def]
+            for job in jobs:  # every original fails: none of its mutants may run
+                on_result(job, {"task": job.candidate.task_id, "sample": job.candidate.sample,
+                                "mode": job.settings.mode, "status": "wrong_answer", "findings": []})
+
+    result = run_synthesis(_opts(tmp_path), Recording())
+    assert result.failing_sources == {"level1/Math/AddMath#0": "wrong_answer"} and result.ran == 0
