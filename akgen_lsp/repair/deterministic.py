@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
@@ -91,18 +91,7 @@ async def verified_fixes(text: str, path: str, before: CheckOutcome, checker: Ch
     if not proposals:
         return []
     gate = asyncio.Semaphore(max(1, jobs))
-
-    async def check(new: str) -> CheckOutcome:
-        async with gate:
-            return await checker(path, new)
-
-    tasks = {new: asyncio.ensure_future(check(new)) for new in texts}
-    try:
-        await asyncio.gather(*tasks.values())
-    finally:
-        for t in tasks.values():
-            t.cancel()
-    outcomes = {new: t.result() for new, t in tasks.items()}
+    outcomes = await check_all(texts, path, checker, gate)
     out: list[VerifiedFix] = []
     per_target: list[tuple[Finding, list[VerifiedFix]]] = []
     for target in wanted:
@@ -143,6 +132,24 @@ async def _together(text: str, path: str, before: CheckOutcome, per_target: Sequ
         texts.setdefault(new, combo)
         if len(texts) >= max_combos:
             break
+    outcomes = await check_all(texts, path, checker, gate)
+    out: list[VerifiedFix] = []
+    for new, combo in texts.items():
+        after = outcomes[new]
+        verdicts = [verify_fix(vf.finding, before, after, text, new) for vf in combo]
+        if not all(v.ok for v in verdicts):
+            continue
+        title = "; ".join(vf.proposal.fix.title for vf in combo)
+        edits = tuple(e for vf in combo for e in vf.proposal.fix.edits)
+        for vf, v in zip(combo, verdicts, strict=True):
+            joint = Proposal(Fix(f"Fix {len(combo)} errors: {title}", edits), False, "together")
+            out.append(VerifiedFix(vf.finding, joint, new, v))
+    return out
+
+
+async def check_all(texts: Iterable[str], path: str, checker: Checker, gate: asyncio.Semaphore
+                    ) -> dict[str, CheckOutcome]:
+    """The check of each text, as many at once as `gate` lets through; cancelled together."""
 
     async def check(new: str) -> CheckOutcome:
         async with gate:
@@ -154,18 +161,7 @@ async def _together(text: str, path: str, before: CheckOutcome, per_target: Sequ
     finally:
         for t in tasks.values():
             t.cancel()
-    out: list[VerifiedFix] = []
-    for new, combo in texts.items():
-        after = tasks[new].result()
-        verdicts = [verify_fix(vf.finding, before, after, text, new) for vf in combo]
-        if not all(v.ok for v in verdicts):
-            continue
-        title = "; ".join(vf.proposal.fix.title for vf in combo)
-        edits = tuple(e for vf in combo for e in vf.proposal.fix.edits)
-        for vf, v in zip(combo, verdicts, strict=True):
-            joint = Proposal(Fix(f"Fix {len(combo)} errors: {title}", edits), False, "together")
-            out.append(VerifiedFix(vf.finding, joint, new, v))
-    return out
+    return {new: t.result() for new, t in tasks.items()}
 
 
 def with_fixes(findings: Sequence[Finding], fixes: Sequence[VerifiedFix]) -> list[Finding]:

@@ -12,6 +12,12 @@ from akgen_lsp.findings import Severity
 from akgen_lsp.sim.cost import PIPES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+SCALED_ADD_TOML = (
+    '[[task]]\nname = "ScaledAdd"\nfile = "k.cpp"\nkernel = "scaled_add"\nmode = "static"\nblock_dim = 48\n'
+    'reference = "alpha * x + y"\nparams = { alpha = 0.5 }\n'
+    'inputs = [{ name = "x", shape = [100003], dtype = "float32" }, '
+    '{ name = "y", shape = [100003], dtype = "float32" }]\n'
+    'outputs = [{ name = "z", shape = [100003], dtype = "float32" }]\n')
 
 
 def test_kernel_in_the_bench_layout(add_task: Task) -> None:
@@ -29,12 +35,7 @@ def test_kernel_in_the_bench_layout(add_task: Task) -> None:
 
 def test_workspace_task_table(tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "kernels" / "elementwise_tail.cpp", tmp_path / "k.cpp")
-    (tmp_path / "akgen.toml").write_text(
-        '[[task]]\nname = "ScaledAdd"\nfile = "k.cpp"\nkernel = "scaled_add"\nmode = "static"\nblock_dim = 48\n'
-        'reference = "alpha * x + y"\nparams = { alpha = 0.5 }\n'
-        'inputs = [{ name = "x", shape = [100003], dtype = "float32" }, '
-        '{ name = "y", shape = [100003], dtype = "float32" }]\n'
-        'outputs = [{ name = "z", shape = [100003], dtype = "float32" }]\n')
+    (tmp_path / "akgen.toml").write_text(SCALED_ADD_TOML)
     findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
     assert figures["status"] == "pass", findings
     # the same kernel against a wrong reference fails with the max error and the first bad index
@@ -73,12 +74,7 @@ def test_a_candidate_text_is_checked_as_the_file(tmp_path: Path) -> None:
     assert '#include "kernel_operator.h"' in body
     (tmp_path / "k.cpp").write_text(body)
     (tmp_path / "consts.h").write_text("#pragma once\nconstexpr float kHalf = 0.5f;\n")
-    (tmp_path / "akgen.toml").write_text(
-        '[[task]]\nname = "ScaledAdd"\nfile = "k.cpp"\nkernel = "scaled_add"\nmode = "static"\nblock_dim = 48\n'
-        'reference = "alpha * x + y"\nparams = { alpha = 0.5 }\n'
-        'inputs = [{ name = "x", shape = [100003], dtype = "float32" }, '
-        '{ name = "y", shape = [100003], dtype = "float32" }]\n'
-        'outputs = [{ name = "z", shape = [100003], dtype = "float32" }]\n')
+    (tmp_path / "akgen.toml").write_text(SCALED_ADD_TOML)
     broken = body.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "consts.h"\n'
                           'static_assert(kHalf == 0.5f, "the header beside the file is read");\nint oops = nope;', 1)
     findings, figures = check_kernel(tmp_path / "k.cpp", defaults(), text=broken)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,9 +23,9 @@ from akgen_lsp.repair.verify import Checker, CheckOutcome, repairable
 from akgen_lsp.server.check_process import descendants
 from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
 
-from .conftest import broken, original
+from .conftest import WORKSPACE, broken, original
 
-pytestmark = pytest.mark.asyncio
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 # the kernel with the name of an API mistyped: its build error is the one the model is asked to repair
 BROKEN = (("Abs(yLocal, xIn, TILE_LENGTH);", "AscendC::Absolute(yLocal, xIn, TILE_LENGTH);"),)
@@ -46,7 +47,15 @@ def settings_for(ws: Path, grammar: str, samples: int = 1, **extra: object) -> S
                                              "fix.temperature": 0.7, "model.n_ctx": 16384, **extra}, "test")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the workspace for the module (a repair checks texts; it never writes the file)."""
+    dst = tmp_path_factory.mktemp("model-ws") / "ws"
+    shutil.copytree(WORKSPACE, dst)
+    return dst
+
+
+@pytest.fixture(scope="module")
 async def worker() -> AsyncIterator[CheckWorker]:
     w = CheckWorker()
     try:
@@ -55,10 +64,16 @@ async def worker() -> AsyncIterator[CheckWorker]:
         await w.close()
 
 
+_BEFORE: dict[str, CheckOutcome] = {}
+
+
 async def _before(ws: Path, checker: Checker) -> tuple[str, str, CheckOutcome]:
+    """The broken kernel, its path and its check (made once per module)."""
     text = broken(*BROKEN)
     path = str(ws / "abs.cpp")
-    return text, path, await checker(path, text)
+    if path not in _BEFORE:
+        _BEFORE[path] = await checker(path, text)
+    return text, path, _BEFORE[path]
 
 
 async def _repair(ws: Path, tiny: Path, worker: CheckWorker, grammar: str, samples: int = 1):  # type: ignore[no-untyped-def]

@@ -4,7 +4,6 @@ error when no model is configured (a server without a model, driven by pytest-ls
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,13 @@ from pytest_lsp import LanguageClient
 from akgen_lsp.repair.backend import HOW_TO_CONFIGURE
 
 from .lsp_helpers import CONFIG, initialize_params
-from .test_repair import ORIGINAL, WS, _actions, _apply, _errors, _open, _save, _until
+from .test_repair import ORIGINAL, _actions, _apply, _errors, _open, _save, _until, workspace
+
+__all__ = ["workspace"]  # the module's copy of the repair workspace (a fixture)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 UNTYPED = ORIGINAL.replace("inQueueX.AllocTensor<half>()", "inQueueX.AllocTensor()")
-
-
-@pytest.fixture(scope="module")
-def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("fix-ws")
-    shutil.copytree(WS, root, dirs_exist_ok=True)
-    return root
 
 
 @pytest_lsp.fixture(config=CONFIG, scope="module")
