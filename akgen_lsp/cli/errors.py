@@ -198,6 +198,9 @@ def register(app: typer.Typer) -> None:
         task: Annotated[list[str] | None, typer.Option("--task", help="Only this task; repeatable.")] = None,
         into_store: Annotated[bool, typer.Option("--into-store", help="Also add the repairs to the local store of "
                                                  "repairs (reports find them as similar errors).")] = False,
+        from_store: Annotated[bool, typer.Option("--from-store", help="Also write the repairs users accepted "
+                                                 "(the store of repairs: fix.store, else the user cache) as SFT "
+                                                 "samples, OUT/sft/store.jsonl.")] = False,
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
         arch: Annotated[str | None, typer.Option("--arch", help="Hardware profile.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
@@ -209,7 +212,7 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.errors.dataset import build_dataset
         from akgen_lsp.errors.history import HistoryError, history_records
         from akgen_lsp.errors.mutations import OPERATORS
-        from akgen_lsp.errors.store import RepairStore, RepairStoreError
+        from akgen_lsp.errors.store import RepairStore, RepairStoreError, default_path
         from akgen_lsp.errors.synthesis import SynthOptions, SynthRun, make_executor, run_synthesis
 
         ops = [o.strip() for o in operators.split(",")] if operators else None
@@ -221,9 +224,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: --executor must be local, ray or serial, not {executor!r}", err=True)
             raise typer.Exit(2)
         sources = sources or []
-        if not sources and not runs:
-            typer.echo("error: give --from (folders of tasks with answers) or --from-runs (bench run folders)",
-                       err=True)
+        if not sources and not runs and not from_store:
+            typer.echo("error: give --from (folders of tasks with answers), --from-runs (bench run folders) or "
+                       "--from-store (the repairs users accepted)", err=True)
             raise typer.Exit(2)
         missing = [s for s in sources if not s.is_dir()]
         if missing:
@@ -236,7 +239,22 @@ def register(app: typer.Typer) -> None:
                             level=level, tasks=tuple(task or ()))
         runner = RayExecutor(address=ray_address, num_cpus=jobs) if executor == "ray" else make_executor(executor,
                                                                                                            jobs)
+        user_samples = 0
         try:
+            if from_store:
+                from akgen_lsp.errors.store_samples import write_store_samples
+
+                where = str(settings["fix.store"])
+                store_file = Path(where) if where else default_path()
+                if not store_file.is_file():
+                    raise RepairStoreError(f"there is no store of repairs at {store_file}: accept a repair in the "
+                                           "editor or run `akgen fix --apply` first, or set fix.store")
+                user_samples = write_store_samples(RepairStore(store_file), out, settings)
+            if not sources and not runs:
+                counts = {"store_samples": user_samples}
+                typer.echo(json.dumps(counts, indent=2) if as_json else
+                           f"{user_samples} SFT samples from the store of repairs: {out / 'sft' / 'store.jsonl'}")
+                return
             if sources:
                 run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
             else:
@@ -252,6 +270,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
                   "sources_not_passing": run.failing_sources,
+                  **({"store_samples": user_samples} if from_store else {}),
                   "history_repairs": sum(1 for r in history if r["kept"]),
                   "seconds": round(run.seconds, 1), "verified_per_minute": run.verified_per_minute,
                   **report.to_json()}
@@ -266,6 +285,8 @@ def register(app: typer.Typer) -> None:
                    f"removing {report.dropped_exact} exact and {report.dropped_near} near duplicates")
         for split, c in report.splits.items():
             typer.echo(f"  {split}: {c.get('sft', 0)} SFT, {c.get('dpo', 0)} DPO")
+        if from_store:
+            typer.echo(f"  store: {user_samples} SFT (the repairs users accepted)")
         typer.echo(f"wrote {out / 'sft'}, {out / 'dpo'}, {out / 'repairs.jsonl'}, {out / 'manifest.json'}")
 
 
