@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from conftest import llama_server_process  # tests/conftest.py
 
 from akgen_lsp.config import Settings, load_settings
@@ -55,7 +56,7 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return dst
 
 
-@pytest.fixture(scope="module")
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def worker() -> AsyncIterator[CheckWorker]:
     w = CheckWorker()
     try:
