@@ -32,15 +32,14 @@ from akgen_lsp.model.complete import (
     CompletionCache,
     Cursor,
     Debouncer,
-    FilterContext,
     InlineResult,
     StopRules,
     catalog_completion,
     decide_mode,
-    post_filter,
     replace_range,
     split_at,
 )
+from akgen_lsp.model.filters import FilterContext, post_filter
 from akgen_lsp.model.prompts import (
     align_to_cursor,
     completion_prompt,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from akgen_lsp.model.complete import POST_FILTERS, FilterContext, post_filter
+from akgen_lsp.model.filters import POST_FILTERS, FilterContext, post_filter
 
 if sys.version_info >= (3, 11):
     import tomllib
