@@ -4,7 +4,8 @@ For each broken kernel of the corpus it does what `akgen fix --no-model` does: t
 fixes round after round (`repair.deterministic.repair`), each fixed text checked on the simulator against the
 kernel's task (`bench.check.check_kernel`: the mutant's text beside its folder, the answer's op_host, the same cases
 as the benchmark's own verification). A mistake only the linter sees (an invented name our headers happen to
-declare) is mended with the linter's own fix, which the editor offers as its quick fix, checked the same way. Only a
+declare, a call on a path no case runs) is mended with the linter's own fix (the editor's quick fix), or the fixers'
+answer to its message (an argument count, a type spelling), checked the same way. Only a
 repaired text that passes, with no lint error the correct kernel does not have, is proposed, so every candidate it
 offers is one the editor would offer: the benchmark's own verification of it is the count of offered fixes that fail
 (0 is the bar).
@@ -24,6 +25,7 @@ from akgen_lsp.config import Settings
 from akgen_lsp.errors.fixers import BrokenKernel, CandidateEdit
 from akgen_lsp.findings import Finding, Severity, apply_edits
 from akgen_lsp.repair import deterministic
+from akgen_lsp.repair.fixers import FixContext, propose
 from akgen_lsp.repair.verify import Checker, CheckOutcome
 
 
@@ -88,7 +90,9 @@ class VerifiedFixer:
     async def _lint_fix(self, text: str, lint: list[Finding], broken: BrokenKernel, settings: Settings,
                         checker: Checker) -> tuple[str, CheckOutcome, str] | None:
         fixes = [fx for f in lint for fx in f.fixes if fx.safe] + [fx for f in lint for fx in f.fixes if not fx.safe]
-        for fx in fixes[:4]:
+        ctx = FixContext(text, str(broken.file), settings)
+        fixes += [p.fix for f in lint for p in propose(ctx, f) if p.fix not in fixes]  # the fixers on its messages
+        for fx in fixes[:6]:
             new = apply_edits(text, fx.edits)
             left = self._new_lint(new, broken, settings)
             if len(left) >= len(lint):

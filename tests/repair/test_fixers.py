@@ -53,6 +53,13 @@ CASES = [
     ("DeQue from the wrong queue", ("LocalTensor<half> yOut = outQueueY.DeQue<half>();",
                                     "LocalTensor<half> yOut = inQueueX.DeQue<half>();"), "yOut", "SIM-QUE-EMPTY",
      "DeQue from an empty queue: no tensor was EnQue'd (on the NPU this waits forever)"),
+    ("wrong element type", ("LocalTensor<half> xIn = inQueueX.DeQue<half>();",
+                            "LocalTensor<half> xIn = inQueueX.DeQue<float>();"), "DeQue<float>", "CXX",
+     "conversion from 'AscendC::LocalTensor<float>' to non-scalar type 'AscendC::LocalTensor<half>' requested"),
+    ("dropped count after an enumerator", ("Abs(yLocal, xIn, TILE_LENGTH);",
+                                           "Cast(yLocal, xIn, RoundMode::CAST_NONE);"), "Cast(", "CXX",
+     "no matching function for call to 'Cast(AscendC::LocalTensor<half>&, AscendC::LocalTensor<half>&, "
+     "AscendC::RoundMode)'"),
     ("never freed", ("            inQueueX.FreeTensor(xIn);\n", ""), "inQueueX.AllocTensor", "SIM-QUE-ALLOC",
      "AllocTensor with no free buffer: all 2 buffers of this queue are in use (free one with FreeTensor first; on the "
      "NPU this hangs)"),
@@ -65,8 +72,11 @@ def test_the_fix_restores_the_kernel(name: str, pair: tuple[str, str], where: st
     fixed = _fixed(text, _finding(text, where, code, message))
     assert fixed, f"{name}: no fix proposed"
     restored = [f for f in fixed if f[1].replace("AscendC::Abs(", "Abs(") == original()]
-    if name == "never freed":  # the free goes to the end of the loop body, not where it was
-        restored = [f for f in fixed if f[1].count("inQueueX.FreeTensor(xIn);") == 1]
+    if name == "never freed":  # the free goes to the end of the loop body (the tensor's block), not where it was
+        restored = [f for f in fixed if f[1].count("inQueueX.FreeTensor(xIn);") == 1
+                    and "outQueueY.FreeTensor(yOut);\n            inQueueX.FreeTensor(xIn);\n        }" in f[1]]
+    if name == "dropped count after an enumerator":  # the count goes after the RoundMode, the one slot it fits
+        restored = [f for f in fixed if "Cast(yLocal, xIn, RoundMode::CAST_NONE, TILE_LENGTH);" in f[1]]
     assert restored, (name, [f[0] for f in fixed])
 
 
@@ -141,3 +151,51 @@ def test_a_message_no_fixer_knows_gets_nothing() -> None:
     text = original()
     f = Finding("SIM-UB-OOB", "UB access out of bounds", Span.point(PATH, 5), source="akgen-run")
     assert _fixed(text, f) == []
+
+
+_TWO_INPUTS = """#include "kernel_operator.h"
+using namespace AscendC;
+class KernelSub {
+public:
+    __aicore__ inline void CopyIn()
+    {
+        LocalTensor<half> x = inQueueX.AllocTensor<half>();
+        inQueueX.EnQue(x);
+        LocalTensor<half> y = inQueueY.AllocTensor<half>();
+        inQueueY.EnQue(y);
+    }
+    __aicore__ inline void Compute()
+    {
+        LocalTensor<half> xLocal = inQueueX.DeQue<half>();
+        LocalTensor<half> yLocal = inQueueY.DeQue<half>();
+        LocalTensor<half> zLocal = outQueueZ.AllocTensor<half>();
+        Sub(zLocal, xLocal, yLocal, 1024);
+        outQueueZ.EnQue(zLocal);
+        inQueueX.FreeTensor(xLocal);
+        inQueueY.FreeTensor(yLocal);
+    }
+    __aicore__ inline void CopyOut()
+    {
+        LocalTensor<half> zLocal = outQueueZ.DeQue<half>();
+        outQueueZ.FreeTensor(zLocal);
+    }
+private:
+    TQue<QuePosition::VECIN, 1> inQueueX, inQueueY;
+    TQue<QuePosition::VECOUT, 1> outQueueZ;
+};
+"""
+
+
+def test_a_dequeue_that_took_another_queues_tensor_is_a_place_of_the_fix_too() -> None:
+    """``x = qY.DeQue(); y = qY.DeQue();``: the second DeQue finds qY empty, and the mistake is the first one. Both
+    places are proposed (changing the second swaps the operands, which only the cases tell), neither as certain; in
+    abs.cpp, where the other DeQue of the queue comes before the right queue is filled, the one place is certain."""
+    text = _TWO_INPUTS.replace("xLocal = inQueueX.DeQue", "xLocal = inQueueY.DeQue")
+    f = _finding(text, "yLocal = inQueueY", "SIM-QUE-EMPTY", "DeQue from an empty queue: no tensor was EnQue'd")
+    fixed = _fixed(text, f)
+    assert [new == _TWO_INPUTS for _t, new, _c in fixed] == [False, True] and not any(c for _t, _n, c in fixed)
+    assert "xLocal = inQueueY.DeQue" in fixed[0][1] and "yLocal = inQueueX.DeQue" in fixed[0][1]
+    text = broken(("LocalTensor<half> yOut = outQueueY.DeQue<half>();",
+                   "LocalTensor<half> yOut = inQueueX.DeQue<half>();"))
+    ((_title, new, certain),) = _fixed(text, _finding(text, "yOut", "SIM-QUE-EMPTY", "DeQue from an empty queue"))
+    assert new == original() and certain

@@ -205,3 +205,20 @@ def _alive(pid: int) -> bool:
         return False
     finally:
         os.sched_yield()
+
+
+async def test_a_candidate_that_never_ends_is_stopped_in_the_sandbox_and_rejected(ws: Path, tiny: Path,
+                                                                                 worker: CheckWorker) -> None:
+    hangs = original().replace("    __aicore__ inline void Process()\n    {\n",
+                               "    __aicore__ inline void Process()\n    {\n        while (true) {}\n", 1)
+    assert hangs != original()
+    settings = settings_for(ws, literal_grammar(answer(hangs)), **{"toolchain.timeout_s": 5.0})
+    checker = checker_for(worker, plain_settings(settings), 300.0)
+    text, path, before = await _before(ws, checker)
+    target = next(f for f in before.findings if repairable(f))
+    backend = LlamaCppBackend(str(tiny), n_ctx=16384, n_threads=1)
+    await backend.load()
+    result = await model_repair(text, path, target, before, backend, checker, settings)
+    (c,) = result.candidates
+    assert c.verdict is not None and c.verdict.outcome.status == "timeout" and not c.ok
+    assert "still fails" in result.message() or "no case passes" in result.message()

@@ -2,7 +2,9 @@
 waits forever) -> the queue that is filled and never emptied.
 
 The queues of the file are counted: the one the DeQue names has more DeQues than EnQues; a queue with more EnQues
-than DeQues (of the same element type, where the file says) is the one meant. Certain when exactly one queue is.
+than DeQues (of the same element type, where the file says) is the one meant, at the reported DeQue or at an
+earlier DeQue of that queue in the same function (the one that emptied it). Certain when exactly one queue and one
+place are.
 """
 
 from __future__ import annotations
@@ -46,8 +48,30 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
                                                                        or want in _types(ctx, q))]
     if not candidates:
         return
-    col = m.start("queue") + 1
+    # the DeQue that finds the queue empty may be the right one, after an earlier DeQue of the same function took
+    # its tensor (``x = qY.DeQue(); y = qY.DeQue();``): such a DeQue is a place the other queue may be meant (the
+    # one reported first), unless that queue is EnQue'd only after it in that function (it would be empty there).
+    # A DeQue of another function emptied the queue the way it should.
+    ops = ctx.model.queue_ops
+    reported = next((op for op in ops if op.op == "DeQue" and op.queue == wrong
+                     and ctx.parsed.span(op.call.node).line == line), None)
+    earlier = [op for op in ops if reported is not None and op.op == "DeQue" and op.queue == wrong
+               and op is not reported and op.function.node.start_byte == reported.function.node.start_byte
+               and op.call.node.start_byte < reported.call.node.start_byte]
     for q in candidates:
-        edit = Edit(ctx.word_span(line, wrong, col) or finding.span, q)
-        yield Proposal(Fix(f"DeQue from '{q}' (it is EnQue'd and never DeQue'd), not '{wrong}'", (edit,)),
-                       len(candidates) == 1, NAME)
+        sites = [(line, m.start("queue") + 1)]
+        for op in earlier:
+            here = [o for o in ops if o.op == "EnQue" and o.queue == q
+                    and o.function.node.start_byte == op.function.node.start_byte]
+            if here and all(o.call.node.start_byte > op.call.node.start_byte for o in here):
+                continue
+            at = ctx.parsed.span(op.call.node)
+            if at.line != line:
+                sites.append((at.line, at.column))
+        for n, (where, col) in enumerate(sites):
+            span = ctx.word_span(where, wrong, col)
+            if span is None:
+                continue
+            place = "" if n == 0 else f" at line {where}"
+            yield Proposal(Fix(f"DeQue from '{q}'{place} (it is EnQue'd and never DeQue'd), not '{wrong}'",
+                               (Edit(span, q),)), len(candidates) == 1 and len(sites) == 1, NAME)

@@ -18,13 +18,21 @@ from tree_sitter import Node
 
 from akgen_lsp.ascendc.catalog import Overload
 from akgen_lsp.ascendc.kernel_model import tensor_info
-from akgen_lsp.ascendc.syntax import Call
+from akgen_lsp.ascendc.syntax import Call, lookup
 from akgen_lsp.findings import Edit, Finding, Fix, Span
 from akgen_lsp.repair.fixers.base import QUOTED, FixContext, Proposal, arguments_text
 
 NAME = "overload"
 _NO_MATCH = re.compile(rf"no matching (?:member )?function for call to {QUOTED}(?:[\w:]*::)?(?P<name>\w+)")
 _COUNT_PARAMS = frozenset({"count", "calCount", "calcount", "dataSize", "size"})
+
+
+def _enum_kind(ctx: FixContext, type_text: str) -> str | None:
+    """``enum:RoundMode`` for a parameter type that is an enum of the catalog."""
+    base = type_text.replace("const", "").replace("&", "").strip().rsplit("::", 1)[-1]
+    if base and any(e.kind == "enum" for e in ctx.catalog.lookup(base)):
+        return f"enum:{base}"
+    return None
 
 
 def _kind_of_type(t: str) -> str:
@@ -46,14 +54,28 @@ def _kind_of_arg(ctx: FixContext, node: Node) -> str:
         return "local" if info[0] == "LocalTensor" else "global"
     if node.type in ("number_literal", "true", "false") or ctx.model.eval(node) is not None:
         return "scalar"
+    text = ctx.parsed.node_text(node)
+    if node.type == "identifier":  # a variable the file declares: scalar unless its type is a tensor
+        decl = lookup(ctx.parsed, text, node)
+        if decl is not None and decl.type_name and "Tensor" not in decl.type_name and decl.type_name != "auto":
+            return "scalar"
+    if node.type == "qualified_identifier" and any(e.kind == "enumerator"
+                                                   for e in ctx.catalog.lookup(text.rsplit("::", 1)[-1])):
+        scope = text.rsplit("::", 2)[-2] if text.count("::") >= 1 else ""
+        return f"enum:{scope}" if scope else "scalar"  # RoundMode::CAST_NONE
     return "unknown"
 
 
-def _fits(kinds: Sequence[str], ov: Overload) -> bool:
+def _fits(kinds: Sequence[str], ov: Overload, ctx: FixContext | None = None) -> bool:
     if not ov.accepts(len(kinds)):
         return False
     for kind, param in zip(kinds, ov.params, strict=False):
         want = _kind_of_type(param.type)
+        enum = _enum_kind(ctx, param.type) if ctx is not None else None
+        if kind.startswith("enum:") or enum is not None:  # an enumerator goes where its enum does, nothing else
+            if kind != "unknown" and kind != enum:
+                return False
+            continue
         if kind == "unknown" or want == "any":
             continue
         if kind in ("local", "global") and want != kind:
@@ -107,10 +129,11 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         if entry is None or not entry.overloads:
             continue
         kinds = [_kind_of_arg(ctx, a) for a in call.args]
-        if any(_fits(kinds, ov) for ov in entry.overloads):
+        if any(_fits(kinds, ov, ctx) for ov in entry.overloads):
             continue  # the arity fits: the types are wrong, which no argument count mends
         args = arguments_text(ctx, call)
-        drops = [i for i in range(len(kinds)) if any(_fits(kinds[:i] + kinds[i + 1:], ov) for ov in entry.overloads)]
+        drops = [i for i in range(len(kinds))
+                 if any(_fits(kinds[:i] + kinds[i + 1:], ov, ctx) for ov in entry.overloads)]
         by_result: dict[str, int] = {}
         for i in drops:  # removing either of two equal arguments is one fix
             by_result.setdefault(", ".join(args[:i] + args[i + 1:]), i)
@@ -120,7 +143,7 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
                                    (_removal(ctx, call, args, i),)), False, NAME)
             continue
         inserts = [(ov, j) for ov in entry.overloads for j in range(len(kinds) + 1)
-                   if j < len(ov.params) and _fits([*kinds[:j], "unknown", *kinds[j:]], ov)
+                   if j < len(ov.params) and _fits([*kinds[:j], "unknown", *kinds[j:]], ov, ctx)
                    and len(ov.params) == len(kinds) + 1]
         slots = {(j, ov.params[j].name) for ov, j in inserts}  # overloads that differ only in their templates
         if len(slots) != 1:
