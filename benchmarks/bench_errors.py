@@ -7,11 +7,12 @@ run over mutated candidates, the SFT / DPO set sizes, and the latency of a diagn
     python benchmarks/bench_errors.py sizes SYNTH_OUT...
     python benchmarks/bench_errors.py report-latency [--repeat 20]
 
-- ``throughput``: mutants of the first N tasks of the bundled suite, run twice into fresh output folders. Pass 1
-  (after a warm-up run of the reference answers: precompiled header, launcher, host runners and task references
-  warm) compiles every mutant; pass 2 runs the same mutants again with the build cache warm (the issue's
-  measure). Prints verified mutants (kept: they really fail) per minute of wall time, and the load average, since
-  the machine's two cores are shared.
+- ``throughput``: mutants of the first N tasks of the bundled suite, run twice in one output folder (the second
+  time with its records removed). Pass 1 (after a warm-up run of the reference answers: precompiled header,
+  launcher, host runners and task references warm) compiles every mutant; pass 2 runs the same mutants again with
+  the build cache warm (the issue's measure: a build's key holds its sources' paths, and the mutants' files are
+  where they were, so their builds are found). Prints verified mutants (kept: they really fail) per minute of wall
+  time, and the load average, since the machine's two cores are shared.
 - ``accuracy``: the classifier on every block whose class is known: the primary block of each kept mutant of an
   observable operator (labelled with the injected class) and the hand-labelled blocks of tests/errors/fixtures;
   prints the confusion matrix and accuracy, and the share of all kept mutants (observable or not) whose real log is
@@ -56,8 +57,10 @@ def throughput(args: argparse.Namespace) -> None:
     run_bench(RunOptions(tasks=tuple(names), out=Path(tempfile.mkdtemp(prefix="akgen-warmup-")), jobs=args.jobs,
                          max_cases=args.max_cases))
     print(f"warm-up (reference answers): {time.perf_counter() - t0:.1f} s")
+    out = Path(tempfile.mkdtemp(prefix="akgen-synth-"))
     for label in ("cold mutants (each compiled)", "warm build cache (the same mutants again)"):
-        out = Path(tempfile.mkdtemp(prefix="akgen-synth-"))
+        for done in ("mutants.jsonl", "originals.jsonl"):  # run them all again, at the same paths (cache keys)
+            (out / done).unlink(missing_ok=True)
         opts = SynthOptions(sources=[SUITE], out=out, per_kernel=args.per_kernel, jobs=args.jobs,
                             max_cases=args.max_cases, tasks=tuple(names))
         run = run_synthesis(opts, make_executor("local", args.jobs))

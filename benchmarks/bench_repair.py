@@ -64,6 +64,24 @@ def deterministic(args: argparse.Namespace) -> None:
         failed = r["not_verified"]  # offered by the fixer, not passing the benchmark's own verification
         print(f"{cls:<20} {r['broken']:>6} {r['repaired']:>8} {r['repaired'] / r['broken']:>6.0%} {offered:>7} "
               f"{failed:>15}")
+    operator_of = {}
+    for line in (Path(args.corpus) / "mutants.jsonl").read_text(encoding="utf-8").splitlines():
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        operator_of[r.get("id")] = r.get("operator")
+    per_op: dict[str, list[int]] = {}
+    for line in (Path(args.corpus) / "repair-bench" / "repair_results.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        row = per_op.setdefault(str(operator_of.get(r["id"], "?")), [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += any(c["verified"] for c in r["candidates"])
+        row[2] += len(r["candidates"])
+        row[3] += sum(1 for c in r["candidates"] if not c["verified"])
+    print(f"\n{'mutation':<20} {'broken':>6} {'restored':>8} {'share':>6} {'offered':>7} {'offered, failed':>15}")
+    for op, (n, fixed, offered, failed) in sorted(per_op.items()):
+        print(f"{op:<20} {n:>6} {fixed:>8} {fixed / n:>6.0%} {offered:>7} {failed:>15}")
     print(json.dumps(rows))
 
 

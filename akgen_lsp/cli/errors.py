@@ -187,7 +187,7 @@ def register(app: typer.Typer) -> None:
                                                 "spread over the operators.")] = 12,
         jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
         executor: Annotated[str, typer.Option("--executor", help="local (a process pool), ray (pip install "
-                                              "'akgen-lsp[ray]') or serial.")] = "local",
+                                              "'akgen-lsp\\[ray]') or serial.")] = "local",
         ray_address: Annotated[str | None, typer.Option("--ray-address", help="A Ray cluster to run on (default: "
                                                         "start a local Ray).")] = None,
         max_cases: Annotated[int, typer.Option("--max-cases", help="Cases run per mutant (0: all): the first case of "
