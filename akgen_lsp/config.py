@@ -125,6 +125,19 @@ _KEYS: tuple[Key, ...] = (
         "folder); diagnostic reports show its similar repairs, `akgen errors synthesize` exports it."),
     Key("fix.grammar", str, "", "A GBNF grammar the repair answers must follow (llama_cpp, or a llama.cpp server): "
         "demos and tests that need a known answer from a small model."),
+    Key("generate.rounds", int, 3, "Correctness rounds of `akgen generate` and \"Generate kernel for this task\" "
+        "(round 0 is the first answer; each failure's diagnostic report is the next round's prompt)."),
+    Key("generate.perf_rounds", int, 0, "Performance rounds after the kernel passes (\"Improve performance\": "
+        "at least 1); a faster kernel is kept only if every case still passes."),
+    Key("generate.samples", int, 1, "Samples per instance (pass@k needs k or more)."),
+    Key("generate.max_tokens", int, 8192, "Most tokens one generation answer may hold (the whole kernel)."),
+    Key("generate.temperature", float, 0.7, "Sampling temperature of generation answers (NPUKernelBench: 0.7)."),
+    Key("generate.timeout_s", float, 900.0, "Time limit of one model answer in a generation round."),
+    Key("generate.concurrency", int, 1, "Model requests at once to the one backend (a served model: more)."),
+    Key("generate.memory", bool, True, "The experience memory: verified repairs and improvements of earlier rounds "
+        "go to the store of repairs (fix.store) and the nearest few into later prompts."),
+    Key("generate.grammar", list, [], "GBNF grammars the answers of round 0, 1, ... must follow (the last one for "
+        "later rounds; llama_cpp or a llama.cpp server): demos and tests with known answers."),
     Key("log.level", str, "info", "Server log level.", ("debug", "info", "warning", "error")),
 )
 

@@ -22,9 +22,10 @@ LAYERS = {
     "bench": 4, "model": 4,
     "errors": 5,
     "repair": 6,
-    "server": 7,
-    "cli": 8,
-    "__main__": 9,  # `python -m akgen_lsp`: the command line
+    "generate": 7,  # the closed loop: verifies its rounds as the repair flow does
+    "server": 8,
+    "cli": 9,
+    "__main__": 10,  # `python -m akgen_lsp`: the command line
 }
 # third-party packages only the named top-level packages may import
 ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}}

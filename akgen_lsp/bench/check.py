@@ -318,22 +318,35 @@ def check_kernel(
         trace = _keep_trace(work, trace_to) if trace_to else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    findings = []
+    findings = [(_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec)]
+    figures = record_figures(rec, mode, arch)
+    figures["trace"] = trace
+    return findings, figures
+
+
+def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
+    """The findings of a candidate's record (those that do not read back are left out)."""
+    out = []
     for f in rec.get("findings", []):
         try:
-            found_f = finding_from_json(f)
+            out.append(finding_from_json(f))
         except (KeyError, TypeError, ValueError):
             continue
-        findings.append(_named_here(found_f, kernel, p) if text is not None else found_f)
+    return out
+
+
+def record_figures(rec: Mapping[str, Any], mode: str, arch: str) -> dict[str, Any]:
+    """What a check reports of a candidate's record (`check_kernel`'s figures; `repair.verify.CheckOutcome` reads
+    them): status, cases, the estimate and its baseline, the worst error, per-case results."""
     worst = max((c for c in rec.get("case_results", []) if c.get("max_abs") is not None),
                 key=lambda c: float(c["max_abs"]) if isinstance(c["max_abs"], (int, float)) else float("inf"),
                 default=None)
-    figures = {"task": rec.get("task"), "mode": mode, "status": rec.get("status"),
-               "passed_cases": rec.get("passed_cases"), "cases": rec.get("cases"),
-               "estimate_us": rec.get("estimate_us"), "baseline_us": rec.get("baseline_us"),
-               "speedup": rec.get("speedup"), "bound": rec.get("bound"), "max_abs": worst.get("max_abs") if worst else None,
-               "max_rel": worst.get("max_rel") if worst else None, "arch": arch, "estimate_label": "estimate",
-               "timings": rec.get("timings", {}), "trace": trace,
-               "case_results": [{k: c.get(k) for k in ("case_id", "status", "max_abs", "max_rel", "estimate_us")}
-                                for c in rec.get("case_results", [])]}
-    return findings, figures
+    return {"task": rec.get("task"), "mode": mode, "status": rec.get("status"),
+            "passed_cases": rec.get("passed_cases"), "cases": rec.get("cases"),
+            "estimate_us": rec.get("estimate_us"), "baseline_us": rec.get("baseline_us"),
+            "speedup": rec.get("speedup"), "bound": rec.get("bound"), "max_abs": worst.get("max_abs") if worst else None,
+            "max_rel": worst.get("max_rel") if worst else None, "arch": arch, "estimate_label": "estimate",
+            "timings": rec.get("timings", {}), "trace": None,
+            "case_results": [{k: c.get(k) for k in ("case_id", "status", "max_abs", "max_rel", "estimate_us", "bound",
+                                                    "pipes", "blocks", "cores")}
+                             for c in rec.get("case_results", [])]}

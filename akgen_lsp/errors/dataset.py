@@ -55,6 +55,11 @@ _TIER = {"wrong_answer": "wrong_numbers", "no_work": "wrong_numbers", "compile_e
          "parse_error": "does_not_compile"}
 
 
+def tier_of(status: str) -> str | None:
+    """The preference tier of a check's status (correct > wrong_numbers > does_not_compile; None: ranks nowhere)."""
+    return "correct" if status == "pass" else _TIER.get(status)
+
+
 @dataclass
 class DatasetReport:
     samples: int = 0

@@ -306,6 +306,28 @@ KERNEL_RULES: tuple[str, ...] = (
     "Split the work over all AI cores with GetBlockIdx() and GetBlockNum().",
     "Use only real Ascend C APIs (AscendC:: namespace); a made-up API fails to compile.",
 )
+# dynamic shape (kernel + host): NPUKernelBench's rules for the tiling header and the host tiling
+DYNAMIC_RULES: tuple[str, ...] = (
+    "Write the tiling header (op_host/<op>_tiling.h with BEGIN_TILING_DATA_DEF), the host TilingFunc "
+    "(op_host/<op>.cpp: keep the OpDef, set the block dim and the tiling data from the input shapes) and the kernel "
+    "(op_kernel/<op>.cpp, reading its tiling with GET_TILING_DATA); keep the kernel function's name and parameters.",
+    "Every test case must pass with the same three files: nothing shape-specific may be hard-coded.",
+    "Write bfloat16_t and float16_t (or half) for 16-bit floating types.",
+    "DataCopy lengths and UB addresses must be multiples of 32 bytes.",
+    "Split the work over all AI cores (SetBlockDim on the host, GetBlockIdx() in the kernel).",
+    "Use only real Ascend C APIs (AscendC:: namespace); a made-up API fails to compile.",
+)
+SYSTEM_GENERATE = SYSTEM_REPAIR.replace("repair kernels that fail to build or run", "write kernels")
+
+
+def answer_layout(op: str, mode: str = "static") -> str:
+    """How the answer must be laid out (what NPUKernelBench's parser and `bench.extract` read)."""
+    if mode == "dynamic":
+        sections = "\n".join(f"================== {name} ==================\n```cpp\n...\n```"
+                             for name in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp", f"op_kernel/{op}.cpp"))
+        return f"Reply with the three files, each under its title line:\n\n{sections}"
+    return ("Reply with the complete kernel file between <kernel_impl> and </kernel_impl>, as one ```cpp block:\n\n"
+            "<kernel_impl>\n```cpp\n...\n```\n</kernel_impl>")
 
 
 def hardware_block(arch: object) -> str:
@@ -324,21 +346,31 @@ def hardware_block(arch: object) -> str:
     return "\n".join(lines)
 
 
-def kernel_prompt(api_desc: str, test_case: str, arch: object, *, question: str = "", example: str = "",
-                  rules: Sequence[str] = KERNEL_RULES, think: bool = True) -> Prompt:
-    """A kernel-generation request in NPUKernelBench's style."""
+def kernel_messages(api_desc: str, test_case: str, arch: object, *, question: str = "", example: str = "",
+                    reference: str = "", host: str = "", rules: Sequence[str] = KERNEL_RULES,
+                    layout: str = "Reply with the complete kernel file in one ```cpp block.") -> tuple[dict[str, str], ...]:
+    """A kernel-generation request in NPUKernelBench's style, as [system, user] chat messages: the API description,
+    the PyTorch reference, the test case, the templates (kernel, and host in dynamic mode), an example, the hardware
+    block, the rules and the answer layout."""
     parts = ["## Task\nImplement the Ascend C kernel described below.", f"## API description\n{api_desc.strip()}"]
+    if reference:
+        parts.append(f"## Reference (PyTorch)\n```python\n{reference.strip()}\n```")
     if test_case:
         parts.append(f"## Test case\n{test_case.strip()}")
     if question:
         parts.append(f"## Kernel template\n```cpp\n{question.strip()}\n```")
+    if host:
+        parts.append(f"## Host template (op_host)\n```cpp\n{host.strip()}\n```")
     if example:
         parts.append(f"## Example (AddCustom)\n```cpp\n{example.strip()}\n```")
     parts.append(f"## Hardware\n{hardware_block(arch)}")
     parts.append("## Rules\n" + "\n".join(f"{i}. {r}" for i, r in enumerate(rules, 1)))
-    parts.append("Reply with the complete kernel file in one ```cpp block.")
-    user = "\n\n".join(parts)
-    messages = ({"role": "system", "content": SYSTEM_REPAIR.replace("repair kernels that fail to build or run",
-                                                                    "write kernels")},
-                {"role": "user", "content": user})
+    parts.append(layout)
+    return ({"role": "system", "content": SYSTEM_GENERATE}, {"role": "user", "content": "\n\n".join(parts)})
+
+
+def kernel_prompt(api_desc: str, test_case: str, arch: object, *, question: str = "", example: str = "",
+                  rules: Sequence[str] = KERNEL_RULES, think: bool = True) -> Prompt:
+    """A kernel-generation request in NPUKernelBench's style."""
+    messages = kernel_messages(api_desc, test_case, arch, question=question, example=example, rules=rules)
     return Prompt(render_chat(messages, think=think), messages=messages, kind="chat", think=think)

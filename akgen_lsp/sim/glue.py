@@ -186,8 +186,8 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     lines.append('extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {')
     lines.append("    (void)arg; (void)buf; (void)cap; (void)kv;")
     for i, a in enumerate(opts.signature):
-        if a["kind"] != "tiling":
-            continue
+        if a["kind"] != "tiling" or not (opts.tiling_header or opts.tiling_struct):
+            continue  # no tiling struct (a kernel-only candidate on a TilingFunc that only sets the block dim): zeroed
         lines.append(f"    if (arg == {i}) {{")
         lines.append("        akgen_tiling_struct_t t{};")
         lines.append("        ::akgen_sim::for_each_field(kv, [&](std::string_view k, const char* v) {")

@@ -20,6 +20,8 @@ def case_perf(task: Task, case: Case, data: CaseData, arch: ArchProfile, run: Ru
     cr["estimate_us"] = est
     cr["baseline_us"] = base
     cr["bound"] = (run.estimate or {}).get("bound")
+    for key in ("pipes", "blocks", "cores"):  # per-pipe busy time and utilisation, cores used (the loop's feedback)
+        cr[key] = (run.estimate or {}).get(key)
     return est, base
 
 

@@ -154,6 +154,11 @@ class Backend:
     def stream(self, prompt: Prompt, params: GenParams) -> Generation:
         raise NotImplementedError
 
+    def count_tokens(self, text: str) -> int | None:
+        """The number of tokens `text` is for this model, where the backend holds its tokenizer (None: unknown,
+        the caller estimates)."""
+        return None
+
     def uses_messages(self, prompt: Prompt) -> bool:
         """True when `prompt` goes out as chat messages (the server applies the template, no pre-filled answer)."""
         return False

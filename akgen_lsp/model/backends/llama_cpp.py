@@ -146,6 +146,11 @@ class LlamaCppBackend(Backend):
     def n_ctx(self) -> int:
         return self.key.n_ctx
 
+    def count_tokens(self, text: str) -> int | None:
+        if self._shared is None:
+            return None
+        return len(self._shared.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
     def stream(self, prompt: Prompt, params: GenParams) -> Generation:
         stats = GenStats()
         if self._shared is None:
