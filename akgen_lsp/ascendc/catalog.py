@@ -36,6 +36,7 @@ and ``[[invented]]`` tables for names that models invent::
     replacement = "AscendC::SoftMax"
     certain = true                        # a single deterministic rename
     note = "SoftMax (capital M) also takes a SoftMaxTiling argument."
+    # negate = 2                          # the replacement takes that argument negated (Subs -> Adds)
 
 Hardware profiles are in ``catalog/arch/`` and are read by `akgen_lsp.ascendc.arch`.
 """
@@ -157,6 +158,7 @@ class Invented:
     certain: bool = False
     note: str = ""
     max_version: str | None = None  # the replacement applies only below this CANN version (Divs -> Muls on < 9)
+    negate: int | None = None  # the replacement takes this argument (0-based) negated: Subs(d, s, v, n) = Adds(d, s, -v, n)
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -394,6 +396,7 @@ def load_catalog_dir(folder: Path) -> Catalog:
                         certain=bool(raw.get("certain", False)),
                         note=raw.get("note", ""),
                         max_version=raw.get("max_version"),
+                        negate=int(raw["negate"]) if "negate" in raw else None,
                     )
                 )
             except KeyError as exc:

@@ -27,7 +27,10 @@ AscendC::ReduceRepeat<AscendC::ReduceType::SUM>(dst, src, mask, repeat, 1, 1, 8)
 When the catalog names a replacement, the rename is offered. It is safe only for a pure rename: the
 replacement takes exactly the same argument lists (the same parameters, types and names in order, in every
 overload). Otherwise the fix is unsafe, because template arguments or the order of arguments may have to change
-too (``ReduceDataBlock`` takes mask and repeat in the other order than ``BlockReduceSum``).
+too (``ReduceDataBlock`` takes mask and repeat in the other order than ``BlockReduceSum``). An older API that does
+the work another way (``Subs`` before CANN 9.0 is ``Adds`` of the negated scalar: the catalog's invented-name
+table, with its ``negate`` argument) is renamed with that argument rewritten, and never safe unless the table
+marks it certain: ``Subs(dst, src, v, n)`` becomes ``Adds(dst, src, -v, n)``, not ``Adds(dst, src, v, n)``.
 
 ## References
 - Ascend C release notes and API reference (asc-devkit ``docs/zh/api``); the catalog's ``since``/``removed``/
@@ -38,10 +41,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from akgen_lsp.ascendc.catalog import Catalog, Entry, parse_version
+from akgen_lsp.ascendc.catalog import Catalog, Entry, Invented, parse_version
 from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.rewrites import negated
 from akgen_lsp.ascendc.rules import Rule
-from akgen_lsp.ascendc.syntax import ASCENDC, calls, qualified_refs
+from akgen_lsp.ascendc.syntax import ASCENDC, Call, ParsedFile, calls, qualified_refs
 from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG103"
@@ -59,7 +63,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         entry = cat.get(call.resolved)
         if entry is not None and _versioned(cat, entry):
-            f = _judge(entry, cat, version, call.name_span, call.short)
+            f = _judge(entry, cat, version, call.name_span, call.short, (pf, call))
             if f is not None:
                 seen.add(call.name_node.start_byte)
                 yield f
@@ -109,18 +113,21 @@ def _versioned(cat: Catalog, entry: Entry) -> bool:
     return bool(entry.since or entry.removed or entry.deprecated or since_of(cat, entry))
 
 
-def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> Finding | None:
+def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str,
+           at: tuple[ParsedFile, Call] | None = None) -> Finding | None:
     v = parse_version(version)
     replaced_by = entry.replaced_by
+    inv = None
     since = since_of(cat, entry)
     data: dict[str, object] = {"name": entry.name, "cann_version": version}
     if since and v < parse_version(since):
         message = f"'{entry.name}' is not available before CANN {since} (target: CANN {version})"
         severity = Severity.ERROR
         data["since"] = since
-        inv = cat.invented.get(entry.name)
-        if not replaced_by and inv is not None and inv.max_version == since:
-            replaced_by = inv.replacement  # the older name to write instead
+        older = cat.invented.get(entry.name)
+        if not replaced_by and older is not None and older.max_version == since:
+            replaced_by = older.replacement  # the older name to write instead
+            inv = older
     elif entry.removed and v >= parse_version(entry.removed):
         message = f"'{entry.name}' was removed in CANN {entry.removed} (target: CANN {version})"
         severity = Severity.ERROR
@@ -148,8 +155,7 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> 
             message += f"; use '{replaced_by}'"
             new_short = replaced_by.rsplit("::", 1)[-1]
             if entry.parent == (replaced_by.rsplit("::", 1)[0] if "::" in replaced_by else ""):
-                safe = replacement is not None and _same_arguments(entry, replacement)
-                fixes = (Fix(f"Rename '{short}' to '{new_short}'", (Edit(span, new_short),), safe=safe),)
+                fixes = _rename_fixes(entry, replacement, inv, span, short, new_short, at)
     return Finding(
         code=CODE,
         message=message,
@@ -160,6 +166,27 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str) -> 
         fixes=fixes,
         data=data,
     )
+
+
+def _rename_fixes(entry: Entry, replacement: Entry | None, inv: Invented | None, span: Span, short: str,
+                  new_short: str, at: tuple[ParsedFile, Call] | None) -> tuple[Fix, ...]:
+    """The rename to the name of the target version. An older API that does the work another way (the catalog's
+    invented-name table: ``Subs`` is ``Adds`` of the negated scalar) is safe only when the table says the rename is
+    certain; its argument rewrite comes along, and with no call to rewrite there is no fix (the name alone would
+    change what the code computes)."""
+    edits = [Edit(span, new_short)]
+    if inv is not None and inv.negate is not None:
+        if at is None or len(at[1].args) <= inv.negate:
+            return ()
+        pf, call = at
+        arg = call.args[inv.negate]
+        edits.append(Edit(pf.span(arg), negated(pf.node_text(arg))))
+        title = f"Rename '{short}' to '{new_short}' with argument {inv.negate + 1} negated"
+    else:
+        title = f"Rename '{short}' to '{new_short}'"
+    same = replacement is not None and _same_arguments(entry, replacement)
+    safe = same and (inv is None or (inv.certain and inv.negate is None))
+    return (Fix(title, tuple(edits), safe=safe),)
 
 
 def _signature_key(entry: Entry) -> set[tuple[tuple[str, str], ...]]:

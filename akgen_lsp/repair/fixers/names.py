@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from akgen_lsp.ascendc.catalog import Entry, parse_version
-from akgen_lsp.findings import Finding
+from akgen_lsp.findings import Finding, Fix
 from akgen_lsp.repair.fixers.base import QUOTED, UNQUOTED, FixContext, Proposal, rename
 
 NAME = "catalog"
@@ -88,6 +88,8 @@ def _invented(ctx: FixContext, name: str, scopes: list[str]) -> list[tuple[str, 
     for inv in ctx.catalog.invented_short.get(name, ()):
         if inv.max_version and version >= parse_version(inv.max_version):
             continue
+        if inv.negate is not None:  # not a rename: the linter's fix (AKG103) rewrites the argument too
+            continue
         rep_scope, _, rep_short = inv.replacement.rpartition("::")
         if rep_scope in scopes:
             out.append((rep_short, "the real API", inv.certain))
@@ -107,11 +109,14 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     seen: set[str] = set()
     for f in lint:
         for fx in f.fixes:
-            new = fx.edits[0].new_text if len(fx.edits) == 1 else None
-            if new is None or new in seen:
+            if not fx.edits or fx.edits[0].new_text in seen:
                 continue
+            new = fx.edits[0].new_text
             seen.add(new)
             why = "its name in this CANN version" if f.code == "AKG103" else "the catalog's name"
+            if len(fx.edits) > 1:  # a rename with its arguments rewritten (Subs -> Adds of the negated scalar)
+                yield Proposal(Fix(f"{fx.title} ({why})", fx.edits), fx.safe, NAME)
+                continue
             certain = fx.safe or len(f.fixes) == 1
             p = rename(ctx, finding, name, new, why, certain, NAME)
             if p is not None:

@@ -183,3 +183,20 @@ def test_removed_without_replacement() -> None:
 def test_fixtures(name: str) -> None:
     text = fixture_text(name)
     assert found(run(text, "9.1")) == expected(text)
+
+
+def test_an_older_api_that_works_another_way_is_not_a_rename() -> None:
+    """The bundled catalog: before CANN 9.0 there is no Subs (write Adds of the negated scalar) and no Divs (Muls of
+    the reciprocal). Renaming alone would compile and compute something else, so neither fix is safe, and Subs's
+    fix negates the scalar (undoing a negation already written)."""
+    from akgen_lsp.ascendc.catalog import load_catalog
+
+    real = load_catalog()
+    text = ("using namespace AscendC;\n__aicore__ void f() {\n  Subs(d, s, (half)2.0, 256);\n"
+            "  Subs(d, s, -(mean), 256);\n  Divs(d, s, 2.0f, 256);\n}\n")
+    subs1, subs2, divs = lint(text, "AKG103", catalog=real, cann_version="8.5")
+    assert subs1.fixes[0].title == "Rename 'Subs' to 'Adds' with argument 3 negated" and not subs1.fixes[0].safe
+    assert "  Adds(d, s, -((half)2.0), 256);\n" in apply_fix(text, subs1)
+    assert "  Adds(d, s, mean, 256);\n" in apply_fix(text, subs2)
+    assert divs.fixes[0].title == "Rename 'Divs' to 'Muls'" and not divs.fixes[0].safe
+    assert lint(text, "AKG103", catalog=real, cann_version="9.0") == []
