@@ -199,3 +199,28 @@ def test_a_dequeue_that_took_another_queues_tensor_is_a_place_of_the_fix_too() -
                    "LocalTensor<half> yOut = inQueueX.DeQue<half>();"))
     ((_title, new, certain),) = _fixed(text, _finding(text, "yOut", "SIM-QUE-EMPTY", "DeQue from an empty queue"))
     assert new == original() and certain
+
+
+def test_subs_of_a_later_cann_becomes_adds_of_the_negated_scalar() -> None:
+    """CANN 8.5 has no Subs (bisheng: ``'Subs' was not declared in this scope``): the fix is the linter's, Adds with
+    the scalar negated, never the bare rename (which compiles and adds instead of subtracting)."""
+    meant = broken(("Abs(yLocal, xIn, TILE_LENGTH);", "Adds(yLocal, xIn, -scale, TILE_LENGTH);"))
+    text = meant.replace("Adds(yLocal, xIn, -scale,", "Subs(yLocal, xIn, -(-scale),")
+    fixed = _fixed(text, _finding(text, "Subs", "CXX", "'Subs' was not declared in this scope"))
+    assert [(new == meant, certain) for _t, new, certain in fixed] == [(True, False)], fixed
+
+
+@pytest.mark.parametrize("dequeued_at_once", [False, True])
+def test_a_tensor_never_enqueued_is_enqueued_after_its_last_use(dequeued_at_once: bool) -> None:
+    """A dropped ``EnQue``: the DeQue of the queue finds nothing. The EnQue goes after the tensor's last use, before
+    a DeQue of the queue in the same block."""
+    text = original()
+    if dequeued_at_once:  # the tensor comes back from the queue in the same block
+        text = text.replace("            inQueueX.EnQue(xLocal);\n            LocalTensor<half> xIn = inQueueX.DeQue<half>();\n",
+                            "            inQueueX.EnQue(xLocal);\n            xLocal = inQueueX.DeQue<half>();\n"
+                            "            LocalTensor<half> xIn = xLocal;\n")
+    meant = text
+    text = text.replace("            inQueueX.EnQue(xLocal);\n", "")
+    f = _finding(text, "inQueueX.DeQue", "SIM-QUE-EMPTY", "DeQue from an empty queue: no tensor was EnQue'd")
+    fixed = [(t, new, c) for t, new, c in _fixed(text, f) if t.startswith("EnQue")]
+    assert [(new == meant, certain) for _t, new, certain in fixed] == [(True, False)], fixed

@@ -14,8 +14,9 @@ verifies each proposal on the simulator and offers only those that verify.
 | `entry` | a missing ``extern "C"``, ``__global__``, ``__aicore__`` | the linter's AKG110 insertion |
 | `overload` | one argument too many or too few | the one overload that fits the arguments given |
 | `datacopy_pad` | ``DataCopy`` length not a multiple of 32 bytes | ``DataCopyPad`` with the exact byte count |
-| `free_tensor` | a queue that runs dry, a tensor held at the end; a double free | ``FreeTensor`` at the end of the function that took it; the second one removed |
+| `free_tensor` | a queue that runs dry, a tensor held at the end; a double free | ``FreeTensor`` at the end of the block that took it; the second one removed |
 | `deque_queue` | ``DeQue`` from a queue nothing fills | the queue that is filled and never emptied |
+| `enque` | ``DeQue`` from a queue nothing fills | ``EnQue`` of the tensor allocated from it, after its last use |
 | `repeat_loop` | ``repeatTime`` over 255 | the call in a loop of at most 255 repeats |
 """
 
@@ -25,6 +26,7 @@ from akgen_lsp.findings import Finding, apply_edits
 from akgen_lsp.repair.fixers import (
     datacopy_pad,
     deque_queue,
+    enque,
     entry,
     free_tensor,
     names,
@@ -45,6 +47,7 @@ FIXERS: tuple[tuple[str, Fixer], ...] = (
     (datacopy_pad.NAME, datacopy_pad.propose),
     (free_tensor.NAME, free_tensor.propose),
     (deque_queue.NAME, deque_queue.propose),
+    (enque.NAME, enque.propose),
     (repeat_loop.NAME, repeat_loop.propose),
 )
 COMPILER = "compiler"

@@ -24,7 +24,7 @@ CODES = frozenset({"SIM-QUE-ALLOC", "SIM-QUE-LEAK", "SIM-QUE-LIVE"})
 _QUEUE_CALL = re.compile(r"(?P<queue>\w+)\s*(?:\.|->)\s*(?:template\s+)?(?:AllocTensor|DeQue)\b")
 
 
-def _scope_of(node: Node) -> Node | None:
+def scope_of(node: Node) -> Node | None:
     """The innermost block (``{ ... }``) around `node`."""
     n = node.parent
     while n is not None and n.type != "compound_statement":
@@ -48,7 +48,7 @@ def _end_of(ctx: FixContext, scope: Node) -> tuple[Span, str] | None:
     return Span(ctx.path, at.end_line, at.end_column, at.end_line, at.end_column), indent
 
 
-def _never_given_back(ctx: FixContext, queue: str) -> list[tuple[QueueOp, Node]]:
+def never_given_back(ctx: FixContext, queue: str) -> list[tuple[QueueOp, Node]]:
     """The tensors `queue` hands out (DeQue, or AllocTensor) that no EnQue or FreeTensor after them in their block
     gives back, with that block."""
     out = []
@@ -58,7 +58,7 @@ def _never_given_back(ctx: FixContext, queue: str) -> list[tuple[QueueOp, Node]]
             continue
         if not op.tensor.isidentifier():
             continue
-        scope = _scope_of(op.call.node)
+        scope = scope_of(op.call.node)
         if scope is None:
             continue
         given_back = any(
@@ -93,7 +93,7 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     queues = {m.group("queue") for m in _QUEUE_CALL.finditer(ctx.code_line(finding.span.line))}
     seen: set[tuple[int, str]] = set()
     for queue in sorted(queues):
-        for op, scope in _never_given_back(ctx, queue):
+        for op, scope in never_given_back(ctx, queue):
             key = (scope.start_byte, op.tensor or "")
             if key in seen:
                 continue
