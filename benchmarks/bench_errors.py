@@ -2,6 +2,7 @@
 run over mutated candidates, the SFT / DPO set sizes, and the latency of a diagnostic report.
 
     python benchmarks/bench_errors.py throughput [--tasks N] [--per-kernel M] [--jobs 2] [--max-cases 4]
+    python benchmarks/bench_errors.py throughput --reuse SYNTH_OUT [--jobs 2]   # the warm pass over a past run
     python benchmarks/bench_errors.py accuracy SYNTH_OUT...          # labelled corpus: mutants + hand-labelled logs
     python benchmarks/bench_errors.py distribution SYNTH_OUT --out DIR [--jobs 2] [--max-cases 4]
     python benchmarks/bench_errors.py sizes SYNTH_OUT...
@@ -12,7 +13,8 @@ run over mutated candidates, the SFT / DPO set sizes, and the latency of a diagn
   launcher, host runners and task references warm) compiles every mutant; pass 2 runs the same mutants again with
   the build cache warm (the issue's measure: a build's key holds its sources' paths, and the mutants' files are
   where they were, so their builds are found). Prints verified mutants (kept: they really fail) per minute of wall
-  time, and the load average, since the machine's two cores are shared.
+  time, and the load average, since the machine's two cores are shared. With ``--reuse SYNTH_OUT`` only the warm
+  pass runs, over the mutants of an earlier synthesis (its options from its manifest; its records restored after).
 - ``accuracy``: the classifier on every block whose class is known: the primary block of each kept mutant of an
   observable operator (labelled with the injected class) and the hand-labelled blocks of tests/errors/fixtures;
   prints the confusion matrix and accuracy, and the share of all kept mutants (observable or not) whose real log is
@@ -26,6 +28,7 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import statistics
@@ -51,6 +54,9 @@ def throughput(args: argparse.Namespace) -> None:
     from akgen_lsp.bench.tasks import discover_tasks
     from akgen_lsp.errors.synthesis import SynthOptions, make_executor, run_synthesis
 
+    if args.reuse:
+        _throughput_again(args)
+        return
     names = [t.name for t in discover_tasks(SUITE)][: args.tasks]
     print(f"tasks: {', '.join(names)}; {_load()}")
     t0 = time.perf_counter()
@@ -63,12 +69,44 @@ def throughput(args: argparse.Namespace) -> None:
             (out / done).unlink(missing_ok=True)
         opts = SynthOptions(sources=[SUITE], out=out, per_kernel=args.per_kernel, jobs=args.jobs,
                             max_cases=args.max_cases, tasks=tuple(names))
-        run = run_synthesis(opts, make_executor("local", args.jobs))
-        per = [r["timings"].get("total", 0.0) for r in run.records]
-        print(f"[{label}] {run.ran} mutants in {run.seconds:.1f} s, {run.kept_now} verified (really fail): "
-              f"{run.verified_per_minute} verified mutants per minute on {args.jobs} workers "
-              f"({run.ran / (run.seconds / 60):.1f} mutants per minute; median {statistics.median(per):.2f} s per "
-              f"mutant in the pipeline); {_load()}")
+        _print_run(label, run_synthesis(opts, make_executor("local", args.jobs)), args.jobs)
+
+
+def _print_run(label: str, run: Any, jobs: int) -> None:
+    per = [r["timings"].get("total", 0.0) for r in run.records]
+    print(f"[{label}] {run.ran} mutants in {run.seconds:.1f} s, {run.kept_now} verified (really fail): "
+          f"{run.verified_per_minute} verified mutants per minute on {jobs} workers "
+          f"({run.ran / (run.seconds / 60):.1f} mutants per minute; median {statistics.median(per):.2f} s per "
+          f"mutant in the pipeline); {_load()}")
+
+
+def _throughput_again(args: argparse.Namespace) -> None:
+    """The warm pass alone, over a synthesis output made before (`--reuse OUT`, with its own options from its
+    manifest): its records are set aside, every mutant runs again where it was (its build is in the cache), and
+    the records are put back as they were."""
+    import shutil
+
+    from akgen_lsp.errors.synthesis import SynthOptions, make_executor, run_synthesis
+
+    out = Path(args.reuse)
+    o = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["options"]
+    tasks = tuple(ast.literal_eval(o["tasks"])) if o.get("tasks") not in (None, "None", "()") else ()
+    opts = SynthOptions(sources=[Path(p) for p in ast.literal_eval(o["sources"].replace("PosixPath", ""))], out=out,
+                        per_kernel=int(o["per_kernel"]), jobs=args.jobs, max_cases=int(o["max_cases"]), tasks=tasks)
+    saved = out / "bench-throughput-saved"
+    saved.mkdir(exist_ok=True)
+    for done in ("mutants.jsonl", "originals.jsonl"):
+        shutil.copy(out / done, saved / done)
+    try:
+        for done in ("mutants.jsonl", "originals.jsonl"):
+            (out / done).unlink()
+        print(f"{out}: {opts.per_kernel} per kernel, {opts.max_cases} cases, tasks {tasks or 'all'}; {_load()}")
+        _print_run("warm build cache (the mutants of that run again)", run_synthesis(opts, make_executor(
+            "local", args.jobs)), args.jobs)
+    finally:
+        for done in ("mutants.jsonl", "originals.jsonl"):
+            shutil.copy(saved / done, out / done)
+        shutil.rmtree(saved, ignore_errors=True)
 
 
 def _hand_labelled() -> list[Any]:
@@ -195,6 +233,7 @@ def main() -> None:
     p.add_argument("--per-kernel", type=int, default=10)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--max-cases", type=int, default=4)
+    p.add_argument("--reuse", metavar="SYNTH_OUT", help="only the warm pass, over this synthesis output")
     p = sub.add_parser("accuracy")
     p.add_argument("synth", nargs="+")
     p = sub.add_parser("distribution")
