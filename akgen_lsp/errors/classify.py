@@ -27,7 +27,8 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "`": "'"})
 _NOT_FOUND = re.compile(r"no (?:member|template|type) named '(?P<a>\w+)'|'(?P<b>\w+)' is not a member of|"
                         r"has no member named '(?P<c>\w+)'|'(?P<d>\w+)' was not declared|use of undeclared identifier "
                         r"'(?P<e>\w+)'|unknown type name '(?P<f>\w+)'|'(?P<g>\w+)' (?:does not name a type|has not "
-                        r"been declared)|undefined (?:reference to|symbol:?) '(?:AscendC::)?(?P<h>\w+)")
+                        r"been declared)|undefined (?:reference to|symbol:?) '(?:AscendC::)?(?P<h>\w+)|there are no arguments to "
+                        r"'(?P<i>\w+)' that depend on a template parameter")
 _ELEMENT = re.compile(r"\b(_Float16|__bf16|half|float|bfloat16_t|float16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
                       r"uint64_t|long int|unsigned int|short int|signed char|unsigned char|int|double)\b")
 _DEFAULT_BY_TOOL = {"gcc": "api_mismatch", "clang": "api_mismatch", "bisheng": "api_mismatch", "cmake": "harness",

@@ -29,6 +29,7 @@ _PATTERNS = (
     re.compile(rf"no member named {_Q}(?P<name>\w+){_U} in {_Q}(?:class |struct )?(?P<scope>[\w:]+){_TARGS}{_U}"),
     re.compile(rf"{_Q}(?P<name>\w+){_U} in namespace {_Q}(?P<scope>[\w:]+){_U} does not name a"),
     re.compile(rf"{_Q}(?P<name>\w+){_U} was not declared in this scope"),
+    re.compile(rf"there are no arguments to {_Q}(?P<name>\w+){_U} that depend on a template parameter"),
     re.compile(rf"use of undeclared identifier {_Q}(?P<name>\w+){_U}"),
     re.compile(rf"{_Q}(?P<name>\w+){_U} does not name a type"),
 )
