@@ -108,6 +108,21 @@ _KEYS: tuple[Key, ...] = (
     Key("model.timeout_s", float, 30.0, "Time limit of one model request."),
     Key("model.grammar", str, "", "A GBNF grammar the completions must follow (llama_cpp): demos and tests that need "
         "a known answer from a small model."),
+    Key("model.route.models", list, [], "Registry names of the models routing chooses from (empty: every model "
+        "of the registry); `akgen model route --show` prints their Pareto front."),
+    Key("model.route.completion", str, "auto", "The model of inline completions: auto (by the budgets) or a name."),
+    Key("model.route.repair", str, "auto", "The model of repairs: auto (by the budgets) or a registry name."),
+    Key("model.route.generation", str, "auto", "The model of `akgen generate`: auto (by the budgets) or a name."),
+    Key("model.route.completion_ms", float, 1000.0, "Latency budget of one inline completion (32 tokens), ms; 0: none."),
+    Key("model.route.repair_ms", float, 120000.0, "Latency budget of one repair answer (1024 tokens), ms; 0: none."),
+    Key("model.route.generation_ms", float, 900000.0, "Latency budget of one generation answer (4096 tokens), ms; "
+        "0: none."),
+    Key("model.route.completion_j", float, 0.0, "Energy budget of one inline completion, J; 0: none."),
+    Key("model.route.repair_j", float, 0.0, "Energy budget of one repair answer, J; 0: none."),
+    Key("model.route.generation_j", float, 0.0, "Energy budget of one generation answer, J; 0: none."),
+    Key("model.route.bandwidth_gbps", float, 50.0, "Memory bandwidth for the estimate of an unmeasured model's "
+        "ms/token (decoding reads the weights once per token)."),
+    Key("model.route.power_w", float, 30.0, "Power draw for the estimate of an unmeasured model's J/token."),
     Key("completion.enable", bool, True, "Serve inline completions."),
     Key("completion.debounce_ms", int, 200, "Base delay before a completion request reaches the model."),
     Key("completion.prompt_chars", int, 6000, "Character budget of the prompt (prefix and suffix)."),

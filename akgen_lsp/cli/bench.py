@@ -8,6 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from akgen_lsp.cli.generate import GrammarOpt, MemoryOpt, _overrides, print_summary, run_cli
+from akgen_lsp.cli.model import BackendOpt, EndpointOpt, ModelOpt, NameOpt, _settings
+
 
 def register(app: typer.Typer) -> None:
     bench = typer.Typer(help="NPUKernelBench: tasks, runs on the simulator, reports.", no_args_is_help=True)
@@ -52,8 +55,9 @@ def register(app: typer.Typer) -> None:
                                        "repeatable.")] = None,
         mode: Annotated[str, typer.Option("--mode", help="static (each case its own instance) or dynamic (host "
                                  "tiling, all cases must pass).")] = "static",
-        candidates: Annotated[str, typer.Option("--candidates", help="`answers` (the reference answers) or a "
-                                       "folder of generated kernels.")] = "answers",
+        candidates: Annotated[str, typer.Option("--candidates", help="`answers` (the reference answers), a "
+                                       "folder of generated kernels, or `model` (the configured model writes them "
+                                       "in rounds: docs/generate.md).")] = "answers",
         samples: Annotated[int | None, typer.Option("--samples", help="At most this many samples per task.")] = None,
         jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: the number of cores).")] = None,
         out: Annotated[Path, typer.Option("--out", help="Output folder (results.jsonl, summary.json, "
@@ -67,6 +71,20 @@ def register(app: typer.Typer) -> None:
             "--checks", help="The simulator's check mode: npu (the hardware's rules; checks only CANN's CPU debug "
                              "makes are warnings) or cpu-debug (every CPU-debug check stops the kernel); default: "
                              "the setting sim.checks (npu).")] = None,
+        backend: BackendOpt = None,
+        model: ModelOpt = None,
+        endpoint: EndpointOpt = None,
+        name: NameOpt = None,
+        rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="--candidates model: correctness rounds "
+                                                   "(default: generate.rounds).")] = None,
+        perf_rounds: Annotated[int | None, typer.Option("--perf-rounds", min=0, help="--candidates model: "
+                                                        "performance rounds after a kernel passes.")] = None,
+        concurrency: Annotated[int | None, typer.Option("--concurrency", min=1, help="--candidates model: model "
+                                                        "requests at once (default: generate.concurrency).")] = None,
+        executor: Annotated[str, typer.Option("--executor", help="--candidates model: local (a process pool of "
+                                              "--jobs), ray or serial.")] = "local",
+        memory: MemoryOpt = None,
+        grammar: GrammarOpt = None,
     ) -> None:
         """Evaluate candidates on the simulator (or the cann toolchain) and write the results and a report."""
         from akgen_lsp.bench.runner import RunOptions, default_suite, run_bench
@@ -90,6 +108,17 @@ def register(app: typer.Typer) -> None:
         if checks not in ("npu", "cpu-debug"):
             typer.echo(f"error: --checks must be npu or cpu-debug, not {checks!r}", err=True)
             raise typer.Exit(2)
+        if candidates == "model":
+            over = {**_overrides(mode, grammar), **({"generate.concurrency": concurrency} if concurrency else {})}
+            settings = _settings(Path.cwd(), backend, model, endpoint, name, over)
+            summary = run_cli(settings, tasks=list(task or ()), suite=suite, samples=samples, rounds=rounds,
+                              perf_rounds=perf_rounds, max_cases=max_cases or 1, level=level, out=out, memory=memory,
+                              jobs=jobs, executor=executor, quiet=as_json)
+            if as_json:
+                typer.echo(json.dumps(summary, indent=2, default=str))
+            else:
+                print_summary(summary, out)
+            return
         opts = RunOptions(suite=suite or default_suite(), level=level, tasks=tuple(task or ()), mode=mode,
                           candidates=candidates, samples=samples, jobs=jobs, out=out, arch=arch,
                           max_cases=max_cases, toolchain=toolchain, checks=checks)

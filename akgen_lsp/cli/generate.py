@@ -85,18 +85,20 @@ def _overrides(mode: str | None, grammar: list[Path] | None) -> dict[str, Any]:
 def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int | None, rounds: int | None,
             perf_rounds: int | None, cases: Any = (), max_cases: int | None = 1, level: int | None = None,
             out: Path, memory: bool | None, max_tokens: int | None = None, example: Path | None = None,
-            jobs: int | None = None, quiet: bool = False) -> dict[str, Any]:
+            jobs: int | None = None, executor: str = "serial", quiet: bool = False) -> dict[str, Any]:
     """Load the configured model and run the loop; errors a user can act on end the command with status 2."""
     import asyncio
 
-    from akgen_lsp.bench.executor import LocalPoolExecutor, SerialExecutor
+    from akgen_lsp.bench.ray_executor import RayUnavailable
     from akgen_lsp.bench.runner import default_suite
     from akgen_lsp.bench.tasks import TaskError
+    from akgen_lsp.errors.synthesis import make_executor
     from akgen_lsp.generate.bench import GenerateOptions, generation, loop_config
     from akgen_lsp.model.backends import BackendError
     from akgen_lsp.repair.backend import HOW_TO_CONFIGURE, repair_model
     from akgen_lsp.repair.remember import store_for
 
+    settings = _routed(settings, quiet)
     try:
         rm = repair_model(settings, Path.cwd())
     except BackendError as exc:
@@ -131,16 +133,34 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
         try:
             cfg = loop_config(settings, rm.backend, rm.spec if rm.spec.known else None, rounds=rounds,
                               perf_rounds=perf_rounds, max_tokens=max_tokens)
-            executor = SerialExecutor() if (jobs or 1) == 1 else LocalPoolExecutor(jobs)
-            return await generation(opts, cfg, rm.backend, settings, executor=executor, progress=say)
+            return await generation(opts, cfg, rm.backend, settings, executor=make_executor(executor, jobs),
+                                    progress=say)
         finally:
             await rm.backend.close()
 
     try:
         return asyncio.run(main())
-    except (BackendError, TaskError) as exc:
+    except (BackendError, TaskError, RayUnavailable, ValueError) as exc:
         typer.echo(f"akgen: {exc}", err=True)
         raise typer.Exit(2) from None
+
+
+def _routed(settings: Any, quiet: bool) -> Any:
+    """The settings with the model routing's pick for generation (model.route.*), saying what it chose."""
+    from akgen_lsp.cli.model import _local_models
+    from akgen_lsp.model.registry import RegistryError, load_registry
+    from akgen_lsp.model.route import routed_settings
+
+    try:
+        reg = load_registry(Path.cwd())
+    except RegistryError as exc:
+        typer.echo(f"akgen: {exc}", err=True)
+        raise typer.Exit(2) from None
+    files = [(m["path"], m["spec"]) for m in _local_models(Path.cwd() / "models")]
+    routed, note = routed_settings(settings, "generation", reg, files)
+    if note and not quiet:
+        typer.echo(f"akgen: {note}", err=True)
+    return routed
 
 
 def print_summary(summary: dict[str, Any], out: Path) -> None:

@@ -227,3 +227,40 @@ def register(app: typer.Typer) -> None:
     app.command("complete")(complete_command)
 
 
+
+
+@model_app.command("route")
+def route_cmd(
+    show: Annotated[bool, typer.Option("--show", help="Print the models' costs, their Pareto front and the pick "
+                                       "of each request kind.")] = True,
+    json_out: JsonOpt = False,
+) -> None:
+    """Model routing: which model each request kind (completion, repair, generation) gets under its budgets."""
+    from akgen_lsp.config import SettingsError, load_settings
+    from akgen_lsp.model.registry import RegistryError, load_registry
+    from akgen_lsp.model.route import REQUEST_TOKENS, pareto, route_all
+
+    try:
+        settings = load_settings(Path.cwd())
+        reg = load_registry(Path.cwd())
+    except (SettingsError, RegistryError) as exc:
+        typer.echo(f"akgen: {exc}", err=True)
+        raise typer.Exit(2) from None
+    costs, picks, unknown = route_all(reg, settings)
+    front = {c.name for c in pareto(costs)}
+    if json_out:
+        typer.echo(json.dumps({"models": [{**c.__dict__, "pareto": c.name in front} for c in costs],
+                               "picks": [p.__dict__ for p in picks], "unknown": unknown}, indent=2))
+        return
+    if unknown:
+        typer.echo(f"model.route.models names what the registry does not know: {', '.join(unknown)}", err=True)
+    typer.echo(f"{'model':24s} {'size':>7s} {'context':>8s} {'ms/token':>10s} {'J/token':>9s}  front  figures")
+    for c in sorted(costs, key=lambda c: c.ms_per_token or 0.0):
+        how = f"measured on {c.measured_on}" if c.measured else "estimated from the size"
+        typer.echo(f"{c.name:24s} {(f'{c.size_b:g}B' if c.size_b else '?'):>7s} {c.context:8d} "
+                   f"{(f'{c.ms_per_token:.1f}' if c.ms_per_token is not None else '?'):>10s} "
+                   f"{(f'{c.j_per_token:.3f}' if c.j_per_token is not None else '?'):>9s}  "
+                   f"{'  *  ' if c.name in front else '     '}  {how}")
+    typer.echo("")
+    for p in picks:
+        typer.echo(f"{p.kind:10s} ({REQUEST_TOKENS[p.kind]} tokens) -> {p.model or '-'}: {p.reason}")

@@ -42,7 +42,8 @@ class LoopConfig:
     think: bool = False
     chat_template: str = "qwen3"
     seed: int = 1234
-    grammar: Callable[[int], str | None] | None = None  # the GBNF grammar of round r (forced outputs: tests, demos)
+    # the GBNF grammar of a round (round index, attempt): forced outputs for tests and demos
+    grammar: Callable[[int, Attempt], str | None] | None = None
 
 
 @dataclass

@@ -87,12 +87,12 @@ def make_attempts(tasks: Sequence[Task], opts: GenerateOptions, cfg: LoopConfig,
     return attempts, skipped
 
 
-def grammar_for(grammars: Sequence[str]) -> Callable[[int], str | None] | None:
+def grammar_for(grammars: Sequence[str]) -> Callable[[int, Attempt], str | None] | None:
     """Round r's grammar: the r-th of `grammars`, the last one for later rounds (None without any)."""
     gs = [g for g in grammars if g]
     if not gs:
         return None
-    return lambda r: gs[min(r, len(gs) - 1)]
+    return lambda r, _a: gs[min(r, len(gs) - 1)]
 
 
 def loop_config(settings: Settings, backend: Backend, spec: ModelSpec | None = None, **over: Any) -> LoopConfig:

@@ -47,7 +47,7 @@ async def _drain(gen: Generation, into: list[str]) -> None:
 
 async def ask(backend: Backend, a: Attempt, r: Round, cfg: LoopConfig) -> None:
     """The model's answer to round `r` (set on it: answer, tokens, finish, model_s, or problem)."""
-    grammar = cfg.grammar(r.index) if cfg.grammar is not None else None
+    grammar = cfg.grammar(r.index, a) if cfg.grammar is not None else None
     params = GenParams(max_tokens=cfg.max_tokens, temperature=cfg.temperature, top_p=cfg.top_p,
                        seed=cfg.seed + 7919 * a.sample + r.index, timeout_s=cfg.timeout_s, grammar=grammar)
     prompt = _prompt(r, cfg)

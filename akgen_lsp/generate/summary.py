@@ -45,7 +45,8 @@ def _final(rounds: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return kept[-1] if kept else rounds[-1]
 
 
-def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None,
+                     ks: Sequence[int] = K_VALUES) -> dict[str, Any]:
     meta = dict(meta or {})
     groups = _by_sample(lines)
     n_rounds = int(meta.get("rounds") or 0) or 1 + max((int(x.get("round", 0)) for x in lines
@@ -65,8 +66,8 @@ def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]
             corr = [(len(groups[i]), sum(_reached(rs, r, "correct") for rs in groups[i].values())) for i in insts]
             table.append({"level": "all" if level is None else level, "round": r, "instances": len(insts),
                           "samples": n_min,
-                          "compile": {str(k): round(mean_pass_at_k(comp, k), 4) for k in K_VALUES},
-                          "correct": {str(k): round(mean_pass_at_k(corr, k), 4) for k in K_VALUES}})
+                          "compile": {str(k): round(mean_pass_at_k(comp, k), 4) for k in ks},
+                          "correct": {str(k): round(mean_pass_at_k(corr, k), 4) for k in ks}})
     finals = {(inst, s): _final(rs) for inst, samples in groups.items() for s, rs in samples.items()}
     fast_rows = [(bool(f.get("correct")), f.get("speedup")) for f in finals.values()]
     task_scores: dict[str, list[float]] = defaultdict(list)

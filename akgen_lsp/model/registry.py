@@ -47,6 +47,13 @@ class ModelSpec:
     gguf_gb: Mapping[str, float] = field(default_factory=dict)
     match: tuple[str, ...] = ()
     known: bool = True
+    # routing (model/route.py): size, and cost per token where measured (``measured_on`` says on what)
+    size_b: float | None = None
+    ms_per_token: float | None = None
+    first_token_ms: float | None = None
+    j_per_token: float | None = None
+    measured_on: str = ""
+    route: bool = True  # a model routing may choose (test models opt out)
 
     def matches(self, filename: str) -> int:
         """Length of the longest pattern matching `filename` (0: none)."""
@@ -64,6 +71,10 @@ class ModelSpec:
             "params": self.params,
             "bf16_gb": self.bf16_gb,
             "gguf_gb": dict(self.gguf_gb),
+            "size_b": self.size_b,
+            "ms_per_token": self.ms_per_token,
+            "j_per_token": self.j_per_token,
+            "measured_on": self.measured_on,
         }
         if self.format == "chat":
             out["chat_template"] = self.chat_template
@@ -108,6 +119,15 @@ class Registry:
         )
 
 
+def _number(raw: Mapping[str, Any], key: str) -> float | None:
+    v = raw.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+        raise ValueError(f"{key} must be a non-negative number, not {v!r}")
+    return float(v)
+
+
 def _spec(raw: Mapping[str, Any], defaults: ModelSpec, origin: str) -> ModelSpec:
     name = raw.get("name")
     if not isinstance(name, str) or not name:
@@ -133,6 +153,12 @@ def _spec(raw: Mapping[str, Any], defaults: ModelSpec, origin: str) -> ModelSpec
             bf16_gb=None if raw.get("bf16_gb") is None else float(raw["bf16_gb"]),
             gguf_gb={str(k): float(v) for k, v in raw.get("gguf_gb", {}).items()},
             match=tuple(str(p) for p in raw.get("match", ())),
+            size_b=_number(raw, "size_b"),
+            ms_per_token=_number(raw, "ms_per_token"),
+            first_token_ms=_number(raw, "first_token_ms"),
+            j_per_token=_number(raw, "j_per_token"),
+            measured_on=str(raw.get("measured_on", "")),
+            route=bool(raw.get("route", True)),
         )
     except (TypeError, ValueError) as exc:
         raise RegistryError(f"{origin}: model {name!r}: {exc}") from None
