@@ -25,7 +25,7 @@ from akgen_lsp.generate.task_prompt import instance_case, task_messages
 from akgen_lsp.model.prompts import answer_layout
 from akgen_lsp.repair.verify import CheckOutcome, verify_fix
 
-KINDS = ("generate", "repair", "perf")
+KINDS = ("generate", "repair", "perf", "given")  # given: a kernel the loop started from (the editor's)
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,20 @@ class Attempt:
             r.problem = (f"the answer has no op_host/{self.task.op}.cpp section; dynamic shape needs the tiling "
                          "header, the host tiling and the kernel")
         r.code = ex.kernel
+
+    def seed(self, code: str, outcome: CheckOutcome) -> None:
+        """Start from a kernel checked already (the editor's "Improve performance" on a passing kernel): it is
+        round 0 (kind ``given``), and the next rounds are performance rounds from it."""
+        r = Round(0, "given", answer=f"<kernel_impl>\n```cpp\n{code.rstrip()}\n```\n</kernel_impl>", code=code,
+                  outcome=outcome)
+        self.rounds.append(r)
+        if r.correct:
+            self.passed_at, self.best, r.kept = 0, r, True
+            feedback = self._perf_feedback(None)
+        else:
+            feedback, _report = failure_turn(outcome, code, self.path, self.settings, catalog=self.catalog,
+                                             store=self.memory.store if self.memory else None, layout=self.layout)
+        self.turns.append(Turn(r.answer, feedback, r.summary()))
 
     def take(self, r: Round) -> None:
         """Record an evaluated round (its `outcome` set, or its `problem`) and write the next turn."""

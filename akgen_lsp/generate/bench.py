@@ -52,6 +52,7 @@ class GenerateOptions:
     toolchain: str = "auto"
     checks: str = "npu"
     eval_timeout_s: float = 900.0
+    eval_max_cases: int | None = None  # dynamic shape: run only the first N cases of a task (benchmarks, smoke runs)
 
 
 def _instances(task: Task, opts: GenerateOptions, mode: str) -> list[int | None]:
@@ -148,7 +149,8 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
         if on_line is not None:
             on_line(line)
 
-    psettings = PipelineSettings(arch=opts.arch, toolchain=opts.toolchain, checks=opts.checks, mode=cfg.mode)
+    psettings = PipelineSettings(arch=opts.arch, toolchain=opts.toolchain, checks=opts.checks, mode=cfg.mode,
+                                 max_cases=opts.eval_max_cases)
     evaluate = ExecutorEvaluator(executor or SerialExecutor(), psettings, opts.eval_timeout_s)
     await run_rounds(attempts, backend, evaluate, cfg, on_round=on_round, progress=progress)
     return finish_run(attempts, opts, cfg, skipped, resumed, memory)
@@ -176,6 +178,7 @@ def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConf
             "memory": str(opts.memory) if opts.memory else None,
             "memory_added": memory.added if memory is not None else 0, "skipped": list(skipped)}
     summary = summarise_rounds(lines, meta)
+    summary["stopped"] = sorted(set(summary["stopped"]) | {a.stopped for a in attempts if a.stopped})
     summary["best"] = best
     summary["training"] = training
     summary["attempts"] = [{"task": a.task.id, "case": a.case_id, "sample": a.sample, "rounds": len(a.rounds),

@@ -62,11 +62,13 @@ async def ask(backend: Backend, a: Attempt, r: Round, cfg: LoopConfig) -> None:
         except asyncio.TimeoutError:
             r.finish = "timeout"
             r.note = (r.note + "; " if r.note else "") + f"the model's answer was cut at the time limit ({cfg.timeout_s:g} s)"
-        except BackendError as exc:
+        except Exception as exc:  # BackendError, or a transport error a backend let through (a dropped stream)
             await gen.aclose()
-            if exc.transient and attempt_no < RETRIES:
+            transient = exc.transient if isinstance(exc, BackendError) else True
+            if transient and attempt_no < RETRIES:
                 continue
-            r.problem = f"the model failed: {exc}"
+            why = str(exc) if isinstance(exc, BackendError) else f"{type(exc).__name__}: {exc}"
+            r.problem = f"the model failed: {why}"
             a.stopped = r.problem
             break
         finally:

@@ -97,7 +97,7 @@ def write_training(attempts: Sequence[Attempt], out: Path, model: str = "model")
         split = splits.get(a.task.op, "train")
         prev: Round | None = None
         for r in a.rounds:
-            if r.correct and (r.kind != "perf" or r.kept):
+            if r.correct and r.kind != "given" and (r.kind != "perf" or r.kept):
                 got = _sft(a, r, prev, split, model)
                 if got is not None:
                     rows[f"sft/{got[0]}.jsonl"].append(got[1])

@@ -124,10 +124,11 @@ def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     settings = request.get("settings") or {}
     if request.get("op") == "warm":
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
-    text, task = request.get("text"), request.get("task")
+    text, task, cases = request.get("text"), request.get("task"), request.get("max_cases")
     findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"),
                                      text=text if isinstance(text, str) else None,
-                                     task_name=task if isinstance(task, str) and task else None)
+                                     task_name=task if isinstance(task, str) and task else None,
+                                     max_cases=cases if isinstance(cases, int) and cases > 0 else None)
     return {"event": "done", "findings": [finding_to_json(f) for f in findings], "figures": figures}
 
 

@@ -181,7 +181,7 @@ class CheckWorker:
 
     async def check(
         self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None,
-        text: str | None = None, task_name: str | None = None,
+        text: str | None = None, task_name: str | None = None, max_cases: int | None = None,
     ) -> CheckResult:
         """`check_kernel(path, settings)` in a job of the worker (with `text`, that text checked as the file: a repair
         candidate; with `task_name`, against that suite task). Raises CheckFailed with a sentence, TimeoutError past `timeout_s`; cancelling the awaiting task
@@ -192,6 +192,8 @@ class CheckWorker:
             request["text"] = text
         if task_name:
             request["task"] = task_name
+        if max_cases:
+            request["max_cases"] = max_cases  # the first N cases only (a static-shape instance: the first)
         answer = await self._job(request, timeout_s)
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
@@ -249,13 +251,14 @@ def plain_settings(settings: Any) -> dict[str, Any]:
 
 
 def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: float,
-                task_name: str | None = None) -> Checker:
+                task_name: str | None = None, max_cases: int | None = None) -> Checker:
     """The repair layer's `Checker` over `worker`: each candidate text is a check job (cancelling the repair kills
     its jobs' trees). A job that could not run is a failed check of that candidate, not an exception."""
 
     async def check(path: str, text: str) -> CheckOutcome:
         try:
-            result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name)
+            result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name,
+                                        max_cases=max_cases)
         except (CheckFailed, asyncio.TimeoutError, TimeoutError) as exc:
             why = str(exc) or f"the check took more than {timeout_s:g} s"
             problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),

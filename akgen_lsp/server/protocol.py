@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -352,6 +353,8 @@ def create_server() -> AkgenServer:
 
     for name in commands.COMMANDS:
         server.command(name)(_command_handler(name))
+    for name in commands.GENERATE_COMMANDS:
+        server.command(name)(_generate_handler(name))
 
     @server.command(repair.ACCEPTED)
     async def repair_accepted(ls: AkgenServer, *arguments: Any) -> Any:
@@ -364,6 +367,24 @@ def create_server() -> AkgenServer:
             return None
 
     return server
+
+
+def _generate_handler(name: str) -> Callable[..., Awaitable[Any]]:
+    """``workspace/executeCommand`` for "Generate kernel for this task" / "Improve performance"."""
+
+    async def handler(ls: AkgenServer, *arguments: Any) -> Any:
+        try:
+            # loaded by name the first time (the loop and the bench pipeline it drives add a second to the start)
+            generate = importlib.import_module("akgen_lsp.server.features.generate")
+            args = list(arguments)
+            uri = args[0].get("uri") if args and isinstance(args[0], dict) else (args[0] if args else None)
+            return await generate.run(ls, name, uri if isinstance(uri, str) else None)
+        except Exception as exc:
+            log.exception("command %s failed", name)
+            ls.show(f"akgen: {name} failed: {type(exc).__name__}: {exc}", types.MessageType.Error)
+            return None
+
+    return handler
 
 
 def _command_handler(name: str) -> Callable[..., Awaitable[Any]]:

@@ -133,6 +133,15 @@ class AkgenServer(LanguageServer):
     def end_progress(self, token: str | None, message: str) -> None:
         self.progress.end(token, message)
 
+    async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> bool:
+        """Ask the client to apply `edit` (``workspace/applyEdit``); whether it did."""
+        try:
+            result = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+        except Exception as exc:  # a client without applyEdit, or one that failed
+            self.log(f"akgen: the editor did not apply the edit: {exc}", types.MessageType.Warning)
+            return False
+        return bool(result.applied)
+
     def notify_status(self, **fields: Any) -> None:
         """Send ``akgen/status`` (the clients' status bar / status line): the fields given, merged into the rest.
         Only to a client that asks for it (``capabilities.experimental.akgenStatus``: our VS Code and Neovim

@@ -26,6 +26,8 @@ from akgen_lsp.server.scheduler import Scheduler
 from akgen_lsp.server.session import SettingsProvider
 
 COMMANDS = ("akgen.server.check", "akgen.server.runTask", "akgen.server.lastTrace", "akgen.server.info")
+# "Generate kernel for this task", "Improve performance": features/generate.py, loaded when first asked for
+GENERATE_COMMANDS = ("akgen.server.generateKernel", "akgen.server.improvePerformance")
 
 
 class CommandHost(FeatureHost, Protocol):

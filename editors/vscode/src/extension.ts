@@ -31,6 +31,7 @@ interface Answer {
   message?: string;
   trace?: string | null;
   state?: string;
+  written?: boolean;
   cases?: { case_id?: number; status?: string; max_abs?: number | null }[];
 }
 
@@ -224,6 +225,25 @@ class Extension {
     }
   }
 
+  /** "Generate kernel for this task" / "Improve performance": the server runs the loop with its own cancellable
+   * progress and writes the kernel (workspace/applyEdit) only after it verified; here we show what it says. */
+  async generate(command: "akgen.server.generateKernel" | "akgen.server.improvePerformance"): Promise<void> {
+    const doc = await this.activeKernel();
+    if (!doc) {
+      return;
+    }
+    const answer = await this.ask(command, doc.uri);
+    if (!answer) {
+      return;
+    }
+    this.output.info(answer.message ?? "");
+    const show = answer.written ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+    const choice = await show((answer.message ?? "").split(". round ")[0], "Show details");
+    if (choice === "Show details") {
+      this.output.show(true);
+    }
+  }
+
   async showTrace(): Promise<void> {
     const uri = vscode.window.activeTextEditor?.document.uri;
     const answer = await this.ask("akgen.server.lastTrace", uri);
@@ -257,6 +277,8 @@ class Extension {
     const items: (vscode.QuickPickItem & { run: () => Thenable<unknown> | Promise<unknown> })[] = [
       { label: "$(play) Check this kernel now", run: () => this.checkNow() },
       { label: "$(beaker) Run this kernel's bench task", run: () => this.checkNow("akgen.server.runTask") },
+      { label: "$(sparkle) Generate kernel for this task", run: () => this.generate("akgen.server.generateKernel") },
+      { label: "$(rocket) Improve performance", run: () => this.generate("akgen.server.improvePerformance") },
       { label: "$(graph) Show the last run's Chrome trace", run: () => this.showTrace() },
       { label: "$(output) Show the server log", run: async () => this.output.show(true) },
       { label: "$(info) Show the environment", run: () => this.showInfo() },
@@ -305,6 +327,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("akgen.restartServer", () => ext.restart()),
     vscode.commands.registerCommand("akgen.checkNow", () => ext.checkNow()),
     vscode.commands.registerCommand("akgen.runTask", () => ext.checkNow("akgen.server.runTask")),
+    vscode.commands.registerCommand("akgen.generateKernel", () => ext.generate("akgen.server.generateKernel")),
+    vscode.commands.registerCommand("akgen.improvePerformance", () => ext.generate("akgen.server.improvePerformance")),
     vscode.commands.registerCommand("akgen.showTrace", () => ext.showTrace()),
     vscode.commands.registerCommand("akgen.showLog", () => output.show(true)),
     vscode.commands.registerCommand("akgen.showInfo", () => ext.showInfo()),

@@ -185,6 +185,61 @@ function M.check()
   end
 end
 
+--- :AkgenGenerate / :AkgenImprove: "Generate kernel for this task" and "Improve performance" on this buffer's
+--- kernel. The server runs the loop (progress as $/progress), writes the kernel with workspace/applyEdit only after
+--- it verified on the simulator, and answers what it verified; :AkgenGenerateCancel stops it (nothing is written).
+function M.generate(improve)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = akgen_clients(bufnr)[1]
+  if not client then
+    vim.notify("akgen: this buffer is not attached to the akgen server", vim.log.levels.WARN)
+    return
+  end
+  if vim.bo[bufnr].modified then
+    vim.cmd("write")
+  end
+  local what = improve and "Improve performance" or "Generate kernel"
+  local command = improve and "akgen.server.improvePerformance" or "akgen.server.generateKernel"
+  local params = { command = command, arguments = { vim.uri_from_bufnr(bufnr) } }
+  local function done(err, result)
+    state.generating = nil
+    if err then
+      vim.notify("akgen: " .. what .. " failed: " .. tostring(err.message or err), vim.log.levels.ERROR)
+    elseif type(result) == "table" then
+      table.insert(state.log, result.message or "")
+      vim.notify(result.message or ("akgen: " .. what .. " finished"),
+        result.written and vim.log.levels.INFO or vim.log.levels.WARN)
+    end
+  end
+  local ok, id
+  if vim.fn.has("nvim-0.11") == 1 then
+    ok, id = client:request("workspace/executeCommand", params, done, bufnr)
+  else
+    ok, id = client.request("workspace/executeCommand", params, done, bufnr)
+  end
+  if not ok then
+    vim.notify("akgen: the server did not take the request", vim.log.levels.ERROR)
+    return
+  end
+  state.generating = { client = client, id = id }
+  vim.notify("akgen: " .. what .. " started; :AkgenGenerateCancel stops it", vim.log.levels.INFO)
+end
+
+function M.cancel_generate()
+  local g = state.generating
+  if not g then
+    vim.notify("akgen: no generation is running", vim.log.levels.INFO)
+    return
+  end
+  if vim.fn.has("nvim-0.11") == 1 then
+    g.client:cancel_request(g.id)
+  else
+    g.client.cancel_request(g.id)
+  end
+  state.generating = nil
+  vim.notify("akgen: generation cancelled; nothing is written", vim.log.levels.INFO)
+end
+
 function M.state()
   return state
 end

@@ -1,0 +1,115 @@
+"""The closed loop's figures with the forced-output model (real llama.cpp inference of the tiny GGUF, each answer
+fixed by a GBNF grammar), which proves the bookkeeping, not a model:
+
+1. the loop's own overhead (prompt building, context bound, extraction, diagnostic report, feedback, results file)
+   as a share of each round's wall time (model + simulator + loop); the target is <= 5 %;
+2. the table "pass@1 / pass@10 at round 0, 1, 3" per level: for every task, 10 samples whose answers pass at round
+   0, 1, 2, 3 or never (two samples each), so pass@1 after round r is c/10 with c = 2, 4, 6, 8 and pass@10 is 1.
+
+Level 1 runs in static shape (AbsMath case 0, our kernel-only answer), level 2 in dynamic shape (the task's reference
+answer as the three file sections; --cases N of its cases). A failing round answers a sentence with no kernel. No
+real model can be downloaded here: docs/generate.md has the commands that make the same table with one.
+
+    python benchmarks/bench_generate.py [--samples 10] [--levels 1,2] [--cases 2] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from akgen_lsp.bench.executor import SerialExecutor  # noqa: E402
+from akgen_lsp.bench.runner import default_suite  # noqa: E402
+from akgen_lsp.bench.tasks import load_task  # noqa: E402
+from akgen_lsp.config import defaults  # noqa: E402
+from akgen_lsp.generate.attempt import Attempt, LoopConfig  # noqa: E402
+from akgen_lsp.generate.bench import GenerateOptions, generation  # noqa: E402
+from akgen_lsp.generate.summary import pass_table, summarise_rounds  # noqa: E402
+from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend  # noqa: E402
+from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf  # noqa: E402
+
+L1 = REPO / "tests" / "generate" / "fixtures" / "abs_case0.cpp"
+L2_TASK = "SiluActivation"
+N_CTX = 32768
+NONSENSE = "I am not sure how to write this kernel; the Ascend C API is new to me."
+
+
+def passes_at(sample: int) -> int | None:
+    """Sample s passes at round s % 5 (4: never within the four rounds)."""
+    r = sample % 5
+    return None if r == 4 else r
+
+
+def dynamic_answer(task_root: Path, op: str) -> str:
+    a = task_root / "answer" / "0"
+    parts = []
+    for name in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp", f"op_kernel/{op}.cpp"):
+        parts.append(f"================== {name} ==================\n```cpp\n"
+                     f"{(a / name).read_text(encoding='utf-8').rstrip()}\n```")
+    return "\n\n".join(parts) + "\n"
+
+
+async def run_level(gguf: Path, out: Path, task: str, mode: str, correct: str, samples: int, cases: int | None
+                    ) -> dict:
+    b = LlamaCppBackend(str(gguf), n_ctx=N_CTX, n_threads=1)
+    await b.load()
+
+    def grammar(r: int, a: Attempt) -> str:
+        at = passes_at(a.sample)
+        return literal_grammar(correct if at is not None and r >= at else NONSENSE)
+
+    cfg = LoopConfig(rounds=4, mode=mode, max_tokens=min(12000, len(correct) + 200), temperature=0.7,
+                     context=N_CTX, grammar=grammar, timeout_s=1800)
+    opts = GenerateOptions(tasks=[task], out=out, samples=samples, model="forced", eval_max_cases=cases)
+    return await generation(opts, cfg, b, defaults(), executor=SerialExecutor())
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--samples", type=int, default=10)
+    ap.add_argument("--levels", default="1,2")
+    ap.add_argument("--cases", type=int, default=2, help="dynamic shape: cases run per answer")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench-generate-"))
+    gguf = write_tiny_gguf(out / "forced.gguf", n_ctx=N_CTX)
+    levels = [int(x) for x in args.levels.split(",") if x]
+    t0 = time.perf_counter()
+    lines = []
+    for level in levels:
+        if level == 1:
+            code = L1.read_text(encoding="utf-8")
+            correct = f"<kernel_impl>\n```cpp\n{code.rstrip()}\n```\n</kernel_impl>\n"
+            asyncio.run(run_level(gguf, out / "l1", "AbsMath", "static", correct, args.samples, None))
+            folder = out / "l1"
+        else:
+            root = next((default_suite() / "tasks" / f"level{level}").glob(f"*/{L2_TASK}"))
+            task = load_task(root)
+            asyncio.run(run_level(gguf, out / f"l{level}", L2_TASK, "dynamic", dynamic_answer(root, task.op),
+                                  args.samples, args.cases))
+            folder = out / f"l{level}"
+        lines += [json.loads(x) for x in (folder / "results.jsonl").read_text().splitlines()]
+    summary = summarise_rounds(lines, {"rounds": 4})
+    wall = time.perf_counter() - t0
+    shares = [ln["loop_s"] / (ln["model_s"] + ln["eval_s"] + ln["loop_s"]) for ln in lines
+              if ln["model_s"] + ln["eval_s"] + ln["loop_s"] > 0]
+    print(f"rounds {len(lines)}, samples per task {args.samples}, levels {levels}, wall {wall:.0f} s")
+    print(f"loop overhead (outside the model and the simulator): {summary['loop_overhead_ratio']:.3%} of the wall "
+          f"time in all; per round median {statistics.median(shares):.3%}, max {max(shares):.3%} (target <= 5%)")
+    for name in ("model_s", "eval_s", "loop_s"):
+        print(f"  {name}: {sum(ln[name] for ln in lines):.1f} s")
+    print("\n".join(pass_table(summary)))
+    print(f"results: {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""Bad model behaviour through the loop with real parts: nonsense (no kernel), an answer that never stops (cut at
+max_tokens), one past the time limit, the OpenAI backend against `python -m llama_cpp.server` with two requests in
+flight, and a server that dies mid-stream (the attempt ends with the reason; nothing is evaluated)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import llama_server_process  # tests/conftest.py
+
+from akgen_lsp.bench.executor import SerialExecutor
+from akgen_lsp.config import load_settings
+from akgen_lsp.generate.bench import GenerateOptions, generation, loop_config
+from akgen_lsp.model.backends.base import Backend
+from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend
+from akgen_lsp.model.backends.openai import OpenAIBackend
+from akgen_lsp.model.tiny import literal_grammar
+
+from .conftest import CORRECT, N_CTX, Forced, answer
+
+
+async def _run(forced: Forced, out: Path, backend: Backend, *, progress: Any = None, **cfg: Any) -> dict[str, Any]:
+    await backend.load()
+    settings = load_settings(forced.root)
+    samples = int(cfg.pop("samples", 1))
+    config = loop_config(settings, backend, None, **cfg)
+    opts = GenerateOptions(tasks=["AbsMath"], out=out, model="forced", samples=samples)
+    try:
+        return await generation(opts, config, backend, settings, executor=SerialExecutor(), progress=progress)
+    finally:
+        await backend.close()
+
+
+def _lines(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
+
+
+def test_nonsense_gets_the_layout_again_and_is_never_evaluated(forced: Forced, tmp_path: Path) -> None:
+    says = "I am sorry, I cannot write Ascend C kernels."
+    b = LlamaCppBackend(str(forced.gguf), n_ctx=N_CTX, n_threads=1)
+    summary = asyncio.run(_run(forced, tmp_path, b, rounds=2, max_tokens=200,
+                               grammar=lambda _r, _a: literal_grammar(says)))
+    lines = _lines(tmp_path)
+    assert [ln["status"] for ln in lines] == ["no_code", "no_code"] and all(ln["eval_s"] == 0 for ln in lines)
+    assert "holds no kernel I could read" in lines[0]["feedback"] and "<kernel_impl>" in lines[0]["feedback"]
+    assert summary["attempts"][0]["passed_at"] is None and summary["best"] == []
+
+
+def test_an_answer_that_never_stops_is_cut_and_one_too_slow_is_timed_out(forced: Forced, tmp_path: Path) -> None:
+    b = LlamaCppBackend(str(forced.gguf), n_ctx=N_CTX, n_threads=1)
+    asyncio.run(_run(forced, tmp_path / "cut", b, rounds=1, max_tokens=48))  # no grammar: random text, no end
+    (cut,) = _lines(tmp_path / "cut")
+    assert cut["finish"] == "length" and cut["tokens"] == 48 and "cut at max_tokens (48)" in cut["note"]
+    assert "(the answer was cut at the token limit)" in cut["problem"]
+    b = LlamaCppBackend(str(forced.gguf), n_ctx=N_CTX, n_threads=1)
+    asyncio.run(_run(forced, tmp_path / "slow", b, rounds=1, max_tokens=8000, timeout_s=0.5))
+    (slow,) = _lines(tmp_path / "slow")
+    assert slow["finish"] == "timeout" and "cut at the time limit (0.5 s)" in slow["note"]
+    assert slow["model_s"] < 5
+
+
+def test_the_openai_backend_with_two_requests_in_flight(forced: Forced, tmp_path: Path) -> None:
+    events: list[str] = []
+    with llama_server_process(forced.gguf, tmp_path / "server.log", n_ctx=N_CTX) as server:
+        b = OpenAIBackend(server.base_url, model="forced", timeout_s=300.0)
+        summary = asyncio.run(_run(forced, tmp_path / "out", b, rounds=1, max_tokens=1800, concurrency=2,
+                                   samples=2, progress=events.append,
+                                   grammar=lambda _r, _a: literal_grammar(answer(CORRECT))))
+    lines = _lines(tmp_path / "out")
+    assert sorted((ln["sample"], ln["status"]) for ln in lines) == [(0, "pass"), (1, "pass")]
+    asked = [i for i, e in enumerate(events) if "asking the model" in e]
+    first_result = next(i for i, e in enumerate(events) if "round 0:" in e)
+    assert len(asked) == 2 and max(asked) < first_result  # both requests went out before either round was over
+    assert summary["pass_at_k"][0]["correct"]["1"] == 1.0
+
+
+def test_a_server_that_dies_mid_stream_ends_the_attempt_with_the_reason(forced: Forced, tmp_path: Path) -> None:
+    with llama_server_process(forced.gguf, tmp_path / "server.log", n_ctx=N_CTX) as server:
+        loop_holder: dict[str, Any] = {}
+
+        def on_progress(message: str) -> None:
+            if "asking the model" in message:  # the request is out: kill the server a moment later
+                loop_holder["loop"].call_later(1.0, server.proc.kill)
+
+        async def go() -> dict[str, Any]:
+            loop_holder["loop"] = asyncio.get_running_loop()
+            b = OpenAIBackend(server.base_url, model="forced", timeout_s=30.0)
+            return await _run(forced, tmp_path / "out", b, rounds=2, max_tokens=20000, progress=on_progress)
+
+        summary = asyncio.run(go())
+    (a,) = summary["attempts"]
+    assert a["stopped"] and a["stopped"].startswith("the model failed:") and a["passed_at"] is None
+    assert summary["stopped"] == [a["stopped"]]
+    # the round that broke off is not stored: a rerun asks it again (the server may be back)
+    assert not (tmp_path / "out" / "results.jsonl").is_file() or _lines(tmp_path / "out") == []
