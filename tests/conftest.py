@@ -62,14 +62,16 @@ class LlamaServer:
 
 
 @contextlib.contextmanager
-def llama_server_process(model: Path, log: Path, n_ctx: int = 1024) -> Iterator[LlamaServer]:
-    """`python -m llama_cpp.server` over `model` on a free loopback port, stopped (its whole group) on exit."""
+def llama_server_process(model: Path, log: Path, n_ctx: int = 1024, extra: tuple[str, ...] = ()
+                         ) -> Iterator[LlamaServer]:
+    """`python -m llama_cpp.server` over `model` on a free loopback port, stopped (its whole group) on exit;
+    `extra`: more of its options."""
     pytest.importorskip("llama_cpp.server", reason="llama-cpp-python's [server] extra is not installed")
     port = free_port()
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-u", "-c", ORPHAN_GUARD, str(os.getpid()), "--model", str(model),
-             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--verbose", "False"],
+             "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx), "--verbose", "False", *extra],
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
         )
     server = LlamaServer(f"http://127.0.0.1:{port}/v1", log, proc)

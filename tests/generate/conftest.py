@@ -15,6 +15,10 @@ CORRECT = (FIXTURES / "abs_case0.cpp").read_text(encoding="utf-8")
 # round 0: a made-up API (does not compile); round 1: runs and computes -x (wrong numbers); round 2: |x|
 NO_COMPILE = CORRECT.replace("Abs(y, x, TILE);", "AscendC::Absolute(y, x, TILE);")
 WRONG = CORRECT.replace("Abs(y, x, TILE);", "Muls(y, x, (half)-1.0, TILE);")
+# correct and slow: every element on core 0, the other cores idle ("Improve performance" starts from it)
+ONE_CORE = (CORRECT.replace("        len = TOTAL / GetBlockNum();\n", "        len = GetBlockIdx() == 0 ? TOTAL : 0;\n")
+            .replace("(__gm__ half *)x + len * GetBlockIdx(), len)", "(__gm__ half *)x, TOTAL)")
+            .replace("(__gm__ half *)y + len * GetBlockIdx(), len)", "(__gm__ half *)y, TOTAL)"))
 N_CTX = 12288
 
 

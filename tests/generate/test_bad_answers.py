@@ -64,7 +64,9 @@ def test_an_answer_that_never_stops_is_cut_and_one_too_slow_is_timed_out(forced:
 
 def test_the_openai_backend_with_two_requests_in_flight(forced: Forced, tmp_path: Path) -> None:
     events: list[str] = []
-    with llama_server_process(forced.gguf, tmp_path / "server.log", n_ctx=N_CTX) as server:
+    # llama-cpp-python's server cuts a running completion short when the next request arrives, unless told not to
+    with llama_server_process(forced.gguf, tmp_path / "server.log", n_ctx=N_CTX,
+                              extra=("--interrupt_requests", "False")) as server:
         b = OpenAIBackend(server.base_url, model="forced", timeout_s=300.0)
         summary = asyncio.run(_run(forced, tmp_path / "out", b, rounds=1, max_tokens=1800, concurrency=2,
                                    samples=2, progress=events.append,

@@ -18,9 +18,7 @@ from akgen_lsp.generate.bench import GenerateOptions, generation, loop_config
 from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend
 from akgen_lsp.model.tiny import literal_grammar
 
-from .conftest import CORRECT, FIXTURES, N_CTX, NO_COMPILE, WRONG, Forced, answer
-
-ONE_CORE = (FIXTURES / "abs_case0_one_core.cpp").read_text(encoding="utf-8")
+from .conftest import CORRECT, N_CTX, NO_COMPILE, ONE_CORE, WRONG, Forced, answer
 
 
 def run(forced: Forced, out: Path, store: Path, plan: list[str], **cfg_over: object) -> dict:  # type: ignore[type-arg]

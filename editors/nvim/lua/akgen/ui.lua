@@ -166,16 +166,25 @@ function M.log()
   scratch("akgen://log", lines)
 end
 
---- :AkgenCheck: save the buffer and check it now, whatever check_on_save says.
-function M.check()
+--- The current buffer, saved, and its akgen client (nil, with a message, when it is not attached).
+local function saved_buffer_client()
   local bufnr = vim.api.nvim_get_current_buf()
   local client = akgen_clients(bufnr)[1]
   if not client then
     vim.notify("akgen: this buffer is not attached to the akgen server", vim.log.levels.WARN)
-    return
+    return bufnr, nil
   end
   if vim.bo[bufnr].modified then
     vim.cmd("write")
+  end
+  return bufnr, client
+end
+
+--- :AkgenCheck: save the buffer and check it now, whatever check_on_save says.
+function M.check()
+  local bufnr, client = saved_buffer_client()
+  if not client then
+    return
   end
   local result, err = execute(client, "akgen.server.check", vim.uri_from_bufnr(bufnr), 300000)
   if result then
@@ -189,14 +198,9 @@ end
 --- kernel. The server runs the loop (progress as $/progress), writes the kernel with workspace/applyEdit only after
 --- it verified on the simulator, and answers what it verified; :AkgenGenerateCancel stops it (nothing is written).
 function M.generate(improve)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = akgen_clients(bufnr)[1]
+  local bufnr, client = saved_buffer_client()
   if not client then
-    vim.notify("akgen: this buffer is not attached to the akgen server", vim.log.levels.WARN)
     return
-  end
-  if vim.bo[bufnr].modified then
-    vim.cmd("write")
   end
   local what = improve and "Improve performance" or "Generate kernel"
   local command = improve and "akgen.server.improvePerformance" or "akgen.server.generateKernel"
