@@ -131,10 +131,12 @@ def accuracy(args: argparse.Namespace) -> None:
     clf = Classifier()
     labelled: list[ErrorBlock] = []
     kept = []
+    seen: set[str] = set()  # a mutant in several outputs (the same source and mutation) counts once
     for d in args.synth:
         for r in ResultStore(Path(d) / "mutants.jsonl").load():
-            if not r.get("kept") or not r.get("primary"):
+            if not r.get("kept") or not r.get("primary") or r.get("id") in seen:
                 continue
+            seen.add(str(r.get("id")))
             kept.append(r)
             b = ErrorBlock.from_json(r["primary"])
             b.error_class = clf.classify(b).error_class  # classified again now, by the current rules
