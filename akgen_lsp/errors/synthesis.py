@@ -138,7 +138,8 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
 def bench_settings(opts: SynthOptions, task: Task | None = None) -> Settings:
     """The bench settings of the mutants of `task`: its cases spread over its dtypes (`spread_cases`)."""
     base = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, checks=opts.checks, toolchain="sim",
-                    compile_timeout_s=min(120.0, opts.timeout_s), run_timeout_s=min(60.0, opts.timeout_s))
+                    compile_timeout_s=min(120.0, opts.timeout_s), run_timeout_s=min(60.0, opts.timeout_s),
+                    stop_at_failure=True)
     if task is None or opts.max_cases is None:
         return base
     ids = spread_cases(task, opts.max_cases)

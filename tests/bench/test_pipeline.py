@@ -41,6 +41,18 @@ def test_wrong_kernel_fails_with_max_error_and_first_bad_index(task_copy) -> Non
     assert f["data"]["first_bad"] is not None and f["data"]["max_abs"] > 0.01
 
 
+def test_stop_at_failure_runs_no_case_after_the_first_that_fails(task_copy) -> None:
+    """What the synthesis of mutants asks (a mutant is kept once it fails): the same wrong kernel on two cases
+    stops after the first; the bench's default runs both."""
+    task = task_copy()
+    k = task.answers[0].kernel
+    k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);"))
+    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3), stop_at_failure=True))
+    assert rec["status"] == "wrong_answer" and [c["case_id"] for c in rec["case_results"]] == [1]
+    every = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3)))
+    assert [c["status"] for c in every["case_results"]] == ["wrong_answer", "wrong_answer"]
+
+
 def test_kernel_that_moves_no_data_fails_anti_cheat(task_copy) -> None:
     task = task_copy()
     k = task.answers[0].kernel

@@ -52,6 +52,7 @@ class Settings:
     toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
     checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
     run_warnings: bool = False  # also keep the warnings of a run whose numbers are right (the editor's check on save)
+    stop_at_failure: bool = False  # no case after the first that fails (a synthesized mutant is kept once it fails)
 
 
 @dataclass

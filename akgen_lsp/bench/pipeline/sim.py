@@ -72,6 +72,8 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
     opdef, call = op_interface(task, prep)
     host_reads_values = _host_reads_values(prep.host)
     for case in cases:
+        if first_fail and settings.stop_at_failure:
+            break
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
         rec["case_results"].append(cr)
         data = case_data(task, case, cr, findings, tm)
