@@ -177,9 +177,11 @@ def distribution(args: argparse.Namespace) -> None:
     cands = out / "candidates"
     n = export_candidates(records, cands, link=True)  # the synthesis' builds are found in the cache again
     tasks = sorted({p.name for p in cands.iterdir()})
+    suites = {str(r.get("suite")) for r in records if r.get("kept")}
+    suite = Path(suites.pop()) if len(suites) == 1 else SUITE  # the mutants' own suite (NPUKernelBench's tasks/)
     t0 = time.perf_counter()
-    summary = run_bench(RunOptions(tasks=tuple(tasks), candidates=str(cands), out=out / "bench", jobs=args.jobs,
-                                   max_cases=args.max_cases))
+    summary = run_bench(RunOptions(suite=suite, tasks=tuple(tasks), candidates=str(cands), out=out / "bench",
+                                   jobs=args.jobs, max_cases=args.max_cases))
     print(f"bench run over {n} mutated candidates of {len(tasks)} tasks: {time.perf_counter() - t0:.1f} s; "
           f"statuses {dict(Counter(r['status'] for r in ResultStore(out / 'bench' / 'results.jsonl').load()))}")
     print(f"  bench error classes: {summary['error_classes']}")
