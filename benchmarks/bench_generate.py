@@ -11,6 +11,12 @@ answer as the three file sections; --cases N of its cases). A failing round answ
 real model can be downloaded here: docs/generate.md has the commands that make the same table with one.
 
     python benchmarks/bench_generate.py [--samples 10] [--levels 1,2] [--cases 2] [--out DIR]
+    python benchmarks/bench_generate.py --memory [--out DIR]
+
+``--memory`` measures the experience memory with and without: a first run (does not compile, wrong numbers,
+correct) fills a store of repairs; then the same task again with that store and without one. With forced answers the
+rounds to pass cannot change (the grammar decides them), so what it shows is what the memory puts into the prompt
+(the similar repair retrieved, its tokens) and what it costs; what it gains needs a real model (docs/generate.md).
 """
 
 from __future__ import annotations
@@ -73,15 +79,50 @@ async def run_level(gguf: Path, out: Path, task: str, mode: str, correct: str, s
     return await generation(opts, cfg, b, defaults(), executor=SerialExecutor())
 
 
+def memory_check(gguf: Path, out: Path) -> None:
+    code = L1.read_text(encoding="utf-8")
+    broken = code.replace("Abs(y, x, TILE);", "AscendC::Absolute(y, x, TILE);")
+    wrong = code.replace("Abs(y, x, TILE);", "Muls(y, x, (half)-1.0, TILE);")
+
+    def ans(c: str) -> str:
+        return f"<kernel_impl>\n```cpp\n{c.rstrip()}\n```\n</kernel_impl>\n"
+
+    plan = [ans(broken), ans(wrong), ans(code)]
+
+    async def one(folder: Path, store: Path | None) -> dict:
+        b = LlamaCppBackend(str(gguf), n_ctx=N_CTX, n_threads=1)
+        await b.load()
+        cfg = LoopConfig(rounds=3, mode="static", max_tokens=2000, context=N_CTX, timeout_s=1800,
+                         grammar=lambda r, _a: literal_grammar(plan[min(r, 2)]))
+        opts = GenerateOptions(tasks=["AbsMath"], out=folder, model="forced", memory=store)
+        return await generation(opts, cfg, b, defaults(), executor=SerialExecutor())
+
+    store = out / "memory" / "repairs.sqlite"
+    asyncio.run(one(out / "memory" / "fill", store))
+    for name, st in (("with memory", store), ("without memory", None)):
+        folder = out / "memory" / name.replace(" ", "-")
+        s = asyncio.run(one(folder, st))
+        lines = [json.loads(x) for x in (folder / "results.jsonl").read_text().splitlines()]
+        similar = sum("### Similar errors already fixed" in (ln["feedback"] or "") for ln in lines)
+        print(f"{name:15s}: passed at round {s['attempts'][0]['passed_at']}, prompt tokens per round "
+              f"{[ln['prompt_tokens'] for ln in lines]}, feedback turns with a similar repair {similar}/{len(lines)}, "
+              f"loop {sum(ln['loop_s'] for ln in lines):.3f} s of {sum(ln['model_s'] + ln['eval_s'] + ln['loop_s'] for ln in lines):.1f} s")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--samples", type=int, default=10)
     ap.add_argument("--levels", default="1,2")
     ap.add_argument("--cases", type=int, default=2, help="dynamic shape: cases run per answer")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--memory", action="store_true", help="measure the experience memory with and without")
     args = ap.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-generate-"))
+    out.mkdir(parents=True, exist_ok=True)
     gguf = write_tiny_gguf(out / "forced.gguf", n_ctx=N_CTX)
+    if args.memory:
+        memory_check(gguf, out)
+        return
     levels = [int(x) for x in args.levels.split(",") if x]
     t0 = time.perf_counter()
     lines = []

@@ -152,8 +152,20 @@ def register(app: typer.Typer) -> None:
                 old = json.loads((out / "summary.json").read_text(encoding="utf-8"))
             except json.JSONDecodeError:
                 old = {}
+        records = store.load()
+        if records and all("round" in r and "kind" in r for r in records):  # a run of --candidates model
+            from akgen_lsp.generate.summary import summarise_rounds
+
+            keep = ("model", "mode", "rounds", "perf_rounds", "samples_per_instance", "arch", "memory")
+            rounds = summarise_rounds(records, {k: old[k] for k in keep if k in old})
+            (out / "summary.json").write_text(json.dumps({**old, **rounds}, indent=2, default=str), encoding="utf-8")
+            if as_json:
+                typer.echo(json.dumps(rounds, indent=2, default=str))
+            else:
+                print_summary(rounds, out)
+            return
         meta = {k: old[k] for k in ("suite", "mode", "toolchain", "arch", "candidates_from", "checks") if k in old}
-        summary = summarise(store.load(), meta)
+        summary = summarise(records, meta)
         write_report(out, summary)
         if as_json:
             typer.echo(json.dumps(compact(summary), indent=2, default=str))

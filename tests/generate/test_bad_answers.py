@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 from conftest import llama_server_process  # tests/conftest.py
 
 from akgen_lsp.bench.executor import SerialExecutor
+from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.config import load_settings
 from akgen_lsp.generate.bench import GenerateOptions, generation, loop_config
 from akgen_lsp.model.backends.base import Backend
@@ -22,12 +24,15 @@ from akgen_lsp.model.tiny import literal_grammar
 from .conftest import CORRECT, N_CTX, Forced, answer
 
 
-async def _run(forced: Forced, out: Path, backend: Backend, *, progress: Any = None, **cfg: Any) -> dict[str, Any]:
+async def _run(forced: Forced, out: Path, backend: Backend, *, progress: Any = None, suite: Path | None = None,
+               **cfg: Any) -> dict[str, Any]:
     await backend.load()
     settings = load_settings(forced.root)
     samples = int(cfg.pop("samples", 1))
     config = loop_config(settings, backend, None, **cfg)
     opts = GenerateOptions(tasks=["AbsMath"], out=out, model="forced", samples=samples)
+    if suite is not None:
+        opts.suite = suite
     try:
         return await generation(opts, config, backend, settings, executor=SerialExecutor(), progress=progress)
     finally:
@@ -60,6 +65,19 @@ def test_an_answer_that_never_stops_is_cut_and_one_too_slow_is_timed_out(forced:
     (slow,) = _lines(tmp_path / "slow")
     assert slow["finish"] == "timeout" and "cut at the time limit (0.5 s)" in slow["note"]
     assert slow["model_s"] < 5
+
+
+def test_a_task_without_a_reference_answer_is_generated_all_the_same(forced: Forced, tmp_path: Path) -> None:
+    """The checkout ships only question/ and validation/ (NPUKernelBench's public layout for some tasks): the loop
+    never reads answer/, so the task is generated and checked against its validation as usual."""
+    task = tmp_path / "suite" / "level1" / "Math" / "AbsMath"
+    shutil.copytree(default_suite() / "tasks" / "level1" / "Math" / "AbsMath", task,
+                    ignore=shutil.ignore_patterns("answer"))
+    b = LlamaCppBackend(str(forced.gguf), n_ctx=N_CTX, n_threads=1)
+    summary = asyncio.run(_run(forced, tmp_path / "out", b, suite=tmp_path / "suite", rounds=1, max_tokens=1800,
+                               grammar=lambda _r, _a: literal_grammar(answer(CORRECT))))
+    assert not (task / "answer").exists()
+    assert summary["attempts"][0]["passed_at"] == 0 and summary["skipped"] == []
 
 
 def test_the_openai_backend_with_two_requests_in_flight(forced: Forced, tmp_path: Path) -> None:

@@ -132,3 +132,6 @@ def test_an_interrupted_run_resumes_where_it_stopped(forced: Forced, tmp_path: P
     assert summary["resumed_rounds"] == 1
     assert [json.loads(x)["status"] for x in lines][2] == "pass"
     assert "'Absolute' is not a member" in json.loads(lines[0])["feedback"]
+    report = CliRunner().invoke(app, ["bench", "report", str(out), "--json"])  # rebuilt from results.jsonl alone
+    assert report.exit_code == 0, report.output
+    assert json.loads(report.stdout)["pass_at_k"] == summary["pass_at_k"]
