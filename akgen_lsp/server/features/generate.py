@@ -167,9 +167,9 @@ async def _write(host: GenerateHost, uri: str, version: int | None, original: st
     doc = host.document(uri)
     lines = Lines(original, doc.position_codec)
     end = original.splitlines() or [""]
-    span = (Span(doc.path, 1, 1, len(end) + 1, 1) if original.endswith("\n")
-            else Span(doc.path, 1, 1, len(end), len(end[-1]) + 1))  # the whole document
-    edit = workspace_edit(uri, version, [Edit(span, best.code.rstrip() + "\n")], lines,
+    # the whole document up to the end of its last line (its final newline stays): no editor adds a line
+    span = Span(doc.path, 1, 1, len(end), len(end[-1]) + 1)
+    edit = workspace_edit(uri, version, [Edit(span, best.code.rstrip())], lines,
                           host.client_supports_document_changes())
     written = await host.apply_edit(edit, f"akgen: {what}")
     return {"ok": written, "written": written, "rounds": rounds, "verified": verified, "message": message,
