@@ -4,7 +4,7 @@ run over mutated candidates, the SFT / DPO set sizes, and the latency of a diagn
     python benchmarks/bench_errors.py throughput [--tasks N] [--per-kernel M] [--jobs 2] [--max-cases 4]
     python benchmarks/bench_errors.py throughput --reuse SYNTH_OUT [--jobs 2]   # the warm pass over a past run
     python benchmarks/bench_errors.py accuracy SYNTH_OUT...          # labelled corpus: mutants + hand-labelled logs
-    python benchmarks/bench_errors.py distribution SYNTH_OUT --out DIR [--jobs 2] [--max-cases 4]
+    python benchmarks/bench_errors.py distribution SYNTH_OUT --out DIR [--jobs 2] [--max-cases 0]
     python benchmarks/bench_errors.py sizes SYNTH_OUT...
     python benchmarks/bench_errors.py report-latency [--repeat 20]
 
@@ -181,7 +181,7 @@ def distribution(args: argparse.Namespace) -> None:
     suite = Path(suites.pop()) if len(suites) == 1 else SUITE  # the mutants' own suite (NPUKernelBench's tasks/)
     t0 = time.perf_counter()
     summary = run_bench(RunOptions(suite=suite, tasks=tuple(tasks), candidates=str(cands), out=out / "bench",
-                                   jobs=args.jobs, max_cases=args.max_cases))
+                                   jobs=args.jobs, max_cases=args.max_cases or None))
     print(f"bench run over {n} mutated candidates of {len(tasks)} tasks: {time.perf_counter() - t0:.1f} s; "
           f"statuses {dict(Counter(r['status'] for r in ResultStore(out / 'bench' / 'results.jsonl').load()))}")
     print(f"  bench error classes: {summary['error_classes']}")
@@ -244,7 +244,8 @@ def main() -> None:
     p.add_argument("synth")
     p.add_argument("--out", required=True)
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--max-cases", type=int, default=4)
+    p.add_argument("--max-cases", type=int, default=0, help="cases per candidate (0: all, as a bench run of a "
+                   "model; the first N cases are often of one dtype, and a mistake in another dtype's branch passes)")
     p = sub.add_parser("sizes")
     p.add_argument("synth", nargs="+")
     p = sub.add_parser("report-latency")
