@@ -16,8 +16,9 @@
 Paths are relative to the manifest. Optional keys: `tiling_key` (int), `timeout_s`, `cpu_s`, `memory_mb`,
 `include_dirs` (list), `checks` (``"npu"``, the default: the hardware's rules, CANN CPU-debug-only checks warn; or
 ``"cpu-debug"``: every CANN CPU-debug check ends the block; see docs/sim.md "Check modes"), `sanitize` (true, the
-default: initcheck, racecheck and outputs never written; false only to measure what they cost). Every problem is reported
-as a `ManifestError` naming the field.
+default: initcheck, racecheck and outputs never written; false only to measure what they cost). An output may say
+`"compared": false` (the caller does not compare it: bytes of it no block wrote are an information, not a warning).
+Every problem is reported as a `ManifestError` naming the field.
 
 A tensor list (a dynamic input or output of a custom op, CANN's TensorList) is one argument with a `list` of
 elements, each written like a plain input or output:
@@ -127,6 +128,9 @@ class Arg:
     # it stays an output for the TilingFunc. When `init` is the .npy of an EARLIER input of the same size (a list:
     # element by element), the output IS that input's GM buffer, as on CANN (`runner.ref_targets`, launcher `arg ref`)
     init: Path | None = None
+    # an output the caller does not compare ("compared": false: a scratch output the task does not return): bytes of
+    # it that no block wrote are an information, not a warning (SIM-GM-UNWRITTEN)
+    compared: bool = True
 
 
 @dataclass(frozen=True)
@@ -331,8 +335,12 @@ def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str)
             if init_bytes != nbytes:
                 raise ManifestError(f"{where}.init: {init} has {init_bytes} bytes, the output {nbytes}; give the "
                                     "output's initial content at its full size")
+        compared = raw.get("compared", True)
+        if not isinstance(compared, bool):
+            raise ManifestError(f"{where}.compared: expected true or false (false: the caller does not compare this "
+                                f"output), got {compared!r}")
         return Arg(name, "gm_out", path=path, dtype=dtype, shape=tuple(shape), nbytes=nbytes, ctype="GM_ADDR",
-                   init=init)
+                   init=init, compared=compared)
     if "scalar" in raw:
         ctype = raw.get("type", "int64_t")
         if ctype not in SCALAR_TYPES:

@@ -162,6 +162,8 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
                 lines.append(f"arg gm {a.name} inout {a.nbytes} {out}")
             else:
                 lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
+            if not a.compared:  # unwritten bytes of it are an information (SIM-GM-UNWRITTEN)
+                lines.append(f"uncompared {a.name}")
         elif a.kind == "gm_list":
             from akgen_lsp.sim.tensorlist import spec_lines
 

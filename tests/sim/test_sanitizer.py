@@ -1,7 +1,8 @@
 """The compute-sanitizer-style checks, each a warning at its line with its CWE (kernels/sanitizer.cpp): initcheck of
 UB (a vector op reading UB nothing wrote, CWE-457) and of GM (reading a workspace nothing wrote), racecheck (two blocks
 writing the same GM bytes with no SyncAll between, CWE-362; none across a barrier), an output whose bytes no block
-wrote (CWE-909, an information), synccheck (a SetFlag without its WaitFlag at kernel end, CWE-662); a clean run has none, and an
+wrote (CWE-909: a warning where it is certain, an information for an output the caller does not compare or one the
+kernel also writes through raw pointers), synccheck (a SetFlag without its WaitFlag at kernel end, CWE-662); a clean run has none, and an
 in-place op reads the bytes written before it. The same in cpu-debug check mode. `sanitize 0` in the run spec turns
 them off (manifest `sanitize: false`: the cost benchmark's baseline)."""
 
@@ -13,7 +14,8 @@ import numpy as np
 import pytest
 
 from akgen_lsp.findings import Severity
-from akgen_lsp.sim import SimResult, run_manifest
+from akgen_lsp.sim import SimResult, load_manifest, run_manifest
+from akgen_lsp.sim.manifest import ManifestError
 
 from .conftest import KERNELS, marker_line, needs_gxx
 
@@ -24,10 +26,14 @@ N = 256
 CHECKS = {"SIM-INIT-UB", "SIM-INIT-GM", "SIM-GM-OVERLAP", "SIM-GM-UNWRITTEN", "SIM-SYNC-UNPAIRED"}
 
 
-def run(write_manifest, tmp_path: Path, mode: int, checks: str = "npu", sanitize: bool = True) -> SimResult:
+def run(write_manifest, tmp_path: Path, mode: int, checks: str = "npu", sanitize: bool = True,
+        compared: bool = True) -> SimResult:
     x = np.arange(2 * N, dtype=np.float32)
+    z: dict[str, object] = {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [2 * N]}
+    if not compared:
+        z["compared"] = False
     m = write_manifest(SRC, "sanitizer", [
-        {"name": "x", "input": x}, {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [2 * N]},
+        {"name": "x", "input": x}, z,
         {"name": "w", "workspace_bytes": 2 * N * 4}, {"name": "mode", "scalar": mode, "type": "int32_t"},
     ], block_dim=2, checks=checks, sanitize=sanitize)
     res = run_manifest(m, tmp_path / f"out{mode}{checks}", confine=False)
@@ -39,8 +45,7 @@ def only(res: SimResult, code: str) -> None:
     hits = [f for f in res.findings if f.code in CHECKS]
     assert [f.code for f in hits] == [code], [(f.code, f.message) for f in res.findings]
     f = hits[0]
-    # an output left partly unwritten is an information (a test kernel may own only part of it); the rest warn
-    assert f.severity is (Severity.INFO if code == "SIM-GM-UNWRITTEN" else Severity.WARNING)
+    assert f.severity is Severity.WARNING, (f.code, f.message)
     assert f.span.line == marker_line(SRC, code), (f.span.line, f.message)
 
 
@@ -71,6 +76,29 @@ def test_unwritten_output_names_the_bytes(write_manifest, tmp_path: Path) -> Non
     res = run(write_manifest, tmp_path, 5)
     f = next(f for f in res.findings if f.code == "SIM-GM-UNWRITTEN")
     assert "512 of the 2048 bytes of output 'z'" in f.message and "byte 1536" in f.message
+
+
+def test_an_unwritten_output_is_an_information_where_it_is_not_certain(write_manifest, tmp_path: Path) -> None:
+    # the caller does not compare the output (a scratch output the task does not return)
+    res = run(write_manifest, tmp_path, 5, compared=False)
+    f = next(f for f in res.findings if f.code == "SIM-GM-UNWRITTEN")
+    assert f.severity is Severity.INFO and "does not compare" in f.message, f.message
+    # the kernel writes part of the output through a raw pointer: what the simulator sees as unwritten may not be
+    res = run(write_manifest, tmp_path, 8)
+    f = next(f for f in res.findings if f.code == "SIM-GM-UNWRITTEN")
+    assert f.severity is Severity.INFO and "raw pointers" in f.message, f.message
+    # the bytes the raw pointer wrote are not counted as unwritten
+    assert "508 of the 2048 bytes of output 'z'" in f.message and "byte 2044" in f.message, f.message
+    assert np.load(res.outputs["z"])[-1] == np.float32(1.1)
+
+
+def test_a_bad_compared_field_is_a_manifest_error(write_manifest, tmp_path: Path) -> None:
+    m = write_manifest(SRC, "sanitizer", [
+        {"name": "x", "input": np.zeros(2 * N, np.float32)},
+        {"name": "z", "output": "z.npy", "dtype": "float32", "shape": [2 * N], "compared": "no"},
+        {"name": "w", "workspace_bytes": 2 * N * 4}, {"name": "mode", "scalar": 0, "type": "int32_t"}], block_dim=2)
+    with pytest.raises(ManifestError, match=r"args\[1\].*compared: expected true or false"):
+        load_manifest(m, confine=False)
 
 
 def test_sanitize_false_turns_them_off(write_manifest, tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 // The compute-sanitizer-style checks (tests/sim/test_sanitizer.py): `mode` picks the case; 2 blocks of 256 floats,
-// x the input, z the output, w a workspace of 512 floats.
+// x the input, z the output, w a workspace of 512 floats. Mode 5 leaves the last 128 floats of z unwritten, mode 8
+// too but writes the very last one through a raw pointer.
 #include "kernel_operator.h"
 using namespace AscendC;
 
@@ -39,8 +40,10 @@ extern "C" __global__ __aicore__ void sanitizer(GM_ADDR x, GM_ADDR z, GM_ADDR w,
         DataCopy(gzAll, a, N);  // EXPECT SIM-GM-OVERLAP
         if (mode == 4 && blk == 0) SyncAll();
         if (blk == 1) DataCopy(gzAll[N], a, N);
-    } else if (mode == 5) {
+    } else if (mode == 5 || mode == 8) {
         DataCopy(gz, a, blk == 1 ? N / 2 : N);  // EXPECT SIM-GM-UNWRITTEN
+        // mode 8: the last element written through a raw pointer (invisible to the API checks)
+        if (mode == 8 && blk == 1) *((__gm__ float*)z + 2 * N - 1) = 1.1f;  // no zero byte in it
     } else {
         DataCopy(gz, a, N);
     }
