@@ -121,6 +121,8 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
                          "shape": [int(d) for d in t.array.shape]})
             if name in ref_of:
                 args[-1]["init"] = str(case_dir / f"{ref_of[name]}.npy")
+            if kind == "scratch":  # not returned, so not compared: bytes left unwritten there are no mistake
+                args[-1]["compared"] = False
         elif kind == "workspace":
             args.append({"name": name, "workspace_bytes": 0})
         elif prep.host is not None:
@@ -131,6 +133,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             args.append({"name": name, "workspace_bytes": 64})
     raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
                            "defines": defines, "args": args, "timeout_s": settings.run_timeout_s,
+                           "cpu_s": settings.run_cpu_s,
                            "checks": settings.checks}
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)

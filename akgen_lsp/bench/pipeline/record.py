@@ -43,7 +43,8 @@ class Settings:
     mode: str = "static"
     arch: str = "Ascend910B2"
     compile_timeout_s: float = 120.0
-    run_timeout_s: float = 60.0
+    run_timeout_s: float = 60.0  # wall clock of one case's run: a backstop for a kernel that waits on nothing
+    run_cpu_s: int = 20  # CPU time of one case's run: what stops a spinning kernel, whatever the machine's load
     max_cases: int | None = None
     case_ids: tuple[int, ...] | None = None
     work_dir: Path | None = None
