@@ -213,3 +213,14 @@ def test_a_scratch_ref_output_starts_with_its_inputs_values(tmp_path: Path) -> N
     args = {a["name"]: a for a in raw["args"]}
     assert args["x"]["init"] == str(tmp_path / "x2.npy") and args["y"]["init"] == str(tmp_path / "x1.npy")
     assert "init" not in args["mean"]
+    # what the call does not return is not compared: bytes left unwritten there are no SIM-GM-UNWRITTEN warning
+    assert args["mean"]["compared"] is False and args["x"]["compared"] is False and "compared" not in args["y"]
+    # the run's limits: CPU time stops a spinning kernel, the wall clock is the backstop; `akgen bench run` gives a
+    # case 60 s of CPU and NPUKernelBench's 300 s of wall clock (a big case on a loaded machine)
+    assert (raw["cpu_s"], raw["timeout_s"]) == (20, 60.0)
+    from akgen_lsp.bench.runner import RunOptions, make_jobs, select_tasks
+
+    opts = RunOptions(tasks=["AddMath"], level=1)
+    job = make_jobs(opts, select_tasks(opts))[0]
+    bench = _manifest(prep, binding, {}, "InplaceRowStats", load_arch("Ascend910B2"), job.settings, tmp_path, opdef)
+    assert (bench["cpu_s"], bench["timeout_s"]) == (60, 300.0)
