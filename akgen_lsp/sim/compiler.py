@@ -18,9 +18,23 @@ from akgen_lsp.sandbox import GiB, Limits, Policy, SandboxUnavailable, run_confi
 SIM_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = SIM_DIR / "include"
 LAUNCHER_SRC = SIM_DIR / "launcher" / "launcher.cpp"
+
+
+def _host_flags() -> tuple[str, ...]:
+    """-mf16c where this x86-64 CPU has the F16C conversions: half <-> float in one instruction (types.h), the same
+    bits as the simulator's own code. Builds are cached per machine and these flags are part of every build key."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            flags = next((ln.split(":", 1)[1].split() for ln in f if ln.startswith("flags")), [])
+    except OSError:
+        return ()
+    return ("-mf16c",) if "f16c" in flags and "avx" in flags else ()
+
+
+HOST_FLAGS = _host_flags()
 BASE_FLAGS = ("-std=c++20", "-Og", "-ftree-vectorize", "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
               "-fdiagnostics-parseable-fixits",
-              "-DASCENDC_CPU_DEBUG", "-D__NPU_ARCH__=2201")
+              "-DASCENDC_CPU_DEBUG", "-D__NPU_ARCH__=2201", *HOST_FLAGS)
 # Not __CCE_KT_TEST__: CANN defines it only for its CPU-debug (tikicpulib) builds, and kernels gate NPU-only code on it
 # (GroupNormSwish's DataCopyPad/Cast sit in `#ifndef __CCE_KT_TEST__`); the sim runs the NPU's code path. The host
 # launch wrappers some kernels keep under the same guard (`k<<<blockDim, l2ctrl, stream>>>(...)`) are made plain
