@@ -13,6 +13,7 @@
 #include "akgen_sim/runtime.h"
 #include "akgen_sim/tensor.h"
 #include "akgen_sim/pipe.h"
+#include "akgen_sim/bufpool.h"
 #include "akgen_sim/data_copy.h"
 #include "akgen_sim/vec_engine.h"
 #include "akgen_sim/vec_binary.h"

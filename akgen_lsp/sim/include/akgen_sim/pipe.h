@@ -27,6 +27,10 @@ struct TQueBase {
     akgen_sim::Slot* slots_[kMaxSlots] = {};
     int num_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    // What a user's TBufPool (EXTERN_IMPL_BUFPOOL) calls to give the queue its buffers: the first, then each at
+    // byte `addr` of the pool's memory (defined in bufpool.h).
+    void InitStartBufHandle(uint8_t* handle, uint8_t num, uint32_t len);
+    template <class P> void InitBufHandle(P* pool, uint32_t index, uint8_t* handle, uint32_t addr, uint32_t len);
 };
 
 template <TPosition src, TPosition dst, int32_t depth, auto... mask> class TQueBind : public TQueBase {
@@ -231,6 +235,9 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(s->base + bufOffset), size, s, pos_);
     }
 
+    // A user's TBufPool (EXTERN_IMPL_BUFPOOL) gives the TBuf its buffer at byte `addr` (bufpool.h).
+    template <class P> void InitBufHandle(P* pool, uint32_t index, uint8_t* handle, uint32_t addr, uint32_t len);
+
     // TBuf has no queue: FreeTensor on its tensors is accepted and does nothing (as on the NPU).
     template <typename T> void FreeTensor(LocalTensor<T>&) {}
     // AllocTensor, inherited from TQueBind in CANN (kernel_tpipe.h), hands out the TBuf's whole buffer, as Get does.
@@ -320,18 +327,56 @@ private:
         c.ub_used = c.l1_used = c.l0a_used = c.l0b_used = c.l0c_used = c.bt_used = 0;
     }
     akgen_sim::Slot* take(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
+        return slot_at(pos, reserve(pos, len, num, loc), len);
+    }
+
+public:
+    // A buffer's slot at byte `offset` of the memory of `pos` (InitBuffer, and the buffers of a TBufPool).
+    static akgen_sim::Slot* slot_at(TPosition pos, uint64_t offset, uint32_t len) {
+        akgen_sim::BlockCtx& c = akgen_sim::ctx();
+        uint8_t* base = c.ub;
+        switch (detail::mem_of(pos)) {
+            case detail::Mem::L1: base = c.l1; break;
+            case detail::Mem::L0A: base = c.l0a; break;
+            case detail::Mem::L0B: base = c.l0b; break;
+            case detail::Mem::L0C: base = c.l0c; break;
+            case detail::Mem::BT: base = c.bt; break;
+            default: break;
+        }
+        c.slots.emplace_back();
+        akgen_sim::Slot* s = &c.slots.back();
+        s->base = base + offset;
+        s->bytes = len;
+        s->pos = pos;
+        return s;
+    }
+    // TBufPool (bufpool.h): a pool of `len` bytes of the pipe's memory; `share` a pool whose bytes it reuses.
+    template <class P> bool InitBufPool(P& pool, uint32_t len, AKGEN_LOC) {
+        akgen_sim::touch("InitBufPool", loc);
+        const uint32_t aligned = (len + 31u) / 32u * 32u;
+        pool.tBufPoolImpl.init(static_cast<uint32_t>(reserve(P::poolPos, aligned, 1, loc)), aligned);
+        return true;
+    }
+    template <class P, class S> bool InitBufPool(P& pool, uint32_t len, S& share, AKGEN_LOC) {
+        akgen_sim::touch("InitBufPool", loc);
+        pool.tBufPoolImpl.share(share.tBufPoolImpl, (len + 31u) / 32u * 32u, "InitBufPool", loc);
+        return true;
+    }
+
+private:
+    // Bytes of the memory of `pos` for `num` buffers of `len` (the pipe's bump pointer): their offset.
+    uint64_t reserve(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
         akgen_sim::BlockCtx& c = akgen_sim::ctx();
         const akgen_sim::Config& k = akgen_sim::cfg();
         detail::Mem m = detail::mem_of(pos);
         uint64_t* used = &c.ub_used;
         uint64_t limit = k.ub_bytes;
-        uint8_t* base = c.ub;
         switch (m) {
-            case detail::Mem::L1: used = &c.l1_used; limit = k.l1_bytes; base = c.l1; break;
-            case detail::Mem::L0A: used = &c.l0a_used; limit = k.l0a_bytes; base = c.l0a; break;
-            case detail::Mem::L0B: used = &c.l0b_used; limit = k.l0b_bytes; base = c.l0b; break;
-            case detail::Mem::L0C: used = &c.l0c_used; limit = k.l0c_bytes; base = c.l0c; break;
-            case detail::Mem::BT: used = &c.bt_used; limit = sizeof(c.bt); base = c.bt; break;
+            case detail::Mem::L1: used = &c.l1_used; limit = k.l1_bytes; break;
+            case detail::Mem::L0A: used = &c.l0a_used; limit = k.l0a_bytes; break;
+            case detail::Mem::L0B: used = &c.l0b_used; limit = k.l0b_bytes; break;
+            case detail::Mem::L0C: used = &c.l0c_used; limit = k.l0c_bytes; break;
+            case detail::Mem::BT: used = &c.bt_used; limit = sizeof(c.bt); break;
             default: break;
         }
         if (*used + len > limit) {
@@ -355,13 +400,9 @@ private:
             akgen_sim::cpu_debug_check("SIM-UB-LIMIT", akgen_sim::npu_checks() ? npu_msg : msg, loc, "memory",
                                        "InitBuffer");
         }
-        c.slots.emplace_back();
-        akgen_sim::Slot* s = &c.slots.back();
-        s->base = base + *used;
-        s->bytes = len;
-        s->pos = pos;
+        const uint64_t at = *used;
         *used += len;
-        return s;
+        return at;
     }
     bool alive_ = false;
     int next_event_ = 0;
