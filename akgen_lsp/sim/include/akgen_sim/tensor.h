@@ -4,6 +4,15 @@
 #include "runtime.h"
 #include "shape_info.h"
 
+namespace akgen_sim {
+// A LocalTensor of int4b_t (or a ReinterpretCast to one): its elements are half bytes, which the tensors here do not
+// address; stop at the API call that made it rather than compute on the wrong bytes.
+[[noreturn]] inline void int4_unsupported(const loc_t& loc, const char* api) {
+    fail("SIM-UNSUPPORTED", "a tensor of int4b_t (two 4-bit elements per byte) is not emulated yet; the simulator "
+                            "runs the int8_t / half / float forms of the APIs", loc, "api_mismatch", api);
+}
+}  // namespace akgen_sim
+
 namespace AscendC {
 
 template <typename T> class LocalTensor;
@@ -91,7 +100,12 @@ public:
 
     LocalTensor() = default;
     LocalTensor(T* addr, uint32_t size, akgen_sim::Slot* slot, TPosition pos)
-        : addr_(addr), size_(size), slot_(slot), gen_(slot ? slot->gen : 0), pos_(pos) {}
+        : addr_(addr), size_(size), slot_(slot), gen_(slot ? slot->gen : 0), pos_(pos) {
+        // made by AllocTensor / Get, the last API call
+        if constexpr (std::is_same_v<T, int4b_t>) {
+            akgen_sim::int4_unsupported(akgen_sim::ctx().last, akgen_sim::ctx().last_api);
+        }
+    }
     // CANN 9: a tensor of tileSize elements at byte address addr of the position's memory (akgen_sim/cann9_alloc.h)
     LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize, AKGEN_LOC);
 
@@ -113,7 +127,8 @@ public:
     uint64_t GetPhyAddr() const { return reinterpret_cast<uint64_t>(addr_); }
     uint64_t GetPhyAddr(uint32_t offset) const { return reinterpret_cast<uint64_t>(addr_ + offset); }
     void SetAddrWithOffset(LocalTensor<T>& src, uint32_t offset) { *this = src[offset]; }
-    template <typename U> LocalTensor<U> ReinterpretCast() const {
+    template <typename U> LocalTensor<U> ReinterpretCast(AKGEN_LOC) const {
+        if constexpr (std::is_same_v<U, int4b_t>) akgen_sim::int4_unsupported(loc, "ReinterpretCast");
         LocalTensor<U> t;
         t.addr_ = reinterpret_cast<U*>(addr_);
         t.size_ = static_cast<uint32_t>(static_cast<uint64_t>(size_) * sizeof(T) / sizeof(U));

@@ -225,6 +225,27 @@ constexpr float ToFloat(const half& v) { return static_cast<float>(v); }
 constexpr bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 constexpr half ToHalf(const float& v) { return half(v); }
 template <typename T, typename U> struct IsSameType { static constexpr bool value = std::is_same_v<T, U>; };
+// A sub-byte integer (the device library's common_types.h): the storage byte holds the value's low k_bits. int4b_t
+// is the type name kernels use; tensors of it (two elements per byte) are not emulated yet: making one fails with
+// SIM-UNSUPPORTED (tensor.h), so code that only names the type (another scenario's branch) builds and runs.
+template <int32_t k_bits_, bool sign> struct integer_sub_type {
+    static constexpr int32_t k_bits = k_bits_;
+    static constexpr bool k_signed = sign;
+    using T = std::conditional_t<sign, int8_t, uint8_t>;
+    using Storage = uint8_t;
+    static constexpr Storage mask = static_cast<Storage>((1u << k_bits_) - 1u);
+    Storage storage = 0;
+    constexpr integer_sub_type() = default;
+    constexpr integer_sub_type(uint32_t value) : storage(static_cast<Storage>(value & mask)) {}
+    constexpr integer_sub_type(int32_t value) : storage(static_cast<Storage>(static_cast<uint32_t>(value) & mask)) {}
+    constexpr operator T() const {
+        if (k_signed && (storage & (1u << (k_bits_ - 1))) != 0) return static_cast<T>(storage | ~mask);
+        return static_cast<T>(storage);
+    }
+    constexpr bool operator==(const integer_sub_type& o) const { return storage == o.storage; }
+    constexpr bool operator!=(const integer_sub_type& o) const { return storage != o.storage; }
+};
+using int4b_t = integer_sub_type<4, true>;
 using TEventID = int8_t;
 // Hardware constants of the device library.
 constexpr int32_t ONE_BLK_SIZE = 32;

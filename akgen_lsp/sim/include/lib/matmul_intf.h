@@ -125,6 +125,9 @@ public:
     static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
                   (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
                   "akgen sim: the high-level Matmul is emulated for CubeFormat::ND inputs and outputs only");
+    static_assert(!std::is_same_v<SrcAT, int4b_t> && !std::is_same_v<SrcBT, int4b_t>,
+                  "akgen sim: the high-level Matmul of int4b_t inputs is not emulated yet (int8_t, half, bfloat16_t "
+                  "and float are)");
 
     Matmul() = default;
 
