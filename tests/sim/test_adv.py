@@ -37,7 +37,8 @@ def run(write_manifest, tmp_path: Path, dtype: str, mode: int, valid: int = VALI
         {"name": "gamma", "input": g},
         {"name": "beta", "input": b},
         {"name": "y", "output": "y.npy", "dtype": dtype, "shape": [ROWS, COLS]},
-        {"name": "stats", "output": "s.npy", "dtype": "float32", "shape": [ROWS, 16]},
+        # each mode writes the few blocks of stats it checks: the rest is not compared (no SIM-GM-UNWRITTEN warning)
+        {"name": "stats", "output": "s.npy", "dtype": "float32", "shape": [ROWS, 16], "compared": False},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "rows", "scalar": ROWS, "type": "int32_t"},
         {"name": "cols", "scalar": COLS, "type": "int32_t"},
