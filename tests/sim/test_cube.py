@@ -42,9 +42,10 @@ def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResul
         {"name": "b", "input": b},
         {"name": "bt", "input": np.ascontiguousarray(b.T)},
         {"name": "bias", "input": bias},
-        {"name": "c", "output": "c.npy", "dtype": np.dtype(acc).name, "shape": [M, N]},
-        {"name": "ch", "output": "ch.npy", "dtype": "float16", "shape": [M, N]},
-        {"name": "cz", "output": "cz.npy", "dtype": np.dtype(acc).name, "shape": [nb, mal, 16]},
+        # each mode writes and compares the outputs (or the rows of them) it tests: the rest stays unwritten
+        {"name": "c", "output": "c.npy", "dtype": np.dtype(acc).name, "shape": [M, N], "compared": False},
+        {"name": "ch", "output": "ch.npy", "dtype": "float16", "shape": [M, N], "compared": False},
+        {"name": "cz", "output": "cz.npy", "dtype": np.dtype(acc).name, "shape": [nb, mal, 16], "compared": False},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "M", "scalar": M, "type": "int32_t"},
         {"name": "N", "scalar": N, "type": "int32_t"},
