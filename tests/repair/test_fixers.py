@@ -224,3 +224,15 @@ def test_a_tensor_never_enqueued_is_enqueued_after_its_last_use(dequeued_at_once
     f = _finding(text, "inQueueX.DeQue", "SIM-QUE-EMPTY", "DeQue from an empty queue: no tensor was EnQue'd")
     fixed = [(t, new, c) for t, new, c in _fixed(text, f) if t.startswith("EnQue")]
     assert [(new == meant, certain) for _t, new, certain in fixed] == [(True, False)], fixed
+
+
+def test_an_extra_argument_of_a_template_function_is_read_from_the_compilers_types() -> None:
+    """The file leaves ``src``'s element type open (a template parameter); the compiler's message lists every
+    argument's type, and a number binds no parameter struct (``DataCopyParams``), so only the count form fits."""
+    meant = ("#include \"kernel_operator.h\"\nusing namespace AscendC;\ntemplate <typename S>\n"
+             "__aicore__ inline void ToFloat(const LocalTensor<float>& dst, const LocalTensor<S>& src, uint32_t count)\n"
+             "{\n    DataCopy(dst, src, count);\n}\n")
+    text = meant.replace("DataCopy(dst, src, count);", "DataCopy(dst, src, count, count);")
+    f = _finding(text, "DataCopy(", "CXX", "no matching function for call to 'DataCopy(const AscendC::LocalTensor<float>&, "
+                 "const AscendC::LocalTensor<float>&, uint32_t&, uint32_t&)'")
+    assert [new == meant for _t, new, _c in _fixed(text, f)] == [True]

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from akgen_lsp.ascendc.catalog import Overload
+from akgen_lsp.ascendc.catalog import Overload, split_top_level
 from akgen_lsp.ascendc.kernel_model import tensor_info
 from akgen_lsp.ascendc.syntax import Call, lookup
 from akgen_lsp.findings import Edit, Finding, Fix, Span
@@ -25,6 +25,40 @@ from akgen_lsp.repair.fixers.base import QUOTED, FixContext, Proposal, arguments
 NAME = "overload"
 _NO_MATCH = re.compile(rf"no matching (?:member )?function for call to {QUOTED}(?:[\w:]*::)?(?P<name>\w+)")
 _COUNT_PARAMS = frozenset({"count", "calCount", "calcount", "dataSize", "size"})
+
+
+_SCALARS = re.compile(r"(?:unsigned |signed |long |short )*(?:u?int(?:8|16|32|64)_t|int|long|short|char|float|double|"
+                      r"half|bfloat16_t|bool|size_t)")
+
+
+def _kinds_in_message(message: str) -> list[str] | None:
+    """The kinds of the arguments the compiler lists (``for call to 'DataCopy(const AscendC::LocalTensor<float>&,
+    uint32_t&)'``): local, global or scalar, unknown for anything else; None when the message lists none."""
+    m = re.search(rf"for call to {QUOTED}[\w:]*\(", message)
+    if m is None:
+        return None
+    depth, end = 1, None
+    for i in range(m.end(), len(message)):
+        depth += message[i] in "(<"
+        depth -= message[i] in ")>"
+        if depth == 0:
+            end = i
+            break
+    if end is None:
+        return None
+    inside = message[m.end():end].strip()
+    out = []
+    for t in split_top_level(inside) if inside else []:
+        base = t.replace("const", "").replace("&", "").strip()
+        if "LocalTensor" in base:
+            out.append("local")
+        elif "GlobalTensor" in base:
+            out.append("global")
+        elif _SCALARS.fullmatch(base):
+            out.append("scalar")
+        else:
+            out.append("unknown")
+    return out
 
 
 def _enum_kind(ctx: FixContext, type_text: str) -> str | None:
@@ -80,7 +114,7 @@ def _fits(kinds: Sequence[str], ov: Overload, ctx: FixContext | None = None) -> 
             continue
         if kind in ("local", "global") and want != kind:
             return False
-        if kind == "scalar" and want in ("local", "global"):
+        if kind == "scalar" and want in ("local", "global", "struct"):  # a number binds no parameter struct
             return False
     return True
 
@@ -129,6 +163,9 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         if entry is None or not entry.overloads:
             continue
         kinds = [_kind_of_arg(ctx, a) for a in call.args]
+        told = _kinds_in_message(finding.message)
+        if told is not None and len(told) == len(kinds):  # the compiler knows the types the file leaves open
+            kinds = [t if k == "unknown" else k for k, t in zip(kinds, told, strict=True)]
         if any(_fits(kinds, ov, ctx) for ov in entry.overloads):
             continue  # the arity fits: the types are wrong, which no argument count mends
         args = arguments_text(ctx, call)
