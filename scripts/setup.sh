@@ -23,7 +23,9 @@ if [ "$DEV" = 1 ]; then
   python -m pip install -q 'transformers>=4.51'
   # code-server, playwright-core and Neovim 0.12 for the editor end-to-end tests; those tests fail, saying what to
   # run, when this could not install them (it needs node/npm; chromium and neovim 0.7 come from apt, see .ci/run)
-  bash scripts/install-e2e.sh || echo "setup: the editor end-to-end tools are not installed (see above)" >&2
+  # (AKGEN_SETUP_NO_E2E=1: the caller installs them itself, as .ci/run does in parallel)
+  [ "${AKGEN_SETUP_NO_E2E:-0}" = 1 ] || bash scripts/install-e2e.sh || \
+    echo "setup: the editor end-to-end tools are not installed (see above)" >&2
 else
   python -m pip install -q -e .
 fi
