@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from .tools import lua_literal as _lua
 from .tools import nvim_07
 
 REPO = Path(__file__).resolve().parents[2]
@@ -75,12 +76,6 @@ end
 vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
 """
-
-
-def _lua(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return "{ " + ", ".join(_lua(v) for v in value) + " }"
-    return json.dumps(str(value))
 
 
 def test_a_build_error_gets_its_verified_fix_in_neovim(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
+from .tools import lua_literal as _lua
 from .tools import nvim_07
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,12 +47,6 @@ out.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
 vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
 """
-
-
-def _lua(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return "{ " + ", ".join(_lua(v) for v in value) + " }"
-    return json.dumps(str(value))
 
 
 def test_akgen_generate_writes_the_verified_kernel_in_neovim(tmp_path: Path) -> None:

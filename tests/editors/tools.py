@@ -5,6 +5,7 @@ A missing piece fails the test with what to run, it never skips: CI (.ci/run) in
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -57,3 +58,10 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def lua_literal(value: object) -> str:
+    """A Lua literal for an init file: a string (paths too), or a list of them as a table."""
+    if isinstance(value, (list, tuple)):
+        return "{ " + ", ".join(lua_literal(v) for v in value) + " }"
+    return json.dumps(str(value))
