@@ -141,6 +141,8 @@ async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model
             except BackendError as exc:
                 return {"usage_error": str(exc)}
             assert rm is not None
+            if rm.route:
+                say(f"akgen: {rm.route}")
             say(f"akgen: asking {rm.label} for {settings['fix.samples']} candidates")
             try:
                 await rm.backend.load()

@@ -98,9 +98,8 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
     from akgen_lsp.repair.backend import HOW_TO_CONFIGURE, repair_model
     from akgen_lsp.repair.remember import store_for
 
-    settings = _routed(settings, quiet)
     try:
-        rm = repair_model(settings, Path.cwd())
+        rm = repair_model(settings, Path.cwd(), kind="generation")
     except BackendError as exc:
         typer.echo(f"akgen: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -108,6 +107,8 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
         typer.echo("akgen: " + HOW_TO_CONFIGURE.replace('"Fix with KernelGen-LM" is not offered',
                                                         "there is nothing to generate with"), err=True)
         raise typer.Exit(2)
+    if rm.route and not quiet:
+        typer.echo(f"akgen: {rm.route}", err=True)
     use_memory = bool(settings["generate.memory"]) if memory is None else memory
     store_path = store_for(settings).path if use_memory else None
     example_text = ""
@@ -143,24 +144,6 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
     except (BackendError, TaskError, RayUnavailable, ValueError) as exc:
         typer.echo(f"akgen: {exc}", err=True)
         raise typer.Exit(2) from None
-
-
-def _routed(settings: Any, quiet: bool) -> Any:
-    """The settings with the model routing's pick for generation (model.route.*), saying what it chose."""
-    from akgen_lsp.cli.model import _local_models
-    from akgen_lsp.model.registry import RegistryError, load_registry
-    from akgen_lsp.model.route import routed_settings
-
-    try:
-        reg = load_registry(Path.cwd())
-    except RegistryError as exc:
-        typer.echo(f"akgen: {exc}", err=True)
-        raise typer.Exit(2) from None
-    files = [(m["path"], m["spec"]) for m in _local_models(Path.cwd() / "models")]
-    routed, note = routed_settings(settings, "generation", reg, files)
-    if note and not quiet:
-        typer.echo(f"akgen: {note}", err=True)
-    return routed
 
 
 def print_summary(summary: dict[str, Any], out: Path) -> None:

@@ -82,22 +82,9 @@ def list_models(json_out: JsonOpt = False) -> None:
 
 
 def _local_models(folder: Path) -> list[dict[str, Any]]:
-    from akgen_lsp.model.registry import load_registry
+    from akgen_lsp.model.registry import load_registry, local_models
 
-    if not folder.is_dir():
-        return []
-    reg = load_registry(folder.parent)
-    out = []
-    for p in sorted(folder.iterdir()):
-        if p.suffix == ".gguf" and p.is_file():
-            kind, size = "gguf", p.stat().st_size
-        elif p.is_dir() and (p / "config.json").is_file():
-            kind, size = "hf", sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
-        else:
-            continue
-        out.append({"path": str(p), "kind": kind, "size_gb": round(size / 1e9, 2),
-                    "spec": reg.for_model(path=str(p)).name})
-    return out
+    return local_models(folder, load_registry(folder.parent)) if folder.is_dir() else []
 
 
 @model_app.command("check")

@@ -9,6 +9,7 @@ base model.
 from __future__ import annotations
 
 import fnmatch
+import logging
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
+
+log = logging.getLogger("akgen.model")
 
 PROJECT_REGISTRY = Path(__file__).resolve().parents[2] / "models" / "registry.toml"
 FORMATS = ("fim", "chat", "prefix")
@@ -199,3 +202,30 @@ def load_registry(workspace: Path | None = None) -> Registry:
         if path.is_file():
             return parse_registry(path.read_text(encoding="utf-8"), str(path))
     return Registry((), ModelSpec(name="default", known=False), "")
+
+
+def safe_registry(workspace: Path | None) -> Registry:
+    """The model registry, or one with only the defaults when it cannot be read (logged)."""
+    try:
+        return load_registry(workspace)
+    except Exception as exc:
+        log.warning("the model registry could not be read (%s); models get the default prompt format", exc)
+        return Registry((), ModelSpec(name="default", known=False))
+
+
+def local_models(folder: Path, registry: Registry) -> list[dict[str, Any]]:
+    """The model files in `folder` (GGUF files, HF folders with a config.json): path, kind, size and the registry
+    name each is known by."""
+    if not folder.is_dir():
+        return []
+    out = []
+    for p in sorted(folder.iterdir()):
+        if p.suffix == ".gguf" and p.is_file():
+            kind, size = "gguf", p.stat().st_size
+        elif p.is_dir() and (p / "config.json").is_file():
+            kind, size = "hf", sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
+        else:
+            continue
+        out.append({"path": str(p), "kind": kind, "size_gb": round(size / 1e9, 2),
+                    "spec": registry.for_model(path=str(p)).name})
+    return out

@@ -14,6 +14,11 @@ A request kind's budget (``model.route.<kind>_ms``, ``model.route.<kind>_j``; 0:
 (`REQUEST_TOKENS`: 32 tokens for a completion, 1024 for a repair, 4096 for a generation). `pick` chooses the
 largest model that fits; when none fits, the fastest one, with the reason. `pareto` is the front of (latency,
 energy, size): no other model is at least as fast, as frugal and as large, and better in one.
+
+`route_request` is what every request kind goes through (the completion service, the repair flows of the editor
+and `akgen fix`, `akgen generate` and the editor's generation): the settings with the pick of its kind applied (the
+model file found in a ``models/`` folder, or the served model's id), the registry it read, and a sentence that says
+what was chosen.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from akgen_lsp.config import Settings
-from akgen_lsp.model.registry import ModelSpec, Registry
+from akgen_lsp.model.registry import ModelSpec, Registry, local_models, safe_registry
 
 KINDS = ("completion", "repair", "generation")
 REQUEST_TOKENS: Mapping[str, int] = {"completion": 32, "repair": 1024, "generation": 4096}
@@ -179,7 +185,42 @@ def routed_settings(settings: Settings, kind: str, registry: Registry, files: Se
         return settings.with_overrides({"model.name": p.model}, f"model.route.{kind}"), f"routing: {p.model} ({p.reason})"
     path = next((f for f, name in files if name.lower() == p.model.lower()), None)
     if path is None:
-        return settings, (f"routing picks {p.model} ({p.reason}), but no file of it is in ./models; the configured "
+        return settings, (f"routing picks {p.model} ({p.reason}), but no file of it is in the models folders "
+                          "searched (./models, the workspace's and the configured model's folder); the configured "
                           "model is used")
     return (settings.with_overrides({"model.path": path, "model.name": p.model}, f"model.route.{kind}"),
             f"routing: {p.model} ({p.reason})")
+
+
+def routing_home(settings: Settings, workspace: Path | None) -> Path | None:
+    """The folder whose ``models/`` (registry.toml and model files) routing reads: that of the akgen.toml which
+    configured routing (``model.route.*``, ``model.path``), else `workspace`."""
+    for key in ("model.route.models", "model.path", "model.name"):
+        origin = settings.origin(key)
+        if origin.endswith(".toml"):
+            return Path(origin).parent
+    return workspace
+
+
+def model_folders(settings: Settings, home: Path | None) -> list[Path]:
+    """Where model files are looked for: ``<home>/models``, ``./models`` and the configured model's folder."""
+    raw = str(settings["model.path"])
+    found = [home / "models" if home is not None else None, Path.cwd() / "models",
+             Path(raw).parent if raw and Path(raw).parent != Path() else None]
+    return [p for p in dict.fromkeys(f.resolve() for f in found if f is not None) if p.is_dir()]
+
+
+def route_request(settings: Settings, kind: str, workspace: Path | None = None
+                  ) -> tuple[Settings, Registry, str]:
+    """A request of `kind` (`KINDS`) routed: the settings with its pick applied, the registry that was read (the
+    routing home's, else the project's) and what was chosen ("" when routing is off)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown request kind {kind!r}; one of {', '.join(KINDS)}")
+    home = routing_home(settings, workspace)
+    registry = safe_registry(home)
+    if not settings["model.route.models"] and str(settings[f"model.route.{kind}"]) == "auto":
+        return settings, registry, ""
+    files = [(m["path"], m["spec"]) for folder in model_folders(settings, home)
+             for m in local_models(folder, registry)]
+    routed, note = routed_settings(settings, kind, registry, files)
+    return routed, registry, note

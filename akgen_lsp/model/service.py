@@ -48,7 +48,8 @@ from akgen_lsp.model.prompts import (
     repair_prompt,
     retrieve_context,
 )
-from akgen_lsp.model.registry import ModelSpec, Registry, load_registry
+from akgen_lsp.model.registry import ModelSpec, Registry
+from akgen_lsp.model.route import route_request
 
 log = logging.getLogger("akgen.model")
 
@@ -94,10 +95,14 @@ class CompletionService:
         backend: Backend | None = None,
         workspace: Path | None = None,
     ) -> None:
-        self.settings = resolve_model_path(settings, workspace)
+        # the inline-completion kind of model routing (model/route.py): the model its budgets allow
+        routed, found, self.route_note = route_request(settings, "completion", workspace)
+        self.settings = resolve_model_path(routed, workspace)
         settings = self.settings
         self._catalog = catalog
-        self.registry = registry if registry is not None else safe_registry(workspace)
+        self.registry = registry if registry is not None else found
+        if self.route_note:
+            log.info("inline completion: %s", self.route_note)
         self.spec: ModelSpec = self.registry.for_model(settings["model.name"], settings["model.path"])
         budget = settings["completion.prompt_chars"]
         share = settings["completion.prefix_share"]
@@ -430,6 +435,7 @@ class CompletionService:
         return {
             "backend": self.settings["model.backend"],
             "model": self.spec.name,
+            "route": self.route_note,
             "format": self.spec.format,
             "loaded": self._loaded and self._backend is not None,
             "error": self.last_error,
@@ -446,17 +452,6 @@ class CompletionService:
         self._inflight.clear()
         if self._backend is not None:
             await self._backend.close()
-
-
-def safe_registry(workspace: Path | None) -> Registry:
-    """The model registry, or one with only the defaults when it cannot be read (logged)."""
-    try:
-        return load_registry(workspace)
-    except Exception as exc:
-        log.warning("the model registry could not be read (%s); models get the default prompt format", exc)
-        from akgen_lsp.model.registry import Registry as _R
-
-        return _R((), ModelSpec(name="default", known=False))
 
 
 def resolve_model_path(settings: Settings, workspace: Path | None) -> Settings:

@@ -9,7 +9,8 @@ from pathlib import Path
 from akgen_lsp.config import Settings
 from akgen_lsp.model.backends import Backend, make_backend
 from akgen_lsp.model.registry import ModelSpec
-from akgen_lsp.model.service import resolve_model_path, safe_registry
+from akgen_lsp.model.route import route_request
+from akgen_lsp.model.service import resolve_model_path
 
 DEFAULT_LABEL = "KernelGen-LM"
 
@@ -26,6 +27,7 @@ class RepairModel:
     backend: Backend
     spec: ModelSpec
     label: str
+    route: str = ""  # what model routing chose and why ("" when routing is off)
 
 
 def model_configured(settings: Settings) -> bool:
@@ -35,20 +37,24 @@ def model_configured(settings: Settings) -> bool:
     return bool(settings["model.endpoint"]) if backend == "openai" else bool(settings["model.path"])
 
 
-def model_label(settings: Settings, workspace: Path | None = None) -> str:
-    """The model's name as an action title says it: the registry's name of a known model, else KernelGen-LM."""
-    spec = safe_registry(workspace).for_model(settings["model.name"], settings["model.path"])
+def model_label(settings: Settings, workspace: Path | None = None, kind: str = "repair") -> str:
+    """The model's name as an action title says it: the registry's name of the model routing picks for `kind`
+    (the configured one when routing is off), else KernelGen-LM."""
+    routed, registry, _note = route_request(settings, kind, workspace)
+    spec = registry.for_model(routed["model.name"], routed["model.path"])
     return spec.name if spec.known else DEFAULT_LABEL
 
 
-def repair_model(settings: Settings, workspace: Path | None = None) -> RepairModel | None:
-    """The backend to ask (not loaded yet), or None when no model is configured. Raises `BackendError` when the
-    configuration cannot work (a backend without its path or endpoint)."""
+def repair_model(settings: Settings, workspace: Path | None = None, kind: str = "repair") -> RepairModel | None:
+    """The backend to ask for a request of `kind` ("repair", or "generation" for the loop of akgen generate and the
+    editor's generation), routed by ``model.route.*`` (not loaded yet), or None when no model is configured.
+    Raises `BackendError` when the configuration cannot work (a backend without its path or endpoint)."""
     if not model_configured(settings):
         return None
-    settings = resolve_model_path(settings, workspace)
-    spec = safe_registry(workspace).for_model(settings["model.name"], settings["model.path"])
+    routed, registry, note = route_request(settings, kind, workspace)
+    settings = resolve_model_path(routed, workspace)
+    spec = registry.for_model(settings["model.name"], settings["model.path"])
     backend = make_backend(settings, spec.context if spec.known else None)
     if backend is None:
         return None
-    return RepairModel(backend, spec, spec.name if spec.known else DEFAULT_LABEL)
+    return RepairModel(backend, spec, spec.name if spec.known else DEFAULT_LABEL, note)

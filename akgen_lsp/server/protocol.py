@@ -328,6 +328,9 @@ def create_server() -> AkgenServer:
         if ls.inline.problem:
             problem, ls.inline.problem = ls.inline.problem, None
             ls.show(problem)
+        if ls.inline.note:
+            note, ls.inline.note = ls.inline.note, None
+            ls.log(note, types.MessageType.Info)
         if result is None:
             return types.InlineCompletionList(items=[])
         return types.InlineCompletionList(items=inline.to_items(result, line, char, lines))

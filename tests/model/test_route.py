@@ -101,7 +101,7 @@ def test_settings_route_each_kind_and_name_the_file(reg, tmp_path: Path) -> None
     routed, note = routed_settings(s, "repair", reg, files)
     assert routed["model.path"] == str(tmp_path / "medium-q4.gguf") and note.startswith("routing: medium")
     _same, note = routed_settings(s, "completion", reg, files)
-    assert "no file of it is in ./models" in note
+    assert "no file of it is in the models folders" in note
     off, note = routed_settings(defaults(), "generation", reg, files)
     assert note == "" and off["model.path"] == ""
 
@@ -117,3 +117,36 @@ def test_akgen_model_route_show_prints_the_front_and_the_picks(tmp_path: Path, m
     lines = {ln.split()[0]: ln for ln in res.output.splitlines() if ln.strip()}
     assert "*" in lines["small"] and "*" not in lines["slow-small"] and "measured on laptop" in lines["small"]
     assert "completion (32 tokens) -> small" in res.output
+
+
+def test_every_request_kind_is_routed_from_the_akgen_toml_that_configured_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """route_request reads the registry and the model files of the folder whose akgen.toml set model.route.*; the
+    repair flows and the generation loop get their kind's pick through repair_model (nothing is loaded here)."""
+    from akgen_lsp.config import load_settings
+    from akgen_lsp.model.route import route_request
+    from akgen_lsp.repair.backend import model_label, repair_model
+
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "registry.toml").write_text(REGISTRY.replace('name = "small"', 'name = "small"\n'
+                                                                        'match = ["small*.gguf"]').replace(
+        'name = "large"', 'name = "large"\nmatch = ["large*.gguf"]'), encoding="utf-8")
+    for name in ("small-q4.gguf", "large-q4.gguf"):
+        (tmp_path / "models" / name).write_bytes(b"GGUF")
+    (tmp_path / "akgen.toml").write_text('[model]\nbackend = "llama_cpp"\npath = "models/small-q4.gguf"\n'
+                                         '[model.route]\nmodels = ["small", "large"]\ncompletion_ms = 500.0\nrepair_ms = 0.0\n',
+                                         encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # not the cwd's ./models: the configuring akgen.toml's
+    s = load_settings(tmp_path, env={})
+    picked = {k: route_request(s, k)[0]["model.path"] for k in ("completion", "repair", "generation")}
+    assert picked == {"completion": str((tmp_path / "models" / "small-q4.gguf").resolve()),
+                      "repair": str((tmp_path / "models" / "large-q4.gguf").resolve()),
+                      "generation": str((tmp_path / "models" / "large-q4.gguf").resolve())}
+    rm = repair_model(s, None, kind="generation")
+    assert rm is not None and rm.label == "large" and rm.route.startswith("routing: large")
+    assert model_label(s) == "large"
+    off = s.with_overrides({"model.route.models": []}, "test")
+    assert route_request(off, "repair")[2] == "" and model_label(off) == "small"
+    with pytest.raises(ValueError, match="unknown request kind"):
+        route_request(s, "chat")

@@ -75,12 +75,14 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
         return _fail("the editor's generation writes one kernel file (static shape); for kernel + host tiling run "
                      f"`akgen generate --task {task.name} --mode dynamic`.")
     try:
-        model = repair_model(settings, Path(doc.path).parent)
+        model = repair_model(settings, Path(doc.path).parent, kind="generation")
     except BackendError as exc:
         return _fail(str(exc))
     if model is None:
         return _fail(HOW_TO_CONFIGURE.replace('"Fix with KernelGen-LM" is not offered', "there is nothing to "
                                               "generate with"))
+    if model.route:
+        host.log(f"akgen: generation: {model.route}", types.MessageType.Info)
     what = "Improve performance" if improve else "Generate kernel"
     token = await host.begin_progress(f"akgen: {what} ({task.name}, {model.label})", cancellable=True)
     timeout = 3 * float(settings["toolchain.timeout_s"]) + 30.0

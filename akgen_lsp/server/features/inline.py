@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import inspect
 import logging
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -34,6 +35,7 @@ class InlineCompletions:
         self._key: tuple[Any, ...] | None = None
         self._failed_key: tuple[Any, ...] | None = None
         self.problem: str | None = None
+        self.note: str | None = None  # what model routing chose for a new service (the server logs it once)
 
     @staticmethod
     def _settings_key(settings: Settings) -> tuple[Any, ...]:
@@ -42,8 +44,10 @@ class InlineCompletions:
             sorted((k, repr(v)) for k, v in values.items() if k.startswith(("model.", "completion.", "arch", "cann")))
         )
 
-    async def _service_for(self, settings: Settings) -> Any:
-        key = self._settings_key(settings)
+    async def _service_for(self, settings: Settings, folder: Path | None) -> Any:
+        """The service of `settings`; `folder` (the document's) is where model routing looks for models/ when no
+        akgen.toml configured it."""
+        key = (*self._settings_key(settings), str(folder))
         if key == self._key and self._service is not None:
             return self._service
         if key == self._failed_key:
@@ -53,7 +57,9 @@ class InlineCompletions:
             return None
         try:
             module = importlib.import_module(SERVICE_MODULE)
-            self._service = module.CompletionService(settings)
+            self._service = module.CompletionService(settings, workspace=folder)
+            if getattr(self._service, "route_note", ""):
+                self.note = f"akgen: inline completion: {self._service.route_note}"
         except Exception as exc:  # a model that cannot start must not take the server down
             self._failed_key = key
             self.problem = f"akgen: inline completion is off: {exc}"
@@ -66,7 +72,7 @@ class InlineCompletions:
         """The service's `InlineResult` for the cursor (0-based line, code points), or None."""
         if not settings["completion.enable"]:
             return None
-        service = await self._service_for(settings)
+        service = await self._service_for(settings, Path(path).parent if path else None)
         if service is None:
             return None
         return await service.complete(text, path, line, character)

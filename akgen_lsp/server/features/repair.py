@@ -75,11 +75,13 @@ class Repairs:
         self.resolved: dict[tuple[str, int | None, str], Resolved] = {}
         self._labels: dict[tuple[str, str], str] = {}
 
-    def label(self, settings: Settings) -> str:
-        """The model's name in titles (the registry is read once per model)."""
-        key = (str(settings["model.name"]), str(settings["model.path"]))
+    def label(self, settings: Settings, workspace: Path | None = None) -> str:
+        """The name in titles of the model a repair asks (routed by ``model.route.*``; the registry is read once per
+        model configuration)."""
+        key = (str(workspace), repr(sorted((k, repr(v)) for k, v in settings.as_dict().items()
+                                           if k.startswith("model."))))
         if key not in self._labels:
-            self._labels[key] = model_label(settings)
+            self._labels[key] = model_label(settings, workspace)
         return self._labels[key]
 
     @staticmethod
@@ -138,7 +140,7 @@ def model_actions(host: RepairHost) -> Any:
         settings = host.settings_for(doc)
         if not model_configured(settings):
             return []
-        label = host.repairs.label(settings)
+        label = host.repairs.label(settings, Path(doc.path).parent)
         actions = []
         for f in request.selected:
             if not repairable(f):
@@ -211,13 +213,15 @@ async def _run_repair(host: RepairHost, checked: Checked, target: Finding, uri: 
     doc = host.document(uri)
     settings = host.settings_for(doc)
     try:
-        model = repair_model(settings)
+        model = repair_model(settings, Path(doc.path).parent)
     except BackendError as exc:
         host.show(f"akgen: {exc}", types.MessageType.Error)
         return None
     if model is None:
         host.show(f"akgen: {HOW_TO_CONFIGURE}", types.MessageType.Info)
         return None
+    if model.route:
+        host.log(f"akgen: repair: {model.route}", types.MessageType.Info)
     token = await host.begin_progress(f"akgen: Fix with {model.label}", cancellable=True)
     checker = checker_for(host.checks.worker, plain_settings(settings), _timeout(settings))
     before = CheckOutcome(checked.findings, checked.figures, checked.seconds)
