@@ -3,6 +3,7 @@ the #include lines, host launches `k<<<...>>>(...)`."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -22,8 +23,10 @@ def include_lines(text: str) -> list[str]:
 
 
 
+@functools.lru_cache(maxsize=64)
 def code_only(text: str) -> str:
-    """`text` with comments and string/char literals replaced by spaces (newlines kept), same length."""
+    """`text` with comments and string/char literals replaced by spaces (newlines kept), same length. Memoised: a
+    build scans its sources several times (the glue, the split, the core type), a character at a time."""
     out = list(text)
     i, n = 0, len(text)
 

@@ -144,6 +144,7 @@ class EventCheck:
     dropped: list[str] = field(default_factory=list)
     findings: int = 0
     _lines: dict[str, int] = field(default_factory=dict)
+    _codes: frozenset[str] | None = None  # known_codes(), asked once per run (not once per finding record)
 
     def __post_init__(self) -> None:
         for f in self.files:
@@ -177,7 +178,9 @@ class EventCheck:
     def finding(self, ev: dict[str, Any]) -> Finding | None:
         """The finding of a `finding` record, or None (dropped, counted) when it is not one the simulator writes."""
         code = ev.get("code")
-        if not isinstance(code, str) or code not in known_codes():
+        if self._codes is None:
+            self._codes = known_codes()
+        if not isinstance(code, str) or code not in self._codes:
             self.reject(f"unknown code {_text(code, 40)!r}")
             return None
         where = self._place(ev.get("file"), ev.get("line"), ev.get("column"))

@@ -75,8 +75,8 @@ class SimToolchain:
     def compile(self, sources: Sequence[str | Path], options: BuildOptions) -> Build:
         return compile_kernel([Path(s) for s in sources], options)
 
-    def run(self, build: Build, case: Manifest, out_dir: Path | None = None) -> Run:
-        return run_build(build, case, out_dir)
+    def run(self, build: Build, case: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
+        return run_build(build, case, out_dir, trace=trace)
 
     def run_manifest(self, manifest: Manifest | str | Path, out_dir: Path | None = None, *,
                      confine: bool = True) -> SimResult:

@@ -16,11 +16,12 @@ from akgen_lsp.sim.toolchain import SimToolchain
 
 
 def run_case(tool: SimToolchain, build: Build, manifest: Manifest, out_dir: Path, cr: dict[str, Any],
-             findings: list[Finding], tm: Timings) -> Run | None:
+             findings: list[Finding], tm: Timings, trace: bool = True) -> Run | None:
     """The case's run, or None when it did not end ``ok``: ``cr["status"]`` then says how (``compile_error`` when
-    the op_host code did not build, ``timeout``, ``runtime_error``) and the run's errors are added."""
+    the op_host code did not build, ``timeout``, ``runtime_error``) and the run's errors are added. With `trace`
+    False no Chrome trace is written (nobody keeps the work folder it would go to)."""
     t0 = time.perf_counter()
-    run = tool.run(build, manifest, out_dir)
+    run = tool.run(build, manifest, out_dir, trace=trace)
     tm.run += time.perf_counter() - t0
     if run.status == "compile_error":  # the op_host code did not build
         findings.extend(run.findings)

@@ -105,7 +105,7 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
             compile_failed = True
             break
         rec["compiled"] = True
-        run = run_case(tool, build, manifest, case_dir / "out", cr, findings, tm)
+        run = run_case(tool, build, manifest, case_dir / "out", cr, findings, tm, trace=settings.keep_work)
         if run is None:
             if cr["status"] == "compile_error":
                 compile_failed = True
