@@ -182,20 +182,24 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
             lines.append(f"attr {name} {kind} {','.join(str(e) for e in v)}")
         else:
             lines.append(f"attr {name} str {v}")
-    work = Path(tempfile.mkdtemp(prefix="akgen-host-"))
-    spec = work / "host_spec.txt"
-    spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
     where = Span.point(str(host_source.resolve()), 1)
-    policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB),
-                    read_only=[binary.parent], writable=[work], cwd=work)
-    try:
-        res = run_confined([str(binary), str(spec)], policy)
-    except SandboxUnavailable as exc:
-        shutil.rmtree(work, ignore_errors=True)
-        return HostTiling(False, [Finding("SIM-SANDBOX-UNAVAILABLE", str(exc), where, source="akgen-run",
-                                          error_class="harness")])
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    spec_text = "\n".join(lines) + "\n"
+    res = _remembered_run(binary, spec_text, timeout_s)
+    if res is None:
+        work = Path(tempfile.mkdtemp(prefix="akgen-host-"))
+        spec = work / "host_spec.txt"
+        spec.write_text(spec_text, encoding="utf-8")
+        policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB),
+                        read_only=[binary.parent], writable=[work], cwd=work)
+        try:
+            res = run_confined([str(binary), str(spec)], policy)
+        except SandboxUnavailable as exc:
+            shutil.rmtree(work, ignore_errors=True)
+            return HostTiling(False, [Finding("SIM-SANDBOX-UNAVAILABLE", str(exc), where, source="akgen-run",
+                                              error_class="harness")])
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        _remember_run(binary, spec_text, timeout_s, res)
     if res.timed_out:
         return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
                                           source="akgen-run", error_class="runtime")])
@@ -223,6 +227,58 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
         return HostTiling(False, [Finding("SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run",
                                           error_class="logic")], stdout=res.output[-4000:])
     return result
+
+
+@dataclass
+class _RunOutput:
+    """What a finished run of the host runner printed (a `_remembered_run`), in the shape of the box's result."""
+
+    output: str
+    timed_out: bool = False
+    signal: int = 0
+    returncode: int = 0
+
+
+def _run_key(binary: Path, spec_text: str, timeout_s: float) -> Path | None:
+    """The cache entry of one TilingFunc run: the runner's build (its folder is named by the hash of the op_host
+    sources, our headers and the compiler) and the spec it reads (shapes, dtypes, attributes, values, the arch
+    profile); None for a runner outside the host build cache."""
+    if binary.parent.parent != cache_dir() / "host":
+        return None
+    h = hashlib.sha256(f"{binary.parent.name}|{timeout_s!r}|".encode() + spec_text.encode())
+    return cache_dir() / "host-runs" / h.hexdigest()[:32]
+
+
+def _remembered_run(binary: Path, spec_text: str, timeout_s: float) -> _RunOutput | None:
+    """The output of the same runner on the same spec, run before (a TilingFunc reads nothing but its spec, in
+    its box): every mutant of a kernel, every repair candidate and every rerun shares its tiling runs, a sandboxed
+    process each (about 80 ms per case)."""
+    entry = _run_key(binary, spec_text, timeout_s)
+    if entry is None:
+        return None
+    meta = reusable(entry, "output.txt", meta_name="meta.json")
+    if meta is None:
+        return None
+    try:
+        return _RunOutput((entry / "output.txt").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _remember_run(binary: Path, spec_text: str, timeout_s: float, res: Any) -> None:
+    """Keep a run that ended with the runner's result line (not one that timed out, crashed or was killed)."""
+    entry = _run_key(binary, spec_text, timeout_s)
+    if (entry is None or res.timed_out or res.signal or res.returncode != 0
+            or "@@AKGEN_HOST_RESULT@@" not in res.output):
+        return
+    try:
+        tmp = atomic_dir(entry)
+        (tmp / "output.txt").write_text(res.output, encoding="utf-8")
+        (tmp / "meta.json").write_text(json.dumps({"ok": True}), encoding="utf-8")
+        seal(tmp, "output.txt")
+        publish(tmp, entry)
+    except OSError:  # a cache that cannot be written only costs the next run its time
+        return
 
 
 MAX_WORKSPACE = 16 << 30  # bytes of one workspace the runner may ask for
