@@ -23,7 +23,7 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -247,13 +247,15 @@ def _keep_trace(work: Path, trace_to: str | Path) -> str | None:
 def check_kernel(
     path: str | Path, settings: Any = None, trace_to: str | Path | None = None, *, text: str | None = None,
     task_name: str | None = None, host_dir: Path | None = None, max_cases: int | None = None,
+    required: Sequence[int] = (),
 ) -> tuple[list[Finding], dict[str, Any]]:
     """Compile the kernel, run its task's cases on the simulator, compare, estimate. Never raises for a bad kernel or
     task: problems come back as findings (with ``figures["task"]`` None when the task itself is the problem).
     With `trace_to`, the first case's Chrome trace is copied there and named in ``figures["trace"]``; with `text`,
     that text is checked as the file (see the module docstring); `task_name` names the suite task to check against,
     `host_dir` the kernel's op_host folder when it is not beside it (a mutant of a task's answer), `max_cases` how
-    many of the task's cases to run (all by default)."""
+    many of the task's cases to run (all by default), `required` the cases a repair candidate must pass (run
+    first; no case runs after one of them fails)."""
     p = Path(path).resolve()
     arch = str(_setting(settings, "arch", "Ascend910B2"))
     mode = str(_setting(settings, "bench.mode", "static"))
@@ -314,7 +316,7 @@ def check_kernel(
                                                 run_timeout_s=timeout, case_ids=case_ids, max_cases=max_cases,
                                                 work_dir=work if trace_to else None, keep_work=trace_to is not None,
                                                 block_dim=block_dim, toolchain=toolchain, checks=checks,
-                                                run_warnings=True))
+                                                run_warnings=True, required=tuple(required)))
         trace = _keep_trace(work, trace_to) if trace_to else None
     finally:
         shutil.rmtree(work, ignore_errors=True)

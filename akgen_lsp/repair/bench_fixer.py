@@ -51,11 +51,11 @@ class VerifiedFixer:
     def checker(self, broken: BrokenKernel, settings: Settings) -> Checker:
         values = {**_plain(settings), "bench.suite": _suite_of(broken)}
 
-        async def check(path: str, text: str) -> CheckOutcome:
+        async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckOutcome:
             t0 = time.perf_counter()
             findings, figures = await asyncio.to_thread(
                 check_kernel, broken.file, values, None, text=text, task_name=broken.task_id,
-                host_dir=broken.host_dir, max_cases=self.max_cases)
+                host_dir=broken.host_dir, max_cases=self.max_cases, required=required)
             return CheckOutcome(tuple(findings), figures, time.perf_counter() - t0)
 
         return check

@@ -38,7 +38,7 @@ from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec
-from akgen_lsp.repair.verify import Checker, CheckOutcome, Verdict, verify_repair
+from akgen_lsp.repair.verify import Checker, CheckOutcome, Verdict, required_cases, verify_repair
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +168,7 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckOutco
     result.report = build_report(target, text, path, settings, catalog=cat, store=store)
     prompt = repair_prompt(result.report, text, path, spec)
     gate = asyncio.Semaphore(jobs)
+    required = required_cases(before)  # run first: a candidate failing one of them stops there (rejected anyway)
     checks: list[asyncio.Task[None]] = []
     finished = 0
 
@@ -176,7 +177,7 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckOutco
         async with gate:
             say(f"verifying candidate {c.index + 1} of {samples} on the simulator", None)
             t0 = time.perf_counter()
-            after = await checker(path, c.text or "")
+            after = await checker(path, c.text or "", required)
             c.verify_s = time.perf_counter() - t0
         c.verdict = verify_repair(target, before, after, text, c.text or "")
         finished += 1

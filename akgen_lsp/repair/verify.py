@@ -16,9 +16,9 @@ Either way the `Verdict` says what was verified (``compiles, 5/5 cases pass, est
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Severity
@@ -97,7 +97,12 @@ class CheckOutcome:
         return ", ".join(parts)
 
 
-Checker = Callable[[str, str], Awaitable[CheckOutcome]]  # (path, text) -> the check of that text as the file
+class Checker(Protocol):
+    """``await checker(path, text)``: the check of `text` as the file `path`. With `required` (case ids: those a
+    repair must pass), those cases run first and no case runs after one of them fails (the early stop of a
+    candidate that is rejected anyway)."""
+
+    def __call__(self, path: str, text: str, required: Sequence[int] = ()) -> Awaitable[CheckOutcome]: ...
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,12 @@ def verify_fix(target: Finding, before: CheckOutcome, after: CheckOutcome, befor
     return Verdict(True, after, f"removes this error ({left} other error{'s' if left != 1 else ''} left)", True)
 
 
+def required_cases(before: CheckOutcome) -> tuple[int, ...]:
+    """The cases a repair of `before` must pass (`verify_repair`'s bar): those it passed and the first that fails."""
+    failing = before.failing_case()
+    return tuple(sorted(before.passed | ({failing} if failing is not None else set())))
+
+
 def verify_repair(target: Finding, before: CheckOutcome, after: CheckOutcome, before_text: str,
                   after_text: str) -> Verdict:
     """The bar of a model repair of `target` (see the module docstring)."""
@@ -194,6 +205,11 @@ def verify_repair(target: Finding, before: CheckOutcome, after: CheckOutcome, be
     gone = not finding_still_there(target, after, before_text, after_text)
     if not gone:
         return Verdict(False, after, f"the error is still there: {_first_problem(after)}")
+    required = set(required_cases(before))
+    failed = [c for c in after.case_ids if c in required and c not in after.passed]  # the one the check stopped at
+    if failed:
+        how = "passed before and fails now" if failed[0] in before.passed else "still fails"
+        return Verdict(False, after, f"case {failed[0]} {how}: {_first_problem(after)}", True)
     lost = before.passed - after.passed
     if lost:
         return Verdict(False, after, f"case {min(lost)} passed before and fails now ({_first_problem(after)})", True)

@@ -125,10 +125,13 @@ def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("op") == "warm":
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
     text, task, cases = request.get("text"), request.get("task"), request.get("max_cases")
+    required = request.get("required")
     findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"),
                                      text=text if isinstance(text, str) else None,
                                      task_name=task if isinstance(task, str) and task else None,
-                                     max_cases=cases if isinstance(cases, int) and cases > 0 else None)
+                                     max_cases=cases if isinstance(cases, int) and cases > 0 else None,
+                                     required=tuple(c for c in required if isinstance(c, int))
+                                     if isinstance(required, list) else ())
     return {"event": "done", "findings": [finding_to_json(f) for f in findings], "figures": figures}
 
 

@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -182,6 +182,7 @@ class CheckWorker:
     async def check(
         self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None,
         text: str | None = None, task_name: str | None = None, max_cases: int | None = None,
+        required: Sequence[int] = (),
     ) -> CheckResult:
         """`check_kernel(path, settings)` in a job of the worker (with `text`, that text checked as the file: a repair
         candidate; with `task_name`, against that suite task). Raises CheckFailed with a sentence, TimeoutError past `timeout_s`; cancelling the awaiting task
@@ -194,6 +195,8 @@ class CheckWorker:
             request["task"] = task_name
         if max_cases:
             request["max_cases"] = max_cases  # the first N cases only (a static-shape instance: the first)
+        if required:
+            request["required"] = [int(c) for c in required]  # run first; nothing runs after one of them fails
         answer = await self._job(request, timeout_s)
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
@@ -255,10 +258,10 @@ def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: flo
     """The repair layer's `Checker` over `worker`: each candidate text is a check job (cancelling the repair kills
     its jobs' trees). A job that could not run is a failed check of that candidate, not an exception."""
 
-    async def check(path: str, text: str) -> CheckOutcome:
+    async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckOutcome:
         try:
             result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name,
-                                        max_cases=max_cases)
+                                        max_cases=max_cases, required=required)
         except (CheckFailed, asyncio.TimeoutError, TimeoutError) as exc:
             why = str(exc) or f"the check took more than {timeout_s:g} s"
             problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),

@@ -53,6 +53,17 @@ def test_stop_at_failure_runs_no_case_after_the_first_that_fails(task_copy) -> N
     assert [c["status"] for c in every["case_results"]] == ["wrong_answer", "wrong_answer"]
 
 
+def test_required_cases_run_first_and_nothing_runs_after_one_fails(task_copy) -> None:
+    """What a repair's verification asks (the cases it must pass): case 3 runs before case 1, and the wrong kernel
+    stops there (one build, one run), where the bench's default would run both."""
+    task = task_copy()
+    k = task.answers[0].kernel
+    k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);"))
+    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3), required=(3,)))
+    assert rec["status"] == "wrong_answer" and [c["case_id"] for c in rec["case_results"]] == [3]
+    assert rec["cases"] == 2
+
+
 def test_kernel_that_moves_no_data_fails_anti_cheat(task_copy) -> None:
     task = task_copy()
     k = task.answers[0].kernel

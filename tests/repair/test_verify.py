@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.repair.verify import CheckOutcome, repairable, verify_fix, verify_repair
+from akgen_lsp.repair.verify import CheckOutcome, repairable, required_cases, verify_fix, verify_repair
 
 TEXT = "l1\nl2\nl3 Addd(x)\nl4\n"
 
@@ -66,6 +66,23 @@ def test_a_model_repair_must_pass_the_failing_case_and_keep_the_others() -> None
     lost = verify_repair(wrong, before, _outcome("wrong_answer", passed=(1,)), TEXT, fixed)
     assert not lost.ok and "case 0 passed before" in lost.reason
     assert not verify_repair(ADDD, BEFORE, _outcome("compile_error", _err("CXX", 2, "x")), TEXT, fixed).ok
+
+
+def test_the_cases_a_repair_must_pass_and_a_check_that_stopped_at_one() -> None:
+    wrong = _err("BENCH-PRECISION", 1, "wrong result for case 2", source="akgen-bench")
+    before = _outcome("wrong_answer", wrong, passed=(0, 1), cases=4)
+    assert required_cases(before) == (0, 1, 2)
+    assert required_cases(BEFORE) == (0,)  # a compile error: at least the first case
+    # the candidate's check ran the required cases first and stopped at case 1 (cases 0, 1 of 4 ran)
+    stopped = CheckOutcome((), {"status": "wrong_answer", "task": "t", "cases": 4, "passed_cases": 1,
+                                "case_results": [{"case_id": 0, "status": "pass"},
+                                                 {"case_id": 1, "status": "wrong_answer"}]})
+    v = verify_repair(wrong, before, stopped, TEXT, TEXT + "x\n")
+    assert not v.ok and v.reason.startswith("case 1 passed before and fails now")
+    stopped0 = CheckOutcome((), {"status": "wrong_answer", "task": "t", "cases": 4, "passed_cases": 0,
+                                 "case_results": [{"case_id": 0, "status": "wrong_answer"}]})
+    v = verify_repair(wrong, _outcome("wrong_answer", wrong, cases=4), stopped0, TEXT, TEXT + "x\n")
+    assert not v.ok and v.reason.startswith("case 0 still fails")
 
 
 def test_what_a_fix_is_for() -> None:

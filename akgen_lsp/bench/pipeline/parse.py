@@ -125,5 +125,7 @@ def prepare_stage(task: Task, cand: Candidate, settings: Settings, work: Path, r
         cases = [c for c in cases if c.case_id in settings.case_ids]
     if settings.max_cases is not None:
         cases = cases[: settings.max_cases]
+    if settings.required:  # the cases a candidate must pass run first (the rest keep their order)
+        cases = sorted(cases, key=lambda c: c.case_id not in settings.required)
     rec["cases"] = len(cases)
     return prep, cases

@@ -54,6 +54,9 @@ class Settings:
     checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
     run_warnings: bool = False  # also keep the warnings of a run whose numbers are right (the editor's check on save)
     stop_at_failure: bool = False  # no case after the first that fails (a synthesized mutant is kept once it fails)
+    # the cases a candidate must pass (a repair: those the kernel passed and the one that failed): they run first,
+    # and no case runs after one of them fails (the candidate is rejected whatever the others do)
+    required: tuple[int, ...] = ()
 
 
 @dataclass

@@ -72,7 +72,8 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
     opdef, call = op_interface(task, prep)
     host_reads_values = _host_reads_values(prep.host)
     for case in cases:
-        if first_fail and settings.stop_at_failure:
+        if first_fail and (settings.stop_at_failure or any(
+                c["case_id"] in settings.required and c["status"] != "pass" for c in rec["case_results"])):
             break
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
         rec["case_results"].append(cr)
