@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.tasks import load_task
+from akgen_lsp.sandbox.lifetime import die_with_parent
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class LocalPoolExecutor:
         if not jobs:
             return
         torch_needed = _needs_torch(jobs)
-        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
         pending: dict[Future[dict[str, Any]], tuple[Job, float]] = {}
         queue = list(jobs)
         timed_out = False
@@ -125,7 +126,7 @@ class LocalPoolExecutor:
                     pool.shutdown(wait=False, cancel_futures=True)
                     for job in suspects:
                         on_result(job, _run_alone(job))
-                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
+                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
                     timed_out = False
                     continue
                 now = time.monotonic()
@@ -139,7 +140,7 @@ class LocalPoolExecutor:
                     # a worker may still be busy with a stopped candidate: start a fresh pool for the rest
                     _kill_workers(pool)
                     pool.shutdown(wait=False, cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed,))
+                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
                     timed_out = False
         finally:
             if timed_out or pending:
@@ -156,12 +157,16 @@ def _needs_torch(jobs: Sequence[Job]) -> bool:
     return False
 
 
-def warm_worker(torch_needed: bool = False) -> None:
-    """Pool initializer: import once per worker process what every candidate needs (the pipeline, the simulator's
-    Python side and, for tasks with PyTorch references, torch: seconds to import), so that a worker's first
-    candidate does not carry the import in its harness time. Never raises."""
+def warm_worker(torch_needed: bool = False, parent: int | None = None) -> None:
+    """Pool initializer: the worker dies with the process that started the pool (`parent`: a run killed or
+    interrupted leaves no worker behind, and the worker's boxes die with it), then imports once what every
+    candidate needs (the pipeline, the simulator's Python side and, for tasks with PyTorch references, torch:
+    seconds to import), so that a worker's first candidate does not carry the import in its harness time. Never
+    raises."""
     import importlib
     import importlib.util
+
+    die_with_parent(parent)
 
     for name in ("numpy", "akgen_lsp.bench.pipeline", "akgen_lsp.sim", "akgen_lsp.sim.runner", "torch"):
         if name == "torch" and (not torch_needed or importlib.util.find_spec("torch") is None):
@@ -172,7 +177,7 @@ def warm_worker(torch_needed: bool = False) -> None:
 
 def _run_alone(job: Job) -> dict[str, Any]:
     """One job in a pool of its own (after a worker died): its record, or a harness error naming the crash."""
-    pool = ProcessPoolExecutor(max_workers=1, initializer=warm_worker, initargs=(_needs_torch([job]),))
+    pool = ProcessPoolExecutor(max_workers=1, initializer=warm_worker, initargs=(_needs_torch([job]), os.getpid()))
     try:
         fut = pool.submit(evaluate_job, job)
         try:

@@ -24,7 +24,6 @@ No pygls here: the worker knows only the check and this protocol.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import os
 import selectors
@@ -36,24 +35,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
+from akgen_lsp.sandbox.lifetime import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with_parent, prctl
+
 PARENT_ENV = "AKGEN_CHECK_PARENT"
-
-
-def _prctl(option: int, value: int) -> bool:
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(option, value, 0, 0, 0) == 0
-    except (OSError, AttributeError):  # not Linux
-        return False
-
-
-def die_with_parent(expected_parent: int | None = None) -> None:
-    """SIGKILL this process when its parent exits (Linux); exit now if the parent is already gone."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if expected_parent is not None and os.getppid() != expected_parent:
-        os._exit(1)
 
 
 # ------------------------------------------------------------------------------------------------ process trees
@@ -150,7 +134,7 @@ def _child(request: dict[str, Any], out_fd: int) -> None:
         # its process group (a launcher in a session of its own), then go
         signal.signal(signal.SIGTERM, _end_job)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
         if os.getppid() == 1:
             _end_job()
         devnull = os.open(os.devnull, os.O_RDWR)
@@ -342,7 +326,7 @@ class Worker:
 def main() -> int:
     parent = os.environ.get(PARENT_ENV)
     die_with_parent(int(parent) if parent and parent.isdigit() else None)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
     started = time.perf_counter()
     import akgen_lsp.bench.check
