@@ -2,7 +2,7 @@
 
     python benchmarks/bench_repair.py deterministic CORPUS [--split test] [--max-cases 0] [--jobs 2]
     python benchmarks/bench_repair.py list-latency [--runs 50]
-    python benchmarks/bench_repair.py verify-cost [--candidates 8] [--task AddMath]
+    python benchmarks/bench_repair.py verify-cost [--candidates 8] [--task AddMath] [--jobs 2]
 
 - ``deterministic``: `akgen errors bench --fixer deterministic` with the editor's fixes (`repair.bench_fixer`) on a
   synthesis output's held-out split: per class of the injected mistake, the share of broken kernels the deterministic
@@ -12,8 +12,14 @@
   errors; then `textDocument/codeAction` over the whole document with its 20 diagnostics in the context, `--runs`
   times: the median and p95 round trip (target: median <= 20 ms; the list never waits for the model).
 - ``verify-cost``: a Level-1 kernel of the bundled suite (its answer), the check worker warm (precompiled header,
-  launcher, the task's references): `--candidates` distinct candidate texts (each a new build) checked one after the
-  other through the same `Checker` the repair uses: wall time per candidate (target <= 1.5 s on 2 cores) and the
+  launcher, the task's references, host runner and tiling runs): `--candidates` distinct candidate texts (each a new
+  build) checked `--jobs` at once (as a repair checks them, within ``fix.jobs``) through the same `Checker` the
+  repair uses, with the cases a repair of a compile error must pass (`verify.required_cases`). Two kinds: a
+  candidate that passes (every dtype's build, every case) and one with wrong numbers from its first case (the early
+  stop). Per candidate: the wall time of its batch divided by the batch (target <= 1.5 s on 2 cores), the CPU
+  seconds of its compilers and runs (the check worker's reaped children: less sensitive to the load of a shared
+  machine than wall time), the kernel and host-runner builds it made (new entries of the benchmark's own build
+  cache, warmed first: precompiled header, launcher, references), and the
   share outside compile + run (the harness, target <= 15%).
 Prints figures; asserts nothing. The load average is printed: the machine's cores may be shared.
 """
@@ -166,46 +172,92 @@ def list_latency(args: argparse.Namespace) -> None:
 # ----------------------------------------------------------------------------------------------- verify cost
 
 
-async def _verify_cost(n: int, task_name: str) -> None:
+def _children_cpu(pid: int) -> float:
+    """CPU seconds of the waited-for descendants of `pid` (/proc/PID/stat cutime + cstime): a check job is a fork of
+    the worker, and its compilers and sandboxed runs are its children, so each job's CPU lands here when it ends."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def _entries(folder: Path) -> int:
+    return sum(1 for p in folder.iterdir() if ".tmp" not in p.name) if folder.is_dir() else 0
+
+
+async def _verify_cost(n: int, task_name: str, jobs: int) -> None:
     from akgen_lsp.bench.tasks import discover_tasks
     from akgen_lsp.config import defaults
+    from akgen_lsp.repair.verify import required_cases
     from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
+    from akgen_lsp.sim.build_cache import cache_dir
 
     (task,) = discover_tasks(SUITE, names=[task_name])
     work = Path(tempfile.mkdtemp(prefix="akgen-bench-verify-"))
+    # a cache of its own (warmed below), so that the builds counted are this benchmark's, not those of whoever else
+    # shares the machine's cache meanwhile
+    os.environ["AKGEN_CACHE_DIR"] = str(work / "cache")
     shutil.copytree(task.root, work / task.root.relative_to(SUITE), dirs_exist_ok=True)
     kernel = work / task.answers[0].kernel.relative_to(SUITE)
     text = kernel.read_text(encoding="utf-8")
     settings = defaults()
     worker = CheckWorker()
     checker = checker_for(worker, plain_settings(settings), 300.0)
+    builds, hosts = cache_dir() / "builds", cache_dir() / "host"
+    broken = text.replace("Add(fz, f[0], f[1], calc);", "Add(fz, f[0], f[1], calc)")  # a compile error to repair
+    wrong = text.replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);")  # wrong numbers from case 0
     try:
         await worker.warm(plain_settings(settings))
-        warm = await checker(str(kernel), text)  # references, host runner and the answer's build: warm
-        print(f"task {task.id} ({len(text.splitlines())} lines, {warm.cases} case(s)), warm check: {warm.status}; "
-              f"{_load()}")
-        rows = []
-        for i in range(n):
-            candidate = text + f"\n// candidate {i} {time.time_ns()}\n"  # a new text: a new build, as a repair is
-            t0 = time.perf_counter()
-            out = await checker(str(kernel), candidate)
-            wall = time.perf_counter() - t0
-            tm = out.figures.get("timings") or {}
-            rows.append((wall, float(tm.get("compile", 0.0)), float(tm.get("run", 0.0)), out.status))
+        warm = await checker(str(kernel), text)  # references, host runner, tiling runs and the answer's build: warm
+        before = await checker(str(kernel), broken) if broken != text else warm
+        required = required_cases(before)
+        dtypes = sorted({str(c.get("dtype", "")) for c in task.cases()})
+        print(f"task {task.id} ({len(text.splitlines())} lines, {warm.cases} case(s) of {len(dtypes)} dtype(s): "
+              f"{', '.join(dtypes)}), warm check: {warm.status}; the kernel to repair: {before.status}, required "
+              f"cases {list(required)}; {_load()}")
+        scenarios = [("passes every case (each dtype's build, every case)", text)]
+        if wrong != text:
+            scenarios.append(("wrong numbers in its first case (stops there)", wrong))
+        for label, body in scenarios:
+            rows = []
+            for batch in range(0, n, jobs):
+                k = min(jobs, n - batch)
+                b0, h0, cpu0 = _entries(builds), _entries(hosts), _children_cpu(worker.pid or 0)
+                t0 = time.perf_counter()
+
+                async def one(i: int, body: str = body) -> tuple[float, object]:
+                    t = time.perf_counter()
+                    candidate = body + f"\n// candidate {i} {time.time_ns()}\n"  # a new text: a new build
+                    out = await checker(str(kernel), candidate, required)
+                    return time.perf_counter() - t, out
+
+                outs = await asyncio.gather(*(one(batch + i) for i in range(k)))
+                wall = time.perf_counter() - t0
+                cpu = _children_cpu(worker.pid or 0) - cpu0
+                compiled, host_compiled = _entries(builds) - b0, _entries(hosts) - h0
+                for w, out in outs:
+                    tm = out.figures.get("timings") or {}
+                    rows.append({"wall": w, "batch_wall": wall / k, "cpu": cpu / k, "builds": compiled / k,
+                                 "hosts": host_compiled / k, "compile": float(tm.get("compile", 0.0)),
+                                 "run": float(tm.get("run", 0.0)), "harness": float(tm.get("harness", 0.0)),
+                                 "total": float(tm.get("total", 0.0)), "status": out.status,
+                                 "ran": len(out.case_ids), "passed": len(out.passed)})
+
+            def med(key: str, rows: list[dict] = rows) -> float:
+                return statistics.median(r[key] for r in rows)
+
+            share = statistics.median(r["harness"] / r["total"] for r in rows if r["total"])
+            print(f"[{label}] {n} candidates, {jobs} at once: per candidate {med('batch_wall'):.2f} s of wall "
+                  f"(each check {med('wall'):.2f} s), {med('cpu'):.2f} s of CPU in its compilers and runs; "
+                  f"{med('builds'):.1f} kernel build(s) and {med('hosts'):.1f} host-runner build(s) per candidate, "
+                  f"{med('ran'):.0f} case(s) run, {med('passed'):.0f} passed; compile {med('compile'):.2f} s, run "
+                  f"{med('run'):.2f} s, harness (outside compile + run) {med('harness'):.3f} s = {share:.1%} "
+                  f"(targets: <= 1.5 s, <= 15%); statuses {sorted({r['status'] for r in rows})}; {_load()}")
     finally:
         await worker.close()
         shutil.rmtree(work, ignore_errors=True)
-    walls = [r[0] for r in rows]
-    inside = [r[1] + r[2] for r in rows]
-    share = [(w - c) / w for w, c in zip(walls, inside, strict=True)]
-    print(f"per candidate ({n}): wall median {statistics.median(walls):.2f} s (min {min(walls):.2f}, max "
-          f"{max(walls):.2f}); compile median {statistics.median(r[1] for r in rows):.2f} s, run median "
-          f"{statistics.median(r[2] for r in rows):.2f} s; outside compile + run (harness) median "
-          f"{statistics.median(share):.0%} (targets: <= 1.5 s, <= 15%); statuses {sorted({r[3] for r in rows})}")
 
 
 def verify_cost(args: argparse.Namespace) -> None:
-    asyncio.run(_verify_cost(args.candidates, args.task))
+    asyncio.run(_verify_cost(args.candidates, args.task, args.jobs))
 
 
 def main() -> None:
@@ -223,6 +275,7 @@ def main() -> None:
     v = sub.add_parser("verify-cost")
     v.add_argument("--candidates", type=int, default=8)
     v.add_argument("--task", default="AddMath")
+    v.add_argument("--jobs", type=int, default=2, help="candidates checked at once (fix.jobs)")
     v.set_defaults(fn=verify_cost)
     args = ap.parse_args()
     args.fn(args)
