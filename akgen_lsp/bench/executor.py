@@ -12,12 +12,13 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.tasks import load_task
@@ -211,11 +212,21 @@ def evaluate_job_failure(job: Job, exc: BaseException) -> dict[str, Any]:
 
 class ResultStore:
     """``results.jsonl``: one record per finished candidate, appended and flushed as it finishes, so an interrupted
-    run resumes where it stopped (records already there are not run again)."""
+    run resumes where it stopped (records already there are not run again).
 
-    def __init__(self, path: Path) -> None:
+    With ``fsync_each`` (the default: a bench record stands for seconds of compile and run) every record is also
+    fsynced. Without it (a generation run's rounds, some a sentence of the model's), one handle stays open and each
+    record is written and flushed to the operating system, which keeps it through the process being killed; `close`
+    fsyncs once (at the end of the run), so only a power loss can take the records written since. `write_s` holds
+    each append's seconds, for the loop's overhead figures."""
+
+    def __init__(self, path: Path, *, fsync_each: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fsync_each = fsync_each
+        self.write_s: list[float] = []
+        self.sync_s = 0.0
+        self._fh: TextIO | None = None
 
     def load(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -236,17 +247,44 @@ class ResultStore:
         return {record_key(r["task"], int(r.get("sample", 0)), r.get("mode", "static")) for r in self.load()
                 if "task" in r}
 
-    def append(self, record: dict[str, Any]) -> None:
-        lead = ""
+    def _lead(self) -> str:
         if self.path.is_file() and self.path.stat().st_size > 0:
             with self.path.open("rb") as fh:
                 fh.seek(-1, os.SEEK_END)
                 if fh.read(1) != b"\n":
-                    lead = "\n"  # close a line cut short by an interruption
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(lead + json.dumps(record, ensure_ascii=False, default=str) + "\n")
+                    return "\n"  # close a line cut short by an interruption
+        return ""
+
+    def append(self, record: dict[str, Any]) -> None:
+        t0 = time.perf_counter()
+        line = json.dumps(record, ensure_ascii=False, default=str) + "\n"
+        if self._fh is not None:
+            self._fh.write(line)
+            self._fh.flush()
+        else:
+            lead = self._lead()
+            fh = self.path.open("a", encoding="utf-8")
+            fh.write(lead + line)
+            fh.flush()
+            if self.fsync_each:
+                os.fsync(fh.fileno())
+                fh.close()
+            else:
+                self._fh = fh
+        self.write_s.append(time.perf_counter() - t0)
+
+    def close(self) -> None:
+        """Fsync and close the open handle (``fsync_each=False``); appending again opens it again."""
+        fh, self._fh = self._fh, None
+        if fh is None:
+            return
+        t0 = time.perf_counter()
+        try:
             fh.flush()
             os.fsync(fh.fileno())
+        finally:
+            fh.close()
+            self.sync_s += time.perf_counter() - t0
 
 
 def pending_jobs(jobs: Iterable[Job], store: ResultStore) -> list[Job]:

@@ -62,6 +62,7 @@ class Round:
     model_s: float = 0.0
     eval_s: float = 0.0
     loop_s: float = 0.0  # outside the model and the simulator: prompt, extraction, report, bookkeeping
+    loop_parts: dict[str, float] = field(default_factory=dict)  # loop_s by stage: prompt, extract, feedback
     note: str = ""  # what the context bound did
     kept: bool = False  # this round's kernel became the best
 

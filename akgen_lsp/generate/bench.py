@@ -130,7 +130,7 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
     store = RepairStore(opts.memory) if opts.memory is not None else None
     memory = ExperienceMemory(store, model=opts.model) if store is not None else None
     attempts, skipped = make_attempts(tasks, opts, cfg, settings, memory)
-    results = ResultStore(opts.out / "results.jsonl")
+    results = ResultStore(opts.out / "results.jsonl", fsync_each=False)  # flushed per round, fsynced at the end
     stored: dict[tuple[str, str, int, str], list[dict[str, Any]]] = defaultdict(list)
     for line in results.load():
         key = (str(line.get("task")), str(line.get("case")), int(line.get("sample", 0)), str(line.get("mode")))
@@ -152,13 +152,20 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
     psettings = PipelineSettings(arch=opts.arch, toolchain=opts.toolchain, checks=opts.checks, mode=cfg.mode,
                                  max_cases=opts.eval_max_cases)
     evaluate = ExecutorEvaluator(executor or SerialExecutor(), psettings, opts.eval_timeout_s)
-    await run_rounds(attempts, backend, evaluate, cfg, on_round=on_round, progress=progress)
-    return finish_run(attempts, opts, cfg, skipped, resumed, memory)
+    try:
+        await run_rounds(attempts, backend, evaluate, cfg, on_round=on_round, progress=progress)
+    finally:
+        results.close()
+    written = {"rounds_written": len(results.write_s), "write_s": [round(x, 6) for x in results.write_s],
+               "sync_s": round(results.sync_s, 6)}
+    return finish_run(attempts, opts, cfg, skipped, resumed, memory, written)
 
 
 def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConfig, skipped: Sequence[dict[str, str]],
-               resumed: int, memory: ExperienceMemory | None) -> dict[str, Any]:
-    """The kernels, the training data and the summary of a run whose attempts are over."""
+               resumed: int, memory: ExperienceMemory | None, written: dict[str, Any] | None = None
+               ) -> dict[str, Any]:
+    """The kernels, the training data and the summary of a run whose attempts are over; `written` is what this
+    run's results file cost (the seconds of each round's line, in the order written, and the final fsync)."""
     kernels = opts.out / "kernels"
     best: list[dict[str, Any]] = []
     for a in attempts:
@@ -181,6 +188,8 @@ def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConf
     summary["stopped"] = sorted(set(summary["stopped"]) | {a.stopped for a in attempts if a.stopped})
     summary["best"] = best
     summary["training"] = training
+    if written is not None:
+        summary["results_file"] = written
     summary["attempts"] = [{"task": a.task.id, "case": a.case_id, "sample": a.sample, "rounds": len(a.rounds),
                             "passed_at": a.passed_at, "stopped": a.stopped,
                             "best": a.best.summary() if a.best else None,

@@ -26,10 +26,24 @@ Progress = Callable[[str], None]
 RETRIES = 1  # a transient backend error (a dropped stream, a server restarting) is retried this often
 
 
+COUNT_CACHE = 4096  # texts whose token count is kept (the task prompts, every round's answer and feedback)
+
+
 def token_counter(backend: Backend) -> Callable[[str], int]:
+    """The backend's token count (its tokenizer), else the estimate; each text is counted once: the conversation
+    is bounded again every round, and its task prompt and older turns are the same texts each time (tokenizing them
+    again was most of the loop's own time in a round without a kernel)."""
+    counted: dict[str, int] = {}
+
     def count(text: str) -> int:
-        n = backend.count_tokens(text)
-        return n if n is not None else estimate_tokens(text)
+        n = counted.get(text)
+        if n is None:
+            got = backend.count_tokens(text)
+            n = got if got is not None else estimate_tokens(text)
+            if len(counted) >= COUNT_CACHE:
+                counted.pop(next(iter(counted)))
+            counted[text] = n
+        return n
 
     return count
 
@@ -120,11 +134,11 @@ async def run_rounds(attempts: Sequence[Attempt], backend: Backend, evaluate: Ev
         for a, r in live:
             t3 = time.perf_counter()
             a.take(r)
-            r.loop_s = prep + extract + (time.perf_counter() - t3)
+            feedback = time.perf_counter() - t3
+            r.loop_parts = {"prompt": round(prep, 6), "extract": round(extract, 6), "feedback": round(feedback, 6)}
+            r.loop_s = prep + extract + feedback
             if on_round is not None:
-                t4 = time.perf_counter()
-                on_round(a, r)
-                r.loop_s += time.perf_counter() - t4
+                on_round(a, r)  # the results file: its own seconds are the store's (ResultStore.write_s)
             if progress is not None:
                 progress(f"{a.task.name}: round {r.index}: {r.summary()}")
 
@@ -143,7 +157,7 @@ def round_line(a: Attempt, r: Round) -> dict[str, Any]:
             "case_results": rec.get("case_results", []), "timings": rec.get("timings", {}),
             "answer": r.answer, "problem": r.problem, "tokens": r.tokens, "prompt_tokens": r.prompt_tokens,
             "finish": r.finish, "model_s": round(r.model_s, 4), "eval_s": round(r.eval_s, 4),
-            "loop_s": round(r.loop_s, 6), "note": r.note, "kept": r.kept, "stopped": a.stopped,
+            "loop_s": round(r.loop_s, 6), "loop_parts": r.loop_parts, "note": r.note, "kept": r.kept, "stopped": a.stopped,
             "feedback": a.turns[r.index].feedback if r.index < len(a.turns) else None}
 
 
