@@ -1,10 +1,12 @@
-"""Headless Neovim (Debian's 0.7.2) with editors/nvim: :AkgenGenerate on the question kernel of a task folder. The
-server's loop asks the tiny GGUF (forced by a grammar: real llama.cpp inference), checks the answer in its worker, and
-only then writes it through Neovim's own workspace/applyEdit handler; the message says what was verified."""
+"""Headless Neovim (Debian's 0.7.2) with editors/nvim: :AkgenGenerate on the question kernel of a task folder, and
+:AkgenImprove on a passing kernel. The server's loop asks the tiny GGUF (forced by grammars: real llama.cpp
+inference), checks each answer in its worker, and only then writes the kept kernel through Neovim's own
+workspace/applyEdit handler; the message says what was verified."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +23,7 @@ from .tools import nvim_07
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "editors" / "nvim"
 CORRECT = (REPO / "tests" / "generate" / "fixtures" / "abs_case0.cpp").read_text(encoding="utf-8")
+N_CTX = 12288  # the task prompt, the given kernel and three performance rounds
 
 pytestmark = pytest.mark.e2e
 
@@ -49,30 +52,103 @@ vim.cmd("qa!")
 """
 
 
-def test_akgen_generate_writes_the_verified_kernel_in_neovim(tmp_path: Path) -> None:
-    nvim = nvim_07()
+@pytest.fixture(scope="module")
+def gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The one tiny GGUF of the module (its answers are forced by each session's grammars)."""
+    return write_tiny_gguf(tmp_path_factory.mktemp("gguf") / "forced.gguf", n_ctx=N_CTX)
+
+
+def _task(tmp_path: Path) -> Path:
+    """A copy of the bundled AbsMath task folder in a workspace; its question kernel is what the commands write."""
     task = tmp_path / "ws" / "level1" / "Math" / "AbsMath"
     shutil.copytree(default_suite() / "tasks" / "level1" / "Math" / "AbsMath", task)
-    kernel = task / "question" / "op_kernel" / "abs_math.cpp"
-    gguf = write_tiny_gguf(tmp_path / "forced.gguf", n_ctx=8192)
-    answer = f"<kernel_impl>\n```cpp\n{CORRECT.rstrip()}\n```\n</kernel_impl>\n"
-    settings = {"lint": {"debounce_ms": 20},
-                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": 8192, "n_threads": 1},
-                "generate": {"grammar": [literal_grammar(answer)], "max_tokens": 1800, "memory": False}}
+    return task
+
+
+def _nvim_session(tmp_path: Path, kernel: Path, settings: dict, init_lua: str, **fmt: str) -> dict:
+    """Run headless Neovim 0.7 on `kernel` (in the workspace of its task folder) with the plugin, the server and
+    `settings`; the result table it wrote."""
     (tmp_path / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     result = tmp_path / "result.json"
     cmd = [sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve"]
     init = tmp_path / "init.lua"
-    init.write_text(INIT.format(plugin=_lua(PLUGIN), settings=_lua(tmp_path / "settings.json"), cmd=_lua(cmd),
-                                file=_lua(kernel), result=_lua(result)))
+    init.write_text(init_lua.format(plugin=_lua(PLUGIN), settings=_lua(tmp_path / "settings.json"), cmd=_lua(cmd),
+                                    file=_lua(kernel), result=_lua(result), **fmt))
     env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}
-    proc = subprocess.run([nvim, "--headless", "-n", "-i", "NONE", "-u", str(init)], cwd=task.parents[2], env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([nvim_07(), "--headless", "-n", "-i", "NONE", "-u", str(init)], cwd=kernel.parents[5],
+                          env=env, capture_output=True, text=True, timeout=600)
     assert result.exists(), f"nvim wrote no result (exit {proc.returncode}): {proc.stderr[-2000:]}"
-    out = json.loads(result.read_text())
+    return json.loads(result.read_text())
+
+
+def test_akgen_generate_writes_the_verified_kernel_in_neovim(tmp_path: Path, gguf: Path) -> None:
+    kernel = _task(tmp_path) / "question" / "op_kernel" / "abs_math.cpp"
+    answer = f"<kernel_impl>\n```cpp\n{CORRECT.rstrip()}\n```\n</kernel_impl>\n"
+    settings = {"lint": {"debounce_ms": 20},
+                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
+                "generate": {"grammar": [literal_grammar(answer)], "max_tokens": 1800, "memory": False}}
+    out = _nvim_session(tmp_path, kernel, settings, INIT)
     assert out["attached"] and out["written"], out
     assert out["done"], out["notes"]
     # the buffer is the verified kernel (Neovim 0.7's apply_text_edits may leave the buffer's empty last line)
     assert out["text"].rstrip("\n") == CORRECT.rstrip()
     assert any("Generate kernel started" in n for n in out["notes"])
+
+
+IMPROVE_INIT = r"""
+vim.cmd("filetype on")
+vim.opt.rtp:prepend({plugin})
+local settings = vim.fn.json_decode(table.concat(vim.fn.readfile({settings}), "\n"))
+require("akgen").setup({{ cmd = {cmd}, settings = settings }})
+local out = {{ notes = {{}} }}
+local notify = vim.notify
+vim.notify = function(msg, level, opts) table.insert(out.notes, msg); return notify(msg, level, opts) end
+vim.cmd("edit " .. vim.fn.fnameescape({file}))
+out.attached = vim.wait(30000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 50)
+vim.cmd("runtime! plugin/akgen.lua")
+vim.cmd("AkgenImprove")
+out.done = vim.wait(500000, function()
+  for _, n in ipairs(out.notes) do
+    if n:find("Improve performance: verified on the simulator before writing", 1, true)
+       or n:find("nothing verified", 1, true) then return true end
+  end
+  return false
+end, 200)
+out.written = vim.wait(30000, function() return vim.fn.search({marker}, "nw") > 0 end, 100)
+out.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
+vim.cmd("qa!")
+"""
+
+# "Improve performance" from a kernel on one core: the performance rounds answer a slower kernel (one core, tiles
+# of 256), a faster but wrong one (-x on every core) and the faster correct one (every core); only the last is kept
+ONE_CORE = (CORRECT.replace("        len = TOTAL / GetBlockNum();\n", "        len = GetBlockIdx() == 0 ? TOTAL : 0;\n")
+            .replace("(__gm__ half *)x + len * GetBlockIdx(), len)", "(__gm__ half *)x, TOTAL)")
+            .replace("(__gm__ half *)y + len * GetBlockIdx(), len)", "(__gm__ half *)y, TOTAL)"))
+SLOWER = ONE_CORE.replace("constexpr int32_t TILE = 1024;", "constexpr int32_t TILE = 256;")
+WRONG = CORRECT.replace("Abs(y, x, TILE);", "Muls(y, x, (half)-1.0, TILE);")
+
+
+def test_akgen_improve_keeps_the_faster_correct_kernel_in_neovim(tmp_path: Path, gguf: Path) -> None:
+    kernel = _task(tmp_path) / "question" / "op_kernel" / "abs_math.cpp"
+    kernel.write_text(ONE_CORE, encoding="utf-8")
+
+    def forced(code: str) -> str:
+        return literal_grammar(f"<kernel_impl>\n```cpp\n{code.rstrip()}\n```\n</kernel_impl>\n")
+
+    # round 0 is the kernel as it is (no model call); rounds 1, 2, 3 are the performance rounds
+    grammars = [forced(SLOWER), forced(SLOWER), forced(WRONG), forced(CORRECT)]
+    settings = {"lint": {"debounce_ms": 20},
+                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
+                "generate": {"grammar": grammars, "max_tokens": 1800, "memory": False, "perf_rounds": 3}}
+    out = _nvim_session(tmp_path, kernel, settings, IMPROVE_INIT, marker=_lua("len = TOTAL / GetBlockNum();"))
+    assert out["attached"] and out["done"], out
+    (note,) = [n for n in out["notes"] if "Improve performance: verified on the simulator before writing" in n]
+    # what was verified: every case of the kept kernel, its estimate against the given one's, and each round
+    assert "compiles, 1/1 cases pass" in note and "(round 3 of 4)" in note, note
+    m = re.search(r"([\d.]+) us -> ([\d.]+) us", note)
+    assert m and float(m.group(2)) < float(m.group(1)), note
+    assert "round 1: " in note and "round 2: " in note and "wrong" in note.split("round 2: ")[1], note
+    assert out["written"], out["notes"]
+    assert out["text"].rstrip("\n") == CORRECT.rstrip()  # the faster, still correct kernel; not SLOWER, not WRONG
