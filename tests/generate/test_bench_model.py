@@ -1,6 +1,7 @@
 """The bench with model candidates: several instances and samples in rounds against one backend (real llama.cpp
 inference, each (case, sample, round) forced by its grammar), pass@k after each round checked against values
-computed by hand, and a run interrupted after its first round resumed by `akgen bench run --candidates model`."""
+computed by hand (the local process pool evaluating), the same rounds evaluated by the Ray executor in Ray's local mode
+with the same metrics, and a run interrupted after its first round resumed by `akgen bench run --candidates model`."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from akgen_lsp.bench.executor import SerialExecutor
+from akgen_lsp.bench.executor import Executor, LocalPoolExecutor, SerialExecutor
+from akgen_lsp.bench.ray_executor import RayExecutor
 from akgen_lsp.cli import app
 from akgen_lsp.config import load_settings
 from akgen_lsp.generate.attempt import Attempt, LoopConfig
@@ -53,8 +55,9 @@ async def _generate(forced: Forced, out: Path, cfg: LoopConfig, **kw: Any) -> di
     await b.load()
     settings = load_settings(forced.root)
     on_line = kw.pop("on_line", None)
+    executor: Executor = kw.pop("executor", None) or SerialExecutor()
     opts = GenerateOptions(tasks=["AbsMath"], out=out, model="forced", **kw)
-    return await generation(opts, cfg, b, settings, executor=SerialExecutor(), on_line=on_line)
+    return await generation(opts, cfg, b, settings, executor=executor, on_line=on_line)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +66,7 @@ def planned_run(forced: Forced, tmp_path_factory: pytest.TempPathFactory) -> Ite
     b = backend(forced)
     cfg = loop_config(load_settings(forced.root), b, None, rounds=3, max_tokens=1800, concurrency=2,
                       grammar=planned)
-    summary = asyncio.run(_generate(forced, out, cfg, cases=[0, 8], samples=3))
+    summary = asyncio.run(_generate(forced, out, cfg, cases=[0, 8], samples=3, executor=LocalPoolExecutor(2)))
     yield out, summary
 
 
@@ -101,6 +104,31 @@ def test_pass_at_k_after_each_round_matches_the_hand_computed_values(planned_run
     assert sum(per_round["2"].values()) == 2  # case 0 sample 2 (empty), case 8 sample 1 (broken)
     (task,) = summary["tasks"]
     assert task["rounds"] == 12 and task["tokens"] > 0 and task["score"] == pytest.approx(100 * 4 / 6, abs=0.01)
+
+
+def _view(lines: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    keys = ("status", "compiled", "correct", "passed_cases", "cases", "error_class", "estimate_us", "kept")
+    return sorted((ln["case"], ln["sample"], ln["round"], *(ln[k] for k in keys)) for ln in lines)
+
+
+@pytest.mark.filterwarnings("ignore:.*local mode:DeprecationWarning")
+def test_on_ray_the_rounds_and_metrics_are_the_local_pools(forced: Forced, planned_run: tuple[Path, dict[str, Any]],
+                                                           tmp_path: Path) -> None:
+    """Case 0's three samples again (6 rounds, 4 kernels to evaluate), each round's batch run as Ray tasks."""
+    out, _summary = planned_run
+    b = backend(forced)
+    cfg = loop_config(load_settings(forced.root), b, None, rounds=3, max_tokens=1800, concurrency=2,
+                      grammar=planned)
+    ray_out = tmp_path / "ray"
+    summary = asyncio.run(_generate(forced, ray_out, cfg, cases=[0], samples=3,
+                                    executor=RayExecutor(local_mode=True, num_cpus=1)))
+    on_ray = [json.loads(x) for x in (ray_out / "results.jsonl").read_text().splitlines()]
+    pooled = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines() if json.loads(x)["case"] == 0]
+    assert len(on_ray) == 6 and _view(on_ray) == _view(pooled)
+    ray_sum, pool_sum = summarise_rounds(on_ray, {"rounds": 3}), summarise_rounds(pooled, {"rounds": 3})
+    for key in ("pass_at_k", "error_classes_per_round", "fast_p", "score"):
+        assert ray_sum[key] == pool_sum[key], key
+    assert summary["rounds_run"] == 6 and sum(summary["error_classes_per_round"]["0"].values()) == 2
 
 
 def test_an_interrupted_run_resumes_where_it_stopped(forced: Forced, tmp_path: Path,
