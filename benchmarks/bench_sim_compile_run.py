@@ -1,9 +1,10 @@
 """Simulator figures: compile time of the add sample with and without the precompiled header, a cache hit, and a
 float32 Add over 16 M elements against numpy's `a + b` in the same process.
 
-Run: `python benchmarks/bench_sim_compile_run.py [--repeat 5]`. Uses a fresh cache dir under /tmp unless
+Run: `python benchmarks/bench_sim_compile_run.py [--repeat 5] [--compile-only]`. Uses a fresh cache dir under /tmp unless
 AKGEN_CACHE_DIR is set. Prints the figures; asserts nothing (targets: PCH-warm median <= 1 s and <= 0.5x without;
-cache hit <= 20 ms; 16 M Add <= 5x numpy).
+cache hit <= 20 ms; 16 M Add <= 5x numpy; issue 15: PCH-warm <= 0.4 s). On a busy machine only the compiler's
+CPU time (its command rerun outside the sandbox) means anything.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import resource
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -25,6 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--compile-only", action="store_true", help="only the compile figures (not the runs)")
     ns = ap.parse_args()
     os.environ.setdefault("AKGEN_CACHE_DIR", tempfile.mkdtemp(prefix="akgen-bench-cache-"))
     from akgen_lsp.sim import SimToolchain, load_manifest
@@ -50,14 +53,21 @@ def main() -> None:
         r = resource.getrusage(resource.RUSAGE_CHILDREN)
         return r.ru_utime + r.ru_stime
 
+    def command_cpu(cmd: list[str]) -> float:
+        # The compiler's own CPU time: its command run directly (not in the sandbox, whose pid-namespace init reaps
+        # the compiler, so this process's RUSAGE_CHILDREN never sees it), output to a scratch path.
+        out = Path(tempfile.mkdtemp(prefix="akgen-bench-cc-")) / "kernel"
+        c0 = child_cpu()
+        subprocess.run([*cmd[:-1], str(out)], check=True, capture_output=True)
+        return child_cpu() - c0
+
     def timed(use_pch: bool) -> tuple[list[float], list[float]]:
         wall, cpu = [], []
         for _ in range(ns.repeat):
-            c0 = child_cpu()
             b = compile_kernel(m.sources, options_for(m, use_pch=use_pch, use_cache=False))
             assert b.ok, [f.message for f in b.findings]
             wall.append(b.seconds)
-            cpu.append(child_cpu() - c0)
+            cpu.append(command_cpu(b.command))
         return wall, cpu
 
     with_pch, with_cpu = timed(True)
@@ -72,11 +82,13 @@ def main() -> None:
           f"{', '.join(f'{t:.2f}' for t in with_pch)})")
     print(f"compile add sample, no PCH:   median {statistics.median(without):.3f} s  -> ratio "
           f"{statistics.median(with_pch) / statistics.median(without):.2f}x")
-    print(f"compiler CPU time (user+sys, immune to a busy machine): PCH {statistics.median(with_cpu):.3f} s, "
+    print(f"compiler CPU time (user+sys of the g++ command, immune to a busy machine): PCH {statistics.median(with_cpu):.3f} s, "
           f"no PCH {statistics.median(without_cpu):.3f} s -> ratio "
           f"{statistics.median(with_cpu) / statistics.median(without_cpu):.2f}x")
     print(f"cache hit: median {statistics.median(hits) * 1e3:.1f} ms")
 
+    if ns.compile_only:
+        return
     res = SimToolchain().run_manifest(m, work / "out", confine=False)
     print(f"add sample run: status {res.status}, estimate {res.estimate and res.estimate['us']} us "
           f"(bound {res.estimate and res.estimate['bound']})")

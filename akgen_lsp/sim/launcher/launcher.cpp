@@ -47,6 +47,7 @@
 
 #include "kernel_operator.h"
 
+#include "runtime.inc"
 #include "findings.inc"
 #include "charge.inc"
 

@@ -42,19 +42,9 @@ struct SlicePlan {
     uint32_t blockCount = 0;
 };
 
-inline std::vector<uint32_t> slice_offsets(const AscendC::SliceInfo s[], const uint32_t shape[], uint32_t dims) {
-    std::vector<uint32_t> off{0};
-    uint32_t sliceSize = 1;
-    for (uint32_t i = 1; i < dims; ++i) {
-        sliceSize *= shape[i - 1];
-        const uint32_t n = (s[i].endIndex - s[i].startIndex + 1 + s[i].stride) / (1 + s[i].stride);
-        const size_t base = off.size();
-        for (uint32_t it = 1; it < n; ++it) {
-            for (size_t k = 0; k < base; ++k) off.push_back(off[k] + it * (1 + s[i].stride) * sliceSize);
-        }
-    }
-    return off;
-}
+// The element offsets of every row a slice takes (launcher/runtime.inc: a std::vector kernels' compiles need not
+// instantiate unless they slice).
+std::vector<uint32_t> slice_offsets(const AscendC::SliceInfo s[], const uint32_t shape[], uint32_t dims);
 
 template <typename T>
 inline SlicePlan slice_plan(const AscendC::SliceInfo dstS[], const AscendC::SliceInfo srcS[], uint32_t dims,

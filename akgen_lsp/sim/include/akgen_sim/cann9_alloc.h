@@ -84,8 +84,7 @@ inline LocalTensor<T> fixed_tensor(TPosition pos, uint32_t addr, uint32_t tileSi
                                       "fails", msg.s, static_cast<unsigned long long>(limit));
         akgen_sim::cpu_debug_check("SIM-UB-LIMIT", akgen_sim::npu_checks() ? npu_msg : msg, loc, "memory", api);
     }
-    c.slots.emplace_back();
-    akgen_sim::Slot* s = &c.slots.back();
+    akgen_sim::Slot* s = &akgen_sim::new_slot(c);
     s->base = base + addr;
     s->bytes = static_cast<uint32_t>(bytes);
     s->pos = pos;

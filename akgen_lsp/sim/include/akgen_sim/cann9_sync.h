@@ -31,14 +31,10 @@ template <typename F> inline void spin_until(F&& ready, const char* api, const c
 }
 
 // WaitPreBlock / NotifyNextBlock turns, per workspace: how many sections (wait ... notify) have completed in all.
-inline std::map<const void*, int64_t>& determine_turns() {
-    static std::map<const void*, int64_t> m;
-    return m;
-}
-inline std::map<std::pair<const void*, int64_t>, int64_t>& determine_rounds() {
-    static std::map<std::pair<const void*, int64_t>, int64_t> m;
-    return m;
-}
+// Kept in launcher/runtime.inc (std::maps there, so kernel compiles do not instantiate them): the sections completed
+// per workspace, and per (workspace, block) the rounds that block completed.
+int64_t& determine_turns(const void* workspace);
+int64_t& determine_rounds(const void* workspace, int64_t block);
 
 }  // namespace akgen_sim
 
@@ -75,7 +71,7 @@ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace, Lo
     ubWorkspace.check_live("InitDetermineComputeWorkspace", "ubWorkspace", loc);
     gmWorkspace.check_access(0, static_cast<uint64_t>(akgen_sim::ctx().num) * 8, false,
                              "InitDetermineComputeWorkspace", loc);
-    akgen_sim::determine_turns().try_emplace(gmWorkspace.GetPhyAddr(), 0);
+    akgen_sim::determine_turns(gmWorkspace.GetPhyAddr());
 }
 
 inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace, AKGEN_LOC) {
@@ -83,9 +79,9 @@ inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t
     ubWorkspace.check_live("WaitPreBlock", "ubWorkspace", loc);
     const void* key = gmWorkspace.GetPhyAddr();
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    int64_t round = akgen_sim::determine_rounds()[{key, c.idx}];
+    int64_t round = akgen_sim::determine_rounds(key, c.idx);
     int64_t want = round * c.num + c.idx;
-    akgen_sim::spin_until([&] { return akgen_sim::determine_turns()[key] >= want; }, "WaitPreBlock",
+    akgen_sim::spin_until([&] { return akgen_sim::determine_turns(key) >= want; }, "WaitPreBlock",
                           "the NotifyNextBlock of the previous block", loc);
 }
 
@@ -94,8 +90,8 @@ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int3
     ubWorkspace.check_live("NotifyNextBlock", "ubWorkspace", loc);
     const void* key = gmWorkspace.GetPhyAddr();
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    ++akgen_sim::determine_rounds()[{key, c.idx}];
-    ++akgen_sim::determine_turns()[key];
+    ++akgen_sim::determine_rounds(key, c.idx);
+    ++akgen_sim::determine_turns(key);
 }
 
 // GroupBarrier: arriveSize blocks Arrive, waitSize blocks Wait until all of them have arrived, round after round.

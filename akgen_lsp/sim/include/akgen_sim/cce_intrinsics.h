@@ -59,13 +59,7 @@ struct VaRegs {
     uint64_t reg[8][8] = {};
     bool set[8] = {};
 };
-inline VaRegs& va_regs() {
-    static std::map<const BlockCtx*, VaRegs> regs;
-    BlockCtx& c = ctx();
-    VaRegs& r = regs[&c];
-    if (r.ub != c.ub) r = VaRegs{c.ub, {}, {}};
-    return r;
-}
+VaRegs& va_regs();  // launcher/runtime.inc (a std::map: see there)
 
 // The 16 addresses of the register pair (va, va + 1) for a vnchwconv.
 inline bool va_reg_list(ub_addr8_t va, uint64_t out[16], const char* api, const char* role, const loc_t& loc) {

@@ -18,8 +18,7 @@ template <typename T, TPosition pos = TPosition::LCM> inline bool PopStackBuffer
     s::BlockCtx& c = s::ctx();
     uint64_t start = (c.ub_used + 31) / 32 * 32;
     if (c.ub == nullptr || start >= s::cfg().ub_bytes) return false;
-    c.slots.push_back(s::Slot{});
-    s::Slot& slot = c.slots.back();
+    s::Slot& slot = s::new_slot(c);
     slot.base = c.ub + start;
     slot.bytes = static_cast<uint32_t>(s::cfg().ub_bytes - start);
     slot.state = s::SlotState::TBUF;

@@ -343,8 +343,7 @@ public:
             case detail::Mem::BT: base = c.bt; break;
             default: break;
         }
-        c.slots.emplace_back();
-        akgen_sim::Slot* s = &c.slots.back();
+        akgen_sim::Slot* s = &akgen_sim::new_slot(c);
         s->base = base + offset;
         s->bytes = len;
         s->pos = pos;

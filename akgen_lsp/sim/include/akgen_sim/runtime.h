@@ -72,16 +72,16 @@ struct Config {
     bool sanitize = true;
     std::string arch = "Ascend910B2";
 
-    const OpCost& op(const char* name) const {
-        auto it = vec.find(name);
-        return it == vec.end() ? default_vec : it->second;
-    }
+    const OpCost& op(const char* name) const;  // launcher.cpp
     double bytes_cycles(double bytes, double gibps) const {
         return bytes / (gibps * 1073741824.0) * clock_ghz * 1e9;
     }
 };
 
-inline Config& cfg() { static Config c; return c; }
+// The configuration and the other runtime state with std:: containers live in the launcher (runtime.inc): an
+// inline function here that touched them would make every kernel compile instantiate those containers' templates
+// again (the precompiled header cannot hold instantiations), about half a second a compile.
+Config& cfg();
 
 // ---------------------------------------------------------------------------------------------- events out
 inline int& events_fd() { static int fd = 2; return fd; }
@@ -95,24 +95,7 @@ inline void write_all(int fd, const char* p, size_t n) {
     }
 }
 
-inline void json_escape(std::string& out, std::string_view s) {
-    for (char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char b[8];
-                    std::snprintf(b, sizeof b, "\\u%04x", c);
-                    out += b;
-                } else {
-                    out += c;
-                }
-        }
-    }
-}
+void json_escape(std::string& out, std::string_view s);  // launcher.cpp (runtime.inc)
 
 // One finding as a JSON line of the events file (launcher.cpp); `block` < 0 for a host-side finding, and
 // `error_class` / `api` may be null.
@@ -223,17 +206,16 @@ struct BlockCtx {
 };
 
 inline BlockCtx*& ctx_ptr() { static thread_local BlockCtx* p = nullptr; return p; }
+// An API called outside a kernel launch (e.g. from a host main before ICPU_RUN_KF) works in a scratch block.
+BlockCtx& scratch_ctx();  // launcher.cpp (runtime.inc)
 inline BlockCtx& ctx() {
     BlockCtx* p = ctx_ptr();
-    if (!p) {
-        // An API called outside a kernel launch (e.g. from a host main before ICPU_RUN_KF): use a scratch block.
-        static thread_local BlockCtx scratch;
-        return scratch;
-    }
-    return *p;
+    return p ? *p : scratch_ctx();
 }
 
-inline std::vector<GmRegion>& gm_regions() { static std::vector<GmRegion> r; return r; }
+std::vector<GmRegion>& gm_regions();  // launcher.cpp (runtime.inc)
+// A new buffer slot of block `c` (InitBuffer, PopStackBuffer, a LocalTensor at an address), zero-initialised.
+Slot& new_slot(BlockCtx& c);  // launcher.cpp (runtime.inc)
 
 // initcheck (launcher/sanitizer.inc): the UB writes of the API call just made, applied (marking those bytes written)
 // when it is charged or at the next API call.
@@ -253,6 +235,8 @@ void ub_will_write(const void* p, uint64_t bytes);
 void ub_check_read(const void* p, uint64_t bytes, const char* role, const char* api, const loc_t& loc);
 void gm_wrote(int region, uint64_t begin, uint64_t end);
 void gm_check_read(int region, uint64_t begin, uint64_t end, const char* api, const loc_t& loc);
+// racecheck (launcher/runtime.inc): a non-atomic GM write of the running block, merged with the last one when they touch.
+void record_gm_write(int region, uint64_t begin, uint64_t end, const loc_t& loc);
 
 // ---------------------------------------------------------------------------------------------- findings
 enum class Sev { ERROR, WARNING, INFO };

@@ -307,17 +307,7 @@ public:
             if (write) akgen_sim::gm_wrote(region_, b, e);
             else if (r.init != nullptr) akgen_sim::gm_check_read(region_, b, e, api, loc);
         }
-        if (write && akgen_sim::ctx().atomic == 0) {  // atomic accumulation from several blocks is intended
-            auto& ws = akgen_sim::ctx().gm_writes;
-            const int epoch = akgen_sim::ctx().epoch;
-            if (!ws.empty() && ws.back().region == region_ && ws.back().epoch == epoch && b <= ws.back().end &&
-                e >= ws.back().begin) {
-                ws.back().begin = std::min(ws.back().begin, b);
-                ws.back().end = std::max(ws.back().end, e);
-            } else {
-                ws.push_back({region_, b, e, loc, epoch});
-            }
-        }
+        if (write && akgen_sim::ctx().atomic == 0) akgen_sim::record_gm_write(region_, b, e, loc);  // racecheck
     }
 };
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -26,8 +27,34 @@ struct TilingBinding {
     size_t size;
     void* buf;
 };
-inline std::vector<TilingBinding>& tiling_bindings() {
-    static std::vector<TilingBinding> b;
+// The live bindings: a plain array grown with realloc, not a std::vector: these functions are inline (host code that
+// includes the tiling headers links no runtime of ours), and an inline function using a std:: container makes every
+// kernel compile instantiate its templates again (see launcher/runtime.inc).
+struct TilingBindings {
+    TilingBinding* items = nullptr;
+    size_t n = 0, cap = 0;
+    TilingBinding* begin() { return items; }
+    TilingBinding* end() { return items + n; }
+    size_t size() const { return n; }
+    bool empty() const { return n == 0; }
+    TilingBinding& operator[](size_t i) { return items[i]; }
+    void push_back(const TilingBinding& b) {
+        if (n == cap) {
+            size_t grown = cap ? 2 * cap : 16;
+            auto* p = static_cast<TilingBinding*>(std::realloc(items, grown * sizeof(TilingBinding)));
+            if (p == nullptr) std::abort();  // out of memory
+            items = p;
+            cap = grown;
+        }
+        items[n++] = b;
+    }
+    void erase_at(size_t i) {
+        std::memmove(items + i, items + i + 1, (n - i - 1) * sizeof(TilingBinding));
+        --n;
+    }
+};
+inline TilingBindings& tiling_bindings() {
+    static TilingBindings b;
     return b;
 }
 inline void tiling_bind(void* self, size_t size, void* buf) {
@@ -60,7 +87,7 @@ inline void tiling_unbind(const void* self, size_t size) {
     for (size_t i = 0; i < b.size(); ++i) {
         if (b[i].start == self) {
             if (b[i].buf) std::memcpy(b[i].buf, self, size < b[i].size ? size : b[i].size);
-            b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+            b.erase_at(i);
             return;
         }
     }

@@ -152,10 +152,7 @@ inline uint32_t proposal_move_checks(const char* api, int32_t repeatTime, int32_
 }
 
 // The counts of the last merge with ifExhaustedSuspension, per block (GetMrgSortResult).
-inline std::array<uint16_t, 4>& mrg_sort_result() {
-    static std::unordered_map<const void*, std::array<uint16_t, 4>> per_block;
-    return per_block[&ctx()];
-}
+std::array<uint16_t, 4>& mrg_sort_result();  // launcher/runtime.inc
 
 // One merge of up to 4 sorted queues of `elem`-byte records whose score (type T) sits at byte `score_at`. Writes
 // the merged records to dst and returns how many it wrote; `used` gets the records taken from each queue.

@@ -49,14 +49,15 @@ inline void trans_5hd(T* const dst[16], T* const src[16], const AscendC::TransDa
         constexpr uint32_t per_blk = 32 / sizeof(T);
         uint64_t src_span = uint64_t(repeat - 1) * p.srcRepStride * 32 + 32;
         uint64_t dst_span = uint64_t(repeat - 1) * p.dstRepStride * 32 + 32;
-        std::vector<Slot*> reads, writes;
+        Slot* reads[16];
+        Slot* writes[16];
         for (int i = 0; i < 16; ++i) {
             AscendC::LocalTensor<T> s = raw_ub(src[i], api, "srcList", loc);
             check_local(s, "srcList", api, src_span, loc);
             AscendC::LocalTensor<T> d = raw_ub(dst[i], api, "dstList", loc);
             check_local(d, "dstList", api, dst_span, loc);
-            reads.push_back(s.slot_);
-            writes.push_back(d.slot_);
+            reads[i] = s.slot_;
+            writes[i] = d.slot_;
         }
         for (uint32_t r = 0; r < repeat; ++r) {
             T in[16][per_blk];
