@@ -554,9 +554,15 @@ using AscendC::GetSysWorkSpacePtr;
 
 // In a split (MIX) launch the AIC plays CANN's KfcServer: it serves the AIVs' requests and returns from the kernel
 // there (the emulated Matmul computes in the AIV's client calls, so the AIC's part ends at once); the AIVs go on.
+// A kernel that defines ASCENDC_CUBE_ONLY before the includes runs the Matmul on the AIC itself (no server: CANN's
+// macro then only initialises the object), whatever its AIVs do. The test is made where the macro is used: the
+// name expands to its value there when it is defined (AKGEN_MM_CUBE_ONLY compares the spellings).
+#define AKGEN_MM_STR2(x) #x
+#define AKGEN_MM_STR(x) AKGEN_MM_STR2(x)
+#define AKGEN_MM_CUBE_ONLY (sizeof(AKGEN_MM_STR(ASCENDC_CUBE_ONLY)) != sizeof("ASCENDC_CUBE_ONLY"))
 // A statement, as CANN's macro (which declares objects and returns on the AIC).
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                                                                      \
-    if (::akgen_sim::ctx().core_type == 1) {                                                                          \
+    if (::akgen_sim::ctx().core_type == 1 && !AKGEN_MM_CUBE_ONLY) {                                                   \
         ::akgen_sim::touch("REGIST_MATMUL_OBJ", ::std::source_location::current());                                  \
         return;                                                                                                        \
     }                                                                                                                  \
