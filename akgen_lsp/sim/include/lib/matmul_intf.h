@@ -2,7 +2,7 @@
 //
 // Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> with MatmulType<TPosition, CubeFormat, T, isTrans>, registered
 // by REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling[, mm2, &tiling2 ...]) (or mm.Init(&tiling)).
-// Emulated: ND inputs A, B (GM, or UB/L1 LocalTensors holding ND data) of half, bfloat16_t, float (and int8_t into
+// Emulated: ND or NZ inputs A, B (GM, or UB/L1 LocalTensors holding such data) of half, bfloat16_t, float (and int8_t into
 // int32_t), optional bias (GM or local), C to GM or a local tensor in ND; SetTensorA/B with the transpose flag,
 // SetOrgShape, SetSingleShape, SetTail, IterateAll (enAtomic 1 adds into C, also when SetAtomicAdd is on), Iterate +
 // GetTensorC (base blocks of baseM x baseN, iterateOrder 0: along M first, 1: along N first), End.
@@ -12,7 +12,8 @@
 // A base block written to a local tensor by GetTensorC has rows of baseN elements rounded up to 32 bytes.
 // C in ND_ALIGN has rows of N rounded up to 32 bytes, the padding columns written as zeros.
 // int8 inputs with SetQuantScalar / SetQuantVector dequantise the int32 sums (see SetQuantScalar).
-// Not emulated (a finding says so): NZ / other CubeFormats, batch interfaces.
+// NZ: 16 x C0 fractals (C0 = 32 bytes of T), one column block after another (`at`).
+// Not emulated (a compile error or a finding says so): other CubeFormats and NZ outputs, batch interfaces.
 // Cost (an estimate): GM -> L1 traffic on MTE2, the MACs on M (4096 half MACs per cycle x 0.93), C on FIX.
 #pragma once
 
@@ -122,9 +123,10 @@ public:
     using BiasT = typename BIAS_TYPE::T;
     using Acc = mm_detail::acc_t<SrcAT>;
 
-    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
+                  (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ) &&
                   (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
-                  "akgen sim: the high-level Matmul is emulated for CubeFormat::ND inputs and outputs only");
+                  "akgen sim: the high-level Matmul is emulated for CubeFormat::ND and NZ inputs and ND outputs only");
     static_assert(!std::is_same_v<SrcAT, int4b_t> && !std::is_same_v<SrcBT, int4b_t>,
                   "akgen sim: the high-level Matmul of int4b_t inputs is not emulated yet (int8_t, half, bfloat16_t "
                   "and float are)");
@@ -454,30 +456,43 @@ private:
         for (int32_t m = 0; m < ml; ++m) gm.check_access(uint64_t(m0 + m) * c_stride() + n0, uint64_t(nl), true, api, loc);
     }
 
-    // A(m, k) and B(k, n) of the single-core problem.
+    // Element (r, c) of a stored rows x cols matrix, from the tensor the user set: ND row-major, or NZ (16 x C0
+    // fractals, C0 = 32 bytes of T, one column block of C0 after another, each over all rows aligned to 16; a block
+    // set at a row multiple of 16 and a column multiple of C0 addresses the same way).
+    template <class MT> static uint64_t at(uint64_t r, uint64_t c, uint64_t rows, uint64_t cols) {
+        if constexpr (MT::format == CubeFormat::NZ) {
+            constexpr uint64_t c0 = 32 / sizeof(typename MT::T);
+            return c / c0 * ((rows + 15) / 16 * 16 * c0) + r * c0 + c % c0;
+        } else {
+            return r * cols + c;
+        }
+    }
+    // A(m, k) and B(k, n) of the single-core problem (A is orgM x orgKa, or orgKa x orgM when transposed; B orgKb x
+    // orgN, or orgN x orgKb).
     Acc a_at(int32_t m, int32_t k) const {
-        uint64_t i = transA_ ? uint64_t(k) * uint32_t(orgM_) + m : uint64_t(m) * uint32_t(orgKa_) + k;
-        return static_cast<Acc>(a_.ptr[i]);
+        return static_cast<Acc>(a_.ptr[transA_ ? at<A_TYPE>(k, m, orgKa_, orgM_) : at<A_TYPE>(m, k, orgM_, orgKa_)]);
     }
     Acc b_at(int32_t k, int32_t n) const {
-        uint64_t i = transB_ ? uint64_t(n) * uint32_t(orgKb_) + k : uint64_t(k) * uint32_t(orgN_) + n;
-        return static_cast<Acc>(b_.ptr[i]);
+        return static_cast<Acc>(b_.ptr[transB_ ? at<B_TYPE>(n, k, orgN_, orgKb_) : at<B_TYPE>(k, n, orgKb_, orgN_)]);
+    }
+    // rows [r0, r0 + rl) x cols [c0, c0 + cl) of a stored matrix are in its GM tensor: a row, or a row's part in one
+    // column block of NZ, at a time
+    template <class MT, class G>
+    static void check_span(const G* gm, uint64_t r0, uint64_t rl, uint64_t c0, uint64_t cl, uint64_t rows,
+                           uint64_t cols, const char* api, const akgen_sim::loc_t& loc) {
+        const uint64_t step = MT::format == CubeFormat::NZ ? 32 / sizeof(typename MT::T) : cl + c0 + 1;
+        for (uint64_t r = r0; r < r0 + rl; ++r) {
+            for (uint64_t c = c0, end = 0; c < c0 + cl; c = end) {
+                end = std::min(c0 + cl, (c / step + 1) * step);
+                gm->check_access(at<MT>(r, c, rows, cols), end - c, false, api, loc);
+            }
+        }
     }
     void check_inputs(int32_t m0, int32_t n0, int32_t ml, int32_t nl, const char* api, const akgen_sim::loc_t& loc) {
-        if (a_.gm) {
-            if (transA_) {
-                for (int32_t k = 0; k < singleK_; ++k) a_.gm->check_access(uint64_t(k) * orgM_ + m0, ml, false, api, loc);
-            } else {
-                for (int32_t m = 0; m < ml; ++m) a_.gm->check_access(uint64_t(m0 + m) * orgKa_, singleK_, false, api, loc);
-            }
-        }
-        if (b_.gm) {
-            if (transB_) {
-                for (int32_t n = 0; n < nl; ++n) b_.gm->check_access(uint64_t(n0 + n) * orgKb_, singleK_, false, api, loc);
-            } else {
-                for (int32_t k = 0; k < singleK_; ++k) b_.gm->check_access(uint64_t(k) * orgN_ + n0, nl, false, api, loc);
-            }
-        }
+        if (a_.gm && transA_) check_span<A_TYPE>(a_.gm, 0, singleK_, m0, ml, orgKa_, orgM_, api, loc);
+        if (a_.gm && !transA_) check_span<A_TYPE>(a_.gm, m0, ml, 0, singleK_, orgM_, orgKa_, api, loc);
+        if (b_.gm && transB_) check_span<B_TYPE>(b_.gm, n0, nl, 0, singleK_, orgN_, orgKb_, api, loc);
+        if (b_.gm && !transB_) check_span<B_TYPE>(b_.gm, 0, singleK_, n0, nl, orgKb_, orgN_, api, loc);
         if (bias_.set && bias_.gm) bias_.gm->check_access(n0, nl, false, api, loc);
     }
 
