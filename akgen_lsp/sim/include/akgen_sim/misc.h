@@ -19,17 +19,51 @@ inline void kernel_assert(bool ok, const char* text, const loc_t& loc) {
 #endif
 #define PRINTF printf
 
+namespace akgen_sim {
+// DumpTensor's print, as CANN's: "DumpTensor: desc=D, addr=A, data_type=T, position=P, dump_size=N" and the values
+// in brackets (`row` > 0: one bracket per row of that many). addr is the byte offset in the tensor's local memory
+// (UB, L1, ...) or the GM address. Templates: no code of their own in a translation unit that does not dump.
+template <typename T> constexpr const char* dump_type_name() {
+    if constexpr (std::is_same_v<T, half>) return "float16";
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16";
+    else if constexpr (std::is_same_v<T, float>) return "float32";
+    else if constexpr (std::is_same_v<T, bool>) return "bool";
+    else if constexpr (std::is_integral_v<T>) return std::is_signed_v<T> ? (sizeof(T) == 1 ? "int8" : sizeof(T) == 2
+        ? "int16" : sizeof(T) == 4 ? "int32" : "int64") : (sizeof(T) == 1 ? "uint8" : sizeof(T) == 2 ? "uint16"
+        : sizeof(T) == 4 ? "uint32" : "uint64");
+    else return "unknown";
+}
+template <typename T>
+inline void dump_print(uint32_t desc, uint64_t addr, const char* position, const T* p, uint64_t n, uint32_t row = 0) {
+    std::printf("DumpTensor: desc=%u, addr=0x%llx, data_type=%s, position=%s, dump_size=%llu\n", desc,
+                static_cast<unsigned long long>(addr), dump_type_name<T>(), position, static_cast<unsigned long long>(n));
+    for (uint64_t i = 0; i < n; ++i) {
+        std::printf("%s%f", i == 0 ? "[" : (row && i % row == 0) ? "]\n[" : ", ",
+                    static_cast<double>(static_cast<float>(p[i])));
+    }
+    std::printf(n ? "]\n" : "[]\n");
+}
+template <typename T> inline uint64_t dump_local_addr(const AscendC::LocalTensor<T>& t, uint64_t elem = 0) {
+    AscendC::detail::PhysMem pm = AscendC::detail::phys_mem(t.GetPosition());
+    const uint8_t* a = reinterpret_cast<const uint8_t*>(t.addr_ + elem);
+    return pm.base != nullptr && a >= pm.base ? static_cast<uint64_t>(a - pm.base) : reinterpret_cast<uint64_t>(a);
+}
+template <typename T> inline const char* dump_position(const AscendC::LocalTensor<T>& t) {
+    using AscendC::detail::Mem;
+    static constexpr const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT"};
+    Mem m = AscendC::detail::phys_mem(t.GetPosition()).mem;
+    return static_cast<unsigned>(m) <= static_cast<unsigned>(Mem::BT) ? names[static_cast<unsigned>(m)] : "UB";
+}
+}  // namespace akgen_sim
+
 namespace AscendC {
 using ::printf;
 template <typename T> inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t size) {
-    std::printf("DumpTensor desc=%u:", desc);
-    for (uint32_t i = 0; i < size && i < t.GetSize(); ++i) std::printf(" %g", static_cast<double>(static_cast<float>(t.addr_[i])));
-    std::printf("\n");
+    uint64_t n = size < t.GetSize() ? size : t.GetSize();
+    ::akgen_sim::dump_print(desc, ::akgen_sim::dump_local_addr(t), ::akgen_sim::dump_position(t), t.addr_, n);
 }
 template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t size) {
-    std::printf("DumpTensor desc=%u:", desc);
-    for (uint32_t i = 0; i < size; ++i) std::printf(" %g", static_cast<double>(static_cast<float>(t.addr_[i])));
-    std::printf("\n");
+    ::akgen_sim::dump_print(desc, reinterpret_cast<uint64_t>(t.addr_), "GM", t.addr_, size);
 }
 // The workspace argument starts with the system workspace (GetLibApiWorkSpaceSize(): 16 MiB on A2/A3); the
 // TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
