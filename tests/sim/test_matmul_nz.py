@@ -1,6 +1,7 @@
 """The high-level Matmul with NZ-format inputs (CANN's group-matmul sample feeds B in NZ): 16 x C0 fractals, C0 the
 32 bytes of the type (16 halves, 32 int8), one column block after another over all rows. A half ND x NZ product and
-an int8 NZ x NZ product into int32 (programs/matmul_nz.asc); NZ inputs used to be a compile error."""
+an int8 NZ x NZ product into int32, and a GEMV whose A is in VECTOR format (one row, stored as ND)
+(programs/matmul_nz.asc); NZ and VECTOR inputs used to be a compile error."""
 
 from __future__ import annotations
 
@@ -30,9 +31,10 @@ def test_nz_inputs_of_the_high_level_matmul(tmp_path: Path) -> None:
     b1 = rng.uniform(-1, 1, (64, 48)).astype(np.float16)
     a2 = rng.integers(-128, 128, (32, 64), dtype=np.int8)
     b2 = rng.integers(-128, 128, (64, 64), dtype=np.int8)
+    a3 = rng.uniform(-1, 1, (1, 64)).astype(np.float16)
     (tmp_path / "input").mkdir()
     (tmp_path / "output").mkdir()
-    for name, arr in (("a1", a1), ("b1", nz(b1)), ("a2", nz(a2)), ("b2", nz(b2))):
+    for name, arr in (("a1", a1), ("b1", nz(b1)), ("a2", nz(a2)), ("b2", nz(b2)), ("a3", a3)):
         arr.tofile(tmp_path / "input" / f"{name}.bin")
     res = run_program(PROGRAM, tmp_path)
     assert res.status == "ok", [(f.code, f.message) for f in res.findings]
@@ -41,3 +43,5 @@ def test_nz_inputs_of_the_high_level_matmul(tmp_path: Path) -> None:
     np.testing.assert_allclose(c1, a1.astype(np.float32) @ b1.astype(np.float32), rtol=1e-3, atol=1e-3)
     c2 = np.fromfile(tmp_path / "output" / "c2.bin", dtype=np.int32).reshape(32, 64)
     np.testing.assert_array_equal(c2, a2.astype(np.int32) @ b2.astype(np.int32))
+    c3 = np.fromfile(tmp_path / "output" / "c3.bin", dtype=np.float32).reshape(1, 48)
+    np.testing.assert_allclose(c3, a3.astype(np.float32) @ b1.astype(np.float32), rtol=1e-3, atol=1e-3)

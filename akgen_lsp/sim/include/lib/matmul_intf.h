@@ -123,10 +123,13 @@ public:
     using BiasT = typename BIAS_TYPE::T;
     using Acc = mm_detail::acc_t<SrcAT>;
 
-    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ) &&
+    // A in VECTOR format (GEMV: A is one row of K) is stored as ND
+    static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                   A_TYPE::format == CubeFormat::VECTOR) &&
                   (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ) &&
                   (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
-                  "akgen sim: the high-level Matmul is emulated for CubeFormat::ND and NZ inputs and ND outputs only");
+                  "akgen sim: the high-level Matmul is emulated for CubeFormat::ND and NZ inputs (and a VECTOR A) and ND "
+                  "outputs only");
     static_assert(!std::is_same_v<SrcAT, int4b_t> && !std::is_same_v<SrcBT, int4b_t>,
                   "akgen sim: the high-level Matmul of int4b_t inputs is not emulated yet (int8_t, half, bfloat16_t "
                   "and float are)");
