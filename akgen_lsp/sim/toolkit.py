@@ -51,6 +51,10 @@ def toolkit_key() -> str:
         if p.is_file():
             h.update(p.name.encode())
             h.update(p.read_bytes())
+    # the SoCs' run specs (memory sizes and cost tables of the arch profiles): a profile edit makes a new tree, so a
+    # directly started binary never reads a stale spec
+    for soc in sorted(SOC_ARCH):
+        h.update("\n".join(soc_spec_lines(soc)).encode())
     return h.hexdigest()[:20]
 
 
