@@ -11,7 +11,8 @@ bandwidth of the arch. It is an estimate and always labelled as one.
 Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = {startup = .., slope = ..}``
 or ``[startup, slope]``, ``default`` for ops without an entry; width columns ``startup_b16``/``slope_b32``/
 ``slope_int``... become rows of their own that the launcher picks by the operand's element type; ``cost.dma.latency_cycles.gm_to_ub`` (or
-``cost.dma_latency_cycles``); ``cost.issue_cycles``) and ``bandwidth_gibps`` (``gm_to_ub``, ``gm_to_l1``,
+``cost.dma_latency_cycles``); ``cost.issue_cycles``; ``cost.scalar.get_value_cycles``, the cycles of a LocalTensor
+GetValue/SetValue) and ``bandwidth_gibps`` (``gm_to_ub``, ``gm_to_l1``,
 ``ub_to_gm``, ``ub_to_ub``, ``l0c_to_gm``, ``l1_to_l0a``, ``l1_to_l0b``; the short names ``gm_ub``... too); the UB
 limit is ``memory.ub_usable`` when given. Missing tables fall back to the built-in defaults below (shared reference
 §7) with a warning in the result.
@@ -39,6 +40,7 @@ DEFAULT_BANDWIDTH_GIBPS: dict[str, float] = {
 }
 DEFAULT_DMA_LATENCY_CYCLES = 300.0
 DEFAULT_ISSUE_CYCLES = 2.0
+DEFAULT_UB_SCALAR_CYCLES = 1.0
 PIPES = ("S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX")
 
 
@@ -122,6 +124,11 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
         else:
             latency = cost.get("dma_latency_cycles", DEFAULT_DMA_LATENCY_CYCLES)
     issue = cost.get("issue_cycles", DEFAULT_ISSUE_CYCLES) if isinstance(cost, Mapping) else DEFAULT_ISSUE_CYCLES
+    # a LocalTensor GetValue/SetValue (a scalar load or store of local memory): the launcher's "ub_scalar" row
+    scalar = cost.get("scalar") if isinstance(cost, Mapping) else None
+    ub_scalar = scalar.get("get_value_cycles", DEFAULT_UB_SCALAR_CYCLES) if isinstance(scalar, Mapping) \
+        else DEFAULT_UB_SCALAR_CYCLES
+    lines.append(f"cost ub_scalar {float(ub_scalar)} 0.0")
     lines.append(f"dma_latency_cycles {float(latency)}")
     lines.append(f"issue_cycles {float(issue)}")
     return lines, warnings

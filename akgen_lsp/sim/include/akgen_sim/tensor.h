@@ -159,7 +159,12 @@ public:
             akgen_sim::cpu_debug_check("SIM-TENSOR-FREED", msg, loc, "memory", api);
         }
     }
-    // Element access (scalar unit).
+    // Element access (scalar unit): a scalar load or store of local memory costs the profile's
+    // cost.scalar.get_value_cycles (the "ub_scalar" row; read once, the profile is loaded before any kernel runs).
+    static double scalar_cycles() {
+        static const double c = akgen_sim::cfg().op("ub_scalar").startup;
+        return c;
+    }
     T GetValue(uint32_t i, AKGEN_LOC) const {
         akgen_sim::touch("GetValue", loc);
         check_live("GetValue", "source", loc);
@@ -170,7 +175,7 @@ public:
                                                                     i, size_), loc, "memory", "GetValue");
         }
         if (akgen_sim::cfg().sanitize) akgen_sim::ub_check_read(addr_ + i, sizeof(T), "source", "GetValue", loc);
-        akgen_sim::charge_scalar();
+        akgen_sim::charge_scalar(scalar_cycles());
         return addr_[i];
     }
     template <typename V> void SetValue(uint32_t i, V v, AKGEN_LOC) const {
@@ -183,7 +188,7 @@ public:
                                                                     i, size_), loc, "memory", "SetValue");
         }
         if (akgen_sim::cfg().sanitize) akgen_sim::ub_will_write(addr_ + i, sizeof(T));
-        akgen_sim::charge_scalar();
+        akgen_sim::charge_scalar(scalar_cycles());
         addr_[i] = static_cast<T>(v);
     }
     T& operator()(uint32_t i) const { return addr_[i]; }
