@@ -27,7 +27,8 @@ N_CTX = 12288  # the task prompt, the given kernel and three performance rounds
 
 pytestmark = pytest.mark.e2e
 
-INIT = r"""
+# the start of each session's init.lua: the plugin on the server, notifications kept, the kernel opened
+PRELUDE = r"""
 vim.cmd("filetype on")
 vim.opt.rtp:prepend({plugin})
 local settings = vim.fn.json_decode(table.concat(vim.fn.readfile({settings}), "\n"))
@@ -37,6 +38,9 @@ local notify = vim.notify
 vim.notify = function(msg, level, opts) table.insert(out.notes, msg); return notify(msg, level, opts) end
 vim.cmd("edit " .. vim.fn.fnameescape({file}))
 out.attached = vim.wait(30000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 50)
+"""
+
+INIT = PRELUDE + r"""
 vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
 vim.cmd("AkgenGenerate")
 out.written = vim.wait(400000, function()
@@ -96,17 +100,8 @@ def test_akgen_generate_writes_the_verified_kernel_in_neovim(tmp_path: Path, ggu
     assert any("Generate kernel started" in n for n in out["notes"])
 
 
-IMPROVE_INIT = r"""
-vim.cmd("filetype on")
-vim.opt.rtp:prepend({plugin})
-local settings = vim.fn.json_decode(table.concat(vim.fn.readfile({settings}), "\n"))
-require("akgen").setup({{ cmd = {cmd}, settings = settings }})
-local out = {{ notes = {{}} }}
-local notify = vim.notify
-vim.notify = function(msg, level, opts) table.insert(out.notes, msg); return notify(msg, level, opts) end
-vim.cmd("edit " .. vim.fn.fnameescape({file}))
-out.attached = vim.wait(30000, function() return #vim.lsp.buf_get_clients(0) > 0 end, 50)
-vim.cmd("runtime! plugin/akgen.lua")
+IMPROVE_INIT = PRELUDE + r"""
+vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
 vim.cmd("AkgenImprove")
 out.done = vim.wait(500000, function()
   for _, n in ipairs(out.notes) do

@@ -178,3 +178,15 @@ async def wait_for_message(client: LanguageClient, timeout: float = 10.0) -> typ
         return client.messages[0]
 
     return await asyncio.wait_for(poll(), timeout)
+
+
+async def until(predicate: Any, timeout: float = 240.0) -> Any:
+    """The first true value of `predicate()`, polled every 50 ms (asyncio.TimeoutError after `timeout` s)."""
+    async def poll() -> Any:
+        while True:
+            value = predicate()
+            if value:
+                return value
+            await asyncio.sleep(0.05)
+
+    return await asyncio.wait_for(poll(), timeout)

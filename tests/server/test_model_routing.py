@@ -6,7 +6,6 @@ the small file; the repair's answer is forced by a GBNF grammar through real lla
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from pytest_lsp import LanguageClient
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
 from .lsp_helpers import CONFIG, initialize_params
+from .lsp_helpers import until as _until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -84,17 +84,6 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     await lsp_client.initialize_session(initialize_params("visual-studio-code", options, root=workspace))
     yield
     await lsp_client.shutdown_session()
-
-
-async def _until(predicate, timeout: float = 240.0):  # type: ignore[no-untyped-def]
-    async def poll():  # type: ignore[no-untyped-def]
-        while True:
-            value = predicate()
-            if value:
-                return value
-            await asyncio.sleep(0.05)
-
-    return await asyncio.wait_for(poll(), timeout)
 
 
 def _logged(client: LanguageClient, start: str) -> list[str]:

@@ -19,6 +19,7 @@ from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 from akgen_lsp.server.check_process import descendants
 
 from .lsp_helpers import CONFIG, initialize_params
+from .lsp_helpers import until as _until
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -69,17 +70,6 @@ def _change(client: LanguageClient, path: Path, uri: str, version: int, text: st
 
 def _save(client: LanguageClient, uri: str) -> None:
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
-
-
-async def _until(predicate, timeout: float = 240.0):  # type: ignore[no-untyped-def]
-    async def poll():  # type: ignore[no-untyped-def]
-        while True:
-            value = predicate()
-            if value:
-                return value
-            await asyncio.sleep(0.05)
-
-    return await asyncio.wait_for(poll(), timeout)
 
 
 def _errors(client: LanguageClient, uri: str, source: str) -> list[types.Diagnostic]:
