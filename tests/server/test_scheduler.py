@@ -76,7 +76,7 @@ class FakeResult:
 class FakeService:
     instances: ClassVar[list[FakeService]] = []
 
-    def __init__(self, settings) -> None:
+    def __init__(self, settings, workspace=None) -> None:
         self.closed = False
         self.calls = 0
         FakeService.instances.append(self)
