@@ -67,6 +67,9 @@ def test_a_sample_builds_with_its_own_cmake_and_runs_on_the_simulator(tmp_path: 
     assert "akgen sim: launch 1 at " in res.stderr and "8 blocks" in res.stderr, res.stderr
     assert "on Ascend910B1 (estimate" in res.stderr  # the SoC the sample was built for
     assert "error:" not in res.stderr
+    if mode == "npu":  # ascendc_library installed the library and its launch header (the sample installs neither)
+        assert (proj / "out" / "lib" / "libascendc_kernels_npu.so").is_file()
+        assert (proj / "out" / "include" / "ascendc_kernels_npu" / "aclrtlaunch_scale_custom.h").is_file()
 
 
 def test_findings_of_a_direct_run_are_at_the_line_and_in_the_events_file(tmp_path: Path) -> None:

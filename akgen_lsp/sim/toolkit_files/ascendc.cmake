@@ -22,6 +22,12 @@ function(ascendc_library target_name target_type)
   akgen_soc_definitions(_defs "${SOC_VERSION}" FALSE)
   target_compile_definitions(${target_name} PRIVATE ${_defs})
   set_target_properties(${target_name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(target_type STREQUAL "SHARED" OR target_type STREQUAL "STATIC")
+    # as CANN's: the library and its launch headers are installed (samples' run.sh run the binary with out/lib on
+    # LD_LIBRARY_PATH and do not install the library themselves)
+    install(TARGETS ${target_name} LIBRARY DESTINATION lib ARCHIVE DESTINATION lib)
+    install(DIRECTORY "${_inc}/" DESTINATION include/${target_name})
+  endif()
 endfunction()
 
 function(ascendc_fatbin_library target_name)
