@@ -82,6 +82,7 @@ _MATMUL_OBJ = re.compile(r"\bREGIST_(?:MATMUL_OBJ|MATMUL_OBJ_STATIC|CUBE_OBJ)\s*
 _CUBE_ONLY = re.compile(r"#\s*define\s+ASCENDC_CUBE_ONLY\b")
 _TASK_TYPE = re.compile(r"\bKERNEL_TASK_TYPE(?:_DEFAULT)?\s*\(([^;]*)\)")
 _MIXED_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
+_MATMUL_DECL = re.compile(r"(?<![\w])Matmul(?:Impl)?\s*<")
 
 
 def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
@@ -90,21 +91,28 @@ def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     (REGIST_MATMUL_OBJ, without ASCENDC_CUBE_ONLY or a kernel type other than KERNEL_TYPE_MIX_AIC_1_2: CANN's default
     for Matmul kernels), or declares a mixed kernel type (KERNEL_TYPE_MIX_AIC_1_1 / _1_2) and works across the cores
     (cross-core flags, cube instructions or a Matmul object: a Matmul of ASCENDC_CUBE_ONLY on the AIC whose AIVs
-    post-process its output), and `split` allows it; else one pass: "aic" when it calls the cube instructions, "aiv"
+    post-process its output), or holds a Matmul object (set up by REGIST_MATMUL_OBJ or mm.Init) and cross-core flags
+    (CANN's group-matmul sample: the AIC's Matmul, the AIVs' dequantisation), and `split` allows it; else one pass: "aic" when it calls the cube instructions, "aiv"
     otherwise (vector kernels, and Matmul-object kernels that cannot be split: the client runs on the vector core)."""
-    cube = cross = mm_obj = any_mm = False
+    cube = cross = mm_obj = any_mm = decl_mm = regist = cube_only = False
     other_type = mixed_type = False
     for text in texts:
         code = code_only(text)
         cube = cube or (any(w in text for w in ("Mmad", "LoadData", "Fixpipe")) and bool(_CUBE_CALL.search(code)))
         cross = cross or ("CrossCore" in text and bool(_CROSS_CORE.search(code)))
+        decl_mm = decl_mm or ("Matmul" in text and bool(_MATMUL_DECL.search(code)))
+        cube_only = cube_only or bool(_CUBE_ONLY.search(code))
         if "REGIST_" in text and _MATMUL_OBJ.search(code):
-            any_mm = True
+            any_mm = regist = True
             mm_obj = mm_obj or not _CUBE_ONLY.search(code)
         types = [m.group(1) for m in _TASK_TYPE.finditer(code) if "KERNEL_TYPE_" in m.group(1)]
         other_type = other_type or any("KERNEL_TYPE_MIX_AIC_1_2" not in t for t in types)
         mixed_type = mixed_type or any(_MIXED_TYPE.search(t) for t in types)
-    if split and ((cube and cross) or (mm_obj and not other_type) or (mixed_type and (cross or cube or any_mm))):
+    # (a registered Matmul object keeps the rule above: MIX_AIC_1_2 or no type is MIX, another type one pass)
+    by_type = mixed_type and not mm_obj and (cross or cube or any_mm)
+    # a Matmul object set up by mm.Init (not registered) on the AIC, with cross-core flags to the AIVs
+    by_init = decl_mm and not regist and not cube_only and cross
+    if split and ((cube and cross) or (mm_obj and not other_type) or by_type or by_init):
         return "mix"
     return "aic" if cube else "aiv"
 
