@@ -49,8 +49,12 @@ def test_a_faster_kernel_that_passes_is_kept_and_a_slower_one_is_not(perf_run) -
     summary, _store = perf_run
     (a,) = summary["attempts"]
     assert a["passed_at"] == 0 and a["rounds"] == 3
-    assert a["history"][0].startswith("generate: compiles, 1/1 cases pass, est. 7.")
-    assert a["history"][1].startswith("perf: compiles, 1/1 cases pass, est. 1.0")
+    first, second = a["history"][0], a["history"][1]
+    assert first.startswith("generate: compiles, 1/1 cases pass, est. 7.")
+    assert second.startswith("perf: compiles, 1/1 cases pass, est. ")
+    # the all-core kernel's estimate (about 1 us; the arch profile's tables set its digits) is well under the one-core
+    # kernel's 7 us
+    assert float(second.split("est. ")[1].split()[0]) < float(first.split("est. ")[1].split()[0]) / 4
     (best,) = summary["best"]
     assert best["round"] == 1 and Path(best["path"]).read_text() == CORRECT.rstrip() + "\n"
 
