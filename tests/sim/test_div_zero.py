@@ -19,9 +19,9 @@ SRC = KERNELS / "div_zero.cpp"
 N = 64
 
 
-def run(write_manifest, tmp_path: Path, d: int):
+def run(write_manifest, tmp_path: Path, d: int, kernel: str = "div_zero"):
     x = np.arange(N, dtype=np.float32)
-    m = write_manifest(SRC, "div_zero", [
+    m = write_manifest(SRC, kernel, [
         {"name": "x", "input": x},
         {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [N]},
         {"name": "n", "scalar": N, "type": "uint32_t"},
@@ -44,3 +44,16 @@ def test_a_nonzero_divisor_is_untouched(write_manifest, tmp_path: Path) -> None:
     assert res.status == "ok"
     assert not [f for f in res.findings if f.code == "SIM-DIV-ZERO"]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x + (N // 5 + N % 5))
+
+
+def test_the_warning_of_a_long_named_function_is_one_record(write_manifest, tmp_path: Path) -> None:
+    """The last API call was made in a function whose name is thousands of characters long (catlass kernels): the
+    record was cut at its buffer's end without its newline, the next record ran into it, and the whole run was
+    untrusted (SIM-UNTRUSTED-EVENTS: NPUKernelBench's level-3 Gemm, GroupGemm, OptimizedMatmul)."""
+    x, res = run(write_manifest, tmp_path, d=0, kernel="div_zero_long")
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert not [f for f in res.findings if f.code == "SIM-UNTRUSTED-EVENTS"]
+    warn = [f for f in res.findings if f.code == "SIM-DIV-ZERO"]
+    line = next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if "long-named call" in t)
+    assert len(warn) == 1 and warn[0].span.line == line
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), x)

@@ -22,3 +22,29 @@ extern "C" __global__ __aicore__ void div_zero(GM_ADDR x, GM_ADDR y, uint32_t n,
     PipeBarrier<PIPE_ALL>();
     DataCopy(gy, t, n);
 }
+
+// The same division after an API call made inside a function whose name runs to thousands of characters (a
+// catlass kernel's operator() names every template argument): the warning's record must still be one valid line.
+template <int... I> struct LongName {};
+template <class T>
+__aicore__ inline void copy_in(const LocalTensor<float>& t, const GlobalTensor<float>& g, uint32_t n, T) {
+    DataCopy(t, g, n);  // the long-named call: SIM-DIV-ZERO here
+}
+
+extern "C" __global__ __aicore__ void div_zero_long(GM_ADDR x, GM_ADDR y, uint32_t n, uint32_t d)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, n * sizeof(float));
+    LocalTensor<float> t = buf.Get<float>();
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x, n);
+    gy.SetGlobalBuffer((__gm__ float*)y, n);
+    copy_in(t, gx, n, std::make_integer_sequence<int, 700>{});
+    volatile uint32_t divisor = d;
+    const uint32_t q = n / divisor;
+    PipeBarrier<PIPE_ALL>();
+    Adds(t, t, static_cast<float>(q), n);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, n);
+}
