@@ -13,6 +13,21 @@ from akgen_lsp.sim.split import CORE_TYPES, INCLUDE_GUARD, MIX_RATIO, infer_core
 
 _NS_RE = re.compile(r"namespace\s+optiling\b")
 _REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+# what a tiling header may include and still be compiled with the macros alone (`tiling_only`)
+_MACRO_ONLY_INCLUDES = re.compile(r'#\s*include\s*(?:"register/tilingdata_base\.h"|<c?std(?:int|def)(?:\.h)?>)$')
+_HOST_NAMES = re.compile(r"\b(?:gert|ge|std|platform_ascendc|matmul_tiling)\s*::|Context\b")
+
+
+def tiling_only(header: Path) -> bool:
+    """Whether an op_host tiling header needs only the tiling macros (it includes nothing but
+    register/tilingdata_base.h and the fixed-width integer headers, and names no host type: gert::, ge::, std::,
+    the tiling API's namespaces, a *Context): the glue then compiles it without the host API (AKGEN_SIM_TILING_ONLY,
+    see register/tilingdata_base.h), as CANN's kernel build never sees the op_host header at all. 169 of the 211
+    tiling headers of NPUKernelBench, asc-devkit, CANN's samples and ours are such; the rest keep the host types."""
+    text = header.read_text(encoding="utf-8", errors="replace")
+    if not all(_MACRO_ONLY_INCLUDES.match(line) for line in include_lines(text)):
+        return False
+    return not _HOST_NAMES.search(code_only(text))
 
 
 def tiling_struct_name(header: Path | None, struct: str | None, kernel: str | None = None) -> str:
@@ -126,7 +141,10 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     if core != "mix":
         lines.append(f"inline constexpr int32_t g_coreType = {CORE_TYPES[core]};  // this build's pass: {core}")
     if opts.tiling_header:
+        only = tiling_only(opts.tiling_header)
+        lines.extend(["#define AKGEN_SIM_TILING_ONLY"] if only else [])
         lines.append(f'#include "{opts.tiling_header}"')
+        lines.extend(["#undef AKGEN_SIM_TILING_ONLY"] if only else [])
         # the kernel's own tiling header may use the op_host header's include guard (both `X_TILING_H`): CANN's
         # kernel build never includes the op_host file, so the kernel's header must not be hidden by it
         lines.extend(f"#undef {g}" for g in shared_guards(opts.tiling_header, sources, search))
