@@ -33,7 +33,8 @@ def inputs(dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return a, b, bias
 
 
-def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResult, dict[str, np.ndarray]]:
+def run(write_manifest, tmp_path: Path, dtype: str, mode: int,
+        checks: str = "npu") -> tuple[SimResult, dict[str, np.ndarray]]:
     a, b, bias = inputs(dtype)
     x, c, acc = CFG[dtype]
     mal, nb = -(-M // 16) * 16, -(-N // 16)
@@ -50,7 +51,7 @@ def run(write_manifest, tmp_path: Path, dtype: str, mode: int) -> tuple[SimResul
         {"name": "M", "scalar": M, "type": "int32_t"},
         {"name": "N", "scalar": N, "type": "int32_t"},
         {"name": "K", "scalar": K, "type": "int32_t"},
-    ], defines={"DTYPE_X": x, "DTYPE_C": c})
+    ], defines={"DTYPE_X": x, "DTYPE_C": c}, checks=checks)
     res = run_manifest(m, tmp_path / "out", confine=False)
     outs = {k: np.load(v) for k, v in res.outputs.items()} if res.status == "ok" else {}
     return res, outs
@@ -106,6 +107,17 @@ def test_bias_half_output_and_nz_output(write_manifest, tmp_path: Path, dtype: s
         np.testing.assert_array_equal(cz[j, :M, :], c[:, 16 * j:16 * j + 16])
 
 
+def test_c_from_the_bias_table_and_the_deprecated_is_bias(write_manifest, tmp_path: Path) -> None:
+    c = ref("float16")
+    _, _, bias = inputs("float16")
+    res, out = run(write_manifest, tmp_path, "float16", 14)  # cmatrixInitVal false, cmatrixSource true: C = BT + AB
+    ok(res)
+    np.testing.assert_array_equal(out["c"], c + bias)
+    res, out = run(write_manifest, tmp_path, "float16", 15)  # isBias: the second Mmad adds to C
+    ok(res)
+    np.testing.assert_array_equal(out["c"], 2 * c)
+
+
 @pytest.mark.parametrize("mode", [9, 10])
 def test_bias_through_the_bias_table_counts_64_byte_units(write_manifest, tmp_path: Path, mode: int) -> None:
     # L1 -> C2 DataCopyParams: blockLen (and dstGap) in 64-byte units on A2/A3, srcGap in 32-byte units; read as
@@ -137,3 +149,30 @@ def test_m1_is_gemv_with_a_read_as_nd(write_manifest, tmp_path: Path) -> None:
     a, b, _ = inputs(dtype)
     want = a[:1].astype(np.float32) @ b.astype(np.float32)
     np.testing.assert_array_equal(out["c"][:1], want)
+
+
+def size_line(api: str) -> int:
+    return next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if f"EXPECT SIM-CUBE-SIZE ({api})" in t)
+
+
+@pytest.mark.parametrize("checks", ["npu", "cpu-debug"])
+def test_mmad_past_its_dst_tensor_is_a_warning(write_manifest, tmp_path: Path, checks: str) -> None:
+    # CANN's Mmad checks positions, alignment and m/n/k ranges, not tensor sizes (kernel_operator_mm_check.h): the
+    # cube writes the L0C bytes past the tensor (asc-devkit's mmad example, int8 with n aligned to 32, does)
+    res, out = run(write_manifest, tmp_path, "float16", 12, checks)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    hits = [f for f in res.findings if f.code == "SIM-CUBE-SIZE"]
+    assert len(hits) == 1 and hits[0].severity is Severity.WARNING and hits[0].span.line == size_line("Mmad")
+    np.testing.assert_array_equal(out["c"], ref("float16"))
+
+
+def test_an_l1_copy_past_its_tensor_is_a_cpu_debug_check(write_manifest, tmp_path: Path) -> None:
+    res, out = run(write_manifest, tmp_path, "float16", 13)  # npu: a warning, the copy lands as on the NPU
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    hits = [f for f in res.findings if f.code == "SIM-CUBE-SIZE"]
+    assert len(hits) == 1 and hits[0].severity is Severity.WARNING and hits[0].span.line == size_line("DataCopy")
+    np.testing.assert_array_equal(out["c"], ref("float16"))
+    res, _ = run(write_manifest, tmp_path, "float16", 13, "cpu-debug")
+    assert res.status == "runtime_error"
+    hits = [f for f in res.findings if f.code == "SIM-CUBE-SIZE"]
+    assert hits and hits[0].severity is Severity.ERROR and hits[0].span.line == size_line("DataCopy")

@@ -197,10 +197,17 @@ namespace akgen_sim {
 
 template <typename T> inline constexpr uint32_t c0_of() { return 32 / sizeof(T); }
 
-// An operand of the cube path: alive, in the memory its role needs, 32 B aligned there, large enough.
+// Who checks that an operand's tensor is large enough: CANN's CPU-debug library (DataCopy, LoadData, Fixpipe:
+// ReportTensorSizeOverflow, a software assert; the NPU does not know tensor sizes), or nobody (Mmad: CANN checks its
+// operands' positions, alignment and m/n/k ranges only, kernel_operator_mm_check.h).
+enum class SizeCheck { cpu_debug, none };
+
+// An operand of the cube path: alive, in the memory its role needs, 32 B aligned there, within the physical memory
+// (an error in every mode), large enough (a CPU-debug check, or a warning where CANN checks nothing).
 template <typename T>
 inline void check_cube(const AscendC::LocalTensor<T>& t, const char* role, const char* api, uint64_t bytes,
-                       std::initializer_list<AscendC::TPosition> where, const char* where_text, const loc_t& loc) {
+                       std::initializer_list<AscendC::TPosition> where, const char* where_text, const loc_t& loc,
+                       SizeCheck size_check = SizeCheck::cpu_debug) {
     t.check_live(api, role, loc);
     bool ok = false;
     for (AscendC::TPosition p : where) ok = ok || p == t.pos_;
@@ -213,10 +220,15 @@ inline void check_cube(const AscendC::LocalTensor<T>& t, const char* role, const
     AscendC::detail::check_phys(t.addr_, bytes, t.pos_, role, api, loc);  // past the physical L1 / L0 (tensor.h)
     uint64_t have = uint64_t(t.size_) * sizeof(T);
     if (bytes > have) {
-        fail("SIM-CUBE-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "
-                                  "current tensor size is only %llu bytes.", role, api,
-                                  static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have)),
-             loc, "memory", api);
+        const Msg msg = fmt("Failed to check %s size in %s, tensor size needs to be at least %llu bytes, while "
+                              "current tensor size is only %llu bytes.", role, api,
+                              static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(have));
+        if (size_check == SizeCheck::cpu_debug) {
+            cpu_debug_check("SIM-CUBE-SIZE", msg, loc, "memory", api);
+        } else {
+            warn("SIM-CUBE-SIZE", fmt("%s CANN does not check this: the cube %s the bytes past the tensor's end",
+                                      msg.s, role[0] == 'd' ? "writes" : "reads"), loc, "memory", api);
+        }
     }
 }
 
@@ -450,10 +462,12 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
     // m = 1 is GEMV (Mmad.md, GEMV.md): A is read as K contiguous elements (ND), not as zZ fractals
     const bool gemv = p.m == 1;
     const uint64_t fm_bytes = gemv ? (uint64_t(p.k) * sizeof(U) + 511) / 512 * 512 : uint64_t(Mb) * Kb * 16 * C0 * sizeof(U);
-    akgen_sim::check_cube(fm, "fm", api, fm_bytes, {TPosition::A2}, "L0A (A2)", loc);
+    constexpr auto none = akgen_sim::SizeCheck::none;
+    akgen_sim::check_cube(fm, "fm", api, fm_bytes, {TPosition::A2}, "L0A (A2)", loc, none);
     akgen_sim::check_cube(filter, "filter", api, uint64_t(Kb) * Nb * 16 * C0 * sizeof(S), {TPosition::B2}, "L0B (B2)",
-                          loc);
-    akgen_sim::check_cube(dst, "dst", api, uint64_t(Mb) * Nb * 256 * sizeof(T), {TPosition::CO1}, "L0C (CO1)", loc);
+                          loc, none);
+    akgen_sim::check_cube(dst, "dst", api, uint64_t(Mb) * Nb * 256 * sizeof(T), {TPosition::CO1}, "L0C (CO1)", loc,
+                          none);
     using Acc = std::conditional_t<std::is_same_v<T, int32_t>, int32_t, float>;
     const U* A = fm.addr_;
     const S* B = filter.addr_;
@@ -482,7 +496,7 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
             const Acc acc = c[size_t(m) * N + n];
             T& out = C[(uint64_t(n / 16) * Mb + m / 16) * 256 + (m % 16) * 16 + n % 16];
             if (bias) out = static_cast<T>(bias[n] + acc);
-            else if (p.cmatrixInitVal) out = static_cast<T>(acc);
+            else if (p.cmatrixInitVal && !p.isBias) out = static_cast<T>(acc);  // isBias (deprecated): C += A x B
             else out = static_cast<T>(out + acc);
         }
     }
@@ -499,6 +513,22 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
                  const MmadParams& mmadParams, AKGEN_LOC) {
+    if (!mmadParams.cmatrixInitVal && mmadParams.cmatrixSource && mmadParams.n > 0) {
+        // C starts from the bias table (BT, TPosition::C2): the intrinsic without a bias operand reads it from the
+        // table's start, one value of C's type per column (Mmad.md: cmatrixSource)
+        akgen_sim::touch("Mmad", loc);
+        const uint64_t need = uint64_t(mmadParams.n) * sizeof(T), have = sizeof(akgen_sim::ctx().bt);
+        if (need > have) {
+            akgen_sim::fail("SIM-MEM-OOB", akgen_sim::fmt("Mmad: cmatrixSource takes C's initial values from the "
+                            "bias table (C2), which holds %llu bytes; n = %u columns of %u-byte values need %llu",
+                            static_cast<unsigned long long>(have), unsigned(mmadParams.n), unsigned(sizeof(T)),
+                            static_cast<unsigned long long>(need)), loc, "memory", "Mmad");
+        }
+        T tmp[1024 / sizeof(T)];
+        std::memcpy(tmp, akgen_sim::ctx().bt, need);
+        mmad_impl(dst, fm, filter, static_cast<const T*>(tmp), mmadParams, loc);
+        return;
+    }
     mmad_impl(dst, fm, filter, static_cast<const T*>(nullptr), mmadParams, loc);
 }
 
