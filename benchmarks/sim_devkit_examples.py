@@ -94,17 +94,104 @@ def skip_reason(name: str, folder: Path) -> str:
     return ""
 
 
+CMAKE_FALSE = {"", "0", "OFF", "NO", "FALSE", "N", "IGNORE", "NOTFOUND"}
+# What the toolkit's CMake gives an example: the dav-2201 build, run on the CPU (CANN's cpu run mode)
+CMAKE_DEFAULTS = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", "CMAKE_ASC_RUN_MODE": "cpu"}
+
+
+def _cmake_args(text: str) -> list[str]:
+    return [a[1:-1] if a.startswith('"') else a for a in re.findall(r'"[^"]*"|[^\s"]+', text)]
+
+
+def _cmake_expand(text: str, values: dict[str, str]) -> str:
+    return re.sub(r"\$\{(\w+)\}", lambda m: values.get(m.group(1), ""), text)
+
+
+def _cmake_cond(args: list[str], values: dict[str, str]) -> bool:
+    """if() of the forms the examples use: NOT, AND, OR, DEFINED, STREQUAL, EQUAL, MATCHES, a variable or constant."""
+    def val(tok: str) -> str:
+        return values.get(tok, tok)
+
+    def truth(tok: str) -> bool:
+        v = val(tok).upper()
+        return v not in CMAKE_FALSE and not v.endswith("-NOTFOUND")
+
+    def unary(i: int) -> tuple[bool, int]:
+        if args[i] == "NOT":
+            v, j = unary(i + 1)
+            return not v, j
+        if args[i] == "DEFINED":
+            return args[i + 1] in values, i + 2
+        if i + 2 < len(args) and args[i + 1] in ("STREQUAL", "EQUAL", "MATCHES"):
+            left, op, right = val(args[i]), args[i + 1], args[i + 2]
+            if op == "STREQUAL":
+                return left == val(right), i + 3
+            if op == "EQUAL":
+                try:
+                    return float(left) == float(val(right)), i + 3
+                except ValueError:
+                    return False, i + 3
+            return re.search(right, left) is not None, i + 3
+        return truth(args[i]), i + 1
+
+    result, i = unary(0)
+    while i < len(args):
+        op = args[i]
+        rhs, i = unary(i + 1)
+        result = (result and rhs) if op == "AND" else (result or rhs)
+    return result
+
+
 def cmake_vars(folder: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """The CMakeLists' cache variables with their defaults (`set(SCENARIO_NUM "1" CACHE ...)`; a variable that is
-    only checked gets "1") and the compile definitions made from them (`SCENARIO_NUM=${SCENARIO_NUM}`)."""
+    """The CMakeLists' variables and the compile definitions it gives the program, evaluated as CMake would for the
+    dav-2201 CPU build: set / option / string(REGEX MATCH), if / elseif / else / endif, add_definitions(-D...) and
+    target_compile_definitions(... NAME=VALUE); SCENARIO_NUM and the like default to "1" where only checked."""
     cm = folder / "CMakeLists.txt"
     text = cm.read_text(encoding="utf-8", errors="replace") if cm.is_file() else ""
-    values = {m.group(1): m.group(2) for m in re.finditer(r'set\s*\(\s*(\w+)\s+"?([\w.-]+)"?', text)}
+    text = "\n".join(re.sub(r'^((?:[^"#]|"[^"]*")*)#.*$', r"\1", ln) for ln in text.splitlines())
+    values = dict(CMAKE_DEFAULTS)
     defines: dict[str, str] = {}
-    for m in re.finditer(r"(?:(?<=\s)|(?<=-D)|(?<=\())(\w+)=\$\{(\w+)\}", text):
-        defines[m.group(1)] = values.get(m.group(2), "1")
+    stack: list[tuple[bool, bool]] = []  # (this branch runs, a branch of this if already ran)
+    for m in re.finditer(r"\b(\w+)\s*\(((?:[^()]|\([^()]*\))*)\)", text):
+        cmd, raw = m.group(1).lower(), m.group(2)
+        active = all(run for run, _ in stack)
+        if cmd == "if":
+            run = active and _cmake_cond(_cmake_args(_cmake_expand(raw, values)), values)
+            stack.append((run, run))
+            continue
+        if cmd in ("elseif", "else") and stack:
+            _, taken = stack.pop()
+            outer = all(run for run, _ in stack)
+            run = outer and not taken and (cmd == "else" or _cmake_cond(_cmake_args(_cmake_expand(raw, values)),
+                                                                         values))
+            stack.append((run, taken or run))
+            continue
+        if cmd == "endif" and stack:
+            stack.pop()
+            continue
+        if not active:
+            continue
+        args = _cmake_args(_cmake_expand(raw, values))
+        if cmd == "set" and len(args) >= 2:
+            values.setdefault(args[0], args[1]) if "CACHE" in args else values.update({args[0]: args[1]})
+        elif cmd == "option" and len(args) >= 3:
+            values.setdefault(args[0], args[2])
+        elif cmd == "string" and len(args) >= 5 and args[:2] == ["REGEX", "MATCH"]:
+            hit = re.search(args[2], args[4])
+            values[args[3]] = hit.group(0) if hit else ""
+        elif cmd in ("add_definitions", "add_compile_definitions", "target_compile_definitions",
+                     "ascendc_compile_definitions"):
+            for a in args:
+                a = a[2:] if a.startswith("-D") else a
+                if re.fullmatch(r"[A-Za-z_]\w*(=.*)?", a) and a not in ("PRIVATE", "PUBLIC", "INTERFACE") and (
+                        not cmd.endswith("_compile_definitions") or cmd == "add_compile_definitions" or a != args[0]):
+                    name, _, value = a.partition("=")
+                    defines[name] = value or "1"
     for var in re.findall(r"\b(SCENARIO_NUM|SCENARIO|TESTCASE)\b", text):
         values.setdefault(var, "1")
+    for name, value in list(defines.items()):
+        if value == "" and name in ("SCENARIO_NUM", "SCENARIO", "TESTCASE"):
+            defines[name] = "1"
     return values, defines
 
 
