@@ -47,6 +47,7 @@ def run(write_manifest, tmp_path: Path, dtype: str, mode: int,
         {"name": "c", "output": "c.npy", "dtype": np.dtype(acc).name, "shape": [M, N], "compared": False},
         {"name": "ch", "output": "ch.npy", "dtype": "float16", "shape": [M, N], "compared": False},
         {"name": "cz", "output": "cz.npy", "dtype": np.dtype(acc).name, "shape": [nb, mal, 16], "compared": False},
+        {"name": "c2", "output": "c2.npy", "dtype": np.dtype(acc).name, "shape": [2, M, N], "compared": False},
         {"name": "mode", "scalar": mode, "type": "int32_t"},
         {"name": "M", "scalar": M, "type": "int32_t"},
         {"name": "N", "scalar": N, "type": "int32_t"},
@@ -176,3 +177,19 @@ def test_an_l1_copy_past_its_tensor_is_a_cpu_debug_check(write_manifest, tmp_pat
     assert res.status == "runtime_error"
     hits = [f for f in res.findings if f.code == "SIM-CUBE-SIZE"]
     assert hits and hits[0].severity is Severity.ERROR and hits[0].span.line == size_line("DataCopy")
+
+
+def test_k_direction_align_reads_float_rows_of_k_rounded_to_16(write_manifest, tmp_path: Path) -> None:
+    # K = 72 floats: rows of 9 fractals of 8 without kDirectionAlign, of 10 (K to 80) with it (Mmad.md)
+    res, out = run(write_manifest, tmp_path, "float32", 16)
+    ok(res)
+    np.testing.assert_array_equal(out["c"], ref("float32"))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "int8"])
+def test_fixpipe_moves_nd_num_matrices(write_manifest, tmp_path: Path, dtype: str) -> None:
+    # ndNum 2: the second NZ matrix srcNdStride fractals further in L0C, written dstNdStride elements further
+    res, out = run(write_manifest, tmp_path, dtype, 17)
+    ok(res)
+    c = ref(dtype)
+    np.testing.assert_array_equal(out["c2"], np.stack([c, 2 * c]))

@@ -24,6 +24,7 @@
 #include "akgen_sim/vec_reduce.h"
 #include "akgen_sim/vec_math.h"
 #include "akgen_sim/cube.h"
+#include "akgen_sim/cube_load3d.h"
 #include "akgen_sim/adv_softmax.h"
 #include "akgen_sim/adv_layernorm.h"
 #include "akgen_sim/adv_select.h"

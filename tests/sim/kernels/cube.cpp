@@ -8,7 +8,7 @@ using T = DTYPE_X;
 using TC = DTYPE_C;
 
 extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_ADDR bias, GM_ADDR c, GM_ADDR ch,
-                                           GM_ADDR cz, int32_t mode, int32_t M, int32_t N, int32_t K)
+                                           GM_ADDR cz, GM_ADDR c2, int32_t mode, int32_t M, int32_t N, int32_t K)
 {
     constexpr int32_t C0 = 32 / sizeof(T);
     constexpr int32_t FE = 512 / sizeof(T);  // elements of one fractal
@@ -26,9 +26,9 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
     pipe.InitBuffer(bufB1, Nb * Kb * 512 + 512 * Nb);
     pipe.InitBuffer(bufBias, 2 * N * sizeof(float));
     pipe.InitBuffer(bufBt, N * sizeof(float));
-    pipe.InitBuffer(bufA2, Mb * Kb * 512);
+    pipe.InitBuffer(bufA2, Mb * (Kb + 1) * 512);
     pipe.InitBuffer(bufB2, Nb * Kb * 512);
-    pipe.InitBuffer(bufC, Mb * Nb * 256 * sizeof(TC));
+    pipe.InitBuffer(bufC, 2 * Mb * Nb * 256 * sizeof(TC));
     LocalTensor<T> a1 = bufA1.Get<T>(), b1 = bufB1.Get<T>(), a2 = bufA2.Get<T>(), b2 = bufB2.Get<T>();
     LocalTensor<float> bias1 = bufBias.Get<float>(), bias2 = bufBt.Get<float>();
     LocalTensor<TC> c1 = bufC.Get<TC>();
@@ -51,8 +51,10 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
     } else {
         DataCopy(a1, aGm, Nd2NzParams(1, M, K, 0, K, Mal, 1, 0));
     }
+    // kDirectionAlign (mode 16, float): each row of fractals in L0A holds K rounded up to 16
+    const int32_t rowKb = mode == 16 && sizeof(T) == 4 ? (K + 15) / 16 * 2 : Kb;
     for (int32_t i = 0; i < Mb; ++i) {
-        LoadData(a2[i * Kb * FE], a1, LoadData2DParams(i, Kb, Mb, 0, 0, false, 0));
+        LoadData(a2[i * rowKb * FE], a1, LoadData2DParams(i, Kb, Mb, 0, 0, false, 0));
     }
     if (mode == 0 || mode == 2 || mode == 8 || mode == 11 || mode == 12) {
         // B: ND (K x N) -> NZ in L1 (N blocks of Kal x 16), fractals transposed on the way into L0B (16-bit types)
@@ -76,6 +78,16 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
         case 0:
         case 1:
         case 13:
+            Mmad(c1, a2, b2, mp);
+            break;
+        case 17:  // two results in L0C, one after the other: C and 2C (C + C), moved out by one Fixpipe (ndNum 2)
+            Mmad(c1, a2, b2, mp);
+            Mmad(c1[Mb * Nb * 256], a2, b2, mp);
+            mp.cmatrixInitVal = false;
+            Mmad(c1[Mb * Nb * 256], a2, b2, mp);
+            break;
+        case 16:
+            mp.kDirectionAlign = true;
             Mmad(c1, a2, b2, mp);
             break;
         case 12: {  // into a dst tensor of half the L0C buffer: the cube writes past it, CANN checks nothing
@@ -158,6 +170,15 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
             Fixpipe(chGm, c1, fp);
             return;
         }
+    }
+    if (mode == 17) {
+        GlobalTensor<TC> c2Gm;
+        c2Gm.SetGlobalBuffer((__gm__ TC*)c2, 2 * M * N);
+        fp.ndNum = 2;
+        fp.srcNdStride = Mb * Nb;  // in 16 x 16 fractals of L0C
+        fp.dstNdStride = M * N;
+        Fixpipe(c2Gm, c1, fp);
+        return;
     }
     if (mode == 5) {
         FixpipeParamsV220 nz(N, M, Mal, Mal * 16 * sizeof(TC) / 32, false);

@@ -15,10 +15,13 @@
 // These are the layouts the matmul samples build (ND2NZ into L1, LoadData2D per 512 B fractal into L0A/L0B, Mmad,
 // Fixpipe NZ2ND out). LoadData2D copies `repeatTimes` fractals from src fractal startIndex + r * srcStride to dst
 // fractal r * (1 + dstGap); ifTranspose transposes each 16 x 16 half fractal (the B-matrix path).
+// LoadData with LoadData3DParamsV2 (im2col of an NC1HWC0 feature map): cube_load3d.h.
 // Mmad: C = A x B (cmatrixInitVal), C += A x B (L0C) or C = bias + A x B (the bias form, C2 or a tensor in L1);
+// float with kDirectionAlign reads rows of K rounded up to 16 in L0A;
 // half x half, bfloat16_t x bfloat16_t and float x float accumulate in float, int8_t x int8_t in int32_t.
-// Fixpipe: L0C -> GM (or L1) as ND (CFG_ROW_MAJOR: row stride dstStride elements) or NZ (CFG_NZ: Z blocks dstStride
-// x 32 B apart), with quantPre NoQuant (float/int32_t out), F322F16 / F322BF16 (round to nearest even) and reluEn.
+// Fixpipe (cube_fixpipe.h): L0C -> GM (or L1) as ND (CFG_ROW_MAJOR: row stride dstStride elements, ndNum matrices)
+// or NZ (CFG_NZ: Z blocks dstStride x 32 B apart), with quantPre NoQuant (float/int32_t out), F322F16 / F322BF16
+// (round to nearest even) and reluEn.
 // Cost: MTE2 for GM -> L1, MTE1 for L1 -> L0A/L0B (bandwidths of the profile), M for Mmad (one 16x16x16 half
 // fractal per cycle: 4096 MACs per cycle, int8 8192, float 1024, times the profile's efficiency 0.93), FIX for Fixpipe
 // (l0c_gm bandwidth).
@@ -458,14 +461,16 @@ inline void mmad_impl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const
     }
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
     constexpr uint32_t C0 = akgen_sim::c0_of<U>();
-    uint32_t Mb = (p.m + 15) / 16, Nb = (p.n + 15) / 16, Kb = (p.k + C0 - 1) / C0;
+    // kDirectionAlign (float): L0A / L0B hold K rounded up to 16, not 8 (Mmad.md), so A's rows of fractals are longer
+    const uint32_t kal = p.kDirectionAlign && sizeof(U) == 4 ? 16 : C0;
+    uint32_t Mb = (p.m + 15) / 16, Nb = (p.n + 15) / 16, Kb = (p.k + kal - 1) / kal * kal / C0;
     // m = 1 is GEMV (Mmad.md, GEMV.md): A is read as K contiguous elements (ND), not as zZ fractals
     const bool gemv = p.m == 1;
     const uint64_t fm_bytes = gemv ? (uint64_t(p.k) * sizeof(U) + 511) / 512 * 512 : uint64_t(Mb) * Kb * 16 * C0 * sizeof(U);
     constexpr auto none = akgen_sim::SizeCheck::none;
     akgen_sim::check_cube(fm, "fm", api, fm_bytes, {TPosition::A2}, "L0A (A2)", loc, none);
-    akgen_sim::check_cube(filter, "filter", api, uint64_t(Kb) * Nb * 16 * C0 * sizeof(S), {TPosition::B2}, "L0B (B2)",
-                          loc, none);
+    akgen_sim::check_cube(filter, "filter", api, uint64_t((p.k + C0 - 1) / C0) * Nb * 16 * C0 * sizeof(S),
+                          {TPosition::B2}, "L0B (B2)", loc, none);
     akgen_sim::check_cube(dst, "dst", api, uint64_t(Mb) * Nb * 256 * sizeof(T), {TPosition::CO1}, "L0C (CO1)", loc,
                           none);
     using Acc = std::conditional_t<std::is_same_v<T, int32_t>, int32_t, float>;
@@ -545,79 +550,7 @@ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const Loca
     mmad_impl(dst, fm, filter, tmp, mmadParams, loc);
 }
 
-// ------------------------------------------------------------------------------------ Fixpipe (L0C -> GM / L1)
-template <typename T, typename U>
-inline void fixpipe_impl(T* out, const GlobalTensor<T>* g, const LocalTensor<U>& src, const FixpipeParamsV220& p,
-                         CO2Layout layout, const char* api, const akgen_sim::loc_t& loc) {
-    static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
-                  "Failed to check dtype in Fixpipe, current api support src dtype is float, int32_t");
-    if (p.mSize == 0 || p.nSize == 0 || p.ndNum == 0) return;
-    if (p.ndNum != 1) {
-        akgen_sim::fail("SIM-FIXPIPE-NDNUM", "Fixpipe: ndNum > 1 is not emulated yet; move one ND matrix per call",
-                        loc, "api_mismatch", api);
-    }
-    bool quant_half = p.quantPre == QuantMode_t::F322F16, quant_bf16 = p.quantPre == QuantMode_t::F322BF16;
-    if (p.quantPre != QuantMode_t::NoQuant && !quant_half && !quant_bf16) {
-        akgen_sim::fail("SIM-FIXPIPE-QUANT", "Fixpipe: this quantPre mode is not emulated (NoQuant, F322F16 and "
-                        "F322BF16 are)", loc, "api_mismatch", api);
-    }
-    if ((std::is_same_v<T, half> && !quant_half) || (std::is_same_v<T, bfloat16_t> && !quant_bf16) ||
-        ((std::is_same_v<T, float> || std::is_same_v<T, int32_t>) && p.quantPre != QuantMode_t::NoQuant)) {
-        akgen_sim::fail("SIM-FIXPIPE-QUANT", "Fixpipe: quantPre does not match the output type (half needs "
-                        "QuantMode_t::F322F16, bfloat16_t F322BF16, float and int32_t NoQuant)", loc, "dtype", api);
-    }
-    uint32_t Mal = (p.mSize + 15) / 16 * 16;
-    uint32_t src_stride = p.srcStride ? p.srcStride : Mal;
-    uint32_t Nb = (p.nSize + 15) / 16;
-    akgen_sim::check_cube(src, "src", api, (uint64_t(Nb - 1) * src_stride * 16 + uint64_t(Mal) * 16) * sizeof(U),
-                          {TPosition::CO1}, "L0C (CO1)", loc);
-    auto conv = [&](U v) -> T {
-        if (p.reluEn && v < U(0)) v = U(0);
-        return static_cast<T>(v);
-    };
-    for (uint32_t m = 0; m < p.mSize; ++m) {
-        if (layout != CO2Layout::NZ && g) g->check_access(uint64_t(m) * p.dstStride, p.nSize, true, api, loc);
-        for (uint32_t n = 0; n < p.nSize; ++n) {
-            U v = src.addr_[uint64_t(n / 16) * src_stride * 16 + uint64_t(m) * 16 + n % 16];
-            uint64_t o;
-            if (layout == CO2Layout::NZ) o = uint64_t(n / 16) * p.dstStride * (32 / sizeof(T)) + uint64_t(m) * 16 + n % 16;
-            else if (layout == CO2Layout::COLUMN_MAJOR) o = uint64_t(n) * p.dstStride + m;
-            else o = uint64_t(m) * p.dstStride + n;
-            if (g && layout != CO2Layout::ROW_MAJOR) g->check_access(o, 1, true, api, loc);
-            out[o] = conv(v);
-        }
-    }
-    double bytes = double(p.mSize) * p.nSize * sizeof(T);
-    double ready = akgen_sim::ready_for_read(src.slot_);
-    double end = akgen_sim::charge_dma(akgen_sim::P_FIX, bytes, akgen_sim::cfg().bw_l0c_gm, ready, api, loc);
-    akgen_sim::read_by(src.slot_, end);
-    if (g) akgen_sim::ctx().gm_write += static_cast<uint64_t>(bytes);
-}
-
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
-                    AKGEN_LOC) {
-    akgen_sim::touch("Fixpipe", loc);
-    fixpipe_impl(dst.addr_, &dst, src, intriParams, config.format, "Fixpipe", loc);
-}
-
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& intriParams,
-                    AKGEN_LOC) {
-    akgen_sim::touch("Fixpipe", loc);
-    uint64_t rows = intriParams.mSize, cols = intriParams.nSize;
-    uint64_t elems = config.format == CO2Layout::NZ
-                         ? ((cols + 15) / 16 - 1) * intriParams.dstStride * (32 / sizeof(T)) + rows * 16
-                         : config.format == CO2Layout::ROW_MAJOR ? (rows - 1) * intriParams.dstStride + cols
-                                                                 : (cols - 1) * intriParams.dstStride + rows;
-    if (rows == 0 || cols == 0) return;
-    akgen_sim::check_cube(dst, "dst", "Fixpipe", elems * sizeof(T),
-                          {TPosition::A1, TPosition::B1, TPosition::C1, TPosition::TSCM}, "L1 (A1, B1, C1)", loc);
-    fixpipe_impl(dst.addr_, static_cast<const GlobalTensor<T>*>(nullptr), src, intriParams, config.format, "Fixpipe",
-                 loc);
-    akgen_sim::wrote(dst.slot_, akgen_sim::ctx().pipe_free[akgen_sim::P_FIX]);
-}
-
 }  // namespace AscendC
 
+#include "cube_fixpipe.h"
 #include "cube_core.h"

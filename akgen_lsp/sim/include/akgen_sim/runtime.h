@@ -196,6 +196,11 @@ struct BlockCtx {
     // PADDING register of GM -> UB DataCopyPad (SetPadValue): the value's bits, and whether it was set
     uint64_t pad_value = 0;
     bool pad_value_set = false;
+    // FMATRIX registers of the cube's LoadData v2 (SetFmatrix: height, width, padding; left and right) and its
+    // padding value (SetLoadDataPaddingValue: the value's bits); see cube_load3d.h
+    uint16_t fmatrix_hw[2][2] = {};
+    uint8_t fmatrix_pad[2][4] = {};
+    uint64_t load3d_pad = 0;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;
 
     loc_t last{};
