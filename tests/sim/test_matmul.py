@@ -32,7 +32,7 @@ def data(dtype: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 def run(write_manifest, tmp_path: Path, mode: int, dtype: str = "float16", out: str = "float32", blocks: int = 1,
         base: tuple[int, int] = (32, 32), trans: tuple[bool, bool] = (False, False),
-        order: int = 0) -> tuple[SimResult, np.ndarray]:
+        order: int = 0, policy: str = "") -> tuple[SimResult, np.ndarray]:
     a, b, bias, c0 = data(dtype)
     m = write_manifest(SRC, "matmul_custom", [
         {"name": "a", "input": np.ascontiguousarray(a.T) if trans[0] else a},
@@ -48,7 +48,8 @@ def run(write_manifest, tmp_path: Path, mode: int, dtype: str = "float16", out: 
         {"name": "transA", "scalar": int(trans[0]), "type": "int32_t"},
         {"name": "transB", "scalar": int(trans[1]), "type": "int32_t"},
         {"name": "order", "scalar": order, "type": "int32_t"},
-    ], block_dim=blocks, defines={"DTYPE_X": CT[dtype], "DTYPE_C": CT[out]})
+    ], block_dim=blocks, defines={"DTYPE_X": CT[dtype], "DTYPE_C": CT[out],
+                                  **({"MM_POLICY": f"AscendC::Impl::Detail::{policy}"} if policy else {})})
     res = run_manifest(m, tmp_path / "out", confine=False)
     return res, (np.load(res.outputs["c"]) if res.status == "ok" else np.zeros(0))
 
@@ -124,3 +125,19 @@ def test_int8_dequant_scalar(write_manifest, tmp_path: Path) -> None:
     scale = (np.array([0.1], np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)[0]
     np.testing.assert_array_equal(c, (acc.astype(np.float32) * scale).astype(np.float16))
     assert scale != np.float32(0.1)
+
+
+@pytest.mark.parametrize("mode", [0, 2])
+@pytest.mark.parametrize("policy", ["TrianUpperMatmulPolicy", "TrianLowerMatmulPolicy", "NBuffer33MatmulPolicy"])
+def test_policies_and_the_triangular_blocks(write_manifest, tmp_path: Path, mode: int, policy: str) -> None:
+    # a triangular policy computes the base blocks (mi, ni) with mi <= ni (upper) or mi >= ni (lower) and leaves the
+    # rest of C as it was (CANN's scheduler_base.h IsInTrianMatmul); NBuffer33 changes only the buffering
+    _, _, _, c0 = data("float16")
+    res, c = run(write_manifest, tmp_path, mode, base=(16, 16), policy=policy)
+    ok(res)
+    want = ab("float16")
+    mi, ni = np.arange(M)[:, None] // 16, np.arange(N)[None, :] // 16
+    if policy != "NBuffer33MatmulPolicy":
+        keep = mi > ni if policy.startswith("TrianUpper") else mi < ni
+        want = np.where(keep, c0, want)
+    np.testing.assert_array_equal(c, want)

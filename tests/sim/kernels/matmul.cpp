@@ -33,7 +33,11 @@ extern "C" __global__ __aicore__ void matmul_custom(GM_ADDR a, GM_ADDR b, GM_ADD
     tiling.baseK = 16;
     tiling.iterateOrder = order;
     tiling.isBias = mode == 1;
+#ifdef MM_POLICY  // a MATMUL_POLICY (template) from the test
+    matmul::Matmul<AT, BT, CT, BiasT, CFG_NORM, MatmulCallBackFunc<nullptr, nullptr, nullptr>, MM_POLICY> mm;
+#else
     matmul::Matmul<AT, BT, CT, BiasT, CFG_NORM> mm;
+#endif
     REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
 
     GlobalTensor<T> aGm, bGm;

@@ -19,97 +19,14 @@
 
 #include "../kernel_operator.h"
 #include "../akgen_sim/adv_tiling.h"
-#include "matmul_config.h"
+#include "matmul_types.h"
 
 namespace AscendC {
 
-// GetMatmulApiTiling<A, B, C, BIAS>(cfg): the static tiling from the config's single-core and basic shapes. As in
-// CANN, without all three single-core sizes only the base block (and isBias) is set. The L1 factors are our own
-// rule: stepM = stepN = 1, stepKa = stepKb = min(K blocks, 4) lowered until A and B (double-buffered) fit l1Size.
-template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
-constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& cfg, int32_t l1Size = 512 * 1024) {
-    MatmulApiStaticTiling t;
-    t.cfg = cfg;
-    if (cfg.basicM != 0 && cfg.basicN != 0 && cfg.basicK != 0) {
-        t.baseM = static_cast<int32_t>(cfg.basicM);
-        t.baseN = static_cast<int32_t>(cfg.basicN);
-        t.baseK = static_cast<int32_t>(cfg.basicK);
-        t.isBias = cfg.enableSetBias ? 1 : 0;
-    }
-    if (cfg.singleCoreM == 0 || cfg.singleCoreN == 0 || cfg.singleCoreK == 0 || t.baseK <= 0) return t;
-    t.M = t.singleCoreM = static_cast<int32_t>(cfg.singleCoreM);
-    t.N = t.singleCoreN = static_cast<int32_t>(cfg.singleCoreN);
-    t.Ka = t.Kb = t.singleCoreK = static_cast<int32_t>(cfg.singleCoreK);
-    t.stepM = t.stepN = 1;
-    const int32_t kBlocks = (t.singleCoreK + t.baseK - 1) / t.baseK;
-    const int32_t aBlock = t.baseM * t.baseK * static_cast<int32_t>(sizeof(typename A_TYPE::T));
-    const int32_t bBlock = t.baseN * t.baseK * static_cast<int32_t>(sizeof(typename B_TYPE::T));
-    int32_t stepK = kBlocks < 4 ? kBlocks : 4;
-    while (stepK > 1 && (aBlock + bBlock) * stepK * (stepK < kBlocks ? 2 : 1) > l1Size) --stepK;
-    t.stepKa = t.stepKb = stepK;
-    t.depthA1 = t.depthB1 = stepK < kBlocks ? stepK * 2 : stepK;
-    t.iterateOrder = cfg.iterateOrder == IterateOrder::ORDER_N ? 1 : 0;
-    t.dbL0A = t.dbL0B = 2;
-    t.dbL0C = t.baseM * t.baseN * 4 * 2 <= 128 * 1024 ? 2 : 1;
-    t.shareMode = 0;
-    t.transLength = 0;
-    return t;
-}
-
-template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
-struct MatmulType {
-    constexpr static TPosition pos = POSITION;
-    constexpr static CubeFormat format = FORMAT;
-    using T = TYPE;
-    constexpr static bool isTrans = ISTRANS;
-    constexpr static LayoutMode layout = LAYOUT;
-    constexpr static bool ibShare = IBSHARE;
-    constexpr static TPosition srcPos = SRCPOS;
-};
-
-template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr> struct MatmulCallBackFunc {};
-
-struct MatrixOffset {
-    int32_t offset = 0;
-    int32_t row = 0, col = 0;
-    int32_t height = 0, width = 0;
-};
-
-namespace mm_detail {
-
-template <typename T> struct Src {
-    const T* ptr = nullptr;
-    const GlobalTensor<T>* gm = nullptr;  // for the bounds checks
-    GlobalTensor<T> g;
-    bool set = false;
-};
-
-template <typename S> using acc_t = std::conditional_t<std::is_same_v<S, int8_t>, int32_t, float>;
-
-// acc (ml x nl, zeroed by the caller) = a (ml x K) x b (K x nl), blocked: columns in tiles of 256 and k in tiles of
-// 256 (a tile of b stays in L2), every acc element still summed over k in order.
-template <typename Acc>
-inline void gemm_blocked(Acc* acc, const Acc* a, const Acc* b, int32_t ml, int32_t nl, int32_t kl) {
-    constexpr int32_t NT = 256, KT = 256;
-    std::vector<Acc> tile;
-    for (int32_t n0 = 0; n0 < nl; n0 += NT) {
-        const int32_t nn = std::min(NT, nl - n0);
-        tile.assign(size_t(ml) * size_t(nn), Acc(0));
-        for (int32_t k0 = 0; k0 < kl; k0 += KT) {
-            ::akgen_sim::mac_rows(tile.data(), a, size_t(kl), b + n0, size_t(nl), ml, nn, k0,
-                                  std::min(kl, k0 + KT));
-        }
-        for (int32_t m = 0; m < ml; ++m) {
-            std::memcpy(acc + size_t(m) * nl + n0, tile.data() + size_t(m) * nn, size_t(nn) * sizeof(Acc));
-        }
-    }
-}
-
-}  // namespace mm_detail
-
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy,
+          typename = void>
 class Matmul {
 public:
     using AType = A_TYPE;
@@ -233,6 +150,15 @@ public:
         (void)fakeMsg;
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
+        if constexpr (kTriangle != 0) {  // base block after base block, those of the triangle
+            for_blocks([&](int32_t m0, int32_t n0, int32_t ml, int32_t nl) {
+                int32_t pad = c_pad(n0, nl);
+                check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::IterateAll", loc);
+                compute(m0, n0, ml, nl, gm.addr_ + uint64_t(m0) * c_stride() + n0, c_stride(), enAtomic,
+                        "Matmul::IterateAll", loc, pad);
+            });
+            return;
+        }
         int32_t pad = c_pad(0, singleN_);
         check_c_gm(gm, 0, 0, singleM_, singleN_ + pad, "Matmul::IterateAll", loc);
         compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc, pad);
@@ -244,6 +170,13 @@ public:
         akgen_sim::check_local(ubCmatrix, "cMatrix", "Matmul::IterateAll",
                                (uint64_t(singleM_ - 1) * stride + singleN_) * sizeof(DstT), loc,
                                is_ub_position(ubCmatrix.pos_));
+        if constexpr (kTriangle != 0) {
+            for_blocks([&](int32_t m0, int32_t n0, int32_t ml, int32_t nl) {
+                compute(m0, n0, ml, nl, ubCmatrix.addr_ + uint64_t(m0) * stride + n0, stride, enAtomic,
+                        "Matmul::IterateAll", loc);
+            });
+            return;
+        }
         compute(0, 0, singleM_, singleN_, ubCmatrix.addr_, stride, enAtomic, "Matmul::IterateAll", loc);
     }
     template <bool sync = true> void WaitIterateAll() {}
@@ -282,6 +215,7 @@ public:
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
+        if (!in_triangle(curM_, curN_)) return;
         int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
         int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
         if (enSequentialWrite) {  // blocks are written one after another, each baseM x baseN (rows of baseN)
@@ -299,6 +233,7 @@ public:
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
+        if (!in_triangle(curM_, curN_)) return;
         int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
         int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
         uint32_t stride = local_stride(nl);
@@ -343,6 +278,23 @@ public:
     void SetBatchNum(int32_t, int32_t) {}
 
 private:
+    // TrianUpper/LowerMatmulPolicy: only the base blocks (mi, ni) with mi <= ni (upper) or mi >= ni (lower)
+    static constexpr int kTriangle =
+        mm_detail::triangle_of<MATMUL_POLICY<MM_CFG, Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>();
+    static constexpr bool in_triangle(int32_t mi, int32_t ni) {
+        return kTriangle == 0 || (kTriangle == 1 ? mi <= ni : mi >= ni);
+    }
+    // f(m0, n0, ml, nl) for each base block of the single-core shape in the triangle
+    template <class F> void for_blocks(F&& f) const {
+        const int32_t bm = base_m(), bn = base_n();
+        for (int32_t mi = 0; mi * bm < singleM_; ++mi) {
+            for (int32_t ni = 0; ni * bn < singleN_; ++ni) {
+                if (in_triangle(mi, ni)) {
+                    f(mi * bm, ni * bn, std::min(bm, singleM_ - mi * bm), std::min(bn, singleN_ - ni * bn));
+                }
+            }
+        }
+    }
     static constexpr bool kStatic = std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
     static TCubeTiling static_tiling() {
         TCubeTiling t{};
@@ -545,8 +497,9 @@ private:
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, class... POLICY>
-using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>;
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+using MatmulImpl = Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>;
 
 // REGIST_MATMUL_OBJ(&pipe, workspace, mm1, &tiling1, mm2, &tiling2, ...): Init each object with its tiling.
 inline void akgen_regist_matmul(const ::akgen_sim::loc_t&, TPipe*) {}
