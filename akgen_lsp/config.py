@@ -73,6 +73,9 @@ _KEYS: tuple[Key, ...] = (
         ("manual", "always", "off"),
         ((True, "manual"), (False, "off"), ("true", "manual"), ("false", "off")),
     ),
+    Key("check.ahead", bool, True, "Start the save check while typing pauses (on the buffer's text), so that the save "
+        "that follows shows its result at once; no result is shown before the save."),
+    Key("check.ahead_ms", int, 400, "Pause after typing before the save check starts ahead, in milliseconds."),
     Key(
         "sim.checks",
         str,

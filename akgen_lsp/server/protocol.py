@@ -133,6 +133,7 @@ def create_server() -> AkgenServer:
                 ls.settings.take_problems()
                 ls.show(problem)
         ls.settings.clear()
+        ls.checks.ahead.invalidate()
         ls.relint_all()
         ls.notify_status(server=commands.server_status(ls.settings.for_path(None)))
 
@@ -166,6 +167,7 @@ def create_server() -> AkgenServer:
         if len(doc.source) > LARGE_DOCUMENT:
             delay *= 2
         ls.schedule_lint(uri, delay)
+        ls.checks.changed(ls, doc, settings)  # the save check starts ahead when typing pauses
 
     @server.feature(types.TEXT_DOCUMENT_WILL_SAVE)
     @guarded(_none)
@@ -178,17 +180,22 @@ def create_server() -> AkgenServer:
         uri = params.text_document.uri
         reason = ls.save_reasons.pop(uri, None)
         if Path(to_fs_path(uri) or "").name == "akgen.toml":
+            ls.checks.ahead.invalidate()
             ls.settings.clear()
             ls.relint_all()
             return
         if not ls.is_open(uri):
+            ls.checks.ahead.invalidate()
             return
         doc = ls.document(uri)
         settings = ls.settings_for(doc)
+        ahead = ls.checks.take_ahead(doc, settings)  # this text's check ahead; every other one is stale now
         if not should_check(settings["check_on_save"], reason) or not ls.is_ascendc(doc, settings):
+            if ahead is not None:
+                ahead.cancel()
             return
         # a new save replaces (cancels) the check still running for the previous one
-        ls.scheduler.schedule(uri, "save:check", functools.partial(ls.checks.check, ls, doc, settings))
+        ls.scheduler.schedule(uri, "save:check", functools.partial(ls.checks.check, ls, doc, settings, ahead))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded(_none)

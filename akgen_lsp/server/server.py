@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
@@ -353,9 +354,16 @@ class AkgenServer(LanguageServer):
             self.findings.pop(uri, None)
             self.schedule_lint(uri, 0.0)
 
+    def files_changed(self, paths: list[str]) -> None:
+        """Files changed on disk (the editor's watcher or ours): a check ahead may have read one of them, unless it
+        is an open document (its own changes come as edits and saves)."""
+        if any(not self.is_open(from_fs_path(p) or "") for p in paths):
+            self.checks.ahead.invalidate()
+
     def forget(self, uri: str) -> None:
         """A closed document: cancel its work, drop what we kept, clear what the client shows."""
         self.scheduler.cancel(uri)
+        self.checks.ahead.cancel(uri)
         self.findings.pop(uri, None)
         self.other_findings.pop(uri, None)
         self.tracked_text.pop(uri, None)

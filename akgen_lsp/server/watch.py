@@ -44,6 +44,8 @@ class WatchHost(CommandHost, Protocol):
 
     def schedule_lint(self, uri: str, delay_s: float) -> None: ...
 
+    def files_changed(self, paths: list[str]) -> None: ...
+
 
 def _watchable(folder: Path, root: Path) -> bool:
     """Inside the workspace, not a skipped folder, not deeper than two levels inside a build folder (logs only)."""
@@ -172,6 +174,7 @@ def changed(host: WatchHost, paths: Iterable[str]) -> None:
     paths = [p for p in paths if p]
     if not paths:
         return
+    host.files_changed(paths)
     if any(Path(p).name == CONFIG_FILE for p in paths):
         host.settings.clear()
         host.relint_all()

@@ -54,7 +54,8 @@ async def test_a_new_save_cancels_the_running_save_check(monkeypatch):  # type: 
     started: list[int] = []
     cancelled: list[int] = []
 
-    async def slow(ls: AkgenServer, doc, settings) -> None:  # stands in for the compile: the wiring is under test
+    async def slow(ls: AkgenServer, doc, settings, ahead=None) -> None:  # stands in for the compile (the wiring
+        # is under test)
         started.append(doc.version)
         try:
             await asyncio.sleep(5)

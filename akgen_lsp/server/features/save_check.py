@@ -38,7 +38,8 @@ from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import sandbox_warning
-from akgen_lsp.server.check_worker import CheckFailed, CheckWorker, plain_settings
+from akgen_lsp.server.check_worker import CheckFailed, CheckResult, CheckWorker, plain_settings
+from akgen_lsp.server.features.check_ahead import CheckAhead
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -212,6 +213,7 @@ class SaveChecks:
         self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
         self._warming: asyncio.Task[None] | None = None
+        self.ahead = CheckAhead()
 
     # -------------------------------------------------------------------------------------------- warm-up
 
@@ -231,10 +233,36 @@ class SaveChecks:
 
         self._warming = asyncio.ensure_future(run())
 
+    # -------------------------------------------------------------------------------------------- check ahead
+
+    def changed(self, host: FeatureHost, doc: TextDocument, settings: Settings) -> None:
+        """After an edit of an AscendC document: its check ahead (features/check_ahead.py) restarts for the new text."""
+        if not host.is_ascendc(doc, settings):
+            return
+        timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
+        trace = str(ahead_trace(trace_path(self.traces, doc.path)))
+
+        async def check(path: str, plain: Mapping[str, Any], text: str) -> CheckResult:
+            result = await self.worker.check(path, plain, 3 * timeout + 30.0, trace, text=text)
+            host.log(f"akgen: checked {Path(path).name} ahead of its save ({result.seconds:.2f} s, "
+                     f"{result.figures.get('status') or 'no task'})")
+            return result
+
+        self.ahead.schedule(doc, settings, plain_settings(settings), check)
+
+    def take_ahead(self, doc: TextDocument, settings: Settings) -> asyncio.Task[CheckResult] | None:
+        """On save: the check ahead of the saved text, if still valid; then nothing else's check ahead is (a saved
+        file may be what another kernel includes)."""
+        ahead = self.ahead.take(doc, plain_settings(settings))
+        self.ahead.invalidate()
+        return ahead
+
     # -------------------------------------------------------------------------------------------- the check
 
-    async def check(self, host: FeatureHost, doc: TextDocument, settings: Settings) -> None:
-        """Check the saved document and publish ``build`` and ``run`` for the version that was saved."""
+    async def check(self, host: FeatureHost, doc: TextDocument, settings: Settings,
+                    ahead: asyncio.Task[CheckResult] | None = None) -> None:
+        """Check the saved document and publish ``build`` and ``run`` for the version that was saved (with `ahead`,
+        the check ahead of the saved text gives the result)."""
         if not _toolchain_on(settings):
             return
         if (warning := sandbox_warning(settings)) is not None:  # every check: sandbox off, or it cannot start
@@ -247,7 +275,7 @@ class SaveChecks:
         token = await host.begin_progress(f"akgen: checking {name} on {tool}")
         last = LastCheck(uri, "cancelled", "cancelled")
         try:
-            last = await self._run(host, doc, settings, timeout)
+            last = await self._run(host, doc, settings, timeout, ahead)
         finally:
             host.end_progress(token, last.message)
             if last.state != "cancelled":
@@ -264,12 +292,17 @@ class SaveChecks:
                     log.exception("after the check of %s: %s failed", checked.path, followup)
                     host.log(f"akgen: after the check: {type(exc).__name__}: {exc}", types.MessageType.Error)
 
-    async def _run(self, host: FeatureHost, doc: TextDocument, settings: Settings, timeout: float) -> LastCheck:
+    async def _run(self, host: FeatureHost, doc: TextDocument, settings: Settings, timeout: float,
+                   ahead: asyncio.Task[CheckResult] | None = None) -> LastCheck:
         uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
         name = Path(path).name
         trace = trace_path(self.traces, path)
         try:
-            result = await self.worker.check(path, plain_settings(settings), 3 * timeout + 30.0, str(trace))
+            result = await _ahead_result(ahead, trace) if ahead is not None else None
+            if result is not None:
+                host.log(f"akgen: {name}: the save shows the check made ahead of it (the same text)")
+            else:
+                result = await self.worker.check(path, plain_settings(settings), 3 * timeout + 30.0, str(trace))
         except (asyncio.TimeoutError, TimeoutError):
             problem = (f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
                        "or set check_on_save to \"off\".")
@@ -315,7 +348,34 @@ class SaveChecks:
     async def close(self) -> None:
         if self._warming is not None and not self._warming.done():
             self._warming.cancel()
+        await self.ahead.close()
         await self.worker.close()
+
+
+def ahead_trace(trace: Path) -> Path:
+    """Where a check ahead writes its Chrome trace (the save's trace file is only replaced when it is used)."""
+    return trace.with_name(trace.stem + ".ahead" + trace.suffix)
+
+
+async def _ahead_result(ahead: asyncio.Task[CheckResult], trace: Path) -> CheckResult | None:
+    """The result of the check ahead, its trace moved to the save's trace file; None if it did not give one (it
+    failed or was cancelled: the save then checks itself). Cancelling the save cancels it too."""
+    try:
+        result = await asyncio.shield(ahead)
+    except asyncio.CancelledError:
+        if not ahead.cancelled():  # the save itself was cancelled (a new save): the check ahead goes with it
+            ahead.cancel()
+            raise
+        return None
+    except Exception:  # CheckFailed, a timeout: the save's own check says what is wrong
+        return None
+    if result.figures.get("trace"):
+        try:
+            os.replace(str(result.figures["trace"]), trace)
+            result.figures["trace"] = str(trace)
+        except OSError:
+            pass
+    return result
 
 
 def _toolchain_on(settings: Settings) -> bool:

@@ -11,6 +11,7 @@ export const CLIENT_ONLY_SECTIONS = ["server", "trace"];
  */
 export const SERVER_KEYS: Record<string, string> = {
   checkOnSave: "check_on_save",
+  "check.aheadDelay": "check.ahead_ms",
   "lint.delay": "lint.debounce_ms",
   "lint.extendSelect": "lint.extend_select",
   "toolchain.timeout": "toolchain.timeout_s",
