@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 INCLUDE_LINE = re.compile(r"^\s*#\s*include\b")
 _RAW_OPEN = re.compile(r'(?:u8|u|U|L)?R"([^()\\\s]{0,16})\(')
@@ -97,3 +97,74 @@ def launch_sites(code: str) -> Iterator[tuple[int, int, int]]:
             pos = m + 3
 
 
+
+
+_PP_LINE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_PP_TOKEN = re.compile(r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\d+)[uUlL]*|(\w+)|(&&|\|\||==|!=|<=|>=|[<>!()])")
+
+
+def _pp_value(expr: str, defines: Mapping[str, str]) -> bool | None:
+    """An #if / #elif condition over the given macros (defined(X), integers, X == N, !, &&, ||, comparisons), or None
+    when it names a macro whose value is not known here."""
+    out: list[str] = []
+    pos = 0
+    expr = expr.split("//", 1)[0].strip()
+    while pos < len(expr):
+        if expr[pos].isspace():
+            pos += 1
+            continue
+        m = _PP_TOKEN.match(expr, pos)
+        if m is None:
+            return None
+        pos = m.end()
+        name = m.group(1) or m.group(2)
+        if name:
+            if name not in defines:
+                return None  # the source may define it itself
+            out.append("1")
+        elif m.group(3):
+            out.append(m.group(3))
+        elif m.group(4):
+            value = defines.get(m.group(4))
+            if value is None or not re.fullmatch(r"-?\d+", value.strip() or "1"):
+                return None
+            out.append(value.strip() or "1")
+        else:
+            out.append({"&&": " and ", "||": " or ", "!": " not "}.get(m.group(5), m.group(5)))
+    try:  # only digits, comparisons, parentheses, and / or / not reach eval (the tokens above)
+        return bool(eval("".join(out), {"__builtins__": {}}, {}))
+    except (SyntaxError, TypeError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def active_text(text: str, defines: Mapping[str, str]) -> str:
+    """`text` with the lines of the #if / #ifdef / #elif / #else branches that the given -D macros rule out blanked
+    (line numbers kept); a condition over a macro not given keeps all of its branches."""
+    lines = text.splitlines(keepends=True)
+    # per open #if: (this branch is live, a branch was taken, the condition is known)
+    stack: list[tuple[bool, bool, bool]] = []
+    for i, line in enumerate(lines):
+        m = _PP_LINE.match(line)
+        live = all(s[0] for s in stack)
+        if m:
+            kind, rest = m.group(1), m.group(2).strip()
+            if kind in ("if", "ifdef", "ifndef"):
+                name = rest.split()[0] if rest.split() else ""
+                if kind == "if":
+                    v = _pp_value(rest, defines)
+                else:  # a macro not given may be defined by the source itself: unknown
+                    v = None if name not in defines else kind == "ifdef"
+                stack.append((v is not False, v is True, v is not None))
+            elif kind in ("elif", "else") and stack:
+                _, taken, known = stack.pop()
+                v = True if kind == "else" else _pp_value(rest, defines)
+                if not known or v is None:
+                    stack.append((True, False, False))
+                else:
+                    stack.append((not taken and v, taken or v, True))
+            elif kind == "endif" and stack:
+                stack.pop()
+            continue
+        if not live:
+            lines[i] = "\n" if line.endswith("\n") else ""
+    return "".join(lines)

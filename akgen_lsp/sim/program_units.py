@@ -92,7 +92,9 @@ def kernel_kinds(text: str) -> dict[str, int]:
     kinds: dict[str, int] = {}
     for m in _KERNEL.finditer(code):
         close = _closing_paren(code, m.end() - 1)
-        if close < 0 or not code[close + 1:].lstrip().startswith("{"):
+        # the body may follow preprocessor lines (`#endif` closing the #if / #else of two signatures)
+        after = re.sub(r"\A(?:\s*#[^\n]*(?:\n|\Z))*", "", code[close + 1:]) if close >= 0 else ""
+        if close < 0 or not after.lstrip().startswith("{"):
             continue  # a declaration (the host main's `extern "C" ... kernel(...);`)
         begin = max(code.rfind(c, 0, m.start()) for c in ";{}")  # qualifiers may come before __global__ too
         quals = code[begin + 1:m.start()] + m.group(1)

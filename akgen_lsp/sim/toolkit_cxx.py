@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from akgen_lsp.sim.compiler import INCLUDE_DIR, find_cxx
-from akgen_lsp.sim.program import ensure_program_runtime, launch_wrappers, shadow_program
+from akgen_lsp.sim.program import ensure_program_runtime, flag_defines, launch_wrappers, shadow_program
 from akgen_lsp.sim.program_units import defines_main, kernel_signatures, launch_header
 from akgen_lsp.sim.shadow import shadow_sources
 
@@ -74,7 +74,9 @@ def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None
     if src.suffix == ".c":
         return list(args), None
     text = src.read_text(encoding="utf-8", errors="surrogateescape")
-    unit_text, _ = shadow_program(src, text, has_main=defines_main(text))
+    macros = flag_defines(args)  # the command's -D macros decide the #if branches the kernel kinds are read from
+    macros.setdefault("__NPU_ARCH__", next((m.group(1) for a in args if (m := _NPU_ARCH.match(a))), "2201"))
+    unit_text, _ = shadow_program(src, text, has_main=defines_main(text), macros=macros)
     obj = Path(out)
     if not obj.is_absolute():
         obj = Path.cwd() / obj

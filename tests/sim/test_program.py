@@ -157,6 +157,12 @@ def test_program_arguments(tmp_path: Path) -> None:
     assert "arg1=[x]" in result.stdout and result.exit_code == 1
 
 
+def test_main_with_const_argv(tmp_path: Path) -> None:
+    res = run_program(PROGRAMS / "args_const.asc", tmp_path, args=["one"])
+    assert res.status == "ok", [f.message for f in res.findings]
+    assert "arg1=[one]" in res.stdout
+
+
 def test_missing_program_and_workdir(tmp_path: Path) -> None:
     res = run_program(tmp_path / "nope.asc", tmp_path)
     assert res.status == "compile_error" and "no such file" in res.findings[0].message

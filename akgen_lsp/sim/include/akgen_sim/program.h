@@ -89,10 +89,13 @@ inline void program_launch(B block_dim, L l2ctrl, S stream, const std::function<
     program_launch_blocks(static_cast<int64_t>(block_dim), body, loc);
 }
 
-// The program's own main(), renamed by the rewrite, called with the arguments of the run: main(), main(argc, argv).
+// The program's own main(), renamed by the rewrite, called with the arguments of the run: main(), main(argc, argv)
+// (argv as char** or const char**, which asc-devkit's examples use), main(argc, argv, envp).
 template <typename F> inline int call_user_main(F* user_main, int argc, char** argv) {
     if constexpr (std::is_invocable_v<F*, int, char**>) {
         return static_cast<int>(user_main(argc, argv));
+    } else if constexpr (std::is_invocable_v<F*, int, const char**>) {
+        return static_cast<int>(user_main(argc, const_cast<const char**>(argv)));
     } else if constexpr (std::is_invocable_v<F*, int, char**, char**>) {
         static char* no_env[] = {nullptr};
         return static_cast<int>(user_main(argc, argv, no_env));
