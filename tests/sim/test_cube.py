@@ -193,3 +193,14 @@ def test_fixpipe_moves_nd_num_matrices(write_manifest, tmp_path: Path, dtype: st
     ok(res)
     c = ref(dtype)
     np.testing.assert_array_equal(out["c2"], np.stack([c, 2 * c]))
+
+
+def test_unit_flags_and_set_fix_pipe_config(write_manifest, tmp_path: Path) -> None:
+    # the emulation runs Mmad and Fixpipe in order: unit flags and the FPC reset leave C as it is; the FPC tensor must
+    # be in the fixpipe buffer or L0C
+    res, _ = run(write_manifest, tmp_path, "float16", 18)
+    hits = [f for f in res.findings if f.code == "SIM-POSITION"]
+    line = next(i for i, t in enumerate(SRC.read_text().splitlines(), 1) if "SIM-POSITION (SetFixPipeConfig)" in t)
+    assert hits and hits[0].span.line == line and "SetFixPipeConfig" in hits[0].message
+    c = np.load(tmp_path / "out" / "c.npy")
+    np.testing.assert_array_equal(c, ref("float16"))

@@ -80,6 +80,11 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
         case 13:
             Mmad(c1, a2, b2, mp);
             break;
+        case 18:  // unit flags (the last fractal 3) and the FPC reset after the move: no effect on C
+            mp.unitFlag = 3;
+            Mmad(c1, a2, b2, mp);
+            fp.unitFlag = 3;
+            break;
         case 17:  // two results in L0C, one after the other: C and 2C (C + C), moved out by one Fixpipe (ndNum 2)
             Mmad(c1, a2, b2, mp);
             Mmad(c1[Mb * Nb * 256], a2, b2, mp);
@@ -186,4 +191,8 @@ extern "C" __global__ __aicore__ void cube(GM_ADDR a, GM_ADDR b, GM_ADDR bt, GM_
         return;
     }
     Fixpipe(cGm, c1, fp);
+    if (mode == 18) {
+        SetFixPipeConfig<TC>(c1, true);
+        SetFixPipeConfig<T>(a2, true);  // EXPECT SIM-POSITION (SetFixPipeConfig)
+    }
 }

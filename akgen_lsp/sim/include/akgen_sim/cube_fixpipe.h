@@ -94,4 +94,30 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
     akgen_sim::wrote(dst.slot_, akgen_sim::ctx().pipe_free[akgen_sim::P_FIX]);
 }
 
+// SetFixPipeConfig: the FPC register (the fixpipe's ReLU / quantisation vector addresses in the fixpipe buffer, and
+// the unit flag of the M -> FIX handshake). The emulation runs Mmad and Fixpipe in order, so the unit flag has no
+// effect, and the per-channel (vector) quantisation modes that would read the addresses are not emulated (Fixpipe
+// fails with SIM-FIXPIPE-QUANT): only the operands' positions are checked, as CANN's CPU debug does.
+template <typename T>
+inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                             AKGEN_LOC) {
+    (void)isUnitFlag;
+    akgen_sim::touch("SetFixPipeConfig", loc);
+    for (const LocalTensor<T>* t : {&reluPre, &quantPre}) {
+        if (t->pos_ != TPosition::C2PIPE2GM) {
+            akgen_sim::fail("SIM-POSITION", "SetFixPipeConfig: reluPre and quantPre must be in the fixpipe buffer "
+                            "(TPosition::C2PIPE2GM)", loc, "api_mismatch", "SetFixPipeConfig");
+        }
+    }
+}
+template <typename T, bool setRelu = false>
+inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false, AKGEN_LOC) {
+    (void)isUnitFlag;
+    akgen_sim::touch("SetFixPipeConfig", loc);
+    if (preData.pos_ != TPosition::C2PIPE2GM && preData.pos_ != TPosition::CO1) {
+        akgen_sim::fail("SIM-POSITION", "SetFixPipeConfig: the tensor must be in the fixpipe buffer "
+                        "(TPosition::C2PIPE2GM) or L0C (CO1)", loc, "api_mismatch", "SetFixPipeConfig");
+    }
+}
+
 }  // namespace AscendC
