@@ -130,3 +130,11 @@ def test_only_cube_kernels_launch_as_aic_only() -> None:
     assert "[&]() { ::akgen_sim::task_type() = -1; vec_k(2); }" in out
     plain, _ = rewrite_launches(src.replace("__cube__ ", ""))
     assert "task_type" not in plain  # programs without cube kernels are rewritten as before
+
+
+def test_an_a_in_tscm_is_not_split_over_cores_and_the_tscm_queue(tmp_path: Path) -> None:
+    # A in TSCM is held whole in each core's L1 (asc-devkit's matmul_tscm copies all of it there): the split is N only
+    res = run_program(PROGRAMS / "tscm_tiling.asc", tmp_path)
+    assert res.status == "ok", [f.message for f in res.findings] + [res.stdout]
+    assert "tiling ret=0 used=8 singleCoreM=256 singleCoreN=64" in res.stdout
+    assert "first=1 last=64" in res.stdout  # through AscendC::TSCM<TPosition::GM, 1>

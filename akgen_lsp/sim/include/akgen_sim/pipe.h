@@ -178,6 +178,8 @@ private:
 };
 
 template <TPosition pos, int32_t depth, auto... mask> class TQue : public TQueBind<pos, pos, depth, mask...> {};
+// A queue into the TSCM part of L1 (CANN's kernel_tpipe.h: TQueBind<pos, TPosition::TSCM, depth, mask>)
+template <TPosition pos, int32_t depth = 1, auto mask = 0> using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 template <TPosition pos = TPosition::VECCALC> class TBuf : public TQueBase {
 public:

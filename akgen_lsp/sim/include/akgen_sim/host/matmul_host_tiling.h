@@ -483,11 +483,13 @@ private:
             usedCores_ = mDim_ * nDim_;
             return;
         }
-        // the pair mDim x nDim <= dim with the least per-core A + B traffic (then the most cores)
+        // the pair mDim x nDim <= dim with the least per-core A + B traffic (then the most cores); an input in TSCM
+        // is held whole in each core's L1 (the kernel copies all of it there), so its M (A) or N (B) is not split
+        const bool wholeA = aType_.pos == TPosition::TSCM, wholeB = bType_.pos == TPosition::TSCM;
         int64_t best = -1;
         int32_t bestM = 1, bestN = 1;
-        for (int32_t md = 1; md <= dim; ++md) {
-            int32_t nd = dim / md;
+        for (int32_t md = 1; md <= (wholeA ? 1 : dim); ++md) {
+            int32_t nd = wholeB ? 1 : dim / md;
             int32_t sm = align_up(ceil_div(m, md), std::max(alignM_, 16));
             int32_t sn = align_up(ceil_div(n, nd), std::max(alignN_, 16));
             int32_t um = ceil_div(m, sm), un = ceil_div(n, sn);
