@@ -9,8 +9,9 @@ worked. Rounds are numbered from 0: ``rounds`` correctness rounds at most (until
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
@@ -26,6 +27,19 @@ from akgen_lsp.model.prompts import answer_layout
 from akgen_lsp.repair.verify import CheckOutcome, verify_fix
 
 KINDS = ("generate", "repair", "perf", "given")  # given: a kernel the loop started from (the editor's)
+
+
+def answer_text(op: str, mode: str, kernel: str, host: Mapping[str, str | None] | None = None) -> str:
+    """Files as an answer in the layout the prompt asks for (`model.prompts.answer_layout`, what `bench.extract`
+    reads): the kernel in ``<kernel_impl>`` (static shape), else the three file sections with the op_host files of
+    `host` by name (``<op>_tiling.h``, ``<op>.cpp``)."""
+    if mode != "dynamic":
+        return f"<kernel_impl>\n```cpp\n{kernel.rstrip()}\n```\n</kernel_impl>"
+    files = dict(host or {})
+    parts = [(f"op_host/{op}_tiling.h", files.get(f"{op}_tiling.h")), (f"op_host/{op}.cpp", files.get(f"{op}.cpp")),
+             (f"op_kernel/{op}.cpp", kernel)]
+    return "\n\n".join(f"================== {name} ==================\n```cpp\n{text.rstrip()}\n```"
+                         for name, text in parts if text is not None)
 
 
 @dataclass(frozen=True)
@@ -52,7 +66,9 @@ class Round:
     kind: str
     messages: list[dict[str, str]] = field(default_factory=list, repr=False)
     answer: str = ""
-    code: str | None = None
+    code: str | None = None  # the kernel
+    host: str | None = None  # dynamic shape: op_host/<op>.cpp
+    tiling: str | None = None  # dynamic shape: op_host/<op>_tiling.h
     problem: str | None = None  # why no kernel was evaluated (no code, the model's time out, the backend)
     outcome: CheckOutcome | None = field(default=None, repr=False)
     record: dict[str, Any] = field(default_factory=dict, repr=False)  # the bench record of the evaluation
@@ -156,19 +172,30 @@ class Attempt:
             r.problem = (f"the answer has no op_host/{self.task.op}.cpp section; dynamic shape needs the tiling "
                          "header, the host tiling and the kernel")
         r.code = ex.kernel
+        if self.cfg.mode == "dynamic":
+            r.host, r.tiling = ex.host, ex.tiling_header
 
-    def seed(self, code: str, outcome: CheckOutcome) -> None:
+    def host_files(self, r: Round) -> dict[str, str]:
+        """Dynamic shape: the round's op_host files by name (``<op>.cpp``, ``<op>_tiling.h``); {} in static shape."""
+        if self.cfg.mode != "dynamic":
+            return {}
+        named = {f"{self.task.op}.cpp": r.host, f"{self.task.op}_tiling.h": r.tiling}
+        return {name: text for name, text in named.items() if text is not None}
+
+    def seed(self, code: str, outcome: CheckOutcome, host: Mapping[str, str] | None = None) -> None:
         """Start from a kernel checked already (the editor's "Improve performance" on a passing kernel): it is
-        round 0 (kind ``given``), and the next rounds are performance rounds from it."""
-        r = Round(0, "given", answer=f"<kernel_impl>\n```cpp\n{code.rstrip()}\n```\n</kernel_impl>", code=code,
-                  outcome=outcome)
+        round 0 (kind ``given``), and the next rounds are performance rounds from it. In dynamic shape `host` holds
+        its op_host files by name (``<op>.cpp``, ``<op>_tiling.h``)."""
+        op, files = self.task.op, dict(host or {})
+        r = Round(0, "given", answer=answer_text(op, self.cfg.mode, code, files), code=code, outcome=outcome)
+        if self.cfg.mode == "dynamic":
+            r.host, r.tiling = files.get(f"{op}.cpp"), files.get(f"{op}_tiling.h")
         self.rounds.append(r)
         if r.correct:
             self.passed_at, self.best, r.kept = 0, r, True
             feedback = self._perf_feedback(None)
         else:
-            feedback, _report = failure_turn(outcome, code, self.path, self.settings, catalog=self.catalog,
-                                             store=self.memory.store if self.memory else None, layout=self.layout)
+            feedback = self._failure_feedback(r)
         self.turns.append(Turn(r.answer, feedback, r.summary()))
 
     def take(self, r: Round) -> None:
@@ -186,9 +213,7 @@ class Attempt:
                 self.best, r.kept = r, True
                 feedback = self._perf_feedback(None)
             else:
-                feedback, _report = failure_turn(r.outcome, r.code, self.path, self.settings, catalog=self.catalog,
-                                                 store=self.memory.store if self.memory else None,
-                                                 layout=self.layout)
+                feedback = self._failure_feedback(r)
             self._remember_repair(prev, r)
         else:
             assert best_before is not None and best_before.outcome is not None
@@ -207,11 +232,31 @@ class Attempt:
             feedback = self._perf_feedback(why)
         self.turns.append(Turn(r.answer, feedback, r.summary()))
 
+    def failing_file(self, r: Round) -> tuple[str, str]:
+        """(path, text) of the file the round's first error is in: the kernel, or in dynamic shape the op_host file
+        the finding names (a host tiling that does not compile is reported on its own lines)."""
+        assert r.code is not None and r.outcome is not None
+        target = target_finding(r.outcome)
+        if target is not None and target.span.path:
+            where = Path(target.span.path)
+            for name, text in self.host_files(r).items():
+                if where.name == name and where.parent.name == "op_host":
+                    return f"op_host/{name}", text
+        return self.path, r.code
+
+    def _failure_feedback(self, r: Round) -> str:
+        assert r.outcome is not None
+        path, text = self.failing_file(r)
+        feedback, _report = failure_turn(r.outcome, text, path, self.settings, catalog=self.catalog,
+                                         store=self.memory.store if self.memory else None, layout=self.layout)
+        return feedback
+
     def _perf_feedback(self, last_failed: str | None) -> str:
         best = self.best
         assert best is not None and best.outcome is not None and best.code is not None
         tips = self.memory.improvements(best.outcome.figures.get("bound")) if self.memory is not None else []
-        return perf_turn(best.outcome, best.code, self.layout, last_failed, tips)
+        files = answer_text(self.task.op, "dynamic", best.code, self.host_files(best)) if self.host_files(best) else None
+        return perf_turn(best.outcome, best.code, self.layout, last_failed, tips, files)
 
     def _remember_repair(self, prev: Round | None, r: Round) -> None:
         """A round that removed the previous round's error and got further is a verified repair."""

@@ -4,7 +4,8 @@ suite). For every instance (a task in dynamic shape, each of its cases in static
 round's answers evaluated through the bench's `Executor`. Every round is appended to ``OUT/results.jsonl`` as it
 finishes; running the same command again replays the rounds found there (no model call, no evaluation) and goes
 on where the run stopped. At the end: each sample's best kernel in the answer layout (``OUT/kernels/<Op>/<S>/
-op_kernel/<op>.cpp``, which `akgen bench run --candidates OUT/kernels` scores again), the training data
+op_kernel/<op>.cpp``, and in dynamic shape its ``op_host/``, which `akgen bench run --candidates OUT/kernels`
+scores again), the training data
 (`training`), and ``OUT/summary.json`` (`summary.summarise_rounds`).
 """
 
@@ -175,6 +176,11 @@ def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConf
         folder = kernels / name / str(a.sample) / "op_kernel"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{a.task.op}.cpp").write_text(a.best.code.rstrip() + "\n", encoding="utf-8")
+        host = a.host_files(a.best)  # dynamic shape: its op_host beside op_kernel, as an answer folder has it
+        if host:
+            (folder.parent / "op_host").mkdir(exist_ok=True)
+            for fname, text in host.items():
+                (folder.parent / "op_host" / fname).write_text(text.rstrip() + "\n", encoding="utf-8")
         best.append({"task": a.task.id, "case": a.case_id, "sample": a.sample, "round": a.best.index,
                      "estimate_us": a.best.outcome.estimate_us if a.best.outcome else None,
                      "path": str(folder / f"{a.task.op}.cpp")})

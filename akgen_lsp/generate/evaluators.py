@@ -1,6 +1,6 @@
 """How a round's answers are evaluated: through the bench's `Executor` (a local process pool, Ray, in-process), all
-the answers of a round in one batch, or through the caller's `Checker` (the server's check worker, whose jobs a
-cancel kills). Both give the `repair.verify.CheckOutcome` the repair flow reads, so "did it verify" has one
+the answers of a round in one batch, or through the caller's checker (the server's check worker, whose jobs a
+cancel kills; in dynamic shape it takes the answer's op_host files too). Both give the `repair.verify.CheckOutcome` the repair flow reads, so "did it verify" has one
 meaning everywhere."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from akgen_lsp.bench.check import record_figures, record_findings
 from akgen_lsp.bench.executor import Executor, Job
 from akgen_lsp.bench.pipeline import Candidate, Settings
 from akgen_lsp.generate.attempt import Attempt, Round
-from akgen_lsp.repair.verify import Checker, CheckOutcome
+from akgen_lsp.repair.verify import CheckOutcome
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,27 @@ class ExecutorEvaluator:
         return out
 
 
-class CheckerEvaluator:
-    """Each answer's kernel checked as the file at `path` (the task is the one of the path), one after the other."""
+class FilesChecker(Protocol):
+    """``await checker(path, text, host=files)``: a `Checker` that also takes the candidate's op_host files by name
+    (dynamic shape: ``<op>.cpp``, ``<op>_tiling.h``), checked in place of the task folder's."""
 
-    def __init__(self, checker: Checker, path: str) -> None:
+    def __call__(self, path: str, text: str, required: Sequence[int] = (),
+                 host: Mapping[str, str] | None = None) -> Awaitable[CheckOutcome]: ...
+
+
+class CheckerEvaluator:
+    """Each answer's kernel checked as the file at `path` (the task is the one of the path), one after the other;
+    in dynamic shape with the answer's op_host files."""
+
+    def __init__(self, checker: FilesChecker, path: str) -> None:
         self.checker, self.path = checker, path
 
     async def __call__(self, items: Sequence[tuple[Attempt, Round]]) -> list[Evaluation]:
         out = []
-        for _a, r in items:
-            outcome = await self.checker(self.path, r.code or "")
+        for a, r in items:
+            host = a.host_files(r)
+            outcome = await (self.checker(self.path, r.code or "", host=host) if host
+                             else self.checker(self.path, r.code or ""))
             f = outcome.figures
             rec = {k: f.get(k) for k in ("status", "passed_cases", "cases", "estimate_us", "baseline_us", "speedup",
                                          "bound", "case_results")}

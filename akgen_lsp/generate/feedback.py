@@ -89,8 +89,9 @@ def advice(outcome: CheckOutcome, code: str) -> list[str]:
 
 
 def perf_turn(outcome: CheckOutcome, code: str, layout: str, last_failed: str | None = None,
-              improvements: Sequence[Repair] = ()) -> str:
-    """The user turn of a performance round, from the best correct kernel's check `outcome`."""
+              improvements: Sequence[Repair] = (), files: str | None = None) -> str:
+    """The user turn of a performance round, from the best correct kernel's check `outcome`; `files` is the best
+    version as the answer's file sections (dynamic shape: the host tiling with the kernel), else the kernel shown."""
     f = outcome.figures
     est, base = outcome.estimate_us, f.get("baseline_us")
     lines = []
@@ -112,6 +113,6 @@ def perf_turn(outcome: CheckOutcome, code: str, layout: str, last_failed: str | 
     for r in improvements:
         lines.append(f"A change that helped a kernel bound the same way ({r.message}):\n```diff\n{r.diff[:1500]}\n```")
     lines.append("Make it faster. Every case must still pass; a faster kernel that fails a case is not kept.")
-    lines.append(f"### The best version so far\n```cpp\n{code.rstrip()}\n```")
+    lines.append("### The best version so far\n" + (files if files else f"```cpp\n{code.rstrip()}\n```"))
     lines.append(layout)
     return "\n\n".join(lines)
