@@ -6,7 +6,8 @@ so a job is one process tree that dies as a whole:
 
     -> {"op": "check", "id": 3, "path": "/ws/k.cpp", "settings": {...}, "trace": "/tmp/t.json"}
     -> {"op": "check", "id": 5, "path": "/ws/k.cpp", "settings": {...}, "text": "...", "task": "AddCustom"}
-                                                   (a candidate text as the file; a suite task named by the caller)
+                                                   (a candidate text as the file; a suite task named by the caller;
+                                                    "host_dir": the op_host folder to check it with)
     -> {"op": "warm", "id": 4, "settings": {...}}          (the precompiled header and the launcher object)
     -> {"op": "cancel", "id": 3}
     <- {"event": "ready", "pid": 123, "import_s": 0.41}
@@ -33,6 +34,7 @@ import time
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from akgen_lsp.sandbox.lifetime import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with_parent, prctl
@@ -109,8 +111,9 @@ def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("op") == "warm":
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
     text, task, cases = request.get("text"), request.get("task"), request.get("max_cases")
-    required = request.get("required")
+    required, host_dir = request.get("required"), request.get("host_dir")
     findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"),
+                                     host_dir=Path(host_dir) if isinstance(host_dir, str) and host_dir else None,
                                      text=text if isinstance(text, str) else None,
                                      task_name=task if isinstance(task, str) and task else None,
                                      max_cases=cases if isinstance(cases, int) and cases > 0 else None,

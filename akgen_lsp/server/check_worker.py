@@ -18,14 +18,19 @@ import logging
 import os
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from akgen_lsp.findings import Finding, Span, finding_from_json
-from akgen_lsp.repair.verify import Checker, CheckOutcome
+from akgen_lsp.repair.verify import CheckOutcome
 from akgen_lsp.server.check_process import PARENT_ENV, kill_tree
+
+if TYPE_CHECKING:  # the loop's import is the generate command's, not the server start's
+    from akgen_lsp.generate.evaluators import FilesChecker
 
 log = logging.getLogger(__name__)
 
@@ -182,10 +187,11 @@ class CheckWorker:
     async def check(
         self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None,
         text: str | None = None, task_name: str | None = None, max_cases: int | None = None,
-        required: Sequence[int] = (),
+        required: Sequence[int] = (), host_dir: str | None = None,
     ) -> CheckResult:
         """`check_kernel(path, settings)` in a job of the worker (with `text`, that text checked as the file: a repair
-        candidate; with `task_name`, against that suite task). Raises CheckFailed with a sentence, TimeoutError past `timeout_s`; cancelling the awaiting task
+        candidate; with `task_name`, against that suite task; with `host_dir`, that op_host folder in place of the
+        task folder's: a generated kernel's host tiling). Raises CheckFailed with a sentence, TimeoutError past `timeout_s`; cancelling the awaiting task
         kills the job's process tree."""
         started = time.perf_counter()
         request: dict[str, Any] = {"op": "check", "path": path, "settings": dict(settings), "trace": trace_to}
@@ -197,6 +203,8 @@ class CheckWorker:
             request["max_cases"] = max_cases  # the first N cases only (a static-shape instance: the first)
         if required:
             request["required"] = [int(c) for c in required]  # run first; nothing runs after one of them fails
+        if host_dir:
+            request["host_dir"] = host_dir
         answer = await self._job(request, timeout_s)
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
@@ -254,15 +262,26 @@ def plain_settings(settings: Any) -> dict[str, Any]:
 
 
 def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: float,
-                task_name: str | None = None, max_cases: int | None = None) -> Checker:
+                task_name: str | None = None, max_cases: int | None = None) -> FilesChecker:
     """The repair layer's `Checker` over `worker`: each candidate text is a check job (cancelling the repair kills
-    its jobs' trees). A job that could not run is a failed check of that candidate, not an exception."""
+    its jobs' trees). A job that could not run is a failed check of that candidate, not an exception. With `host`
+    (file name -> text: a dynamic-shape answer's ``<op>.cpp`` and ``<op>_tiling.h``) those files are the op_host
+    folder the kernel is checked with (a temporary folder, removed after the job)."""
 
-    async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckOutcome:
+    async def check(path: str, text: str, required: Sequence[int] = (),
+                    host: Mapping[str, str] | None = None) -> CheckOutcome:
         try:
-            result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name,
-                                        max_cases=max_cases, required=required)
-        except (CheckFailed, asyncio.TimeoutError, TimeoutError) as exc:
+            with contextlib.ExitStack() as stack:
+                host_dir = None
+                if host:
+                    host_dir = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="akgen-host-")))
+                                   / "op_host")
+                    Path(host_dir).mkdir()
+                    for name, content in host.items():
+                        (Path(host_dir) / Path(name).name).write_text(content, encoding="utf-8")
+                result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name,
+                                            max_cases=max_cases, required=required, host_dir=host_dir)
+        except (CheckFailed, asyncio.TimeoutError, TimeoutError, OSError) as exc:
             why = str(exc) or f"the check took more than {timeout_s:g} s"
             problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),
                               source="akgen-bench", error_class="harness")

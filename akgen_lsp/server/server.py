@@ -197,6 +197,12 @@ class AkgenServer(LanguageServer):
         ws = self.client_capabilities.workspace
         return bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
 
+    def client_supports_create_files(self) -> bool:
+        """Whether a workspace edit may create a file (``resourceOperations`` has ``create``)."""
+        ws = self.client_capabilities.workspace
+        ops = ws.workspace_edit.resource_operations if ws and ws.workspace_edit else None
+        return bool(ops and types.ResourceOperationKind.Create in ops)
+
     def client_resolves_edits(self) -> bool:
         td = self.client_capabilities.text_document
         ca = td.code_action if td else None
