@@ -73,6 +73,14 @@ class Executor(Protocol):
     def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None: ...
 
 
+def close_executor(executor: Executor) -> None:
+    """End what an executor keeps between its `run` calls (Ray, started by its first run); a no-op for the others.
+    The one who made the executor closes it when the whole run is over."""
+    close = getattr(executor, "close", None)
+    if callable(close):
+        close()
+
+
 class SerialExecutor:
     """In-process, one job after the other (tests, debugging, --jobs 1)."""
 

@@ -32,7 +32,11 @@ def _ray() -> ModuleType:
 
 class RayExecutor:
     """`run(jobs, on_result)` on Ray. `address`: a cluster to join (``ray://host:10001`` or ``auto``); None starts a
-    local Ray. `local_mode`: Ray's in-process mode (tests, debugging)."""
+    local Ray. `local_mode`: Ray's in-process mode (tests, debugging).
+
+    Ray is started (or joined) by the first `run` and kept for the later ones: a generation run evaluates each round
+    as a batch, and starting Ray per batch cost seconds a round. `close()` (or the ``with`` block's end) shuts down
+    the Ray this executor started (with `shutdown`); a Ray someone else started is left alone."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None, local_mode: bool = False,
                  shutdown: bool = True) -> None:
@@ -40,29 +44,47 @@ class RayExecutor:
         self.num_cpus = num_cpus
         self.local_mode = local_mode
         self.shutdown = shutdown
+        self.started = False  # this executor started Ray (and shuts it down on close)
+        self.inits = 0  # how many times it called ray.init
+
+    def __enter__(self) -> RayExecutor:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def _start(self) -> ModuleType:
+        ray = _ray()
+        if ray.is_initialized():
+            return ray
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "ignore_reinit_error": True}
+        if self.address:
+            kwargs["address"] = self.address
+        else:
+            kwargs["num_cpus"] = self.num_cpus
+        if self.local_mode:
+            kwargs["local_mode"] = True
+        try:
+            ray.init(**kwargs)
+        except Exception as exc:
+            raise RayUnavailable(f"Ray did not start: {exc}") from None
+        self.started = True
+        self.inits += 1
+        return ray
 
     def run(self, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
         if not jobs:
             return
-        ray = _ray()
-        started = False
-        if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "ignore_reinit_error": True}
-            if self.address:
-                kwargs["address"] = self.address
-            else:
-                kwargs["num_cpus"] = self.num_cpus
-            if self.local_mode:
-                kwargs["local_mode"] = True
-            try:
-                ray.init(**kwargs)
-            except Exception as exc:
-                raise RayUnavailable(f"Ray did not start: {exc}") from None
-            started = True
-        try:
-            self._run(ray, jobs, on_result)
-        finally:
-            if started and self.shutdown:
+        self._run(self._start(), jobs, on_result)
+
+    def close(self) -> None:
+        """Shut down the Ray this executor started (with `shutdown`); a later `run` starts it again."""
+        if not self.started:
+            return
+        self.started = False
+        if self.shutdown:
+            ray = _ray()
+            if ray.is_initialized():
                 ray.shutdown()
 
     def _run(self, ray: ModuleType, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:

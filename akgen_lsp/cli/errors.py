@@ -207,6 +207,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Mutate correct kernels with realistic mistakes, keep those that really fail on the simulator (or the
         linter), and write SFT samples, DPO pairs and a manifest."""
+        from akgen_lsp.bench.executor import close_executor
         from akgen_lsp.bench.ray_executor import RayExecutor, RayUnavailable
         from akgen_lsp.bench.tasks import TaskError
         from akgen_lsp.errors.dataset import build_dataset
@@ -268,6 +269,8 @@ def register(app: typer.Typer) -> None:
         except (TaskError, RayUnavailable, RepairStoreError, HistoryError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        finally:
+            close_executor(runner)  # Ray, started once for the run's batches (originals, mutants)
         counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
                   "sources_not_passing": run.failing_sources,
                   **({"store_samples": user_samples} if from_store else {}),
@@ -323,18 +326,27 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.repair.bench_fixer import VerifiedFixer
 
         objects: dict[str, Any] = {"deterministic": VerifiedFixer(max_cases=max_cases or None)}  # the editor's fixes
-        if grammar is not None:
-            if not grammar.is_file():
-                typer.echo(f"error: grammar file not found: {grammar}", err=True)
-                raise typer.Exit(2)
-            objects["model"] = ModelFixer(grammar=grammar.read_text(encoding="utf-8"))
+        if grammar is not None and not grammar.is_file():
+            typer.echo(f"error: grammar file not found: {grammar}", err=True)
+            raise typer.Exit(2)
+        model_fixer = ModelFixer(grammar=grammar.read_text(encoding="utf-8") if grammar is not None else None)
+        objects["model"] = model_fixer
         settings = _settings(None, None)
+        routed_model: dict[str, Any] | None = None
         try:
+            if "model" in names:  # the repair kind's pick (model routing), said once for the run
+                routed, spec, note = model_fixer.routed(settings)
+                routed_model = {"name": spec.name if spec.known else None, "path": routed["model.path"] or None,
+                                "endpoint": routed["model.endpoint"] or None, "route": note}
+                if note:
+                    typer.echo(f"akgen: repair: {note}", err=True)
             result = run_repair_bench(corpus, [fixer], max(1, samples), split, out, jobs, settings,
                                       fixer_objects=objects, max_cases=max_cases or None)
         except (CorpusError, BackendError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        if routed_model is not None:
+            result["model"] = routed_model
         if as_json:
             typer.echo(json.dumps(result, indent=2))
             return

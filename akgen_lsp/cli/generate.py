@@ -89,6 +89,7 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
     """Load the configured model and run the loop; errors a user can act on end the command with status 2."""
     import asyncio
 
+    from akgen_lsp.bench.executor import close_executor
     from akgen_lsp.bench.ray_executor import RayUnavailable
     from akgen_lsp.bench.runner import default_suite
     from akgen_lsp.bench.tasks import TaskError
@@ -131,12 +132,13 @@ def run_cli(settings: Any, *, tasks: list[str], suite: Path | None, samples: int
 
     async def main() -> dict[str, Any]:
         await rm.backend.load()
+        runner = make_executor(executor, jobs)  # one for the run: Ray starts once, not per round
         try:
             cfg = loop_config(settings, rm.backend, rm.spec if rm.spec.known else None, rounds=rounds,
                               perf_rounds=perf_rounds, max_tokens=max_tokens)
-            return await generation(opts, cfg, rm.backend, settings, executor=make_executor(executor, jobs),
-                                    progress=say)
+            return await generation(opts, cfg, rm.backend, settings, executor=runner, progress=say)
         finally:
+            close_executor(runner)
             await rm.backend.close()
 
     try:

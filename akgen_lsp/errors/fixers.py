@@ -35,6 +35,9 @@ from akgen_lsp.errors.samples import extract_code, repair_messages
 from akgen_lsp.findings import Edit, Finding, Severity, Span, apply_edits
 from akgen_lsp.model.backends import BackendError, GenParams, Prompt, make_backend
 from akgen_lsp.model.prompts import render_chat
+from akgen_lsp.model.registry import ModelSpec
+from akgen_lsp.model.route import route_request
+from akgen_lsp.model.service import resolve_model_path
 
 
 @dataclass(frozen=True)
@@ -120,14 +123,24 @@ class FindingFixer:
 
 
 class ModelFixer:
-    """Asks the configured model (``model.*`` settings) for `k` corrected files."""
+    """Asks the model that routing picks for a repair (`model.route.route_request`, kind ``repair``: the largest of
+    ``model.route.models`` within ``model.route.repair_ms`` / ``repair_j``; the configured ``model.*`` when routing
+    is off) for `k` corrected files."""
 
     name = "model"
 
     def __init__(self, grammar: str | Callable[[BrokenKernel], str] | None = None,
-                 max_tokens: int | None = None) -> None:
+                 max_tokens: int | None = None, workspace: Path | None = None) -> None:
         self.grammar = grammar  # a GBNF grammar, or one per broken kernel
         self.max_tokens = max_tokens
+        self.workspace = workspace  # where routing looks for models/ when no akgen.toml configured it
+
+    def routed(self, settings: Settings) -> tuple[Settings, ModelSpec, str]:
+        """The settings of the model a repair goes to, its registry entry and what routing chose ("" when off)."""
+        workspace = self.workspace or Path.cwd()
+        routed, registry, note = route_request(settings, "repair", workspace)
+        routed = resolve_model_path(routed, workspace)
+        return routed, registry.for_model(routed["model.name"], routed["model.path"]), note
 
     def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
                    k: int) -> list[CandidateEdit]:
@@ -135,15 +148,18 @@ class ModelFixer:
             (f for f in findings if f.severity is Severity.ERROR), None)
         if item is None:
             return []
+        routed, spec, _note = self.routed(settings)
         report = build_report(item, broken.text, broken.path, settings, use_store=False)
         messages = repair_messages(report.markdown(), broken.text, broken.path)
-        prompt = Prompt(render_chat(messages, think=False), messages=tuple(messages), kind="chat", think=False)
+        template = spec.chat_template if spec.known else "qwen3"
+        prompt = Prompt(render_chat(messages, template=template, think=False), messages=tuple(messages), kind="chat",
+                        think=False)
         grammar = self.grammar(broken) if callable(self.grammar) else self.grammar
-        return asyncio.run(self._ask(prompt, settings, k, broken.text, grammar))
+        return asyncio.run(self._ask(prompt, routed, spec, k, broken.text, grammar))
 
-    async def _ask(self, prompt: Prompt, settings: Settings, k: int, broken_text: str,
+    async def _ask(self, prompt: Prompt, settings: Settings, spec: ModelSpec, k: int, broken_text: str,
                    grammar: str | None) -> list[CandidateEdit]:
-        backend = make_backend(settings)
+        backend = make_backend(settings, spec.context if spec.known else None)
         if backend is None:
             raise BackendError("the model fixer needs a model: set model.backend and model.path (or "
                                "model.endpoint); see models/README.md", "config")
@@ -151,7 +167,12 @@ class ModelFixer:
         out: list[CandidateEdit] = []
         try:
             for i in range(k):
-                params = GenParams(max_tokens=self.max_tokens or max(1024, len(prompt.text) // 2),
+                # by default about the file's length; a local model's at most half its context (model.n_ctx: the
+                # rest is the prompt's); a served model's context is the server's
+                default = max(1024, len(prompt.text) // 2)
+                if settings["model.backend"] != "openai":
+                    default = min(default, max(256, int(settings["model.n_ctx"]) // 2))
+                params = GenParams(max_tokens=self.max_tokens or default,
                                    temperature=float(settings["model.temperature"]), top_p=float(settings["model.top_p"]),
                                    seed=1234 + i, timeout_s=float(settings["model.timeout_s"]) * 8,
                                    grammar=grammar)

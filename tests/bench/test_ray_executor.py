@@ -27,7 +27,8 @@ def test_jobs_run_on_ray_local_mode(add_task: Task, tmp_path: Path) -> None:
     settings = Settings(max_cases=1)
     jobs = [Job(str(add_task.root), good, settings), Job(str(add_task.root), bad, settings)]
     got: dict[str, dict[str, object]] = {}
-    RayExecutor(local_mode=True, num_cpus=1).run(jobs, lambda job, rec: got.__setitem__(job.key, rec))
+    with RayExecutor(local_mode=True, num_cpus=1) as executor:
+        executor.run(jobs, lambda job, rec: got.__setitem__(job.key, rec))
     assert got[jobs[0].key]["status"] == "pass"
     rec = got[jobs[1].key]
     assert rec["status"] == "compile_error" and rec["error_class"] == "hallucinated_api"

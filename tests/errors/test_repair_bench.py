@@ -3,6 +3,7 @@ tiny GGUF, its answers constrained by a GBNF grammar (real inference; the gramma
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -87,3 +88,54 @@ def test_model_fixer_with_the_tiny_gguf_and_a_grammar(corpus: Path, tmp_path: Pa
                            max_cases=1, fixer_objects={"model": wrong}, out=tmp_path / "wrong")
     row = res["fixers"]["model"]["all"]
     assert row["verified"] == 0 and row["not_verified"] == 2 and row["offered_unverified"] == 0
+
+
+ROUTE_REGISTRY = '''
+[[model]]
+name = "small"
+match = ["small*.gguf"]
+params = "1.5B"
+ms_per_token = 10.0
+first_token_ms = 50.0
+
+[[model]]
+name = "large"
+match = ["large*.gguf"]
+params = "32B"
+ms_per_token = 200.0
+first_token_ms = 400.0
+'''
+
+
+@pytest.mark.parametrize(("repair_ms", "picked"), [(20000.0, "small"), (300000.0, "large")])
+def test_akgen_errors_bench_fixer_model_goes_to_the_model_routing_picks(corpus: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       repair_ms: float, picked: str) -> None:
+    """Two configured models (two real GGUFs): a 1024-token repair takes 10.3 s on the small one and 205 s on the
+    large one, so a 20 s budget routes the repairs to the small model and a 300 s one to the large model, which
+    answers them (real inference, the grammar deciding the answer: a file that compiles and does not repair)."""
+    from typer.testing import CliRunner
+
+    from akgen_lsp.cli import app
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "registry.toml").write_text(ROUTE_REGISTRY, encoding="utf-8")
+    for name in ("small-q4.gguf", "large-q4.gguf"):
+        write_tiny_gguf(models / name, n_ctx=4096)
+    (tmp_path / "akgen.toml").write_text(
+        '[model]\nbackend = "llama_cpp"\npath = "models/small-q4.gguf"\nn_ctx = 2048\ntemperature = 0.0\n'
+        f'[model.route]\nmodels = ["small", "large"]\nrepair_ms = {repair_ms}\n', encoding="utf-8")
+    grammar = tmp_path / "answer.gbnf"
+    grammar.write_text('root ::= "```cpp\\nint main() { return 0; }\\n```"', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["errors", "bench", "--corpus", str(corpus), "--fixer", "model", "--split", "all",
+                                   "--max-cases", "1", "--jobs", "1", "--grammar", str(grammar),
+                                   "--out", str(tmp_path / "bench"), "--json"])
+    assert res.exit_code == 0, res.output
+    assert f"akgen: repair: routing: {picked} (" in res.stderr
+    result = json.loads(res.stdout)
+    assert result["model"]["name"] == picked
+    assert result["model"]["path"] == str((models / f"{picked}-q4.gguf").resolve())
+    row = result["fixers"]["model"]["all"]
+    assert row["proposed"] == 2 and row["verified"] == 0 and row["offered_unverified"] == 0, row
