@@ -7,6 +7,7 @@ what was verified."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -39,7 +40,7 @@ local out = {{ notes = {{}} }}
 local notify = vim.notify
 vim.notify = function(msg, level, opts) table.insert(out.notes, msg); return notify(msg, level, opts) end
 vim.cmd("edit " .. vim.fn.fnameescape({file}))
-local function clients() return vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = 0 }) or vim.lsp.buf_get_clients(0) end
+local function clients() return vim.lsp.get_clients and vim.lsp.get_clients({{ bufnr = 0 }}) or vim.lsp.buf_get_clients(0) end
 out.attached = vim.wait(30000, function() return #clients() > 0 end, 50)
 """
 
@@ -83,7 +84,9 @@ def _nvim_session(tmp_path: Path, kernel: Path, settings: dict, init_lua: str, b
     init.write_text(init_lua.format(plugin=_lua(PLUGIN), settings=_lua(tmp_path / "settings.json"), cmd=_lua(cmd),
                                     file=_lua(kernel), result=_lua(result), **fmt))
     env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin"}
+           "XDG_STATE_HOME": str(tmp_path / "state"), "PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin",
+           # the server is this checkout's (a worktree's when PYTHONPATH names it), not the installed package's
+           **{k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ}}
     proc = subprocess.run([binary or nvim_07(), "--headless", "-n", "-i", "NONE", "-u", str(init)], cwd=kernel.parents[5],
                           env=env, capture_output=True, text=True, timeout=600)
     assert result.exists(), f"nvim wrote no result (exit {proc.returncode}): {proc.stderr[-2000:]}"

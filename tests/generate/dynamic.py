@@ -13,7 +13,9 @@ from akgen_lsp.generate.attempt import answer_text
 FOLDER = Path(__file__).with_name("fixtures") / "abs_dynamic"
 KERNEL = (FOLDER / "abs_math.cpp").read_text(encoding="utf-8")
 HOST = (FOLDER / "abs_math.host.cpp").read_text(encoding="utf-8")
-TILING = (FOLDER / "abs_math_tiling.h").read_text(encoding="utf-8")
+# the tiling header is the bundled answer's (the fixture host and kernel use its three fields)
+TILING = (default_suite() / "tasks" / "level1" / "Math" / "AbsMath" / "answer" / "0" / "op_host" /
+          "abs_math_tiling.h").read_text(encoding="utf-8")
 # the host tiling calls a setter the tiling header does not declare (does not compile)
 HOST_NO_COMPILE = HOST.replace("tiling.set_tileLength(", "tiling.set_tileLen(")
 # the kernel computes -x (runs, wrong numbers)

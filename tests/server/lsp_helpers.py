@@ -96,6 +96,26 @@ def open_sample(client: LanguageClient, path: Path, text: str | None = None, ver
     return uri
 
 
+def open_file(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
+    """Write `text` to `path` and open it at its own URI (a task folder's kernel: the server finds its task from the
+    path); returns the URI."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=version, text=text)))
+    return uri
+
+
+def record_apply_edit(client: LanguageClient, into: list[types.ApplyWorkspaceEditParams]) -> None:
+    """Answer the server's ``workspace/applyEdit`` requests as applied, each kept in `into` (before initialize)."""
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        into.append(params)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+
 def open_document(client: LanguageClient, name: str, text: str | None = None, version: int = 1) -> str:
     """Open fixture `name` (or `text` under its name) under a fresh URI; returns the URI."""
     uri = unique_uri(name)

@@ -18,7 +18,7 @@ from pytest_lsp import LanguageClient
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
-from .lsp_helpers import CONFIG, initialize_params
+from .lsp_helpers import CONFIG, initialize_params, open_file, record_apply_edit
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -56,22 +56,10 @@ async def client(lsp_client: LanguageClient, task: Path, tmp_path_factory: pytes
                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
                "generate": {"grammar": grammars, "max_tokens": 1800, "memory": False, "perf_rounds": 1}}
 
-    @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
-    def apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        APPLIED.append(params)
-        return types.ApplyWorkspaceEditResult(applied=True)
-
+    record_apply_edit(lsp_client, APPLIED)
     await lsp_client.initialize_session(initialize_params("visual-studio-code", options, root=task.parents[2]))
     yield
     await lsp_client.shutdown_session()
-
-
-def _open(client: LanguageClient, path: Path, text: str) -> str:
-    path.write_text(text, encoding="utf-8")
-    uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=text)))
-    return uri
 
 
 def _written(params: types.ApplyWorkspaceEditParams) -> str:
@@ -90,7 +78,7 @@ async def _run(client: LanguageClient, command: str, uri: str) -> dict[str, Any]
 async def test_generate_writes_the_kernel_that_verified_after_three_rounds(client: LanguageClient, task: Path) -> None:
     path = task / "question" / "op_kernel" / "abs_math.cpp"
     question = path.read_text(encoding="utf-8")
-    uri = _open(client, path, question)
+    uri = open_file(client, path, question)
     APPLIED.clear()
     result = await _run(client, "akgen.server.generateKernel", uri)
     assert result["written"] is True, result["message"]
@@ -110,7 +98,7 @@ async def test_improve_performance_writes_nothing_when_the_faster_kernel_fails(c
     """The one-core kernel passes; the performance round's answer (round 1: the grammar of -x) is faster but wrong,
     so it is not kept and nothing is written (a kept improvement: tests/generate/test_perf_memory.py)."""
     path = task / "answer" / "0" / "op_kernel" / "abs_math.cpp"
-    uri = _open(client, path, ONE_CORE)
+    uri = open_file(client, path, ONE_CORE)
     APPLIED.clear()
     result = await _run(client, "akgen.server.improvePerformance", uri)
     assert result["written"] is False and APPLIED == []

@@ -29,7 +29,7 @@ from pytest_lsp import LanguageClient
 
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
-from .lsp_helpers import CONFIG, initialize_params
+from .lsp_helpers import CONFIG, initialize_params, open_file, record_apply_edit
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -51,23 +51,10 @@ async def client(lsp_client: LanguageClient, task: Path, tmp_path_factory: pytes
                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
                "generate": {"grammar": grammars, "max_tokens": MAX_TOKENS, "memory": False, "perf_rounds": 1}}
 
-    @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
-    def apply(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        APPLIED.append(params)
-        return types.ApplyWorkspaceEditResult(applied=True)
-
+    record_apply_edit(lsp_client, APPLIED)
     await lsp_client.initialize_session(initialize_params("visual-studio-code", options, root=task.parents[2]))
     yield
     await lsp_client.shutdown_session()
-
-
-def _open(client: LanguageClient, path: Path, text: str) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="cpp", version=1, text=text)))
-    return uri
 
 
 async def _run(client: LanguageClient, command: str, uri: str) -> dict[str, Any]:
@@ -96,7 +83,7 @@ async def test_generate_writes_the_kernel_and_its_host_tiling_after_both_verifie
                                                                                   task: Path) -> None:
     path = task / "question" / "op_kernel" / "abs_math.cpp"
     question = path.read_text(encoding="utf-8")
-    uri = _open(client, path, question)
+    uri = open_file(client, path, question)
     APPLIED.clear()
     result = await _run(client, "akgen.server.generateKernel", uri)
     assert result["written"] is True, result["message"]
@@ -126,8 +113,8 @@ async def test_improve_performance_checks_the_open_host_and_writes_the_faster_on
     the host that uses every core, which is faster and still passes, so it is written (the kernel is the same)."""
     answer0 = task / "answer" / "0"
     (answer0 / "op_host" / "abs_math_tiling.h").write_text(TILING, encoding="utf-8")
-    host_uri = _open(client, answer0 / "op_host" / "abs_math.cpp", HOST_ONE_CORE)  # open: its text is the editor's
-    uri = _open(client, answer0 / "op_kernel" / "abs_math.cpp", KERNEL)
+    host_uri = open_file(client, answer0 / "op_host" / "abs_math.cpp", HOST_ONE_CORE)  # open: its text is the editor's
+    uri = open_file(client, answer0 / "op_kernel" / "abs_math.cpp", KERNEL)
     APPLIED.clear()
     result = await _run(client, "akgen.server.improvePerformance", uri)
     assert result["written"] is True, result["message"]
@@ -144,7 +131,7 @@ async def test_improve_performance_checks_the_open_host_and_writes_the_faster_on
 
 async def test_improve_performance_in_dynamic_shape_needs_the_host_tiling(client: LanguageClient,
                                                                          task: Path) -> None:
-    uri = _open(client, task / "answer" / "1" / "op_kernel" / "abs_math.cpp", KERNEL)  # no op_host beside it
+    uri = open_file(client, task / "answer" / "1" / "op_kernel" / "abs_math.cpp", KERNEL)  # no op_host beside it
     APPLIED.clear()
     result = await _run(client, "akgen.server.improvePerformance", uri)
     assert result["written"] is False and APPLIED == []
