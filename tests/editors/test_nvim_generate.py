@@ -41,7 +41,7 @@ local notify = vim.notify
 vim.notify = function(msg, level, opts) table.insert(out.notes, msg); return notify(msg, level, opts) end
 vim.cmd("edit " .. vim.fn.fnameescape({file}))
 local function clients() return vim.lsp.get_clients and vim.lsp.get_clients({{ bufnr = 0 }}) or vim.lsp.buf_get_clients(0) end
-out.attached = vim.wait(30000, function() return #clients() > 0 end, 50)
+out.attached = vim.wait(120000, function() return #clients() > 0 end, 50)  -- the server starts slowly on a loaded machine
 """
 
 INIT = PRELUDE + r"""
