@@ -160,6 +160,8 @@ DYNAMIC_INIT = PRELUDE + r"""
 vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
 vim.cmd("AkgenGenerate")
 out.done = vim.wait(500000, function()
+  -- window/showMessage is vim.notify in 0.12, the message area in 0.7
+  if vim.fn.execute("messages"):find("in the editor; save them", 1, true) then return true end
   for _, n in ipairs(out.notes) do
     if n:find("in the editor; save them", 1, true) or n:find("nothing verified", 1, true)
        or n:find("failed", 1, true) then return true end
@@ -173,6 +175,7 @@ for _, b in ipairs(vim.api.nvim_list_bufs()) do
     out.buffers[vim.api.nvim_buf_get_name(b)] = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n")
   end
 end
+out.messages = vim.fn.execute("messages")
 vim.cmd("silent! wall")  -- as the message asks: the host files are saved with the kernel
 vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
