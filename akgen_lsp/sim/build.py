@@ -26,7 +26,7 @@ from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, find_cxx, run_compiler
 from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
-from akgen_lsp.sim.glue import generate_glue
+from akgen_lsp.sim.glue import generate_glue, variants_possible
 from akgen_lsp.sim.pch import ensure_launcher, ensure_pch
 from akgen_lsp.sim.shadow import shadow_sources, with_shadow_dirs
 from akgen_lsp.sim.split import can_split, infer_core_type
@@ -57,6 +57,11 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
             except OSError:
                 continue
         core = infer_core_type(texts, split=can_split(sources, opts.include_dirs))
+    variants = tuple(tuple(sorted(v.items())) for v in opts.variants)
+    if variants and (core == "mix" or not variants_possible(sources, opts.include_dirs)):
+        # a split (MIX) build, or sources with headers of their own: one build per define set (the caller's)
+        return Build(ok=False, binary=None, findings=[], sources=sources, key="", seconds=time.perf_counter() - t0,
+                     log="these sources cannot be built once per define set in one build", variants=variants)
     glue_opts = BuildOptions(**{**opts.__dict__, "core_type": core, "tiling_header": opts.tiling_header.resolve()
                                 if opts.tiling_header else None})
     glue = generate_glue(sources, glue_opts, opts.include_dirs)
@@ -67,7 +72,8 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         found = [finding_from_json(f) for f in meta.get("findings", [])]
         binary = final / "kernel" if meta.get("ok") else None
         return Build(ok=bool(meta.get("ok")), binary=binary, findings=found, sources=sources, key=key, cached=True,
-                     seconds=time.perf_counter() - t0, command=meta.get("command", []), log=meta.get("log", ""))
+                     seconds=time.perf_counter() - t0, command=meta.get("command", []), log=meta.get("log", ""),
+                     variants=variants)
     launcher = ensure_launcher(cxx)
     pch_flags: list[str] = []
     if opts.use_pch:
@@ -100,4 +106,4 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     else:
         out_dir = tmp
     return Build(ok=ok, binary=(out_dir / "kernel") if ok else None, findings=findings, sources=sources, key=key,
-                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log)
+                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log, variants=variants)

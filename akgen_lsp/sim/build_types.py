@@ -24,6 +24,10 @@ class BuildOptions:
     use_cache: bool = True
     timeout_s: float = 120.0
     core_type: str | None = None  # "aic" / "aiv": one pass (g_coreType); "mix": both; None: infer_core_type
+    # several define sets in one build (`defines` holds what they share): the sources once per set, each in a
+    # namespace of its own, the run choosing one (`variant N` in its spec; sim/glue.py). One set per dtype set of a
+    # task's cases: one compile instead of one per dtype.
+    variants: Sequence[Mapping[str, str]] = ()
 
 
 @dataclass
@@ -37,4 +41,5 @@ class Build:
     seconds: float = 0.0
     command: list[str] = field(default_factory=list)
     log: str = ""
+    variants: tuple[tuple[tuple[str, str], ...], ...] = ()  # BuildOptions.variants, each as sorted items
 

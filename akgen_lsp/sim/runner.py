@@ -20,7 +20,7 @@ import json
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -196,6 +196,11 @@ def kernel_policy(build: Build, manifest: Manifest, run_dir: Path) -> Policy:
 FSIZE_BYTES = 1 << 30
 
 
+def variant_of(build: Build, defines: Mapping[str, str]) -> int | None:
+    """Which define set of a build with several (`BuildOptions.variants`) `defines` select; None if none does."""
+    return next((i for i, v in enumerate(build.variants) if all(defines.get(k) == val for k, val in v)), None)
+
+
 def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
     """Run `build` on the data of `manifest`. Outputs go to `out_dir` (named like the manifest's output files), or
     next to the manifest's output paths when `out_dir` is None."""
@@ -204,6 +209,11 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     profile, warnings = cost.profile_for(manifest.arch)
     params, more = cost.launcher_params(profile)
     warnings += more
+    if build.variants:  # a build of several define sets: the one of this case's defines
+        index = variant_of(build, manifest.defines)
+        if index is None:
+            raise ValueError(f"the build has no variant for the defines {dict(manifest.defines)}")
+        params = [*params, f"variant {index}"]
     fallback = str(manifest.sources[0])
     run_dir = Path(tempfile.mkdtemp(prefix="akgen-run-"))
     host: HostOverrides | None = None

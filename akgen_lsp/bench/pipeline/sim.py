@@ -12,7 +12,7 @@ from typing import Any
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.bench.pipeline.binding import _bind, case_data, op_interface
 from akgen_lsp.bench.pipeline.compare import check_work, compare_case
-from akgen_lsp.bench.pipeline.compile import compile_case
+from akgen_lsp.bench.pipeline.compile import compile_case, compile_variants, has_build
 from akgen_lsp.bench.pipeline.manifest import _attrs, _host_reads_values, case_manifest
 from akgen_lsp.bench.pipeline.parse import _op_def_name, prepare_stage
 from akgen_lsp.bench.pipeline.perf import case_perf, summarise_perf
@@ -71,7 +71,26 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
     static_checked = False
     opdef, call = op_interface(task, prep)
     host_reads_values = _host_reads_values(prep.host)
-    for case in cases:
+    variants_tried = False
+
+    def manifest_ahead(case: Any) -> Any:
+        """The manifest of a later case, made now for its defines only (its own turn makes it again, as always)."""
+        scratch: list[Finding] = []
+        data = case_data(task, case, {"case_id": case.case_id}, scratch, tm)
+        if data is None:
+            return None
+        binding, err = _bind(prep, data, opdef, call)
+        if err:
+            return None
+        folder = work / f"ahead{case.case_id}"
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            return case_manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch,
+                                 settings, folder, opdef)[1]
+        except ManifestError:
+            return None
+
+    for pos, case in enumerate(cases):
         if first_fail and (settings.stop_at_failure or any(
                 c["case_id"] in settings.required and c["status"] != "pass" for c in rec["case_results"])):
             break
@@ -97,6 +116,11 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
             findings.append(_finding("BENCH-MANIFEST", f"case {case.case_id}: {exc}", str(prep.kernel), "harness"))
             first_fail = first_fail or "harness_error"
             continue
+        if builds and not variants_tried and not has_build(manifest, settings, builds):
+            # a second dtype set: this one and those of the cases after it in one build (pipeline/compile.py)
+            variants_tried = True
+            later = [m for m in (manifest_ahead(c) for c in cases[pos + 1:]) if m is not None]
+            compile_variants(tool, [manifest, *later], settings, builds, tm)
         build = compile_case(tool, manifest, settings, builds, prep.kernel, findings, tm)
         if build is None:
             return finish("harness_error")
