@@ -72,6 +72,7 @@ class Editor:
         self.texts: dict[str, str] = {}
         self.results: dict[str, list[tuple[float, int]]] = {}  # uri -> (time, version) of check results
         self.job_seconds: list[float] = []  # the check worker's own time per check (akgen/status)
+        self.finished: dict[str, list[float]] = {}  # file name -> end times of its save checks' progress
         self.changed = asyncio.Event()
 
         @self.client.feature("akgen/status")
@@ -81,6 +82,20 @@ class Editor:
             state = getattr(check, "state", None) if not isinstance(check, dict) else check.get("state")
             if seconds and state != "running":
                 self.job_seconds.append(float(seconds))
+
+        titles: dict[str, str] = {}
+
+        @self.client.feature(types.PROGRESS)
+        def on_progress_report(params: types.ProgressParams) -> None:
+            # the save check's work-done progress ("akgen: checking <file> on sim") ends right after it published
+            value = params.value if isinstance(params.value, dict) else getattr(params.value, "__dict__", {})
+            kind, token = value.get("kind"), str(params.token)
+            if kind == "begin":
+                titles[token] = str(value.get("title") or "")
+            elif kind == "end" and titles.get(token, "").startswith("akgen: checking "):
+                name = titles.pop(token).removeprefix("akgen: checking ").split(" on ")[0]
+                self.finished.setdefault(name, []).append(time.perf_counter())
+                self.changed.set()
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
@@ -131,7 +146,10 @@ class Editor:
                 range=types.Range(types.Position(line, 0), types.Position(line, 0)), text=text)]))
 
     async def save(self, uri: str, timeout: float = 300.0) -> float:
-        """Write the file, willSave(Manual) + didSave; seconds until the check's result for this version."""
+        """Write the file, willSave(Manual) + didSave; seconds until the check's result for this version: its
+        diagnostics (the estimate line, with this version) and the end of the check's work-done progress, which comes
+        right after them (an edit republishes the last result moved to the new text, with the new version: that alone
+        is not the check's)."""
         Path(to_fs_path(uri) or "").write_text(self.texts[uri], encoding="utf-8")
         doc = types.TextDocumentIdentifier(uri=uri)
         before = len(self.results.get(uri, []))
@@ -142,9 +160,10 @@ class Editor:
         deadline = t0 + timeout
         while time.perf_counter() < deadline:
             got = self.results.get(uri, [])[before:]
-            done = [t for t, v in got if v == version]
-            if done:
-                return done[0] - t0
+            published = [t for t, v in got if v == version]
+            ended = [t for t in self.finished.get(Path(to_fs_path(uri) or "").name, []) if t >= t0]
+            if published and ended:
+                return ended[0] - t0
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), max(0.05, deadline - time.perf_counter()))
