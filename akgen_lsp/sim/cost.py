@@ -1,12 +1,15 @@
 """The cost model's chip level and its inputs: arch profile -> launcher parameters, per-block timelines -> estimate.
 
-Per core (in the launcher): one timeline per pipe; vector ops cost ``startup + slope x repeats`` cycles, DMA
-``latency + bytes / bandwidth``; data dependencies through buffers (which is what TQue EnQue/DeQue and
-SetFlag/WaitFlag express) order the pipes, so double buffering shows up by itself.
+Per core (in the launcher): one timeline per pipe; vector ops cost ``startup + slope x repeats`` cycles (two-source
+ops by their UB bank groups), DMA ``latency + bytes / bandwidth``, and a GM transfer by its GM side (launcher/
+charge.inc: the instruction's fixed cost, unaligned bursts, the core's share of the L2 and of HBM, same-address
+waits); data dependencies through buffers (which is what TQue EnQue/DeQue and SetFlag/WaitFlag express) order the
+pipes, so double buffering shows up by itself.
 
 Chip level (here): blocks are placed on cores in waves (block b on core b mod cores; a core runs its blocks one
-after another); the kernel takes as long as the busiest core, but never less than its GM traffic over the HBM
-bandwidth of the arch. It is an estimate and always labelled as one.
+after another); the kernel takes as long as the busiest core, but never less than its HBM traffic (the launcher's
+L2 misses and write-backs) over what HBM streams (``hbm_gbps`` x ``[cost.dma] hbm_efficiency``). It is an estimate
+and always labelled as one.
 
 Profile tables are read from ``load_arch(name).cost`` when present (``cost.vector.<op> = {startup = .., slope = ..}``
 or ``[startup, slope]``, ``default`` for ops without an entry; width columns ``startup_b16``/``slope_b32``/
@@ -131,7 +134,40 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
     lines.append(f"cost ub_scalar {float(ub_scalar)} 0.0")
     lines.append(f"dma_latency_cycles {float(latency)}")
     lines.append(f"issue_cycles {float(issue)}")
+    lines.extend(gm_side_params(profile))
     return lines, warnings
+
+
+# [cost.dma] keys of the GM side of a DMA (launcher/charge.inc charge_gm_dma) -> the launcher's spec keys
+_GM_SIDE = {"hbm_efficiency": "hbm_efficiency", "l2_gbps": "l2_gbps", "l2_line_bytes": "l2_line_bytes",
+            "instr_cycles": "dma_instr_cycles", "unaligned_burst_bytes": "unaligned_burst_bytes",
+            "core_hbm_read_gbps": "core_hbm_read_gbps", "core_write_gbps": "core_write_gbps",
+            "uncached_burst_cycles": "uncached_burst_cycles",
+            "same_address": "same_address"}
+
+
+def gm_side_params(profile: ArchProfile | None) -> list[str]:
+    """Spec lines of the GM-side model: cores, HBM, L2 and the [cost.dma] terms; none without a profile (the
+    launcher then charges GM transfers at the path bandwidth alone)."""
+    if profile is None or profile.hbm_gbps <= 0:
+        return []
+    lines = [f"aiv_cores {int(profile.aiv_cores)}", f"aic_cores {int(profile.aic_cores)}",
+             f"hbm_gbps {float(profile.hbm_gbps)}"]
+    if "l2" in profile.memory:
+        lines.append(f"l2_bytes {int(profile.memory['l2'])}")
+    if "ub_bank_groups" in profile.memory:
+        lines.append(f"ub_bank_groups {int(profile.memory['ub_bank_groups'])}")
+    dma = profile.cost.get("dma") if isinstance(profile.cost, Mapping) else None
+    if isinstance(dma, Mapping):
+        for key, spec in _GM_SIDE.items():
+            if key in dma:
+                lines.append(f"{spec} {float(dma[key])}")
+    return lines
+
+
+def hbm_efficiency(profile: ArchProfile | None) -> float:
+    dma = profile.cost.get("dma") if profile is not None and isinstance(profile.cost, Mapping) else None
+    return float(dma.get("hbm_efficiency", 1.0)) if isinstance(dma, Mapping) else 1.0
 
 
 def fold_split_launch(blocks: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -142,13 +178,22 @@ def fold_split_launch(blocks: Sequence[Mapping[str, Any]]) -> list[Mapping[str, 
     groups: dict[int, dict[str, Any]] = {}
     for b in blocks:
         g = groups.setdefault(int(b.get("group", b.get("block", 0))),
-                              {"cycles": 0.0, "busy": dict.fromkeys(PIPES, 0.0), "gm_read": 0, "gm_write": 0})
+                              {"cycles": 0.0, "busy": dict.fromkeys(PIPES, 0.0), "gm_read": 0, "gm_write": 0,
+                               "gm_hbm": 0.0})
         g["cycles"] = max(g["cycles"], float(b.get("cycles", 0.0)))
         for p in PIPES:
             g["busy"][p] += float(b.get("busy", {}).get(p, 0.0))
         g["gm_read"] += int(b.get("gm_read", 0))
         g["gm_write"] += int(b.get("gm_write", 0))
+        g["gm_hbm"] += _hbm_bytes(b)
     return [groups[k] for k in sorted(groups)]
+
+
+def _hbm_bytes(b: Mapping[str, Any]) -> float:
+    """A block's HBM traffic: the launcher's GM-side model (L2 misses, write-backs) when it ran, else its GM bytes."""
+    if "gm_hbm" in b:
+        return float(b["gm_hbm"])
+    return float(int(b.get("gm_read", 0)) + int(b.get("gm_write", 0)))
 
 
 def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -> dict[str, Any]:
@@ -162,15 +207,18 @@ def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -
     per_core = [0.0] * cores
     busy = dict.fromkeys(PIPES, 0.0)
     gm_bytes = 0
+    hbm_bytes = 0.0
     for i, b in enumerate(blocks):
         per_core[i % cores] += float(b.get("cycles", 0.0))
         for p in PIPES:
             busy[p] += float(b.get("busy", {}).get(p, 0.0))
         gm_bytes += int(b.get("gm_read", 0)) + int(b.get("gm_write", 0))
+        hbm_bytes += _hbm_bytes(b)
     n = len(blocks)
     waves = (n + cores - 1) // cores if n else 0
     core_us = max(per_core) / (clock * 1e3) if per_core else 0.0
-    hbm_us = gm_bytes / (hbm_gbps * 1e9) * 1e6 if hbm_gbps > 0 else 0.0
+    hbm_gbps *= hbm_efficiency(profile)  # the share of the peak that streaming reaches ([cost.dma])
+    hbm_us = hbm_bytes / (hbm_gbps * 1e9) * 1e6 if hbm_gbps > 0 else 0.0
     us = max(core_us, hbm_us)
     busiest = max(range(cores), key=lambda c: per_core[c]) if per_core else 0
     crit = [b for i, b in enumerate(blocks) if i % cores == busiest]
@@ -197,6 +245,7 @@ def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -
         "core_us": round(core_us, 4),
         "hbm_us": round(hbm_us, 4),
         "gm_bytes": gm_bytes,
+        "hbm_bytes": int(hbm_bytes),
         "pipes": pipes,
     }
 

@@ -35,22 +35,29 @@ def test_double_buffering_lowers_the_estimate(write_manifest, tmp_path: Path) ->
     # same tile length (n / 16): one buffer and 16 tiles vs two buffers and 8 tiles per buffer
     single = run_add(write_manifest, tmp_path, n, 1, tiles=16, buffer_num=1)
     double = run_add(write_manifest, tmp_path, n, 1, tiles=8, buffer_num=2)
-    assert double["us"] < 0.85 * single["us"], (single["us"], double["us"])
+    # what double buffering hides here is the add and the copy out, next to reads at one core's HBM rate (asc-devkit
+    # add_high_performance Cases 3 -> 4 measure 1.7% on 48 cores), so the gain is a few percent, not a fixed share
+    assert double["us"] < 0.97 * single["us"], (single["us"], double["us"])
 
 
 def test_memory_bound_kernel_tracks_bytes_over_bandwidth(write_manifest, tmp_path: Path) -> None:
-    # one core streaming 2 x 1 MiB in and 1 MiB out in 32 KiB tiles: bound by GM -> UB bandwidth
+    # one core streaming 2 x 1 MiB in and 1 MiB out in 32 KiB tiles: bound by the GM -> UB reads, at the path's
+    # bandwidth or one vector core's own HBM read ceiling ([cost.dma] core_hbm_read_gbps), whichever is lower
     n = 256 * 1024
     est = run_add(write_manifest, tmp_path, n, 1, tiles=16)
     assert est["bound"] == "MTE2"
-    bw = load_arch("Ascend910B2").bandwidth_gibps.get("gm_ub", DEFAULT_BANDWIDTH_GIBPS["gm_ub"])
-    ideal_us = 2 * n * 4 / (bw * 2**30) * 1e6
+    arch = load_arch("Ascend910B2")
+    dma = arch.cost.get("dma", {})
+    gbps = arch.bandwidth_gibps.get("gm_to_ub", DEFAULT_BANDWIDTH_GIBPS["gm_ub"]) * 1.073741824
+    gbps = min(gbps, float(dma.get("core_hbm_read_gbps", gbps)))
+    ideal_us = 2 * n * 4 / (gbps * 1e9) * 1e6
     assert abs(est["us"] - ideal_us) / ideal_us < 0.20, (est["us"], ideal_us)
-    # all cores together: bound by HBM
+    # all cores together: each core's reads get its share of what HBM streams (peak x hbm_efficiency); the
+    # outputs land in the L2 (write-back), so the reads set the time
     wide = run_add(write_manifest, tmp_path, 48 * n // 8, 48, tiles=4)
-    hbm = load_arch("Ascend910B2").hbm_gbps
-    assert wide["bound"] == "HBM"
-    assert abs(wide["us"] - 3 * 48 * n // 8 * 4 / (hbm * 1e9) * 1e6) / wide["us"] < 0.20
+    hbm = arch.hbm_gbps * float(dma.get("hbm_efficiency", 1.0))
+    assert wide["bound"] in ("HBM", "MTE2")
+    assert abs(wide["us"] - 2 * 48 * n // 8 * 4 / (hbm * 1e9) * 1e6) / wide["us"] < 0.20
 
 
 def test_more_blocks_than_cores_add_waves(write_manifest, tmp_path: Path) -> None:

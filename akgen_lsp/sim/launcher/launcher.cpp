@@ -113,6 +113,7 @@ int main() {
     double kernel_us = 0;
     int failed = 0;
     g_launch_cycles = 0;
+    akgen_sim::cost_launch_begin();  // the cost model's L2 shares and same-address records are per launch
     // Blocks run as fibers (one stack and one set of on-chip memories each) in index order; a block runs until it
     // ends or reaches SyncAll, so SyncAll is honoured: once every block has arrived or ended, the waiting ones go on.
     // A split or MIX launch (mix_ratio() > 0) runs each block as its AI Core: the AIC (GetBlockIdx() = block) and

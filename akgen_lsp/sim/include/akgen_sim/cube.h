@@ -283,8 +283,15 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     akgen_nd2nz(dst, src.addr_, &src, p, "DataCopy", loc);
     uint64_t bytes = uint64_t(p.ndNum) * p.nValue * p.dValue * sizeof(T);
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    double end = akgen_sim::charge_dma(akgen_sim::P_MTE2, double(bytes), akgen_sim::cfg().bw_gm_l1,
-                                       akgen_sim::ready_for_write(dst.slot_), "DataCopy", loc);
+    akgen_sim::GmShape g;  // the rows of the ND matrices (matrices after the first taken at the row pitch)
+    g.gm = src.addr_;
+    g.burst = uint64_t(p.dValue) * sizeof(T);
+    g.bursts = uint64_t(p.ndNum) * p.nValue;
+    g.pitch = uint64_t(p.srcDValue) * sizeof(T);
+    g.l2_mode = src.l2_mode_;
+    g.cube = true;
+    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE2, g, akgen_sim::cfg().bw_gm_l1,
+                                          akgen_sim::ready_for_write(dst.slot_), "DataCopy", loc);
     akgen_sim::wrote(dst.slot_, end);
     c.gm_read += bytes;
 }

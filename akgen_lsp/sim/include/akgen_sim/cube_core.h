@@ -22,7 +22,8 @@ using AscendC::GetTPipePtr;
 using AscendC::QuantMode_t;
 
 namespace AscendC {
-// L2 cache hints of GlobalTensor::SetL2CacheHint (no effect on results; the cost model ignores them).
+// L2 cache hints of GlobalTensor::SetL2CacheHint (no effect on results; CACHE_MODE_DISABLE makes the cost model
+// bypass the L2 for the tensor's transfers).
 enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
 enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 }  // namespace AscendC

@@ -54,21 +54,39 @@ inline double gm_to_local_bw(TPosition p) {
 }
 
 // GM -> local: bytes move on MTE2 after the destination's previous readers finish.
-template <typename T> inline void dma_in(const LocalTensor<T>& dst, uint64_t bytes, const char* api,
+// `bursts` runs of `burst` bytes, `pitch` bytes apart in GM from `src` (the cost model's GM side).
+template <typename T> inline void dma_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint64_t burst,
+                                         uint64_t bursts, uint64_t pitch, const char* api,
                                          const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    double end = akgen_sim::charge_dma(akgen_sim::P_MTE2, double(bytes), gm_to_local_bw(dst.pos_),
-                                       akgen_sim::ready_for_write(dst.slot_), api, loc);
+    akgen_sim::GmShape g;
+    g.gm = src.addr_;
+    g.burst = burst;
+    g.bursts = bursts;
+    g.pitch = pitch;
+    g.l2_mode = src.l2_mode_;
+    g.cube = mem_of(dst.pos_) != Mem::UB;
+    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE2, g, gm_to_local_bw(dst.pos_),
+                                          akgen_sim::ready_for_write(dst.slot_), api, loc);
     akgen_sim::wrote(dst.slot_, end);
-    c.gm_read += bytes;
+    c.gm_read += burst * bursts;
 }
-template <typename T> inline void dma_out(const LocalTensor<T>& src, uint64_t bytes, const char* api,
+template <typename T> inline void dma_out(const LocalTensor<T>& src, const GlobalTensor<T>& dst, uint64_t burst,
+                                          uint64_t bursts, uint64_t pitch, const char* api,
                                           const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    double end = akgen_sim::charge_dma(akgen_sim::P_MTE3, double(bytes), akgen_sim::cfg().bw_ub_gm,
-                                   akgen_sim::ready_for_read(src.slot_), api, loc);
+    akgen_sim::GmShape g;
+    g.gm = dst.addr_;
+    g.burst = burst;
+    g.bursts = bursts;
+    g.pitch = pitch;
+    g.l2_mode = dst.l2_mode_;
+    g.write = true;
+    g.cube = mem_of(src.pos_) != Mem::UB;
+    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE3, g, akgen_sim::cfg().bw_ub_gm,
+                                          akgen_sim::ready_for_read(src.slot_), api, loc);
     akgen_sim::read_by(src.slot_, end);
-    c.gm_write += bytes;
+    c.gm_write += burst * bursts;
 }
 
 // UB -> GM store honouring SetAtomicAdd/Max/Min (the MTE3 unit accumulates into GM in the copy's type).
@@ -111,7 +129,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     akgen_sim::check_local(dst, "dst", "DataCopy", bytes, loc, detail::mem_of(dst.pos_) == detail::Mem::UB);
     src.check_access(0, bytes / sizeof(T), false, "DataCopy", loc);
     std::memcpy(dst.addr_, src.addr_, bytes);
-    detail::dma_in(dst, bytes, "DataCopy", loc);
+    detail::dma_in(dst, src, bytes, 1, bytes, "DataCopy", loc);
 }
 
 // UB -> GM
@@ -123,7 +141,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     akgen_sim::check_local(src, "src", "DataCopy", bytes, loc);
     dst.check_access(0, bytes / sizeof(T), true, "DataCopy", loc);
     detail::gm_store(dst.addr_, src.addr_, bytes / sizeof(T));
-    detail::dma_out(src, bytes, "DataCopy", loc);
+    detail::dma_out(src, dst, bytes, 1, bytes, "DataCopy", loc);
 }
 
 // UB -> UB (vector pipe)
@@ -149,7 +167,7 @@ template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, AKGEN_LOC) {
     akgen_sim::touch("DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    uint64_t blk = uint64_t(p.blockLen) * 32, total = blk * p.blockCount;
+    uint64_t blk = uint64_t(p.blockLen) * 32;
     uint64_t dst_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.dstStride) * 32 + blk;
     uint64_t src_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.srcStride) * 32 + blk;
     akgen_sim::check_local(dst, "dst", "DataCopy", dst_extent, loc, detail::mem_of(dst.pos_) == detail::Mem::UB);
@@ -159,14 +177,14 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         std::memcpy(d + b * (p.blockLen + p.dstStride) * 32ull, s + b * (p.blockLen + p.srcStride) * 32ull, blk);
     }
-    detail::dma_in(dst, total, "DataCopy", loc);
+    detail::dma_in(dst, src, blk, p.blockCount, (uint64_t(p.blockLen) + p.srcStride) * 32, "DataCopy", loc);
 }
 
 template <typename T>
 inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, AKGEN_LOC) {
     akgen_sim::touch("DataCopy", loc);
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    uint64_t blk = uint64_t(p.blockLen) * 32, total = blk * p.blockCount;
+    uint64_t blk = uint64_t(p.blockLen) * 32;
     uint64_t dst_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.dstStride) * 32 + blk;
     uint64_t src_extent = (uint64_t(p.blockCount) - 1) * (p.blockLen + p.srcStride) * 32 + blk;
     // A2/A3 also copy L1 (A1/B1/C1) out to GM (on the AIC, MTE3: "DataCopy(L1->GM)" in the API pipe table)
@@ -181,7 +199,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
                          blk / sizeof(T));
     }
     (void)dst_extent;
-    detail::dma_out(src, total, "DataCopy", loc);
+    detail::dma_out(src, dst, blk, p.blockCount, (uint64_t(p.blockLen) + p.dstStride) * 32, "DataCopy", loc);
 }
 
 // Local -> local. L1 (C1) -> bias table (C2) on A2/A3: blockLen and dstGap count 64-byte units, srcGap 32-byte units
@@ -264,7 +282,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, c
             for (uint64_t off = p.blockLen; off + sz <= ub_blk; off += sz) std::memcpy(row + off, from, sz);
         }
     }
-    detail::dma_in(dst, uint64_t(p.blockLen) * p.blockCount, "DataCopyPad", loc);
+    detail::dma_in(dst, src, p.blockLen, p.blockCount, uint64_t(p.blockLen) + p.srcStride, "DataCopyPad", loc);
 }
 
 template <typename T>
@@ -294,7 +312,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, c
         detail::gm_store(reinterpret_cast<T*>(d + off), reinterpret_cast<const T*>(s + b * (ub_blk + uint64_t(p.srcStride) * 32)),
                          p.blockLen / sz);
     }
-    detail::dma_out(src, uint64_t(p.blockLen) * p.blockCount, "DataCopyPad", loc);
+    detail::dma_out(src, dst, p.blockLen, p.blockCount, uint64_t(p.blockLen) + p.dstStride, "DataCopyPad", loc);
 }
 
 template <typename T>

@@ -65,6 +65,17 @@ struct Config {
            bw_l1_l0b = 220, bw_ub_l1 = 188;
     double dma_latency_cycles = 500;
     double issue_cycles = 2;  // scalar cycles to issue one API call
+    // The GM side of a DMA (launcher/charge.inc charge_gm_dma; cost.py writes them from the arch profile, 0 turns a
+    // term off): cores of each kind, HBM peak (GB/s) and the share of it streaming reaches, the L2 (bytes, GB/s,
+    // line), the fixed cycles of one DMA instruction, the extra bytes of a burst whose GM address is not 32-byte
+    // aligned, one core's own ceiling for HBM reads and for GM writes (GB/s), the fixed cycles of a burst that
+    // bypasses the L2, and the same-address serialisation.
+    int aiv_cores = 48, aic_cores = 24;
+    double hbm_gbps = 0, hbm_efficiency = 1, l2_bytes = 0, l2_gbps = 0, l2_line_bytes = 512;
+    double dma_instr_cycles = 0, unaligned_burst_bytes = 0, core_hbm_read_gbps = 0, core_write_gbps = 0;
+    double uncached_burst_cycles = 0;  // a burst that bypasses the L2 is its own HBM request
+    bool same_address = false;
+    int ub_bank_groups = 0;  // UB bank groups of a two-source vector op's reads (charge.inc bank_factor); 0: off
     std::unordered_map<std::string, OpCost> vec;
     OpCost default_vec{4.0, 2.0};
     size_t max_trace_events = 20000;
@@ -173,6 +184,10 @@ struct BlockCtx {
     int flag_pending[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     loc_t flag_loc[static_cast<int>(AscendC::HardEvent::MAX)][8] = {};
     uint64_t gm_read = 0, gm_write = 0;
+    // the cost model's GM side (charge_gm_dma): bytes that went to HBM (L2 misses, write-backs, unaligned bursts),
+    // bytes served by the L2, and the GM bytes it modelled (the rest of gm_read + gm_write counts as HBM traffic)
+    double gm_hbm = 0, gm_l2 = 0;
+    uint64_t gm_modeled = 0;
     uint64_t gm_scalar_read = 0, gm_scalar_write = 0;  // GM bytes through GlobalTensor GetValue/SetValue
     std::vector<TraceEvent> trace;
     size_t trace_dropped = 0;
@@ -296,5 +311,17 @@ template <typename T>
 constexpr int cost_kind() { return std::is_integral_v<T> ? 3 : (sizeof(T) <= 2 ? 1 : 2); }
 // DMA: the pipe is busy for bytes / bandwidth; the data is there `dma_latency_cycles` later.
 double charge_dma(int pipe, double bytes, double gibps, double ready, const char* name, const loc_t& loc);
+// A DMA between GM and a local memory, by its GM side: `bursts` runs of `burst` bytes `pitch` bytes apart from `gm`
+// (the GlobalTensor's SetL2CacheHint in `l2_mode`: 0 bypasses the L2). Charges the instruction's fixed cost, the
+// bursts' alignment, the L2 (this core's share of it) and HBM (this core's share of its bandwidth) and cores
+// reading the same 512 bytes at once (launcher/charge.inc; docs/sim.md "Cost model").
+struct GmShape {
+    const void* gm = nullptr;
+    uint64_t burst = 0, bursts = 1, pitch = 0;
+    int l2_mode = 1;
+    bool write = false, cube = false;  // a GM write; the cube core's MTE (GM -> L1, L0C/L1 -> GM)
+};
+double charge_gm_dma(int pipe, const GmShape& s, double gibps, double ready, const char* name, const loc_t& loc);
+void cost_launch_begin();  // a new launch: the L2 shares and same-address records start empty
 
 }  // namespace akgen_sim

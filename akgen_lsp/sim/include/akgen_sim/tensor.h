@@ -208,6 +208,7 @@ public:
     T* addr_ = nullptr;
     uint64_t size_ = 0;  // elements; 0 = not given
     int region_ = -1;
+    int l2_mode_ = 1;  // SetL2CacheHint's CacheMode (0 CACHE_MODE_DISABLE: the cost model bypasses the L2)
 
     GlobalTensor() = default;
     void SetGlobalBuffer(T* buffer, uint64_t size, AKGEN_LOC) {
@@ -238,9 +239,11 @@ public:
         t.addr_ = reinterpret_cast<U*>(addr_);
         t.size_ = size_ * sizeof(T) / sizeof(U);
         t.region_ = region_;
+        t.l2_mode_ = l2_mode_;
         return t;
     }
-    template <typename H> void SetL2CacheHint(H) {}
+    template <typename H> void SetL2CacheHint(H mode) { l2_mode_ = static_cast<int>(mode); }
+    template <auto RW, typename H> void SetL2CacheHint(H mode) { l2_mode_ = static_cast<int>(mode); }
     T GetValue(uint64_t i, AKGEN_LOC) const {
         akgen_sim::touch("GetValue", loc);
         check_access(i, 1, false, "GetValue", loc);
