@@ -73,3 +73,19 @@ def test_a_wait_nobody_satisfies_is_a_deadlock_at_its_line(write_manifest, tmp_p
     # the AIV wait at the marker, and the AIC's wait for the AIV that never come
     assert marker_line(SRC, "SIM-CROSSCORE-DEADLOCK") in {f.span.line for f in dead}
     assert all("CrossCoreWaitFlag(3)" in f.message or "CrossCoreWaitFlag(1)" in f.message for f in dead)
+
+
+def test_syncall_holds_the_two_vector_cores_of_one_block(write_manifest, tmp_path: Path) -> None:
+    # blockDim 1 of a MIX kernel is one AI Core with two vector cores: SyncAll must order them (it was skipped with
+    # one block, so sub-block 0 read y before sub-block 1 wrote it: CANN's noABshare sample lost half its sum)
+    x = np.arange(64, dtype=np.float32)
+    m = write_manifest(KERNELS / "syncall_mix.cpp", "syncall_mix", [
+        {"name": "x", "input": x}, {"name": "y", "output": "y.npy", "dtype": "float32", "shape": [128]},
+    ], block_dim=1)
+    res = run_manifest(m, tmp_path / "out", confine=False)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert not [f for f in res.findings if f.code in ("SIM-SYNCALL-MISSING", "SIM-GM-OVERLAP")], \
+        [(f.code, f.message) for f in res.findings]
+    y = np.load(res.outputs["y"])
+    np.testing.assert_array_equal(y[64:], x + 1)
+    np.testing.assert_array_equal(y[:64], x + 2)

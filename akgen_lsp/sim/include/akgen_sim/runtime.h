@@ -269,7 +269,8 @@ void report(const char* code, Sev sev, const char* msg, const loc_t& loc, const 
                        const char* api = nullptr);
 
 // SyncAll across blocks (launcher.cpp): parks the calling block until all blocks arrived; false outside a launch.
-bool sync_all_blocks(const loc_t& loc);
+// aiv_only (SyncAll<true>): the cube cores of a split launch do not take part.
+bool sync_all_blocks(const loc_t& loc, bool aiv_only = false);
 // Cross-core flags of split launches (launcher.cpp): CrossCoreSetFlag / CrossCoreWaitFlag with modeId 0 (all cores
 // of the caller's type), 1 (the two AIV of an AI Core) or 2 (the AIC and its two AIV); a wait parks the fiber.
 void cross_core_set(int mode, int flag, const loc_t& loc);

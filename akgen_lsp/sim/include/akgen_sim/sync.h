@@ -131,10 +131,13 @@ inline int64_t GetTaskRation() { return ::akgen_sim::ctx().sub_num; }
 inline uint64_t GetSystemCycle() { return static_cast<uint64_t>(::akgen_sim::ctx().now_s); }
 
 // A barrier across all blocks: the launcher runs blocks as fibers and resumes them once every block has arrived.
+// A split (MIX) launch has two vector cores a block, so even one block's vector cores wait for each other
+// (isAIVOnly: the cube cores do not take part).
 template <bool isAIVOnly = true> inline void SyncAll(AKGEN_LOC) {
     ::akgen_sim::touch("SyncAll", loc);
     ::akgen_sim::barrier_all();
-    if (::akgen_sim::ctx().num > 1) ::akgen_sim::sync_all_blocks(loc);
+    const ::akgen_sim::BlockCtx& c = ::akgen_sim::ctx();
+    if (c.num > 1 || c.core_type != 0) ::akgen_sim::sync_all_blocks(loc, isAIVOnly);
 }
 // The GM-workspace form of older CANN versions.
 template <bool isAIVOnly = true>

@@ -160,7 +160,7 @@ public:
             return;
         }
         int32_t pad = c_pad(0, singleN_);
-        check_c_gm(gm, 0, 0, singleM_, singleN_ + pad, "Matmul::IterateAll", loc);
+        check_c_gm(gm, 0, 0, singleM_, singleN_ + pad, "Matmul::IterateAll", loc, enAtomic);
         compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc, pad);
     }
     void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0, AKGEN_LOC) {
@@ -223,7 +223,7 @@ public:
             return;
         }
         int32_t pad = c_pad(n0, nl);
-        check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::GetTensorC", loc);
+        check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::GetTensorC", loc, enAtomic);
         compute(m0, n0, ml, nl, gm.addr_ + uint64_t(m0) * c_stride() + n0, c_stride(), enAtomic, "Matmul::GetTensorC",
                 loc, pad);
     }
@@ -406,9 +406,14 @@ private:
                             "use GetTensorC while it returns true", loc, "logic", "Matmul::GetTensorC");
         }
     }
+    // enAtomic 1: the writes accumulate (atomic add), so other cores' writes to the same C do not race with them
     void check_c_gm(const GlobalTensor<DstT>& gm, int32_t m0, int32_t n0, int32_t ml, int32_t nl, const char* api,
-                    const akgen_sim::loc_t& loc) const {
+                    const akgen_sim::loc_t& loc, uint8_t enAtomic = 0) const {
+        int& atomic = akgen_sim::ctx().atomic;
+        const int saved = atomic;
+        if (enAtomic == 1 && atomic == 0) atomic = 1;
         for (int32_t m = 0; m < ml; ++m) gm.check_access(uint64_t(m0 + m) * c_stride() + n0, uint64_t(nl), true, api, loc);
+        atomic = saved;
     }
 
     // Element (r, c) of a stored rows x cols matrix, from the tensor the user set: ND row-major, or NZ (16 x C0
