@@ -53,20 +53,26 @@ inline double gm_to_local_bw(TPosition p) {
     return mem_of(p) == Mem::UB ? akgen_sim::cfg().bw_gm_ub : akgen_sim::cfg().bw_gm_l1;
 }
 
+// `bursts` runs of `burst` bytes, `pitch` bytes apart in GM from `g` (the cost model's GM side), to or from `local`.
+template <typename T> inline akgen_sim::GmShape gm_shape(const GlobalTensor<T>& g, TPosition local, uint64_t burst,
+                                                         uint64_t bursts, uint64_t pitch, bool write) {
+    akgen_sim::GmShape s;
+    s.gm = g.addr_;
+    s.burst = burst;
+    s.bursts = bursts;
+    s.pitch = pitch;
+    s.l2_mode = g.l2_mode_;
+    s.write = write;
+    s.cube = mem_of(local) != Mem::UB;
+    return s;
+}
 // GM -> local: bytes move on MTE2 after the destination's previous readers finish.
-// `bursts` runs of `burst` bytes, `pitch` bytes apart in GM from `src` (the cost model's GM side).
 template <typename T> inline void dma_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint64_t burst,
                                          uint64_t bursts, uint64_t pitch, const char* api,
                                          const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    akgen_sim::GmShape g;
-    g.gm = src.addr_;
-    g.burst = burst;
-    g.bursts = bursts;
-    g.pitch = pitch;
-    g.l2_mode = src.l2_mode_;
-    g.cube = mem_of(dst.pos_) != Mem::UB;
-    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE2, g, gm_to_local_bw(dst.pos_),
+    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE2, gm_shape(src, dst.pos_, burst, bursts, pitch, false),
+                                          gm_to_local_bw(dst.pos_),
                                           akgen_sim::ready_for_write(dst.slot_), api, loc);
     akgen_sim::wrote(dst.slot_, end);
     c.gm_read += burst * bursts;
@@ -75,15 +81,8 @@ template <typename T> inline void dma_out(const LocalTensor<T>& src, const Globa
                                           uint64_t bursts, uint64_t pitch, const char* api,
                                           const akgen_sim::loc_t& loc) {
     akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    akgen_sim::GmShape g;
-    g.gm = dst.addr_;
-    g.burst = burst;
-    g.bursts = bursts;
-    g.pitch = pitch;
-    g.l2_mode = dst.l2_mode_;
-    g.write = true;
-    g.cube = mem_of(src.pos_) != Mem::UB;
-    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE3, g, akgen_sim::cfg().bw_ub_gm,
+    double end = akgen_sim::charge_gm_dma(akgen_sim::P_MTE3, gm_shape(dst, src.pos_, burst, bursts, pitch, true),
+                                          akgen_sim::cfg().bw_ub_gm,
                                           akgen_sim::ready_for_read(src.slot_), api, loc);
     akgen_sim::read_by(src.slot_, end);
     c.gm_write += burst * bursts;
