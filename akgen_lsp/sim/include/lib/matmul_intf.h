@@ -153,7 +153,7 @@ public:
         if constexpr (kTriangle != 0) {  // base block after base block, those of the triangle
             for_blocks([&](int32_t m0, int32_t n0, int32_t ml, int32_t nl) {
                 int32_t pad = c_pad(n0, nl);
-                check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::IterateAll", loc);
+                check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::IterateAll", loc, enAtomic);
                 compute(m0, n0, ml, nl, gm.addr_ + uint64_t(m0) * c_stride() + n0, c_stride(), enAtomic,
                         "Matmul::IterateAll", loc, pad);
             });
