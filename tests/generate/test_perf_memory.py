@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -50,10 +51,10 @@ def test_a_faster_kernel_that_passes_is_kept_and_a_slower_one_is_not(perf_run) -
     (a,) = summary["attempts"]
     assert a["passed_at"] == 0 and a["rounds"] == 3
     first, second = a["history"][0], a["history"][1]
-    assert first.startswith("generate: compiles, 1/1 cases pass, est. 7.")
+    assert first.startswith("generate: compiles, 1/1 cases pass, est. ")
     assert second.startswith("perf: compiles, 1/1 cases pass, est. ")
-    # the all-core kernel's estimate (about 1 us; the arch profile's tables set its digits) is well under the one-core
-    # kernel's 7 us
+    # the all-core kernel's estimate is well under the one-core kernel's (the arch profile's tables set the digits:
+    # one core reads at its own measured HBM rate, [cost.dma] core_hbm_read_gbps, so its kernel is ~28 us, was 7)
     assert float(second.split("est. ")[1].split()[0]) < float(first.split("est. ")[1].split()[0]) / 4
     (best,) = summary["best"]
     assert best["round"] == 1 and Path(best["path"]).read_text() == CORRECT.rstrip() + "\n"
@@ -64,9 +65,10 @@ def test_the_perf_prompt_has_the_estimate_the_bound_and_the_kept_improvement(per
     out = Path(summary["best"][0]["path"]).parents[5]
     lines = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     first, second, third = (ln["feedback"] for ln in lines)
-    assert "estimated time on Ascend910B2 is 7." in first and "roofline baseline" in first and "bound by" in first
-    assert "pipe utilisation:" in first and "Every case must still pass" in first
-    assert "A change that helped a kernel bound the same way (estimate 7." in second  # the memory, retrieved
+    # the estimate's digits come from the arch profile's tables: the feedback is checked for the estimate, not them
+    assert re.search(r"estimated time on Ascend910B2 is \d", first) and "roofline baseline" in first
+    assert "bound by" in first and "pipe utilisation:" in first and "Every case must still pass" in first
+    assert re.search(r"A change that helped a kernel bound the same way \(estimate \d", second)  # the memory
     assert "Your last version was not kept: it is not faster" in third
     rows = RepairStore(store).similar("performance: bound by HBM", k=5, error_class="performance")
     assert any(r.provenance == "generate" and r.after.strip() == CORRECT.strip() for r in rows)
