@@ -1,7 +1,8 @@
-"""Headless Neovim (Debian's 0.7.2) with editors/nvim: :AkgenGenerate on the question kernel of a task folder, and
-:AkgenImprove on a passing kernel. The server's loop asks the tiny GGUF (forced by grammars: real llama.cpp
-inference), checks each answer in its worker, and only then writes the kept kernel through Neovim's own
-workspace/applyEdit handler; the message says what was verified."""
+"""Headless Neovim (Debian's 0.7.2; 0.12 too for dynamic shape) with editors/nvim: :AkgenGenerate on the question
+kernel of a task folder, :AkgenImprove on a passing kernel, and :AkgenGenerate in dynamic shape (the kernel and its
+host tiling). The server's loop asks the tiny GGUF (forced by grammars: real llama.cpp inference), checks each answer
+in its worker, and only then writes the kept files through Neovim's own workspace/applyEdit handler; the message says
+what was verified."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from generate import dynamic
 
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
 from .tools import lua_literal as _lua
-from .tools import nvim_07
+from .tools import nvim_012, nvim_07
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "editors" / "nvim"
@@ -153,3 +155,58 @@ def test_akgen_improve_keeps_the_faster_correct_kernel_in_neovim(tmp_path: Path,
     assert out["written"], out["notes"]
     assert out["text"].rstrip("\n") == CORRECT.rstrip()  # the faster, still correct kernel; not SLOWER, not WRONG
 
+
+DYNAMIC_INIT = PRELUDE + r"""
+vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
+vim.cmd("AkgenGenerate")
+out.done = vim.wait(500000, function()
+  -- window/showMessage is vim.notify in 0.12, the message area in 0.7
+  if vim.fn.execute("messages"):find("in the editor; save them", 1, true) then return true end
+  for _, n in ipairs(out.notes) do
+    if n:find("in the editor; save them", 1, true) or n:find("nothing verified", 1, true)
+       or n:find("failed", 1, true) then return true end
+  end
+  return false
+end, 200)
+out.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+out.buffers = {{}}
+for _, b in ipairs(vim.api.nvim_list_bufs()) do
+  if vim.api.nvim_buf_is_loaded(b) then
+    out.buffers[vim.api.nvim_buf_get_name(b)] = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n")
+  end
+end
+out.messages = vim.fn.execute("messages")
+vim.cmd("silent! wall")  -- as the message asks: the host files are saved with the kernel
+vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
+vim.cmd("qa!")
+"""
+
+
+@pytest.mark.parametrize("version", ["0.7", "0.12"])
+def test_akgen_generate_in_dynamic_shape_writes_kernel_host_and_new_tiling_header(tmp_path: Path, gguf: Path,
+                                                                                  version: str) -> None:
+    """bench.mode = "dynamic": the answer's three files verified together on every case, then one edit that
+    Neovim's own handler applies: the kernel's buffer, the host template's (loaded from disk), and the tiling header
+    the edit creates (the question folder has none)."""
+    task = dynamic.abs_task(tmp_path / "ws")
+    kernel = task / "question" / "op_kernel" / "abs_math.cpp"
+    settings = {"lint": {"debounce_ms": 20}, "bench": {"mode": "dynamic"},
+                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
+                "generate": {"grammar": [literal_grammar(dynamic.answer())], "max_tokens": dynamic.MAX_TOKENS,
+                             "memory": False}}
+    binary = nvim_07() if version == "0.7" else str(nvim_012())
+    out = _nvim_session(tmp_path, kernel, settings, DYNAMIC_INIT, binary)
+    assert out["attached"] and out["done"], out
+    # window/showMessage is vim.notify in 0.12, the message area in 0.7
+    shown = [*out["notes"], *out["messages"].splitlines()]
+    note = next(n for n in shown if "Generate kernel: verified on the simulator before writing" in n)
+    assert "compiles, 3/3 cases pass" in note and "op_host/abs_math_tiling.h, every case" in note, note
+    host, tiling = task / "question" / "op_host" / "abs_math.cpp", task / "question" / "op_host" / "abs_math_tiling.h"
+    assert out["text"].rstrip("\n") == dynamic.KERNEL.rstrip()
+    assert out["buffers"][str(host)].rstrip("\n") == dynamic.HOST.rstrip()
+    # the new header: created by the edit (0.12) or, for 0.7 without documentChanges, written to disk by the server;
+    # either way it is on disk after :wall (below), and a buffer of it holds the same text
+    assert out["buffers"].get(str(tiling), dynamic.TILING).rstrip("\n") == dynamic.TILING.rstrip()
+    # saved by :wall, as the message asks
+    assert kernel.read_text().rstrip() == dynamic.KERNEL.rstrip() and host.read_text().rstrip() == dynamic.HOST.rstrip()
+    assert tiling.read_text().rstrip() == dynamic.TILING.rstrip()
