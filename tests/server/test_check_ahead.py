@@ -15,21 +15,10 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from .lsp_helpers import CONFIG, SAMPLES, initialize_params
+from .test_save_check import DOUBLE_FREE, TASK_TOML
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-DOUBLE_FREE = SAMPLES / "broken" / "runtime" / "double_free_tensor.cpp"
-TASK_TOML = """\
-[[task]]
-name = "HalfToFloat"
-file = "k.cpp"
-kernel = "half_to_float"
-mode = "static"
-block_dim = 1
-reference = "x.float()"
-inputs = [{ name = "x", shape = [16384], dtype = "float16" }]
-outputs = [{ name = "y", shape = [16384], dtype = "float32" }]
-"""
 AHEAD_DONE = "akgen: checked k.cpp ahead of its save"
 AHEAD_USED = "akgen: k.cpp: the save shows the check made ahead of it"
 
