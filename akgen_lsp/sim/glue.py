@@ -139,26 +139,38 @@ def variants_possible(sources: Sequence[Path], search: Sequence[Path] = ()) -> b
     return all((found := own_headers(s, search)) is not None and not found[0] for s in sources)
 
 
-def variant_lines(sources: Sequence[Path], opts: BuildOptions) -> list[str]:
-    """The sources once per define set of `opts.variants`, each in `namespace akgen_variant_<i>` with its defines and
-    the kernel renamed `akgen_v<i>_<kernel>`; the headers they include (ours and the system's: see
-    `variants_possible`) first, at global scope, so that the sets share them."""
+def _hoisted(sources: Sequence[Path], search: Sequence[Path]) -> tuple[list[str], list[str]]:
+    """For a build that includes its sources more than once: the include lines of what they include that is not the
+    kernel's own (ours, the system's: included once, first, at global scope, so that the passes share them) and the
+    include guards of the sources and their own headers (undefined after each pass: the next includes them again)."""
     lines: list[str] = []
     guards: list[str] = []
     for s in sources:
-        text = s.read_text(encoding="utf-8", errors="replace")
-        lines.extend(dict.fromkeys(include_lines(text)))
-        guards.extend(g for g in INCLUDE_GUARD.findall(code_only(text)) if g not in guards)
+        own, hoisted = own_headers(s, search) or ([], include_lines(s.read_text(encoding="utf-8", errors="replace")))
+        lines.extend(dict.fromkeys(hoisted))
+        for f in [s, *own]:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            guards.extend(g for g in INCLUDE_GUARD.findall(code_only(text)) if g not in guards)
+    return lines, guards
+
+
+def _pass_lines(namespace: str, prelude: Sequence[str], kernel: str, renamed: str, sources: Sequence[Path],
+                guards: Sequence[str]) -> list[str]:
+    """One pass over the sources: in `namespace`, after `prelude`, with the kernel renamed `renamed`."""
+    return [f"namespace {namespace} {{", *prelude, f"#define {kernel} {renamed}",
+            *(f'#include "{s}"' for s in sources), f"#undef {kernel}", *(f"#undef {g}" for g in guards), "}"]
+
+
+def variant_lines(sources: Sequence[Path], opts: BuildOptions, search: Sequence[Path] = ()) -> list[str]:
+    """The sources once per define set of `opts.variants`, each in `namespace akgen_variant_<i>` with its defines and
+    the kernel renamed `akgen_v<i>_<kernel>`; what they include (ours and the system's: see `variants_possible`)
+    first, at global scope."""
+    lines, guards = _hoisted(sources, search)
     keys = sorted({k for v in opts.variants for k in v})
     for i, v in enumerate(opts.variants):
         lines.extend(f"#undef {k}" for k in keys)
         lines.extend(f"#define {k} {v[k]}" for k in keys if k in v)
-        lines.append(f"namespace akgen_variant_{i} {{")
-        lines.append(f"#define {opts.kernel} akgen_v{i}_{opts.kernel}")
-        lines.extend(f'#include "{s}"' for s in sources)
-        lines.append(f"#undef {opts.kernel}")
-        lines.extend(f"#undef {g}" for g in guards)  # the next set includes the sources again
-        lines.append("}")
+        lines.extend(_pass_lines(f"akgen_variant_{i}", (), opts.kernel, f"akgen_v{i}_{opts.kernel}", sources, guards))
     lines.extend(f"#undef {k}" for k in keys)
     return lines
 
@@ -194,24 +206,13 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     if core == "mix":
         # a split build: the sources once per core type, each pass in a namespace of its own with its g_coreType and
         # the kernel renamed; the headers they include come first at global scope (so the passes share them)
-        guards: list[str] = []
-        for s in sources:
-            own, hoisted = own_headers(s, search) or ([], include_lines(s.read_text(encoding="utf-8",
-                                                                                     errors="replace")))
-            lines.extend(dict.fromkeys(hoisted))
-            for f in [s, *own]:
-                text = f.read_text(encoding="utf-8", errors="replace")
-                guards.extend(g for g in INCLUDE_GUARD.findall(code_only(text)) if g not in guards)
+        hoisted, guards = _hoisted(sources, search)
+        lines.extend(hoisted)
         for name, value in (("aic", 1), ("aiv", 2)):
-            lines.append(f"namespace akgen_pass_{name} {{")
-            lines.append(f"inline constexpr int32_t g_coreType = {value};")
-            lines.append(f"#define {opts.kernel} akgen_{name}_{opts.kernel}")
-            lines.extend(f'#include "{s}"' for s in sources)
-            lines.append(f"#undef {opts.kernel}")
-            lines.extend(f"#undef {g}" for g in guards)  # the next pass includes the source again
-            lines.append("}")
+            lines.extend(_pass_lines(f"akgen_pass_{name}", [f"inline constexpr int32_t g_coreType = {value};"],
+                                     opts.kernel, f"akgen_{name}_{opts.kernel}", sources, guards))
     elif opts.variants:
-        lines.extend(variant_lines(sources, opts))
+        lines.extend(variant_lines(sources, opts, search))
     else:
         for s in sources:
             lines.append(f'#include "{s}"')
