@@ -22,7 +22,7 @@ def compile_case(tool: SimToolchain, manifest: Manifest, settings: Settings, bui
     """The build of the case's kernel (from `builds` when the candidate was built with the same options already), or
     None when the toolchain itself failed (g++ missing, the cache unwritable: a BENCH-TOOLCHAIN finding added). A
     build that failed is returned as it is: its findings say why."""
-    opts = dataclasses.replace(options_for(manifest), timeout_s=settings.compile_timeout_s)
+    opts = _options(manifest, settings)
     bkey = _key(opts)
     t0 = time.perf_counter()
     build = builds.get(bkey)
@@ -40,7 +40,11 @@ def compile_case(tool: SimToolchain, manifest: Manifest, settings: Settings, bui
 
 def has_build(manifest: Manifest, settings: Settings, builds: dict[str, Build]) -> bool:
     """Whether `builds` has the build of the case of `manifest` already."""
-    return _key(dataclasses.replace(options_for(manifest), timeout_s=settings.compile_timeout_s)) in builds
+    return _key(_options(manifest, settings)) in builds
+
+
+def _options(manifest: Manifest, settings: Settings) -> BuildOptions:
+    return dataclasses.replace(options_for(manifest), timeout_s=settings.compile_timeout_s)
 
 
 def _key(opts: BuildOptions) -> str:
@@ -48,24 +52,23 @@ def _key(opts: BuildOptions) -> str:
 
 
 def compile_variants(tool: SimToolchain, manifests: Sequence[Manifest], settings: Settings, builds: dict[str, Build],
-                     tm: Timings) -> int:
+                     tm: Timings) -> None:
     """One build for every define set of `manifests` (the cases still to run) not built yet, when there are two or
     more and they differ in their defines only: each set a variant of it (`BuildOptions.variants`), registered in
     `builds` under each set's own key, so `compile_case` finds it. A build that fails or cannot be made is left out:
-    the cases then build one set at a time, and a compile error is reported for its own dtype. Returns how many sets
-    the build has (0: none made)."""
+    the cases then build one set at a time, and a compile error is reported for its own dtype."""
     todo: dict[str, tuple[BuildOptions, Manifest]] = {}
     for m in manifests:
-        opts = dataclasses.replace(options_for(m), timeout_s=settings.compile_timeout_s)
-        if _key(opts) not in builds:
-            todo.setdefault(_key(opts), (opts, m))
+        opts = _options(m, settings)
+        if (key := _key(opts)) not in builds:
+            todo.setdefault(key, (opts, m))
     if len(todo) < 2:
-        return 0
+        return
     (first, m0), *rest = todo.values()
     if any(o.signature != first.signature or o.tiling_header != first.tiling_header or o.tiling_struct !=
            first.tiling_struct or list(o.include_dirs) != list(first.include_dirs) or list(m.sources) !=
            list(m0.sources) for o, m in rest):
-        return 0
+        return
     sets = [o.defines for o, _ in todo.values()]
     common = {k: v for k, v in first.defines.items() if all(d.get(k) == v for d in sets)}
     variants = [{k: v for k, v in d.items() if k not in common} for d in sets]
@@ -73,11 +76,8 @@ def compile_variants(tool: SimToolchain, manifests: Sequence[Manifest], settings
     try:
         build = tool.compile(m0.sources, dataclasses.replace(first, defines=common, variants=variants))
     except Exception:  # the toolchain itself: the cases' own builds say what is wrong
-        return 0
+        return
     finally:
         tm.compile += time.perf_counter() - t0
-    if not build.ok:
-        return 0
-    for key in todo:
-        builds[key] = build
-    return len(todo)
+    if build.ok:
+        builds.update(dict.fromkeys(todo, build))

@@ -23,7 +23,7 @@ from typing import Any
 from pygls.workspace import TextDocument
 
 from akgen_lsp.config import Settings
-from akgen_lsp.server.check_worker import CheckResult
+from akgen_lsp.server.check_worker import CheckResult, plain_settings
 
 # check(path, settings, text) -> the worker's result for `text` checked as the file at `path`
 CheckText = Callable[[str, Mapping[str, Any], str], Awaitable[CheckResult]]
@@ -37,10 +37,9 @@ def _digest(text: str, settings: Mapping[str, Any]) -> str:
 
 @dataclass
 class _Ahead:
-    digest: str
     generation: int
     task: asyncio.Task[CheckResult] | None = None
-    running: bool = False  # past the pause: the check itself started
+    digest: str = ""  # of the text and settings checked, set when the check starts (past the pause)
 
 
 class CheckAhead:
@@ -49,26 +48,25 @@ class CheckAhead:
     def __init__(self) -> None:
         self._ahead: dict[str, _Ahead] = {}
         self.generation = 0  # bumped by whatever a check's result may depend on besides the document's text
-        self.started = 0
-        self.used = 0
 
     def enabled(self, settings: Settings) -> bool:
         return (bool(settings.get("check.ahead", True)) and settings.get("check_on_save") != "off"
                 and str(settings.get("toolchain.name", "auto")) != "none")
 
-    def schedule(self, doc: TextDocument, settings: Settings, plain: Mapping[str, Any], check: CheckText) -> None:
-        """After a change: cancel the check ahead of the previous text, start one for this text after the pause."""
+    def schedule(self, doc: TextDocument, settings: Settings, check: CheckText) -> None:
+        """After a change: cancel the check ahead of the previous text, start one for this text after the pause
+        (only then is anything computed: a change is a keystroke)."""
         self.cancel(doc.uri)
         if not self.enabled(settings):
             return
         delay = max(0.0, float(settings.get("check.ahead_ms", 400) or 0) / 1000.0)
         text, path = doc.source, doc.path
-        ahead = _Ahead(_digest(text, plain), self.generation)
+        ahead = _Ahead(self.generation)
 
         async def run() -> CheckResult:
             await asyncio.sleep(delay)
-            ahead.running = True
-            self.started += 1
+            plain = plain_settings(settings)
+            ahead.digest = _digest(text, plain)
             return await check(path, plain, text)
 
         ahead.task = asyncio.ensure_future(run())
@@ -82,12 +80,11 @@ class CheckAhead:
         if ahead is None or ahead.task is None:
             return None
         task = ahead.task
-        usable = (ahead.running and ahead.digest == _digest(doc.source, plain) and ahead.generation == self.generation
-                  and not task.cancelled() and not (task.done() and task.exception() is not None))
+        usable = (bool(ahead.digest) and ahead.digest == _digest(doc.source, plain) and ahead.generation ==
+                  self.generation and not task.cancelled() and not (task.done() and task.exception() is not None))
         if not usable:
             task.cancel()
             return None
-        self.used += 1
         return task
 
     def cancel(self, uri: str) -> None:

@@ -248,7 +248,7 @@ class SaveChecks:
                      f"{result.figures.get('status') or 'no task'})")
             return result
 
-        self.ahead.schedule(doc, settings, plain_settings(settings), check)
+        self.ahead.schedule(doc, settings, check)
 
     def take_ahead(self, doc: TextDocument, settings: Settings) -> asyncio.Task[CheckResult] | None:
         """On save: the check ahead of the saved text, if still valid; then nothing else's check ahead is (a saved
