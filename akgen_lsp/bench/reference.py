@@ -319,7 +319,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     data, ref = _compute_case(task, case, input_names, output_names)
     if key is not None:
         custom = data.custom_check is not None
-        size = sum(int(getattr(t, "array", np.zeros(0)).nbytes) for t in [*data.inputs, *data.outputs])
+        size = sum(tensorlist.n_bytes(t) for t in [*data.inputs, *data.outputs])  # a list is not joined for it
         refcache.put(key, {"data": dataclasses.replace(data, custom_check=None), "custom": custom,
                            "ref": ref if custom else None}, size_hint=size * (2 if custom else 1))
     return data

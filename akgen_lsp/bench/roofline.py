@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
+from akgen_lsp.bench import tensorlist
 from akgen_lsp.bench.reference import CaseData, task_python
 from akgen_lsp.bench.tasks import Case, Task
 
@@ -20,7 +21,7 @@ VECTOR_BYTES_PER_CYCLE = 256
 
 
 def minimal_bytes(data: CaseData) -> int:
-    return int(sum(t.array.nbytes for t in data.inputs) + sum(t.array.nbytes for t in data.outputs))
+    return int(sum(tensorlist.n_bytes(t) for t in [*data.inputs, *data.outputs]))
 
 
 def task_flops(task: Task, case: Case, data: CaseData) -> tuple[float, str]:
@@ -32,7 +33,7 @@ def task_flops(task: Task, case: Case, data: CaseData) -> tuple[float, str]:
             return float(value), kind
         except Exception:  # the task's own code: fall back to the default
             pass
-    return float(sum(t.array.size for t in data.outputs)), "vector"
+    return float(sum(tensorlist.n_elements(t) for t in data.outputs)), "vector"
 
 
 def baseline_us(task: Task, case: Case, data: CaseData, arch: ArchProfile) -> float:
@@ -43,7 +44,7 @@ def baseline_us(task: Task, case: Case, data: CaseData, arch: ArchProfile) -> fl
     if kind == "cube":
         peak = arch.aic_cores * clock * CUBE_FLOPS_PER_CYCLE
     else:
-        itemsize = max(1, min((t.array.itemsize for t in data.outputs), default=4))
+        itemsize = max(1, min((tensorlist.first_array(t).itemsize for t in data.outputs), default=4))
         peak = arch.aiv_cores * clock * VECTOR_BYTES_PER_CYCLE / itemsize
     compute_us = flops / peak * 1e6 if peak > 0 else 0.0
     return max(mem_us, compute_us, 1e-6)

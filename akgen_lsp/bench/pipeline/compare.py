@@ -43,6 +43,39 @@ class _CustomCall:
         return ok
 
 
+class _Decided:
+    """The verdict of a custom check that has run, as `compare_outputs` asks for it (not run a second time)."""
+
+    def __init__(self, ok: bool, last_stats: tuple[float, float] | None) -> None:
+        self.ok, self.last_stats = ok, last_stats
+
+    def __call__(self) -> bool:
+        return self.ok
+
+
+def _raw_outputs(outputs: dict[str, str], written: list[tuple[str, Any]],
+                 items: list[np.ndarray] | None) -> list[np.ndarray]:
+    """The kernel's outputs as the default rule compares them: a plain output memory-mapped (compared a chunk at
+    a time, so a 1 GiB output is never widened whole), a list's elements concatenated; list elements already read
+    for a custom check (`items`, in `load_items`' order) are not read again."""
+    out: list[np.ndarray] = []
+    pos = 0
+    for name, t in written:
+        names = tensorlist.output_names(name, t, outputs)
+        listed = isinstance(t, tensorlist.TensorList) or len(names) == 1
+        count = len(names) if listed else 1
+        if name in outputs and not isinstance(t, tensorlist.TensorList):
+            out.append(np.load(outputs[name], mmap_mode="r"))
+        elif items is not None and listed:
+            out.append(np.concatenate([a.reshape(-1) for a in items[pos:pos + count]]))
+        elif items is not None:
+            out.append(items[pos])  # one expected tensor written as a list in place, already joined
+        else:
+            out.append(tensorlist.load(outputs, name, t))
+        pos += count
+    return out
+
+
 def _nonfinite_where_finite(refs: Sequence[Any], outs: Sequence[Any], names: Sequence[str],
                             dtypes: Sequence[str | None], chunk: int = 1 << 22) -> list[tuple[str, int, int]]:
     """(output name, elements that are NaN/inf in the kernel's output where the reference is finite, size) for each
@@ -73,10 +106,10 @@ def check_work(run: Run, binding: list[tuple[str, str, Any]], opdef: OpDef | Non
     # When the TilingFunc reads input values (GetInputTensor(i)->GetData: Fill's dims), an input of one 32-byte
     # block at most is a value the tiling or a __gm__ pointer dereference (unseen by the simulator's GM counters)
     # carries: it does not make "never read its inputs".
-    n_in = sum(int(t.array.size) for k, n, t in binding
+    n_in = sum(tensorlist.n_elements(t) for k, n, t in binding
                if (k == "in" or (k == "inout" and not in_place_only)) and n.lower() not in refs
-               and (not host_reads_values or isinstance(t, tensorlist.TensorList) or int(t.array.nbytes) > 32))
-    n_out = sum(int(t.array.size) for k, _n, t in binding if k in ("out", "inout", "scratch"))
+               and (not host_reads_values or isinstance(t, tensorlist.TensorList) or tensorlist.n_bytes(t) > 32))
+    n_out = sum(tensorlist.n_elements(t) for k, _n, t in binding if k in ("out", "inout", "scratch"))
     # a ref/in-place output the op leaves as it was (ScatterList, every mask False) needs no write
     n_out = n_out if anticheat.must_write(_outputs_and_initial(binding, opdef)) else 0
     if anticheat.has_gm_figures(run.blocks):
@@ -107,24 +140,30 @@ def compare_case(task: Task, case: Case, data: CaseData, run: Run, binding: list
         findings.append(_finding("BENCH-OUTPUT", f"case {case.case_id}: the run wrote no output for "
                                  f"{', '.join(missing)}", str(kernel), "runtime", source="akgen-run"))
         return None
-    # a plain output is memory-mapped and compared a chunk at a time (a 1 GiB output is never widened whole)
-    raw_outs = [np.load(run.outputs[n], mmap_mode="r") if n in run.outputs and not isinstance(t, tensorlist.TensorList)
-                else tensorlist.load(run.outputs, n, t) for n, t in written]
-    refs = [t.array for t in data.outputs]
     # raw bfloat16 bits are decoded by the dtype each side holds: the kernel's output dtype may be the op's
     wrote = {a["name"]: a.get("dtype") for a in raw["args"] if "output" in a}
     dts = ["bfloat16" if wrote.get(n) == "bfloat16" else t.dtype
            for (n, _), t in zip(written, data.outputs, strict=False)] + [t.dtype for t in data.outputs[len(written):]]
     names = [t.name for t in data.outputs]
-    custom = None
+    custom: _Decided | None = None
+    failed: ReferenceError_ | None = None
+    raw_items: list[np.ndarray] | None = None
     if data.custom_check:
         raw_items = tensorlist.load_items(run.outputs, written)  # list outputs element by element
-        custom = _CustomCall(data.custom_check, raw_items)
-    try:
-        cmp = compare_outputs(refs, raw_outs, data.tolerance, names, custom, dtypes=dts)
-    except ReferenceError_ as exc:
-        cmp = compare_outputs(refs, raw_outs, data.tolerance, names, dtypes=dts)
-        findings.append(_finding("BENCH-CUSTOM-CHECK", f"the task's custom_check_precision failed ({exc}); "
+        call = _CustomCall(data.custom_check, raw_items)
+        try:
+            custom = _Decided(call(), call.last_stats)  # the task's check runs once
+        except ReferenceError_ as exc:
+            failed = exc
+        if custom is not None and custom.ok and custom.last_stats is not None and len(written) == len(
+                data.outputs) and all(np.isfinite(v) for v in custom.last_stats):
+            # the task's own check passed and measured finite errors: the outputs need no second reading
+            return Comparison(True, max_abs=float(custom.last_stats[0]), max_rel=float(custom.last_stats[1]))
+    raw_outs = _raw_outputs(run.outputs, written, raw_items)
+    refs = [t.array for t in data.outputs]
+    cmp = compare_outputs(refs, raw_outs, data.tolerance, names, custom, dtypes=dts)
+    if failed is not None:
+        findings.append(_finding("BENCH-CUSTOM-CHECK", f"the task's custom_check_precision failed ({failed}); "
                                  "used the default rule", str(task.validation), "harness",
                                  severity=Severity.WARNING))
     if cmp.ok and custom is not None and not np.isfinite(cmp.max_abs):

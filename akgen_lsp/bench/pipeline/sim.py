@@ -35,6 +35,20 @@ from akgen_lsp.sim.manifest import ManifestError
 from akgen_lsp.sim.toolchain import SimToolchain
 
 
+def _one_per_kind(cases: list[Any]) -> list[Any]:
+    """One case of each kind among `cases` (the same values in every column but the shapes: the same dtypes), the
+    one with the shortest shape text: the case whose manifest (its inputs written, its reference loaded) tells the
+    dtype set of its kind for the shared build. A case of a kind whose defines differ after all builds on its own
+    turn, as any case does."""
+    best: dict[tuple[Any, ...], tuple[int, Any]] = {}
+    for c in cases:
+        kind = tuple(sorted((k, repr(v)) for k, v in c.items() if k != "case_id" and "shape" not in k.lower()))
+        size = sum(len(str(v)) for k, v in c.items() if "shape" in k.lower())
+        if kind not in best or size < best[kind][0]:
+            best[kind] = (size, c)
+    return [c for _size, c in best.values()]
+
+
 def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, Any]:
     """Evaluate one candidate on every case of its task on the simulator; returns the candidate's record."""
     t_start = time.perf_counter()
@@ -119,7 +133,7 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         if builds and not variants_tried and not has_build(manifest, settings, builds):
             # a second dtype set: this one and those of the cases after it in one build (pipeline/compile.py)
             variants_tried = True
-            later = [m for m in (manifest_ahead(c) for c in cases[pos + 1:]) if m is not None]
+            later = [m for m in (manifest_ahead(c) for c in _one_per_kind(cases[pos + 1:])) if m is not None]
             compile_variants(tool, [manifest, *later], settings, builds, tm)
         build = compile_case(tool, manifest, settings, builds, prep.kernel, findings, tm)
         if build is None:
