@@ -13,13 +13,15 @@
 // C in ND_ALIGN has rows of N rounded up to 32 bytes, the padding columns written as zeros.
 // int8 inputs with SetQuantScalar / SetQuantVector dequantise the int32 sums (see SetQuantScalar).
 // NZ: 16 x C0 fractals (C0 = 32 bytes of T), one column block after another (`at`).
-// Not emulated (a compile error or a finding says so): other CubeFormats and NZ outputs, batch interfaces.
+// The batch interfaces (IterateBatch, IterateNBatch, GetBatchTensorC) are in matmul_batch.h.
+// Not emulated (a compile error or a finding says so): other CubeFormats and NZ outputs.
 // Cost (an estimate): GM -> L1 traffic on MTE2, the MACs on M (4096 half MACs per cycle x 0.93), C on FIX.
 #pragma once
 
 #include "../kernel_operator.h"
 #include "../akgen_sim/adv_tiling.h"
 #include "matmul_types.h"
+#include "matmul_batch.h"
 
 namespace AscendC {
 
@@ -27,7 +29,10 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
           template <const auto& = MM_CFG, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy,
           typename = void>
-class Matmul {
+class Matmul : public mm_detail::BatchOps<Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>,
+                                          A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG> {
+    friend class mm_detail::BatchOps<Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>;
+
 public:
     using AType = A_TYPE;
     using BType = B_TYPE;
@@ -260,8 +265,6 @@ public:
     void SetHF32(bool = false, int32_t = 0) {}
     void SetSubBlockIdx(uint8_t) {}
     uint8_t GetSubBlockIdx() { return 0; }
-    template <class T> void SetWorkspace(__gm__ const T*, int) {}
-    template <class T> void SetWorkspace(GlobalTensor<T>&) {}
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     template <class T> void SetSelfDefineData(T) {}
     void SetUserDefInfo(const uint64_t) {}
@@ -275,7 +278,6 @@ public:
         quant_ = 2;
         quantVec_ = quantTensor;
     }
-    void SetBatchNum(int32_t, int32_t) {}
 
 private:
     // TrianUpper/LowerMatmulPolicy: only the base blocks (mi, ni) with mi <= ni (upper) or mi >= ni (lower)
