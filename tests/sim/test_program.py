@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from akgen_lsp.cli import app
-from akgen_lsp.sim.program import rewrite_launches, run_program
+from akgen_lsp.sim.program import main_returns, rewrite_launches, run_program
 from akgen_lsp.sim.toolchain import run_manifest
 
 from .conftest import marker_line, needs_gxx
@@ -174,3 +174,13 @@ def test_missing_program_and_workdir(tmp_path: Path) -> None:
 def test_programs_have_markers_or_launches(name: str) -> None:
     _, lines = rewrite_launches((PROGRAMS / name).read_text(encoding="utf-8"))
     assert len(lines) == 1
+
+
+def test_main_without_return_exits_zero(tmp_path: Path) -> None:
+    # reaching main's end returns 0; the renamed main (akgen_user_main) gets the `return 0;` that C++ implies, on
+    # the brace's line (it used to run on past its end and crash in the string's destructor)
+    assert main_returns("int main() {\n  f();\n}\n") == "int main() {\n  f();\nreturn 0;}\n"
+    assert main_returns("int main();\nint g() { return 1; }\n") == "int main();\nint g() { return 1; }\n"
+    res = run_program(PROGRAMS / "main_no_return.asc", tmp_path)
+    assert res.status == "ok" and res.exit_code == 0, [f.message for f in res.findings]
+    assert "a name long enough to live on the heap" in res.stdout
