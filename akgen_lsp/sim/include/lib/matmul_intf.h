@@ -49,9 +49,10 @@ public:
     static_assert((A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
                    A_TYPE::format == CubeFormat::VECTOR) &&
                   (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ) &&
-                  (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN),
+                  (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
+                   (C_TYPE::format == CubeFormat::NZ && C_TYPE::pos == TPosition::CO1)),
                   "akgen sim: the high-level Matmul is emulated for CubeFormat::ND and NZ inputs (and a VECTOR A) and ND "
-                  "outputs only");
+                  "outputs only (and an NZ C in CO1, filled by Iterate(enPartialSum, localCmatrix))");
     static_assert(!std::is_same_v<SrcAT, int4b_t> && !std::is_same_v<SrcBT, int4b_t>,
                   "akgen sim: the high-level Matmul of int4b_t inputs is not emulated yet (int8_t, half, bfloat16_t "
                   "and float are)");
@@ -153,6 +154,7 @@ public:
         (void)enSequentialWrite;
         (void)waitIterateAll;
         (void)fakeMsg;
+        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
         if constexpr (kTriangle != 0) {  // base block after base block, those of the triangle
@@ -169,6 +171,7 @@ public:
         compute(0, 0, singleM_, singleN_, gm.addr_, c_stride(), enAtomic, "Matmul::IterateAll", loc, pad);
     }
     void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0, AKGEN_LOC) {
+        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
         uint32_t stride = local_stride(singleN_);
@@ -203,6 +206,34 @@ public:
         }
         return step();
     }
+    // The user's CO1 (C in CO1, NZ): the next base block into localCmatrix as 16 x 16 fractals, column block after
+    // column block over baseM rows aligned to 16; enPartialSum adds it to what the L0C holds (without the bias).
+    template <bool sync = true, typename T>
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix, AKGEN_LOC) {
+        static_assert(std::is_same_v<T, DstT>, "akgen sim: Matmul::Iterate's localCmatrix has C's type");
+        const char* api = "Matmul::Iterate";
+        akgen_sim::touch(api, loc);
+        ready(api, loc);
+        if (!step()) return false;
+        if (!in_triangle(curM_, curN_)) return true;
+        const int32_t m0 = curM_ * base_m(), n0 = curN_ * base_n();
+        const int32_t ml = std::min(base_m(), singleM_ - m0), nl = std::min(base_n(), singleN_ - n0);
+        const uint64_t rows = uint64_t(ml + 15) / 16 * 16, cols = uint64_t(nl + 15) / 16 * 16;
+        akgen_sim::check_local(localCmatrix, "localCmatrix", api, rows * cols * sizeof(DstT), loc, false);
+        std::vector<DstT> blk(size_t(ml) * size_t(nl));
+        const bool bias = bias_.set;
+        bias_.set = bias && !enPartialSum;  // as CANN: the bias goes in with the first product only
+        compute(m0, n0, ml, nl, blk.data(), uint32_t(nl), 0, api, loc);
+        bias_.set = bias;
+        akgen_sim::ctx().gm_write -= uint64_t(ml) * uint64_t(nl) * sizeof(DstT);  // C stays in L0C
+        for (int32_t r = 0; r < ml; ++r) {
+            for (int32_t c = 0; c < nl; ++c) {
+                DstT& o = localCmatrix.addr_[uint64_t(c / 16) * rows * 16 + uint64_t(r) * 16 + uint64_t(c % 16)];
+                o = enPartialSum ? static_cast<DstT>(o + blk[size_t(r) * nl + c]) : blk[size_t(r) * nl + c];
+            }
+        }
+        return true;
+    }
     bool step() {
         int32_t bm = base_m(), bn = base_n();
         int32_t mBlocks = (singleM_ + bm - 1) / bm, nBlocks = (singleN_ + bn - 1) / bn;
@@ -217,6 +248,7 @@ public:
     }
     template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
+        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
@@ -235,6 +267,7 @@ public:
     template <bool sync = true> void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
         (void)enSequentialWrite;
+        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
@@ -297,6 +330,7 @@ private:
             }
         }
     }
+    static constexpr bool kCo1 = C_TYPE::pos == TPosition::CO1;
     static constexpr bool kStatic = std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
     static TCubeTiling static_tiling() {
         TCubeTiling t{};

@@ -97,6 +97,9 @@ inline void gemm_blocked(Acc* acc, const Acc* a, const Acc* b, int32_t ml, int32
 // choose buffering and scheduling, which the emulation does not model, except which base blocks are computed: the
 // triangular ones compute a base block (mi, ni) of the single-core shape only where mi <= ni (upper) or mi >= ni
 // (lower); the others are neither computed nor written (C keeps what it held).
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;  // CANN's matmul_config_utils.h: the depth of the Matmul's queues
+}
 namespace Impl::Detail {
 template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
 struct MatmulPolicy {
