@@ -345,6 +345,8 @@ def register(app: typer.Typer) -> None:
         except (CorpusError, BackendError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        finally:
+            model_fixer.close()  # its backend served every broken kernel of the run
         if routed_model is not None:
             result["model"] = routed_model
         if as_json:

@@ -16,12 +16,15 @@ candidate and count (or offer) only those that verify. Two fixers are registered
 - ``model`` (`ModelFixer`): the configured model backend (llama.cpp, transformers, an OpenAI-compatible server) asked
   with the repair prompt of `errors.samples` (the diagnostic report and the file), `k` samples, optionally
   constrained by a GBNF grammar; an answer is the whole file in a ```cpp block, or a unified diff of it in a
-  ```diff block.
+  ```diff block. One `ModelFixer` keeps the backend it loaded (one per routed model) and one event loop for all the
+  kernels it is asked about, until `close()` (a run of the repair benchmark is one `with ModelFixer(...)`): a local
+  model is loaded once per process, a served model's HTTP client and its connection are reused.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,7 +36,7 @@ from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.report import build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
 from akgen_lsp.findings import Edit, Finding, Severity, Span, apply_edits
-from akgen_lsp.model.backends import BackendError, GenParams, Prompt, make_backend
+from akgen_lsp.model.backends import Backend, BackendError, GenParams, Prompt, make_backend
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec
 from akgen_lsp.model.route import route_request
@@ -122,10 +125,15 @@ class FindingFixer:
         return out[:k]
 
 
+# the settings that make one backend (`make_backend`): kernels whose routed settings agree on them share it
+_BACKEND_KEYS = ("model.backend", "model.path", "model.endpoint", "model.name", "model.n_ctx", "model.n_threads",
+                 "model.n_gpu_layers", "model.device", "model.api_key_env", "model.timeout_s")
+
+
 class ModelFixer:
     """Asks the model that routing picks for a repair (`model.route.route_request`, kind ``repair``: the largest of
     ``model.route.models`` within ``model.route.repair_ms`` / ``repair_j``; the configured ``model.*`` when routing
-    is off) for `k` corrected files."""
+    is off) for `k` corrected files. The backends stay loaded until `close()` (or the end of a ``with`` block)."""
 
     name = "model"
 
@@ -134,6 +142,38 @@ class ModelFixer:
         self.grammar = grammar  # a GBNF grammar, or one per broken kernel
         self.max_tokens = max_tokens
         self.workspace = workspace  # where routing looks for models/ when no akgen.toml configured it
+        self._backends: dict[tuple[str, ...], Backend] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __enter__(self) -> ModelFixer:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the backends (a served model's HTTP client; a local model stays loaded for the process, shared
+        with every backend that asks for it) and the event loop."""
+        loop, self._loop = self._loop, None
+        if loop is None:
+            return
+        for backend in self._backends.values():
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(backend.close())
+        self._backends.clear()
+        loop.close()
+
+    async def _backend(self, settings: Settings, spec: ModelSpec) -> Backend:
+        key = tuple(str(settings[k]) for k in _BACKEND_KEYS)
+        backend = self._backends.get(key)
+        if backend is None:
+            backend = make_backend(settings, spec.context if spec.known else None)
+            if backend is None:
+                raise BackendError("the model fixer needs a model: set model.backend and model.path (or "
+                                   "model.endpoint); see models/README.md", "config")
+            await backend.load()
+            self._backends[key] = backend
+        return backend
 
     def routed(self, settings: Settings) -> tuple[Settings, ModelSpec, str]:
         """The settings of the model a repair goes to, its registry entry and what routing chose ("" when off)."""
@@ -155,37 +195,32 @@ class ModelFixer:
         prompt = Prompt(render_chat(messages, template=template, think=False), messages=tuple(messages), kind="chat",
                         think=False)
         grammar = self.grammar(broken) if callable(self.grammar) else self.grammar
-        return asyncio.run(self._ask(prompt, routed, spec, k, broken.text, grammar))
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(self._ask(prompt, routed, spec, k, broken.text, grammar))
 
     async def _ask(self, prompt: Prompt, settings: Settings, spec: ModelSpec, k: int, broken_text: str,
                    grammar: str | None) -> list[CandidateEdit]:
-        backend = make_backend(settings, spec.context if spec.known else None)
-        if backend is None:
-            raise BackendError("the model fixer needs a model: set model.backend and model.path (or "
-                               "model.endpoint); see models/README.md", "config")
-        await backend.load()
+        backend = await self._backend(settings, spec)
         out: list[CandidateEdit] = []
-        try:
-            for i in range(k):
-                # by default about the file's length; a local model's at most half its context (model.n_ctx: the
-                # rest is the prompt's); a served model's context is the server's
-                default = max(1024, len(prompt.text) // 2)
-                if settings["model.backend"] != "openai":
-                    default = min(default, max(256, int(settings["model.n_ctx"]) // 2))
-                params = GenParams(max_tokens=self.max_tokens or default,
-                                   temperature=float(settings["model.temperature"]), top_p=float(settings["model.top_p"]),
-                                   seed=1234 + i, timeout_s=float(settings["model.timeout_s"]) * 8,
-                                   grammar=grammar)
-                gen = backend.stream(prompt, params)
-                try:
-                    answer = await asyncio.wait_for(gen.text(), params.timeout_s)
-                finally:
-                    await gen.aclose()
-                code = extract_code(answer, broken_text)
-                if code is not None:
-                    out.append(CandidateEdit(code, f"model sample {i + 1}", self.name))
-        finally:
-            await backend.close()
+        for i in range(k):
+            # by default about the file's length; a local model's at most half its context (model.n_ctx: the
+            # rest is the prompt's); a served model's context is the server's
+            default = max(1024, len(prompt.text) // 2)
+            if settings["model.backend"] != "openai":
+                default = min(default, max(256, int(settings["model.n_ctx"]) // 2))
+            params = GenParams(max_tokens=self.max_tokens or default,
+                               temperature=float(settings["model.temperature"]), top_p=float(settings["model.top_p"]),
+                               seed=1234 + i, timeout_s=float(settings["model.timeout_s"]) * 8,
+                               grammar=grammar)
+            gen = backend.stream(prompt, params)
+            try:
+                answer = await asyncio.wait_for(gen.text(), params.timeout_s)
+            finally:
+                await gen.aclose()
+            code = extract_code(answer, broken_text)
+            if code is not None:
+                out.append(CandidateEdit(code, f"model sample {i + 1}", self.name))
         return out
 
 

@@ -164,13 +164,14 @@ def run_repair_bench(corpus: Path, fixers: Sequence[str], samples: int = 1, spli
                         cann_version=str(settings["cann.version"]), checks=str(settings["sim.checks"]))
     executor = executor or (SerialExecutor() if jobs == 1 else LocalPoolExecutor(jobs))
     objects = dict(fixer_objects or {})
+    made: dict[str, Fixer] = {}  # the fixers this run made (one each, reused by every step): closed at its end
     results: dict[str, Any] = {}
     done: dict[str, list[Attempt]] = {}
     for name in fixers:
         chain = ["deterministic", "model"] if name == "both" else [name]
         attempts: list[Attempt] = []
         for step in chain:
-            fixer = objects.get(step) or get_fixer(step)
+            fixer = objects.get(step) or made.get(step) or made.setdefault(step, get_fixer(step))
             todo = [b for b in broken if not (step == "model" and name == "both" and any(
                 a.broken.id == b.id and any(a.verified) for a in attempts))]
             step_attempts = []
@@ -184,6 +185,10 @@ def run_repair_bench(corpus: Path, fixers: Sequence[str], samples: int = 1, spli
             attempts = _merge(attempts, step_attempts)
         done[name] = attempts
         results[name] = _summary(attempts, samples)
+    for made_fixer in made.values():
+        close = getattr(made_fixer, "close", None)
+        if callable(close):
+            close()
     rows = [{"id": a.broken.id, "task": a.broken.task_id, "class": a.broken.error_class, "fixer": name,
              "candidates": [{"title": c.title, "fixer": c.fixer, "verified": v, **r}
                             for c, v, r in zip(a.candidates, a.verified, a.records, strict=True)]}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -139,3 +140,49 @@ def test_akgen_errors_bench_fixer_model_goes_to_the_model_routing_picks(corpus: 
     assert result["model"]["path"] == str((models / f"{picked}-q4.gguf").resolve())
     row = result["fixers"]["model"]["all"]
     assert row["proposed"] == 2 and row["verified"] == 0 and row["offered_unverified"] == 0, row
+
+
+def test_the_model_is_loaded_once_for_every_broken_kernel_of_a_run(corpus: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`akgen errors bench --fixer model` on every broken kernel of the corpus, two samples each, through the real
+    llama.cpp and the tiny GGUF: llama.cpp builds the model once, the fixer loads its backend once (not once per
+    kernel) and closes it when the run ends; every answer is still the model's (four candidates proposed)."""
+    import llama_cpp
+    from typer.testing import CliRunner
+
+    from akgen_lsp.cli import app
+    from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend
+
+    gguf = write_tiny_gguf(tmp_path / "once.gguf", n_ctx=4096)  # a file no earlier test loaded in this process
+    built: list[str] = []
+    calls: dict[str, int] = {"load": 0, "close": 0}
+    real_init, real_load, real_close = llama_cpp.Llama.__init__, LlamaCppBackend.load, LlamaCppBackend.close
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        built.append(str(kwargs.get("model_path")))
+        real_init(self, *args, **kwargs)
+
+    async def load(self: LlamaCppBackend) -> None:
+        calls["load"] += 1
+        await real_load(self)
+
+    async def close(self: LlamaCppBackend) -> None:
+        calls["close"] += 1
+        await real_close(self)
+
+    monkeypatch.setattr(llama_cpp.Llama, "__init__", init)
+    monkeypatch.setattr(LlamaCppBackend, "load", load)
+    monkeypatch.setattr(LlamaCppBackend, "close", close)
+    (tmp_path / "akgen.toml").write_text(f'[model]\nbackend = "llama_cpp"\npath = "{gguf}"\nn_ctx = 2048\n'
+                                         'temperature = 0.0\n', encoding="utf-8")
+    grammar = tmp_path / "answer.gbnf"
+    grammar.write_text('root ::= "```cpp\\nint main() { return 0; }\\n```"', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["errors", "bench", "--corpus", str(corpus), "--fixer", "model", "--split", "all",
+                                   "--samples", "2", "--max-cases", "1", "--jobs", "1", "--grammar", str(grammar),
+                                   "--out", str(tmp_path / "bench"), "--json"])
+    assert res.exit_code == 0, res.output
+    row = json.loads(res.stdout)["fixers"]["model"]["all"]
+    assert row["broken"] == 2 and row["proposed"] == 4, row
+    assert [p for p in built if p == str(gguf)] == [str(gguf)], built
+    assert calls == {"load": 1, "close": 1}, calls
