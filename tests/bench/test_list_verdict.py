@@ -166,3 +166,40 @@ def test_the_joined_list_is_made_once_and_not_pickled() -> None:
 class _Tensor:
     def __init__(self, name: str, array: np.ndarray, dtype: str, index: int = -1) -> None:
         self.name, self.array, self.dtype, self.index = name, array, dtype, index
+
+
+def _original_check(outputs: list[Any], outputs_new: list[Any], max_abs: float, max_rel: float) -> int:
+    """NPUKernelBench's framework check as it reads (four finiteness tests per output), for the comparison below."""
+    ok = 1
+    for o, n in zip(outputs, outputs_new, strict=True):
+        a = torch.abs(o - n)
+        r = a / (torch.abs(o) + 1e-7)
+        if any(bool(torch.any(~torch.isfinite(x))) for x in (o, n, a, r)):
+            ok = 0
+        if bool(((a > max_abs) & (r > max_rel)).any()):
+            ok = 0
+    return ok
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_the_framework_check_gives_the_originals_verdict(dtype: str) -> None:
+    from akgen_lsp.bench.reference import _check_precision
+
+    dt = getattr(torch, dtype)
+    base = [torch.tensor([0.0, 1.0, -2.5, 3.0e-3], dtype=dt), torch.tensor([[4.0, 0.5], [6.0e4, -1.0]], dtype=dt)]
+    variants: dict[str, list[Any]] = {"same": [b.clone() for b in base]}
+    for name, (k, i, value) in {"inf out": (0, 1, float("inf")), "nan out": (1, 2, float("nan")),
+                                "off": (0, 2, -2.49), "small off": (1, 0, 4.0 + 2 ** -8),
+                                "at zero": (0, 0, 1e-3), "big at zero": (0, 0, 0.02),
+                                "overflow": (1, 2, -6.0e4)}.items():
+        v = [b.clone() for b in base]
+        v[k].view(-1)[i] = value
+        variants[name] = v
+    verdicts = {}
+    for name, outs in variants.items():
+        for ref, new in ((base, outs), (outs, base)):  # non-finite values on either side
+            got, a, r = _check_precision(ref, new, 1e-4, 1e-4)
+            assert got == _original_check(ref, new, 1e-4, 1e-4), (name, dtype)
+            assert a.numel() == r.numel() == 8
+            verdicts[name] = got
+    assert verdicts["same"] == 1 and verdicts["inf out"] == verdicts["nan out"] == verdicts["off"] == 0
