@@ -1,7 +1,7 @@
 """The high-level Matmul with NZ-format inputs (CANN's group-matmul sample feeds B in NZ): 16 x C0 fractals, C0 the
 32 bytes of the type (16 halves, 32 int8), one column block after another over all rows. A half ND x NZ product and
-an int8 NZ x NZ product into int32, and a GEMV whose A is in VECTOR format (one row, stored as ND)
-(programs/matmul_nz.asc); NZ and VECTOR inputs used to be a compile error."""
+an int8 NZ x NZ product into int32, a GEMV whose A is in VECTOR format (one row, stored as ND), and NZ float
+outputs (programs/matmul_nz.asc); NZ and VECTOR inputs and NZ outputs used to be a compile error."""
 
 from __future__ import annotations
 
@@ -45,3 +45,9 @@ def test_nz_inputs_of_the_high_level_matmul(tmp_path: Path) -> None:
     np.testing.assert_array_equal(c2, a2.astype(np.int32) @ b2.astype(np.int32))
     c3 = np.fromfile(tmp_path / "output" / "c3.bin", dtype=np.float32).reshape(1, 48)
     np.testing.assert_allclose(c3, a3.astype(np.float32) @ b1.astype(np.float32), rtol=1e-3, atol=1e-3)
+    # an NZ C (it used to be a compile error): float fractals of 16 x 16, 16 x 8 with isEnableChannelSplit
+    want = a1.astype(np.float32) @ b1.astype(np.float32)
+    c4 = np.fromfile(tmp_path / "output" / "c4.bin", dtype=np.float32).reshape(48 // 16, 32, 16)
+    np.testing.assert_allclose(c4, want.reshape(32, 3, 16).transpose(1, 0, 2), rtol=1e-3, atol=1e-3)
+    c5 = np.fromfile(tmp_path / "output" / "c5.bin", dtype=np.float32).reshape(48 // 8, 32, 8)
+    np.testing.assert_allclose(c5, want.reshape(32, 6, 8).transpose(1, 0, 2), rtol=1e-3, atol=1e-3)

@@ -16,7 +16,7 @@
 // otherwise. IterateNBatch runs batchLoop IterateBatch calls and writes C to the GM set by SetWorkspace, the calls'
 // inputs and outputs at CalcNBatchoffset's offsets; GetBatchTensorC<false> hands out the next call's C there.
 // Not emulated (SIM-UNSUPPORTED at the line): the G / N / B reduce of C (a C layout axis 1 where an input's is not),
-// NZ inputs of a batch, quantisation, the sequential write of a batch.
+// NZ inputs or outputs of a batch, quantisation, the sequential write of a batch.
 #pragma once
 
 namespace AscendC::mm_detail {
@@ -79,6 +79,14 @@ template <const auto& MM_CFG> constexpr bool bias_per_batch() {
         return MM_CFG.isBiasBatch;
     } else {
         return true;
+    }
+}
+
+template <const auto& MM_CFG> constexpr bool channel_split() {
+    if constexpr (requires { MM_CFG.isEnableChannelSplit; }) {
+        return MM_CFG.isEnableChannelSplit;
+    } else {
+        return false;
     }
 }
 
@@ -227,8 +235,9 @@ private:
         MM& m = mm();
         m.ready(api, loc);
         const TCubeTiling& t = m.t_;
-        if constexpr (A_TYPE::format == CubeFormat::NZ || B_TYPE::format == CubeFormat::NZ) {
-            unsupported("a batch of NZ inputs", api, loc);
+        if constexpr (A_TYPE::format == CubeFormat::NZ || B_TYPE::format == CubeFormat::NZ ||
+                      C_TYPE::format == CubeFormat::NZ) {
+            unsupported("a batch of NZ inputs or outputs", api, loc);
         }
         if (m.quant_ != 0) unsupported("the quantised batch Matmul", api, loc);
         if (seqWrite && local == nullptr) unsupported("the sequential write of a batch to GM", api, loc);

@@ -50,9 +50,9 @@ public:
                    A_TYPE::format == CubeFormat::VECTOR) &&
                   (B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ) &&
                   (C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::ND_ALIGN ||
-                   (C_TYPE::format == CubeFormat::NZ && C_TYPE::pos == TPosition::CO1)),
+                   C_TYPE::format == CubeFormat::NZ),
                   "akgen sim: the high-level Matmul is emulated for CubeFormat::ND and NZ inputs (and a VECTOR A) and ND "
-                  "outputs only (and an NZ C in CO1, filled by Iterate(enPartialSum, localCmatrix))");
+                  "or NZ outputs only");
     static_assert(!std::is_same_v<SrcAT, int4b_t> && !std::is_same_v<SrcBT, int4b_t>,
                   "akgen sim: the high-level Matmul of int4b_t inputs is not emulated yet (int8_t, half, bfloat16_t "
                   "and float are)");
@@ -157,7 +157,19 @@ public:
         static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
-        if constexpr (kTriangle != 0) {  // base block after base block, those of the triangle
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {  // NZ C: block after block through a row-major copy
+            for_blocks([&](int32_t m0, int32_t n0, int32_t ml, int32_t nl) {
+                std::vector<DstT> blk(size_t(ml) * size_t(nl));
+                compute(m0, n0, ml, nl, blk.data(), uint32_t(nl), 0, "Matmul::IterateAll", loc);
+                int& atomic = akgen_sim::ctx().atomic;
+                const int saved = atomic;
+                if (enAtomic == 1 && atomic == 0) atomic = 1;
+                mm_detail::store_nz(gm, blk.data(), m0, n0, ml, nl, uint64_t(orgM_ + 15) / 16 * 16, kNzC0,
+                                    atomic == 1, "Matmul::IterateAll", loc);
+                atomic = saved;
+            });
+            return;
+        } else if constexpr (kTriangle != 0) {  // base block after base block, those of the triangle
             for_blocks([&](int32_t m0, int32_t n0, int32_t ml, int32_t nl) {
                 int32_t pad = c_pad(n0, nl);
                 check_c_gm(gm, m0, n0, ml, nl + pad, "Matmul::IterateAll", loc, enAtomic);
@@ -172,6 +184,7 @@ public:
     }
     void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0, AKGEN_LOC) {
         static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
+        static_assert(C_TYPE::format != CubeFormat::NZ, "akgen sim: an NZ C is emulated in GM by IterateAll");
         akgen_sim::touch("Matmul::IterateAll", loc);
         ready("Matmul::IterateAll", loc);
         uint32_t stride = local_stride(singleN_);
@@ -248,7 +261,8 @@ public:
     }
     template <bool sync = true> void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
-        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
+        static_assert(!kCo1 && C_TYPE::format != CubeFormat::NZ, "akgen sim: a C in CO1 is filled by Iterate("
+                      "enPartialSum, localCmatrix), an NZ C in GM by IterateAll");
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
@@ -267,7 +281,8 @@ public:
     template <bool sync = true> void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                                                 bool enSequentialWrite = false, AKGEN_LOC) {
         (void)enSequentialWrite;
-        static_assert(!kCo1, "akgen sim: a C in CO1 is filled by Iterate(enPartialSum, localCmatrix)");
+        static_assert(!kCo1 && C_TYPE::format != CubeFormat::NZ, "akgen sim: a C in CO1 is filled by Iterate("
+                      "enPartialSum, localCmatrix), an NZ C in GM by IterateAll");
         akgen_sim::touch("Matmul::GetTensorC", loc);
         if (!sync && async_) async_next(loc);
         block_or_fail(loc);
@@ -331,6 +346,8 @@ private:
         }
     }
     static constexpr bool kCo1 = C_TYPE::pos == TPosition::CO1;
+    // the columns of an NZ C's fractal: 32 bytes, but 16 for a 32-bit C (L0C's 16 x 16), 8 with isEnableChannelSplit
+    static constexpr uint32_t kNzC0 = sizeof(DstT) != 4 ? 32 / sizeof(DstT) : mm_detail::channel_split<MM_CFG>() ? 8 : 16;
     static constexpr bool kStatic = std::is_same_v<std::decay_t<decltype(MM_CFG)>, MatmulApiStaticTiling>;
     static TCubeTiling static_tiling() {
         TCubeTiling t{};

@@ -91,6 +91,25 @@ inline void gemm_blocked(Acc* acc, const Acc* a, const Acc* b, int32_t ml, int32
     }
 }
 
+// A block of C (ml x nl row-major in blk, at rows m0.. and columns n0.. of C) stored into an NZ C in GM: fractals of 16
+// rows x c0 columns, column block after column block over `rows` (the org M aligned to 16); `add` accumulates.
+template <typename T>
+inline void store_nz(const GlobalTensor<T>& gm, const T* blk, int32_t m0, int32_t n0, int32_t ml, int32_t nl,
+                     uint64_t rows, uint32_t c0, bool add, const char* api, const ::akgen_sim::loc_t& loc) {
+    for (int32_t r = 0; r < ml; ++r) {
+        for (int32_t c = 0, end = 0; c < nl; c = end) {
+            const uint64_t col = uint64_t(n0 + c), at = col / c0 * rows * c0 + uint64_t(m0 + r) * c0 + col % c0;
+            end = std::min(nl, c + int32_t(c0 - col % c0));
+            gm.check_access(at, uint64_t(end - c), true, api, loc);
+            for (int32_t k = c; k < end; ++k) {
+                T& o = gm.addr_[at + uint64_t(k - c)];
+                const T v = blk[size_t(r) * size_t(nl) + size_t(k)];
+                o = add ? static_cast<T>(static_cast<float>(o) + static_cast<float>(v)) : v;
+            }
+        }
+    }
+}
+
 }  // namespace mm_detail
 
 // The policies of MATMUL_POLICY (CANN's matmul_policy.h, template <const auto& MM_CFG, IMPL, A, B, C, BIAS>). They
