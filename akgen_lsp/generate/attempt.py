@@ -5,6 +5,8 @@ model, evaluates the answer and hands the round back with `Attempt.take(round)`,
 best correct kernel, writes the feedback turn the next round starts from, and tells the experience memory what
 worked. Rounds are numbered from 0: ``rounds`` correctness rounds at most (until the kernel passes), then
 ``perf_rounds`` performance rounds in which a kernel is kept only if every case passes and the estimate is lower.
+A model that loops, answering the files of an earlier round again (`Attempt.same_as`), gets that round's outcome
+without another run, and its feedback says so: the same files cannot do better.
 """
 
 from __future__ import annotations
@@ -175,6 +177,11 @@ class Attempt:
         if self.cfg.mode == "dynamic":
             r.host, r.tiling = ex.host, ex.tiling_header
 
+    def same_as(self, r: Round) -> Round | None:
+        """The earlier evaluated round whose files are the ones `r` answers (a model that loops), or None."""
+        return next((p for p in self.rounds if p is not r and p.outcome is not None and p.code == r.code
+                     and p.host == r.host and p.tiling == r.tiling), None)
+
     def host_files(self, r: Round) -> dict[str, str]:
         """Dynamic shape: the round's op_host files by name (``<op>.cpp``, ``<op>_tiling.h``); {} in static shape."""
         if self.cfg.mode != "dynamic":
@@ -201,6 +208,7 @@ class Attempt:
     def take(self, r: Round) -> None:
         """Record an evaluated round (its `outcome` set, or its `problem`) and write the next turn."""
         prev = self.rounds[-1] if self.rounds else None
+        same = self.same_as(r) if r.outcome is not None and r.code is not None else None
         self.rounds.append(r)
         best_before = self.best
         if r.outcome is None or r.code is None:
@@ -214,12 +222,18 @@ class Attempt:
                 feedback = self._perf_feedback(None)
             else:
                 feedback = self._failure_feedback(r)
+                if same is not None:
+                    feedback = (f"Your answer is the kernel of round {same.index} again, so it was not run again: "
+                                "it fails the same way. Change the kernel where the report below says.\n\n"
+                                + feedback)
             self._remember_repair(prev, r)
         else:
             assert best_before is not None and best_before.outcome is not None
             old, new = best_before.outcome.estimate_us, r.outcome.estimate_us
             why = None
-            if not r.correct:
+            if same is not None:
+                why = f"it is the kernel of round {same.index} again (not run again), {same.summary()}"
+            elif not r.correct:
                 why = f"it {r.outcome.summary()} ({r.summary()})"
             elif new is None or (old is not None and new >= old):
                 why = f"it is not faster ({new} us against {old} us)"

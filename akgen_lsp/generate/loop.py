@@ -2,7 +2,9 @@
 ``concurrency`` requests at once), the answers extracted, evaluated in one batch, and handed back to their attempts.
 
 A model that answers nonsense gets its round back as a no-kernel round with the layout again; one that never stops
-is cut at ``max_tokens`` (the round says so) or at ``timeout_s`` (what came before the time out is still parsed); a
+is cut at ``max_tokens`` (the round says so) or at ``timeout_s`` (what came before the time out is still parsed); one
+that loops, answering an earlier round's files again, gets that round's outcome without another run (the note says
+which round); a
 backend that drops mid-stream is asked once more, and an attempt whose backend fails twice ends with the reason
 (`Attempt.stopped`), the others go on. Times are kept per round: the model's, the evaluation's, and the loop's own
 (prompt, extraction, report, bookkeeping), which `benchmarks/bench_generate.py` measures.
@@ -122,6 +124,12 @@ async def run_rounds(attempts: Sequence[Attempt], backend: Backend, evaluate: Ev
         for a, r in live:
             a.extract(r)
         todo = [(a, r) for a, r in live if r.code is not None and not r.problem]
+        for a, r in todo:  # a model that loops: the files of an earlier round again
+            same = a.same_as(r)
+            if same is not None:
+                r.outcome, r.record = same.outcome, same.record
+                r.note = "; ".join(x for x in (r.note, f"the same files as round {same.index}: not run again") if x)
+        todo = [(a, r) for a, r in todo if r.outcome is None]
         extract = (time.perf_counter() - t1) / max(1, len(live))
         if todo and progress is not None:
             progress(f"evaluating {len(todo)} kernel{'s' if len(todo) != 1 else ''} on the simulator")

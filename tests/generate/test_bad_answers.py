@@ -21,7 +21,7 @@ from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend
 from akgen_lsp.model.backends.openai import OpenAIBackend
 from akgen_lsp.model.tiny import literal_grammar
 
-from .conftest import CORRECT, N_CTX, Forced, answer
+from .conftest import CORRECT, N_CTX, WRONG, Forced, answer
 
 
 async def _run(forced: Forced, out: Path, backend: Backend, *, progress: Any = None, suite: Path | None = None,
@@ -52,6 +52,23 @@ def test_nonsense_gets_the_layout_again_and_is_never_evaluated(forced: Forced, t
     assert [ln["status"] for ln in lines] == ["no_code", "no_code"] and all(ln["eval_s"] == 0 for ln in lines)
     assert "holds no kernel I could read" in lines[0]["feedback"] and "<kernel_impl>" in lines[0]["feedback"]
     assert summary["attempts"][0]["passed_at"] is None and summary["best"] == []
+
+
+def test_a_model_that_loops_gets_the_earlier_outcome_without_another_run(forced: Forced, tmp_path: Path) -> None:
+    """Rounds 0 and 1 answer the same wrong kernel (with other words around it), round 2 the correct one: round 1
+    is not run again (no simulator time, its note names round 0), its outcome is round 0's, and the feedback says
+    the kernel is the same one; the attempt still passes at round 2."""
+    answers = [answer(WRONG, "Negate each element."), answer(WRONG, "Here it is again, negated."), answer(CORRECT)]
+    b = LlamaCppBackend(str(forced.gguf), n_ctx=N_CTX, n_threads=1)
+    summary = asyncio.run(_run(forced, tmp_path, b, rounds=3, max_tokens=1800,
+                               grammar=lambda r, _a: literal_grammar(answers[min(r, 2)])))
+    first, again, last = _lines(tmp_path)
+    assert first["status"] == again["status"] == "wrong_answer" and last["status"] == "pass"
+    assert first["eval_s"] > 0 and again["eval_s"] == 0 and last["eval_s"] > 0
+    assert "the same files as round 0: not run again" in again["note"]
+    assert again["feedback"].startswith("Your answer is the kernel of round 0 again, so it was not run again")
+    assert not first["feedback"].startswith("Your answer is the kernel")
+    assert summary["attempts"][0]["passed_at"] == 2
 
 
 def test_an_answer_that_never_stops_is_cut_and_one_too_slow_is_timed_out(forced: Forced, tmp_path: Path) -> None:
