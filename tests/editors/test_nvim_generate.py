@@ -20,12 +20,12 @@ from generate import dynamic
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
+from .forced import CORRECT, MAX_TOKENS, ONE_CORE, SLOWER, WRONG, forced
 from .tools import lua_literal as _lua
 from .tools import nvim_012, nvim_07
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "editors" / "nvim"
-CORRECT = (REPO / "tests" / "generate" / "fixtures" / "abs_case0.cpp").read_text(encoding="utf-8")
 N_CTX = 12288  # the task prompt, the given kernel and three performance rounds
 
 pytestmark = pytest.mark.e2e
@@ -95,10 +95,9 @@ def _nvim_session(tmp_path: Path, kernel: Path, settings: dict, init_lua: str, b
 
 def test_akgen_generate_writes_the_verified_kernel_in_neovim(tmp_path: Path, gguf: Path) -> None:
     kernel = _task(tmp_path) / "question" / "op_kernel" / "abs_math.cpp"
-    answer = f"<kernel_impl>\n```cpp\n{CORRECT.rstrip()}\n```\n</kernel_impl>\n"
     settings = {"lint": {"debounce_ms": 20},
                 "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
-                "generate": {"grammar": [literal_grammar(answer)], "max_tokens": 1800, "memory": False}}
+                "generate": {"grammar": [forced(CORRECT)], "max_tokens": MAX_TOKENS, "memory": False}}
     out = _nvim_session(tmp_path, kernel, settings, INIT)
     assert out["attached"] and out["written"], out
     assert out["done"], out["notes"]
@@ -123,27 +122,20 @@ vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
 """
 
-# "Improve performance" from a kernel on one core: the performance rounds answer a slower kernel (one core, tiles
-# of 256), a faster but wrong one (-x on every core) and the faster correct one (every core); only the last is kept
-ONE_CORE = (CORRECT.replace("        len = TOTAL / GetBlockNum();\n", "        len = GetBlockIdx() == 0 ? TOTAL : 0;\n")
-            .replace("(__gm__ half *)x + len * GetBlockIdx(), len)", "(__gm__ half *)x, TOTAL)")
-            .replace("(__gm__ half *)y + len * GetBlockIdx(), len)", "(__gm__ half *)y, TOTAL)"))
-SLOWER = ONE_CORE.replace("constexpr int32_t TILE = 1024;", "constexpr int32_t TILE = 256;")
-WRONG = CORRECT.replace("Abs(y, x, TILE);", "Muls(y, x, (half)-1.0, TILE);")
+# "Improve performance" from a kernel on one core (ONE_CORE): the performance rounds answer a slower kernel (one
+# core, tiles of 256), a faster but wrong one (-x on every core) and the faster correct one (every core); only the
+# last is kept
 
 
 def test_akgen_improve_keeps_the_faster_correct_kernel_in_neovim(tmp_path: Path, gguf: Path) -> None:
     kernel = _task(tmp_path) / "question" / "op_kernel" / "abs_math.cpp"
     kernel.write_text(ONE_CORE, encoding="utf-8")
 
-    def forced(code: str) -> str:
-        return literal_grammar(f"<kernel_impl>\n```cpp\n{code.rstrip()}\n```\n</kernel_impl>\n")
-
     # round 0 is the kernel as it is (no model call); rounds 1, 2, 3 are the performance rounds
     grammars = [forced(SLOWER), forced(SLOWER), forced(WRONG), forced(CORRECT)]
     settings = {"lint": {"debounce_ms": 20},
                 "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
-                "generate": {"grammar": grammars, "max_tokens": 1800, "memory": False, "perf_rounds": 3}}
+                "generate": {"grammar": grammars, "max_tokens": MAX_TOKENS, "memory": False, "perf_rounds": 3}}
     out = _nvim_session(tmp_path, kernel, settings, IMPROVE_INIT, marker=_lua("len = TOTAL / GetBlockNum();"))
     assert out["attached"] and out["done"], out
     (note,) = [n for n in out["notes"] if "Improve performance: verified on the simulator before writing" in n]
@@ -210,3 +202,36 @@ def test_akgen_generate_in_dynamic_shape_writes_kernel_host_and_new_tiling_heade
     # saved by :wall, as the message asks
     assert kernel.read_text().rstrip() == dynamic.KERNEL.rstrip() and host.read_text().rstrip() == dynamic.HOST.rstrip()
     assert tiling.read_text().rstrip() == dynamic.TILING.rstrip()
+
+
+CANCEL_INIT = PRELUDE + r"""
+vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
+vim.cmd("AkgenGenerate")
+vim.wait(500, function() return false end)
+vim.cmd("AkgenGenerateCancel")
+out.done = vim.wait(120000, function()
+  for _, n in ipairs(out.notes) do
+    if n:find("was cancelled; nothing was written", 1, true) or n:find("verified", 1, true) then return true end
+  end
+  return false
+end, 100)
+vim.wait(3000, function() return false end)  -- an edit would come now, if the loop went on
+out.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
+vim.cmd("qa!")
+"""
+
+
+def test_akgen_generate_cancel_stops_the_loop_and_writes_nothing_in_neovim(tmp_path: Path, gguf: Path) -> None:
+    """:AkgenGenerateCancel sends the cancel command for the buffer (a $/cancelRequest would not stop the server's
+    loop): the generation's own answer says it was cancelled and the buffer keeps the question kernel."""
+    kernel = _task(tmp_path) / "question" / "op_kernel" / "abs_math.cpp"
+    question = kernel.read_text(encoding="utf-8")
+    settings = {"lint": {"debounce_ms": 20},
+                "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
+                "generate": {"grammar": [forced(CORRECT)], "max_tokens": MAX_TOKENS, "memory": False}}
+    out = _nvim_session(tmp_path, kernel, settings, CANCEL_INIT)
+    assert out["attached"] and out["done"], out
+    assert any("cancelling the generation" in n for n in out["notes"]), out["notes"]
+    assert any("Generate kernel was cancelled; nothing was written." in n for n in out["notes"]), out["notes"]
+    assert out["text"].rstrip("\n") == question.rstrip() and kernel.read_text(encoding="utf-8") == question

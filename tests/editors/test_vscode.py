@@ -6,13 +6,20 @@ The workspace is a copy of samples/ inside a folder that has the `.venv` of this
 extension must find the server by itself (no setting, `akgen` not on the PATH). One editor session runs every step:
 diagnostic in the Problems panel -> hover -> completion after `AscendC::` -> the quick fix applied -> save a kernel
 with a task -> the estimate line -> a build error -> its code action -> ghost text from the catalog, then from a
-tiny GGUF model (real llama.cpp inference, its answer fixed by a GBNF grammar). The screenshots' folder is printed.
+tiny GGUF model (real llama.cpp inference, its answer fixed by a GBNF grammar), then "Generate kernel for this
+task" from the command palette, cancelled from its notification (nothing written), then run on a static-shape task
+folder (a correct kernel on one core), "Improve performance" on
+it (the kernel on every core, faster, kept) and "Generate kernel" on a dynamic-shape task folder (the kernel, the
+host tiling and a new tiling header, verified together on every case, saved with File: Save All); each task folder's
+akgen.toml switches the tiny model on with its grammars, as a person configures a project. The screenshots' folder
+is printed.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,9 +29,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from generate import dynamic
 
-from akgen_lsp.model.tiny import write_tiny_gguf
+from akgen_lsp.bench.runner import default_suite
+from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
+from .forced import CORRECT, MAX_TOKENS, ONE_CORE, forced
 from .tools import REPO, code_server, free_port, playwright, program
 
 DRIVER = Path(__file__).with_name("vscode_e2e.mjs")
@@ -46,6 +56,35 @@ def _vsix(tmp: Path) -> Path:
     subprocess.run([npm, "exec", "--", "vsce", "package", "--no-dependencies", "-o", str(out)], cwd=EXTENSION,
                    check=True, timeout=600, capture_output=True)
     return out
+
+
+N_CTX = 12288  # the dynamic-shape prompt and its three-file answer (tests/generate/dynamic.py)
+STATIC = "generate/static/level1/Math/AbsMath/question/op_kernel/abs_math.cpp"
+DYNAMIC = "generate/dynamic/level1/Math/AbsMath/question/op_kernel/abs_math.cpp"
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value) if isinstance(value, str) else str(value)  # a JSON string is a TOML basic string
+
+
+def _generate_tasks(workspace: Path, gguf: Path) -> None:
+    """Two copies of the bundled AbsMath task folder in the workspace, each with the akgen.toml of a project that
+    uses the tiny model for generation: static shape (Generate answers ONE_CORE, then Improve's one performance round
+    answers CORRECT) and dynamic shape (the kernel and its host tiling, on three of the task's cases)."""
+    shutil.copytree(default_suite() / "tasks" / "level1" / "Math" / "AbsMath", workspace / STATIC.split("/question/")[0])
+    dynamic.abs_task(workspace / "generate" / "dynamic")
+    model = {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1}
+    static = {"grammar": [forced(ONE_CORE), forced(CORRECT)], "max_tokens": MAX_TOKENS, "memory": False,
+              "perf_rounds": 1}
+    shaped = {"grammar": [literal_grammar(dynamic.answer())], "max_tokens": dynamic.MAX_TOKENS, "memory": False}
+    for folder, gen, bench in (("static", static, ""), ("dynamic", shaped, '\n[bench]\nmode = "dynamic"\n')):
+        lines = ["[model]", *(f"{k} = {_toml(v)}" for k, v in model.items()), "", "[generate]",
+                 *(f"{k} = {_toml(v)}" for k, v in gen.items())]
+        (workspace / "generate" / folder / "akgen.toml").write_text("\n".join(lines) + "\n" + bench, encoding="utf-8")
 
 
 def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
@@ -71,6 +110,10 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     checkout = tmp_path / "checkout"
     shutil.copytree(REPO / "samples", checkout / "samples")
     (checkout / ".venv").symlink_to(Path(sys.prefix))  # a clone's .venv, where discovery looks first
+    gguf = write_tiny_gguf(tmp_path / "tiny.gguf")  # the registry's akgen-tiny: an inline completion model (FIM)
+    workspace = checkout / "samples"
+    # the generation model: no registry entry (whose 2048-token context would cap model.n_ctx)
+    _generate_tasks(workspace, write_tiny_gguf(tmp_path / "forced.gguf", n_ctx=N_CTX))
     home = tmp_path / "home"
     user, extensions = tmp_path / "user", tmp_path / "extensions"
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
@@ -95,25 +138,40 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
             [node, str(DRIVER)],
             env={**env, "E2E_URL": f"http://127.0.0.1:{port}/?folder={checkout / 'samples'}",
                  "E2E_PLAYWRIGHT": str(pw), "E2E_SHOTS": str(shots), "E2E_REPORT": str(report_path),
-                 "E2E_TINY_GGUF": str(write_tiny_gguf(tmp_path / "tiny.gguf")), "E2E_CHROMIUM": chromium},
-            capture_output=True, text=True, timeout=600,
+                 "E2E_TINY_GGUF": str(gguf), "E2E_CHROMIUM": chromium, "E2E_WORKSPACE": str(workspace),
+                 "E2E_STATIC": STATIC, "E2E_DYNAMIC": DYNAMIC},
+            capture_output=True, text=True, timeout=1500,
         )
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
         log.close()
     wall = time.monotonic() - started
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else []
     with capsys.disabled():
-        sys.stderr.write(f"\nVS Code end-to-end: {wall:.0f} s; screenshots in {shots}\n")
+        steps = ", ".join(f"{r['step']} {r['seconds']:.0f} s" for r in report)
+        sys.stderr.write(f"\nVS Code end-to-end: {wall:.0f} s ({steps}); screenshots in {shots}\n")
     assert report_path.exists(), f"the driver wrote no report: {driver.stderr[-3000:]}"
-    report = json.loads(report_path.read_text(encoding="utf-8"))
     failed = [r for r in report if not r["ok"]]
     assert not failed, (f"{failed[0]['step']}: {failed[0]['detail'][:1500]}\nscreenshot: {failed[0].get('screenshot')}"
                         f"\ncode-server log: {tmp_path / 'code-server.log'}")
     steps = [r["step"] for r in report]
-    assert len(steps) == 9 and driver.returncode == 0, (steps, driver.stderr[-2000:])
+    assert len(steps) == 13 and driver.returncode == 0, (steps, driver.stderr[-2000:])
     details = {r["step"]: r["detail"] for r in report}
     assert "1/1 cases pass" in details["saving a kernel with a task shows the estimate"]
     assert "Change 'xLocall' to 'xLocal' (the compiler's fix-it) — verified: compiles, 1/1 cases pass" in \
         details["a build error and its code action"]  # Ctrl+. on a build error applies a verified fix
     assert "PipeBarrier<PIPE_V>();" in details["ghost text from a tiny GGUF model"]
+    assert "nothing was written" in details["Generate kernel is cancelled from its notification"]
+    # Generate, then Improve: what the editor saved is the verified kernel, the faster one in the end
+    assert "compiles, 1/1 cases pass" in details["Generate kernel for a static-shape task"]
+    improved = details["Improve performance keeps the faster kernel"]
+    before, after = (float(x) for x in re.search(r"([\d.]+) us -> ([\d.]+) us", improved).groups())
+    assert after < before, improved
+    assert (workspace / STATIC).read_text(encoding="utf-8").rstrip() == CORRECT.rstrip()
+    # dynamic shape: the three files of the answer, verified on every case, saved from the editor
+    assert "compiles, 3/3 cases pass" in details["Generate kernel for a dynamic-shape task: kernel and host"]
+    host = (workspace / DYNAMIC).parents[1] / "op_host"
+    assert (workspace / DYNAMIC).read_text(encoding="utf-8").rstrip() == dynamic.KERNEL.rstrip()
+    assert (host / "abs_math.cpp").read_text(encoding="utf-8").rstrip() == dynamic.HOST.rstrip()
+    assert (host / "abs_math_tiling.h").read_text(encoding="utf-8").rstrip() == dynamic.TILING.rstrip()

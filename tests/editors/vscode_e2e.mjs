@@ -6,6 +6,9 @@
 //   E2E_SHOTS        where the screenshots go (one per step, named after it)
 //   E2E_REPORT       the JSON report: [{step, ok, seconds, detail, screenshot}]
 //   E2E_TINY_GGUF    a tiny GGUF for the model step
+//   E2E_WORKSPACE    the workspace folder on disk (the generate steps read what the editor saved)
+//   E2E_STATIC, E2E_DYNAMIC  the kernels (relative to the workspace) of two task folders whose akgen.toml switch the
+//                    tiny model on for "Generate kernel" / "Improve performance", forced by GBNF grammars
 // Steps are one session (one editor start): each waits for what a person would see, then screenshots.
 
 import { createRequire } from "node:module";
@@ -81,8 +84,12 @@ async function openFile(relative) {
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input");
   await page.keyboard.type(relative);
-  await until(`${relative} in quick open`, async () =>
-    (await page.locator(".quick-input-list .monaco-list-row").first().innerText()).includes(path.basename(relative)));
+  // the first row is the file (its folder too, where several files share the name: the row shows the folder)
+  const folder = path.dirname(relative).split("/").slice(-2).join("/");
+  await until(`${relative} in quick open`, async () => {
+    const row = await page.locator(".quick-input-list .monaco-list-row").first().innerText();
+    return row.includes(path.basename(relative)) && (!relative.includes("/op_kernel/") || row.includes(folder));
+  });
   await page.keyboard.press("Enter");
   await until(`the ${path.basename(relative)} tab`, async () =>
     (await page.locator(".tab.active").innerText()).includes(path.basename(relative)));
@@ -121,6 +128,45 @@ async function statusText() {
 
 async function editorText() {
   return (await page.locator(".editor-instance .view-lines").first().innerText()).replace(/\u00a0/g, " ");
+}
+
+/** The text of the notification toasts now shown (window/showMessage and the extension's own messages). */
+async function toasts() {
+  return (await page.locator(".notifications-toasts .notification-list-item-message").allInnerTexts())
+    .map((t) => t.replace(/\s+/g, " "));
+}
+
+async function clearNotifications() {
+  await command("Notifications: Clear All Notifications");
+  await until("no notification toast", async () => (await toasts()).length === 0, 10000);
+}
+
+/** Run a generation command from the palette on the open kernel; the toast that says what was verified. */
+async function generation(title, what, timeout) {
+  await clearNotifications();
+  await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+  await command(`akgen: ${title}`);
+  // the extension's notification (with its Cancel button) and the server's rounds in the status bar
+  await until("the generation's progress", async () =>
+    (await toasts()).some((x) => x.includes(`akgen: ${what} (`)) || (await toasts()).some((x) => x.includes(`${what}:`)),
+  60000);
+  await snap(`${title}-in-progress`);
+  const toast = await until(`the message of ${what}`, async () => {
+    const shown = await toasts();
+    return shown.find((x) => x.includes(`${what}: verified on the simulator before writing`))
+      ?? shown.find((x) => x.includes("nothing was written") || x.includes("the model failed")
+        || x.includes("open the kernel file of a task folder")) ?? false;
+  }, timeout);
+  await snap(`${title}-verified`);
+  if (!toast.includes("verified on the simulator before writing")) throw new Error(`${what} did not verify: ${toast}`);
+  return toast;
+}
+
+/** Wait until a file of the workspace holds `marker` on disk (after a save). */
+async function onDisk(relative, marker, timeout = 20000) {
+  const file = path.join(env("E2E_WORKSPACE"), relative);
+  return until(`${relative} saved with "${marker}"`, async () =>
+    fs.existsSync(file) && fs.readFileSync(file, "utf-8").includes(marker) ? file : false, timeout);
 }
 
 async function codeAction(title, timeout = 30000) {
@@ -299,6 +345,76 @@ try {
     await page.keyboard.press("Escape");
     await page.keyboard.press("Control+Shift+K");
     return `ghost: ${ghost.trim()}`;
+  });
+
+  await step("Generate kernel is cancelled from its notification", async () => {
+    // the Cancel button of the progress notification: the server stops the loop, nothing is written
+    const kernel = env("E2E_STATIC");
+    const file = path.join(env("E2E_WORKSPACE"), kernel);
+    const question = fs.readFileSync(file, "utf-8");
+    await openFile(kernel);
+    await clearNotifications();
+    await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+    await command("akgen: Generate kernel for this task");
+    const cancel = page.locator(".notifications-toasts .notification-toast", { hasText: "akgen: Generate kernel (abs_math.cpp)" })
+      .locator(".monaco-button", { hasText: "Cancel" }).first();
+    await cancel.waitFor({ state: "visible", timeout: 60000 });
+    await until("the server's progress in the status bar", async () =>
+      (await page.locator(".statusbar").innerText()).includes("akgen: Generate kernel (AbsMath"), 60000);
+    await snap("generate-progress-with-cancel");
+    await cancel.click();
+    const toast = await until("the cancelled message", async () =>
+      (await toasts()).find((x) => x.includes("Generate kernel was cancelled; nothing was written")) ?? false, 60000);
+    await until("the status bar's progress gone", async () =>
+      !(await page.locator(".statusbar").innerText()).includes("akgen: Generate kernel"), 30000);
+    if (fs.readFileSync(file, "utf-8") !== question || (await page.locator(".tab.active.dirty").count()) > 0) {
+      throw new Error("the kernel changed after the cancel");
+    }
+    return toast;
+  });
+
+  await step("Generate kernel for a static-shape task", async () => {
+    // the task folder's akgen.toml switches the tiny model on; its grammar makes the answer a correct kernel that
+    // runs on one core (slow): Generate stops at the first kernel that passes its case
+    const kernel = env("E2E_STATIC");
+    await openFile(kernel);
+    const toast = await generation("Generate kernel for this task", "Generate kernel", 400000);
+    if (!toast.includes("compiles, 1/1 cases pass")) throw new Error(`not what was verified: ${toast}`);
+    await until("the kernel in the editor", async () => (await editorText()).includes("AscendC"));
+    await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+    await page.keyboard.press("Control+S");
+    await onDisk(kernel, "len = GetBlockIdx() == 0 ? TOTAL : 0;");
+    return toast;
+  });
+
+  await step("Improve performance keeps the faster kernel", async () => {
+    // round 0 is the kernel as it is (checked, no model call); round 1's forced answer runs on every core
+    const kernel = env("E2E_STATIC");
+    const toast = await generation("Improve performance", "Improve performance", 400000);
+    if (!/compiles, 1\/1 cases pass.* us -> .* us/.test(toast)) throw new Error(`not what was verified: ${toast}`);
+    await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+    await page.keyboard.press("Control+S");
+    await onDisk(kernel, "len = TOTAL / GetBlockNum();");
+    return toast;
+  });
+
+  await step("Generate kernel for a dynamic-shape task: kernel and host", async () => {
+    // bench.mode = "dynamic" in that task folder's akgen.toml: the answer's kernel, host tiling and (new) tiling
+    // header verified together on every case, written as one edit; the host files are saved with File: Save All
+    const kernel = env("E2E_DYNAMIC");
+    await openFile(kernel);
+    const toast = await generation("Generate kernel for this task", "Generate kernel", 500000);
+    if (!toast.includes("3/3 cases pass") || !toast.includes("op_host/abs_math_tiling.h, every case")) {
+      throw new Error(`not what was verified: ${toast}`);
+    }
+    await until("the written files' message", async () => (await toasts()).some((x) => x.includes("save them to keep them")));
+    await command("File: Save All");
+    await until("every editor saved", async () => (await page.locator(".tab.dirty").count()) === 0, 20000);
+    const host = kernel.replace("/op_kernel/abs_math.cpp", "/op_host/");
+    await onDisk(kernel, "GET_TILING_DATA");
+    await onDisk(`${host}abs_math.cpp`, "tiling.set_tileLength(");
+    await onDisk(`${host}abs_math_tiling.h`, "BEGIN_TILING_DATA_DEF");
+    return toast;
   });
 } finally {
   save();

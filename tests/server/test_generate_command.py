@@ -1,7 +1,7 @@
 """"Generate kernel for this task" and "Improve performance" end to end: `akgen serve` driven by pytest-lsp as VS Code
 on the question kernel of a task folder, the tiny GGUF forced round by round by GBNF grammars (real llama.cpp
 inference), every round checked in the check worker; the kernel is written with workspace/applyEdit only after it
-verified, and a cancel through the progress stops the work and writes nothing."""
+verified, and a cancel through the progress, or by the cancel command, stops the work and writes nothing."""
 
 from __future__ import annotations
 
@@ -75,6 +75,15 @@ async def _run(client: LanguageClient, command: str, uri: str) -> dict[str, Any]
         types.ExecuteCommandParams(command=command, arguments=[uri])), 600)
 
 
+async def _started(client: LanguageClient, before: set[Any]) -> str:
+    """The token of the progress that began after `before` and reported its first round."""
+    while True:
+        for t in set(client.progress_reports) - before:
+            if any(isinstance(v, types.WorkDoneProgressReport) for v in client.progress_reports[t]):
+                return str(t)
+        await asyncio.sleep(0.05)
+
+
 async def test_generate_writes_the_kernel_that_verified_after_three_rounds(client: LanguageClient, task: Path) -> None:
     path = task / "question" / "op_kernel" / "abs_math.cpp"
     question = path.read_text(encoding="utf-8")
@@ -122,15 +131,32 @@ async def test_a_cancel_through_the_progress_stops_and_writes_nothing(client: La
     before = set(client.progress_reports)
     run = asyncio.ensure_future(_run(client, "akgen.server.generateKernel", opened))
 
-    async def token() -> str:
-        while True:
-            for t in set(client.progress_reports) - before:
-                if any(isinstance(v, types.WorkDoneProgressReport) for v in client.progress_reports[t]):
-                    return str(t)
-            await asyncio.sleep(0.05)
-
-    t = await asyncio.wait_for(token(), 120)
+    t = await asyncio.wait_for(_started(client, before), 120)
     client.protocol.notify(types.WINDOW_WORK_DONE_PROGRESS_CANCEL, types.WorkDoneProgressCancelParams(token=t))
     result = await asyncio.wait_for(run, 60)
     assert result["written"] is False and result.get("cancelled") is True and "cancelled" in result["message"]
+    assert APPLIED == []
+
+
+async def test_the_cancel_command_stops_and_writes_nothing(client: LanguageClient, task: Path) -> None:
+    """VS Code's Cancel button and Neovim's :AkgenGenerateCancel send akgen.server.cancelGenerate for the document:
+    the loop stops (the model between two tokens, the checks' processes killed), the running command answers
+    "cancelled", nothing is written and the progress ends with the reason; with nothing running it says so."""
+    opened = (task / "question" / "op_kernel" / "abs_math.cpp").as_uri()  # opened by the first test
+    APPLIED.clear()
+    idle = await _run(client, "akgen.server.cancelGenerate", opened)
+    assert idle == {"ok": False, "cancelled": False, "message": "akgen: nothing is being generated for this file."}
+    before = set(client.progress_reports)
+    run = asyncio.ensure_future(_run(client, "akgen.server.generateKernel", opened))
+
+    t = await asyncio.wait_for(_started(client, before), 120)
+    again = await _run(client, "akgen.server.generateKernel", opened)  # one generation per document at a time
+    assert again["written"] is False and "already running on this file" in again["message"]
+    said = await _run(client, "akgen.server.cancelGenerate", opened)
+    assert said["ok"] is True and said["cancelled"] is True
+    result = await asyncio.wait_for(run, 60)
+    assert result["written"] is False and result.get("cancelled") is True
+    assert result["message"] == "akgen: Generate kernel was cancelled; nothing was written."
+    end = [v for v in client.progress_reports[t] if isinstance(v, types.WorkDoneProgressEnd)]
+    assert [e.message for e in end] == ["cancelled: nothing was written"]
     assert APPLIED == []

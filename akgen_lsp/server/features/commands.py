@@ -26,8 +26,9 @@ from akgen_lsp.server.scheduler import Scheduler
 from akgen_lsp.server.session import SettingsProvider
 
 COMMANDS = ("akgen.server.check", "akgen.server.runTask", "akgen.server.lastTrace", "akgen.server.info")
-# "Generate kernel for this task", "Improve performance": features/generate.py, loaded when first asked for
-GENERATE_COMMANDS = ("akgen.server.generateKernel", "akgen.server.improvePerformance")
+# "Generate kernel for this task", "Improve performance" and the cancel of either: features/generate.py, loaded when
+# first asked for
+GENERATE_COMMANDS = ("akgen.server.generateKernel", "akgen.server.improvePerformance", "akgen.server.cancelGenerate")
 
 
 class CommandHost(FeatureHost, Protocol):

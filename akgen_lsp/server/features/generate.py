@@ -9,7 +9,10 @@
   ``op_host/<op>_tiling.h`` beside ``op_kernel/``), checked together on every case of the task;
 - ``akgen.server.improvePerformance`` [uri]: the open kernel, which must pass its check, goes through performance
   rounds (``generate.perf_rounds``, at least one): feedback from the estimate, a faster kernel kept only if it still
-  passes.
+  passes;
+- ``akgen.server.cancelGenerate`` [uri]: stops the one running on that document as its progress's cancel does (VS
+  Code's Cancel button, Neovim's :AkgenGenerateCancel); the running command then answers ``cancelled``. A
+  ``$/cancelRequest`` cannot do it: pygls answers an executeCommand's cancel without stopping its handler.
 Only a kernel that verified is written, as one edit of the document (``workspace/applyEdit``; in dynamic shape one
 edit of the kernel and its op_host files, the tiling header created when it is new), after a message that says what
 was verified ("verified on the simulator: compiles, 1/1 cases pass, est. 1.0 us; round 2 of 3"); when none
@@ -46,7 +49,25 @@ from akgen_lsp.server.features.commands import GENERATE_COMMANDS
 from akgen_lsp.server.features.save_check import SaveChecks
 from akgen_lsp.server.host import FeatureHost
 
-GENERATE, IMPROVE = GENERATE_COMMANDS
+GENERATE, IMPROVE, CANCEL = GENERATE_COMMANDS
+
+
+class _Stop:
+    """How a running generation is stopped (its progress's cancel, the cancel command); a stop asked for before the
+    loop started is kept for it."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.job: asyncio.Future[Any] | None = None
+
+    def __call__(self) -> None:
+        self.requested = True
+        if self.job is not None:
+            self.job.cancel()
+
+
+# each running generation's stop, by its document's URI (one at a time per document)
+_RUNNING: dict[str, _Stop] = {}
 
 
 class GenerateHost(FeatureHost, Protocol):
@@ -63,10 +84,23 @@ def _fail(message: str) -> dict[str, Any]:
     return {"ok": False, "written": False, "message": f"akgen: {message}"}
 
 
+def cancel(uri: str | None) -> dict[str, Any]:
+    """Stop the generation running on `uri`: nothing is written, and its command answers ``cancelled``."""
+    stop = _RUNNING.get(uri or "")
+    if stop is None:
+        return {"ok": False, "cancelled": False, "message": "akgen: nothing is being generated for this file."}
+    stop()
+    return {"ok": True, "cancelled": True, "message": "akgen: cancelling: nothing will be written."}
+
+
 async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
+    if name == CANCEL:
+        return cancel(uri)
     improve = name == IMPROVE
     if not uri or not host.is_open(uri):
         return _fail("open the kernel file of a task folder (<Op>/question/op_kernel/<op>.cpp) first.")
+    if uri in _RUNNING:
+        return _fail("a generation is already running on this file: wait for its message, or cancel it.")
     doc = host.document(uri)
     settings = host.settings_for(doc)
     try:
@@ -95,7 +129,12 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
         host.log(f"akgen: generation: {model.route}", types.MessageType.Info)
     what = "Improve performance" if improve else "Generate kernel"
     shape = "dynamic shape, every case" if dynamic else "static shape"
-    token = await host.begin_progress(f"akgen: {what} ({task.name}, {shape}, {model.label})", cancellable=True)
+    stop = _RUNNING[uri] = _Stop()  # from here on the cancel command finds it
+    try:
+        token = await host.begin_progress(f"akgen: {what} ({task.name}, {shape}, {model.label})", cancellable=True)
+    except BaseException:
+        _RUNNING.pop(uri, None)
+        raise
     per_step = float(settings["toolchain.timeout_s"])
     # static: the first case (compile, run, compare); dynamic: the host and the kernel built, then every case
     timeout = (3 + len(task.cases())) * per_step + 30.0 if dynamic else 3 * per_step + 30.0
@@ -123,31 +162,27 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
         await run_rounds([attempt], model.backend, CheckerEvaluator(checker, doc.path), cfg, progress=say)
         return attempt
 
-    job = asyncio.ensure_future(work())
-    cancelled = False
-
-    def stop() -> None:
-        nonlocal cancelled
-        cancelled = True
+    job = stop.job = asyncio.ensure_future(work())
+    if stop.requested:
         job.cancel()
-
     host.on_progress_cancel(token, stop)
     result: Attempt | str | None = None
     try:
         result = await job
     except asyncio.CancelledError:
-        if not cancelled:
+        if not stop.requested:
             raise
     except BackendError as exc:
         result = f"the model failed: {exc}"
     finally:
+        _RUNNING.pop(uri, None)
         if not job.done():
             job.cancel()
         with contextlib.suppress(BaseException):
             await job
         with contextlib.suppress(Exception):
             await model.backend.close()
-    if cancelled or result is None:
+    if stop.requested or result is None:
         host.end_progress(token, "cancelled: nothing was written")
         return {**_fail(f"{what} was cancelled; nothing was written."), "cancelled": True}
     if isinstance(result, str):

@@ -32,6 +32,7 @@ interface Answer {
   trace?: string | null;
   state?: string;
   written?: boolean;
+  cancelled?: boolean;
   cases?: { case_id?: number; status?: string; max_abs?: number | null }[];
 }
 
@@ -225,15 +226,30 @@ class Extension {
     }
   }
 
-  /** "Generate kernel for this task" / "Improve performance": the server runs the loop with its own cancellable
-   * progress and writes the kernel (workspace/applyEdit) only after it verified; here we show what it says. */
+  /** "Generate kernel for this task" / "Improve performance": the server runs the loop (its rounds in the status
+   * bar's progress) and writes the kernel (workspace/applyEdit) only after it verified; here a notification with a
+   * Cancel button (VS Code shows a server's progress in the status bar, which has none) asks the server to stop it
+   * (akgen.server.cancelGenerate: the model and the checks stop, nothing is written), and then we show what the
+   * server says. */
   async generate(command: "akgen.server.generateKernel" | "akgen.server.improvePerformance"): Promise<void> {
     const doc = await this.activeKernel();
     if (!doc) {
       return;
     }
-    const answer = await this.ask(command, doc.uri);
+    const what = command === "akgen.server.generateKernel" ? "Generate kernel" : "Improve performance";
+    const name = doc.uri.path.split("/").pop();
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `akgen: ${what} (${name})`, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => void this.ask("akgen.server.cancelGenerate", doc.uri));
+        return this.ask(command, doc.uri);
+      },
+    );
     if (!answer) {
+      return;
+    }
+    if (answer.cancelled) {
+      void vscode.window.showInformationMessage(answer.message ?? `akgen: ${what} was cancelled; nothing was written.`);
       return;
     }
     this.output.info(answer.message ?? "");

@@ -225,7 +225,7 @@ function M.generate(improve)
     vim.notify("akgen: the server did not take the request", vim.log.levels.ERROR)
     return
   end
-  state.generating = { client = client, id = id }
+  state.generating = { client = client, id = id, uri = params.arguments[1], bufnr = bufnr }
   vim.notify("akgen: " .. what .. " started; :AkgenGenerateCancel stops it", vim.log.levels.INFO)
 end
 
@@ -235,13 +235,21 @@ function M.cancel_generate()
     vim.notify("akgen: no generation is running", vim.log.levels.INFO)
     return
   end
-  if vim.fn.has("nvim-0.11") == 1 then
-    g.client:cancel_request(g.id)
-  else
-    g.client.cancel_request(g.id)
+  -- the server stops the loop and the generation's own request answers "cancelled" (a $/cancelRequest would not
+  -- stop it: the server's framework answers an executeCommand's cancel without stopping its work)
+  local params = { command = "akgen.server.cancelGenerate", arguments = { g.uri } }
+  local function said(err, result)
+    if err or type(result) ~= "table" or not result.ok then
+      vim.notify("akgen: " .. tostring(err and err.message or (type(result) == "table" and result.message)
+        or "the cancel was not taken"), vim.log.levels.WARN)
+    end
   end
-  state.generating = nil
-  vim.notify("akgen: generation cancelled; nothing is written", vim.log.levels.INFO)
+  if vim.fn.has("nvim-0.11") == 1 then
+    g.client:request("workspace/executeCommand", params, said, g.bufnr)
+  else
+    g.client.request("workspace/executeCommand", params, said, g.bufnr)
+  end
+  vim.notify("akgen: cancelling the generation; nothing is written", vim.log.levels.INFO)
 end
 
 function M.state()
