@@ -16,7 +16,7 @@
 // otherwise. IterateNBatch runs batchLoop IterateBatch calls and writes C to the GM set by SetWorkspace, the calls'
 // inputs and outputs at CalcNBatchoffset's offsets; GetBatchTensorC<false> hands out the next call's C there.
 // Not emulated (SIM-UNSUPPORTED at the line): the G / N / B reduce of C (a C layout axis 1 where an input's is not),
-// NZ inputs or outputs of a batch, quantisation, the sequential write of a batch.
+// NZ inputs or outputs of a batch, quantisation, the sequential write of a batch to GM, enPartialSum.
 #pragma once
 
 namespace AscendC::mm_detail {
@@ -103,8 +103,8 @@ public:
                       const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
                       AKGEN_LOC) {
         (void)matrixStrideC;
-        (void)enPartialSum;
         akgen_sim::touch("Matmul::IterateBatch", loc);
+        if (enPartialSum) unsupported("enPartialSum (adding to the L0C of the last call)", "Matmul::IterateBatch", loc);
         run_batch(gm, nullptr, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, enAtomic,
                   "Matmul::IterateBatch", loc);
     }
@@ -114,8 +114,8 @@ public:
                       const uint32_t matrixStrideC = 0, const bool enPartialSum = false, const uint8_t enAtomic = 0,
                       AKGEN_LOC) {
         (void)matrixStrideC;
-        (void)enPartialSum;
         akgen_sim::touch("Matmul::IterateBatch", loc);
+        if (enPartialSum) unsupported("enPartialSum (adding to the L0C of the last call)", "Matmul::IterateBatch", loc);
         GlobalTensor<DstT> none;
         run_batch(none, &ubCmatrix, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, enAtomic,
                   "Matmul::IterateBatch", loc);
