@@ -208,7 +208,7 @@ int main() {
                        static_cast<long long>(p.block),
                        static_cast<long long>(q.block), static_cast<unsigned long long>(q.begin),
                        static_cast<unsigned long long>(std::min(p.end, q.end)),
-                       gm_regions()[static_cast<size_t>(q.region)].name.c_str()),
+                       gm_regions()[static_cast<size_t>(q.region)].name),
                    q.loc, "memory", "DataCopy");
             ctx_ptr() = nullptr;
             ++overlaps;

@@ -332,6 +332,6 @@ void akgen_sim::program_launch_blocks(int64_t block_dim, const std::function<voi
                      "busiest core)\n", static_cast<long long>(n), loc.file_name(), static_cast<unsigned>(loc.line()),
                      static_cast<long long>(block_dim), block_dim == 1 ? "" : "s",
                      mix > 0 ? (mix == 2 ? " (MIX: 1 AIC + 2 AIV each)" : " (MIX: 1 AIC + 1 AIV each)") : "",
-                     g_launch_failed, g_launch_cycles / (k.clock_ghz * 1e3), k.arch.c_str());
+                     g_launch_failed, g_launch_cycles / (k.clock_ghz * 1e3), k.arch);
     }
 }

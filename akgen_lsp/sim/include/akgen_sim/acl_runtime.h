@@ -325,7 +325,7 @@ inline aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy pol
     b.region = static_cast<int>(regions.size());
     // initcheck: device memory holds nothing defined until a copy, a memset or a kernel writes it
     uint8_t* init = akgen_sim::cfg().sanitize ? static_cast<uint8_t*>(std::calloc(b.alloc_bytes, 1)) : nullptr;
-    regions.push_back({b.data, b.alloc_bytes, "aclrtMalloc@" + std::to_string(loc.line()), b.bytes, init});
+    regions.push_back({b.data, b.alloc_bytes, akgen_sim::keep_name("aclrtMalloc@" + std::to_string(loc.line())), b.bytes, init});
     state().dev.push_back(b);
     *devPtr = b.data;
     return ACL_SUCCESS;

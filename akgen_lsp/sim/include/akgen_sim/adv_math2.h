@@ -22,7 +22,7 @@ namespace akgen_sim {
     touch(api, loc);
     fail("SIM-ARCH-API",
          fmt("%s is implemented for Ascend 950 (dav-3510) only: on this device (%s) the CANN library's %s compiles to "
-             "an empty body and leaves dst unchanged. %s", api, cfg().arch.c_str(), api, instead),
+             "an empty body and leaves dst unchanged. %s", api, cfg().arch, api, instead),
          loc, "api_mismatch", api);
 }
 

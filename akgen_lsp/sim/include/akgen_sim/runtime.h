@@ -12,7 +12,6 @@
 #include <cstdlib>
 #include <deque>
 #include <source_location>
-#include <string>
 #include <string_view>
 #include <type_traits>
 #include <unordered_map>
@@ -76,14 +75,13 @@ struct Config {
     double uncached_burst_cycles = 0;  // a burst that bypasses the L2 is its own HBM request
     bool same_address = false;
     int ub_bank_groups = 0;  // UB bank groups of a two-source vector op's reads (charge.inc bank_factor); 0: off
-    std::unordered_map<std::string, OpCost> vec;
     OpCost default_vec{4.0, 2.0};
     size_t max_trace_events = 20000;
     // the compute-sanitizer-style checks (initcheck of UB and GM, racecheck of GM writes, outputs never written)
     bool sanitize = true;
-    std::string arch = "Ascend910B2";
+    char arch[64] = "Ascend910B2";  // the arch profile's name
 
-    const OpCost& op(const char* name) const;  // launcher.cpp
+    const OpCost& op(const char* name) const;  // launcher.cpp (charge.inc; the per-op table is kept there)
     double bytes_cycles(double bytes, double gibps) const {
         return bytes / (gibps * 1073741824.0) * clock_ghz * 1e9;
     }
@@ -105,8 +103,6 @@ inline void write_all(int fd, const char* p, size_t n) {
         n -= static_cast<size_t>(w);
     }
 }
-
-void json_escape(std::string& out, std::string_view s);  // launcher.cpp (runtime.inc)
 
 // One finding as a JSON line of the events file (launcher.cpp); `block` < 0 for a host-side finding, and
 // `error_class` / `api` may be null.
@@ -146,7 +142,9 @@ struct TraceEvent { int pipe; double start; double dur; const char* name; uint32
 // reading a little past a tensor's end is harmless there; only past the allocation is out of bounds).
 // `init` (initcheck): one byte per byte of the buffer, nonzero once something wrote it; null when all of it holds
 // defined data (an input, host memory the program filled).
-struct GmRegion { uint8_t* base; uint64_t bytes; std::string name; uint64_t logical = 0; uint8_t* init = nullptr; };
+struct GmRegion { uint8_t* base; uint64_t bytes; const char* name; uint64_t logical = 0; uint8_t* init = nullptr; };
+// A copy of `s` that lives as long as the process (a GM region's name; runtime.inc).
+const char* keep_name(std::string_view s);
 // A GM write of a block (racecheck): its byte range and the block's barrier epoch (SyncAll passed so far).
 struct GmWrite { int region; uint64_t begin, end; loc_t loc; int epoch = 0; };
 
@@ -222,7 +220,12 @@ struct BlockCtx {
     const char* last_api = "";
     int findings = 0;
     int errors = 0;
-    std::unordered_map<std::string, int> seen;  // finding dedup: code@file:line -> count
+    struct SeenMap* seen = nullptr;  // finding dedup: code@file:line -> count (findings.inc owns it)
+
+    BlockCtx() = default;
+    BlockCtx(const BlockCtx&) = delete;
+    BlockCtx& operator=(const BlockCtx&) = delete;
+    ~BlockCtx();  // findings.inc
 };
 
 inline BlockCtx*& ctx_ptr() { static thread_local BlockCtx* p = nullptr; return p; }

@@ -287,7 +287,7 @@ public:
             akgen_sim::fail(write ? "SIM-GM-OOB-WRITE" : "SIM-GM-OOB-READ",
                             akgen_sim::fmt("%s %s bytes [%lld, %lld) of GM buffer '%s', which has %llu bytes "
                                            "(%s: out of bounds)", api, write ? "writes" : "reads", lo, hi,
-                                           r.name.c_str(), static_cast<unsigned long long>(r.bytes),
+                                           r.name, static_cast<unsigned long long>(r.bytes),
                                            write ? "ErrorWrite3" : "ErrorRead3"),
                             loc, "memory", api);
         }
@@ -297,7 +297,7 @@ public:
                                            "end but inside the allocation's padding (the NPU allocates in 512-byte "
                                            "steps); the data there is not part of the tensor", api,
                                            write ? "writes" : "reads", static_cast<long long>(begin - r.base),
-                                           static_cast<long long>(end - r.base), r.name.c_str(),
+                                           static_cast<long long>(end - r.base), r.name,
                                            static_cast<unsigned long long>(r.logical)),
                             loc, "memory", api);
         }
@@ -307,7 +307,7 @@ public:
                                            "it stays inside GM buffer '%s' but past what SetGlobalBuffer gave this block",
                                            api, write ? "writes" : "reads", static_cast<unsigned long long>(offset),
                                            static_cast<unsigned long long>(offset + count),
-                                           static_cast<unsigned long long>(size_), r.name.c_str()),
+                                           static_cast<unsigned long long>(size_), r.name),
                             loc, "memory", api);
         }
         const uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);

@@ -84,12 +84,12 @@ namespace akgen_sim {
 
 // The Region Proposal generation: our Ascend310P profile (Atlas inference AI Core). Everything else we model is
 // A2/A3 (dav-c220).
-inline bool arch_has_proposals() { return cfg().arch == "Ascend310P"; }
+inline bool arch_has_proposals() { return std::strcmp(cfg().arch, "Ascend310P") == 0; }
 
 inline void require_sort_arch(bool proposal_api, const char* api, const char* instead, const loc_t& loc) {
     if (proposal_api == arch_has_proposals()) return;
     fail("SIM-ARCH-API",
-         fmt("%s is not supported on current device (%s; the CANN library aborts there). %s", api, cfg().arch.c_str(),
+         fmt("%s is not supported on current device (%s; the CANN library aborts there). %s", api, cfg().arch,
              instead), loc, "api_mismatch", api);
 }
 
