@@ -33,6 +33,7 @@ from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
 from akgen_lsp.findings import Finding, Span, finding_from_json
 from akgen_lsp.sandbox import MODES, use_mode
+from akgen_lsp.sim.events import remove_later
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -248,6 +249,21 @@ def warm_toolchain(settings: Any = None) -> dict[str, Any]:
     return {"toolchain": toolchain, "warmed": [str(ensure_pch(cxx)), str(ensure_launcher(cxx))]}
 
 
+def prime_process(settings: Any = None) -> None:
+    """Do now the work every check does once per process (the sandbox's trial box and seccomp programs, the
+    reference cache's key parts, the arch profile), so that checks forked from this process (the server's check
+    worker) do not each redo it: a few tenths of a second a check on a busy machine."""
+    from akgen_lsp.bench import refcache
+    from akgen_lsp.sandbox import prime
+    from akgen_lsp.sim import cost
+    from akgen_lsp.sim.build_cache import cache_dir
+
+    prime()
+    refcache.prime()
+    cache_dir()
+    cost.profile_for(str(_setting(settings, "arch", "Ascend910B2")))
+
+
 def _keep_trace(work: Path, trace_to: str | Path) -> str | None:
     """Copy the Chrome trace of the first case that made one (the pipeline's work folder under `work`)."""
     traces = sorted(work.glob("*/case*/out/trace.json"), key=lambda t: (len(str(t)), str(t)))
@@ -334,7 +350,7 @@ def check_kernel(
                                                 run_warnings=True, required=tuple(required)))
         trace = _keep_trace(work, trace_to) if trace_to else None
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        remove_later(work)
     findings = [(_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec)]
     figures = record_figures(rec, mode, arch)
     figures["trace"] = trace

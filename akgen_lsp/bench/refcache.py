@@ -69,6 +69,13 @@ def validation_hash(validation: Path) -> str:
     return h.hexdigest()
 
 
+def prime() -> None:
+    """Compute the once-per-process parts of a cache key now (the installed numpy / torch versions, read from package
+    metadata, take a tenth of a second), so that processes forked from this one start with them."""
+    _code_version()
+    cache_root()
+
+
 def _code_version() -> str:
     global _code_hash
     if _code_hash is None:

@@ -10,6 +10,7 @@ from akgen_lsp.sandbox.mode import (
     KEY,
     MODES,
     SandboxUnavailable,
+    prime,
     probe,
     require,
     sandbox_mode,
@@ -19,6 +20,6 @@ from akgen_lsp.sandbox.mode import (
 from akgen_lsp.sandbox.policy import GiB, Limits, MiB, Policy
 
 __all__ = [
-    "KEY", "MODES", "Confined", "GiB", "Limits", "MiB", "Policy", "SandboxUnavailable", "probe", "require",
+    "KEY", "MODES", "Confined", "GiB", "Limits", "MiB", "Policy", "SandboxUnavailable", "prime", "probe", "require",
     "run_confined", "sandbox_mode", "sandbox_warning", "use_mode",
 ]

@@ -99,6 +99,19 @@ def probe() -> str | None:
     return None
 
 
+def prime() -> None:
+    """Do a box's once-per-process work now (the probe's trial box, the seccomp programs, the system view), so that
+    processes forked from this one (the check worker's jobs) start boxes at once."""
+    if probe() is not None:
+        return
+    from akgen_lsp.sandbox.policy import PROFILES, system_mounts
+    from akgen_lsp.sandbox.seccomp_filter import filter_bytes
+
+    for profile in PROFILES:
+        filter_bytes(profile)
+        system_mounts(profile)
+
+
 def require() -> None:
     """Raise SandboxUnavailable with a sentence saying how to fix it when the sandbox cannot work here."""
     why = probe()

@@ -12,6 +12,7 @@ Profiles:
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,10 +64,15 @@ _RUNTIME_VIEW = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/lib", 
 
 def system_mounts(profile: str, extra: Sequence[Path] = ()) -> list[str]:
     """bwrap arguments that show the profile's part of the system read-only (`extra`: more system folders, such as a
-    compiler installed outside /usr)."""
+    compiler installed outside /usr). The system's layout is read once per process (every box of a check asks)."""
+    return list(_system_mounts(profile, tuple(str(p) for p in extra)))
+
+
+@functools.lru_cache(maxsize=32)
+def _system_mounts(profile: str, extra: tuple[str, ...]) -> tuple[str, ...]:
     view = _RUNTIME_VIEW if profile in RUNTIME_PROFILES else _COMPILER_VIEW
     args: list[str] = []
-    for name in [*view, *(str(p) for p in extra)]:
+    for name in [*view, *extra]:
         path = Path(name)
         if path.is_symlink() and path.parent == Path("/"):
             target = os.readlink(path)
@@ -77,7 +83,7 @@ def system_mounts(profile: str, extra: Sequence[Path] = ()) -> list[str]:
             continue
         if path.exists():
             args += ["--ro-bind", name, name]
-    return args
+    return tuple(args)
 
 
 def existing(paths: Sequence[Path | str]) -> list[Path]:

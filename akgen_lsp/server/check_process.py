@@ -30,6 +30,7 @@ import os
 import selectors
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterable
@@ -154,6 +155,11 @@ def _child(request: dict[str, Any], out_fd: int) -> None:
             written = os.write(out_fd, view)
             view = view[written:]
         os.close(out_fd)
+        # the answer is out (the worker sends it on end of file, not at this process's exit): now the scratch
+        # folders the check removes on threads of its own (sim.events.remove_later)
+        for thread in threading.enumerate():
+            if thread is not threading.main_thread() and not thread.daemon:
+                thread.join(timeout=60)
     finally:
         os._exit(0)
 
@@ -168,6 +174,7 @@ class Job:
     status: int | None = None  # the wait status once reaped
     eof: bool = False
     cancelled: bool = False
+    answered: bool = False  # its answer was sent (on end of file; the process may still be cleaning up)
 
 
 class Worker:
@@ -232,7 +239,25 @@ class Worker:
         job.eof = True
         self.selector.unregister(job.fd)
         os.close(job.fd)
+        self.answer(job)
         self.maybe_finish(job)
+
+    def answer(self, job: Job) -> None:
+        """Send a job's answer as soon as all of it is read (it cleans up after it answered); one that does not read
+        back waits for the exit status, which says what happened."""
+        if job.cancelled or job.answered:
+            return
+        try:
+            answer = json.loads(b"".join(job.chunks))
+        except ValueError:
+            return
+        if not isinstance(answer, dict):
+            return
+        job.answered = True
+        self.by_id.pop(job.id, None)  # a cancel from now on comes too late: the answer is out
+        answer["id"] = job.id
+        answer["seconds"] = round(time.monotonic() - job.started, 4)
+        self.send(answer)
 
     def reap(self) -> None:
         while True:
@@ -253,6 +278,8 @@ class Worker:
         del self.jobs[job.pid]
         self.by_id.pop(job.id, None)
         kill_tree(job.pid, alive=False)  # its group; what left the group is swept (re-parented here)
+        if job.answered:
+            return
         if job.cancelled:
             self.send({"id": job.id, "event": "cancelled"})
             return
@@ -333,7 +360,9 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
     started = time.perf_counter()
     import akgen_lsp.bench.check
-    import akgen_lsp.findings  # noqa: F401
+    import akgen_lsp.findings
+
+    akgen_lsp.bench.check.prime_process()
 
     Worker.send({"event": "ready", "pid": os.getpid(), "import_s": round(time.perf_counter() - started, 3)})
     Worker().serve()

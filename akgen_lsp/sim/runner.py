@@ -38,6 +38,7 @@ from akgen_lsp.sim.events import (
     kernel_files,
     read_events,
     read_regular,
+    remove_later,
     unfinished,
     valid_block,
     write_fresh,
@@ -360,7 +361,7 @@ def output_target(a: Arg, dest: Path | None) -> Path | None:
 def _cleanup(run_dir: Path, keep: set[Path]) -> None:
     """Remove the run folder (without following anything the box left in it), or all of it but `keep`."""
     if not keep:
-        shutil.rmtree(run_dir, ignore_errors=True)
+        remove_later(run_dir)
         return
     for p in run_dir.iterdir():
         if p in keep:

@@ -98,7 +98,8 @@ async def test_a_check_runs_in_the_warm_worker_and_reports():
         second = await worker.check(str(kernel), {}, 300.0)
         assert second.figures["estimate_us"] == first.figures["estimate_us"]
         assert worker.starts == 1 and worker.import_s is not None
-        assert descendants(worker.pid or -1) == []  # each job is gone once it answered
+        # each job is gone soon after it answered (it removes its scratch folders after the answer is out)
+        await _until(lambda: descendants(worker.pid or -1) == [], 30)
     finally:
         await worker.close()
 
@@ -156,3 +157,19 @@ def test_kill_tree_reaches_what_left_the_process_group():
     while not _gone(grandchild) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert _gone(grandchild)
+
+
+async def test_a_job_answers_first_and_then_removes_its_scratch_folders(tmp_path, monkeypatch):
+    # the job's scratch folders (the check's copy, the runs' folders) are removed on threads after the answer went
+    # out: none may be left behind when the job has ended (an os._exit before they finish would leave them)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    worker = CheckWorker()
+    try:
+        kernel = Path(__file__).resolve().parents[2] / "samples" / "kernels" / "add_custom.cpp"
+        trace = tmp_path / "add.trace.json"
+        result = await worker.check(str(kernel), {}, 300.0, str(trace))
+        assert result.figures["status"] == "pass" and result.figures["trace"] == str(trace)
+        await _until(lambda: descendants(worker.pid or -1) == [], 30)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["add.trace.json"]
+    finally:
+        await worker.close()

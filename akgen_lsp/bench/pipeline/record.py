@@ -5,8 +5,6 @@ record opened (`new_record`) and closed (`finish_record`) in the shape docs/benc
 from __future__ import annotations
 
 import dataclasses
-import shutil
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -72,13 +70,6 @@ class Timings:
     def harness(self) -> float:
         """Time spent outside compile and run (the harness's own overhead)."""
         return max(0.0, self.total - self.compile - self.run)
-
-
-def _remove_later(path: Path) -> None:
-    """Delete a candidate's work folder on a background thread (not a daemon: the process waits for it at exit),
-    so the record is returned without waiting for the file system."""
-    threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},
-                     name="akgen-bench-cleanup").start()
 
 
 def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",

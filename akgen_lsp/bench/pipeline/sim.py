@@ -23,7 +23,6 @@ from akgen_lsp.bench.pipeline.record import (
     Settings,
     Timings,
     _finding,
-    _remove_later,
     finish_record,
     new_record,
 )
@@ -31,6 +30,7 @@ from akgen_lsp.bench.pipeline.run import run_case
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.sim.build_types import Build
+from akgen_lsp.sim.events import remove_later
 from akgen_lsp.sim.manifest import ManifestError
 from akgen_lsp.sim.toolchain import SimToolchain
 
@@ -61,7 +61,7 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
     def finish(status: str) -> dict[str, Any]:
         finish_record(rec, findings, status, tm, t_start)
         if not settings.keep_work:
-            _remove_later(work)
+            remove_later(work)
         return rec
 
     if cand.origin == NO_ANSWER:
