@@ -48,6 +48,7 @@
 #include "kernel_operator.h"
 
 #include "runtime.inc"
+#include "api_core.inc"
 #include "findings.inc"
 #include "charge.inc"
 

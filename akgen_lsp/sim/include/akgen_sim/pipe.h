@@ -33,11 +33,23 @@ struct TQueBase {
     template <class P> void InitBufHandle(P* pool, uint32_t index, uint8_t* handle, uint32_t addr, uint32_t len);
 };
 
-template <TPosition src, TPosition dst, int32_t depth, auto... mask> class TQueBind : public TQueBase {
-public:
-    static constexpr TPosition kPos = (src == TPosition::GM) ? dst : src;
+// A queue's state and its work, which do not depend on the element type (TQueBind's typed calls wrap them). The work
+// is defined once, in the launcher (launcher/queue.inc), so that a kernel compiles only the thin wrappers.
+struct TQueCore : TQueBase {
     akgen_sim::Slot* fifo_[kMaxSlots] = {};
     int head_ = 0, count_ = 0, next_ = 0;
+
+    akgen_sim::Slot* alloc_slot(const akgen_sim::loc_t& loc);  // AllocTensor: a free buffer, now allocated
+    void enque_slot(akgen_sim::Slot* s, int limit, const akgen_sim::loc_t& loc);  // EnQue at most `limit` deep
+    akgen_sim::Slot* deque_slot(const akgen_sim::loc_t& loc);
+    void free_slot(akgen_sim::Slot* s, uint32_t gen, const akgen_sim::loc_t& loc);
+    bool owns(const akgen_sim::Slot* s) const;
+    bool has_idle_buffer() const;
+};
+
+template <TPosition src, TPosition dst, int32_t depth, auto... mask> class TQueBind : public TQueCore {
+public:
+    static constexpr TPosition kPos = (src == TPosition::GM) ? dst : src;
 
     TQueBind() { pos_ = kPos; }
 
@@ -52,39 +64,11 @@ public:
     template <typename T> bool EnQue(const LocalTensor<T>& t, AKGEN_LOC) {
         akgen_sim::touch("EnQue", loc);
         t.check_live("EnQue", "enqueued", loc, true);
-        akgen_sim::Slot* s = t.slot_;
-        if (!owns(s)) {
-            akgen_sim::fail("SIM-QUE-FOREIGN", "EnQue: the tensor was not allocated from this queue (ErrorBuffer1: "
-                                               "buffer not from this queue's InitBuffer)", loc, "memory", "EnQue");
-        }
-        int limit = depth == 0 ? num_ : depth;
-        if (count_ >= limit) {
-            akgen_sim::fail("SIM-QUE-DEPTH",
-                            akgen_sim::fmt("EnQue beyond the queue depth: %d tensors are already queued and the depth "
-                                           "is %d (DeQue one first, or give the TQue a larger depth)", count_, limit),
-                            loc, "memory", "EnQue");
-        }
-        if (s->state == akgen_sim::SlotState::ENQUEUED) {
-            akgen_sim::fail("SIM-QUE-TWICE", "EnQue: this tensor is already in the queue", loc, "memory", "EnQue");
-        }
-        s->state = akgen_sim::SlotState::ENQUEUED;
-        fifo_[(head_ + count_) % kMaxSlots] = s;
-        ++count_;
-        akgen_sim::charge_scalar();
+        enque_slot(t.slot_, depth == 0 ? num_ : depth, loc);
         return true;
     }
     template <typename T> LocalTensor<T> DeQue(AKGEN_LOC) {
-        akgen_sim::touch("DeQue", loc);
-        if (count_ == 0) {
-            akgen_sim::fail("SIM-QUE-EMPTY",
-                            "DeQue from an empty queue: no tensor was EnQue'd (on the NPU this waits forever)", loc,
-                            "memory", "DeQue");
-        }
-        akgen_sim::Slot* s = fifo_[head_];
-        head_ = (head_ + 1) % kMaxSlots;
-        --count_;
-        s->state = akgen_sim::SlotState::DEQUEUED;
-        akgen_sim::charge_scalar();
+        akgen_sim::Slot* s = deque_slot(loc);
         return LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
     }
     template <typename T> void DeQue(LocalTensor<T>& t, AKGEN_LOC) { t = DeQue<T>(loc); }
@@ -98,82 +82,20 @@ public:
         return DeQue<T>(loc);
     }
 
-    template <typename T> void FreeTensor(LocalTensor<T>& t, AKGEN_LOC) {
-        akgen_sim::touch("FreeTensor", loc);
-        akgen_sim::Slot* s = t.slot_;
-        if (s == nullptr) {
-            akgen_sim::fail("SIM-QUE-FOREIGN", "FreeTensor: the tensor was not allocated from this queue "
-                                               "(ErrorBuffer1)", loc, "memory", "FreeTensor");
-        }
-        // CANN checks the owner only with ASCENDC_DEBUG_ASSERT (TQueBind::FreeBuffer): on the NPU the tensor's own
-        // buffer is marked free, whichever queue FreeTensor was called on.
-        if (!owns(s)) {
-            akgen_sim::cpu_debug_check("SIM-QUE-FOREIGN", "FreeTensor: the tensor was not allocated from this queue "
-                                                          "(ErrorBuffer1)", loc, "memory", "FreeTensor");
-        }
-        if (s->gen != t.gen_ || s->state == akgen_sim::SlotState::FREE) {
-            akgen_sim::fail("SIM-QUE-DOUBLE-FREE", "FreeTensor: the tensor was already freed (ErrorFree: double free)",
-                            loc, "memory", "FreeTensor");
-        }
-        if (s->state == akgen_sim::SlotState::ENQUEUED) {
-            akgen_sim::fail("SIM-QUE-FREE-QUEUED", "FreeTensor: the tensor is still in the queue (DeQue it first)",
-                            loc, "memory", "FreeTensor");
-        }
-        s->state = akgen_sim::SlotState::FREE;
-        ++s->gen;
-        --akgen_sim::ctx().live_per_pos[static_cast<int>(s->pos)];
-        akgen_sim::charge_scalar();
-    }
+    template <typename T> void FreeTensor(LocalTensor<T>& t, AKGEN_LOC) { free_slot(t.slot_, t.gen_, loc); }
 
     int32_t GetTensorCountInQue() const { return count_; }
     bool HasTensorInQue() const { return count_ > 0; }
     bool VacantInQue() const { return count_ < (depth == 0 ? num_ : depth); }
-    bool HasIdleBuffer() const {
-        for (int i = 0; i < num_; ++i) {
-            if (slots_[i]->state == akgen_sim::SlotState::FREE) return true;
-        }
-        return false;
-    }
+    bool HasIdleBuffer() const { return has_idle_buffer(); }
     void FreeAllEvent() {}
 
 private:
-    bool owns(const akgen_sim::Slot* s) const {
-        for (int i = 0; i < num_; ++i) {
-            if (slots_[i] == s) return true;
-        }
-        return false;
-    }
     template <typename T> void alloc_into(LocalTensor<T>& t, const akgen_sim::loc_t& loc) {
         akgen_sim::touch("AllocTensor", loc);
         akgen_sim::check_arch_type<T>(loc);
-        if (num_ == 0) {
-            akgen_sim::fail("SIM-QUE-NOINIT", "AllocTensor: the queue has no buffers (call pipe.InitBuffer on it "
-                                              "first)", loc, "scope", "AllocTensor");
-        }
-        for (int k = 0; k < num_; ++k) {
-            int i = (next_ + k) % num_;
-            akgen_sim::Slot* s = slots_[i];
-            if (s->state == akgen_sim::SlotState::FREE) {
-                int& live = akgen_sim::ctx().live_per_pos[static_cast<int>(pos_)];
-                if (live >= akgen_sim::cfg().buffers_per_position) {
-                    akgen_sim::fail("SIM-QUE-LIVE",
-                                    akgen_sim::fmt("current id is %d, max buffer number in same queue position is %d",
-                                                   live + 1, akgen_sim::cfg().buffers_per_position),
-                                    loc, "memory", "AllocTensor");
-                }
-                ++live;
-                s->state = akgen_sim::SlotState::ALLOCATED;
-                s->alloc_loc = loc;
-                next_ = (i + 1) % num_;
-                t = LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
-                akgen_sim::charge_scalar();
-                return;
-            }
-        }
-        akgen_sim::fail("SIM-QUE-ALLOC",
-                        akgen_sim::fmt("AllocTensor with no free buffer: all %d buffers of this queue are in use (free "
-                                       "one with FreeTensor first; on the NPU this hangs)", num_),
-                        loc, "memory", "AllocTensor");
+        akgen_sim::Slot* s = alloc_slot(loc);
+        t = LocalTensor<T>(reinterpret_cast<T*>(s->base), s->bytes / static_cast<uint32_t>(sizeof(T)), s, pos_);
     }
 };
 
@@ -265,45 +187,16 @@ private:
 
 class TPipe {
 public:
-    TPipe(AKGEN_LOC) {
-        akgen_sim::touch("TPipe", loc);
-        akgen_sim::BlockCtx& c = akgen_sim::ctx();
-        if (c.pipes_alive > 0) {
-            akgen_sim::fail("SIM-TPIPE-TWICE", "TPipe has already been constructed: a kernel may hold one TPipe at a "
-                                               "time", loc, "scope", "TPipe");
-        }
-        ++c.pipes_alive;
-        alive_ = true;
-        current_pipe() = this;
-        reset_pool();
-    }
+    TPipe(AKGEN_LOC) { construct(loc); }
     ~TPipe() { Destroy(); }
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
     template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len, AKGEN_LOC) {
-        akgen_sim::touch("InitBuffer", loc);
-        if (num == 0) {
-            akgen_sim::fail("SIM-INITBUF", "InitBuffer: the buffer number must be at least 1", loc, "api_mismatch",
-                            "InitBuffer");
-        }
-        if (que.num_ + num > TQueBase::kMaxSlots) {
-            akgen_sim::fail("SIM-INITBUF", akgen_sim::fmt("current total buffer num is %d, exceeds the limit %d",
-                                                          que.num_ + num, TQueBase::kMaxSlots), loc, "memory",
-                            "InitBuffer");
-        }
-        uint32_t aligned = (len + 31u) / 32u * 32u;
-        for (int i = 0; i < num; ++i) que.slots_[que.num_ + i] = take(que.pos_, aligned, num, loc);
-        que.num_ += num;
-        return true;
+        return init_buffer(que, num, len, loc);
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos>& buf, uint32_t len, AKGEN_LOC) {
-        akgen_sim::touch("InitBuffer", loc);
-        uint32_t aligned = (len + 31u) / 32u * 32u;
-        buf.slots_[0] = take(pos, aligned, 1, loc);
-        buf.slots_[0]->state = akgen_sim::SlotState::TBUF;
-        buf.num_ = 1;
-        return true;
+        return init_tbuf(buf, pos, len, loc);
     }
     template <HardEvent evt> int8_t AllocEventID() { return static_cast<int8_t>(next_event_++ % 6); }
     template <HardEvent evt> void ReleaseEventID(int8_t) {}
@@ -311,46 +204,23 @@ public:
     template <HardEvent evt> int8_t FetchEventID() { return 0; }
     // CANN's TPipe::Reset: the buffer pool starts again at address 0 (ResetPool), as for a new TPipe.
     void Reset() { reset_pool(); }
-    void Destroy() {
-        if (alive_) {
-            alive_ = false;
-            --akgen_sim::ctx().pipes_alive;
-            if (current_pipe() == this) current_pipe() = nullptr;
-        }
-    }
+    void Destroy();
     void Init() {}
 
 private:
     // A TPipe hands out each memory from address 0 (CANN's TPipe() -> Init() -> ResetPool()): a kernel that destroys
     // one TPipe and builds another (Catlass's Resource does) reuses the same addresses; tensors of the old pipe alias
     // the new buffers, as on the NPU.
-    static void reset_pool() {
-        akgen_sim::BlockCtx& c = akgen_sim::ctx();
-        c.ub_used = c.l1_used = c.l0a_used = c.l0b_used = c.l0c_used = c.bt_used = 0;
-    }
-    akgen_sim::Slot* take(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
-        return slot_at(pos, reserve(pos, len, num, loc), len);
-    }
+    static void reset_pool();
+    akgen_sim::Slot* take(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc);
+    // The typed InitBuffer calls' work (launcher/queue.inc): a queue's `num` buffers, a TBuf's one.
+    bool init_buffer(TQueBase& que, uint8_t num, uint32_t len, const akgen_sim::loc_t& loc);
+    bool init_tbuf(TQueBase& buf, TPosition pos, uint32_t len, const akgen_sim::loc_t& loc);
+    void construct(const akgen_sim::loc_t& loc);
 
 public:
     // A buffer's slot at byte `offset` of the memory of `pos` (InitBuffer, and the buffers of a TBufPool).
-    static akgen_sim::Slot* slot_at(TPosition pos, uint64_t offset, uint32_t len) {
-        akgen_sim::BlockCtx& c = akgen_sim::ctx();
-        uint8_t* base = c.ub;
-        switch (detail::mem_of(pos)) {
-            case detail::Mem::L1: base = c.l1; break;
-            case detail::Mem::L0A: base = c.l0a; break;
-            case detail::Mem::L0B: base = c.l0b; break;
-            case detail::Mem::L0C: base = c.l0c; break;
-            case detail::Mem::BT: base = c.bt; break;
-            default: break;
-        }
-        akgen_sim::Slot* s = &akgen_sim::new_slot(c);
-        s->base = base + offset;
-        s->bytes = len;
-        s->pos = pos;
-        return s;
-    }
+    static akgen_sim::Slot* slot_at(TPosition pos, uint64_t offset, uint32_t len);
     // TBufPool (bufpool.h): a pool of `len` bytes of the pipe's memory; `share` a pool whose bytes it reuses.
     template <class P> bool InitBufPool(P& pool, uint32_t len, AKGEN_LOC) {
         akgen_sim::touch("InitBufPool", loc);
@@ -366,45 +236,7 @@ public:
 
 private:
     // Bytes of the memory of `pos` for `num` buffers of `len` (the pipe's bump pointer): their offset.
-    uint64_t reserve(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc) {
-        akgen_sim::BlockCtx& c = akgen_sim::ctx();
-        const akgen_sim::Config& k = akgen_sim::cfg();
-        detail::Mem m = detail::mem_of(pos);
-        uint64_t* used = &c.ub_used;
-        uint64_t limit = k.ub_bytes;
-        switch (m) {
-            case detail::Mem::L1: used = &c.l1_used; limit = k.l1_bytes; break;
-            case detail::Mem::L0A: used = &c.l0a_used; limit = k.l0a_bytes; break;
-            case detail::Mem::L0B: used = &c.l0b_used; limit = k.l0b_bytes; break;
-            case detail::Mem::L0C: used = &c.l0c_used; limit = k.l0c_bytes; break;
-            case detail::Mem::BT: used = &c.bt_used; limit = sizeof(c.bt); break;
-            default: break;
-        }
-        if (*used + len > limit) {
-            // CANN's CPU debug asserts this in InitBuffer; the NPU hands the buffer out at its offset past the end of
-            // the memory, and only an access there goes wrong. npu mode does the same (the launcher maps
-            // arena_bytes() of each memory, so the address exists) and every access is bounded by the physical size.
-            // The bias table is a fixed array: it never goes past its end.
-            auto msg = akgen_sim::fmt("buffer size is %llu, exceeds the limit %llu (%s: %llu bytes already given to "
-                                      "earlier InitBuffer calls; this one asks %d x %u bytes)",
-                                      static_cast<unsigned long long>(*used + len),
-                                      static_cast<unsigned long long>(limit), detail::mem_name(m),
-                                      static_cast<unsigned long long>(*used), num, len);
-            uint64_t mapped = m == detail::Mem::BT ? limit : akgen_sim::arena_bytes(limit);
-            if (akgen_sim::npu_checks() && *used + len > mapped) {
-                akgen_sim::fail("SIM-UB-LIMIT", akgen_sim::fmt("%s; the simulator cannot place a buffer this far past "
-                                                               "the end of %s", msg.s, detail::mem_name(m)),
-                                loc, "memory", "InitBuffer");
-            }
-            auto npu_msg = akgen_sim::fmt("%s; on the NPU the part past %llu bytes does not exist, and an access to "
-                                          "it fails", msg.s, static_cast<unsigned long long>(limit));
-            akgen_sim::cpu_debug_check("SIM-UB-LIMIT", akgen_sim::npu_checks() ? npu_msg : msg, loc, "memory",
-                                       "InitBuffer");
-        }
-        const uint64_t at = *used;
-        *used += len;
-        return at;
-    }
+    uint64_t reserve(TPosition pos, uint32_t len, int num, const akgen_sim::loc_t& loc);
     bool alive_ = false;
     int next_event_ = 0;
 };

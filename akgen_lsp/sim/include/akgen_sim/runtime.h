@@ -245,12 +245,7 @@ Slot& new_slot(BlockCtx& c);  // launcher.cpp (runtime.inc)
 void ub_commit_writes(BlockCtx& c);
 
 // The last API call, for crash and timeout reports (read by the launcher's signal handler).
-inline void touch(const char* api, const loc_t& loc) {
-    BlockCtx& c = ctx();
-    if (c.ub_pending_n) ub_commit_writes(c);
-    c.last = loc;
-    c.last_api = api;
-}
+void touch(const char* api, const loc_t& loc);  // launcher/api_core.inc
 
 // initcheck of UB and GM (launcher/sanitizer.inc): an operand's bytes about to be written (UB: applied when the call
 // is charged) or read (a warning when some were never written); GM ranges are byte offsets in `region`.

@@ -11,6 +11,16 @@ namespace akgen_sim {
     fail("SIM-UNSUPPORTED", "a tensor of int4b_t (two 4-bit elements per byte) is not emulated yet; the simulator "
                             "runs the int8_t / half / float forms of the APIs", loc, "api_mismatch", api);
 }
+
+// The type-independent work of the tensors' checks, compiled once in the launcher (launcher/api_core.inc): a kernel
+// compiles only the typed calls. check_live: the tensor has a live buffer (slot, generation); gm_check_access: a GM
+// access [begin, end) of a GlobalTensor (its region, its element count `size`, 0 if not given); check_local_bytes:
+// a LocalTensor operand at `a` holding `have` bytes, of which an op touches `bytes`.
+void check_live(const Slot* slot, uint32_t gen, const char* api, const char* role, const loc_t& loc, bool queue_op);
+void gm_check_access(const uint8_t* begin, const uint8_t* end, bool null_base, int region, uint64_t size,
+                     uint64_t offset, uint64_t count, bool write, const char* api, const loc_t& loc);
+void check_local_bytes(const uint8_t* a, AscendC::TPosition pos, uint64_t have, const char* role, const char* api,
+                       uint64_t bytes, const loc_t& loc, bool need_ub);
 }  // namespace akgen_sim
 
 namespace AscendC {
@@ -34,59 +44,18 @@ inline Mem mem_of(TPosition p) {
         default: return Mem::UB;
     }
 }
-inline const char* mem_name(Mem m) {
-    switch (m) {
-        case Mem::L1: return "L1";
-        case Mem::L0A: return "L0A";
-        case Mem::L0B: return "L0B";
-        case Mem::L0C: return "L0C";
-        case Mem::BT: return "BT";
-        default: return "UB";
-    }
-}
+const char* mem_name(Mem m);  // launcher/api_core.inc
 
 // The physical memory of a position in the current block: where the launcher mapped it and its hardware size (the
 // launcher maps arena_bytes() of it; only the first `bytes` exist on the NPU).
 struct PhysMem { const uint8_t* base; uint64_t bytes; Mem mem; };
-inline PhysMem phys_mem(TPosition p) {
-    akgen_sim::BlockCtx& c = akgen_sim::ctx();
-    const akgen_sim::Config& k = akgen_sim::cfg();
-    Mem m = mem_of(p);
-    switch (m) {
-        case Mem::L1: return {c.l1, k.l1_bytes, m};
-        case Mem::L0A: return {c.l0a, k.l0a_bytes, m};
-        case Mem::L0B: return {c.l0b, k.l0b_bytes, m};
-        case Mem::L0C: return {c.l0c, k.l0c_bytes, m};
-        case Mem::BT: return {c.bt, sizeof(c.bt), m};
-        default: return {c.ub, k.ub_bytes, m};
-    }
-}
+PhysMem phys_mem(TPosition p);  // launcher/api_core.inc
 
 // An access to bytes [a, a + bytes) of the memory of `pos` reaches past the end of that memory on the hardware (an
 // address the NPU does not have): the block ends with SIM-UB-OOB (UB) or SIM-MEM-OOB (L1, L0A/B/C, bias table).
 // An address below the memory's start is left to the caller's own checks.
-inline void check_phys(const void* a, uint64_t bytes, TPosition pos, const char* role, const char* api,
-                       const akgen_sim::loc_t& loc) {
-    PhysMem pm = phys_mem(pos);
-    const uint8_t* p = static_cast<const uint8_t*>(a);
-    if (pm.base == nullptr || p < pm.base) return;
-    uint64_t off = static_cast<uint64_t>(p - pm.base);
-    if (off + bytes <= pm.bytes) return;
-    if (pm.mem == Mem::UB) {
-        akgen_sim::fail("SIM-UB-OOB", akgen_sim::fmt("%s: the ub address out of bounds (%s tensor at UB offset %llu, "
-                                                     "%llu bytes; UB has %llu bytes)", api, role,
-                                                     static_cast<unsigned long long>(off),
-                                                     static_cast<unsigned long long>(bytes),
-                                                     static_cast<unsigned long long>(pm.bytes)),
-                        loc, "memory", api);
-    }
-    akgen_sim::fail("SIM-MEM-OOB", akgen_sim::fmt("%s: the %s address out of bounds (%s tensor at %s offset %llu, %llu "
-                                                  "bytes; %s has %llu bytes)", api, mem_name(pm.mem), role,
-                                                  mem_name(pm.mem), static_cast<unsigned long long>(off),
-                                                  static_cast<unsigned long long>(bytes), mem_name(pm.mem),
-                                                  static_cast<unsigned long long>(pm.bytes)),
-                    loc, "memory", api);
-}
+void check_phys(const void* a, uint64_t bytes, TPosition pos, const char* role, const char* api,
+                const akgen_sim::loc_t& loc);  // launcher/api_core.inc
 }  // namespace detail
 
 template <typename T> class LocalTensor {
@@ -146,18 +115,7 @@ public:
     // npu mode it warns and the access goes on to whatever its buffer holds now (the NPU keeps no tensor state), unless
     // `queue_op`: queue protocol (EnQue of a freed tensor) always fails.
     void check_live(const char* api, const char* role, const akgen_sim::loc_t& loc, bool queue_op = false) const {
-        if (slot_ == nullptr) {
-            akgen_sim::fail("SIM-TENSOR-UNINIT",
-                            akgen_sim::fmt("%s: the %s tensor was never allocated (no AllocTensor, DeQue or TBuf::Get "
-                                           "gave it a buffer)", api, role),
-                            loc, "scope", api);
-        }
-        if (slot_->gen != gen_) {
-            auto msg = akgen_sim::fmt("%s: the %s tensor is used after FreeTensor released its buffer (ErrorRead1: "
-                                      "read of freed memory)", api, role);
-            if (queue_op) akgen_sim::fail("SIM-TENSOR-FREED", msg, loc, "memory", api);
-            akgen_sim::cpu_debug_check("SIM-TENSOR-FREED", msg, loc, "memory", api);
-        }
+        akgen_sim::check_live(slot_, gen_, api, role, loc, queue_op);
     }
     // Element access (scalar unit): a scalar load or store of local memory costs the profile's
     // cost.scalar.get_value_cycles (the "ub_scalar" row; read once, the profile is loaded before any kernel runs).
@@ -271,51 +229,9 @@ public:
     // Elements [offset, offset+count) are read or written: inside the GM buffer? Records GM writes per block.
     void check_access(uint64_t offset, uint64_t count, bool write, const char* api, const akgen_sim::loc_t& loc) const {
         if (count == 0) return;
-        const uint8_t* begin = reinterpret_cast<const uint8_t*>(addr_ + offset);
-        const uint8_t* end = reinterpret_cast<const uint8_t*>(addr_ + offset + count);
-        if (region_ < 0) {
-            if (addr_ == nullptr) {
-                akgen_sim::fail("SIM-GM-NULL", akgen_sim::fmt("%s: the GlobalTensor has no buffer (call "
-                                                              "SetGlobalBuffer first)", api), loc, "scope", api);
-            }
-            return;
-        }
-        const akgen_sim::GmRegion& r = akgen_sim::gm_regions()[static_cast<size_t>(region_)];
-        if (begin < r.base || end > r.base + r.bytes) {
-            long long lo = static_cast<long long>(begin - r.base);
-            long long hi = static_cast<long long>(end - r.base);
-            akgen_sim::fail(write ? "SIM-GM-OOB-WRITE" : "SIM-GM-OOB-READ",
-                            akgen_sim::fmt("%s %s bytes [%lld, %lld) of GM buffer '%s', which has %llu bytes "
-                                           "(%s: out of bounds)", api, write ? "writes" : "reads", lo, hi,
-                                           r.name, static_cast<unsigned long long>(r.bytes),
-                                           write ? "ErrorWrite3" : "ErrorRead3"),
-                            loc, "memory", api);
-        }
-        if (r.logical < r.bytes && end > r.base + r.logical) {
-            akgen_sim::warn(write ? "SIM-GM-PAD-WRITE" : "SIM-GM-PAD-READ",
-                            akgen_sim::fmt("%s %s bytes [%lld, %lld) of GM tensor '%s', which has %llu bytes: past its "
-                                           "end but inside the allocation's padding (the NPU allocates in 512-byte "
-                                           "steps); the data there is not part of the tensor", api,
-                                           write ? "writes" : "reads", static_cast<long long>(begin - r.base),
-                                           static_cast<long long>(end - r.base), r.name,
-                                           static_cast<unsigned long long>(r.logical)),
-                            loc, "memory", api);
-        }
-        if (size_ != 0 && offset + count > size_) {
-            akgen_sim::warn("SIM-GM-RANGE",
-                            akgen_sim::fmt("%s %s elements [%llu, %llu) of a GlobalTensor set up with %llu elements: "
-                                           "it stays inside GM buffer '%s' but past what SetGlobalBuffer gave this block",
-                                           api, write ? "writes" : "reads", static_cast<unsigned long long>(offset),
-                                           static_cast<unsigned long long>(offset + count),
-                                           static_cast<unsigned long long>(size_), r.name),
-                            loc, "memory", api);
-        }
-        const uint64_t b = static_cast<uint64_t>(begin - r.base), e = static_cast<uint64_t>(end - r.base);
-        if (akgen_sim::cfg().sanitize) {  // initcheck
-            if (write) akgen_sim::gm_wrote(region_, b, e);
-            else if (r.init != nullptr) akgen_sim::gm_check_read(region_, b, e, api, loc);
-        }
-        if (write && akgen_sim::ctx().atomic == 0) akgen_sim::record_gm_write(region_, b, e, loc);  // racecheck
+        akgen_sim::gm_check_access(reinterpret_cast<const uint8_t*>(addr_ + offset),
+                                   reinterpret_cast<const uint8_t*>(addr_ + offset + count), addr_ == nullptr, region_,
+                                   size_, offset, count, write, api, loc);
     }
 };
 
@@ -330,42 +246,8 @@ template <typename T>
 inline void check_local(const AscendC::LocalTensor<T>& t, const char* role, const char* api, uint64_t bytes,
                         const loc_t& loc, bool need_ub = true) {
     t.check_live(api, role, loc);
-    if (need_ub && !AscendC::is_ub_position(t.pos_)) {
-        fail("SIM-POSITION", fmt("%s: the %s tensor is not in UB (its position is not VECIN, VECOUT or VECCALC)", api,
-                                 role), loc, "api_mismatch", api);
-    }
-    const uint8_t* a = reinterpret_cast<const uint8_t*>(t.addr_);
-    if (need_ub) {
-        BlockCtx& c = ctx();
-        uint64_t off = static_cast<uint64_t>(a - c.ub);
-        if (a < c.ub || off + bytes > cfg().ub_bytes) {
-            fail("SIM-UB-OOB", fmt("%s: the ub address out of bounds (%s tensor at UB offset %lld, %llu bytes; UB has "
-                                   "%llu bytes)", api, role, static_cast<long long>(a - c.ub),
-                                   static_cast<unsigned long long>(bytes),
-                                   static_cast<unsigned long long>(cfg().ub_bytes)), loc, "memory", api);
-        }
-        if (off % 32 != 0) {
-            fail("SIM-UB-ALIGN", fmt("Failed to check %s tensor address alignment in %s, current tensor address is "
-                                     "%llu, which should be 32 byte aligned.", role, api,
-                                     static_cast<unsigned long long>(off)), loc, "memory", api);
-        }
-        // initcheck: a `src...` operand is read; any other operand may be written (dst, the adv APIs' outputs and
-        // scratch), so it counts as written: no warning from an operand whose role the check cannot tell
-        if (cfg().sanitize) {
-            if (role[0] == 's' && role[1] == 'r' && role[2] == 'c') ub_check_read(a, bytes, role, api, loc);
-            else ub_will_write(a, bytes);
-        }
-    } else {
-        AscendC::detail::check_phys(a, bytes, t.pos_, role, api, loc);
-    }
-    uint64_t have = static_cast<uint64_t>(t.size_) * sizeof(T);
-    if (bytes > have) {
-        cpu_debug_check("SIM-UB-SIZE", fmt("Failed to check %s size in %s, tensor size needs to be at least %llu "
-                                           "bytes, while current tensor size is only %llu bytes.", role, api,
-                                           static_cast<unsigned long long>(bytes),
-                                           static_cast<unsigned long long>(have)),
-                        loc, "memory", api);
-    }
+    check_local_bytes(reinterpret_cast<const uint8_t*>(t.addr_), t.pos_, static_cast<uint64_t>(t.size_) * sizeof(T),
+                      role, api, bytes, loc, need_ub);
 }
 
 // Data dependencies for the cost model: an op reading `src` and writing `dst` starts after both are ready.
