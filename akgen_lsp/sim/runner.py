@@ -116,8 +116,34 @@ def ref_targets(args: Sequence[Arg]) -> dict[str, str]:
     return out
 
 
+def npy_data_offset(path: Path, dtype: np.dtype[Any], nbytes: int) -> int | None:
+    """Where the data of an .npy file starts when the launcher can read it in place (C order, exactly the element type
+    the kernel takes, `nbytes` of data and nothing after it); None when the runner must write a raw copy."""
+    fmt = np.lib.format
+    try:
+        with open(path, "rb") as fh:
+            version = fmt.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dt = fmt.read_array_header_1_0(fh)
+            elif version == (2, 0):
+                shape, fortran, dt = fmt.read_array_header_2_0(fh)
+            else:
+                return None
+            offset = fh.tell()
+        size = path.stat().st_size
+    except (OSError, ValueError):
+        return None
+    if (fortran and len(shape) > 1) or dt.hasobject or dt != dtype:
+        return None
+    if int(np.prod(shape, dtype=np.int64)) * dt.itemsize != nbytes or size != offset + nbytes:
+        return None
+    return offset
+
+
 def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
-                host: HostOverrides | None = None) -> tuple[Path, dict[str, Path]]:
+                host: HostOverrides | None = None) -> tuple[Path, dict[str, Path], list[Path]]:
+    """The launcher's spec file, the outputs' raw files by name, and the input files the launcher reads in place (the
+    kernel's box shows them read-only)."""
     block_dim = host.block_dim if host and host.block_dim > 0 and not manifest.block_dim_given else manifest.block_dim
     key = host.tiling_key if host else manifest.tiling_key
     lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {block_dim}",
@@ -125,6 +151,7 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
              f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", f"checks {manifest.checks}",
              f"sanitize {int(manifest.sanitize)}", *params]
     raw_out: dict[str, Path] = {}
+    in_place: list[Path] = []
     ref_of = ref_targets(manifest.args)  # output -> the input whose buffer it is
     read_back = {i: o for o, i in ref_of.items()}
     for a in manifest.args:
@@ -142,6 +169,12 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
 
             out_list = next(o for o in manifest.args if o.name == read_back[a.name])
             lines += spec_lines(a, run_dir, raw_out, read_back_as=[e.name for e in out_list.items])
+        elif a.kind == "gm_in" and a.absent:  # an optional input the call leaves out: a null GM_ADDR, as from aclnn
+            lines.append(f"arg gm {a.name} null 0 -")
+        elif a.kind == "gm_in" and a.dtype in DTYPES and (offset := npy_data_offset(
+                Path(a.value), np.dtype(DTYPES[a.dtype][0]), a.nbytes)) is not None:
+            in_place.append(Path(a.value).resolve())
+            lines.append(f"arg gm {a.name} in:{offset} {a.nbytes} {in_place[-1]}")
         elif a.kind in ("gm_in", "gm_inout"):
             src = run_dir / f"{a.name}.in.bin"
             arr = np.load(str(a.value), allow_pickle=False)
@@ -182,16 +215,16 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
             lines.append(f"arg tiling {a.name} {TILING_BYTES} {kv}")
     spec = run_dir / "spec.txt"
     spec.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return spec, raw_out
+    return spec, raw_out, in_place
 
 
-def kernel_policy(build: Build, manifest: Manifest, run_dir: Path) -> Policy:
-    """The kernel's box: its binary read-only, the run folder (spec, inputs, outputs, events) its only writable one,
-    the manifest's limits (the launcher sets the same CPU and memory limits on itself, and more)."""
+def kernel_policy(build: Build, manifest: Manifest, run_dir: Path, inputs: Sequence[Path] = ()) -> Policy:
+    """The kernel's box: its binary and the input files the launcher reads in place read-only, the run folder (spec,
+    raw inputs, outputs, events) its only writable one, the manifest's limits (the launcher sets the same CPU and memory limits on itself, and more)."""
     limits = Limits(wall_s=manifest.timeout_s, cpu_s=manifest.cpu_s + 1, as_bytes=(manifest.memory_mb + 512) * MiB,
                     fsize_bytes=FSIZE_BYTES)
     assert build.binary is not None
-    return Policy("kernel", limits, read_only=[build.binary.parent], writable=[run_dir], cwd=run_dir)
+    return Policy("kernel", limits, read_only=[build.binary.parent, *inputs], writable=[run_dir], cwd=run_dir)
 
 
 FSIZE_BYTES = 1 << 30
@@ -233,11 +266,11 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         tpath = run_dir / "tiling.bin"
         tpath.write_bytes(ht.tiling)
         host = HostOverrides(ht.block_dim, ht.tiling_key, sum(ht.workspace), tpath)
-    spec, raw_out = _write_spec(manifest, run_dir, params, host)
+    spec, raw_out, in_place = _write_spec(manifest, run_dir, params, host)
     t0 = time.perf_counter()
     called_ns = time.monotonic_ns()
     try:
-        res = run_confined([str(build.binary), str(spec)], kernel_policy(build, manifest, run_dir))
+        res = run_confined([str(build.binary), str(spec)], kernel_policy(build, manifest, run_dir, in_place))
     except SandboxUnavailable as exc:
         _cleanup(run_dir, set())
         return Run(status="runtime_error", findings=[Finding("SIM-SANDBOX-UNAVAILABLE", str(exc),

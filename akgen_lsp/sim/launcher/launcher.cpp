@@ -15,6 +15,7 @@
 // charge.inc (the cost model), spec.inc (the run spec and process state), sandbox.h (seccomp, unshare, rlimits),
 // signals.inc (crash / timeout / forbidden-call reports), setup.inc (GM buffers and the early setup), blocks.inc
 // (per-block events and end-of-block checks), fibers.inc (blocks as fibers, SyncAll, cross-core flags); main() here.
+#include <cerrno>
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
