@@ -264,14 +264,18 @@ def prime_process(settings: Any = None) -> None:
     cost.profile_for(str(_setting(settings, "arch", "Ascend910B2")))
 
 
-def _keep_trace(work: Path, trace_to: str | Path) -> str | None:
-    """Copy the Chrome trace of the first case that made one (the pipeline's work folder under `work`)."""
+def _keep_trace(work: Path, trace_to: str | Path, checked: Path, original: Path) -> str | None:
+    """Copy the Chrome trace of the first case that made one (the pipeline's work folder under `work`), its events
+    named at the user's file when `checked` is a copy of it (a check of the editor's text)."""
     traces = sorted(work.glob("*/case*/out/trace.json"), key=lambda t: (len(str(t)), str(t)))
     if not traces:
         return None
     dest = Path(trace_to)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(traces[0], dest)
+    text = traces[0].read_text(encoding="utf-8")
+    if checked != original:
+        text = text.replace(json.dumps(str(checked)), json.dumps(str(original)))
+    dest.write_text(text, encoding="utf-8")
     return str(dest)
 
 
@@ -348,7 +352,7 @@ def check_kernel(
                                                 work_dir=work if trace_to else None, keep_work=trace_to is not None,
                                                 block_dim=block_dim, toolchain=toolchain, checks=checks,
                                                 run_warnings=True, required=tuple(required)))
-        trace = _keep_trace(work, trace_to) if trace_to else None
+        trace = _keep_trace(work, trace_to, kernel, p) if trace_to else None
     finally:
         remove_later(work)
     findings = [(_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec)]

@@ -23,6 +23,8 @@ limit is ``memory.ub_usable`` when given. Missing tables fall back to the built-
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -251,8 +253,10 @@ def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -
 
 
 def chrome_trace(traces: Mapping[int, Sequence[Sequence[Any]]], blocks: Sequence[Mapping[str, Any]],
-                 profile: ArchProfile | None, source: str = "") -> dict[str, Any]:
-    """Chrome-trace JSON (Perfetto): one process per core, one thread per pipe; times in microseconds."""
+                 profile: ArchProfile | None, source: str = "") -> str:
+    """Chrome-trace JSON text (Perfetto): one process per core, one thread per pipe; times in microseconds. Written
+    line by line, not built as objects for json.dumps: every save writes one (3000 events for the add sample), and the
+    objects and their encoding cost as much as the run's own events did to read."""
     clock = profile.clock_ghz if profile else 1.85
     uses_cube = any(float(b.get("busy", {}).get("M", 0)) > 0 for b in blocks)
     cores = max(int((profile.aic_cores if uses_cube else profile.aiv_cores) if profile else 48), 1)
@@ -262,20 +266,29 @@ def chrome_trace(traces: Mapping[int, Sequence[Sequence[Any]]], blocks: Sequence
         c = i % cores
         offset[int(b.get("block", i))] = core_clock[c]
         core_clock[c] += float(b.get("cycles", 0.0))
-    events: list[dict[str, Any]] = []
+    per_us = clock * 1e3
+    file = json.dumps(source)
+    quoted: dict[str, str] = {}
+    lines: list[str] = []
     named: set[tuple[int, int]] = set()
     for block, evs in sorted(traces.items()):
         core = block % cores
         base = offset.get(block, 0.0)
         for ev in evs:
             pipe, start, dur, name, line = int(ev[0]), float(ev[1]), float(ev[2]), str(ev[3]), int(ev[4])
+            if not (math.isfinite(start) and math.isfinite(dur)):  # the box wrote the events: no NaN in the JSON
+                continue
             if (core, pipe) not in named:
                 named.add((core, pipe))
-                events.append({"ph": "M", "name": "thread_name", "pid": core, "tid": pipe,
-                               "args": {"name": PIPES[pipe] if 0 <= pipe < len(PIPES) else str(pipe)}})
-            events.append({"ph": "X", "name": name, "pid": core, "tid": pipe, "ts": (base + start) / (clock * 1e3),
-                           "dur": dur / (clock * 1e3), "args": {"block": block, "line": line, "file": source}})
+                label = PIPES[pipe] if 0 <= pipe < len(PIPES) else str(pipe)
+                lines.append(f'{{"ph":"M","name":"thread_name","pid":{core},"tid":{pipe},'
+                             f'"args":{{"name":{json.dumps(label)}}}}}')
+            q = quoted.get(name)
+            if q is None:
+                q = quoted[name] = json.dumps(name)
+            lines.append(f'{{"ph":"X","name":{q},"pid":{core},"tid":{pipe},"ts":{(base + start) / per_us:.6f},'
+                         f'"dur":{dur / per_us:.6f},"args":{{"block":{block},"line":{line},"file":{file}}}}}')
     for c in range(min(cores, len(blocks))):
-        events.append({"ph": "M", "name": "process_name", "pid": c, "args": {"name": f"core {c} (estimate)"}})
-    return {"traceEvents": events, "displayTimeUnit": "ns",
-            "otherData": {"note": "akgen sim cost-model estimate, not a measurement"}}
+        lines.append(f'{{"ph":"M","name":"process_name","pid":{c},"args":{{"name":"core {c} (estimate)"}}}}')
+    return ('{"traceEvents":[\n' + ",\n".join(lines) + '\n],"displayTimeUnit":"ns",'
+            '"otherData":{"note":"akgen sim cost-model estimate, not a measurement"}}\n')

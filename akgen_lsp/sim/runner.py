@@ -16,7 +16,6 @@ writes back (events.jsonl) is read as untrusted (events.py); the status is decid
 from __future__ import annotations
 
 import contextlib
-import json
 import shutil
 import tempfile
 import time
@@ -370,7 +369,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     if trace and blocks:
         tdir = dest if dest is not None else run_dir
         tpath = tdir / "trace.json"
-        write_fresh(tpath, json.dumps(cost.chrome_trace(traces, blocks, profile, fallback)))
+        write_fresh(tpath, cost.chrome_trace(traces, blocks, profile, fallback))
         trace_path = str(tpath)
     _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
     return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=res.sandbox,

@@ -106,7 +106,10 @@ async def test_the_save_of_the_text_checked_ahead_shows_that_check(client: Langu
     # and its Chrome trace is the document's last trace
     answer = await client.workspace_execute_command_async(
         types.ExecuteCommandParams(command="akgen.server.lastTrace", arguments=[uri]))
-    assert answer["ok"] is True and json.loads(Path(answer["trace"]).read_text(encoding="utf-8"))["traceEvents"]
+    assert answer["ok"] is True
+    events = json.loads(Path(answer["trace"]).read_text(encoding="utf-8"))["traceEvents"]
+    files = {e["args"]["file"] for e in events if e["ph"] == "X"}
+    assert files == {str(kernel.resolve())}  # its events are named at the document, not at the checked copy
     _close(client, uri)
 
 
