@@ -1,5 +1,6 @@
 // Test kernel for the UB bank-group term (tests/sim/test_cost_gm.py): z = x + y on tensors at fixed UB addresses,
-// y Y_OFFSET bytes after a 32 KiB multiple (0: x and y start in the same bank group; 256: 8 groups apart).
+// y Y_OFFSET bytes after a 32 KiB multiple (0: x and y start in the same bank group; 256: 8 groups apart);
+// ALONGSIDE: one more GM -> UB copy issued while the adds run.
 #include "kernel_operator.h"
 using namespace AscendC;
 #ifndef Y_OFFSET
@@ -19,6 +20,11 @@ extern "C" __global__ __aicore__ void bank_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, 
     DataCopy(yl, yGm, n);
     PipeBarrier<PIPE_ALL>();
     for (int i = 0; i < 8; ++i) Add(zl, xl, yl, n);
+#ifdef ALONGSIDE
+    // a GM -> UB copy issued while the adds run (no barrier between): it waits while their conflicts hold UB
+    LocalTensor<float> wl(TPosition::VECCALC, 131072, n);
+    DataCopy(wl, xGm, n);
+#endif
     PipeBarrier<PIPE_ALL>();
     DataCopy(zGm, zl, n);
 }

@@ -187,6 +187,9 @@ struct BlockCtx {
     double gm_hbm = 0, gm_l2 = 0;
     uint64_t gm_modeled = 0;
     uint64_t gm_scalar_read = 0, gm_scalar_write = 0;  // GM bytes through GlobalTensor GetValue/SetValue
+    // UB bank conflicts of vector ops (charge.inc vec_charge): the cycles they held UB, until when, that the next
+    // MTE2 / MTE3 transfer running alongside waits
+    double ub_stall_until = 0, ub_stall[2] = {};
     std::vector<TraceEvent> trace;
     size_t trace_dropped = 0;
     std::vector<GmWrite> gm_writes;
