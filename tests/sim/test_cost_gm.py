@@ -66,36 +66,30 @@ def test_cores_reading_the_same_addresses_at_once_wait(write_manifest, tmp_path:
     assert same["us"] > 1.1 * staggered["us"], (same["us"], staggered["us"])
 
 
-def test_two_sources_in_one_bank_group_take_twice_the_vector_time(write_manifest, tmp_path: Path) -> None:
+def bank_add_pipes(write_manifest, tmp_path: Path, off: int, **defines: str) -> dict[str, float]:
+    """Each pipe's busy time (us) of bank_add.cpp with y `off` bytes after a 32 KiB multiple; its numbers checked."""
     n = 4096
-    busy = {}
-    for off in (0, 256):
-        x = np.arange(n, dtype=np.float32)
-        m = write_manifest(KERNELS / "bank_add.cpp", "bank_add", [
-            {"name": "x", "input": x}, {"name": "y", "input": x},
-            {"name": "z", "output": f"z{off}.npy", "dtype": "float32", "shape": [n]},
-            {"name": "n", "scalar": n, "type": "uint32_t"}], defines={"Y_OFFSET": str(off)})
-        res = run_manifest(m, tmp_path / f"bank{off}", confine=False)
-        assert res.status == "ok", [f.message for f in res.findings]
-        assert np.array_equal(np.load(res.outputs["z"]), 2 * x)
-        busy[off] = res.estimate["pipes"]["V"]["busy_us"]
+    x = np.arange(n, dtype=np.float32)
+    name = f"{off}{''.join(defines)}"
+    m = write_manifest(KERNELS / "bank_add.cpp", "bank_add", [
+        {"name": "x", "input": x}, {"name": "y", "input": x},
+        {"name": "z", "output": f"z{name}.npy", "dtype": "float32", "shape": [n]},
+        {"name": "n", "scalar": n, "type": "uint32_t"}], defines={"Y_OFFSET": str(off), **defines})
+    res = run_manifest(m, tmp_path / f"bank{name}", confine=False)
+    assert res.status == "ok", [f.message for f in res.findings]
+    assert np.array_equal(np.load(res.outputs["z"]), 2 * x)
+    return {p: v["busy_us"] for p, v in res.estimate["pipes"].items()}
+
+
+def test_two_sources_in_one_bank_group_take_twice_the_vector_time(write_manifest, tmp_path: Path) -> None:
+    busy = {off: bank_add_pipes(write_manifest, tmp_path, off)["V"] for off in (0, 256)}
     assert 1.7 < busy[0] / busy[256] < 2.1, busy
 
 
 def test_a_copy_alongside_a_bank_conflict_waits_for_it(write_manifest, tmp_path: Path) -> None:
     # the beats a two-source op's bank conflict adds hold UB, and an MTE2 copy running alongside waits as long
     # (asc-devkit add_high_performance Case 5 -> 6: with the conflict gone, MTE2 176.0 -> 171.6 us, MTE3 160 -> 121)
-    n = 4096
-    pipes = {}
-    for off in (0, 256):
-        x = np.arange(n, dtype=np.float32)
-        m = write_manifest(KERNELS / "bank_add.cpp", "bank_add", [
-            {"name": "x", "input": x}, {"name": "y", "input": x},
-            {"name": "z", "output": f"z{off}.npy", "dtype": "float32", "shape": [n]},
-            {"name": "n", "scalar": n, "type": "uint32_t"}], defines={"Y_OFFSET": str(off), "ALONGSIDE": "1"})
-        res = run_manifest(m, tmp_path / f"along{off}", confine=False)
-        assert res.status == "ok", [f.message for f in res.findings]
-        pipes[off] = {p: v["busy_us"] for p, v in res.estimate["pipes"].items()}
+    pipes = {off: bank_add_pipes(write_manifest, tmp_path, off, ALONGSIDE="1") for off in (0, 256)}
     held = pipes[0]["V"] - pipes[256]["V"]  # the conflict's extra beats
     assert held > 0
     assert pipes[0]["MTE2"] - pipes[256]["MTE2"] == pytest.approx(held, rel=0.05), pipes
