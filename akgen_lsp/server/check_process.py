@@ -242,17 +242,19 @@ class Worker:
         self.answer(job)
         self.maybe_finish(job)
 
-    def answer(self, job: Job) -> None:
-        """Send a job's answer as soon as all of it is read (it cleans up after it answered); one that does not read
-        back waits for the exit status, which says what happened."""
+    def answer(self, job: Job, failed: str | None = None) -> None:
+        """Send a job's answer as soon as all of it is read (the job cleans up after it answered). One that does not
+        read back waits for the exit status, which says what happened (`failed`: that sentence)."""
         if job.cancelled or job.answered:
             return
-        try:
-            answer = json.loads(b"".join(job.chunks))
-        except ValueError:
-            return
-        if not isinstance(answer, dict):
-            return
+        answer: Any = {"event": "error", "message": failed} if failed else None
+        if answer is None:
+            try:
+                answer = json.loads(b"".join(job.chunks))
+            except ValueError:
+                return
+            if not isinstance(answer, dict):
+                return
         job.answered = True
         self.by_id.pop(job.id, None)  # a cancel from now on comes too late: the answer is out
         answer["id"] = job.id
@@ -283,16 +285,10 @@ class Worker:
         if job.cancelled:
             self.send({"id": job.id, "event": "cancelled"})
             return
-        raw = b"".join(job.chunks)
-        try:
-            answer = json.loads(raw)
-        except ValueError:
-            sig = os.WTERMSIG(job.status) if os.WIFSIGNALED(job.status) else None
-            how = f"killed by signal {sig}" if sig else f"exit status {os.waitstatus_to_exitcode(job.status)}"
-            answer = {"event": "error", "message": f"the check process died ({how}) before it answered"}
-        answer["id"] = job.id
-        answer["seconds"] = round(time.monotonic() - job.started, 4)
-        self.send(answer)
+        # it ended without an answer that reads back (read_job tried one at end of file)
+        sig = os.WTERMSIG(job.status) if os.WIFSIGNALED(job.status) else None
+        how = f"killed by signal {sig}" if sig else f"exit status {os.waitstatus_to_exitcode(job.status)}"
+        self.answer(job, f"the check process died ({how}) before it answered")
 
     def sweep(self) -> None:
         """Kill what jobs left behind: our children that are not jobs (re-parented here, the subreaper)."""
