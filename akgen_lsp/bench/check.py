@@ -272,10 +272,11 @@ def _keep_trace(work: Path, trace_to: str | Path, checked: Path, original: Path)
         return None
     dest = Path(trace_to)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    text = traces[0].read_text(encoding="utf-8")
-    if checked != original:
-        text = text.replace(json.dumps(str(checked)), json.dumps(str(original)))
-    dest.write_text(text, encoding="utf-8")
+    if checked == original:
+        shutil.copyfile(traces[0], dest)
+    else:
+        text = traces[0].read_text(encoding="utf-8")
+        dest.write_text(text.replace(json.dumps(str(checked)), json.dumps(str(original))), encoding="utf-8")
     return str(dest)
 
 

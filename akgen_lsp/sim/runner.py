@@ -219,7 +219,8 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
 
 def kernel_policy(build: Build, manifest: Manifest, run_dir: Path, inputs: Sequence[Path] = ()) -> Policy:
     """The kernel's box: its binary and the input files the launcher reads in place read-only, the run folder (spec,
-    raw inputs, outputs, events) its only writable one, the manifest's limits (the launcher sets the same CPU and memory limits on itself, and more)."""
+    raw inputs, outputs, events) its only writable one, the manifest's limits (the launcher sets the same CPU and
+    memory limits on itself, and more)."""
     limits = Limits(wall_s=manifest.timeout_s, cpu_s=manifest.cpu_s + 1, as_bytes=(manifest.memory_mb + 512) * MiB,
                     fsize_bytes=FSIZE_BYTES)
     assert build.binary is not None
