@@ -287,3 +287,25 @@ def test_killing_the_process_that_called_the_sim_kills_the_kernel(layout: Layout
     while box_processes(str(runs)) and time.time() < deadline:
         time.sleep(0.1)
     assert box_processes(str(runs)) == []
+
+
+def test_an_input_read_in_place_is_read_only_and_alone_in_the_box(layout: Layout) -> None:
+    # the launcher reads x.npy where it is (sim.runner.npy_data_offset): the box shows that one file, read-only, and
+    # nothing else of the kernel's folder
+    planted = layout.kernel / "beside.txt"
+    planted.write_text(layout.token, encoding="utf-8")
+    x_npy = layout.kernel / "x.npy"
+    res = layout.run(before=f"""
+__attribute__((constructor(101))) static void touch_inputs() {{
+    int w = open("{layout.kernel / 'x.npy'}", O_WRONLY | O_TRUNC);
+    printf("write=%d errno=%d\\n", w, errno);
+    printf("readable=%d\\n", open("{layout.kernel / 'x.npy'}", O_RDONLY) >= 0);
+    int r = open("{planted}", O_RDONLY);
+    printf("beside=%d errno=%d\\n", r, errno);
+}}""")
+    assert not layout.leaked(res)
+    assert res.status == "ok", [(f.code, f.message) for f in res.findings]
+    assert "readable=1" in res.stdout and "write=-1 errno=30" in res.stdout  # EROFS: bound read-only
+    assert "beside=-1 errno=2" in res.stdout
+    assert np.array_equal(np.load(x_npy), np.arange(8, dtype=np.float32))  # the user's input is unchanged
+    assert np.array_equal(np.load(res.outputs["y"]), np.arange(8, dtype=np.float32))
