@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from akgen_lsp.sim.compiler import INCLUDE_DIR, find_cxx
+from akgen_lsp.sim.compiler import INCLUDE_DIR, OPT_FLAGS, find_cxx
 from akgen_lsp.sim.program import ensure_program_runtime, flag_defines, launch_wrappers, shadow_program
 from akgen_lsp.sim.program_units import defines_main, kernel_signatures, launch_header
 from akgen_lsp.sim.shadow import shadow_sources
@@ -99,7 +99,9 @@ def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None
             if a.startswith("-DAKGEN_SIM_SOC="):
                 soc = a.split("=", 1)[1]
             new.append(a)
-    head = ["-std=c++20", "-isystem", str(INCLUDE_DIR), "-iquote", str(src.parent)]
+    # the simulator's optimisation first: a Debug build (CMake's -g alone, what samples' run.sh builds) runs the
+    # kernels at -O0 otherwise, and an -O the sample gives comes later and wins
+    head = ["-std=c++20", *OPT_FLAGS, "-isystem", str(INCLUDE_DIR), "-iquote", str(src.parent)]
     if not any(a.startswith("-D__NPU_ARCH__") for a in new):
         head.append(f"-D__NPU_ARCH__={arch}")
     soc = soc or _ARCH_SOC.get(arch, "Ascend910B2")
