@@ -10,6 +10,7 @@
 // are ordered and launches complete before they return.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -147,16 +148,23 @@ inline void dev_read_check(const void* p, size_t n, const char* api, const loc_t
     std::memset(r.init + off, 1, stop - off);
 }
 
-// Bytes around a device buffer changed: a write past it that bypassed the API checks.
-inline bool guard_intact(const DevBuf& b) {
-    uint64_t body = (b.alloc_bytes + 31) / 32 * 32;
-    for (uint64_t i = 0; i < kGuard; ++i) {
-        if (b.alloc[i] != kGuardByte) return false;
-    }
-    for (uint64_t i = b.alloc_bytes; i < body + kGuard; ++i) {
-        if (b.data[i] != kGuardByte) return false;
+// Bytes around a device buffer changed: a write past it that bypassed the API checks. Checked after every launch
+// (memcmp with a guard-filled page: a byte loop here was 30% of a small kernel's launch in a timing loop).
+inline bool guard_bytes_intact(const uint8_t* p, uint64_t n) {
+    static const auto* page = [] {
+        auto* g = new std::array<uint8_t, kGuard>;
+        g->fill(kGuardByte);
+        return g;
+    }();
+    for (uint64_t i = 0; i < n; i += kGuard) {
+        if (std::memcmp(p + i, page->data(), std::min<uint64_t>(kGuard, n - i)) != 0) return false;
     }
     return true;
+}
+inline bool guard_intact(const DevBuf& b) {
+    uint64_t body = (b.alloc_bytes + 31) / 32 * 32;
+    return guard_bytes_intact(b.alloc, kGuard) &&
+           guard_bytes_intact(b.data + b.alloc_bytes, body + kGuard - b.alloc_bytes);
 }
 
 
