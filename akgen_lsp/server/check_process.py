@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.sandbox.lifetime import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with_parent, prctl
+from akgen_lsp.sim.later import answer_first
 
 PARENT_ENV = "AKGEN_CHECK_PARENT"
 
@@ -144,19 +145,21 @@ def _child(request: dict[str, Any], out_fd: int) -> None:
         devnull = os.open(os.devnull, os.O_RDWR)
         os.dup2(devnull, 0)
         os.dup2(2, 1)  # a stray print must not reach the worker's protocol stream
-        try:
-            answer = _run_job(request)
-        except BaseException as exc:
-            traceback.print_exc()
-            answer = {"event": "error", "message": f"{type(exc).__name__}: {exc}"}
+        with answer_first() as afterwards:  # files only read later (a trace), scratch removal: after the answer
+            try:
+                answer = _run_job(request)
+            except BaseException as exc:
+                traceback.print_exc()
+                answer = {"event": "error", "message": f"{type(exc).__name__}: {exc}"}
         data = json.dumps(answer, default=str).encode()
         view = memoryview(data)
         while view:
             written = os.write(out_fd, view)
             view = view[written:]
         os.close(out_fd)
-        # the answer is out (the worker sends it on end of file, not at this process's exit): now the scratch
-        # folders the check removes on threads of its own (sim.events.remove_later)
+        # the answer is out (the worker sends it on end of file, not at this process's exit): now the work the
+        # check left for after it (sim/later.py: its Chrome trace, the scratch folders it removes on threads)
+        afterwards.run()
         for thread in threading.enumerate():
             if thread is not threading.main_thread() and not thread.daemon:
                 thread.join(timeout=60)

@@ -16,10 +16,8 @@ import functools
 import json
 import os
 import re
-import shutil
 import signal
 import stat
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,14 +84,6 @@ def write_fresh(path: Path, data: str) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(data)
-
-
-def remove_later(path: Path) -> None:
-    """Delete a folder (a run's or a check's scratch folder, which a box wrote: rmtree follows no links) on a
-    background thread, so the result is returned without waiting for the file system. The thread is not a daemon:
-    a process waits for it at exit (a forked check job joins it after it answered; see server/check_process)."""
-    threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},
-                     name="akgen-cleanup").start()
 
 
 def read_events(path: Path) -> tuple[list[dict[str, Any]], int]:

@@ -16,6 +16,7 @@ writes back (events.jsonl) is read as untrusted (events.py); the status is decid
 from __future__ import annotations
 
 import contextlib
+import functools
 import shutil
 import tempfile
 import time
@@ -26,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cost
@@ -37,11 +39,11 @@ from akgen_lsp.sim.events import (
     kernel_files,
     read_events,
     read_regular,
-    remove_later,
     unfinished,
     valid_block,
     write_fresh,
 )
+from akgen_lsp.sim.later import later, remove_later
 from akgen_lsp.sim.manifest import DTYPES, Arg, Manifest
 
 TILING_BYTES = 65536
@@ -370,7 +372,8 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     if trace and blocks:
         tdir = dest if dest is not None else run_dir
         tpath = tdir / "trace.json"
-        write_fresh(tpath, cost.chrome_trace(traces, blocks, profile, fallback))
+        # only read later (a user opens it): in a check job, written after the job's answer (sim/later.py)
+        later(functools.partial(_write_trace, tpath, traces, blocks, profile, fallback), makes=tpath)
         trace_path = str(tpath)
     _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
     return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=res.sandbox,
@@ -389,6 +392,11 @@ def output_target(a: Arg, dest: Path | None) -> Path | None:
     if name in ("", ".", "..") or "/" in name:
         return None
     return dest / name
+
+
+def _write_trace(path: Path, traces: dict[int, list[list[Any]]], blocks: list[dict[str, Any]],
+                 profile: ArchProfile | None, source: str) -> None:
+    write_fresh(path, cost.chrome_trace(traces, blocks, profile, source))
 
 
 def _cleanup(run_dir: Path, keep: set[Path]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from akgen_lsp.bench.tasks import Task
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim.cost import PIPES
+from akgen_lsp.sim.later import answer_first
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 SCALED_ADD_TOML = (
@@ -123,3 +125,18 @@ def test_every_runtime_sample_shows_its_mistake_when_checked() -> None:
 def test_the_dynamic_custom_op_sample_runs_every_case() -> None:
     findings, figures = check_kernel(SAMPLES / "add_custom_op" / "op_kernel" / "add_custom.cpp", defaults())
     assert (figures["status"], figures["passed_cases"], figures["cases"]) == ("pass", 5, 5), findings
+
+
+def test_in_a_check_job_the_trace_is_written_after_the_answer(tmp_path: Path) -> None:
+    """In a job of the server's check worker (answer_first), the Chrome trace of a check of the editor's text is
+    named in the answer, written after it, and names the document (not the scratch copy that was compiled)."""
+    kernel = SAMPLES / "kernels" / "add_custom.cpp"
+    trace = tmp_path / "add.trace.json"
+    with answer_first() as afterwards:
+        findings, figures = check_kernel(kernel, defaults(), trace_to=trace, text=kernel.read_text() + "\n// edit\n")
+    assert figures["status"] == "pass", findings
+    assert figures["trace"] == str(trace) and not trace.exists()
+    afterwards.run()
+    events = json.loads(trace.read_text())["traceEvents"]
+    files = {e["args"]["file"] for e in events if e.get("ph") == "X"}
+    assert files == {str(kernel.resolve())}

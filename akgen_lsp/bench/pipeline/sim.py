@@ -30,7 +30,7 @@ from akgen_lsp.bench.pipeline.run import run_case
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.sim.build_types import Build
-from akgen_lsp.sim.events import remove_later
+from akgen_lsp.sim.later import remove_later
 from akgen_lsp.sim.manifest import ManifestError
 from akgen_lsp.sim.toolchain import SimToolchain
 
