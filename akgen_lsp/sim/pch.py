@@ -1,5 +1,5 @@
 """The objects every kernel build shares, built once per compiler and header version: the precompiled header and
-the launcher object."""
+the launcher object (and the program runtime's), each joined with the vector element loops compiled at -O2."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from akgen_lsp.sim.compiler import (
     compiler_id,
     run_compiler,
 )
+
+VEC_LOOPS_SRC = LAUNCHER_SRC.parent / "vec_loops.cpp"
 
 
 def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
@@ -49,11 +51,17 @@ def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float
         return final / name
     shutil.rmtree(final, ignore_errors=True)  # an entry without its seal is not reused (nor kept in the way)
     tmp = atomic_dir(final)
-    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent), "-c", str(source),
-                        "-o", str(tmp / name)], timeout, tmp)
-    if res.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise ToolchainError(f"building {what} failed:\n{res.stderr[-2000:]}")
+    includes = ["-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent)]
+    for cmd in ([cxx, *BASE_FLAGS, *includes, "-c", str(source), "-o", str(tmp / "main.o")],
+                # the element loops: -O2 after BASE_FLAGS' -Og (launcher/vec_loops.cpp says why the results stay)
+                [cxx, *BASE_FLAGS, "-O2", *includes, "-c", str(VEC_LOOPS_SRC), "-o", str(tmp / "vec_loops.o")],
+                [cxx, "-r", "-nostdlib", str(tmp / "main.o"), str(tmp / "vec_loops.o"), "-o", str(tmp / name)]):
+        res = run_compiler(cmd, timeout, tmp)
+        if res.returncode != 0:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise ToolchainError(f"building {what} failed:\n{res.stderr[-2000:]}")
+    for part in ("main.o", "vec_loops.o"):
+        (tmp / part).unlink()
     (tmp / "meta.json").write_text(json.dumps({"ok": True}), encoding="utf-8")
     seal(tmp, name)
     publish(tmp, final)

@@ -3,20 +3,21 @@
 #pragma once
 
 #include "vec_engine.h"
+#include "vec_ops.h"
 
 namespace akgen_sim {
 template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_same_v<T, Ok> || ...);
 }
 
-// One binary API: NAME, the cost-table key, the dtype list of the A2/A3 hardware, and the element expression in a, b
-// (computed in float for half/bfloat16_t, then rounded once).
+// One binary API (an entry of vec_ops.h's AKGEN_BINARY_OPS): NAME, the cost-table key, the element expression in a, b
+// (computed in float for half/bfloat16_t, then rounded once) and the dtype list of the A2/A3 hardware.
 #define AKGEN_BINARY_OP(NAME, COST, EXPR, ...)                                                                          \
     template <typename T>                                                                                              \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
                      const int32_t& count, AKGEN_LOC) {                                                                \
         static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
-        ::akgen_sim::binary_count(#NAME, COST, dst, src0, src1, count, [](auto a, auto b) { return EXPR; }, loc);     \
+        ::akgen_sim::binary_count_op<::akgen_sim::VecOp::NAME>(#NAME, COST, dst, src0, src1, count, loc);              \
     }                                                                                                                  \
     /* the exact CANN signature, for kernels that take the API's address (Foreach ops); checks then report at the  \
        last API call. Direct calls prefer the overload above (more specialised). */                                   \
@@ -54,16 +55,7 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
 
 namespace AscendC {
 
-AKGEN_BINARY_OP(Add, "add", a + b, half, float, int16_t, int32_t, bfloat16_t)
-AKGEN_BINARY_OP(Sub, "sub", a - b, half, float, int16_t, int32_t, bfloat16_t)
-AKGEN_BINARY_OP(Mul, "mul", a * b, half, float, int16_t, int32_t, bfloat16_t)
-AKGEN_BINARY_OP(Div, "div", a / b, half, float)
-AKGEN_BINARY_OP(Max, "max", (a > b ? a : b), half, float, int16_t, int32_t, bfloat16_t)
-AKGEN_BINARY_OP(Min, "min", (a < b ? a : b), half, float, int16_t, int32_t, bfloat16_t)
-AKGEN_BINARY_OP(And, "and", (a & b), int16_t, uint16_t)
-AKGEN_BINARY_OP(Or, "or", (a | b), int16_t, uint16_t)
-AKGEN_BINARY_OP(AddRelu, "add", ((a + b) > 0 ? (a + b) : decltype(a + b)(0)), half, float, int16_t)
-AKGEN_BINARY_OP(SubRelu, "sub", ((a - b) > 0 ? (a - b) : decltype(a - b)(0)), half, float, int16_t)
+AKGEN_BINARY_OPS(AKGEN_BINARY_OP)  // the list: vec_ops.h
 
 // Operator forms: `dst = src0 + src1` computes over dst's size. Operators cannot take a source location: checks report
 // at the last API call before them (documented fallback).

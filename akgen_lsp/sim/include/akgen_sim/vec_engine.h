@@ -9,6 +9,7 @@
 #pragma once
 
 #include "tensor.h"
+#include "vec_ops.h"
 
 namespace AscendC {
 
@@ -213,6 +214,21 @@ inline void binary_count(const char* api, const char* cost, const LocalTensor<T>
     vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 
+// The count form of a listed binary op (vec_ops.h): the same checks and charge, the element loop out of line.
+template <VecOp Op, typename T>
+inline void binary_count_op(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
+                            const LocalTensor<T>& s1, int64_t count, const loc_t& loc) {
+    touch(api, loc);
+    check_count<T>(count, api, loc);
+    if (count == 0) return;
+    uint64_t bytes = uint64_t(count) * sizeof(T);
+    check_local(dst, "dst", api, bytes, loc);
+    check_local(s0, "src0", api, bytes, loc);
+    check_local(s1, "src1", api, bytes, loc);
+    binary_loop<Op, T>(dst.addr_, s0.addr_, s1.addr_, count);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
+}
+
 template <typename T, typename F, typename R>
 inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
                           const LocalTensor<T>& s1, MaskArg mask, R repeat_in, const AscendC::BinaryRepeatParams& p,
@@ -248,6 +264,35 @@ inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>
     for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
     constexpr size_t wide = sizeof(Td) > sizeof(Ts) ? sizeof(Td) : sizeof(Ts);
     vec_charge(cost_key(cost, cost_kind<Ts>()), api, double((uint64_t(count) * wide + 255) / 256), dst.slot_, {src.slot_}, loc);
+}
+
+// The count forms of a listed unary or tensor-scalar op (vec_ops.h): unary_count's checks and charge, the element
+// loop out of line.
+template <typename T>
+inline bool unary_count_checks(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count,
+                               const loc_t& loc) {
+    touch(api, loc);
+    check_count<T>(count, api, loc);
+    if (count == 0) return false;
+    check_local(dst, "dst", api, uint64_t(count) * sizeof(T), loc);
+    check_local(src, "src", api, uint64_t(count) * sizeof(T), loc);
+    return true;
+}
+
+template <VecOp Op, typename T>
+inline void unary_count_op(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           int64_t count, const loc_t& loc) {
+    if (!unary_count_checks(api, dst, src, count, loc)) return;
+    unary_loop<Op, T>(dst.addr_, src.addr_, count);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, double((uint64_t(count) * sizeof(T) + 255) / 256), dst.slot_, {src.slot_}, loc);
+}
+
+template <VecOp Op, typename T>
+inline void scalar_count_op(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                            calc_t<T> scalar, int64_t count, const loc_t& loc) {
+    if (!unary_count_checks(api, dst, src, count, loc)) return;
+    scalar_loop<Op, T>(dst.addr_, src.addr_, scalar, count);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, double((uint64_t(count) * sizeof(T) + 255) / 256), dst.slot_, {src.slot_}, loc);
 }
 
 template <typename Td, typename Ts, typename F, typename R>

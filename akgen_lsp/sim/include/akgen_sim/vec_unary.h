@@ -9,9 +9,7 @@
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, AKGEN_LOC) {         \
         static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
-        using C = ::akgen_sim::calc_t<T>;                                                                              \
-        ::akgen_sim::unary_count(#NAME, COST, dst, src, count,                                                         \
-                                 [](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);       \
+        ::akgen_sim::unary_count_op<::akgen_sim::VecOp::NAME>(#NAME, COST, dst, src, count, loc);                      \
     }                                                                                                                  \
     template <typename T, typename CT>                                                                                 \
         requires std::is_same_v<CT, int32_t>                                                                           \
@@ -39,14 +37,6 @@ template <size_t N> inline MaskArg to_mask(const uint64_t (&m)[N], bool set) { r
 
 namespace AscendC {
 
-AKGEN_UNARY_OP(Exp, "exp", ::akgen_sim::m::exp(a), half, float)
-AKGEN_UNARY_OP(Ln, "ln", ::akgen_sim::m::log(a), half, float)
-AKGEN_UNARY_OP(Abs, "abs", ::akgen_sim::m::fabs(a), half, float)
-AKGEN_UNARY_OP(Reciprocal, "reciprocal", C(1) / a, half, float)
-AKGEN_UNARY_OP(Sqrt, "sqrt", ::akgen_sim::m::sqrt(a), half, float)
-AKGEN_UNARY_OP(Rsqrt, "rsqrt", C(1) / ::akgen_sim::m::sqrt(a), half, float)
-AKGEN_UNARY_OP(Relu, "relu", (a > C(0) ? a : C(0)), half, float, int32_t)
-AKGEN_UNARY_OP(Not, "not", C(~a), int16_t, uint16_t)
-AKGEN_UNARY_OP(Neg, "neg", (-a), half, float, int16_t, int32_t)
+AKGEN_UNARY_OPS(AKGEN_UNARY_OP)  // the list: vec_ops.h
 
 }  // namespace AscendC
