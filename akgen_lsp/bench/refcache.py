@@ -7,7 +7,8 @@ reuses them.
 
 Key: sha256 over the contents of every file in ``validation/`` (a changed file invalidates), the case row, the
 deterministic seed, the requested input/output names, the source of the modules that convert task values
-(reference.py, tensorlist.py) and the torch/numpy versions. Value: a pickle of the case data. Entries live in
+(reference.py, tensorlist.py) and the torch/numpy versions. Value: a pickle of the case data, its arrays out of band
+(read back as views of the file, mapped copy-on-write: a hit copies nothing). Entries live in
 ``<cache>/bench-ref/`` (``$AKGEN_CACHE_DIR`` or the user cache dir), written to a temporary file and renamed, so
 concurrent workers never read half an entry (the last writer wins with identical content). Entries above
 ``MAX_ENTRY_BYTES`` are not stored; the folder is pruned oldest-first above ``MAX_TOTAL_BYTES``.
@@ -19,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import mmap
 import os
 import pickle
+import struct
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -28,7 +31,7 @@ from typing import Any
 
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
 MAX_TOTAL_BYTES = 8 * 1024 * 1024 * 1024
-_FORMAT = 1
+_FORMAT = 2  # 2: arrays out of band, read as views of the mapped entry
 
 _file_hashes: dict[tuple[str, int, int], str] = {}
 _code_hash: str | None = None
@@ -109,13 +112,64 @@ def _path(key: str) -> Path:
     return cache_root() / key[:2] / f"{key}.pkl"
 
 
+# An entry file: MAGIC, the pickle's length and the number of array buffers (u64 each), each buffer's offset and
+# length, the pickle (protocol 5, arrays out of band), then each buffer at a page-aligned offset. Reading maps the file
+# copy-on-write and the arrays are views of the mapping: an entry's megabytes are not copied (or unpickled) on a hit.
+_MAGIC = b"AKGREF2\0"
+_ALIGN = 4096
+
+
+def _encode(value: Any) -> list[bytes | memoryview] | None:
+    buffers: list[pickle.PickleBuffer] = []
+    try:
+        blob = pickle.dumps(value, protocol=5, buffer_callback=buffers.append)
+        raws = [b.raw() for b in buffers]
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, BufferError):
+        return None
+    head = len(_MAGIC) + 16 + 16 * len(raws)
+    parts: list[bytes | memoryview] = []
+    table: list[int] = []
+    pos = head + len(blob)
+    for raw in raws:
+        pad = -pos % _ALIGN
+        parts.append(b"\0" * pad)
+        pos += pad
+        table += [pos, raw.nbytes]
+        parts.append(raw)
+        pos += raw.nbytes
+    header = _MAGIC + struct.pack(f"<QQ{len(table)}Q", len(blob), len(raws), *table)
+    return [header, blob, *parts]
+
+
+def _decode(fh: Any) -> Any:
+    size = os.fstat(fh.fileno()).st_size
+    if size < len(_MAGIC) + 16:
+        raise ValueError("short entry")
+    mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)  # private: a write to an array never reaches the file
+    view = memoryview(mm)
+    if bytes(view[: len(_MAGIC)]) != _MAGIC:
+        raise ValueError("not an entry of this format")
+    blob_len, n = struct.unpack_from("<QQ", mm, len(_MAGIC))
+    head = len(_MAGIC) + 16 + 16 * n
+    if n > 1 << 20 or head + blob_len > size:
+        raise ValueError("a damaged entry")
+    table = struct.unpack_from(f"<{2 * n}Q", mm, len(_MAGIC) + 16)
+    bufs = []
+    for off, length in zip(table[::2], table[1::2], strict=True):
+        if off < head + blob_len or off + length > size:
+            raise ValueError("a damaged entry")
+        bufs.append(view[off : off + length])
+    return pickle.loads(view[head : head + blob_len], buffers=bufs)
+
+
 def get(key: str) -> Any | None:
     """The stored value, or None (absent, unreadable or from another format: recomputed and rewritten)."""
     p = _path(key)
     try:
         with p.open("rb") as fh:
-            value = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError):
+            value = _decode(fh)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError,
+            struct.error):
         return None
     with contextlib.suppress(OSError):
         os.utime(p)  # recently used: pruned last
@@ -128,18 +182,16 @@ def put(key: str, value: Any, size_hint: int = 0) -> bool:
     if size_hint > MAX_ENTRY_BYTES:
         return False
     p = _path(key)
-    try:
-        blob = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError, ValueError):
-        return False
-    if len(blob) > MAX_ENTRY_BYTES:
+    parts = _encode(value)
+    if parts is None or sum(len(x) if isinstance(x, bytes) else x.nbytes for x in parts) > MAX_ENTRY_BYTES:
         return False
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=p.parent)
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(blob)
+                for part in parts:
+                    fh.write(part)
             os.replace(tmp, p)
         finally:
             with contextlib.suppress(OSError):

@@ -71,3 +71,28 @@ def test_cache_off_and_entries_are_atomic_files(own_task, monkeypatch: pytest.Mo
     (refcache.cache_root() / "ab" / f"{key}.pkl").write_bytes(b"truncated")
     assert refcache.get(key) is None  # a damaged entry is a miss, never an error
     shutil.rmtree(refcache.cache_root())
+
+
+def test_arrays_are_views_of_the_entry_and_writes_stay_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AKGEN_BENCH_REF_CACHE_DIR", str(tmp_path / "ref"))
+    key = "cd" + "1" * 62
+    big = np.arange(300_000, dtype=np.float32).reshape(600, 500)
+    value = {"big": big, "fortran": np.asfortranarray(big[:40, :30]), "strided": big[::7, ::3], "small": np.int8(3),
+             "text": "case 0"}
+    assert refcache.put(key, value)
+    entry = refcache.cache_root() / "cd" / f"{key}.pkl"
+    before = entry.read_bytes()
+    got = refcache.get(key)
+    assert got["text"] == "case 0" and got["small"] == 3
+    for name in ("big", "fortran", "strided"):
+        assert np.array_equal(got[name], value[name]) and got[name].dtype == value[name].dtype
+    assert got["fortran"].flags.f_contiguous
+    assert not got["big"].flags.owndata  # a view of the mapped file: nothing was copied
+    got["big"][0, 0] = -1.0  # the harness may write to a case's arrays: its own copy, never the entry
+    assert entry.read_bytes() == before and refcache.get(key)["big"][0, 0] == 0.0
+    damaged = bytearray(before)
+    damaged[24:32] = (1 << 40).to_bytes(8, "little")  # a buffer table that points past the file
+    entry.write_bytes(bytes(damaged))
+    assert refcache.get(key) is None
+    entry.write_bytes(before[: len(before) // 2])  # cut short
+    assert refcache.get(key) is None
