@@ -29,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
 MAX_TOTAL_BYTES = 8 * 1024 * 1024 * 1024
 _FORMAT = 2  # 2: arrays out of band, read as views of the mapped entry
@@ -174,6 +176,32 @@ def get(key: str) -> Any | None:
     with contextlib.suppress(OSError):
         os.utime(p)  # recently used: pruned last
     return value
+
+
+def input_file(key: str, index: int, array: Any) -> Path | None:
+    """The .npy file of input `index` of the entry `key` (only that input: a kernel's box may read it), written from
+    `array` the first time (a temporary file renamed); None when it cannot be written. Used, it is touched like its
+    entry, and pruned like one."""
+    p = cache_root() / key[:2] / f"{key}.in{index}.npy"
+    try:
+        os.utime(p)
+        return p
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npy", dir=p.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.save(fh, array)
+            os.replace(tmp, p)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    except (OSError, ValueError):
+        return None
+    return p
 
 
 def put(key: str, value: Any, size_hint: int = 0) -> bool:

@@ -235,6 +235,9 @@ class Tensor:
     # an optional input the call leaves out (None): the op gets no tensor (aclnn's nullptr; the TilingFunc's
     # GetOptionalInputShape returns nullptr); `array` is then empty
     absent: bool = False
+    # an input served by the reference cache: its .npy file there and the array it holds (that very object: a tensor
+    # made from this one with another array is not that file), so a case folder links the file instead of writing it
+    stored: tuple[Path, np.ndarray] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -320,6 +323,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
         hit = refcache.get(key)
         if isinstance(hit, dict) and isinstance(hit.get("data"), CaseData):
             data = hit["data"]
+            _link_stored_inputs(key, data)
             if hit.get("custom"):
                 tp = task_python(task)
                 if tp.prepare is None or not hasattr(tp.prepare, "custom_check_precision"):
@@ -333,6 +337,14 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
         refcache.put(key, {"data": dataclasses.replace(data, custom_check=None), "custom": custom,
                            "ref": ref if custom else None}, size_hint=size * (2 if custom else 1))
     return data
+
+
+def _link_stored_inputs(key: str, data: CaseData) -> None:
+    """Give each plain input of a cached case its .npy file in the reference cache (written on first use)."""
+    for i, t in enumerate(data.inputs):
+        if isinstance(t, Tensor) and not t.absent and isinstance(t.array, np.ndarray):
+            path = refcache.input_file(key, i, t.array)
+            t.stored = (path, t.array) if path is not None else None
 
 
 def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -96,3 +97,27 @@ def test_arrays_are_views_of_the_entry_and_writes_stay_private(tmp_path: Path, m
     assert refcache.get(key) is None
     entry.write_bytes(before[: len(before) // 2])  # cut short
     assert refcache.get(key) is None
+
+
+def test_a_cached_input_is_linked_into_the_case_folder_not_written(own_task, tmp_path: Path) -> None:
+    from akgen_lsp.bench.pipeline.manifest import _write_input
+
+    task = own_task
+    case = task.cases()[0]
+    reference.load_case(task, case)  # computed and stored
+    hit = reference.load_case(task, case)
+    t = hit.inputs[0]
+    assert t.stored is not None and t.stored[1] is t.array
+    stored = t.stored[0]
+    assert np.array_equal(np.load(stored), t.array)  # only that input: no reference output in the file
+    linked = tmp_path / "x.npy"
+    _write_input(linked, t)
+    assert linked.stat().st_ino == stored.stat().st_ino
+    # a tensor made from it with another array is not that file: written
+    other = replace(t, array=t.array * 2)
+    _write_input(tmp_path / "y.npy", other)
+    assert (tmp_path / "y.npy").stat().st_ino != stored.stat().st_ino
+    assert np.array_equal(np.load(tmp_path / "y.npy"), t.array * 2)
+    stored.unlink()  # pruned meanwhile: written again on the next hit
+    again = reference.load_case(task, case)
+    assert again.inputs[0].stored is not None and again.inputs[0].stored[0].is_file()

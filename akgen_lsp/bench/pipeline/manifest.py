@@ -4,6 +4,7 @@ attributes (`case_manifest`)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,19 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
     return d
 
 
+def _write_input(path: Path, t: Any) -> None:
+    """An input's .npy in the case folder: a link to its file in the reference cache when it is served from there
+    (the same bytes, not written again), else written."""
+    stored = getattr(t, "stored", None)
+    if stored is not None and stored[1] is t.array:
+        try:
+            os.link(stored[0], path)
+            return
+        except OSError:
+            pass  # gone since (pruned), or another file system: written
+    np.save(path, t.array)
+
+
 def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[str, Any], op_name: str,
               arch: ArchProfile, settings: Settings, case_dir: Path, opdef: OpDef | None = None) -> dict[str, Any]:
     """The sim manifest of one case. With an op_host source, the simulator runs its TilingFunc for the case's
@@ -109,7 +123,7 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             args.append(tensorlist.manifest_arg(kind, name, t, case_dir, ref_of.get(name)))
         elif kind in ("in", "inout"):
             p = case_dir / f"{name}.npy"
-            np.save(p, t.array)
+            _write_input(p, t)
             args.append({"name": name, "input": str(p), "dtype": t.dtype})
             if getattr(t, "absent", False):
                 args[-1]["absent"] = True  # the TilingFunc sees no tensor there
