@@ -124,3 +124,22 @@ def test_a_passing_custom_check_supplies_the_statistics() -> None:
     assert not failed.ok and failed.first_bad == 1 and failed.max_abs == 0.25
     lenient = compare_outputs([ref], [out], custom=lambda: True)  # no stats from the check: computed here
     assert lenient.ok and lenient.max_abs == 0.25
+
+
+def test_the_finite_test_on_16_bit_floats_agrees_with_isfinite_on_every_pattern() -> None:
+    from akgen_lsp.bench.compare import _all_finite_raw, _same_bits
+
+    bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    half = bits.view(np.float16)
+    as_f32 = (bits.astype(np.uint32) << 16).view(np.float32)  # bfloat16 widened
+    for i in range(0, 1 << 16, 997):  # every pattern, alone and among finite values
+        chunk = np.concatenate([np.zeros(5, np.uint16), bits[i:i + 997]])
+        assert _all_finite_raw(chunk.view(np.float16), "float16") == bool(np.isfinite(chunk.view(np.float16)).all())
+        widened = (chunk.astype(np.uint32) << 16).view(np.float32)
+        assert _all_finite_raw(chunk, "bfloat16") == bool(np.isfinite(widened).all())
+    assert not _all_finite_raw(half, "float16") and not _all_finite_raw(bits, "bfloat16")
+    assert np.isfinite(as_f32).sum() == 65536 - 2 * 128  # all but the patterns with the exponent all ones
+    assert _all_finite_raw(np.zeros(0, np.float16), "float16")
+    # the same bits, not the same values: -0 and +0 differ, a NaN equals itself
+    assert not _same_bits(np.array([0.0], np.float16), np.array([-0.0], np.float16))
+    assert _same_bits(np.array([np.nan], np.float16), np.array([np.nan], np.float16))
