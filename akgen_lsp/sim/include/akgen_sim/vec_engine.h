@@ -195,17 +195,24 @@ template <typename T> inline void check_count(int64_t count, const char* api, co
 }
 
 // -------------------------------------------------------------------------------------- generic families
-// Binary: d = f(a, b) computed in calc_t<T>, rounded to T per element.
-template <typename T, typename F>
-inline void binary_count(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
-                         const LocalTensor<T>& s1, int64_t count, F f, const loc_t& loc) {
+// Binary: d = f(a, b) computed in calc_t<T>, rounded to T per element. The checks: false when there is nothing to do.
+template <typename T>
+inline bool binary_count_checks(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
+                                const LocalTensor<T>& s1, int64_t count, const loc_t& loc) {
     touch(api, loc);
     check_count<T>(count, api, loc);
-    if (count == 0) return;
+    if (count == 0) return false;
     uint64_t bytes = uint64_t(count) * sizeof(T);
     check_local(dst, "dst", api, bytes, loc);
     check_local(s0, "src0", api, bytes, loc);
     check_local(s1, "src1", api, bytes, loc);
+    return true;
+}
+
+template <typename T, typename F>
+inline void binary_count(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
+                         const LocalTensor<T>& s1, int64_t count, F f, const loc_t& loc) {
+    if (!binary_count_checks(api, dst, s0, s1, count, loc)) return;
     T* d = dst.addr_;
     const T* a = s0.addr_;
     const T* b = s1.addr_;
@@ -218,13 +225,7 @@ inline void binary_count(const char* api, const char* cost, const LocalTensor<T>
 template <VecOp Op, typename T>
 inline void binary_count_op(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& s0,
                             const LocalTensor<T>& s1, int64_t count, const loc_t& loc) {
-    touch(api, loc);
-    check_count<T>(count, api, loc);
-    if (count == 0) return;
-    uint64_t bytes = uint64_t(count) * sizeof(T);
-    check_local(dst, "dst", api, bytes, loc);
-    check_local(s0, "src0", api, bytes, loc);
-    check_local(s1, "src1", api, bytes, loc);
+    if (!binary_count_checks(api, dst, s0, s1, count, loc)) return;
     binary_loop<Op, T>(dst.addr_, s0.addr_, s1.addr_, count);
     vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
