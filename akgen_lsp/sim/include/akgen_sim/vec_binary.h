@@ -10,7 +10,9 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
 }
 
 // One binary API (an entry of vec_ops.h's AKGEN_BINARY_OPS): NAME, the cost-table key, the element expression in a, b
-// (computed in float for half/bfloat16_t, then rounded once) and the dtype list of the A2/A3 hardware.
+// (computed in float for half/bfloat16_t, then rounded once) and the dtype list of the A2/A3 hardware. Both forms
+// compute the element through vec_ops.h (the count form's loop there, the repeat form's by VecExpr<NAME>), so EXPR is
+// the list's column and not used here. The same holds for the unary and tensor-scalar macros.
 #define AKGEN_BINARY_OP(NAME, COST, EXPR, ...)                                                                          \
     template <typename T>                                                                                              \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,               \
@@ -33,8 +35,9 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
                      R repeatTime, const BinaryRepeatParams& p, AKGEN_LOC) {                                           \
         static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
+        using E = ::akgen_sim::VecExpr<::akgen_sim::VecOp::NAME>;  /* the element: vec_ops.h */                        \
         ::akgen_sim::binary_repeat(#NAME, COST, dst, src0, src1, ::akgen_sim::mask_count<T>(mask, isSetMask),          \
-                                   repeatTime, p, [](auto a, auto b) { return EXPR; }, loc);                           \
+                                   repeatTime, p, [](auto a, auto b) { return E::binary(a, b); }, loc);                \
     }                                                                                                                  \
     /* CANN's exact level-0 signature, for kernels that take its address (mask as uint64_t, repeat as uint8_t) */     \
     template <typename T, bool isSetMask = true, typename M, typename R>                                              \
@@ -49,8 +52,9 @@ template <typename T, typename... Ok> inline constexpr bool one_of_v = (std::is_
                      const uint64_t mask[], R repeatTime, const BinaryRepeatParams& p, AKGEN_LOC) {                    \
         static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
+        using E = ::akgen_sim::VecExpr<::akgen_sim::VecOp::NAME>;  /* the element: vec_ops.h */                        \
         ::akgen_sim::binary_repeat(#NAME, COST, dst, src0, src1, ::akgen_sim::mask_bits(mask, isSetMask), repeatTime, \
-                                   p, [](auto a, auto b) { return EXPR; }, loc);                                       \
+                                   p, [](auto a, auto b) { return E::binary(a, b); }, loc);                            \
     }
 
 namespace AscendC {

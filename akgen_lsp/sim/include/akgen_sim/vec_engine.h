@@ -251,15 +251,22 @@ inline void binary_repeat(const char* api, const char* cost, const LocalTensor<T
     vec_charge(cost_key(cost, cost_kind<T>()), api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 
-// Unary (and tensor-scalar, with the scalar captured in f): d = f(a).
+// Unary (and tensor-scalar, with the scalar captured in f): d = f(a). The checks: false when there is nothing to do.
+template <typename Td, typename Ts>
+inline bool unary_count_checks(const char* api, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src, int64_t count,
+                               const loc_t& loc, bool reads_src = true) {
+    touch(api, loc);
+    check_count<Td>(count, api, loc);
+    if (count == 0) return false;
+    check_local(dst, "dst", api, uint64_t(count) * sizeof(Td), loc);
+    check_local(src, reads_src ? "src" : "(fill)", api, uint64_t(count) * sizeof(Ts), loc);
+    return true;
+}
+
 template <typename Td, typename Ts, typename F>
 inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>& dst, const LocalTensor<Ts>& src,
                         int64_t count, F f, const loc_t& loc, bool reads_src = true) {
-    touch(api, loc);
-    check_count<Td>(count, api, loc);
-    if (count == 0) return;
-    check_local(dst, "dst", api, uint64_t(count) * sizeof(Td), loc);
-    check_local(src, reads_src ? "src" : "(fill)", api, uint64_t(count) * sizeof(Ts), loc);
+    if (!unary_count_checks(api, dst, src, count, loc, reads_src)) return;
     Td* d = dst.addr_;
     const Ts* a = src.addr_;
     for (int64_t i = 0; i < count; ++i) d[i] = f(a[i]);
@@ -269,23 +276,12 @@ inline void unary_count(const char* api, const char* cost, const LocalTensor<Td>
 
 // The count forms of a listed unary or tensor-scalar op (vec_ops.h): unary_count's checks and charge, the element
 // loop out of line.
-template <typename T>
-inline bool unary_count_checks(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t count,
-                               const loc_t& loc) {
-    touch(api, loc);
-    check_count<T>(count, api, loc);
-    if (count == 0) return false;
-    check_local(dst, "dst", api, uint64_t(count) * sizeof(T), loc);
-    check_local(src, "src", api, uint64_t(count) * sizeof(T), loc);
-    return true;
-}
-
 template <VecOp Op, typename T>
 inline void unary_count_op(const char* api, const char* cost, const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            int64_t count, const loc_t& loc) {
     if (!unary_count_checks(api, dst, src, count, loc)) return;
     unary_loop<Op, T>(dst.addr_, src.addr_, count);
-    vec_charge(cost_key(cost, cost_kind<T>()), api, double((uint64_t(count) * sizeof(T) + 255) / 256), dst.slot_, {src.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {src.slot_}, loc);
 }
 
 template <VecOp Op, typename T>
@@ -293,7 +289,7 @@ inline void scalar_count_op(const char* api, const char* cost, const LocalTensor
                             calc_t<T> scalar, int64_t count, const loc_t& loc) {
     if (!unary_count_checks(api, dst, src, count, loc)) return;
     scalar_loop<Op, T>(dst.addr_, src.addr_, scalar, count);
-    vec_charge(cost_key(cost, cost_kind<T>()), api, double((uint64_t(count) * sizeof(T) + 255) / 256), dst.slot_, {src.slot_}, loc);
+    vec_charge(cost_key(cost, cost_kind<T>()), api, repeats_for<T>(uint64_t(count)), dst.slot_, {src.slot_}, loc);
 }
 
 template <typename Td, typename Ts, typename F, typename R>

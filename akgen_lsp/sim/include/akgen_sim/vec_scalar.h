@@ -5,6 +5,7 @@
 
 #include "vec_unary.h"
 
+// One API of the vec_ops.h list (EXPR is that list's column: the element is VecExpr<NAME>'s).
 #define AKGEN_SCALAR_OP(NAME, COST, EXPR, ...)                                                                          \
     template <typename T>                                                                                              \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::type_identity_t<T>& scalarValue, \
@@ -28,10 +29,11 @@
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
         using C = ::akgen_sim::calc_t<T>;                                                                              \
         const C s = static_cast<C>(scalarValue);                                                                       \
+        using E = ::akgen_sim::VecExpr<::akgen_sim::VecOp::NAME>;  /* the element: vec_ops.h */                        \
         ::akgen_sim::unary_repeat(#NAME, COST, dst, src, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,            \
                                   ::akgen_sim::Stride{p.dstBlkStride, p.dstRepStride},                                \
                                   ::akgen_sim::Stride{p.srcBlkStride, p.srcRepStride},                                \
-                                  [s](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);     \
+                                  [s](const T& x) { return E::template scalar<T>(x, s); }, loc);                       \
     }
 
 namespace AscendC {

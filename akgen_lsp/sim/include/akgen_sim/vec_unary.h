@@ -4,6 +4,7 @@
 
 #include "vec_binary.h"
 
+// One API of the vec_ops.h list (EXPR is that list's column: the element is VecExpr<NAME>'s).
 #define AKGEN_UNARY_OP(NAME, COST, EXPR, ...)                                                                           \
     template <typename T>                                                                                              \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, AKGEN_LOC) {         \
@@ -22,11 +23,11 @@
                      const UnaryRepeatParams& p, AKGEN_LOC) {                                                          \
         static_assert(::akgen_sim::one_of_v<T, __VA_ARGS__>,                                                           \
                       "Failed to check dtype in " #NAME ", current api support dtype combination is " #__VA_ARGS__);   \
-        using C = ::akgen_sim::calc_t<T>;                                                                              \
+        using E = ::akgen_sim::VecExpr<::akgen_sim::VecOp::NAME>;  /* the element: vec_ops.h */                        \
         ::akgen_sim::unary_repeat(#NAME, COST, dst, src, ::akgen_sim::to_mask(mask, isSetMask), repeatTime,            \
                                   ::akgen_sim::Stride{p.dstBlkStride, p.dstRepStride},                                \
                                   ::akgen_sim::Stride{p.srcBlkStride, p.srcRepStride},                                \
-                                  [](const T& x) { C a = static_cast<C>(x); return static_cast<T>(EXPR); }, loc);      \
+                                  [](const T& x) { return E::template unary<T>(x); }, loc);                            \
     }
 
 namespace akgen_sim {
