@@ -185,9 +185,9 @@ def _entries(folder: Path) -> int:
 
 async def _verify_cost(n: int, task_name: str, jobs: int) -> None:
     from akgen_lsp.bench.tasks import discover_tasks
+    from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
     from akgen_lsp.config import defaults
     from akgen_lsp.repair.verify import required_cases
-    from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
     from akgen_lsp.sim.build_cache import cache_dir
 
     (task,) = discover_tasks(SUITE, names=[task_name])

@@ -20,7 +20,7 @@ LAYERS = {
     "ascendc": 2, "sandbox": 2,
     "sim": 3,
     "bench": 4, "model": 4,
-    "errors": 5,
+    "check": 5, "errors": 5,  # check: one kernel checked (the worker, its process, the result)
     "repair": 6,
     "generate": 7,  # the closed loop: verifies its rounds as the repair flow does
     "server": 8,

@@ -108,12 +108,12 @@ def _summary(outcome: Any) -> dict[str, Any]:
 
 
 async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model: bool, say: Any) -> dict[str, Any]:
+    from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
     from akgen_lsp.model.backends import BackendError
     from akgen_lsp.repair import deterministic
     from akgen_lsp.repair.backend import model_configured, repair_model
     from akgen_lsp.repair.model_repair import model_repair
     from akgen_lsp.repair.verify import repairable
-    from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
 
     worker = CheckWorker()
     timeout = 3 * float(settings["toolchain.timeout_s"]) + 30.0

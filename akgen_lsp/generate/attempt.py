@@ -20,13 +20,14 @@ from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.tasks import Task
+from akgen_lsp.check.result import CheckOutcome
 from akgen_lsp.config import Settings
 from akgen_lsp.generate.conversation import Bounded, ContextOverflow, Turn, bound, estimate_tokens
 from akgen_lsp.generate.feedback import failure_turn, no_code_turn, perf_turn, target_finding
 from akgen_lsp.generate.memory import ExperienceMemory
 from akgen_lsp.generate.task_prompt import instance_case, task_messages
 from akgen_lsp.model.prompts import answer_layout
-from akgen_lsp.repair.verify import CheckOutcome, verify_fix
+from akgen_lsp.repair.verify import verify_fix
 
 KINDS = ("generate", "repair", "perf", "given")  # given: a kernel the loop started from (the editor's)
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
-from akgen_lsp.bench.check import record_figures, record_findings
 from akgen_lsp.bench.executor import Executor, Job
 from akgen_lsp.bench.pipeline import Candidate, Settings
+from akgen_lsp.check.kernel import record_figures, record_findings
+from akgen_lsp.check.result import CheckOutcome, FilesChecker
 from akgen_lsp.generate.attempt import Attempt, Round
-from akgen_lsp.repair.verify import CheckOutcome
 
 
 @dataclass(frozen=True)
@@ -59,14 +59,6 @@ class ExecutorEvaluator:
             rec = got.get(i) or {"status": "harness_error", "findings": [], "case_results": []}
             out.append(Evaluation(outcome_of(rec, a.cfg.mode, self.settings.arch), rec))
         return out
-
-
-class FilesChecker(Protocol):
-    """``await checker(path, text, host=files)``: a `Checker` that also takes the candidate's op_host files by name
-    (dynamic shape: ``<op>.cpp``, ``<op>_tiling.h``), checked in place of the task folder's."""
-
-    def __call__(self, path: str, text: str, required: Sequence[int] = (),
-                 host: Mapping[str, str] | None = None) -> Awaitable[CheckOutcome]: ...
 
 
 class CheckerEvaluator:

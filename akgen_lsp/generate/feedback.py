@@ -18,12 +18,13 @@ from dataclasses import replace
 from typing import Any
 
 from akgen_lsp.ascendc.catalog import Catalog
+from akgen_lsp.check.result import CheckOutcome
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import repair_messages
 from akgen_lsp.errors.store import Repair, RepairStore
 from akgen_lsp.findings import Finding, Severity
-from akgen_lsp.repair.verify import CheckOutcome, repairable
+from akgen_lsp.repair.verify import repairable
 
 _SINGLE_BUFFER = re.compile(r"InitBuffer\s*\(\s*[\w.\[\]]+\s*,\s*1\s*,")
 

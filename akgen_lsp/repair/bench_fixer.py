@@ -2,7 +2,7 @@
 
 For each broken kernel of the corpus it does what `akgen fix --no-model` does: the kernel's check, then the verified
 fixes round after round (`repair.deterministic.repair`), each fixed text checked on the simulator against the
-kernel's task (`bench.check.check_kernel`: the mutant's text beside its folder, the answer's op_host, the same cases
+kernel's task (`check.kernel.check_kernel`: the mutant's text beside its folder, the answer's op_host, the same cases
 as the benchmark's own verification). A mistake only the linter sees (an invented name our headers happen to
 declare, a call on a path no case runs) is mended with the linter's own fix (the editor's quick fix), or the fixers'
 answer to its message (an argument count, a type spelling), checked the same way. Only a
@@ -20,13 +20,13 @@ from pathlib import Path
 
 from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import lint_text
-from akgen_lsp.bench.check import check_kernel
+from akgen_lsp.check.kernel import check_kernel
+from akgen_lsp.check.result import Checker, CheckOutcome
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.fixers import BrokenKernel, CandidateEdit
 from akgen_lsp.findings import Finding, Severity, apply_edits
 from akgen_lsp.repair import deterministic
 from akgen_lsp.repair.fixers import FixContext, propose
-from akgen_lsp.repair.verify import Checker, CheckOutcome
 
 
 def _plain(settings: Settings) -> dict[str, object]:

@@ -21,11 +21,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
+from akgen_lsp.check.result import CHECK_SOURCES, Checker, CheckOutcome
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Fix, Span, apply_edits
 from akgen_lsp.repair.fixers import FixContext, Proposal, propose
-from akgen_lsp.repair.verify import CHECK_SOURCES, Checker, CheckOutcome, Verdict, repairable, verify_fix
+from akgen_lsp.repair.verify import Verdict, repairable, verify_fix
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.pipeline import kernel_entry
+from akgen_lsp.check.result import Checker, CheckOutcome
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
@@ -38,7 +39,7 @@ from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec
-from akgen_lsp.repair.verify import Checker, CheckOutcome, Verdict, required_cases, verify_repair
+from akgen_lsp.repair.verify import Verdict, required_cases, verify_repair
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Work a check does after its answer: scratch folders removed, files that are only read later (a Chrome trace).
 
-A check job of the server's worker (server/check_process.py) answers first and does this work afterwards, so a save's
+A check job of the server's worker (check/process.py) answers first and does this work afterwards, so a save's
 diagnostics do not wait for it: inside `answer_first()`, `later(fn)` queues `fn` and the job runs the queue once its
 answer is out (`Afterwards.run`). Everywhere else (the CLI, the bench, tests) `later(fn)` runs `fn` at once, so a
 command's files exist when it returns. Queued work runs in the order it was queued: a trace is written before it is
@@ -77,7 +77,7 @@ def remove_later(path: Path) -> None:
     """Delete a folder (a run's or a check's scratch folder, which a box wrote: rmtree follows no links) on a
     background thread, so the result is returned without waiting for the file system; inside `answer_first()`
     the thread starts after the answer. The thread is not a daemon: a process waits for it at exit (a forked check
-    job joins it after it answered; see server/check_process)."""
+    job joins it after it answered; see check/process)."""
 
     def start() -> None:
         threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},

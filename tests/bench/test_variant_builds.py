@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from akgen_lsp.bench.check import check_kernel
 from akgen_lsp.bench.tasks import Task
+from akgen_lsp.check.kernel import check_kernel
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim.build_types import Build, BuildOptions

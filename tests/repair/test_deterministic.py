@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from akgen_lsp.check.result import Checker
+from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
 from akgen_lsp.config import load_settings
 from akgen_lsp.repair import deterministic
 from akgen_lsp.repair.fixers import FixContext, propose
-from akgen_lsp.repair.verify import Checker
-from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
 
 from .conftest import broken, original
 

@@ -13,6 +13,9 @@ import pytest
 import pytest_asyncio
 from conftest import llama_server_process  # tests/conftest.py
 
+from akgen_lsp.check.process import descendants
+from akgen_lsp.check.result import Checker, CheckOutcome
+from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
 from akgen_lsp.config import Settings, load_settings
 from akgen_lsp.findings import apply_edits
 from akgen_lsp.model.backends.llama_cpp import LlamaCppBackend
@@ -20,9 +23,7 @@ from akgen_lsp.model.backends.openai import OpenAIBackend
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 from akgen_lsp.repair.edits import minimal_edits
 from akgen_lsp.repair.model_repair import model_repair
-from akgen_lsp.repair.verify import Checker, CheckOutcome, repairable
-from akgen_lsp.server.check_process import descendants
-from akgen_lsp.server.check_worker import CheckWorker, checker_for, plain_settings
+from akgen_lsp.repair.verify import repairable
 
 from .conftest import WORKSPACE, broken, original
 

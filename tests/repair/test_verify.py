@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from akgen_lsp.check.result import CheckOutcome
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.repair.verify import CheckOutcome, repairable, required_cases, verify_fix, verify_repair
+from akgen_lsp.repair.verify import repairable, required_cases, verify_fix, verify_repair
 
 TEXT = "l1\nl2\nl3 Addd(x)\nl4\n"
 

@@ -19,9 +19,10 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from tests.check.test_worker import SPIN as SPIN_KERNEL
+from tests.check.test_worker import TOML as SPIN_TASK
+
 from .lsp_helpers import CONFIG, SERVER, initialize_params
-from .test_check_worker import SPIN as SPIN_KERNEL
-from .test_check_worker import TOML as SPIN_TASK
 
 pytestmark = pytest.mark.hostile
 

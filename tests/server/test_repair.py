@@ -14,9 +14,9 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from akgen_lsp.check.process import descendants
 from akgen_lsp.errors.store import RepairStore
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
-from akgen_lsp.server.check_process import descendants
 
 from .lsp_helpers import CONFIG, initialize_params
 from .lsp_helpers import until as _until
@@ -196,7 +196,7 @@ def _jobs(server_pid: int) -> list[int]:
             continue
         if state == b"Z":
             continue
-        if b"check_process" in cmd and _parent(pid) == server_pid:
+        if b"akgen_lsp.check.process" in cmd and _parent(pid) == server_pid:
             continue  # the persistent worker itself
         out.append(pid)
     return out

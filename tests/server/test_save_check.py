@@ -13,9 +13,9 @@ from lsprotocol import types
 from pygls.workspace import Workspace
 from pytest_lsp import LanguageClient
 
+from akgen_lsp.check.worker import CheckFailed
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.server.check_worker import CheckFailed
 from akgen_lsp.server.features import save_check
 from akgen_lsp.server.protocol import AkgenServer, create_server
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from pygls.workspace import TextDocument
 
+from akgen_lsp.check.worker import CheckResult, plain_settings
 from akgen_lsp.config import Settings
-from akgen_lsp.server.check_worker import CheckResult, plain_settings
 
 # check(path, settings, text) -> the worker's result for `text` checked as the file at `path`
 CheckText = Callable[[str, Mapping[str, Any], str], Awaitable[CheckResult]]

@@ -33,6 +33,8 @@ from lsprotocol import types
 
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.bench.tasks import TaskError, find_task_for_path
+from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.worker import checker_for, plain_settings
 from akgen_lsp.findings import Edit, Span
 from akgen_lsp.generate.attempt import Attempt
 from akgen_lsp.generate.bench import loop_config
@@ -42,8 +44,6 @@ from akgen_lsp.generate.memory import ExperienceMemory
 from akgen_lsp.model.backends import BackendError
 from akgen_lsp.repair.backend import HOW_TO_CONFIGURE, repair_model
 from akgen_lsp.repair.remember import store_for
-from akgen_lsp.repair.verify import CheckOutcome
-from akgen_lsp.server.check_worker import checker_for, plain_settings
 from akgen_lsp.server.convert import Lines, to_text_edits, workspace_edit
 from akgen_lsp.server.features.commands import GENERATE_COMMANDS
 from akgen_lsp.server.features.save_check import SaveChecks

@@ -27,6 +27,8 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
+from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.worker import checker_for, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
 from akgen_lsp.model.backends import BackendError
@@ -35,8 +37,7 @@ from akgen_lsp.repair.deterministic import verified_fixes, with_fixes
 from akgen_lsp.repair.edits import minimal_edits
 from akgen_lsp.repair.model_repair import ModelRepair, model_repair
 from akgen_lsp.repair.remember import remember
-from akgen_lsp.repair.verify import CheckOutcome, repairable
-from akgen_lsp.server.check_worker import checker_for, plain_settings
+from akgen_lsp.repair.verify import repairable
 from akgen_lsp.server.convert import Lines, to_diagnostic, workspace_edit
 from akgen_lsp.server.features.code_actions import Request, wants
 from akgen_lsp.server.features.save_check import BUILD, RUN, Checked, SaveChecks, split_findings

@@ -1,7 +1,7 @@
 """Check on save: compile the kernel on the sim toolchain, run its task's cases, compare, estimate.
 
-`SaveChecks.check(host, doc, settings)` runs `akgen_lsp.bench.check.check_kernel` in a job of the persistent check
-worker (`server.check_worker`: imported once, one process tree per job), so a new save, closing the document or
+`SaveChecks.check(host, doc, settings)` runs `akgen_lsp.check.kernel.check_kernel` in a job of the persistent check
+worker (`check.worker`: imported once, one process tree per job), so a new save, closing the document or
 shutdown kills the job's whole tree (compiler and simulator included) and the next save starts warm.
 
 When a save checks (setting ``check_on_save``): ``manual`` (the default) checks the saves a person makes, not those
@@ -35,10 +35,10 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from akgen_lsp.bench.cann import select_toolchain
+from akgen_lsp.check.worker import CheckFailed, CheckResult, CheckWorker, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import sandbox_warning
-from akgen_lsp.server.check_worker import CheckFailed, CheckResult, CheckWorker, plain_settings
 from akgen_lsp.server.features.check_ahead import CheckAhead
 from akgen_lsp.server.host import FeatureHost
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from akgen_lsp.server.check_process import descendants, kill_tree
-from akgen_lsp.server.check_worker import CheckFailed, CheckWorker
+from akgen_lsp.check.process import descendants, kill_tree
+from akgen_lsp.check.worker import CheckFailed, CheckWorker
 
 SPIN = """\
 #include "kernel_operator.h"

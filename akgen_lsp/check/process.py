@@ -1,6 +1,6 @@
-"""The check worker process: `python -m akgen_lsp.server.check_process`, one per server (see `check_worker`).
+"""The check worker process: `python -m akgen_lsp.check.process`, one per server (see `check.worker`).
 
-It imports the check (`akgen_lsp.bench.check`: the bench pipeline, the simulator's Python side, numpy) once, then
+It imports the check (`akgen_lsp.check.kernel`: the bench pipeline, the simulator's Python side, numpy) once, then
 serves JSON lines on stdin/stdout. Each job runs in a child forked from this warm process, in a session of its own,
 so a job is one process tree that dies as a whole:
 
@@ -106,7 +106,7 @@ def kill_tree(pid: int, alive: bool = True) -> None:
 
 def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     """What a job child computes (imports are already in memory: this runs in a fork of the warm worker)."""
-    from akgen_lsp.bench.check import check_kernel, warm_toolchain
+    from akgen_lsp.check.kernel import check_kernel, warm_toolchain
     from akgen_lsp.findings import finding_to_json
 
     settings = request.get("settings") or {}
@@ -358,10 +358,10 @@ def main() -> int:
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C in the editor's terminal is the server's to handle
     started = time.perf_counter()
-    import akgen_lsp.bench.check
+    import akgen_lsp.check.kernel
     import akgen_lsp.findings
 
-    akgen_lsp.bench.check.prime_process()
+    akgen_lsp.check.kernel.prime_process()
 
     Worker.send({"event": "ready", "pid": os.getpid(), "import_s": round(time.perf_counter() - started, 3)})
     Worker().serve()

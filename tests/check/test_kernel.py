@@ -6,8 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
-from akgen_lsp.bench.check import check_kernel
 from akgen_lsp.bench.tasks import Task
+from akgen_lsp.check.kernel import check_kernel
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim.cost import PIPES

@@ -1,4 +1,4 @@
-"""The server's side of the persistent check worker (`check_process`): start it, send jobs, kill what is cancelled.
+"""The server's side of the persistent check worker (`check.process`): start it, send jobs, kill what is cancelled.
 
 One worker per server, started on first use (the first AscendC document opened warms it, with the precompiled
 header), restarted when it dies. Each job is a process tree of its own in the worker (forked, its own session):
@@ -23,18 +23,15 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from akgen_lsp.check.process import PARENT_ENV, kill_tree
+from akgen_lsp.check.result import CheckOutcome, FilesChecker
 from akgen_lsp.findings import Finding, Span, finding_from_json
-from akgen_lsp.repair.verify import CheckOutcome
-from akgen_lsp.server.check_process import PARENT_ENV, kill_tree
-
-if TYPE_CHECKING:  # the loop's import is the generate command's, not the server start's
-    from akgen_lsp.generate.evaluators import FilesChecker
 
 log = logging.getLogger(__name__)
 
-MODULE = "akgen_lsp.server.check_process"
+MODULE = "akgen_lsp.check.process"
 
 
 class CheckFailed(RuntimeError):
