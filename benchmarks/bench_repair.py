@@ -234,7 +234,7 @@ async def _verify_cost(n: int, task_name: str, jobs: int) -> None:
                 cpu = _children_cpu(worker.pid or 0) - cpu0
                 compiled, host_compiled = _entries(builds) - b0, _entries(hosts) - h0
                 for w, out in outs:
-                    tm = out.figures.get("timings") or {}
+                    tm = dict(out.figures.timings)
                     rows.append({"wall": w, "batch_wall": wall / k, "cpu": cpu / k, "builds": compiled / k,
                                  "hosts": host_compiled / k, "compile": float(tm.get("compile", 0.0)),
                                  "run": float(tm.get("run", 0.0)), "harness": float(tm.get("harness", 0.0)),

@@ -5,5 +5,5 @@
   process tree per job);
 - `worker`: the caller's side of that worker (start it, send jobs, kill what is cancelled), used by the server,
   `akgen fix` and the generate command;
-- `result`: what a check says (`CheckOutcome`) and the shape of a checker (`Checker`).
+- `result`: what a check says (`CheckResult`) and the shape of a checker (`Checker`).
 """

@@ -1,6 +1,6 @@
 """One entry for the server and `akgen check`: check a kernel file against the bench task it belongs to.
 
-``check_kernel(path, settings) -> (findings, figures)``. The task is found, in order:
+``check_kernel(path, settings) -> CheckResult`` (check/result.py: its findings and figures). The task is found, in order:
 1. from the NPUKernelBench layout around the file (``.../<Op>/answer/N/op_kernel/<op>.cpp`` or
    ``.../<Op>/question/op_kernel/<op>.cpp``): the task's cases, reference and checks apply, with the answer's
    ``op_host`` for host tiling;
@@ -8,7 +8,7 @@
    ``bench`` names a task of the suite (``bench.suite``, else the bundled suite) whose checks apply, with ``case``
    for a static-shape kernel; without ``bench``, the table itself is the task (``inputs``/``outputs`` with shapes and
    dtypes, ``params``, and ``reference``, a PyTorch expression over the input names; it needs torch).
-With no task, it returns no findings and ``{"task": None}``: only lint and compile apply (the caller decides).
+With no task, it returns no findings and figures whose ``task`` is None: only lint and compile apply (the caller decides).
 A task named by the caller (``akgen fix --task NAME``: a suite task's path below ``tasks/`` or its op folder name)
 takes the place of both.
 
@@ -19,11 +19,13 @@ and the findings name `path` again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -32,6 +34,7 @@ from typing import Any
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
+from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.findings import Finding, Span, finding_from_json
 from akgen_lsp.sandbox import MODES, use_mode
 from akgen_lsp.sim.later import later, pending, remove_later
@@ -291,14 +294,15 @@ def check_kernel(
     path: str | Path, settings: Any = None, trace_to: str | Path | None = None, *, text: str | None = None,
     task_name: str | None = None, host_dir: Path | None = None, max_cases: int | None = None,
     required: Sequence[int] = (),
-) -> tuple[list[Finding], dict[str, Any]]:
+) -> CheckResult:
     """Compile the kernel, run its task's cases on the simulator, compare, estimate. Never raises for a bad kernel or
-    task: problems come back as findings (with ``figures["task"]`` None when the task itself is the problem).
-    With `trace_to`, the first case's Chrome trace is copied there and named in ``figures["trace"]``; with `text`,
+    task: problems come back as findings (with ``figures.task`` None when the task itself is the problem).
+    With `trace_to`, the first case's Chrome trace is copied there and named in ``figures.trace``; with `text`,
     that text is checked as the file (see the module docstring); `task_name` names the suite task to check against,
     `host_dir` the kernel's op_host folder when it is not beside it (a mutant of a task's answer), `max_cases` how
     many of the task's cases to run (all by default), `required` the cases a repair candidate must pass (run
     first; no case runs after one of them fails)."""
+    started = time.perf_counter()
     p = Path(path).resolve()
     arch = str(_setting(settings, "arch", "Ascend910B2"))
     mode = str(_setting(settings, "bench.mode", "static"))
@@ -313,8 +317,9 @@ def check_kernel(
         try:
             found = _named_task(task_name, settings) if task_name else find_task_for_path(p)
         except TaskError as exc:
-            return [Finding("BENCH-TASK", str(exc), Span.point(str(p), 1), source="akgen-bench",
-                            error_class="harness")], {"task": None, "problem": str(exc)}
+            return CheckResult((Finding("BENCH-TASK", str(exc), Span.point(str(p), 1), source="akgen-bench",
+                                        error_class="harness"),), Figures.no_task(str(exc)),
+                               time.perf_counter() - started)
         cand_host: Path | None = None
         case_ids: tuple[int, ...] | None = None
         block_dim: int | None = None
@@ -329,7 +334,7 @@ def check_kernel(
         else:
             ws = _workspace_entry(p)
             if ws is None:
-                return [], {"task": None}
+                return CheckResult((), Figures.no_task(), time.perf_counter() - started)
             root, entry = ws
             mode = str(entry.get("mode", mode))
             if entry.get("op_host"):
@@ -341,8 +346,9 @@ def check_kernel(
                     msg = (f"bench task {entry['bench']!r} (akgen.toml) is not in the suite; set bench.suite to a "
                            "checkout of NPUKernelBench or remove `bench` to use the table's own inputs/reference")
                     if not {"reference", "inputs", "outputs"} <= set(entry):
-                        return [Finding("BENCH-TASK", msg, Span.point(str(p), 1), source="akgen-bench",
-                                        error_class="harness")], {"task": None, "problem": msg}
+                        return CheckResult((Finding("BENCH-TASK", msg, Span.point(str(p), 1), source="akgen-bench",
+                                                    error_class="harness"),), Figures.no_task(msg),
+                                           time.perf_counter() - started)
                     task = _workspace_task(root, entry, work)
                 else:
                     task = bt
@@ -351,7 +357,7 @@ def check_kernel(
             elif {"reference", "inputs", "outputs"} <= set(entry):
                 task = _workspace_task(root, entry, work)
             else:
-                return [], {"task": None}
+                return CheckResult((), Figures.no_task(), time.perf_counter() - started)
         kernel = _candidate_copy(p, text, work) if text is not None else p
         cand = Candidate(task.id, 0, kernel=kernel, host_dir=cand_host, origin="check")
         with use_mode(sandbox):  # the caller's sim.sandbox, not the one of the folder this process runs in
@@ -363,10 +369,9 @@ def check_kernel(
         trace = _keep_trace(work, trace_to, kernel, p) if trace_to else None
     finally:
         remove_later(work)
-    findings = [(_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec)]
-    figures = record_figures(rec, mode, arch)
-    figures["trace"] = trace
-    return findings, figures
+    findings = tuple((_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec))
+    figures = dataclasses.replace(record_figures(rec, mode, arch), trace=trace)
+    return CheckResult(findings, figures, time.perf_counter() - started)
 
 
 def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
@@ -380,18 +385,17 @@ def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-def record_figures(rec: Mapping[str, Any], mode: str, arch: str) -> dict[str, Any]:
-    """What a check reports of a candidate's record (`check_kernel`'s figures; `repair.verify.CheckOutcome` reads
-    them): status, cases, the estimate and its baseline, the worst error, per-case results."""
+def record_figures(rec: Mapping[str, Any], mode: str, arch: str) -> Figures:
+    """What a check reports of a candidate's record (`check_kernel`'s figures): status, cases, the estimate and its
+    baseline, the worst error, per-case results."""
     worst = max((c for c in rec.get("case_results", []) if c.get("max_abs") is not None),
                 key=lambda c: float(c["max_abs"]) if isinstance(c["max_abs"], (int, float)) else float("inf"),
                 default=None)
-    return {"task": rec.get("task"), "mode": mode, "status": rec.get("status"),
-            "passed_cases": rec.get("passed_cases"), "cases": rec.get("cases"),
-            "estimate_us": rec.get("estimate_us"), "baseline_us": rec.get("baseline_us"),
-            "speedup": rec.get("speedup"), "bound": rec.get("bound"), "max_abs": worst.get("max_abs") if worst else None,
-            "max_rel": worst.get("max_rel") if worst else None, "arch": arch, "estimate_label": "estimate",
-            "timings": rec.get("timings", {}), "trace": None,
-            "case_results": [{k: c.get(k) for k in ("case_id", "status", "max_abs", "max_rel", "estimate_us", "bound",
-                                                    "pipes", "blocks", "cores")}
-                             for c in rec.get("case_results", [])]}
+    return Figures(task=rec.get("task"), mode=mode, status=Status.of(rec.get("status")),
+                   passed_cases=rec.get("passed_cases"), cases=rec.get("cases"), estimate_us=rec.get("estimate_us"),
+                   baseline_us=rec.get("baseline_us"), speedup=rec.get("speedup"), bound=rec.get("bound"),
+                   max_abs=worst.get("max_abs") if worst else None, max_rel=worst.get("max_rel") if worst else None,
+                   arch=arch, estimate_label="estimate", timings=rec.get("timings", {}), trace=None,
+                   case_results=tuple({k: c.get(k) for k in ("case_id", "status", "max_abs", "max_rel", "estimate_us",
+                                                             "bound", "pipes", "blocks", "cores")}
+                                      for c in rec.get("case_results", [])))

@@ -107,21 +107,20 @@ def kill_tree(pid: int, alive: bool = True) -> None:
 def _run_job(request: dict[str, Any]) -> dict[str, Any]:
     """What a job child computes (imports are already in memory: this runs in a fork of the warm worker)."""
     from akgen_lsp.check.kernel import check_kernel, warm_toolchain
-    from akgen_lsp.findings import finding_to_json
 
     settings = request.get("settings") or {}
     if request.get("op") == "warm":
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
     text, task, cases = request.get("text"), request.get("task"), request.get("max_cases")
     required, host_dir = request.get("required"), request.get("host_dir")
-    findings, figures = check_kernel(request["path"], settings, trace_to=request.get("trace"),
-                                     host_dir=Path(host_dir) if isinstance(host_dir, str) and host_dir else None,
-                                     text=text if isinstance(text, str) else None,
-                                     task_name=task if isinstance(task, str) and task else None,
-                                     max_cases=cases if isinstance(cases, int) and cases > 0 else None,
-                                     required=tuple(c for c in required if isinstance(c, int))
-                                     if isinstance(required, list) else ())
-    return {"event": "done", "findings": [finding_to_json(f) for f in findings], "figures": figures}
+    result = check_kernel(request["path"], settings, trace_to=request.get("trace"),
+                          host_dir=Path(host_dir) if isinstance(host_dir, str) and host_dir else None,
+                          text=text if isinstance(text, str) else None,
+                          task_name=task if isinstance(task, str) and task else None,
+                          max_cases=cases if isinstance(cases, int) and cases > 0 else None,
+                          required=tuple(c for c in required if isinstance(c, int))
+                          if isinstance(required, list) else ())
+    return {"event": "done", **result.to_json()}
 
 
 def _end_job(*_: Any) -> None:

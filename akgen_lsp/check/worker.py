@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.check.process import PARENT_ENV, kill_tree
-from akgen_lsp.check.result import CheckOutcome, FilesChecker
-from akgen_lsp.findings import Finding, Span, finding_from_json
+from akgen_lsp.check.result import CheckResult, Figures, FilesChecker
+from akgen_lsp.findings import Finding, Span
 
 log = logging.getLogger(__name__)
 
@@ -36,13 +36,6 @@ MODULE = "akgen_lsp.check.process"
 
 class CheckFailed(RuntimeError):
     """The check could not run (the worker died, the job crashed, the answer was nonsense): a sentence to show."""
-
-
-@dataclass
-class CheckResult:
-    findings: list[Finding]
-    figures: dict[str, Any]
-    seconds: float  # the job's time in the worker
 
 
 @dataclass
@@ -206,11 +199,9 @@ class CheckWorker:
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
         try:
-            findings = [finding_from_json(f) for f in answer["findings"]]
-            figures = dict(answer["figures"])
-        except (KeyError, TypeError, ValueError) as exc:
+            return CheckResult.from_json(answer, float(answer.get("seconds") or time.perf_counter() - started))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CheckFailed(f"the check worker gave an answer that is not findings ({exc})") from exc
-        return CheckResult(findings, figures, float(answer.get("seconds") or time.perf_counter() - started))
 
     async def warm(self, settings: Mapping[str, Any], timeout_s: float = 300.0) -> dict[str, Any]:
         """Start the worker and build the precompiled header and launcher in a job (the first save then only
@@ -266,7 +257,7 @@ def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: flo
     folder the kernel is checked with (a temporary folder, removed after the job)."""
 
     async def check(path: str, text: str, required: Sequence[int] = (),
-                    host: Mapping[str, str] | None = None) -> CheckOutcome:
+                    host: Mapping[str, str] | None = None) -> CheckResult:
         try:
             with contextlib.ExitStack() as stack:
                 host_dir = None
@@ -282,7 +273,7 @@ def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: flo
             why = str(exc) or f"the check took more than {timeout_s:g} s"
             problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),
                               source="akgen-bench", error_class="harness")
-            return CheckOutcome((problem,), {"status": "harness_error", "task": None})
-        return CheckOutcome(tuple(result.findings), result.figures, result.seconds)
+            return CheckResult((problem,), Figures.harness_error())
+        return result
 
     return check

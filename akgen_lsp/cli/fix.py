@@ -102,12 +102,13 @@ def _remember(pending: list[dict[str, Any]], path: str, settings: Any) -> int:
 
 
 def _summary(outcome: Any) -> dict[str, Any]:
-    return {"status": outcome.status, "summary": outcome.summary(), "passed_cases": len(outcome.passed),
+    return {"status": str(outcome.status), "summary": outcome.summary(), "passed_cases": len(outcome.passed),
             "cases": outcome.cases, "estimate_us": outcome.estimate_us,
             "errors": [{"code": f.code, "line": f.span.line, "message": f.message} for f in outcome.errors[:5]]}
 
 
 async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model: bool, say: Any) -> dict[str, Any]:
+    from akgen_lsp.check.result import Status, check_timeout
     from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
     from akgen_lsp.model.backends import BackendError
     from akgen_lsp.repair import deterministic
@@ -116,23 +117,23 @@ async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model
     from akgen_lsp.repair.verify import repairable
 
     worker = CheckWorker()
-    timeout = 3 * float(settings["toolchain.timeout_s"]) + 30.0
+    timeout = check_timeout(float(settings["toolchain.timeout_s"]))
     checker = checker_for(worker, plain_settings(settings), timeout, task_name=task)
     try:
         say(f"akgen: checking {path.name}")
         before = await checker(str(path), text)
-        if not before.figures.get("task"):
+        if not before.has_task:
             problem = next((f.message for f in before.findings), None)
             return {"usage_error": problem or (f"{path.name} has no task, so there is nothing to verify a fix "
                                                "against; give --task NAME or add a [[task]] to akgen.toml")}
-        if before.status == "pass":
+        if before.status is Status.PASS:
             return _result(path, text, text, before, before, [], None)
         say(f"akgen: {before.summary()} ({before.status}); trying the certain fixes")
         det = await deterministic.repair(text, str(path), checker, settings, before=before,
                                          jobs=int(settings["fix.jobs"]))
         final, outcome, repaired = det.text, det.outcome, None
         stored = [{"target": vf.finding, "before": prev, "after": vf.text, "model": "deterministic",
-                   "task": before.figures.get("task")}
+                   "task": before.figures.task}
                   for vf, prev in zip(det.applied, [text, *[a.text for a in det.applied]], strict=False)]
         target = next((f for f in outcome.findings if repairable(f)), None)
         if not det.passes and use_model and target is not None and model_configured(settings):
@@ -155,7 +156,7 @@ async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model
                 await rm.backend.close()
             if repaired is not None and repaired.best is not None and repaired.best.verdict is not None:
                 stored.append({"target": target, "before": det.text, "after": repaired.best.text,
-                               "model": rm.label, "task": before.figures.get("task")})
+                               "model": rm.label, "task": before.figures.task})
                 final, outcome = repaired.best.text or final, repaired.best.verdict.outcome
         out = _result(path, text, final, before, outcome, det.applied, repaired)
         out["_stored"] = stored
@@ -166,6 +167,8 @@ async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model
 
 def _result(path: Path, text: str, final: str, before: Any, after: Any, applied: list[Any], repaired: Any
             ) -> dict[str, Any]:
+    from akgen_lsp.check.result import Status
+
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), final.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
     model = None
@@ -174,9 +177,9 @@ def _result(path: Path, text: str, final: str, before: Any, after: Any, applied:
                  "candidates": [{"index": c.index, "verified": c.ok, "why": c.verdict.reason if c.verdict else c.problem,
                                  "generate_s": round(c.generate_s, 3), "verify_s": round(c.verify_s, 3)}
                                 for c in repaired.candidates]}
-    return {"path": str(path), "task": before.figures.get("task"), "before": _summary(before),
+    return {"path": str(path), "task": before.figures.task, "before": _summary(before),
             "fixes": [{"title": vf.fix.title, "fixer": vf.proposal.fixer, "finding": vf.finding.code}
                       for vf in applied],
-            "model": model, "after": _summary(after), "passes": after.status == "pass", "diff": diff,
+            "model": model, "after": _summary(after), "passes": after.status is Status.PASS, "diff": diff,
             "applied": False, "stored": 0, "_text": final, "_stored": []}
 

@@ -20,7 +20,7 @@ from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.tasks import Task
-from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.result import CheckResult, Status
 from akgen_lsp.config import Settings
 from akgen_lsp.generate.conversation import Bounded, ContextOverflow, Turn, bound, estimate_tokens
 from akgen_lsp.generate.feedback import failure_turn, no_code_turn, perf_turn, target_finding
@@ -73,7 +73,7 @@ class Round:
     host: str | None = None  # dynamic shape: op_host/<op>.cpp
     tiling: str | None = None  # dynamic shape: op_host/<op>_tiling.h
     problem: str | None = None  # why no kernel was evaluated (no code, the model's time out, the backend)
-    outcome: CheckOutcome | None = field(default=None, repr=False)
+    outcome: CheckResult | None = field(default=None, repr=False)
     record: dict[str, Any] = field(default_factory=dict, repr=False)  # the bench record of the evaluation
     tokens: int = 0
     prompt_tokens: int = 0
@@ -97,7 +97,7 @@ class Round:
 
     @property
     def correct(self) -> bool:
-        return self.outcome is not None and self.outcome.status == "pass"
+        return self.outcome is not None and self.outcome.status is Status.PASS
 
     def summary(self) -> str:
         """One line: what this round's kernel did."""
@@ -190,7 +190,7 @@ class Attempt:
         named = {f"{self.task.op}.cpp": r.host, f"{self.task.op}_tiling.h": r.tiling}
         return {name: text for name, text in named.items() if text is not None}
 
-    def seed(self, code: str, outcome: CheckOutcome, host: Mapping[str, str] | None = None) -> None:
+    def seed(self, code: str, outcome: CheckResult, host: Mapping[str, str] | None = None) -> None:
         """Start from a kernel checked already (the editor's "Improve performance" on a passing kernel): it is
         round 0 (kind ``given``), and the next rounds are performance rounds from it. In dynamic shape `host` holds
         its op_host files by name (``<op>.cpp``, ``<op>_tiling.h``)."""
@@ -241,7 +241,7 @@ class Attempt:
             if why is None:
                 self.best, r.kept = r, True
                 if self.memory is not None and best_before.code and r.code and old is not None and new is not None:
-                    self.memory.remember_improvement(best_before.outcome.figures.get("bound"), best_before.code,
+                    self.memory.remember_improvement(best_before.outcome.figures.bound, best_before.code,
                                                      r.code, est_before=old, est_after=new, task=self.task.id,
                                                      path=self.path)
             feedback = self._perf_feedback(why)
@@ -269,7 +269,7 @@ class Attempt:
     def _perf_feedback(self, last_failed: str | None) -> str:
         best = self.best
         assert best is not None and best.outcome is not None and best.code is not None
-        tips = self.memory.improvements(best.outcome.figures.get("bound")) if self.memory is not None else []
+        tips = self.memory.improvements(best.outcome.figures.bound) if self.memory is not None else []
         files = answer_text(self.task.op, "dynamic", best.code, self.host_files(best)) if self.host_files(best) else None
         return perf_turn(best.outcome, best.code, self.layout, last_failed, tips, files)
 

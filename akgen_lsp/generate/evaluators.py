@@ -1,6 +1,6 @@
 """How a round's answers are evaluated: through the bench's `Executor` (a local process pool, Ray, in-process), all
 the answers of a round in one batch, or through the caller's checker (the server's check worker, whose jobs a
-cancel kills; in dynamic shape it takes the answer's op_host files too). Both give the `repair.verify.CheckOutcome` the repair flow reads, so "did it verify" has one
+cancel kills; in dynamic shape it takes the answer's op_host files too). Both give the `repair.verify.CheckResult` the repair flow reads, so "did it verify" has one
 meaning everywhere."""
 
 from __future__ import annotations
@@ -13,24 +13,24 @@ from typing import Any
 from akgen_lsp.bench.executor import Executor, Job
 from akgen_lsp.bench.pipeline import Candidate, Settings
 from akgen_lsp.check.kernel import record_figures, record_findings
-from akgen_lsp.check.result import CheckOutcome, FilesChecker
+from akgen_lsp.check.result import CheckResult, FilesChecker
 from akgen_lsp.generate.attempt import Attempt, Round
 
 
 @dataclass(frozen=True)
 class Evaluation:
-    outcome: CheckOutcome
+    outcome: CheckResult
     record: dict[str, Any]
 
 
 Evaluate = Callable[[Sequence[tuple[Attempt, Round]]], Awaitable[list[Evaluation]]]
 
 
-def outcome_of(rec: Mapping[str, Any], mode: str, arch: str) -> CheckOutcome:
+def outcome_of(rec: Mapping[str, Any], mode: str, arch: str) -> CheckResult:
     """A bench record (or a round's stored line) as a check outcome."""
     total = (rec.get("timings") or {}).get("total", 0.0)
-    return CheckOutcome(tuple(record_findings(rec)), record_figures(rec, mode, arch),
-                        float(total) if isinstance(total, (int, float)) else 0.0)
+    return CheckResult(tuple(record_findings(rec)), record_figures(rec, mode, arch),
+                       float(total) if isinstance(total, (int, float)) else 0.0)
 
 
 class ExecutorEvaluator:
@@ -74,7 +74,7 @@ class CheckerEvaluator:
             host = a.host_files(r)
             outcome = await (self.checker(self.path, r.code or "", host=host) if host
                              else self.checker(self.path, r.code or ""))
-            f = outcome.figures
+            f = outcome.figures.to_json()
             rec = {k: f.get(k) for k in ("status", "passed_cases", "cases", "estimate_us", "baseline_us", "speedup",
                                          "bound", "case_results")}
             rec["findings"] = []

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from akgen_lsp.ascendc.catalog import Catalog
-from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.result import CheckResult
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import repair_messages
@@ -29,13 +29,13 @@ from akgen_lsp.repair.verify import repairable
 _SINGLE_BUFFER = re.compile(r"InitBuffer\s*\(\s*[\w.\[\]]+\s*,\s*1\s*,")
 
 
-def target_finding(outcome: CheckOutcome) -> Finding | None:
+def target_finding(outcome: CheckResult) -> Finding | None:
     """The error the next round is asked to repair: the first repairable one, else the first error."""
     errors = [f for f in outcome.findings if f.severity is Severity.ERROR]
     return next((f for f in outcome.findings if repairable(f)), errors[0] if errors else None)
 
 
-def failure_turn(outcome: CheckOutcome, code: str, path: str, settings: Settings, *, catalog: Catalog | None = None,
+def failure_turn(outcome: CheckResult, code: str, path: str, settings: Settings, *, catalog: Catalog | None = None,
                  store: RepairStore | None = None, layout: str = "") -> tuple[str, DiagnosticReport | None]:
     """The user turn after a kernel that fails, and the report it holds (None when no finding says why)."""
     head = f"The kernel you wrote {outcome.summary()} ({outcome.status.replace('_', ' ')})."
@@ -64,11 +64,11 @@ def _pipes(cases: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return {p: sum(v) / len(v) for p, v in sums.items()}
 
 
-def advice(outcome: CheckOutcome, code: str) -> list[str]:
+def advice(outcome: CheckResult, code: str) -> list[str]:
     """What the estimate suggests, most useful first."""
-    cases = [c for c in outcome.figures.get("case_results") or () if c.get("status") == "pass"]
+    cases = [c for c in outcome.figures.case_results if c.get("status") == "pass"]
     pipes = _pipes(cases)
-    bound = str(outcome.figures.get("bound") or "")
+    bound = str(outcome.figures.bound or "")
     out: list[str] = []
     blocks = [int(c["blocks"]) for c in cases if isinstance(c.get("blocks"), int)]
     cores = [int(c["cores"]) for c in cases if isinstance(c.get("cores"), int)]
@@ -89,12 +89,12 @@ def advice(outcome: CheckOutcome, code: str) -> list[str]:
     return out
 
 
-def perf_turn(outcome: CheckOutcome, code: str, layout: str, last_failed: str | None = None,
+def perf_turn(outcome: CheckResult, code: str, layout: str, last_failed: str | None = None,
               improvements: Sequence[Repair] = (), files: str | None = None) -> str:
     """The user turn of a performance round, from the best correct kernel's check `outcome`; `files` is the best
     version as the answer's file sections (dynamic shape: the host tiling with the kernel), else the kernel shown."""
     f = outcome.figures
-    est, base = outcome.estimate_us, f.get("baseline_us")
+    est, base = outcome.estimate_us, f.baseline_us
     lines = []
     if last_failed:
         lines.append(f"Your last version was not kept: {last_failed}. Start again from the best correct version "
@@ -102,12 +102,12 @@ def perf_turn(outcome: CheckOutcome, code: str, layout: str, last_failed: str | 
     gap = f"; the roofline baseline is {float(base):.2f} us, {est / float(base):.1f}x below it" if (
         est and isinstance(base, (int, float)) and base > 0) else ""
     lines.append(f"The kernel is correct ({len(outcome.passed)}/{outcome.cases} cases pass). Its estimated time on "
-                 f"{f.get('arch', 'the NPU')} is {est if est is not None else '?'} us (an estimate of the simulator's "
+                 f"{f.arch or 'the NPU'} is {est if est is not None else '?'} us (an estimate of the simulator's "
                  f"cost model){gap}.")
-    pipes = _pipes([c for c in f.get("case_results") or () if c.get("status") == "pass"])
-    if f.get("bound") or pipes:
+    pipes = _pipes([c for c in f.case_results if c.get("status") == "pass"])
+    if f.bound or pipes:
         util = ", ".join(f"{p} {u:.0%}" for p, u in sorted(pipes.items(), key=lambda kv: -kv[1]))
-        lines.append(f"It is bound by {f.get('bound') or '?'}; pipe utilisation: {util or 'not reported'}.")
+        lines.append(f"It is bound by {f.bound or '?'}; pipe utilisation: {util or 'not reported'}.")
     tips = advice(outcome, code)
     if tips:
         lines.append("What would help: " + "; ".join(tips) + ".")

@@ -14,14 +14,13 @@ offers is one the editor would offer: the benchmark's own verification of it is 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.check.kernel import check_kernel
-from akgen_lsp.check.result import Checker, CheckOutcome
+from akgen_lsp.check.result import Checker, CheckResult, Status
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.fixers import BrokenKernel, CandidateEdit
 from akgen_lsp.findings import Finding, Severity, apply_edits
@@ -51,12 +50,10 @@ class VerifiedFixer:
     def checker(self, broken: BrokenKernel, settings: Settings) -> Checker:
         values = {**_plain(settings), "bench.suite": _suite_of(broken)}
 
-        async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckOutcome:
-            t0 = time.perf_counter()
-            findings, figures = await asyncio.to_thread(
+        async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckResult:
+            return await asyncio.to_thread(
                 check_kernel, broken.file, values, None, text=text, task_name=broken.task_id,
                 host_dir=broken.host_dir, max_cases=self.max_cases, required=required)
-            return CheckOutcome(tuple(findings), figures, time.perf_counter() - t0)
 
         return check
 
@@ -71,14 +68,14 @@ class VerifiedFixer:
         text, outcome, titles = done.text, done.outcome, [vf.proposal.fix.title for vf in done.applied]
         for _ in range(self.rounds):  # what only the linter sees: its own fix, checked like the others
             lint = self._new_lint(text, broken, settings)
-            if not lint or outcome.status != "pass":
+            if not lint or outcome.status is not Status.PASS:
                 break
             fixed = await self._lint_fix(text, lint, broken, settings, checker)
             if fixed is None:
                 break
             text, outcome, title = fixed
             titles.append(title)
-        if outcome.status != "pass" or text == broken.text or self._new_lint(text, broken, settings):
+        if outcome.status is not Status.PASS or text == broken.text or self._new_lint(text, broken, settings):
             return []
         return [CandidateEdit(text, "; ".join(titles), self.name)][: max(1, k)]
 
@@ -88,7 +85,7 @@ class VerifiedFixer:
                 if f.severity is Severity.ERROR and (f.code, f.message) not in broken.original_lint]
 
     async def _lint_fix(self, text: str, lint: list[Finding], broken: BrokenKernel, settings: Settings,
-                        checker: Checker) -> tuple[str, CheckOutcome, str] | None:
+                        checker: Checker) -> tuple[str, CheckResult, str] | None:
         fixes = [fx for f in lint for fx in f.fixes if fx.safe] + [fx for f in lint for fx in f.fixes if not fx.safe]
         ctx = FixContext(text, str(broken.file), settings)
         fixes += [p.fix for f in lint for p in propose(ctx, f) if p.fix not in fixes]  # the fixers on its messages
@@ -98,6 +95,6 @@ class VerifiedFixer:
             if len(left) >= len(lint):
                 continue
             outcome = await checker(str(broken.file), new)
-            if outcome.status == "pass":
+            if outcome.status is Status.PASS:
                 return new, outcome, fx.title
         return None

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
-from akgen_lsp.check.result import CHECK_SOURCES, Checker, CheckOutcome
+from akgen_lsp.check.result import CHECK_SOURCES, Checker, CheckResult, Status
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Fix, Span, apply_edits
@@ -55,7 +55,7 @@ def spans_overlap(a: Span, b: Span) -> bool:
     return (a.line, a.column) < (b.end_line, b.end_column) and (b.line, b.column) < (a.end_line, a.end_column)
 
 
-def fix_targets(before: CheckOutcome, limit: int = MAX_TARGETS) -> list[Finding]:
+def fix_targets(before: CheckResult, limit: int = MAX_TARGETS) -> list[Finding]:
     """The findings whose fixes are tried: the check's errors and the simulator's warnings (a DataCopy that drops
     its tail shows as wrong numbers), one per distinct message, in order."""
     out: list[Finding] = []
@@ -73,7 +73,7 @@ def fix_targets(before: CheckOutcome, limit: int = MAX_TARGETS) -> list[Finding]
     return out[:limit]
 
 
-async def verified_fixes(text: str, path: str, before: CheckOutcome, checker: Checker, settings: Settings | None = None,
+async def verified_fixes(text: str, path: str, before: CheckResult, checker: Checker, settings: Settings | None = None,
                          *, jobs: int = 2, catalog: Catalog | None = None, targets: Sequence[Finding] | None = None,
                          max_checks: int = MAX_CHECKS) -> list[VerifiedFix]:
     """The verified fixes of `before`'s findings (see the module docstring), best first per finding."""
@@ -109,12 +109,12 @@ async def verified_fixes(text: str, path: str, before: CheckOutcome, checker: Ch
         out.extend(fixed)
         if fixed:
             per_target.append((target, fixed))
-    if len(per_target) > 1 and not any(vf.verdict.outcome.status == "pass" for vf in out):
+    if len(per_target) > 1 and not any(vf.verdict.outcome.status is Status.PASS for vf in out):
         out.extend(await _together(text, path, before, per_target, checker, gate))
     return out
 
 
-async def _together(text: str, path: str, before: CheckOutcome, per_target: Sequence[tuple[Finding, list[VerifiedFix]]],
+async def _together(text: str, path: str, before: CheckResult, per_target: Sequence[tuple[Finding, list[VerifiedFix]]],
                     checker: Checker, gate: asyncio.Semaphore, max_combos: int = MAX_COMBOS) -> list[VerifiedFix]:
     """Errors that each have a verified fix, fixed together: a fix of one error can verify alone and still be the
     wrong one once the others are fixed (``Addd`` -> ``Adds`` beside an undeclared argument), so the best fixes of
@@ -149,10 +149,10 @@ async def _together(text: str, path: str, before: CheckOutcome, per_target: Sequ
 
 
 async def check_all(texts: Iterable[str], path: str, checker: Checker, gate: asyncio.Semaphore
-                    ) -> dict[str, CheckOutcome]:
+                    ) -> dict[str, CheckResult]:
     """The check of each text, as many at once as `gate` lets through; cancelled together."""
 
-    async def check(new: str) -> CheckOutcome:
+    async def check(new: str) -> CheckResult:
         async with gate:
             return await checker(path, new)
 
@@ -179,16 +179,16 @@ class Repaired:
     """What `repair` did: the final text and its check, and the fixes applied in order."""
 
     text: str
-    outcome: CheckOutcome
+    outcome: CheckResult
     applied: list[VerifiedFix] = field(default_factory=list)
 
     @property
     def passes(self) -> bool:
-        return self.outcome.status == "pass"
+        return self.outcome.status is Status.PASS
 
 
 async def repair(text: str, path: str, checker: Checker, settings: Settings | None = None, *,
-                 before: CheckOutcome | None = None, rounds: int = 4, jobs: int = 2,
+                 before: CheckResult | None = None, rounds: int = 4, jobs: int = 2,
                  catalog: Catalog | None = None) -> Repaired:
     """Apply the best verified fix, round after round, until the kernel passes or nothing verifies."""
     current = before if before is not None else await checker(path, text)

@@ -29,7 +29,7 @@ from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.pipeline import kernel_entry
-from akgen_lsp.check.result import Checker, CheckOutcome
+from akgen_lsp.check.result import Checker, CheckResult
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
@@ -145,7 +145,7 @@ def screen(text: str, code: str | None, path: str, settings: Settings, catalog: 
     return None
 
 
-async def model_repair(text: str, path: str, target: Finding, before: CheckOutcome, backend: Backend,
+async def model_repair(text: str, path: str, target: Finding, before: CheckResult, backend: Backend,
                        checker: Checker, settings: Settings, *, spec: ModelSpec | None = None,
                        model_name: str = "KernelGen-LM", progress: Progress | None = None,
                        catalog: Catalog | None = None, store: RepairStore | None = None,

@@ -1,7 +1,7 @@
 """Verification: a candidate text of a kernel, checked like a save (compiled and run on the simulator against the
 task's cases, in the sandbox), compared with the check of the text it repairs.
 
-The check itself is the caller's (`Checker`: ``await checker(path, text) -> CheckOutcome``): the server runs it in a
+The check itself is the caller's (`Checker`: ``await checker(path, text) -> CheckResult``): the server runs it in a
 job of its check worker, `akgen fix` in the same worker, so cancelling a repair kills every process it started.
 
 Two bars:
@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from akgen_lsp.check.result import CHECK_SOURCES, CheckOutcome
+from akgen_lsp.check.result import CHECK_SOURCES, CheckResult
 from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.repair.edits import line_mapper
@@ -28,7 +28,7 @@ from akgen_lsp.repair.edits import line_mapper
 @dataclass(frozen=True)
 class Verdict:
     ok: bool
-    outcome: CheckOutcome
+    outcome: CheckResult
     reason: str  # what was verified, or the first failure
     target_gone: bool = False
     new_errors: tuple[Finding, ...] = field(default=())
@@ -53,7 +53,7 @@ def _key(f: Finding) -> tuple[str, str]:
     return (f.code, signature(f.message))
 
 
-def finding_still_there(target: Finding, after: CheckOutcome, before_text: str, after_text: str) -> bool:
+def finding_still_there(target: Finding, after: CheckResult, before_text: str, after_text: str) -> bool:
     """Whether `after` still reports `target`: the same code and message signature at the line the target's line
     moved to (anywhere, for a finding of no particular line: a wrong-numbers finding at line 1)."""
     key = _key(target)
@@ -69,7 +69,7 @@ def finding_still_there(target: Finding, after: CheckOutcome, before_text: str, 
     return any(f.span.line == moved for f in same)
 
 
-def _new_errors(before: CheckOutcome, after: CheckOutcome) -> list[Finding]:
+def _new_errors(before: CheckResult, after: CheckResult) -> list[Finding]:
     had = Counter(_key(f) for f in before.errors)
     out = []
     for f in after.errors:
@@ -81,7 +81,7 @@ def _new_errors(before: CheckOutcome, after: CheckOutcome) -> list[Finding]:
     return out
 
 
-def _first_problem(outcome: CheckOutcome) -> str:
+def _first_problem(outcome: CheckResult) -> str:
     errs = outcome.errors
     if errs:
         f = errs[0]
@@ -89,7 +89,7 @@ def _first_problem(outcome: CheckOutcome) -> str:
     return f"status {outcome.status}"
 
 
-def verify_fix(target: Finding, before: CheckOutcome, after: CheckOutcome, before_text: str,
+def verify_fix(target: Finding, before: CheckResult, after: CheckResult, before_text: str,
                after_text: str) -> Verdict:
     """The bar of a deterministic fix of `target` (see the module docstring)."""
     if finding_still_there(target, after, before_text, after_text):
@@ -111,13 +111,13 @@ def verify_fix(target: Finding, before: CheckOutcome, after: CheckOutcome, befor
     return Verdict(True, after, f"removes this error ({left} other error{'s' if left != 1 else ''} left)", True)
 
 
-def required_cases(before: CheckOutcome) -> tuple[int, ...]:
+def required_cases(before: CheckResult) -> tuple[int, ...]:
     """The cases a repair of `before` must pass (`verify_repair`'s bar): those it passed and the first that fails."""
     failing = before.failing_case()
     return tuple(sorted(before.passed | ({failing} if failing is not None else set())))
 
 
-def verify_repair(target: Finding, before: CheckOutcome, after: CheckOutcome, before_text: str,
+def verify_repair(target: Finding, before: CheckResult, after: CheckResult, before_text: str,
                   after_text: str) -> Verdict:
     """The bar of a model repair of `target` (see the module docstring)."""
     if not after.compiles:

@@ -31,8 +31,9 @@ def test_the_later_dtypes_of_a_task_share_one_build(add_task: Task, monkeypatch:
     monkeypatch.setattr(SimToolchain, "compile", compile_and_note)
     kernel = add_task.answers[0].kernel
     text = kernel.read_text(encoding="utf-8") + f"\n// a new text: new builds ({time.time_ns()})\n"
-    findings, figures = check_kernel(kernel, defaults(), text=text)
-    assert figures["status"] == "pass" and figures["passed_cases"] == figures["cases"] == 12, findings
+    result = check_kernel(kernel, defaults(), text=text)
+    findings, figures = result.findings, result.figures
+    assert figures.status == "pass" and figures.passed_cases == figures.cases == 12, findings
     # float16 alone, then bfloat16 and float32 in one build: two builds for three dtypes
     assert [len(o.variants) for o, _ in compiled] == [0, 2]
     (first, _), (multi, build) = compiled
@@ -48,10 +49,11 @@ def test_a_dtype_that_does_not_compile_is_built_and_reported_alone(add_task: Tas
     text = kernel.read_text(encoding="utf-8").replace(
         'extern "C"', "static_assert(sizeof(DTYPE_X) == 2, \"a 2-byte dtype only\");\nextern \"C\"", 1)
     text += f"\n// {time.time_ns()}\n"
-    findings, figures = check_kernel(kernel, defaults(), text=text)
+    result = check_kernel(kernel, defaults(), text=text)
+    findings, figures = result.findings, result.figures
     # float16 (cases 0-3) and bfloat16 (4-7) pass; float32 does not compile, said at its own line
-    assert figures["status"] == "compile_error"
-    assert [c["status"] for c in figures["case_results"]] == ["pass"] * 8 + ["compile_error"]
+    assert figures.status == "compile_error"
+    assert [c["status"] for c in figures.case_results] == ["pass"] * 8 + ["compile_error"]
     errors = [f for f in findings if f.severity is Severity.ERROR]
     assert errors and all(f.span.path == str(kernel) for f in errors)
     assert any("2-byte dtype only" in f.message for f in errors)

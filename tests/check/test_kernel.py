@@ -8,6 +8,7 @@ from pathlib import Path
 
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.check.kernel import check_kernel
+from akgen_lsp.check.result import Figures
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Severity
 from akgen_lsp.sim.cost import PIPES
@@ -23,49 +24,55 @@ SCALED_ADD_TOML = (
 
 
 def test_kernel_in_the_bench_layout(add_task: Task) -> None:
-    findings, figures = check_kernel(add_task.answers[0].kernel, defaults())
+    result = check_kernel(add_task.answers[0].kernel, defaults())
+    findings, figures = result.findings, result.figures
     # a passing run's warnings are kept for the editor (run_warnings): the simulator's sanitizer notes may appear
     assert [f for f in findings if f.severity is not Severity.WARNING] == []
-    assert figures["task"] == "level1/Math/AddMath" and figures["status"] == "pass"
-    assert figures["passed_cases"] == figures["cases"] == 12
-    assert figures["estimate_us"] and figures["estimate_label"] == "estimate"
-    assert figures["bound"] in ("HBM", *PIPES)  # what bounds the estimate
+    assert figures.task == "level1/Math/AddMath" and figures.status == "pass"
+    assert figures.passed_cases == figures.cases == 12
+    assert figures.estimate_us and figures.estimate_label == "estimate"
+    assert figures.bound in ("HBM", *PIPES)  # what bounds the estimate
     from akgen_lsp.server.features.save_check import figures_message
 
-    assert f"bound: {figures['bound']}" in (figures_message(figures) or "")
+    assert f"bound: {figures.bound}" in (figures_message(figures) or "")
 
 
 def test_workspace_task_table(tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "kernels" / "elementwise_tail.cpp", tmp_path / "k.cpp")
     (tmp_path / "akgen.toml").write_text(SCALED_ADD_TOML)
-    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
-    assert figures["status"] == "pass", findings
+    result = check_kernel(tmp_path / "k.cpp", defaults())
+    findings, figures = result.findings, result.figures
+    assert figures.status == "pass", findings
     # the same kernel against a wrong reference fails with the max error and the first bad index
     text = (tmp_path / "akgen.toml").read_text().replace("alpha * x + y", "alpha * x - y")
     (tmp_path / "akgen.toml").write_text(text)
-    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
-    assert figures["status"] == "wrong_answer"
+    result = check_kernel(tmp_path / "k.cpp", defaults())
+    findings, figures = result.findings, result.figures
+    assert figures.status == "wrong_answer"
     f = next(f for f in findings if f.code == "BENCH-PRECISION")
-    assert "first bad element z[" in f.message and figures["max_abs"] > 0
+    assert "first bad element z[" in f.message and figures.max_abs > 0
 
 
 def test_no_task_means_nothing_to_run(tmp_path: Path) -> None:
     (tmp_path / "lonely.cpp").write_text("// no task\n")
-    assert check_kernel(tmp_path / "lonely.cpp", defaults()) == ([], {"task": None})
+    result = check_kernel(tmp_path / "lonely.cpp", defaults())
+    assert result.findings == () and result.figures == Figures.no_task() and not result.has_task
 
 
 def test_unknown_bench_task_is_a_finding(tmp_path: Path) -> None:
     (tmp_path / "k.cpp").write_text("// kernel\n")
     (tmp_path / "akgen.toml").write_text('[[task]]\nname = "X"\nfile = "k.cpp"\nbench = "level9/Nope/X"\n')
-    findings, figures = check_kernel(tmp_path / "k.cpp", defaults())
-    assert figures["task"] is None and "bench.suite" in findings[0].message
+    result = check_kernel(tmp_path / "k.cpp", defaults())
+    findings, figures = result.findings, result.figures
+    assert figures.task is None and "bench.suite" in findings[0].message
 
 
 def test_check_on_save_honours_toolchain_name(add_task: Task, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.delenv("ASCEND_HOME_PATH", raising=False)
-    findings, figures = check_kernel(add_task.answers[0].kernel, {"toolchain.name": "cann"})
+    result = check_kernel(add_task.answers[0].kernel, {"toolchain.name": "cann"})
+    findings, figures = result.findings, result.figures
     # asked for cann on a machine without CANN: a harness finding that says what is missing, no sim run behind it
-    assert figures.get("status") != "pass"
+    assert figures.status != "pass"
     assert any("ASCEND_HOME_PATH" in f.message for f in findings)
 
 
@@ -79,14 +86,16 @@ def test_a_candidate_text_is_checked_as_the_file(tmp_path: Path) -> None:
     (tmp_path / "akgen.toml").write_text(SCALED_ADD_TOML)
     broken = body.replace('#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "consts.h"\n'
                           'static_assert(kHalf == 0.5f, "the header beside the file is read");\nint oops = nope;', 1)
-    findings, figures = check_kernel(tmp_path / "k.cpp", defaults(), text=broken)
-    assert figures["status"] == "compile_error"
+    result = check_kernel(tmp_path / "k.cpp", defaults(), text=broken)
+    findings, figures = result.findings, result.figures
+    assert figures.status == "compile_error"
     (err,) = [f for f in findings if f.code == "CXX"]
     assert err.span.path == str(tmp_path / "k.cpp") and "nope" in err.message
     assert err.span.line == broken.splitlines().index("int oops = nope;") + 1
     assert (tmp_path / "k.cpp").read_text() == body
-    findings, figures = check_kernel(tmp_path / "k.cpp", defaults(), text=broken.replace("int oops = nope;", ""))
-    assert figures["status"] == "pass", findings
+    result = check_kernel(tmp_path / "k.cpp", defaults(), text=broken.replace("int oops = nope;", ""))
+    findings, figures = result.findings, result.figures
+    assert figures.status == "pass", findings
 
 
 def test_a_task_named_by_the_caller(add_task: Task, tmp_path: Path) -> None:
@@ -94,11 +103,13 @@ def test_a_task_named_by_the_caller(add_task: Task, tmp_path: Path) -> None:
     answer = add_task.answers[0].root
     shutil.copytree(answer, tmp_path / "mine")  # op_kernel/ and op_host/, outside any task layout
     kernel = tmp_path / "mine" / "op_kernel" / add_task.answers[0].kernel.name
-    assert check_kernel(kernel, defaults()) == ([], {"task": None})
-    findings, figures = check_kernel(kernel, defaults(), task_name=add_task.name)
-    assert figures["task"] == add_task.id and figures["status"] == "pass", findings
-    findings, figures = check_kernel(kernel, defaults(), task_name="NoSuchTask")
-    assert figures["task"] is None and "no task named 'NoSuchTask'" in findings[0].message
+    assert check_kernel(kernel, defaults()).figures == Figures.no_task()
+    result = check_kernel(kernel, defaults(), task_name=add_task.name)
+    findings, figures = result.findings, result.figures
+    assert figures.task == add_task.id and figures.status == "pass", findings
+    result = check_kernel(kernel, defaults(), task_name="NoSuchTask")
+    findings, figures = result.findings, result.figures
+    assert figures.task is None and "no task named 'NoSuchTask'" in findings[0].message
 
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -116,15 +127,17 @@ def test_every_runtime_sample_shows_its_mistake_when_checked() -> None:
     # the samples' tasks (samples/akgen.toml) make the editor's check show what only a run can see, the warnings
     # of a run whose numbers are right included (run_warnings)
     for path in sorted((SAMPLES / "broken" / "runtime").glob("*.cpp")):
-        findings, figures = check_kernel(path, defaults())
-        assert figures["task"], path.name
+        result = check_kernel(path, defaults())
+        findings, figures = result.findings, result.figures
+        assert figures.task, path.name
         got = {(f.span.line, f.code) for f in findings if f.code.startswith("SIM-")}
         assert got == _expect_run(path), (path.name, [f"{f.code}@{f.span.line}: {f.message}" for f in findings])
 
 
 def test_the_dynamic_custom_op_sample_runs_every_case() -> None:
-    findings, figures = check_kernel(SAMPLES / "add_custom_op" / "op_kernel" / "add_custom.cpp", defaults())
-    assert (figures["status"], figures["passed_cases"], figures["cases"]) == ("pass", 5, 5), findings
+    result = check_kernel(SAMPLES / "add_custom_op" / "op_kernel" / "add_custom.cpp", defaults())
+    findings, figures = result.findings, result.figures
+    assert (figures.status, figures.passed_cases, figures.cases) == ("pass", 5, 5), findings
 
 
 def test_in_a_check_job_the_trace_is_written_after_the_answer(tmp_path: Path) -> None:
@@ -133,9 +146,10 @@ def test_in_a_check_job_the_trace_is_written_after_the_answer(tmp_path: Path) ->
     kernel = SAMPLES / "kernels" / "add_custom.cpp"
     trace = tmp_path / "add.trace.json"
     with answer_first() as afterwards:
-        findings, figures = check_kernel(kernel, defaults(), trace_to=trace, text=kernel.read_text() + "\n// edit\n")
-    assert figures["status"] == "pass", findings
-    assert figures["trace"] == str(trace) and not trace.exists()
+        result = check_kernel(kernel, defaults(), trace_to=trace, text=kernel.read_text() + "\n// edit\n")
+        findings, figures = result.findings, result.figures
+    assert figures.status == "pass", findings
+    assert figures.trace == str(trace) and not trace.exists()
     afterwards.run()
     events = json.loads(trace.read_text())["traceEvents"]
     files = {e["args"]["file"] for e in events if e.get("ph") == "X"}

@@ -94,9 +94,9 @@ async def test_a_check_runs_in_the_warm_worker_and_reports():
     try:
         kernel = Path(__file__).resolve().parents[2] / "samples" / "kernels" / "add_custom.cpp"
         first = await worker.check(str(kernel), {}, 300.0)
-        assert first.figures["status"] == "pass" and first.figures["passed_cases"] == 1
+        assert first.figures.status == "pass" and first.figures.passed_cases == 1
         second = await worker.check(str(kernel), {}, 300.0)
-        assert second.figures["estimate_us"] == first.figures["estimate_us"]
+        assert second.figures.estimate_us == first.figures.estimate_us
         assert worker.starts == 1 and worker.import_s is not None
         # each job is gone soon after it answered (it removes its scratch folders after the answer is out)
         await _until(lambda: descendants(worker.pid or -1) == [], 30)
@@ -128,7 +128,7 @@ async def test_a_worker_that_dies_fails_its_job_and_is_started_again(tmp_path: P
         await _until(lambda: all(_gone(p) for p in tree), 5)  # the job died with its worker
         kernel = Path(__file__).resolve().parents[2] / "samples" / "kernels" / "add_custom.cpp"
         again = await worker.check(str(kernel), {}, 300.0)
-        assert again.figures["status"] == "pass" and worker.starts == 2
+        assert again.figures.status == "pass" and worker.starts == 2
     finally:
         await worker.close()
 
@@ -168,7 +168,7 @@ async def test_a_job_answers_first_and_then_removes_its_scratch_folders(tmp_path
         kernel = Path(__file__).resolve().parents[2] / "samples" / "kernels" / "add_custom.cpp"
         trace = tmp_path / "add.trace.json"
         result = await worker.check(str(kernel), {}, 300.0, str(trace))
-        assert result.figures["status"] == "pass" and result.figures["trace"] == str(trace)
+        assert result.figures.status == "pass" and result.figures.trace == str(trace)
         await _until(lambda: descendants(worker.pid or -1) == [], 30)
         assert sorted(p.name for p in tmp_path.iterdir()) == ["add.trace.json"]
     finally:

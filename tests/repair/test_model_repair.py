@@ -14,7 +14,7 @@ import pytest_asyncio
 from conftest import llama_server_process  # tests/conftest.py
 
 from akgen_lsp.check.process import descendants
-from akgen_lsp.check.result import Checker, CheckOutcome
+from akgen_lsp.check.result import Checker, CheckResult
 from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
 from akgen_lsp.config import Settings, load_settings
 from akgen_lsp.findings import apply_edits
@@ -66,10 +66,10 @@ async def worker() -> AsyncIterator[CheckWorker]:
         await w.close()
 
 
-_BEFORE: dict[str, CheckOutcome] = {}
+_BEFORE: dict[str, CheckResult] = {}
 
 
-async def _before(ws: Path, checker: Checker) -> tuple[str, str, CheckOutcome]:
+async def _before(ws: Path, checker: Checker) -> tuple[str, str, CheckResult]:
     """The broken kernel, its path and its check (made once per module)."""
     text = broken(*BROKEN)
     path = str(ws / "abs.cpp")

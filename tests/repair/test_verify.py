@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.result import CheckResult, Figures
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.repair.verify import repairable, required_cases, verify_fix, verify_repair
 
@@ -14,10 +14,11 @@ def _err(code: str, line: int, message: str, source: str = "akgen-build") -> Fin
 
 
 def _outcome(status: str, *findings: Finding, passed: tuple[int, ...] = (), cases: int = 2,
-             estimate: float | None = None) -> CheckOutcome:
+             estimate: float | None = None) -> CheckResult:
     results = [{"case_id": i, "status": "pass" if i in passed else "wrong_answer"} for i in range(cases)]
-    return CheckOutcome(tuple(findings), {"status": status, "task": "t", "cases": cases, "case_results": results,
-                                          "passed_cases": len(passed), "estimate_us": estimate})
+    return CheckResult(tuple(findings), Figures.from_json({"status": status, "task": "t", "cases": cases,
+                                                          "case_results": results, "passed_cases": len(passed),
+                                                          "estimate_us": estimate}))
 
 
 ADDD = _err("CXX", 3, "'Addd' is not a member of 'AscendC'; did you mean 'Adds'?")
@@ -75,13 +76,14 @@ def test_the_cases_a_repair_must_pass_and_a_check_that_stopped_at_one() -> None:
     assert required_cases(before) == (0, 1, 2)
     assert required_cases(BEFORE) == (0,)  # a compile error: at least the first case
     # the candidate's check ran the required cases first and stopped at case 1 (cases 0, 1 of 4 ran)
-    stopped = CheckOutcome((), {"status": "wrong_answer", "task": "t", "cases": 4, "passed_cases": 1,
-                                "case_results": [{"case_id": 0, "status": "pass"},
-                                                 {"case_id": 1, "status": "wrong_answer"}]})
+    stopped = CheckResult((), Figures.from_json({"status": "wrong_answer", "task": "t", "cases": 4, "passed_cases": 1,
+                                                 "case_results": [{"case_id": 0, "status": "pass"},
+                                                                  {"case_id": 1, "status": "wrong_answer"}]}))
     v = verify_repair(wrong, before, stopped, TEXT, TEXT + "x\n")
     assert not v.ok and v.reason.startswith("case 1 passed before and fails now")
-    stopped0 = CheckOutcome((), {"status": "wrong_answer", "task": "t", "cases": 4, "passed_cases": 0,
-                                 "case_results": [{"case_id": 0, "status": "wrong_answer"}]})
+    stopped0 = CheckResult((), Figures.from_json({"status": "wrong_answer", "task": "t", "cases": 4,
+                                                  "passed_cases": 0,
+                                                  "case_results": [{"case_id": 0, "status": "wrong_answer"}]}))
     v = verify_repair(wrong, _outcome("wrong_answer", wrong, cases=4), stopped0, TEXT, TEXT + "x\n")
     assert not v.ok and v.reason.startswith("case 0 still fails")
 

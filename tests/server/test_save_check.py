@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -13,6 +14,7 @@ from lsprotocol import types
 from pygls.workspace import Workspace
 from pytest_lsp import LanguageClient
 
+from akgen_lsp.check.result import Figures, Status
 from akgen_lsp.check.worker import CheckFailed
 from akgen_lsp.config import defaults
 from akgen_lsp.findings import Finding, Severity, Span
@@ -264,12 +266,13 @@ async def test_figures_and_entry_line():
     text = fixture_text("good_add.cpp")
     line = save_check.entry_line(text)
     assert 'extern "C"' in text.splitlines()[line - 1]
-    figures = {"task": "t", "estimate_us": 11.7965, "arch": "Ascend910B2", "estimate_label": "estimate",
-               "bound": "HBM", "passed_cases": 12, "cases": 12}
+    figures = Figures(task="t", estimate_us=11.7965, arch="Ascend910B2", estimate_label="estimate", bound="HBM",
+                      passed_cases=12, cases=12)
     assert save_check.figures_message(figures) == "estimated 11.8 us on Ascend910B2 (estimate; bound: HBM), 12/12 cases pass"
-    assert save_check.figures_message({"task": None}) is None
+    assert save_check.figures_message(Figures.no_task()) is None
     elsewhere = Finding("CXX", "bad tiling", Span.point("/elsewhere/op_host/tiling.h", 7), source="akgen-build")
-    out = save_check.split_findings("/k/k.cpp", text, [elsewhere], {**figures, "status": "compile_error"})
+    out = save_check.split_findings("/k/k.cpp", text, [elsewhere],
+                                     dataclasses.replace(figures, status=Status.COMPILE_ERROR))
     assert [f.span.line for f in out["build"]] == [1] and "/elsewhere/op_host/tiling.h:7" in out["build"][0].message
     assert [f.severity for f in out["run"]] == [Severity.INFO] and out["run"][0].span.line == line
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from pygls.workspace import TextDocument
 
-from akgen_lsp.check.worker import CheckResult, plain_settings
+from akgen_lsp.check.result import CheckResult
+from akgen_lsp.check.worker import plain_settings
 from akgen_lsp.config import Settings
 
 # check(path, settings, text) -> the worker's result for `text` checked as the file at `path`

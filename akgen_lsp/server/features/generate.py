@@ -33,7 +33,7 @@ from lsprotocol import types
 
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.bench.tasks import TaskError, find_task_for_path
-from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.result import CheckResult, Status, check_timeout
 from akgen_lsp.check.worker import checker_for, plain_settings
 from akgen_lsp.findings import Edit, Span
 from akgen_lsp.generate.attempt import Attempt
@@ -137,7 +137,7 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
         raise
     per_step = float(settings["toolchain.timeout_s"])
     # static: the first case (compile, run, compare); dynamic: the host and the kernel built, then every case
-    timeout = (3 + len(task.cases())) * per_step + 30.0 if dynamic else 3 * per_step + 30.0
+    timeout = check_timeout(per_step, 3 + len(task.cases()) if dynamic else 3)
     checker = checker_for(host.checks.worker, plain_settings(settings), timeout, max_cases=None if dynamic else 1)
     version, original = doc.version, doc.source
 
@@ -153,9 +153,9 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
         attempt = Attempt(task, load_arch(str(settings["arch"])), cfg, settings, memory=memory)
         if improve:
             say("checking the kernel as it is" + (" with its host tiling, every case" if host_files else ""))
-            before: CheckOutcome = await (checker(doc.path, original, host=given) if given
+            before: CheckResult = await (checker(doc.path, original, host=given) if given
                                           else checker(doc.path, original))
-            if before.status != "pass":
+            if before.status is not Status.PASS:
                 return (f"Improve performance needs a kernel that passes; this one {before.summary()}: fix it first "
                         "(\"Fix with KernelGen-LM\", or Generate kernel).")
             attempt.seed(original, before, given)

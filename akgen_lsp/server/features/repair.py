@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from lsprotocol import types
 
-from akgen_lsp.check.result import CheckOutcome
+from akgen_lsp.check.result import Status, check_timeout
 from akgen_lsp.check.worker import checker_for, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
@@ -98,14 +98,14 @@ class Repairs:
 
 
 def _timeout(settings: Settings) -> float:
-    return 3 * float(settings.get("toolchain.timeout_s", 60.0) or 60.0) + 30.0
+    return check_timeout(float(settings.get("toolchain.timeout_s", 60.0) or 60.0))
 
 
 async def verify_certain_fixes(host: RepairHost, checked: Checked, settings: Settings) -> None:
     """`SaveChecks` follow-up: verify the deterministic fixes of a failed check and publish them on its findings."""
-    if not settings["fix.deterministic"] or checked.figures.get("status") == "pass":
+    if not settings["fix.deterministic"] or checked.result.status is Status.PASS:
         return
-    before = CheckOutcome(checked.findings, checked.figures, checked.seconds)
+    before = checked.result
     if not any(repairable(f) for f in before.findings):
         return
     name = Path(checked.path).name
@@ -119,7 +119,8 @@ async def verify_certain_fixes(host: RepairHost, checked: Checked, settings: Set
         host.end_progress(token, f"{len(found)} fix{'es' if len(found) != 1 else ''} verified")
     if not found or not host.is_open(checked.uri) or host.document(checked.uri).version != checked.version:
         return
-    by_source = split_findings(checked.path, checked.text, with_fixes(checked.findings, found), checked.figures)
+    by_source = split_findings(checked.path, checked.text, with_fixes(checked.result.findings, found),
+                                checked.result.figures)
     for source in (BUILD, RUN):
         host.publish_findings(checked.uri, source, by_source[source], version=checked.version)
 
@@ -187,7 +188,7 @@ async def resolve_model_repair(host: RepairHost, action: types.CodeAction) -> ty
         host.show("akgen: the document changed since its check; save it to check it again, then ask for the fix.",
                   types.MessageType.Info)
         return action
-    target = next((f for f in checked.findings if finding_key(f) == key), None)
+    target = next((f for f in checked.result.findings if finding_key(f) == key), None)
     if target is None:
         return action
     done = host.repairs.resolved.get(Repairs.key(uri, version, key))
@@ -225,7 +226,7 @@ async def _run_repair(host: RepairHost, checked: Checked, target: Finding, uri: 
         host.log(f"akgen: repair: {model.route}", types.MessageType.Info)
     token = await host.begin_progress(f"akgen: Fix with {model.label}", cancellable=True)
     checker = checker_for(host.checks.worker, plain_settings(settings), _timeout(settings))
-    before = CheckOutcome(checked.findings, checked.figures, checked.seconds)
+    before = checked.result
 
     def progress(message: str, percentage: int | None) -> None:
         host.report_progress(token, message, percentage)
@@ -292,7 +293,7 @@ async def repair_accepted(host: RepairHost, uri: str, version: int | None, key: 
     if after != done.result.best.text:
         return {"stored": False}
     rid = await asyncio.to_thread(remember, done.target, done.checked.text, after, path=done.checked.path,
-                                  task=str(done.checked.figures.get("task") or "") or None,
+                                  task=str(done.checked.result.figures.task or "") or None,
                                   model=done.result.model, provenance="editor",
                                   settings=host.settings_for(host.document(uri)))
     return {"stored": rid is not None, "id": rid}

@@ -35,7 +35,8 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from akgen_lsp.bench.cann import select_toolchain
-from akgen_lsp.check.worker import CheckFailed, CheckResult, CheckWorker, plain_settings
+from akgen_lsp.check.result import CheckResult, Figures, Status, check_timeout
+from akgen_lsp.check.worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import sandbox_warning
@@ -80,32 +81,32 @@ def entry_line(text: str) -> int:
     return 1
 
 
-def figures_message(figures: Mapping[str, Any]) -> str | None:
+def figures_message(figures: Figures) -> str | None:
     """The one-line summary of a check's figures, or None when there is nothing to say (no task, no estimate)."""
-    if not figures.get("task"):
+    if not figures.task:
         return None
     parts: list[str] = []
-    est = figures.get("estimate_us")
-    arch = figures.get("arch") or "the target"
-    cases, passed = figures.get("cases"), figures.get("passed_cases")
-    if figures.get("status") == "compile_error":
+    est = figures.estimate_us
+    arch = figures.arch or "the target"
+    cases, passed = figures.cases, figures.passed_cases
+    if figures.status is Status.COMPILE_ERROR:
         parts.append(f"did not compile: no estimate on {arch}")
         if isinstance(cases, int):
             parts.append(f"0/{cases} cases run")
         return ", ".join(parts)
     if isinstance(est, (int, float)):
-        label = figures.get("estimate_label") or "estimate"
-        extra = f"; bound: {figures['bound']}" if figures.get("bound") else ""
+        label = figures.estimate_label or "estimate"
+        extra = f"; bound: {figures.bound}" if figures.bound else ""
         parts.append(f"estimated {est:.1f} us on {arch} ({label}{extra})")
     else:
-        parts.append(f"no time estimate on {arch} (status: {figures.get('status') or 'unknown'})")
+        parts.append(f"no time estimate on {arch} (status: {figures.status or 'unknown'})")
     if isinstance(cases, int) and isinstance(passed, int):
         parts.append(f"{passed}/{cases} cases pass")
     return ", ".join(parts)
 
 
 def split_findings(path: str, text: str, findings: Sequence[Finding],
-                   figures: Mapping[str, Any]) -> dict[str, list[Finding]]:
+                   figures: Figures) -> dict[str, list[Finding]]:
     """The findings by server source (``build``, ``run``), with the figures as an information at the entry line.
 
     Findings about another file (a host file, the task folder) are placed at line 1 of this one with the file named,
@@ -126,7 +127,7 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
     if message is not None:
         out[RUN].append(Finding(ESTIMATE_CODE, message, Span.point(path, entry_line(text)),
                                 severity=Severity.INFO, source="akgen-run",
-                                data={k: v for k, v in figures.items() if k not in ("timings", "trace")}))
+                                data=figures.to_json(leave_out=("timings", "trace"))))
     return out
 
 
@@ -158,16 +159,14 @@ def trace_folder() -> Path:
 
 @dataclass(frozen=True)
 class Checked:
-    """A finished check of one document version: the text it checked and what it found (the repair features start
-    from it: their fixes are edits of this version)."""
+    """Which document version a finished check is of, and the text it checked (the repair features start from it:
+    their fixes are edits of this version)."""
 
     uri: str
     version: int | None
     path: str
     text: str
-    findings: tuple[Finding, ...]
-    figures: dict[str, Any]
-    seconds: float = 0.0
+    result: CheckResult
 
 
 # after a check of a kernel with a task: (host, the check, settings), awaited in the check's own task (a new save of
@@ -175,18 +174,18 @@ class Checked:
 Followup = Callable[[FeatureHost, Checked, Settings], Awaitable[None]]
 
 
-def short_summary(figures: Mapping[str, Any]) -> str:
+def short_summary(figures: Figures) -> str:
     """The few words a status line has room for: "1/1 cases pass, 11.8 us (estimate)", "did not compile"."""
-    if figures.get("status") == "compile_error":
+    if figures.status is Status.COMPILE_ERROR:
         return "did not compile"
     parts = []
-    cases, passed = figures.get("cases"), figures.get("passed_cases")
+    cases, passed = figures.cases, figures.passed_cases
     if isinstance(cases, int) and isinstance(passed, int):
         parts.append(f"{passed}/{cases} cases pass")
-    est = figures.get("estimate_us")
+    est = figures.estimate_us
     if isinstance(est, (int, float)):
         parts.append(f"{est:.1f} us (estimate)")
-    return ", ".join(parts) or str(figures.get("status") or "done")
+    return ", ".join(parts) or str(figures.status or "done")
 
 
 @dataclass
@@ -198,7 +197,7 @@ class LastCheck:
     message: str
     seconds: float | None = None
     trace: str | None = None
-    figures: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Any] = field(default_factory=dict)  # as JSON: it goes to the client (`akgen.server.info`)
     summary: str = ""  # short, with the file's name: "add_custom.cpp: 1/1 cases pass, 11.8 us (estimate)"
 
 
@@ -243,9 +242,9 @@ class SaveChecks:
         trace = str(ahead_trace(trace_path(self.traces, doc.path)))
 
         async def check(path: str, plain: Mapping[str, Any], text: str) -> CheckResult:
-            result = await self.worker.check(path, plain, 3 * timeout + 30.0, trace, text=text)
+            result = await self.worker.check(path, plain, check_timeout(timeout), trace, text=text)
             host.log(f"akgen: checked {Path(path).name} ahead of its save ({result.seconds:.2f} s, "
-                     f"{result.figures.get('status') or 'no task'})")
+                     f"{result.figures.status or 'no task'})")
             return result
 
         self.ahead.schedule(doc, settings, check)
@@ -302,7 +301,7 @@ class SaveChecks:
             if result is not None:
                 host.log(f"akgen: {name}: the save shows the check made ahead of it (the same text)")
             else:
-                result = await self.worker.check(path, plain_settings(settings), 3 * timeout + 30.0, str(trace))
+                result = await self.worker.check(path, plain_settings(settings), check_timeout(timeout), str(trace))
         except (asyncio.TimeoutError, TimeoutError):
             problem = (f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
                        "or set check_on_save to \"off\".")
@@ -314,12 +313,12 @@ class SaveChecks:
                 log.error("check on save of %s failed: %s", path, exc)
             return LastCheck(uri, "error", f"{name}: the check failed", summary=f"{name}: the check failed")
         figures = result.figures
-        if not figures.get("task"):
+        if not figures.task:
             for source in (BUILD,):
                 host.clear_source(uri, source)
             if result.findings:  # the task itself is wrong (a bench task not in the suite, a broken layout)
                 host.publish_findings(uri, RUN, result.findings, version=version, text=text)
-                problem = str(figures.get("problem") or result.findings[0].message)
+                problem = str(figures.problem or result.findings[0].message)
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
                 return LastCheck(uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error")
             host.clear_source(uri, RUN)
@@ -328,7 +327,7 @@ class SaveChecks:
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
             return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds,
                              summary=f"{name}: no task, lint only")
-        self.checked[uri] = Checked(uri, version, path, text, tuple(result.findings), dict(figures), result.seconds)
+        self.checked[uri] = Checked(uri, version, path, text, result)
         findings = result.findings
         if settings.get("fix.deterministic", True):  # fixes are offered once they verified (features/repair.py)
             findings = [dataclasses.replace(f, fixes=()) for f in findings]
@@ -336,9 +335,9 @@ class SaveChecks:
         for source in (BUILD, RUN):
             host.publish_findings(uri, source, by_source[source], version=version, text=text)
         summary = figures_message(figures) or "done"
-        passed = figures.get("status") == "pass"
+        passed = figures.status is Status.PASS
         return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
-                         figures.get("trace") or None, {k: v for k, v in figures.items() if k != "timings"},
+                         figures.trace or None, figures.to_json(leave_out=("timings",)),
                          f"{name}: {short_summary(figures)}")
 
     def _status(self, host: FeatureHost, last: LastCheck) -> None:
@@ -369,10 +368,10 @@ async def _ahead_result(ahead: asyncio.Task[CheckResult], trace: Path) -> CheckR
         return None
     except Exception:  # CheckFailed, a timeout: the save's own check says what is wrong
         return None
-    if result.figures.get("trace"):
+    if result.figures.trace:
         try:
-            os.replace(str(result.figures["trace"]), trace)
-            result.figures["trace"] = str(trace)
+            os.replace(str(result.figures.trace), trace)
+            return dataclasses.replace(result, figures=dataclasses.replace(result.figures, trace=str(trace)))
         except OSError:
             pass
     return result
