@@ -31,10 +31,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp import config
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
 from akgen_lsp.check.result import CheckResult, Figures, Status
+from akgen_lsp.check.settings import settings_of
 from akgen_lsp.findings import Finding, Span, finding_from_json
 from akgen_lsp.sandbox import MODES, use_mode
 from akgen_lsp.sim.later import later, pending, remove_later
@@ -43,16 +45,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
-
-
-def _setting(settings: Any, key: str, default: Any) -> Any:
-    if settings is None:
-        return default
-    try:
-        value = settings.get(key, default) if hasattr(settings, "get") else settings[key]
-    except (KeyError, TypeError):
-        return default
-    return default if value in (None, "") else value
 
 
 def _workspace_entry(path: Path) -> tuple[Path, Mapping[str, Any]] | None:
@@ -73,10 +65,10 @@ def _workspace_entry(path: Path) -> tuple[Path, Mapping[str, Any]] | None:
     return None
 
 
-def _bench_task(name: str, settings: Any) -> Task | None:
+def _bench_task(name: str, settings: config.Settings) -> Task | None:
     """The suite task `name`: its path below the tasks folder (``level1/Math/AddCustom``), else its op folder name
     (``AddCustom``, case-insensitive), in ``bench.suite`` and then the bundled suite."""
-    roots = [Path(s) for s in (_setting(settings, "bench.suite", ""),) if s] + [default_suite()]
+    roots = [Path(s) for s in (settings["bench.suite"],) if s] + [default_suite()]
     for root in roots:
         for base in (tasks_dir(root), root):
             cand = base / name
@@ -231,7 +223,7 @@ def _workspace_task(root: Path, entry: Mapping[str, Any], work: Path) -> Task:
     return Task(root=troot, level="level0", category="Workspace", name=name, op=kernel)
 
 
-def _named_task(name: str, settings: Any) -> tuple[Task, int | None]:
+def _named_task(name: str, settings: config.Settings) -> tuple[Task, int | None]:
     found = _bench_task(name, settings)
     if found is None:
         raise TaskError(f"no task named {name!r} in the suite; name a folder below tasks/ (level1/Math/AddCustom) or "
@@ -239,21 +231,22 @@ def _named_task(name: str, settings: Any) -> tuple[Task, int | None]:
     return found, 0
 
 
-def warm_toolchain(settings: Any = None) -> dict[str, Any]:
+def warm_toolchain(settings: config.Settings | Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Build what every check of the sim toolchain reuses (the precompiled header of our Ascend C headers and the
     launcher object), so the first save of a session compiles only the kernel. Returns what was prepared."""
     from akgen_lsp.bench.cann import select_toolchain
 
-    toolchain = select_toolchain(str(_setting(settings, "toolchain.name", "auto")))
+    settings = settings_of(settings)
+    toolchain = select_toolchain(str(settings["toolchain.name"]))
     if toolchain != "sim":
         return {"toolchain": toolchain, "warmed": []}
     from akgen_lsp.sim.build import ensure_launcher, ensure_pch, find_cxx
 
-    cxx = str(_setting(settings, "toolchain.cxx", "")) or find_cxx()
+    cxx = str(settings["toolchain.cxx"]) or find_cxx()
     return {"toolchain": toolchain, "warmed": [str(ensure_pch(cxx)), str(ensure_launcher(cxx))]}
 
 
-def prime_process(settings: Any = None) -> None:
+def prime_process(settings: config.Settings | Mapping[str, Any] | None = None) -> None:
     """Do now the work every check does once per process (the sandbox's trial box and seccomp programs, the
     reference cache's key parts, the arch profile), so that checks forked from this process (the server's check
     worker) do not each redo it: a few tenths of a second a check on a busy machine."""
@@ -265,7 +258,7 @@ def prime_process(settings: Any = None) -> None:
     prime()
     refcache.prime()
     cache_dir()
-    cost.profile_for(str(_setting(settings, "arch", "Ascend910B2")))
+    cost.profile_for(str(settings_of(settings)["arch"]))
 
 
 def _keep_trace(work: Path, trace_to: str | Path, checked: Path, original: Path) -> str | None:
@@ -291,7 +284,7 @@ def _copy_trace(trace: Path, dest: Path, checked: Path, original: Path) -> None:
 
 
 def check_kernel(
-    path: str | Path, settings: Any = None, trace_to: str | Path | None = None, *, text: str | None = None,
+    path: str | Path, settings: config.Settings | Mapping[str, Any] | None = None, trace_to: str | Path | None = None, *, text: str | None = None,
     task_name: str | None = None, host_dir: Path | None = None, max_cases: int | None = None,
     required: Sequence[int] = (),
 ) -> CheckResult:
@@ -304,12 +297,13 @@ def check_kernel(
     first; no case runs after one of them fails)."""
     started = time.perf_counter()
     p = Path(path).resolve()
-    arch = str(_setting(settings, "arch", "Ascend910B2"))
-    mode = str(_setting(settings, "bench.mode", "static"))
-    timeout = float(_setting(settings, "toolchain.timeout_s", 60.0))
-    toolchain = str(_setting(settings, "toolchain.name", "auto"))
-    checks = str(_setting(settings, "sim.checks", "npu"))
-    sandbox = str(_setting(settings, "sim.sandbox", "on"))
+    settings = settings_of(settings)
+    arch = str(settings["arch"])
+    mode = str(settings["bench.mode"])
+    timeout = float(settings["toolchain.timeout_s"])
+    toolchain = str(settings["toolchain.name"])
+    checks = str(settings["sim.checks"])
+    sandbox = str(settings["sim.sandbox"])
     if sandbox not in MODES:
         sandbox = "on"
     work = Path(tempfile.mkdtemp(prefix="akgen-check-"))

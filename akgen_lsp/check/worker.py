@@ -27,6 +27,7 @@ from typing import Any
 
 from akgen_lsp.check.process import PARENT_ENV, kill_tree
 from akgen_lsp.check.result import CheckResult, Figures, FilesChecker
+from akgen_lsp.check.settings import plain_settings as plain_settings  # the callers' one import of the worker
 from akgen_lsp.findings import Finding, Span
 
 log = logging.getLogger(__name__)
@@ -242,11 +243,6 @@ class CheckWorker:
         if self._reader is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
-
-
-def plain_settings(settings: Any) -> dict[str, Any]:
-    """The settings a job gets (JSON values only)."""
-    return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
 
 
 def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: float,

@@ -28,10 +28,6 @@ from akgen_lsp.repair import deterministic
 from akgen_lsp.repair.fixers import FixContext, propose
 
 
-def _plain(settings: Settings) -> dict[str, object]:
-    return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
-
-
 def _suite_of(broken: BrokenKernel) -> str:
     root = str(Path(broken.task_root))
     return root[: -len(broken.task_id)].rstrip("/") if root.endswith(broken.task_id) else str(Path(root).parents[2])
@@ -48,7 +44,7 @@ class VerifiedFixer:
         self.rounds = rounds
 
     def checker(self, broken: BrokenKernel, settings: Settings) -> Checker:
-        values = {**_plain(settings), "bench.suite": _suite_of(broken)}
+        values = settings.with_overrides({"bench.suite": _suite_of(broken)}, "the mutant's suite")
 
         async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckResult:
             return await asyncio.to_thread(

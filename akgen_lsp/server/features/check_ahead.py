@@ -51,8 +51,8 @@ class CheckAhead:
         self.generation = 0  # bumped by whatever a check's result may depend on besides the document's text
 
     def enabled(self, settings: Settings) -> bool:
-        return (bool(settings.get("check.ahead", True)) and settings.get("check_on_save") != "off"
-                and str(settings.get("toolchain.name", "auto")) != "none")
+        return (bool(settings["check.ahead"]) and settings["check_on_save"] != "off"
+                and str(settings["toolchain.name"]) != "none")
 
     def schedule(self, doc: TextDocument, settings: Settings, check: CheckText) -> None:
         """After a change: cancel the check ahead of the previous text, start one for this text after the pause
@@ -60,7 +60,7 @@ class CheckAhead:
         self.cancel(doc.uri)
         if not self.enabled(settings):
             return
-        delay = max(0.0, float(settings.get("check.ahead_ms", 400) or 0) / 1000.0)
+        delay = max(0.0, float(settings["check.ahead_ms"] or 0) / 1000.0)
         text, path = doc.source, doc.path
         ahead = _Ahead(self.generation)
 

@@ -44,7 +44,7 @@ def server_status(settings: Settings) -> dict[str, Any]:
     backend = str(settings["model.backend"])
     model = "catalog" if backend == "none" else f"{backend}: {Path(str(settings['model.path'])).name or settings['model.name'] or settings['model.endpoint']}"
     return {"state": "running", "version": server_version(),
-            "toolchain": select_toolchain(str(settings.get("toolchain.name", "auto"))),
+            "toolchain": select_toolchain(str(settings["toolchain.name"])),
             "model": model, "check_on_save": settings["check_on_save"]}
 
 

@@ -41,7 +41,7 @@ def _entry(ok: bool, what: str, detail: str) -> dict[str, Any]:
 
 
 def compiler(settings: Settings) -> dict[str, Any]:
-    name = str(settings.get("toolchain.cxx") or "g++")
+    name = str(settings["toolchain.cxx"] or "g++")
     cxx = os.environ.get("AKGEN_CXX") or shutil.which(name)
     if not cxx:
         return _entry(False, name, f"{name} not found: install GCC 11 or newer (apt-get install g++) or set "
@@ -78,7 +78,7 @@ def model(settings: Settings) -> dict[str, Any]:
 
 def environment(settings: Settings) -> dict[str, Any]:
     """The report: server, toolchain, compiler, sandbox, model (each with ok / what / detail)."""
-    toolchain = select_toolchain(str(settings.get("toolchain.name", "auto")))
+    toolchain = select_toolchain(str(settings["toolchain.name"]))
     return {
         "server": _entry(True, f"akgen-lsp {server_version()}", f"Python {sys.version.split()[0]} ({sys.executable})"),
         "toolchain": _entry(toolchain != "none", toolchain, "check on save is off (toolchain.name = none)"

@@ -98,7 +98,7 @@ class Repairs:
 
 
 def _timeout(settings: Settings) -> float:
-    return check_timeout(float(settings.get("toolchain.timeout_s", 60.0) or 60.0))
+    return check_timeout(float(settings["toolchain.timeout_s"]))
 
 
 async def verify_certain_fixes(host: RepairHost, checked: Checked, settings: Settings) -> None:

@@ -218,7 +218,7 @@ class SaveChecks:
 
     def warm(self, host: FeatureHost, settings: Settings) -> None:
         """Start the worker and build the precompiled header in the background (once per server)."""
-        if self._warming is not None or not _toolchain_on(settings) or settings.get("check_on_save") == "off":
+        if self._warming is not None or not _toolchain_on(settings) or settings["check_on_save"] == "off":
             return
 
         async def run() -> None:
@@ -238,7 +238,7 @@ class SaveChecks:
         """After an edit of an AscendC document: its check ahead (features/check_ahead.py) restarts for the new text."""
         if not host.is_ascendc(doc, settings):
             return
-        timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
+        timeout = float(settings["toolchain.timeout_s"])
         trace = str(ahead_trace(trace_path(self.traces, doc.path)))
 
         async def check(path: str, plain: Mapping[str, Any], text: str) -> CheckResult:
@@ -268,8 +268,8 @@ class SaveChecks:
             host.show(warning, types.MessageType.Warning)
         uri, path = doc.uri, doc.path
         name = Path(path).name
-        timeout = float(settings.get("toolchain.timeout_s", 60.0) or 60.0)
-        tool = select_toolchain(str(settings.get("toolchain.name", "auto")))
+        timeout = float(settings["toolchain.timeout_s"])
+        tool = select_toolchain(str(settings["toolchain.name"]))
         self._status(host, LastCheck(uri, "running", f"checking {name} on {tool}", summary=f"checking {name}"))
         token = await host.begin_progress(f"akgen: checking {name} on {tool}")
         last = LastCheck(uri, "cancelled", "cancelled")
@@ -329,7 +329,7 @@ class SaveChecks:
                              summary=f"{name}: no task, lint only")
         self.checked[uri] = Checked(uri, version, path, text, result)
         findings = result.findings
-        if settings.get("fix.deterministic", True):  # fixes are offered once they verified (features/repair.py)
+        if settings["fix.deterministic"]:  # fixes are offered once they verified (features/repair.py)
             findings = [dataclasses.replace(f, fixes=()) for f in findings]
         by_source = split_findings(path, text, findings, figures)
         for source in (BUILD, RUN):
@@ -378,4 +378,4 @@ async def _ahead_result(ahead: asyncio.Task[CheckResult], trace: Path) -> CheckR
 
 
 def _toolchain_on(settings: Settings) -> bool:
-    return str(settings.get("toolchain.name", "auto")) != "none"
+    return str(settings["toolchain.name"]) != "none"
