@@ -7,7 +7,7 @@ A test can hand a feature any object with these members.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from lsprotocol import types
@@ -15,6 +15,7 @@ from pygls.workspace import TextDocument
 
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
+from akgen_lsp.server.documents import DocumentState
 
 
 class FeatureHost(Protocol):
@@ -28,11 +29,18 @@ class FeatureHost(Protocol):
 
     def is_ascendc(self, doc: TextDocument, settings: Settings | None = None) -> bool: ...
 
+    def state(self, uri: str) -> DocumentState: ...
+
     def publish_findings(
         self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None, text: str | None = None
     ) -> None: ...
 
+    def publish_sources(self, uri: str, by_source: Mapping[str, Sequence[Finding]], version: int | None = None,
+                        text: str | None = None) -> None: ...
+
     def clear_source(self, uri: str, source: str) -> None: ...
+
+    def clear_sources(self, uri: str, sources: Sequence[str]) -> None: ...
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None: ...
 

@@ -172,13 +172,16 @@ def create_server() -> AkgenServer:
     @server.feature(types.TEXT_DOCUMENT_WILL_SAVE)
     @guarded(_none)
     async def will_save(ls: AkgenServer, params: types.WillSaveTextDocumentParams) -> None:
-        ls.save_reasons[params.text_document.uri] = params.reason
+        if ls.is_open(params.text_document.uri):
+            ls.state(params.text_document.uri).save_reason = params.reason
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded(_none)
     async def did_save(ls: AkgenServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
-        reason = ls.save_reasons.pop(uri, None)
+        reason = None
+        if ls.is_open(uri):
+            reason, ls.state(uri).save_reason = ls.state(uri).save_reason, None
         if Path(to_fs_path(uri) or "").name == "akgen.toml":
             ls.checks.ahead.invalidate()
             ls.settings.clear()
@@ -217,11 +220,12 @@ def create_server() -> AkgenServer:
         if found is None:
             return None
         doc, settings, lines, line, char = found
-        version, findings = ls.findings.get(doc.uri, (None, []))
+        state = ls.state(doc.uri)
+        version, findings = state.lint or (None, [])
         here = hover.findings_at(findings if version == doc.version else [], line, char)
         result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here,
-                             ls.parsed.get(doc.uri))
-        checked = [f for v, found in ls.other_findings.get(doc.uri, {}).values() if v == doc.version for f in found]
+                             state.parsed)
+        checked = state.checked_findings(doc.version)
         note = repair.hover_note(settings, hover.findings_at(checked, line, char))
         if note is not None:
             result = hover.with_note(result, note, line, char)
@@ -245,7 +249,7 @@ def create_server() -> AkgenServer:
         doc, settings, _, line, char = found
         items = completion.complete(
             doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs(),
-            ls.parsed.get(doc.uri),
+            ls.state(doc.uri).parsed,
         )
         if not ls.client_markdown("completion"):
             items = [completion.plain_documentation(item) for item in items]
@@ -273,7 +277,7 @@ def create_server() -> AkgenServer:
         if found is None:
             return None
         doc, settings, _, line, char = found
-        help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog, ls.parsed.get(doc.uri))
+        help_ = signature.signature_help(doc.source, line, char, settings, ls.catalog, ls.state(doc.uri).parsed)
         if help_ is not None and not ls.client_markdown("signature"):
             for sig in help_.signatures:
                 if isinstance(sig.documentation, types.MarkupContent):

@@ -1,5 +1,6 @@
-"""`AkgenServer`: the pygls server and what it remembers: documents' findings per source, the lint source, publishing,
-progress, status, the check worker and the editor's lifetime. It implements `host.FeatureHost` for the features;
+"""`AkgenServer`: the pygls server and what it remembers: one `DocumentState` per open document (documents.py), the
+lint source, publishing (one publishDiagnostics per result), progress, status, the check worker and the editor's
+lifetime. It implements `host.FeatureHost` for the features;
 `protocol.py` wires the LSP handlers to it and to `features/`.
 """
 
@@ -9,7 +10,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -20,11 +21,11 @@ from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
-from akgen_lsp.ascendc.syntax import ParsedFile
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
 from akgen_lsp.server import lifetime, tracking
 from akgen_lsp.server.convert import Lines, to_diagnostic
+from akgen_lsp.server.documents import DocumentState
 from akgen_lsp.server.features import code_actions, diagnostics, inline, repair
 from akgen_lsp.server.features.build_logs import LOG_SOURCE
 from akgen_lsp.server.features.info import server_version
@@ -32,7 +33,7 @@ from akgen_lsp.server.features.save_check import SaveChecks
 from akgen_lsp.server.features.workspace_diagnostics import WorkspaceLint
 from akgen_lsp.server.progress import Progress
 from akgen_lsp.server.scheduler import Scheduler
-from akgen_lsp.server.session import DiagnosticStore, SettingsProvider
+from akgen_lsp.server.session import SettingsProvider
 from akgen_lsp.server.watch import WorkspaceWatcher
 from akgen_lsp.server.workspace import WorkspaceFiles
 
@@ -63,21 +64,12 @@ class AkgenServer(LanguageServer):
             protocol_cls=AkgenProtocol,
         )
         self.settings = SettingsProvider()
-        self.store = DiagnosticStore()
         self.scheduler = Scheduler()
         self.inline = inline.InlineCompletions()
         self.checks = SaveChecks()
         self.progress = Progress(self)
-        # the findings of the last lint of each document: (version, findings)
-        self.findings: dict[str, tuple[int | None, list[Finding]]] = {}
-        # findings of the other sources (build, run) per document: source -> (version, findings)
-        self.other_findings: dict[str, dict[str, tuple[int | None, list[Finding]]]] = {}
-        # the text the other sources' findings are placed in, for moving them with the edits (tracking.py)
-        self.tracked_text: dict[str, str] = {}
-        # each open document's last parse, from which the next lint re-parses incrementally
-        self.parsed: dict[str, ParsedFile] = {}
-        # the reason of the last willSave per document (a save the editor made by itself does not check)
-        self.save_reasons: dict[str, types.TextDocumentSaveReason] = {}
+        # what the server keeps of each open document (forget() drops it)
+        self.documents: dict[str, DocumentState] = {}
         self._lint_failures: set[str] = set()
         self._shown: set[str] = set()
         self.status: dict[str, Any] = {}
@@ -171,6 +163,13 @@ class AkgenServer(LanguageServer):
     def is_open(self, uri: str) -> bool:
         return uri in self.workspace.text_documents
 
+    def state(self, uri: str) -> DocumentState:
+        """What the server keeps of the document `uri` (made on first use; `forget` drops it)."""
+        state = self.documents.get(uri)
+        if state is None:
+            state = self.documents[uri] = DocumentState()
+        return state
+
     def settings_for(self, doc: TextDocument) -> Settings:
         return self.settings.for_path(doc.path)
 
@@ -244,7 +243,7 @@ class AkgenServer(LanguageServer):
         self.show_problems()  # an akgen.toml that stopped parsing since the last lint: say so once
         try:
             findings, parsed = await self.scheduler.run_in_worker(
-                diagnostics.lint_incremental, text, path, settings, self.parsed.get(uri)
+                diagnostics.lint_incremental, text, path, settings, self.state(uri).parsed
             )
         except Exception as exc:  # a broken rule module or data file: say so once, keep serving
             problem = f"akgen: the static checks failed ({type(exc).__name__}: {exc}); see the server log"
@@ -253,15 +252,15 @@ class AkgenServer(LanguageServer):
                 log.exception("lint of %s failed", uri)
                 self.log(problem, types.MessageType.Error)
             return
-        if parsed is not None:
-            self.parsed[uri] = parsed  # the next lint of this document re-parses incrementally from it
-        else:
-            self.parsed.pop(uri, None)
-        if not self.is_open(uri) or self.document(uri).version != version:
+        if not self.is_open(uri):
+            return  # closed meanwhile: nothing is kept of it
+        state = self.state(uri)
+        state.parsed = parsed  # the next lint of this document re-parses incrementally from it
+        if self.document(uri).version != version:
             return  # superseded: a newer version is scheduled
         lines = Lines(text, doc.position_codec)
-        self.findings[uri] = (version, findings or [])
-        entry = self.store.document(uri)
+        state.lint = (version, findings or [])
+        entry = state.diagnostics
         had_any = bool(entry.merged())
         entry.set(diagnostics.SOURCE, version, [to_diagnostic(f, lines) for f in findings or ()])
         if findings is not None or had_any:
@@ -273,46 +272,58 @@ class AkgenServer(LanguageServer):
     def publish_findings(
         self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None, text: str | None = None
     ) -> None:
-        """Replace the diagnostics of one source (``build``, ``run``) for an open document and publish the merge.
+        """Replace the diagnostics of one source (``build``, ``run``) for an open document and publish the merge
+        (`publish_sources` with one source).
 
         `version` is the document version the findings were computed for (the current one when None) and `text`
         that version's text. Findings of an older version are moved to the current text (a line diff from `text`;
         those on changed lines dropped), or dropped when `text` is not given. From then on they follow each edit
         (`follow_edits`). Their fixes become quick fixes.
         """
+        self.publish_sources(uri, {source: findings}, version, text)
+
+    def publish_sources(self, uri: str, by_source: Mapping[str, Sequence[Finding]], version: int | None = None,
+                        text: str | None = None) -> None:
+        """Replace the diagnostics of several sources at once (a check's ``build`` and ``run``) and publish the merge
+        once: one publishDiagnostics per result."""
         if not self.is_open(uri):
             return
         doc = self.document(uri)
         version = doc.version if version is None else version
+        moves = None
         if version != doc.version:
             if text is None:
                 return  # positions for a text we no longer have
-            findings = tracking.move_findings(findings, [tracking.line_map(text, doc.source)])
+            moves = [tracking.line_map(text, doc.source)]
         lines = Lines(doc.source, doc.position_codec)
-        self.other_findings.setdefault(uri, {})[source] = (doc.version, list(findings))
-        self.tracked_text[uri] = doc.source
-        self.store.document(uri).set(source, doc.version, [to_diagnostic(f, lines) for f in findings])
+        state = self.state(uri)
+        for source, findings in by_source.items():
+            placed = tracking.move_findings(findings, moves) if moves is not None else list(findings)
+            state.checked[source] = (doc.version, placed)
+            state.diagnostics.set(source, doc.version, [to_diagnostic(f, lines) for f in placed])
+        state.tracked_text = doc.source
         self.publish(uri, doc.version)
 
     def follow_edits(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> bool:
         """Move the build and run findings of `uri` with a didChange's content changes; True when some were kept
         or dropped (the caller publishes with the next lint)."""
-        sources = self.other_findings.get(uri)
-        old = self.tracked_text.get(uri)
-        if not sources or old is None or not self.is_open(uri):
+        if not self.is_open(uri):
+            return False
+        state = self.state(uri)
+        sources, old = state.checked, state.tracked_text
+        if not sources or old is None:
             return False
         doc = self.document(uri)
         moves, text = tracking.changes_in_code_points(old, changes, doc.position_codec)
         if text != doc.source:  # we missed a change: positions cannot be trusted any more
             log.debug("tracking lost the text of %s; dropping its check findings", uri)
             moves, text = [tracking.line_map(old, doc.source)], doc.source
-        self.tracked_text[uri] = text
+        state.tracked_text = text
         lines = Lines(text, doc.position_codec)
-        entry = self.store.document(uri)
         for source, (_, found) in list(sources.items()):
             kept = tracking.move_findings(found, moves)
             sources[source] = (doc.version, kept)
-            entry.set(source, doc.version, [to_diagnostic(f, lines) for f in kept])
+            state.diagnostics.set(source, doc.version, [to_diagnostic(f, lines) for f in kept])
         return True
 
     def publish_logged(self, uri: str) -> None:
@@ -324,17 +335,23 @@ class AkgenServer(LanguageServer):
 
     def clear_source(self, uri: str, source: str) -> None:
         """Drop one source's diagnostics for a document (a new build started, the document closed)."""
-        self.other_findings.get(uri, {}).pop(source, None)
-        entry = self.store.document(uri)
-        if entry.by_source.get(source, (None, []))[1]:
-            entry.clear(source)
-            if self.is_open(uri):
-                self.publish(uri, self.document(uri).version)
-        else:
-            entry.clear(source)
+        self.clear_sources(uri, (source,))
+
+    def clear_sources(self, uri: str, sources: Sequence[str]) -> None:
+        """Drop some sources' diagnostics for an open document; publish once if it showed any of them."""
+        if not self.is_open(uri):
+            return
+        state = self.state(uri)
+        shown = False
+        for source in sources:
+            state.checked.pop(source, None)
+            shown = shown or bool(state.diagnostics.by_source.get(source, (None, []))[1])
+            state.diagnostics.clear(source)
+        if shown:
+            self.publish(uri, self.document(uri).version)
 
     def publish(self, uri: str, version: int | None) -> None:
-        diags = self.store.document(uri).merged()
+        diags = self.state(uri).diagnostics.merged()
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=version)
         )
@@ -342,13 +359,9 @@ class AkgenServer(LanguageServer):
     async def current_findings(self, doc: TextDocument) -> list[Finding]:
         """The findings for the document's current text: lint (re-linted if the last lint is stale) and the other
         sources' findings for this version (moved along the edits since their check)."""
-        others = [
-            f
-            for version, found in self.other_findings.get(doc.uri, {}).values()
-            if version == doc.version
-            for f in found
-        ]
-        version, findings = self.findings.get(doc.uri, (None, []))
+        state = self.state(doc.uri)
+        others = state.checked_findings(doc.version)
+        version, findings = state.lint or (None, [])
         if version is not None and version == doc.version:
             return findings + others
         settings = self.settings_for(doc)
@@ -357,7 +370,7 @@ class AkgenServer(LanguageServer):
 
     def relint_all(self) -> None:
         for uri in list(self.workspace.text_documents):
-            self.findings.pop(uri, None)
+            self.state(uri).lint = None
             self.schedule_lint(uri, 0.0)
 
     def files_changed(self, paths: list[str]) -> None:
@@ -370,16 +383,10 @@ class AkgenServer(LanguageServer):
         """A closed document: cancel its work, drop what we kept, clear what the client shows."""
         self.scheduler.cancel(uri)
         self.checks.ahead.cancel(uri)
-        self.findings.pop(uri, None)
-        self.other_findings.pop(uri, None)
-        self.tracked_text.pop(uri, None)
-        self.parsed.pop(uri, None)
-        self.save_reasons.pop(uri, None)
-        self.checks.checked.pop(uri, None)
         self.repairs.forget(uri)
-        if self.store.document(uri).merged():
+        state = self.documents.pop(uri, None)
+        if state is not None and state.diagnostics.merged():
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        self.store.drop(uri)
 
     # ------------------------------------------------------------------------------------------- lifetime
 

@@ -127,17 +127,3 @@ class DocumentDiagnostics:
     def version(self, source: str) -> int | None:
         entry = self.by_source.get(source)
         return entry[0] if entry else None
-
-
-class DiagnosticStore:
-    def __init__(self) -> None:
-        self._docs: dict[str, DocumentDiagnostics] = {}
-
-    def document(self, uri: str) -> DocumentDiagnostics:
-        return self._docs.setdefault(uri, DocumentDiagnostics())
-
-    def drop(self, uri: str) -> None:
-        self._docs.pop(uri, None)
-
-    def uris(self) -> list[str]:
-        return list(self._docs)

@@ -14,10 +14,10 @@ from lsprotocol import types
 from pygls.workspace import Workspace
 from pytest_lsp import LanguageClient
 
-from akgen_lsp.check.result import Figures, Status
+from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.check.worker import CheckFailed
 from akgen_lsp.config import defaults
-from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 from akgen_lsp.server.features import save_check
 from akgen_lsp.server.protocol import AkgenServer, create_server
 
@@ -248,6 +248,40 @@ async def test_a_failing_check_is_said_once_and_the_server_keeps_going(monkeypat
     assert server.checks.last[doc.uri].state == "error"
     await server.lint_and_publish(uri_of("good_add.cpp"))  # and it keeps serving
     assert sent and sent[-1].uri == uri_of("good_add.cpp")
+    await server.close()
+
+
+async def test_a_failing_save_publishes_once_and_once_more_with_its_verified_fix(monkeypatch: pytest.MonkeyPatch):
+    """One publishDiagnostics per check result: the failing check's build and run findings together, then the
+    same with the fix that verified (it was one per source, twice: four for one version)."""
+    path = FIXTURES / "good_add.cpp"
+    server, sent, _ = _server(path)
+    text = path.read_text("utf-8")
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "Add(" in x)
+    column = text.splitlines()[line - 1].index("Add(") + 1
+    typo = Finding("CXX", "'Addd' was not declared in this scope; did you mean 'Add'?",
+                   Span(str(path), line, column, line, column + 3), source="akgen-build",
+                   fixes=(Fix("change to 'Sub'", (Edit(Span(str(path), line, column, line, column + 3), "Sub"),),
+                              safe=True),))
+    failing = CheckResult((typo,), Figures(task="t", status=Status.COMPILE_ERROR, cases=1, passed_cases=0,
+                                           arch="Ascend910B2"))
+    passing = CheckResult((), Figures(task="t", status=Status.PASS, cases=1, passed_cases=1, arch="Ascend910B2",
+                                      case_results=({"case_id": 0, "status": "pass"},)))
+
+    async def check(path: str, settings, timeout_s, trace_to=None, text=None, **kw):  # type: ignore[no-untyped-def]
+        return failing if text is None else passing  # the save's check fails; the fixed text passes
+
+    monkeypatch.setattr(server.checks.worker, "check", check)
+    doc = server.document(path.as_uri())
+    await server.checks.check(server, doc, defaults())
+    mine = [p for p in sent if p.uri == doc.uri]
+    assert len(mine) == 2, [[d.code for d in p.diagnostics] for p in mine]
+    assert [d.code for d in mine[0].diagnostics if d.source == "akgen-build"] == ["CXX"]
+    assert mine[0].diagnostics[0].data["fixes"] == []  # offered only once verified
+    assert mine[1].diagnostics[0].data["fixes"]  # the verified fix
+    assert server.state(doc.uri).last_check is not None and server.state(doc.uri).last_check.result is failing
+    server.forget(doc.uri)
+    assert doc.uri not in server.documents
     await server.close()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from akgen_lsp.server.session import DiagnosticStore, SettingsProvider, strip_client_sections
+from akgen_lsp.server.session import DocumentDiagnostics, SettingsProvider, strip_client_sections
 
 
 def test_client_only_sections_are_dropped():
@@ -44,8 +44,7 @@ def test_a_broken_config_file_is_reported_and_the_defaults_used(tmp_path: Path):
 
 
 def test_sources_are_merged_in_a_fixed_order():
-    store = DiagnosticStore()
-    doc = store.document("file:///k.cpp")
+    doc = DocumentDiagnostics()
     doc.set("run", 3, ["r"])
     doc.set("lint", 3, ["l1", "l2"])
     doc.set("build", 2, ["b"])

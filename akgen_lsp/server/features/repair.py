@@ -39,8 +39,9 @@ from akgen_lsp.repair.model_repair import ModelRepair, model_repair
 from akgen_lsp.repair.remember import remember
 from akgen_lsp.repair.verify import repairable
 from akgen_lsp.server.convert import Lines, to_diagnostic, workspace_edit
+from akgen_lsp.server.documents import Checked
 from akgen_lsp.server.features.code_actions import Request, wants
-from akgen_lsp.server.features.save_check import BUILD, RUN, Checked, SaveChecks, split_findings
+from akgen_lsp.server.features.save_check import SaveChecks, split_findings
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -119,10 +120,9 @@ async def verify_certain_fixes(host: RepairHost, checked: Checked, settings: Set
         host.end_progress(token, f"{len(found)} fix{'es' if len(found) != 1 else ''} verified")
     if not found or not host.is_open(checked.uri) or host.document(checked.uri).version != checked.version:
         return
-    by_source = split_findings(checked.path, checked.text, with_fixes(checked.result.findings, found),
-                                checked.result.figures)
-    for source in (BUILD, RUN):
-        host.publish_findings(checked.uri, source, by_source[source], version=checked.version)
+    host.publish_sources(checked.uri, split_findings(checked.path, checked.text,
+                                                     with_fixes(checked.result.findings, found),
+                                                     checked.result.figures), version=checked.version)
 
 
 # ----------------------------------------------------------------------------------------------- the model action
@@ -134,7 +134,7 @@ def model_actions(host: RepairHost) -> Any:
     def provide(request: Request) -> list[types.CodeAction]:
         if not wants(types.CodeActionKind.QuickFix, request.only):
             return []
-        checked = host.checks.checked.get(request.uri)
+        checked = host.state(request.uri).last_check if host.is_open(request.uri) else None
 
         if checked is None or checked.version != request.version:
             return []  # the text changed since its check: a repair of it would be dropped
@@ -182,7 +182,7 @@ async def resolve_model_repair(host: RepairHost, action: types.CodeAction) -> ty
     """`codeAction/resolve` of a "Fix with KernelGen-LM" action (see the module docstring)."""
     data = action.data
     uri, version, key = data["uri"], data.get("version"), list(data.get("finding") or [])
-    checked = host.checks.checked.get(uri)
+    checked = host.state(uri).last_check if host.is_open(uri) else None
     if not host.is_open(uri) or checked is None or checked.version != version or \
             host.document(uri).version != version:
         host.show("akgen: the document changed since its check; save it to check it again, then ask for the fix.",

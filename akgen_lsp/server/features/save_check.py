@@ -40,6 +40,7 @@ from akgen_lsp.check.worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import sandbox_warning
+from akgen_lsp.server.documents import Checked
 from akgen_lsp.server.features.check_ahead import CheckAhead
 from akgen_lsp.server.host import FeatureHost
 
@@ -157,18 +158,6 @@ def trace_folder() -> Path:
     return Path(os.environ.get("AKGEN_TRACE_DIR") or Path(platformdirs.user_cache_dir("akgen")) / "traces")
 
 
-@dataclass(frozen=True)
-class Checked:
-    """Which document version a finished check is of, and the text it checked (the repair features start from it:
-    their fixes are edits of this version)."""
-
-    uri: str
-    version: int | None
-    path: str
-    text: str
-    result: CheckResult
-
-
 # after a check of a kernel with a task: (host, the check, settings), awaited in the check's own task (a new save of
 # the document cancels it with the check)
 Followup = Callable[[FeatureHost, Checked, Settings], Awaitable[None]]
@@ -208,7 +197,6 @@ class SaveChecks:
         self.worker = worker or CheckWorker()
         self.traces = traces or trace_folder()
         self.last: dict[str, LastCheck] = {}
-        self.checked: dict[str, Checked] = {}  # each document's last check with a task
         self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
         self._warming: asyncio.Task[None] | None = None
@@ -280,7 +268,7 @@ class SaveChecks:
             if last.state != "cancelled":
                 self.last[uri] = last
             self._status(host, last)
-        checked = self.checked.get(uri)
+        checked = host.state(uri).last_check if host.is_open(uri) else None
         if checked is not None and checked.version == doc.version and last.state != "cancelled":
             for followup in self.followups:
                 try:
@@ -314,26 +302,23 @@ class SaveChecks:
             return LastCheck(uri, "error", f"{name}: the check failed", summary=f"{name}: the check failed")
         figures = result.figures
         if not figures.task:
-            for source in (BUILD,):
-                host.clear_source(uri, source)
             if result.findings:  # the task itself is wrong (a bench task not in the suite, a broken layout)
-                host.publish_findings(uri, RUN, result.findings, version=version, text=text)
+                host.publish_sources(uri, {BUILD: [], RUN: result.findings}, version=version, text=text)
                 problem = str(figures.problem or result.findings[0].message)
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
                 return LastCheck(uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error")
-            host.clear_source(uri, RUN)
+            host.clear_sources(uri, (BUILD, RUN))
             if path not in self._no_task_said:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
             return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds,
                              summary=f"{name}: no task, lint only")
-        self.checked[uri] = Checked(uri, version, path, text, result)
+        if host.is_open(uri):
+            host.state(uri).last_check = Checked(uri, version, path, text, result)
         findings = result.findings
         if settings["fix.deterministic"]:  # fixes are offered once they verified (features/repair.py)
             findings = [dataclasses.replace(f, fixes=()) for f in findings]
-        by_source = split_findings(path, text, findings, figures)
-        for source in (BUILD, RUN):
-            host.publish_findings(uri, source, by_source[source], version=version, text=text)
+        host.publish_sources(uri, split_findings(path, text, findings, figures), version=version, text=text)
         summary = figures_message(figures) or "done"
         passed = figures.status is Status.PASS
         return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
