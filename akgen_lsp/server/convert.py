@@ -7,6 +7,7 @@ indexing, so a line with a CJK comment or an emoji keeps its underline in the ri
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -62,8 +63,19 @@ def spans_overlap(a: Span, b: Span) -> bool:
     return (a.line, a.column) <= (b.end_line, b.end_column) and (b.line, b.column) <= (a.end_line, a.end_column)
 
 
+def finding_id(finding: Finding) -> str:
+    """A finding's stable id, sent in its diagnostic's ``data`` and read back from a code action's
+    ``context.diagnostics``: the same code, source, message and place give the same id (its fixes do not count: the
+    verified fixes added later keep the id of the diagnostic the client already shows)."""
+    s = finding.span
+    key = "\0".join(map(str, (finding.code, finding.source, finding.message, s.path, s.line, s.column, s.end_line,
+                                s.end_column)))
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+
+
 def diagnostic_data(finding: Finding) -> dict[str, Any]:
-    data: dict[str, Any] = {"code": finding.code, "source": finding.source, "fixes": [fix_to_json(f) for f in finding.fixes]}
+    data: dict[str, Any] = {"id": finding_id(finding), "code": finding.code, "source": finding.source,
+                            "fixes": [fix_to_json(f) for f in finding.fixes]}
     if finding.error_class:
         data["error_class"] = finding.error_class
     raw = finding.data.get("raw") if finding.data else None

@@ -54,3 +54,16 @@ def test_overlapping_fixes_keep_the_first():
     assert [e.new_text for e in non_overlapping([a, b, c, d])] == ["x", "z", "w"]
     assert spans_overlap(Span("f", 1, 1, 1, 5), Span("f", 1, 3, 1, 3))
     assert not spans_overlap(Span("f", 1, 1, 1, 5), Span("f", 2, 1, 2, 2))
+
+
+def test_a_findings_id_is_stable_and_read_back_from_its_diagnostic() -> None:
+    from dataclasses import replace
+
+    from akgen_lsp.findings import Edit, Finding, Fix, Span
+    from akgen_lsp.server.convert import Lines, finding_id, to_diagnostic
+
+    f = Finding("CXX", "bad", Span("/k.cpp", 3, 2, 3, 5), source="akgen-build")
+    with_fix = replace(f, fixes=(Fix("fix", (Edit(f.span, "x"),)),))
+    assert finding_id(f) == finding_id(with_fix)  # a verified fix added later keeps the id the client has
+    assert finding_id(replace(f, span=Span("/k.cpp", 4, 2, 4, 5))) != finding_id(f)
+    assert to_diagnostic(f, Lines("a\nb\nccccc\n", PositionCodec())).data["id"] == finding_id(f)

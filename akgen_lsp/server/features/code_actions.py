@@ -1,6 +1,7 @@
 """Code actions: a quick fix per fix of each finding the client asks about, and a "fix all safe" source action.
 
-Which findings: those of the diagnostics the client sends in ``context.diagnostics`` (VS Code sends the marker the
+Which findings: those of the diagnostics the client sends in ``context.diagnostics`` (by the stable id in their
+``data``: `convert.finding_id`) (VS Code sends the marker the
 light bulb belongs to, wherever the cursor is on the line); when it sends none of ours, those overlapping the
 requested range, and for a bare cursor those on its line: the fixes offered do not depend on where on the line the
 cursor is. A single safe fix is the preferred action (clangd's rule: only a deterministic single fix, never a
@@ -21,7 +22,14 @@ from typing import Any
 from lsprotocol import types
 
 from akgen_lsp.findings import Finding
-from akgen_lsp.server.convert import Lines, non_overlapping, spans_overlap, to_diagnostic, workspace_edit
+from akgen_lsp.server.convert import (
+    Lines,
+    finding_id,
+    non_overlapping,
+    spans_overlap,
+    to_diagnostic,
+    workspace_edit,
+)
 
 FIX_ALL_KIND = types.CodeActionKind.SourceFixAll.value + ".akgen"
 FIX_ALL_TITLE = "akgen: apply all safe fixes"
@@ -53,17 +61,12 @@ class Request:
 ActionProvider = Callable[[Request], list[types.CodeAction]]
 
 
-def _key(d: types.Diagnostic) -> tuple[object, ...]:
-    r = d.range
-    return (str(d.code), d.source, d.message, r.start.line, r.start.character, r.end.line, r.end.character)
-
-
 def select_findings(request: Request) -> list[Finding]:
     """The findings the request is about: those of the client's context diagnostics; else those in its range; for a
     bare cursor (Neovim sends the diagnostics under it, none at the end of the line), those on the cursor's line."""
-    sent = {_key(d) for d in request.context_diagnostics}
+    sent = {d.data.get("id") for d in request.context_diagnostics if isinstance(d.data, dict)} - {None}
     if sent:
-        matched = [f for f in request.findings if _key(to_diagnostic(f, request.lines)) in sent]
+        matched = [f for f in request.findings if finding_id(f) in sent]
         if matched:
             return matched
     wanted = request.lines.to_span(request.path, request.range)
