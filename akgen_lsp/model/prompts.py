@@ -4,8 +4,7 @@
   chat-only models such as KernelGen-LM (Qwen3 template, thinking switched off, the answer pre-filled with a code
   fence so the model writes code at once), or plain continuation for unknown base models.
 - `strip_think`, `extract_code`: turn a chat answer into the code to insert.
-- `repair_prompt`: a diagnostic report (error class, message, code context, the catalog's real signature and doc of
-  the APIs involved) and a request for the corrected file.
+(The repair flow's prompt is `repair.model_repair.repair_prompt`, over `errors.report`'s diagnostic report.)
 - `kernel_prompt`: a kernel-generation request in NPUKernelBench's style (api_desc, test case, hardware block, rules).
 - `retrieve_context`: catalog entries for the identifiers near the cursor, as comment lines within a budget.
 """
@@ -13,11 +12,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from akgen_lsp.ascendc.catalog import Catalog, Entry
-from akgen_lsp.findings import Finding
 from akgen_lsp.model.backends.base import Prompt
 from akgen_lsp.model.registry import ModelSpec
 
@@ -215,85 +213,6 @@ def retrieve_context(catalog: Catalog, text: str, offset: int, budget_chars: int
             out.append(block)
             used += len(block) + 1
     return "\n".join(out) + ("\n" if out else "")
-
-
-# ----------------------------------------------------------------------------------------------- repair
-
-
-def apis_in(text: str, catalog: Catalog) -> list[Entry]:
-    """Catalog entries named in `text` (by qualified or short name), in order of appearance, each once."""
-    found: list[Entry] = []
-    seen: set[str] = set()
-    for m in re.finditer(r"[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*", text):
-        name = m.group(0)
-        hits = [catalog.get(name)] if catalog.get(name) else catalog.lookup(name.rsplit("::", 1)[-1])
-        for e in hits:
-            if e is not None and e.name not in seen and e.kind != "namespace":
-                seen.add(e.name)
-                found.append(e)
-    return found
-
-
-def code_context(source: str, line: int, radius: int = 3) -> str:
-    """Lines around 1-based `line`, numbered, the line itself marked with ``>``."""
-    lines = source.splitlines()
-    lo, hi = max(1, line - radius), min(len(lines), line + radius)
-    width = len(str(hi))
-    return "\n".join(f"{'>' if n == line else ' '} {n:>{width}} | {lines[n - 1]}" for n in range(lo, hi + 1))
-
-
-def diagnostic_report(findings: Iterable[Finding], source: str, catalog: Catalog, max_apis: int = 6) -> str:
-    """The diagnostic report of AscendKernelGen's error-derived supervision: per finding its error class, code,
-    message and code context, then the real signature and doc of the APIs involved (and the real name of an invented
-    one)."""
-    parts: list[str] = []
-    apis: list[Entry] = []
-    invented: list[str] = []
-    for i, f in enumerate(findings, 1):
-        klass = f.error_class or "unclassified"
-        parts.append(
-            f"### Error {i}: {klass} [{f.code}]\n{f.path}:{f.span.line}:{f.span.column}: {f.message}\n"
-            f"```cpp\n{code_context(source, f.span.line)}\n```"
-        )
-        lines = source.splitlines()
-        here = "\n".join(lines[f.span.line - 1 : f.span.end_line]) if 0 < f.span.line <= len(lines) else ""
-        for e in apis_in(f.message + "\n" + here, catalog):
-            if e not in apis:
-                apis.append(e)
-        for m in re.finditer(r"[A-Za-z_]\w*", f.message + "\n" + here):
-            for inv in catalog.invented_short.get(m.group(0), ()):
-                note = f"- `{inv.name}` does not exist; use `{inv.replacement}`" + (f" ({inv.note})" if inv.note else "")
-                if note not in invented:
-                    invented.append(note)
-                rep = catalog.get(inv.replacement)
-                if rep is not None and rep not in apis:
-                    apis.append(rep)
-    if invented:
-        parts.append("### Names that do not exist\n" + "\n".join(invented))
-    if apis:
-        docs = []
-        for e in apis[:max_apis]:
-            sigs = "\n".join(f"    {ov.label()}" for ov in e.overloads) or "    (no overloads recorded)"
-            extra = "".join(f"\n  - {c}" for c in e.constraints[:3])
-            docs.append(f"- `{e.name}` ({e.kind}): {e.doc or 'no doc recorded'}\n{sigs}{extra}")
-        parts.append("### The real API\n" + "\n".join(docs))
-    return "\n\n".join(parts)
-
-
-def repair_prompt(findings: Sequence[Finding], source: str, catalog: Catalog, *, spec: ModelSpec | None = None,
-                  path: str = "", think: bool = True) -> Prompt:
-    """Ask for the corrected file given the diagnostic report of `findings` in `source`."""
-    report = diagnostic_report(findings, source, catalog)
-    name = path or (findings[0].path if findings else "kernel.cpp")
-    user = (
-        f"The Ascend C kernel `{name}` fails with the errors below.\n\n{report}\n\n"
-        f"### The file\n```cpp\n{source}\n```\n\n"
-        "Fix every error using only the real API above. Change nothing else. Reply with the whole corrected file "
-        "in one ```cpp block."
-    )
-    messages = ({"role": "system", "content": SYSTEM_REPAIR}, {"role": "user", "content": user})
-    template = spec.chat_template if spec is not None else "qwen3"
-    return Prompt(render_chat(messages, template=template, think=think), messages=messages, kind="chat", think=think)
 
 
 # ----------------------------------------------------------------------------------------------- kernel generation

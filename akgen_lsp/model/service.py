@@ -18,14 +18,12 @@ import contextlib
 import logging
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from akgen_lsp.ascendc.catalog import Catalog
 from akgen_lsp.config import Settings
-from akgen_lsp.findings import Finding
 from akgen_lsp.model.backends import make_backend
 from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.complete import (
@@ -45,7 +43,6 @@ from akgen_lsp.model.prompts import (
     completion_prompt,
     extract_code,
     fit_context,
-    repair_prompt,
     retrieve_context,
 )
 from akgen_lsp.model.registry import ModelSpec, Registry
@@ -414,16 +411,6 @@ class CompletionService:
                                "model", "timeout", transient=True) from None
         finally:
             await gen.aclose()
-
-    async def repair(self, findings: Sequence[Finding], source: str, path: str = "", *, max_tokens: int = 4096,
-                     timeout_s: float | None = None) -> str | None:
-        """Ask the model for the corrected file from the diagnostic report of `findings` (error class, message, code
-        context, the catalog's real signatures). The whole new file, or None when the answer holds no code. The
-        caller must still compile and test it before offering it."""
-        prompt = repair_prompt(findings, source, self.catalog, spec=self.spec, path=path)
-        answer = await self.generate(prompt, max_tokens=max_tokens, timeout_s=timeout_s or 4 * self.settings[
-            "model.timeout_s"])
-        return extract_code(answer)
 
     async def warm(self) -> None:
         """Load the catalog and the model now (the server calls this at start so the first request is fast)."""

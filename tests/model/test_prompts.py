@@ -6,16 +6,13 @@ import pytest
 
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.ascendc.catalog import Catalog
-from akgen_lsp.findings import Finding, Span
 from akgen_lsp.model.prompts import (
     align_to_cursor,
     completion_prompt,
-    diagnostic_report,
     extract_code,
     fit_context,
     kernel_prompt,
     render_chat,
-    repair_prompt,
     retrieve_context,
     strip_think,
 )
@@ -110,24 +107,6 @@ def test_retrieval_finds_apis_near_the_cursor_within_budget(small_catalog: Catal
     assert len(ctx) <= 400
     tight = retrieve_context(small_catalog, text, len(text), budget_chars=60)
     assert len(tight) <= 60
-
-
-def test_repair_prompt_carries_the_diagnostic_report(small_catalog: Catalog) -> None:
-    source = KERNEL.replace("        \n", "        Softmax(xLocal, xLocal);\n")
-    finding = Finding(
-        code="CXX",
-        message="no member named 'Softmax' in namespace 'AscendC'",
-        span=Span("add.cpp", 15, 9, 15, 16),
-        error_class="api_mismatch",
-    )
-    report = diagnostic_report([finding], source, small_catalog)
-    assert "hallucinated_api" in report and "no member named 'Softmax'" in report
-    assert ">" in report and "Softmax(xLocal, xLocal);" in report  # the code context, the line marked
-    assert "use `AscendC::SoftMax`" in report
-    assert "void SoftMax(const LocalTensor<T>& dst" in report and "SoftMaxTiling" in report
-    prompt = repair_prompt([finding], source, small_catalog)
-    assert prompt.is_chat and prompt.think
-    assert "whole corrected file" in prompt.text and source in prompt.text
 
 
 def test_kernel_prompt_in_npukernelbench_style() -> None:

@@ -289,22 +289,3 @@ async def test_relative_model_path_is_found_from_the_config_file(tiny_gguf: Path
     assert svc.settings["model.path"] == str(tmp_path / "models" / "x.gguf")
     assert await svc.backend() is not None
     await svc.close()
-
-
-async def test_repair_asks_with_the_diagnostic_report_and_returns_the_file(small_catalog: Catalog) -> None:
-    from akgen_lsp.findings import Finding, Span
-
-    source = KERNEL.replace("        \n", "        Softmax(xLocal, xLocal);\n")
-    finding = Finding("CXX", "no member named 'Softmax' in namespace 'AscendC'", Span("add.cpp", 15, 9, 15, 16),
-                      error_class="api_mismatch")
-    fixed = source.replace("Softmax(xLocal, xLocal)", "SoftMax(xLocal, xLocal, tiling)")
-    b = Scripted(["<think>use SoftMax</think>\n", "```cpp\n", fixed, "\n```\n"])
-    svc = service(b, small_catalog, **{"model.name": "KernelGen-LM-4B"})
-    assert await svc.repair([finding], source, "add.cpp") == fixed
-    sent = b.prompts[0]
-    assert sent.is_chat and "hallucinated_api" in sent.text and "void SoftMax(" in sent.text
-    assert b.params[0].max_tokens == 4096
-    prose = Scripted(["I would rename the call."])
-    assert await service(prose, small_catalog).repair([finding], source) is None
-    with pytest.raises(BackendError, match="no model is configured"):
-        await CompletionService(settings(), catalog=small_catalog).repair([finding], source)
