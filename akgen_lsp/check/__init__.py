@@ -5,5 +5,7 @@
   process tree per job);
 - `worker`: the caller's side of that worker (start it, send jobs, kill what is cancelled), used by the server,
   `akgen fix` and the generate command;
-- `result`: what a check says (`CheckResult`) and the shape of a checker (`Checker`).
+- `result`: what a check says (`CheckResult`: a `Status`, findings, `Figures`, seconds), the timeout policy
+  (`check_timeout`) and the shape of a checker (`Checker`);
+- `settings`: the settings a check reads (`settings_of`: one `config.Settings` from whatever the caller holds).
 """
