@@ -12,7 +12,8 @@ files, findings per rule and severity, time per file (median, p90, max), and eve
 to ``--root``), the rule and a hash of the error line's stripped text, so it survives lines moving.
 
 The figures the issue tracks: false errors (target 0) and true errors kept. ``--per-repo N`` lints the first N
-files of each repository (sorted paths), for a quick run.
+files of each repository (sorted paths), for a quick run; ``--grep Flag --select AKG17`` lints only the files
+that mention the string, with only the named rules.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ else:  # pragma: no cover
 
 from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import is_ascendc, lint_text
+from akgen_lsp.ascendc.rules import select_rules
 from akgen_lsp.config import defaults
 
 HERE = Path(__file__).resolve().parent
@@ -93,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-repo", type=int, default=None)
     ap.add_argument("--json", type=Path, default=None, help="write every finding here")
     ap.add_argument("--show-warnings", action="store_true", help="list warnings too, not only errors")
+    ap.add_argument("--grep", default=None, help="lint only the files whose text contains this string")
+    ap.add_argument("--select", default=None, help="only these rules (comma-separated code prefixes)")
     args = ap.parse_args(argv)
 
     files = collect(args.root, args.extra, args.per_repo)
@@ -105,12 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     errors: list[dict[str, object]] = []
     every: list[dict[str, object]] = []
     crashed: list[str] = []
+    rules = select_rules(args.select.split(",")) if args.select else None
     for group, path in files:
-        per_group[group] += 1
         text = path.read_text(encoding="utf-8", errors="replace")
+        if args.grep and args.grep not in text:
+            continue
+        per_group[group] += 1
         t0 = time.perf_counter()
         try:
-            findings = lint_text(text, str(path), settings, catalog)
+            findings = lint_text(text, str(path), settings, catalog, rules)
         except Exception as exc:  # the benchmark reports a crash and goes on
             crashed.append(f"{rel(path, args.root)}: {type(exc).__name__}: {exc}")
             continue

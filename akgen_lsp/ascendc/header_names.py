@@ -122,6 +122,7 @@ def _lines_with_guards(text: str) -> Iterator[tuple[str, set[str], str]]:
 class _Scope:
     kind: str  # ns | class | enum | block
     name: str
+    public: bool = True  # classes: whether the members declared now are public
 
 
 def scan(text: str, family: str, header: str = "", file_archs: set[str] | None = None) -> list[NameFact]:
@@ -166,6 +167,10 @@ def scan(text: str, family: str, header: str = "", file_archs: set[str] | None =
             elif tok == ";":
                 if _declares_here(stack):
                     _declaration(stmt, stack, facts, family, archs, header)
+                stmt = []
+            elif tok == ":" and stack and stack[-1].kind == "class" and stmt[-1:] in (["public"], ["private"],
+                                                                                      ["protected"]):
+                stack[-1].public = stmt[-1] == "public"
                 stmt = []
             elif tok == "," and stack and stack[-1].kind == "enum":
                 _enumerator(stmt, stack, facts, family, archs, header)
@@ -224,7 +229,7 @@ def _open_scope(stmt: list[str], stack: list[_Scope]) -> _Scope:
                     name = t
                     break
             if name and "<" not in after[:1]:  # a specialisation `struct X<int>` is not a new name
-                return _Scope("enum" if key == "enum" else "class", name)
+                return _Scope("enum" if key == "enum" else "class", name, public=key != "class")
             return _Scope("block", "")
     return _Scope("block", "")
 
@@ -291,7 +296,7 @@ def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], fa
     if not toks or toks[0] in ("friend", "return", "static_assert", "namespace"):
         return
     member = bool(stack) and stack[-1].kind == "class"
-    if member and (toks[:1] == ["private"] or toks[:1] == ["protected"]):
+    if member and not stack[-1].public:
         return
     if toks[0] == "using" and len(toks) >= 3 and toks[2] == "=":
         if _record_ok(toks[1]):

@@ -46,12 +46,19 @@ def target_cann(settings: Settings, project: ProjectFacts) -> tuple[str, str]:
     return project.cann_version, project.version_source
 
 
-def target_arch(settings: Settings, path: str, text: str) -> tuple[str, str]:
-    """(arch profile, why): the setting when set, else what the file says (arch35/), else the default."""
+def target_arch(settings: Settings, path: str, text: str, project: ProjectFacts | None = None) -> tuple[str, str]:
+    """(arch profile, why): the setting when set, else what the file says (arch35/), else what the project's CMake
+    builds for, else the default."""
     if settings.origin("arch") == "default":
         found = file_arch(path, text)
         if found is not None:
             return found
+        project = project if project is not None else project_facts(path, text)
+        if project.arch:
+            try:
+                return load_arch(project.arch).name, f"{project.arch_source} ({project.arch})"
+            except ValueError:
+                pass  # a soc we have no profile for: the setting
     return settings["arch"], f"setting arch ({settings.origin('arch')})"
 
 
@@ -85,7 +92,7 @@ def lint_parsed(
     ctx = LintContext(
         parsed=parsed,
         catalog=catalog or load_catalog(),
-        arch=load_arch(target_arch(settings, path, parsed.text)[0]),
+        arch=load_arch(target_arch(settings, path, parsed.text, project)[0]),
         cann_version=target_cann(settings, project)[0],
         project=project,
     )

@@ -9,6 +9,9 @@ reads, nearest first:
 - ``CMakeLists.txt`` / ``*.cmake`` setting ``CANN_VERSION`` (or ``ASCEND_CANN_VERSION``) to a version;
 - ``requirements.txt`` pinning ``cann`` / ``ascend-cann-toolkit`` (``==``, ``>=``).
 
+The arch the project builds for: a ``CMakeLists.txt`` in the file's folder or the two above it that sets
+``CMAKE_ASC_ARCHITECTURES`` (``dav-3510``), passes ``--npu-arch=dav-...`` or sets ``SOC_VERSION``.
+
 The kind: ``ops-repo`` (a ``version.cmake`` with ``set_cann_package``: CANN's operator repositories, built by their
 own CMake, whose kernel entries are found without C linkage), ``custom-op`` (an ``op_kernel/`` beside an
 ``op_host/``: the msopgen layout), ``direct`` (``.asc`` or a ``<<<...>>>`` launch), else ``unknown``.
@@ -31,6 +34,8 @@ _PACKAGE = re.compile(r'set_cann_package\s*\(\s*[\w.-]+\s+VERSION\s+"?(\d+\.\d+(
 _INFO = re.compile(r"^\s*version\s*[=:]\s*(\d+\.\d+(?:\.\d+)?)", re.I | re.M)
 _CMAKE = re.compile(r'\b(?:ASCEND_)?CANN_VERSION\b["\s]*[\s"]+(\d+\.\d+(?:\.\d+)?)')
 _REQ = re.compile(r"^\s*(?:cann|ascend-cann-toolkit|cann-toolkit)\s*(?:==|>=|~=)\s*(\d+\.\d+(?:\.\d+)?)", re.I | re.M)
+_CMAKE_ARCH = re.compile(r'(?:CMAKE_ASC_ARCHITECTURES|npu-arch[= ])\s*"?(dav[-_]\d{4})|'
+                         r'\bSOC_VERSION\b[\s"]+(Ascend\w+)', re.I)
 _ARCH35_INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:[\w./]*/)?arch35/', re.M)
 
 ASCEND950 = "Ascend950PR"
@@ -42,6 +47,8 @@ class ProjectFacts:
     cann_version: str | None
     version_source: str  # "version.cmake (set_cann_package)", "version.info", ... or ""
     kind: str  # ops-repo | custom-op | direct | unknown
+    arch: str | None = None  # a profile name (or alias) the project's CMake builds for
+    arch_source: str = ""
 
     def describe(self) -> str:
         if self.cann_version:
@@ -74,9 +81,24 @@ def _version_in(folder: Path) -> tuple[str, str, bool] | None:
     return None
 
 
+def _arch_in(folder: Path) -> tuple[str, str] | None:
+    p = folder / "CMakeLists.txt"
+    if p.is_file() and (m := _CMAKE_ARCH.search(_read(p))):
+        return (m.group(1) or m.group(2)), f"{p}"
+    return None
+
+
 @functools.lru_cache(maxsize=512)
 def _facts_of_folder(folder: str) -> ProjectFacts:
     start = Path(folder)
+    arch: tuple[str, str] | None = None
+    here = start
+    for _ in range(3):  # the build folder of an example or a direct-launch project: its CMakeLists.txt
+        arch = _arch_in(here)
+        if arch is not None or here.parent == here:
+            break
+        here = here.parent
+    a, a_from = arch if arch is not None else (None, "")
     kind = "unknown"
     parts = start.parts
     if "op_kernel" in parts:
@@ -88,11 +110,11 @@ def _facts_of_folder(folder: str) -> ProjectFacts:
         found = _version_in(here)
         if found is not None:
             version, source, ops_repo = found
-            return ProjectFacts(here, version, source, "ops-repo" if ops_repo else kind)
+            return ProjectFacts(here, version, source, "ops-repo" if ops_repo else kind, a, a_from)
         if (here / ".git").exists() or here.parent == here:
             break
         here = here.parent
-    return ProjectFacts(None, None, "", kind)
+    return ProjectFacts(None, None, "", kind, a, a_from)
 
 
 def project_facts(path: str | Path, text: str | None = None) -> ProjectFacts:
@@ -103,7 +125,8 @@ def project_facts(path: str | Path, text: str | None = None) -> ProjectFacts:
         return ProjectFacts(None, None, "", kind)
     facts = _facts_of_folder(str(p.parent))
     if facts.kind == "unknown" and (p.suffix == ".asc" or (text is not None and "<<<" in text)):
-        return ProjectFacts(facts.root, facts.cann_version, facts.version_source, "direct")
+        return ProjectFacts(facts.root, facts.cann_version, facts.version_source, "direct", facts.arch,
+                            facts.arch_source)
     return facts
 
 

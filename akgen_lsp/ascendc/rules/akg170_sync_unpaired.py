@@ -7,12 +7,16 @@ written as a ``HardEvent`` enumerator) and, for the events no other file of the 
 headers of its ``op_kernel`` folder and what they include), reports:
 
 - a ``WaitFlag`` of an event that nothing sets (error): the wait never ends;
-- a ``WaitFlag`` whose event id is set only later in the same function, and nowhere else (error): the first wait
+- a ``WaitFlag`` whose event id is set only later in the same block, and nowhere else (error): the first wait
   comes before any set, so it waits forever;
-- a ``SetFlag`` of an event that nothing waits on (warning): the flag stays set and the pipes are not ordered.
+- a ``SetFlag`` of an event that nothing waits on (warning): the flag stays set and the pipes are not ordered;
+- two ``SetFlag`` (or two ``WaitFlag``) of one event and id in a row in one block, with nothing of the other kind
+  between them and no statement between that hands the id to a helper (error): the second wait never ends, or
+  one set is never consumed.
 
 A file in which some ``SetFlag``/``WaitFlag`` takes its event from a template parameter or a variable is checked
-only for the events it writes literally, and only for waits that nothing sets.
+only for the events it writes literally, and only for waits that nothing sets. A wait inside an ``if constexpr``
+branch is not reported as unset (the instantiation that takes the branch may set the flag in another file).
 
 ## Why is this bad?
 ``WaitFlag`` blocks the waiting pipe until the matching ``SetFlag`` has been issued on the source pipe. Without one
@@ -45,6 +49,9 @@ No automatic fix: where the set belongs depends on which data the wait guards.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
+
+from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
 from akgen_lsp.ascendc.includes import project_index
@@ -69,16 +76,31 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         return
     sets, waits = model.events_set(), model.events_waited()
     other = None
+    repeated: set[int] = set()
+    for a, b in _repeats(flags):
+        repeated.add(id(b))
+        if b.kind == "wait":
+            yield _finding(ctx, b, f"WaitFlag<HardEvent::{b.event}>({b.event_id}) again with no SetFlag since the "
+                                   f"wait on line {a.call.name_span.line}: that set was consumed, so this wait never "
+                                   "ends; set the flag again first, or drop one wait")
+        else:
+            yield _finding(ctx, b, f"SetFlag<HardEvent::{b.event}>({b.event_id}) again before a WaitFlag consumed "
+                                   f"the set on line {a.call.name_span.line}: the {b.dst} pipe is ordered against "
+                                   "one of them only; wait between the two sets")
     for op in flags:
         ev = op.event
         assert ev is not None
         if op.kind == "wait" and ev not in sets:
+            if _in_if_constexpr(op.call.node):
+                continue  # a compile-time branch: the instantiation that takes it may set the flag elsewhere
             other = _elsewhere(ctx) if other is None else other
             if ("SetFlag", ev) in other:
                 continue
             yield _finding(ctx, op, f"WaitFlag<HardEvent::{ev}> waits for an event that nothing sets: no "
                                     f"SetFlag<HardEvent::{ev}> in this kernel, so the wait never ends (the core "
                                     f"hangs); set it on the {op.src} pipe after the work it guards")
+            continue
+        if id(op) in repeated:
             continue
         if op.kind == "wait" and not model.unknown_events:
             later = _set_only_later(flags, op)
@@ -98,11 +120,82 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                                     "add the WaitFlag before the work that needs the data", Severity.WARNING)
 
 
+def _in_if_constexpr(node: Node) -> bool:
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        if n.type == "if_statement" and any(c.type == "constexpr" or c.text == b"constexpr" for c in n.children):
+            return True
+        n = n.parent
+    return False
+
+
+def _repeats(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, SyncOp]]:
+    """Two SetFlags (or two WaitFlags) of one event and id in a row in one function, with nothing of the other kind
+    between them and not in exclusive branches of an ``if``."""
+    by_key: dict[tuple[int, str, str], list[SyncOp]] = {}
+    for o in flags:
+        if o.function is not None and o.event:
+            by_key.setdefault((o.function.id, o.event, o.event_id), []).append(o)
+    for ops in by_key.values():
+        ops.sort(key=lambda o: o.start)
+        for a, b in pairwise(ops):
+            if a.kind == b.kind and _same_block(a, b) and not _handed_to_helper(a, b):
+                yield a, b
+
+
+def _same_block(a: SyncOp, b: SyncOp) -> bool:
+    return a.statement.parent is not None and b.statement.parent is not None \
+        and a.statement.parent.id == b.statement.parent.id
+
+
+def _handed_to_helper(a: SyncOp, b: SyncOp) -> bool:
+    """Whether a statement between `a` and `b` mentions the event id (a helper that sets or waits on it)."""
+    parent = a.statement.parent
+    assert parent is not None
+    for st in parent.named_children:
+        if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte:
+            text = st.text.decode("utf-8", "replace").replace(" ", "") if st.text else ""
+            if a.event_id and a.event_id in text:
+                return True
+    return False
+
+
+def _exclusive(a: Node, b: Node) -> bool:
+    """No path runs `a` and then `b`: they sit in different branches of one ``if``/``switch``, or the branch that
+    holds `a` returns (or breaks out) after it."""
+    chain: list[Node] = []
+    n: Node | None = a
+    while n is not None:
+        chain.append(n)
+        n = n.parent
+    ids = {x.id: i for i, x in enumerate(chain)}
+    n = b
+    while n is not None and n.id not in ids:
+        n = n.parent
+    if n is None:
+        return False
+    if n.type in ("if_statement", "else_clause", "switch_statement", "conditional_expression", "case_statement"):
+        return True
+    branch = chain[ids[n.id] - 1] if ids[n.id] > 0 else None  # the child of the common ancestor that holds `a`
+    if branch is None or branch.type not in ("if_statement", "compound_statement"):
+        return False
+    stack = [branch]
+    while stack:
+        x = stack.pop()
+        if x.type in ("return_statement", "break_statement", "continue_statement") and x.start_byte > a.start_byte:
+            return True
+        if x.type != "lambda_expression":
+            stack.extend(x.named_children)
+    return False
+
+
 def _set_only_later(flags: list[SyncOp], wait: SyncOp) -> int | None:
-    """The line of the set of the same event and id, when every such set is in the wait's function, after it."""
+    """The line of the set of the same event and id, when every such set is in the wait's block, after it, with no
+    statement between them that hands the id to a helper."""
     same = [o for o in flags if o.kind == "set" and o.event == wait.event]
     if not same or any(o.function is None or wait.function is None or o.function.id != wait.function.id
-                       or o.event_id != wait.event_id or o.start < wait.start for o in same):
+                       or o.event_id != wait.event_id or o.start < wait.start or not _same_block(wait, o)
+                       or _handed_to_helper(wait, o) for o in same):
         return None
     first = min(same, key=lambda o: o.start)
     return first.call.name_span.line

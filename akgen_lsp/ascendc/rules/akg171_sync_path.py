@@ -5,8 +5,9 @@ iteration of a loop.
 For each ``SetFlag<HardEvent::E>(id)`` followed in the same function by the ``WaitFlag<HardEvent::E>(id)`` of the
 same event and id (free calls, the event written as a ``HardEvent`` enumerator), reports:
 
-- a ``return`` statement between the two (error): on the path that returns there, the flag is set and never
-  waited on;
+- a ``return`` statement between the two, in a branch of its own (an ``if`` that exits), not in the block that
+  holds the ``SetFlag`` (error): on the path that returns there, the flag is set and never waited on. A set
+  followed by a return of its own block hands the flag to a later call on purpose, and is left alone;
 - a loop whose body waits on ``(E, id)`` before setting it again (the double-buffer pattern: the wait at the top
   consumes the previous iteration's set), when nothing after the loop in that function, nor any other function of
   the file, waits on it (warning): the set of the last iteration is never consumed.
@@ -81,8 +82,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if rets is None:
                 rets = returns_of[fn.id] = [n for n in walk(fn) if n.type == "return_statement"
                                             and not _in_lambda(n, fn)]
-            ret = next((r for r in rets if s.start < r.start_byte < w.start and not _exclusive(s.call.node, r)),
-                       None)
+            ret = next((r for r in rets if s.start < r.start_byte < w.start and not _exclusive(s.call.node, r)
+                        and not _encloses(r.parent, s.call.node)), None)
             if ret is not None:
                 yield Finding(CODE, f"the return on line {ret.start_point[0] + 1} skips the WaitFlag<HardEvent::"
                                     f"{w.event}>({w.event_id}) on line {w.call.name_span.line}: on that path this "
@@ -99,6 +100,12 @@ def _in_lambda(node: Node, fn: Node) -> bool:
             return True
         n = n.parent
     return False
+
+
+def _encloses(block: Node | None, node: Node) -> bool:
+    """Whether `block` (the block a return stands in) holds `node`: a set followed by a return of its own block is a
+    flag handed on to a later call on purpose (its wait is elsewhere), not a path that skips a wait."""
+    return block is not None and block.start_byte <= node.start_byte and node.end_byte <= block.end_byte
 
 
 def _exclusive(a: Node, b: Node) -> bool:

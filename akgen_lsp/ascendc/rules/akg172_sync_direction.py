@@ -6,15 +6,16 @@ Reads the Ascend C calls next to each synchronisation call, in the same block, w
 (from the API catalog; ``DataCopy`` from GM to a local tensor is MTE2, from a local tensor to GM is MTE3) and
 reports:
 
-- a ``SetFlag<HardEvent::X_Y>`` right after work on pipe Y, with its ``WaitFlag`` right before work on pipe X
-  (error): the event is written backwards (``V_MTE2`` where ``MTE2_V`` is meant), so the wait holds back the wrong
+- a ``SetFlag<HardEvent::X_Y>`` right after work on pipe Y, with its ``WaitFlag`` (in the same function) right
+  before work on pipe X (error; both sides must be seen, and events with the scalar pipe S are not judged): the event is written backwards (``V_MTE2`` where ``MTE2_V`` is meant), so the wait holds back the wrong
   pipe and the vector op reads what the copy has not finished writing;
 - ``PipeBarrier<PIPE_Y>()`` between work on another pipe X (a ``DataCopy`` into a tensor) and work on pipe Y that
   reads that tensor (error): a barrier orders the instructions of one pipe, it does not wait for another pipe;
   the X -> Y dependency needs ``SetFlag``/``WaitFlag<HardEvent::X_Y>``.
 
-Only neighbouring statements are compared, and only calls whose pipe is known; one side that matches the event
-(work on X before the set, or on Y after the wait) is taken as the intent and nothing is reported.
+Only the nearest work in the same block is compared (up to four statements away, passing over other
+synchronisation calls, declarations and scalar calls; a call whose pipe is not known, such as a helper of the
+kernel's own, ends the search).
 
 ## Why is this bad?
 Each pipe runs its own instruction queue. ``SetFlag<X_Y>`` is issued on pipe X and ``WaitFlag<X_Y>`` holds pipe Y
@@ -57,6 +58,7 @@ from akgen_lsp.ascendc.syntax import Call
 from akgen_lsp.findings import Finding, Severity
 
 CODE = "AKG172"
+_REACH = 4
 _SYNC = ("SetFlag", "WaitFlag", "PipeBarrier", "CrossCoreSetFlag", "CrossCoreWaitFlag", "SyncAll")
 
 
@@ -69,16 +71,15 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         st = c.node.parent
         if st is not None and st.type == "expression_statement":
             by_statement.setdefault(st.id, c)
-    flags = [o for o in model.ops if o.kind in ("set", "wait") and o.src and o.dst]
+    # events with the scalar pipe are left out: scalar work (any statement) is everywhere and has no call to see
+    flags = [o for o in model.ops if o.kind in ("set", "wait") and o.src and o.dst and "S" not in (o.src, o.dst)]
     for s in (o for o in flags if o.kind == "set"):
         w = next((o for o in flags if o.kind == "wait" and o.event == s.event and o.event_id == s.event_id
                   and o.start > s.start and o.function is not None and s.function is not None
                   and o.function.id == s.function.id), None)
         before = _neighbour_pipe(ctx, s.statement, -1, by_statement)
         after = _neighbour_pipe(ctx, w.statement, +1, by_statement) if w is not None else None
-        if before == s.src or after == s.dst:
-            continue
-        if (before is not None and before == s.dst) or (after is not None and after == s.src):
+        if before == s.dst and after == s.src:
             yield Finding(CODE, f"SetFlag<HardEvent::{s.event}> is written backwards: the work before it is on "
                                 f"{before or '?'} and the work after its WaitFlag on {after or '?'}, so this event "
                                 f"does not hold the consumer back; use HardEvent::{s.dst}_{s.src}",
@@ -89,14 +90,29 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _neighbour_pipe(ctx: LintContext, statement: Node, step: int, by_statement: dict[int, Call]) -> str | None:
+    """The pipe of the nearest work in the same block, `step` = -1 before or +1 after the statement: up to four
+    statements away, passing over other synchronisation calls, declarations and calls whose pipe is not known or is
+    the scalar pipe; a control statement ends the search."""
     items, i = block_neighbours(statement)
-    j = i + step
-    if i < 0 or not 0 <= j < len(items):
+    if i < 0:
         return None
-    c = by_statement.get(items[j].id)
-    if c is None or c.short in _SYNC:
-        return None  # another synchronisation call is not work on a pipe
-    return pipe_of(ctx, c)
+    j = i + step
+    for _ in range(_REACH):
+        if not 0 <= j < len(items):
+            return None
+        node = items[j]
+        c = by_statement.get(node.id)
+        if c is None:
+            if node.type != "declaration":
+                return None
+        elif c.short not in _SYNC:
+            pipe = pipe_of(ctx, c)
+            if pipe is None:
+                return None  # a helper of the kernel's own, or a call whose pipe is not known: it may do the work
+            if pipe != "S":
+                return pipe
+        j += step
+    return None
 
 
 def _barrier(ctx: LintContext, b: SyncOp, by_statement: dict[int, Call]) -> Iterator[Finding]:
