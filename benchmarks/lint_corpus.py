@@ -3,8 +3,9 @@
     nice python benchmarks/lint_corpus.py [--root /work/ext] [--extra DIR ...] [--per-repo N] [--json out.json]
 
 Collects every AscendC kernel file (`is_ascendc`: ``.asc``, or C++ that includes an Ascend C header or uses
-``__aicore__``) under the ``op_kernel`` folders of ops-math and ops-nn, under asc-devkit's ``examples``, and under
-each ``--extra`` folder (contest kernels copied to /tmp), and lints each in this one process with the settings the
+``__aicore__``) under the ``op_kernel`` folders of ops-math and ops-nn (not their ``tests/`` folders: host-side unit tests),
+under asc-devkit's ``examples``, the contest kernels of NPUKernelBench's ``tasks``, MultiKernelBench and
+cann-bench, and under each ``--extra`` folder, and lints each in this one process with the settings the
 CLI uses (the CANN version and arch are read from the project, as `akgen check` does). It prints the number of
 files, findings per rule and severity, time per file (median, p90, max), and every error with its judgement from
 ``benchmarks/lint_corpus_judgements.toml``: ``TRUE`` (a real bug), ``FALSE`` (the checker is wrong), or ``NEW``
@@ -40,7 +41,8 @@ from akgen_lsp.config import defaults
 
 HERE = Path(__file__).resolve().parent
 JUDGEMENTS = HERE / "lint_corpus_judgements.toml"
-SOURCES = (("ops-math", "op_kernel"), ("ops-nn", "op_kernel"), ("asc-devkit/examples", ""))
+SOURCES = (("ops-math", "op_kernel"), ("ops-nn", "op_kernel"), ("asc-devkit/examples", ""),
+           ("NPUKernelBench/tasks", ""), ("MultiKernelBench", ""), ("cann-bench", ""))
 SUFFIXES = {".cpp", ".cc", ".h", ".hpp", ".asc", ".cce"}
 
 
@@ -54,7 +56,8 @@ def collect(root: Path, extra: list[Path], per_repo: int | None) -> list[tuple[s
             print(f"note: {base} is missing; skipped", file=sys.stderr)
             continue
         files = []
-        for dirpath, _dirs, names in os.walk(base):
+        for dirpath, dirs, names in os.walk(base):
+            dirs[:] = [d for d in dirs if d != "tests"]  # the operators' host-side unit tests are not kernels
             if part and part not in Path(dirpath).parts:
                 continue
             for n in names:

@@ -384,6 +384,17 @@ class Catalog:
                 todo.extend(f"{ns}::{b}" if ns else b for b in kn.bases)
         return False
 
+    def namespace_names(self, namespace: str) -> list[str]:
+        """Short names the hand-written entries and the headers' names file declare directly in `namespace`."""
+        cache = self.__dict__.setdefault("_ns_names", {})
+        if namespace not in cache:
+            prefix = namespace + "::"
+            shorts = {e.short for e in self.namespace_members(namespace)}
+            shorts.update(kn.short for kn in self.names.values()
+                          if kn.name.startswith(prefix) and "::" not in kn.name[len(prefix):])
+            cache[namespace] = sorted(shorts)
+        return cache[namespace]
+
     def header_arity_ok(self, short: str, nargs: int) -> bool:
         """Whether some function or method the headers declare under the short name `short` takes `nargs`."""
         return any(kn.accepts(nargs) for kn in self.names_by_short.get(short, ()))

@@ -422,9 +422,11 @@ def read_tree(root: Path) -> dict[str, NameFact]:
                     merged[fact.name] = fact
                 else:
                     old.archs |= fact.archs
-                    old.arities |= fact.arities
                     if old.family == "impl" and fact.family != "impl":
-                        old.family, old.header = fact.family, fact.header
+                        # the public declaration's argument counts, not those of internal overloads
+                        old.family, old.header, old.arities = fact.family, fact.header, set(fact.arities)
+                    elif (old.family == "impl") == (fact.family == "impl"):
+                        old.arities |= fact.arities
     for name in everywhere:
         merged[name].archs = set()
     for alias in [f for f in merged.values() if f.kind == "namespace" and f.alias]:

@@ -17,7 +17,9 @@ own CMake, whose kernel entries are found without C linkage), ``custom-op`` (an 
 ``op_host/``: the msopgen layout), ``direct`` (``.asc`` or a ``<<<...>>>`` launch), else ``unknown``.
 
 `file_arch(path, text)` reads the arch a file is written for where the project says so: a path with an ``arch35``
-folder (the ops repositories' Ascend 950 code), or a file that includes headers of an ``arch35/`` folder. It returns None where the file does not say (the setting or its default applies).
+folder (the ops repositories' Ascend 950 code), a file that includes headers of an ``arch35/`` folder, or one
+that uses the register or SIMT API (``MicroAPI::``, ``Reg::``, ``Simt::``, ``__simd_vf__``), which only Ascend 950
+has; a name ending in ``_310p`` is the operator's 310P kernel. It returns None where the file does not say (the setting or its default applies).
 
 Results are cached per folder; `clear_cache()` drops them (the server calls it when a project file changes).
 """
@@ -39,6 +41,7 @@ _CMAKE_ARCH = re.compile(r'(?:CMAKE_ASC_ARCHITECTURES|npu-arch[= ])\s*"?(dav[-_]
 _ARCH35_INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:[\w./]*/)?arch35/', re.M)
 
 ASCEND950 = "Ascend950PR"
+_ONLY_950_USE = re.compile(r"\b(?:MicroAPI|Reg|Simt)::[A-Z]\w*|__simd_vf__|__simt_vf__|\basc_vf_call\b")
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,8 @@ def file_arch(path: str | Path, text: str) -> tuple[str, str] | None:
         return ASCEND950, "the file is under an arch35/ folder (Ascend 950 code in CANN's operator repositories)"
     if _ARCH35_INCLUDE.search(text[:100_000]):
         return ASCEND950, "it includes the operator's arch35/ headers (Ascend 950 code)"
+    if _ONLY_950_USE.search(text[:200_000]):
+        return ASCEND950, "it uses the register or SIMT API (MicroAPI / Reg / Simt), which only Ascend 950 has"
     if re.search(r"(?:^|_)310p(?:_|\.|$)", Path(path).name.lower()):
         return "Ascend310P", "its name ends in _310p (the operator's Atlas inference kernel)"
     return None

@@ -238,7 +238,7 @@ def _unknown(
     if namespace:
         what = {"template": "no template named", "type": "no type named"}.get(role, "no member named")
         head = f"{what} '{short}' in namespace '{scope}'"
-        pool = [e.short for e in cat.namespace_members(scope)]
+        pool = cat.namespace_names(scope)
     else:
         head = f"no member named '{short}' in '{scope}'"
         pool = [e.short for e in (cat.members(scope) if ns_kind == "class" else cat.children.get(scope, []))]

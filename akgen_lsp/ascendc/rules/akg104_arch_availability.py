@@ -9,8 +9,10 @@ arch is another one:
 - the SIMT API ``AscendC::Simt::*`` (CANN 9.0's thread-level API);
 - a catalog entry marked for 3510 only (``archs = ["3510"]``).
 
-The target arch is the ``arch`` setting, or what the file and project say (a file under ``arch35/``, a CMake
-``CMAKE_ASC_ARCHITECTURES dav-3510``): see ``akgen info``. A call inside a preprocessor branch (``#if
+The target arch is the ``arch`` setting, or what the file and project say (a file under ``arch35/`` or one
+that uses these APIs is Ascend 950 code; a CMake ``CMAKE_ASC_ARCHITECTURES``): see ``akgen info``. So the rule
+speaks when the setting or the project names another arch (``arch = "Ascend910B2"`` in ``akgen.toml``, a CMake
+``dav-2201`` build) and the file uses a 950-only API. A call inside a preprocessor branch (``#if
 __NPU_ARCH__ == 3510``) is left alone, since the build picks the branch per arch.
 
 ## Why is this bad?
