@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from akgen_lsp.ascendc.syntax import Call, calls, lookup
+from akgen_lsp.ascendc.syntax import Call, calls, functions, lookup
 
 if TYPE_CHECKING:
     from akgen_lsp.ascendc.context import LintContext
@@ -137,6 +137,8 @@ def _is_global(ctx: LintContext, node: Node) -> bool | None:
 
 def pipe_of(ctx: LintContext, call: Call) -> str | None:
     """The pipe an Ascend C call issues on, or None (not an Ascend C call, or not told)."""
+    if call.short == "asc_vf_call":
+        return "V"  # launches a vector function (the register API) on the vector pipe
     if call.resolved is None:
         return None
     if call.short in ("DataCopy", "DataCopyPad") and len(call.args) >= 2:
@@ -150,6 +152,31 @@ def pipe_of(ctx: LintContext, call: Call) -> str | None:
     if entry is None or entry.pipe in ("none", "ALL"):
         return None
     return entry.pipe if entry.pipe in PIPES else None
+
+
+def helper_pipe(ctx: LintContext, call: Call, last: bool) -> str | None:
+    """For a call of a function the file defines (``CopyIn(i)``, ``this->Compute()``): the pipe of the last (or first)
+    work in its body whose pipe is known and is not the scalar pipe; None when the body says nothing or the name
+    has several definitions."""
+    if call.receiver is not None and call.receiver.type != "this":
+        return None
+    bodies = ctx.memo.get("sync.bodies")
+    if bodies is None:
+        bodies = ctx.memo["sync.bodies"] = {}
+        for fn in functions(ctx.parsed):
+            if fn.body is not None:
+                bodies.setdefault(fn.name, []).append(fn.node)
+    defs = bodies.get(call.short, [])
+    if len(defs) != 1:
+        return None
+    model = sync_model(ctx)
+    inner = [c for c in model.calls if c.in_function is not None and c.in_function.id == defs[0].id
+             and c.short not in ("SetFlag", "WaitFlag", "PipeBarrier")]
+    for c in (reversed(inner) if last else inner):
+        pipe = pipe_of(ctx, c)
+        if pipe is not None and pipe != "S":
+            return pipe
+    return None
 
 
 def block_neighbours(statement: Node) -> tuple[list[Node], int]:

@@ -126,8 +126,11 @@ def _other_namespace_takes(ctx: LintContext, call: Call, n: int) -> bool:
         for a in call.args:
             if a.type != "identifier":
                 continue
-            d = lookup(pf, pf.node_text(a), a)
-            if d is not None and _REG_TYPE.search(d.type_text or ""):
+            name = pf.node_text(a)
+            d = lookup(pf, name, a)
+            declared = d.type_text if d is not None else ""
+            if _REG_TYPE.search(declared or "") or (d is None and re.search(
+                    rf"\b(?:RegTensor|MaskReg)\s*<[^;]*?>\s*(?:\w+\s*,\s*)*{re.escape(name)}\b", ctx.text)):
                 kn = names.get(f"AscendC::MicroAPI::{call.short}")
                 return kn is not None and kn.accepts(n)
     return False

@@ -150,8 +150,8 @@ def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
     """A kernel of a custom-op project (``op_kernel/``, tiling macros), which the framework finds by its C name; or
     one with the custom-op parameters (``..., GM_ADDR workspace, GM_ADDR tiling``) that this file does not launch
     itself. A kernel of a direct-launch project (``.asc``, ``<<<...>>>`` from another file) needs no C linkage."""
-    if Path(ctx.path).suffix.lower() == ".asc":
-        return False
+    if Path(ctx.path).suffix.lower() == ".asc" or _launched_here(ctx, fn.name):
+        return False  # launched with <<<...>>> from this file: C++ linkage is fine
     if "op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None:
         return True
     params = _params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")

@@ -10,9 +10,10 @@ headers of its ``op_kernel`` folder and what they include), reports:
 - a ``WaitFlag`` whose event id is set only later in the same block, and nowhere else (error): the first wait
   comes before any set, so it waits forever;
 - a ``SetFlag`` of an event that nothing waits on (warning): the flag stays set and the pipes are not ordered;
-- two ``SetFlag`` (or two ``WaitFlag``) of one event and id in a row in one block, with nothing of the other kind
-  between them and no statement between that hands the id to a helper (error): the second wait never ends, or
-  one set is never consumed.
+- two ``SetFlag`` (or two ``WaitFlag``) of one event and id in a row, with nothing of the other kind between
+  them, in one block or the second at the top level of a loop that follows the first (error): the second wait
+  never ends, or one set is never consumed. A statement between them that mentions the id outside a
+  ``SetFlag``/``WaitFlag`` call (a helper that syncs on it) silences this.
 
 A file in which some ``SetFlag``/``WaitFlag`` takes its event from a template parameter or a variable is checked
 only for the events it writes literally, and only for waits that nothing sets. A wait inside an ``if constexpr``
@@ -48,6 +49,7 @@ No automatic fix: where the set belongs depends on which data the wait guards.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import pairwise
 
@@ -131,7 +133,8 @@ def _in_if_constexpr(node: Node) -> bool:
 
 def _repeats(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, SyncOp]]:
     """Two SetFlags (or two WaitFlags) of one event and id in a row in one function, with nothing of the other kind
-    between them and not in exclusive branches of an ``if``."""
+    between them: in one block, or the second the first of its kind in the body of a loop that follows the first in
+    its block (the loop's first iteration repeats it); and no statement between them hands the id to a helper."""
     by_key: dict[tuple[int, str, str], list[SyncOp]] = {}
     for o in flags:
         if o.function is not None and o.event:
@@ -139,8 +142,42 @@ def _repeats(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, SyncOp]]:
     for ops in by_key.values():
         ops.sort(key=lambda o: o.start)
         for a, b in pairwise(ops):
-            if a.kind == b.kind and _same_block(a, b) and not _handed_to_helper(a, b):
+            if a.kind != b.kind:
+                continue
+            between = _between(a, b)
+            if between is not None and not any(a.event_id and a.event_id in _without_flags(t) for t in between):
                 yield a, b
+
+
+_LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
+_FLAG_CALL = re.compile(r"\b(?:AscendC::)?(?:SetFlag|WaitFlag)\s*<[^;]*?>\s*\([^;]*\)\s*;")
+
+
+def _without_flags(text: str) -> str:
+    return _FLAG_CALL.sub("", text).replace(" ", "")
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace") if node.text else ""
+
+
+def _between(a: SyncOp, b: SyncOp) -> list[str] | None:
+    """The texts of the statements between `a` and `b` when they are related as `_repeats` needs, else None."""
+    block = a.statement.parent
+    if block is None or b.statement.parent is None:
+        return None
+    if b.statement.parent.id == block.id:
+        return [_text(st) for st in block.named_children
+                if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte]
+    body = b.statement.parent
+    loop = body.parent
+    if body.type != "compound_statement" or loop is None or loop.type not in _LOOPS or loop.parent is None \
+            or loop.parent.id != block.id:
+        return None
+    out = [_text(st) for st in block.named_children
+           if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte]
+    out += [_text(st) for st in body.named_children if st.end_byte <= b.statement.start_byte]
+    return out
 
 
 def _same_block(a: SyncOp, b: SyncOp) -> bool:
@@ -149,15 +186,10 @@ def _same_block(a: SyncOp, b: SyncOp) -> bool:
 
 
 def _handed_to_helper(a: SyncOp, b: SyncOp) -> bool:
-    """Whether a statement between `a` and `b` mentions the event id (a helper that sets or waits on it)."""
-    parent = a.statement.parent
-    assert parent is not None
-    for st in parent.named_children:
-        if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte:
-            text = st.text.decode("utf-8", "replace").replace(" ", "") if st.text else ""
-            if a.event_id and a.event_id in text:
-                return True
-    return False
+    """Whether a statement between `a` and `b` (in one block) mentions the event id outside a SetFlag/WaitFlag call
+    (a helper that sets or waits on it)."""
+    between = _between(a, b)
+    return between is None or any(a.event_id and a.event_id in _without_flags(t) for t in between)
 
 
 def _exclusive(a: Node, b: Node) -> bool:

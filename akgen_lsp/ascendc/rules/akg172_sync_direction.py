@@ -14,8 +14,9 @@ reports:
   the X -> Y dependency needs ``SetFlag``/``WaitFlag<HardEvent::X_Y>``.
 
 Only the nearest work in the same block is compared (up to four statements away, passing over other
-synchronisation calls, declarations and scalar calls; a call whose pipe is not known, such as a helper of the
-kernel's own, ends the search).
+synchronisation calls, declarations and scalar calls; a helper the file defines counts as the last work
+(before the set) or the first work (after the wait) of its body; a call whose pipe is not known ends the
+search).
 
 ## Why is this bad?
 Each pipe runs its own instruction queue. ``SetFlag<X_Y>`` is issued on pipe X and ``WaitFlag<X_Y>`` holds pipe Y
@@ -52,7 +53,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from akgen_lsp.ascendc.context import LintContext
-from akgen_lsp.ascendc.kernel_model.sync import SyncOp, block_neighbours, pipe_of, sync_model
+from akgen_lsp.ascendc.kernel_model.sync import SyncOp, block_neighbours, helper_pipe, pipe_of, sync_model
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.ascendc.syntax import Call
 from akgen_lsp.findings import Finding, Severity
@@ -77,8 +78,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         w = next((o for o in flags if o.kind == "wait" and o.event == s.event and o.event_id == s.event_id
                   and o.start > s.start and o.function is not None and s.function is not None
                   and o.function.id == s.function.id), None)
-        before = _neighbour_pipe(ctx, s.statement, -1, by_statement)
-        after = _neighbour_pipe(ctx, w.statement, +1, by_statement) if w is not None else None
+        passed: list[str] = []
+        before = _neighbour_pipe(ctx, s.statement, -1, by_statement, passed)
+        after = _neighbour_pipe(ctx, w.statement, +1, by_statement, passed) if w is not None else None
+        if f"{s.dst}_{s.src}" in passed:
+            continue  # the right pair is already there: this one is redundant, not backwards
         if before == s.dst and after == s.src:
             yield Finding(CODE, f"SetFlag<HardEvent::{s.event}> is written backwards: the work before it is on "
                                 f"{before or '?'} and the work after its WaitFlag on {after or '?'}, so this event "
@@ -89,10 +93,12 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         yield from _barrier(ctx, b, by_statement)
 
 
-def _neighbour_pipe(ctx: LintContext, statement: Node, step: int, by_statement: dict[int, Call]) -> str | None:
+def _neighbour_pipe(ctx: LintContext, statement: Node, step: int, by_statement: dict[int, Call],
+                    passed: list[str] | None = None) -> str | None:
     """The pipe of the nearest work in the same block, `step` = -1 before or +1 after the statement: up to four
-    statements away, passing over other synchronisation calls, declarations and calls whose pipe is not known or is
-    the scalar pipe; a control statement ends the search."""
+    statements away, passing over other synchronisation calls (their template arguments are added to `passed`),
+    declarations and scalar calls; a helper the file defines counts as the last (before) or first (after) work of
+    its body; a call whose pipe is not known, or a control statement, ends the search."""
     items, i = block_neighbours(statement)
     if i < 0:
         return None
@@ -105,10 +111,14 @@ def _neighbour_pipe(ctx: LintContext, statement: Node, step: int, by_statement: 
         if c is None:
             if node.type != "declaration":
                 return None
-        elif c.short not in _SYNC:
+        elif c.short in _SYNC:
+            if passed is not None and c.template_args:
+                passed.append(c.template_args[0].replace(" ", "").rsplit("::", 1)[-1])
+        else:
             pipe = pipe_of(ctx, c)
             if pipe is None:
-                return None  # a helper of the kernel's own, or a call whose pipe is not known: it may do the work
+                # a helper of the kernel's own: the last (before) or first (after) work in its body, else unknown
+                return helper_pipe(ctx, c, last=step < 0) if c.user_defined else None
             if pipe != "S":
                 return pipe
         j += step
