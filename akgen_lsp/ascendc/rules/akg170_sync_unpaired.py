@@ -10,8 +10,11 @@ headers of its ``op_kernel`` folder and what they include), reports:
 - a ``WaitFlag`` whose event id is set only later in the same block, and nowhere else (error): the first wait
   comes before any set, so it waits forever;
 - a ``SetFlag`` of an event that nothing waits on (warning): the flag stays set and the pipes are not ordered;
+- a loop that only sets (or only waits on) an event and id, unconditionally at the top level of its body (error):
+  each iteration sets again before a wait, or the second iteration waits forever;
 - two ``SetFlag`` (or two ``WaitFlag``) of one event and id in a row, with nothing of the other kind between
-  them, in one block or the second at the top level of a loop that follows the first (error): the second wait
+  them, in one block, or the second at the top level of a loop that follows the first, or the first at the top
+  level of a loop and the second after that loop (error): the second wait
   never ends, or one set is never consumed. A statement between them that mentions the id outside a
   ``SetFlag``/``WaitFlag`` call (a helper that syncs on it) silences this.
 
@@ -79,6 +82,16 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     sets, waits = model.events_set(), model.events_waited()
     other = None
     repeated: set[int] = set()
+    for op, loop in _one_kind_in_loop(flags):
+        repeated.add(id(op))
+        if op.kind == "wait":
+            yield _finding(ctx, op, f"WaitFlag<HardEvent::{op.event}>({op.event_id}) waits on every iteration of the "
+                                    f"loop on line {loop.start_point[0] + 1}, which never sets it: the second "
+                                    "iteration waits forever; SetFlag it again in the loop")
+        else:
+            yield _finding(ctx, op, f"SetFlag<HardEvent::{op.event}>({op.event_id}) is set on every iteration of the "
+                                    f"loop on line {loop.start_point[0] + 1}, which never waits on it: each set "
+                                    "lands before the previous one was consumed; WaitFlag it in the loop")
     for a, b in _repeats(flags):
         repeated.add(id(b))
         if b.kind == "wait":
@@ -120,6 +133,28 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             yield _finding(ctx, op, f"SetFlag<HardEvent::{ev}> is never waited on: no WaitFlag<HardEvent::{ev}> in "
                                     f"this kernel, so the {op.dst} pipe is not held back and the flag stays set; "
                                     "add the WaitFlag before the work that needs the data", Severity.WARNING)
+
+
+def _one_kind_in_loop(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, Node]]:
+    """An op at the top level of a loop's body whose event and id the loop only sets (or only waits on), with no
+    statement of the loop mentioning the id outside a SetFlag/WaitFlag call (a helper that syncs on it)."""
+    seen: set[tuple[int, str, str]] = set()
+    for op in flags:
+        body = op.statement.parent
+        loop = body.parent if body is not None else None
+        if body is None or loop is None or body.type != "compound_statement" or loop.type not in _LOOPS:
+            continue
+        key = (loop.id, str(op.event), op.event_id)
+        if key in seen:
+            continue
+        seen.add(key)
+        inside = [o for o in flags if o.event == op.event and o.event_id == op.event_id
+                  and loop.start_byte <= o.start <= loop.end_byte]
+        if any(o.kind != op.kind for o in inside):
+            continue
+        if op.event_id and op.event_id in _without_flags(_text(body)):
+            continue
+        yield op, loop
 
 
 def _in_if_constexpr(node: Node) -> bool:
@@ -171,13 +206,21 @@ def _between(a: SyncOp, b: SyncOp) -> list[str] | None:
                 if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte]
     body = b.statement.parent
     loop = body.parent
-    if body.type != "compound_statement" or loop is None or loop.type not in _LOOPS or loop.parent is None \
-            or loop.parent.id != block.id:
-        return None
-    out = [_text(st) for st in block.named_children
-           if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte]
-    out += [_text(st) for st in body.named_children if st.end_byte <= b.statement.start_byte]
-    return out
+    if body.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
+            and loop.parent.id == block.id:
+        # `a`, then a loop whose body repeats it at its top level before the other kind
+        out = [_text(st) for st in block.named_children
+               if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte]
+        return out + [_text(st) for st in body.named_children if st.end_byte <= b.statement.start_byte]
+    loop = block.parent
+    if block.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
+            and loop.parent.id == body.id:
+        # `a` at the top level of a loop body with nothing of the other kind after it in the loop, then `b` after
+        # the loop: the loop's next iteration (or the code after it) repeats `a`'s kind
+        out = [_text(st) for st in block.named_children if a.statement.end_byte <= st.start_byte]
+        return out + [_text(st) for st in body.named_children
+                      if loop.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte]
+    return None
 
 
 def _same_block(a: SyncOp, b: SyncOp) -> bool:

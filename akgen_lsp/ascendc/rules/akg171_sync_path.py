@@ -10,7 +10,8 @@ same event and id (free calls, the event written as a ``HardEvent`` enumerator),
   followed by a return of its own block hands the flag to a later call on purpose, and is left alone;
 - a loop whose body waits on ``(E, id)`` before setting it again (the double-buffer pattern: the wait at the top
   consumes the previous iteration's set), when nothing after the loop in that function, nor any other function of
-  the file, waits on it (warning): the set of the last iteration is never consumed.
+  the file, waits on it, and the set is not conditional inside the loop (``if (i != last)``) (warning): the set
+  of the last iteration is never consumed.
 
 ## Why is this bad?
 Every ``SetFlag`` must be consumed by exactly one ``WaitFlag``. A set left over when the kernel ends unbalances the
@@ -142,6 +143,9 @@ def _loop_tail(ctx: LintContext, ops: list[SyncOp], flags: list[SyncOp]) -> Iter
         s = next((o for o in ops[i + 1:] if o.event == w.event and o.event_id == w.event_id), None)
         if s is None or s.kind != "set" or s.start > loop.end_byte:
             continue  # not the carried pattern (wait, then set again in the same loop body)
+        body = s.statement.parent
+        if body is None or body.parent is None or body.parent.id != loop.id:
+            continue  # the set is conditional (``if (i != last) SetFlag(...)``): the last iteration may skip it
         after = [o for o in ops if o.kind == "wait" and o.event == w.event and o.start > loop.end_byte]
         outside = [o for o in flags if o.kind == "wait" and o.event == w.event and o.function is not None
                    and o.function.id != fn.id]
