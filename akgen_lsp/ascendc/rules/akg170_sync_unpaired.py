@@ -80,9 +80,11 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     if not flags:
         return
     sets, waits = model.events_set(), model.events_waited()
-    other = None
     repeated: set[int] = set()
+    other = _elsewhere(ctx) if flags else frozenset()
     for op, loop in _one_kind_in_loop(flags):
+        if (("WaitFlag" if op.kind == "set" else "SetFlag"), op.event) in other:
+            continue  # another file of the kernel does the other half
         repeated.add(id(op))
         if op.kind == "wait":
             yield _finding(ctx, op, f"WaitFlag<HardEvent::{op.event}>({op.event_id}) waits on every iteration of the "
@@ -154,6 +156,11 @@ def _one_kind_in_loop(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, Node]]:
             continue
         if op.event_id and op.event_id in _without_flags(_text(body)):
             continue
+        if _varies_in(op.event_id, loop):
+            continue  # the id changes from one iteration to the next (eventList[i], ping-pong): not one flag
+        if any(o.event == op.event and o.kind != op.kind and o.function is not None and op.function is not None
+               and o.function.id != op.function.id for o in flags):
+            continue  # another function does the other half: a helper the loop calls may set (or wait) there
         yield op, loop
 
 
@@ -185,6 +192,17 @@ def _repeats(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, SyncOp]]:
 
 
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
+_ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*(?:\]\s*)?(?:[-+*/%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)")
+
+
+def _varies_in(event_id: str, loop: Node) -> bool:
+    """Whether the id mentions a name the loop changes (its counter, a ping-pong flag toggled in it), or is a
+    call (its value may change each time)."""
+    if "(" in event_id.replace("static_cast<event_t>(", "").replace("(event_t)", ""):
+        return True
+    text = _text(loop)
+    changed = {a or b for a, b in _ASSIGNED.findall(text)}
+    return any(re.search(rf"\b{re.escape(name)}\b", event_id) for name in changed if name)
 _FLAG_CALL = re.compile(r"\b(?:AscendC::)?(?:SetFlag|WaitFlag)\s*<[^;]*?>\s*\([^;]*\)\s*;")
 
 
@@ -207,14 +225,14 @@ def _between(a: SyncOp, b: SyncOp) -> list[str] | None:
     body = b.statement.parent
     loop = body.parent
     if body.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
-            and loop.parent.id == block.id:
+            and loop.parent.id == block.id and not _varies_in(a.event_id, loop):
         # `a`, then a loop whose body repeats it at its top level before the other kind
         out = [_text(st) for st in block.named_children
                if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte]
         return out + [_text(st) for st in body.named_children if st.end_byte <= b.statement.start_byte]
     loop = block.parent
     if block.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
-            and loop.parent.id == body.id:
+            and loop.parent.id == body.id and not _varies_in(a.event_id, loop):
         # `a` at the top level of a loop body with nothing of the other kind after it in the loop, then `b` after
         # the loop: the loop's next iteration (or the code after it) repeats `a`'s kind
         out = [_text(st) for st in block.named_children if a.statement.end_byte <= st.start_byte]
