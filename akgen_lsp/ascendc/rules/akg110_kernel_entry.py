@@ -10,7 +10,8 @@ Checks every kernel entry (a function declared ``__global__``):
   (``<<<...>>>``, ``.asc``) does not need it, and neither does a kernel of CANN's own operator repositories
   (a project whose ``version.cmake`` calls ``set_cann_package``, such as hicann ops-math / ops-nn for CANN 9.x:
   their build generates the launch code from the op definition and binds the entry by its C++ name; 370 of the
-  620 ops-math entries are written without it);
+  620 ops-math entries are written without it), nor a kernel under an ``op_kernel/`` with no ``op_host/`` beside
+  it that the file launches itself with ``<<<...>>>`` (cann-bench's own kernels);
 - it returns ``void`` and is a free function, not a member of a class.
 
 An ``extern "C" __aicore__ void`` function with ``GM_ADDR`` parameters, in a file without any ``__global__``
@@ -150,8 +151,11 @@ def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
     """A kernel of a custom-op project (``op_kernel/``, tiling macros), which the framework finds by its C name; or
     one with the custom-op parameters (``..., GM_ADDR workspace, GM_ADDR tiling``) that this file does not launch
     itself. A kernel of a direct-launch project (``.asc``, ``<<<...>>>`` from another file) needs no C linkage."""
-    if Path(ctx.path).suffix.lower() == ".asc" or _launched_here(ctx, fn.name):
-        return False  # launched with <<<...>>> from this file: C++ linkage is fine
+    if Path(ctx.path).suffix.lower() == ".asc":
+        return False
+    here = Path(ctx.path)
+    if ctx.project.kind == "direct" and here.is_absolute() and here.is_file() and _launched_here(ctx, fn.name):
+        return False  # on disk, no op_host beside its op_kernel, launched with <<<...>>> here: C++ linkage is fine
     if "op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None:
         return True
     params = _params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")
