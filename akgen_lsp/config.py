@@ -46,8 +46,12 @@ class Key:
 
 
 _KEYS: tuple[Key, ...] = (
-    Key("arch", str, "Ascend910B2", "Hardware profile: Ascend910B1..B4, Ascend910_93, Ascend310P."),
-    Key("cann.version", str, "8.5", "CANN version the kernel targets; decides which API names exist (AKG103)."),
+    Key("arch", str, "Ascend910B2", "Hardware profile: Ascend910B1..B4, Ascend910_93, Ascend310P, Ascend950PR, "
+        "Ascend950DT (also 950, dav-3510). Unset, a file under arch35/ (or including arch35/ headers) is checked "
+        "for Ascend950PR."),
+    Key("cann.version", str, "9.0", "CANN version the kernel targets; decides which API names exist (AKG103). "
+        "Unset, the project's version.cmake (set_cann_package), version.info, CMake CANN_VERSION or requirements pin "
+        "is read first."),
     Key("files.extensions", list, [".asc"], "Files always treated as AscendC."),
     Key(
         "files.cpp_extensions",

@@ -1,4 +1,4 @@
-"""Hardware profiles (Ascend 910B1..B4, 910_93, 310P) as data: ``catalog/arch/<name>.toml``.
+"""Hardware profiles (Ascend 910B1..B4, 910_93, 310P, 950PR/950DT) as data: ``catalog/arch/<name>.toml``.
 
 A profile file looks like::
 
@@ -141,7 +141,10 @@ def arch_names(folder: Path = ARCH_DIR) -> list[str]:
 
 
 _ALIASES = {"910b1": "Ascend910B1", "910b2": "Ascend910B2", "910b3": "Ascend910B3", "910b4": "Ascend910B4",
-            "910_93": "Ascend910_93", "910_9391": "Ascend910_93", "310p": "Ascend310P"}
+            "910_93": "Ascend910_93", "910_9391": "Ascend910_93", "310p": "Ascend310P",
+            "950": "Ascend950PR", "950pr": "Ascend950PR", "950dt": "Ascend950DT", "950pr_9599": "Ascend950PR",
+            "dav-3510": "Ascend950PR", "dav_3510": "Ascend950PR", "3510": "Ascend950PR", "2201": "Ascend910B2",
+            "dav-2201": "Ascend910B2", "dav-2002": "Ascend310P", "2002": "Ascend310P"}
 
 
 def canonical_arch(name: str) -> str:

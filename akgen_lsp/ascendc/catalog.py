@@ -59,6 +59,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
+NAMES_FILE = CATALOG_DIR / "names" / "asc_devkit.tsv"
 SCHEMA = 1
 KINDS = ("class", "method", "function", "macro", "enum", "enumerator", "type", "variable", "namespace")
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL", "none")
@@ -161,6 +162,47 @@ class Invented:
     negate: int | None = None  # the replacement takes this argument (0-based) negated: Subs(d, s, v, n) = Adds(d, s, -v, n)
 
 
+@dataclass(frozen=True, slots=True)
+class KnownName:
+    """A name the newest headers declare (the generated names file): facts only, no signature or doc."""
+
+    name: str
+    kind: str  # function | method | class | enum | enumerator | type | variable | namespace
+    family: str  # basic_api, adv_api, c_api, simt_api, tensor_api, utils, impl, ...
+    archs: tuple[str, ...] = ()  # __NPU_ARCH__ values where only those have it; () for all or not known
+    arities: tuple[tuple[int, int], ...] = ()  # (min, max) arguments per declaration; max -1: variadic
+    bases: tuple[str, ...] = ()
+    header: str = ""
+
+    @property
+    def short(self) -> str:
+        return self.name.rsplit("::", 1)[-1]
+
+    def accepts(self, nargs: int) -> bool:
+        return any(lo <= nargs and (hi < 0 or nargs <= hi) for lo, hi in self.arities)
+
+
+def read_names(path: Path) -> dict[str, KnownName]:
+    """The names file written by ``benchmarks/catalog_coverage.py --write`` (tab-separated, ``#`` comments)."""
+    out: dict[str, KnownName] = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 7:
+            raise CatalogError(f"{path.name}: a line has {len(cols)} columns, not 7: {line!r}")
+        name, kind, family, archs, arities, bases, header = cols[:7]
+        ar = []
+        for piece in filter(None, arities.split(";")):
+            lo, _, hi = piece.partition("-")
+            ar.append((int(lo), -1 if hi == "*" else int(hi)))
+        out[name] = KnownName(name, kind, family, tuple(filter(None, archs.split(","))), tuple(ar),
+                              tuple(filter(None, bases.split(","))), header)
+    return out
+
+
 def parse_version(text: str) -> tuple[int, ...]:
     parts = re.findall(r"\d+", text)
     return tuple(int(p) for p in parts[:3]) or (0,)
@@ -246,7 +288,13 @@ def parse_signature(signature: str, form: str = "", template: str = "") -> Overl
 class Catalog:
     """All entries, indexed by qualified name, by short name and by parent class."""
 
-    def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = ()) -> None:
+    def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = (),
+                 names: Mapping[str, KnownName] | None = None) -> None:
+        self.names: dict[str, KnownName] = dict(names or {})
+        self.names_by_short: dict[str, list[KnownName]] = {}
+        for kn in self.names.values():
+            if kn.kind in ("function", "method"):
+                self.names_by_short.setdefault(kn.short, []).append(kn)
         self.entries: dict[str, Entry] = {}
         self.by_short: dict[str, list[Entry]] = {}
         self.children: dict[str, list[Entry]] = {}
@@ -312,6 +360,44 @@ class Catalog:
             if e is not None:
                 return e
         return None
+
+    def known(self, name: str) -> bool:
+        """Whether `name` (qualified) is a hand-written entry or a name the newest headers declare."""
+        return name in self.entries or name in self.names
+
+    def known_member(self, cls: str, short: str) -> bool:
+        """Whether class `cls` or one of its bases (the catalog's or the headers') declares a member `short`."""
+        if self.member(cls, short) is not None:
+            return True
+        seen: set[str] = set()
+        todo = list(self.bases_of(cls))
+        while todo:
+            c = todo.pop()
+            if c in seen:
+                continue
+            seen.add(c)
+            if f"{c}::{short}" in self.names:
+                return True
+            kn = self.names.get(c)
+            if kn is not None:
+                ns = c.rpartition("::")[0]
+                todo.extend(f"{ns}::{b}" if ns else b for b in kn.bases)
+        return False
+
+    def namespace_names(self, namespace: str) -> list[str]:
+        """Short names the hand-written entries and the headers' names file declare directly in `namespace`."""
+        cache = self.__dict__.setdefault("_ns_names", {})
+        if namespace not in cache:
+            prefix = namespace + "::"
+            shorts = {e.short for e in self.namespace_members(namespace)}
+            shorts.update(kn.short for kn in self.names.values()
+                          if kn.name.startswith(prefix) and "::" not in kn.name[len(prefix):])
+            cache[namespace] = sorted(shorts)
+        return cache[namespace]
+
+    def header_arity_ok(self, short: str, nargs: int) -> bool:
+        """Whether some function or method the headers declare under the short name `short` takes `nargs`."""
+        return any(kn.accepts(nargs) for kn in self.names_by_short.get(short, ()))
 
     def classes(self) -> list[Entry]:
         return [e for e in self.entries.values() if e.kind == "class"]
@@ -401,7 +487,7 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 )
             except KeyError as exc:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
-    return Catalog(entries, invented, sources)
+    return Catalog(entries, invented, sources, read_names(folder / "names" / NAMES_FILE.name))
 
 
 @functools.lru_cache(maxsize=1)
@@ -424,7 +510,7 @@ def _cache_file(folder: Path) -> Path | None:
         root = platformdirs.user_cache_dir("akgen")
     h = hashlib.sha256()
     h.update(f"{SCHEMA}:{sys.version_info[:3]}".encode())
-    for path in (Path(__file__), *sorted(folder.glob("*.toml"))):
+    for path in (Path(__file__), *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return Path(root) / "catalog" / f"{h.hexdigest()[:24]}.pickle"

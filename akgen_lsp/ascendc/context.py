@@ -1,4 +1,4 @@
-"""What a rule sees: the parsed file, the catalog, the hardware profile and the target CANN version."""
+"""What a rule sees: the parsed file, the catalog, the hardware profile, the target CANN version and the project."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.ascendc.catalog import Catalog
+from akgen_lsp.ascendc.project import ProjectFacts
 from akgen_lsp.ascendc.syntax import ParsedFile
 
 
@@ -18,6 +19,8 @@ class LintContext:
     arch: ArchProfile
     cann_version: str
     options: dict[str, Any] = field(default_factory=dict)
+    # what the file's project says (CANN version, kind); the default for a text with no file on disk
+    project: ProjectFacts = field(default_factory=lambda: ProjectFacts(None, None, "", "unknown"))
 
     @property
     def path(self) -> str:

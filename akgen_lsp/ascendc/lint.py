@@ -10,6 +10,7 @@ from akgen_lsp.ascendc import parse_errors
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.project import ProjectFacts, file_arch, project_facts
 from akgen_lsp.ascendc.rules import Rule, select_rules
 from akgen_lsp.ascendc.syntax import ParsedFile, parse
 from akgen_lsp.config import Settings, defaults
@@ -38,6 +39,29 @@ def is_ascendc(path: str | Path, text: str | None, settings: Settings | None = N
     return any(h in head for h in ASCENDC_HEADERS) or "__aicore__" in head
 
 
+def target_cann(settings: Settings, project: ProjectFacts) -> tuple[str, str]:
+    """(CANN version, where it comes from): the setting when set, else the project's, else the default."""
+    if settings.origin("cann.version") != "default" or not project.cann_version:
+        return settings["cann.version"], f"setting cann.version ({settings.origin('cann.version')})"
+    return project.cann_version, project.version_source
+
+
+def target_arch(settings: Settings, path: str, text: str, project: ProjectFacts | None = None) -> tuple[str, str]:
+    """(arch profile, why): the setting when set, else what the file says (arch35/), else what the project's CMake
+    builds for, else the default."""
+    if settings.origin("arch") == "default":
+        found = file_arch(path, text)
+        if found is not None:
+            return found
+        project = project if project is not None else project_facts(path, text)
+        if project.arch:
+            try:
+                return load_arch(project.arch).name, f"{project.arch_source} ({project.arch})"
+            except ValueError:
+                pass  # a soc we have no profile for: the setting
+    return settings["arch"], f"setting arch ({settings.origin('arch')})"
+
+
 def rules_for(settings: Settings) -> list[Rule]:
     return select_rules(settings["lint.select"], settings["lint.ignore"], settings["lint.extend_select"])
 
@@ -64,11 +88,13 @@ def lint_parsed(
     """`lint_text` on a file already parsed (the server keeps each document's parse for the next, incremental one)."""
     path = parsed.path
     settings = settings or defaults()
+    project = project_facts(path, parsed.text)
     ctx = LintContext(
         parsed=parsed,
         catalog=catalog or load_catalog(),
-        arch=load_arch(settings["arch"]),
-        cann_version=settings["cann.version"],
+        arch=load_arch(target_arch(settings, path, parsed.text, project)[0]),
+        cann_version=target_cann(settings, project)[0],
+        project=project,
     )
     findings: list[Finding] = []
     broken = parse_errors.BrokenRegions.of(parsed)

@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         except SettingsError as exc:
             sys.stderr.write(f"error: {exc}\n")
             raise typer.Exit(2) from None
-        report = environment(settings)
+        report = environment(settings, path)
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2) + "\n")
         else:

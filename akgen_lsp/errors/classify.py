@@ -6,7 +6,9 @@ report says (the errorStr), else its code's class; a message by the table's mess
 - a name the compiler did not find (``no member named 'X'``, ``'X' is not a member of 'AscendC'``, ``'X' was not
   declared``) is ``renamed_api`` when the catalog has it in another CANN version (``since`` / ``removed`` /
   ``replaced_by``), ``api_mismatch`` when it is a real API of another class, ``hallucinated_api`` when the catalog
-  lists it as invented or has only names close to it, ``scope`` otherwise (the kernel's own variable);
+  lists it as invented or has only names close to it, or when it is called like an Ascend C API (a capitalised name
+  with a LocalTensor argument, read from the file) and the file defines nothing of that name; ``scope`` otherwise
+  (the kernel's own variable);
 - ``no matching function`` whose candidates failed on the element type (``deduced conflicting types``, ``no known
   conversion ... LocalTensor<half> ... LocalTensor<float>``) is ``dtype``;
 then the producer's class, then the default of the code or tool. `Classification.reason` says which step decided.
@@ -114,14 +116,14 @@ class Classifier:
         m = _NOT_FOUND.search(message)
         if m is not None and cls in ("hallucinated_api", "scope", "api_mismatch", "renamed_api"):
             name = next(g for g in m.groups() if g)
-            return self._unknown_name(cls, name, message)
+            return self._unknown_name(cls, name, message, block)
         if cls == "api_mismatch" and "no matching" in message:
             notes = " ".join(n.message.translate(_QUOTES) for n in block.notes)
             if _dtype_mismatch(message, notes):
                 return Classification("dtype", "candidates failed on the element type")
         return None
 
-    def _unknown_name(self, cls: str, name: str, message: str) -> Classification:
+    def _unknown_name(self, cls: str, name: str, message: str, block: ErrorBlock | None = None) -> Classification:
         cat = self.catalog
         entries = [e for e in cat.lookup(name) if e.kind != "namespace"]
         version = parse_version(self.cann_version)
@@ -141,7 +143,48 @@ class Classifier:
             return Classification("hallucinated_api", f"catalog: no API named {name}")
         if name[:1].isupper() and close_names(cat, name, n=1):
             return Classification("hallucinated_api", f"catalog: {name} is close to a real API name")
+        if block is not None and name[:1].isupper() and name not in cat.names_by_short and _api_like_call(name, block):
+            return Classification("hallucinated_api", f"{name} is called like an Ascend C API (on LocalTensor "
+                                                      "arguments), defined nowhere in the file and not in the catalog")
         return Classification(cls, "message rule")
+
+
+def _read_unit(block: ErrorBlock) -> str:
+    """The text of the file the block points at (its translation unit as far as this machine has it), or ""."""
+    if not block.file:
+        return ""
+    try:
+        from pathlib import Path
+
+        return Path(block.file).read_text(encoding="utf-8", errors="replace")[:1_000_000]
+    except (OSError, ValueError):
+        return ""
+
+
+def _api_like_call(name: str, block: ErrorBlock) -> bool:
+    """Whether `name` is called, at the block's line, with an argument that is a LocalTensor (declared so in the
+    file, or taken from a queue or buffer), and the file defines no function, macro or type of that name."""
+    unit = _read_unit(block)
+    line = block.source_line or ""
+    if not line and unit and block.line:
+        lines = unit.splitlines()
+        line = lines[block.line - 1] if 0 < block.line <= len(lines) else ""
+    text = "\n".join((line, *block.context))
+    m = re.search(rf"\b{re.escape(name)}\s*(?:<[^;()]*>)?\s*\(([^;]*)\)", text)
+    if m is None:
+        return False
+    n = re.escape(name)
+    if unit and re.search(rf"#\s*define\s+{n}\b|\b(?:class|struct|using|typedef)\s+{n}\b|"
+                          rf"\b{n}\s*(?:<[^;(){{}}]*>)?\s*\([^;{{}})]*\)\s*(?:const\s*)?\{{", unit):
+        return False  # the unit defines it (a helper of the kernel's own)
+    args = set(re.findall(r"[A-Za-z_]\w*", m.group(1)))
+    for a in args:
+        if unit and re.search(rf"LocalTensor\s*<[^;>]*>\s*&?\s*{a}\b|\b{a}\s*=\s*[\w.\->\[\]]*"
+                              r"(?:AllocTensor|DeQue|Get)\s*<", unit):
+            return True
+        if not unit and re.fullmatch(r"\w*(?:Local|LocalTensor|Ub|UB)\d*", a):
+            return True
+    return False
 
 
 _AT_OFFSET = re.compile(r"at (?:UB|L1|L0A|L0B|L0C|BT) offset (\d+)[^;]*?;\s*(?:UB|L1|L0A|L0B|L0C|BT) has (\d+) bytes")

@@ -13,7 +13,7 @@ AKGEN = [sys.executable, "-c", "from akgen_lsp.cli import main; main()", "info"]
 def test_info_reports_each_piece_with_a_sentence(tmp_path: Path) -> None:
     out = subprocess.run([*AKGEN, "--json", str(tmp_path)], capture_output=True, text=True, timeout=60)
     report = json.loads(out.stdout)
-    assert set(report) == {"server", "toolchain", "compiler", "sandbox", "model"}
+    assert set(report) == {"server", "target", "toolchain", "compiler", "sandbox", "model"}
     assert report["server"]["what"].startswith("akgen-lsp ")
     assert report["model"] == {"ok": True, "what": "none", "detail": report["model"]["detail"]}
     assert out.returncode == (0 if all(e["ok"] for e in report.values()) else 1)
@@ -24,3 +24,15 @@ def test_a_missing_model_file_is_named_with_what_to_do(tmp_path: Path) -> None:
     out = subprocess.run([*AKGEN, str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 1
     assert "model file not found: nowhere.gguf" in out.stdout and "akgen model list" in out.stdout
+
+
+def test_target_names_the_cann_version_and_where_it_comes_from(tmp_path: Path) -> None:
+    (tmp_path / "version.cmake").write_text('set_cann_package(ops_demo VERSION "9.1.0")\n', encoding="utf-8")
+    kernel = tmp_path / "op_kernel" / "arch35" / "demo.h"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text('#include "kernel_operator.h"\n', encoding="utf-8")
+    out = subprocess.run([*AKGEN, "--json", str(kernel)], capture_output=True, text=True, timeout=60)
+    target = json.loads(out.stdout)["target"]
+    assert target["what"] == "CANN 9.1.0, Ascend950PR"
+    assert "version.cmake (set_cann_package)" in target["detail"] and "arch35" in target["detail"]
+    assert "ops-repo" in target["detail"]

@@ -69,3 +69,30 @@ def test_a_buffer_placed_past_the_ub_is_the_budget_not_an_index(classifier: Clas
     inside = past.replace("270336", "196000")
     assert classifier.classify(_block(past, code="SIM-UB-OOB", tool="sim")).error_class == "memory"
     assert classifier.classify(_block(inside, code="SIM-UB-OOB", tool="sim")).error_class == "runtime"
+
+
+def test_an_undeclared_name_called_on_local_tensors_is_a_hallucinated_api(classifier: Classifier, tmp_path) -> None:
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text(
+        "#include \"kernel_operator.h\"\nusing namespace AscendC;\n__aicore__ inline void F(int n) {\n"
+        "    LocalTensor<half> xLocal = inQueueX.DeQue<half>();\n    LocalTensor<half> yLocal = buf.Get<half>();\n"
+        "    ScaledTanhBlend(yLocal, xLocal, n);\n    int k = tileCount + 1;\n}\n", encoding="utf-8")
+    api = ErrorBlock(tool="gcc", message="'ScaledTanhBlend' was not declared in this scope", code="CXX",
+                     file=str(kernel), line=6)
+    var = ErrorBlock(tool="gcc", message="'tileCount' was not declared in this scope", code="CXX", file=str(kernel),
+                     line=7)
+    c = classifier.classify(api)
+    assert c.error_class == "hallucinated_api" and "LocalTensor" in c.reason
+    assert classifier.classify(var).error_class == "scope"
+
+
+def test_a_helper_the_file_defines_stays_scope(classifier: Classifier, tmp_path) -> None:
+    kernel = tmp_path / "k.cpp"
+    kernel.write_text(
+        "#include \"kernel_operator.h\"\nusing namespace AscendC;\n"
+        "template <typename T> __aicore__ inline void MyHelperOp(LocalTensor<T>& d, int n) {\n}\n"
+        "__aicore__ inline void F(int n) {\n    LocalTensor<half> xLocal = buf.Get<half>();\n"
+        "    MyHelperOp(xLocal, n);\n}\n", encoding="utf-8")
+    block = ErrorBlock(tool="gcc", message="'MyHelperOp' was not declared in this scope", code="CXX",
+                       file=str(kernel), line=7)
+    assert classifier.classify(block).error_class == "scope"

@@ -44,6 +44,7 @@ from collections.abc import Iterator
 
 from akgen_lsp.ascendc.catalog import Catalog, Invented, parse_version
 from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.includes import project_index
 from akgen_lsp.ascendc.rules import Rule
 from akgen_lsp.ascendc.syntax import (
     ASCENDC,
@@ -77,8 +78,22 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     pf, cat = ctx.parsed, ctx.catalog
     user = user_defined_names(pf)
     seen: set[int] = set()
-    yield from _qualified(ctx, pf, cat, user, seen)
-    yield from _members_and_unqualified(ctx, pf, cat, user, seen)
+    for f in (*_qualified(ctx, pf, cat, user, seen), *_members_and_unqualified(ctx, pf, cat, user, seen)):
+        if not _project_declares(ctx, f):
+            yield f
+
+
+def _project_declares(ctx: LintContext, f: Finding) -> bool:
+    """Whether a header of the kernel's project declares the reported name in namespace AscendC (read lazily,
+    only when there is a finding to drop)."""
+    names = ctx.memo.get("akg101.project")
+    if names is None:
+        index = project_index(ctx.path)
+        names = ctx.memo["akg101.project"] = index.ascendc_names() if index is not None else frozenset()
+    if not names:
+        return False
+    short, scope = str(f.data.get("name", "")), str(f.data.get("scope", ""))
+    return f"{scope}::{short}" in names or f"{ASCENDC}::{short}" in names
 
 
 # ----------------------------------------------------------------------------------------- AscendC::X
@@ -99,7 +114,7 @@ def _qualified(
             continue  # `using namespace AscendC::Te;` names a namespace, not an API
         name = f"{ASCENDC}::{parts[1]}"
         if name not in cat:
-            if parts[1] in user or len(parts) > 2:
+            if cat.known(name) or parts[1] in user or len(parts) > 2:
                 # `AscendC::X::Y` with X unknown: a nested namespace or type the catalog does not cover (Reg, Std,
                 # MicroAPI, ...); judging Y is impossible and X is most likely real
                 continue
@@ -121,6 +136,8 @@ def _qualified(
             if member is not None:
                 scope = member.name
                 continue
+            if cat.known(f"{scope}::{parts[i]}") or (entry.kind == "class" and cat.known_member(scope, parts[i])):
+                break  # the newest headers declare it (the hand-written entry lists only part of the members)
             known_members = cat.children.get(scope, [])
             checkable = entry.kind in ("enum", "namespace") or (entry.kind == "class" and ref.role == "call" and
                                                                  i == len(parts) - 1 and known_members)
@@ -149,6 +166,8 @@ def _members_and_unqualified(
             entry = cat.get(cls)
             if entry is None or entry.kind != "class" or not cat.members(cls):
                 continue  # the catalog does not know this class's members: nothing to compare with
+            if cat.known_member(cls, call.short):
+                continue  # declared by the newest headers (a base class, or a member the entry does not list)
             seen.add(call.name_node.start_byte)
             yield _unknown(ctx, cat, cls, call.short, "call", call.name_span, namespace=False, ns_kind="class")
             continue
@@ -161,6 +180,8 @@ def _members_and_unqualified(
             continue  # a callable object (lambda, functor) or a macro
         if foreign_names_possible(pf):
             return
+        if cat.known(f"{ASCENDC}::{short}") or short in cat.names_by_short:
+            continue  # a real API the hand-written catalog has no entry for (or one of a nested namespace in scope)
         invented = _invented(ctx, cat, f"{ASCENDC}::{short}")
         pool = [e.short for e in cat.namespace_members(ASCENDC)]
         suggestions = [s for s in suggest(cat, short, pool) if _close(short, s)]
@@ -217,7 +238,7 @@ def _unknown(
     if namespace:
         what = {"template": "no template named", "type": "no type named"}.get(role, "no member named")
         head = f"{what} '{short}' in namespace '{scope}'"
-        pool = [e.short for e in cat.namespace_members(scope)]
+        pool = cat.namespace_names(scope)
     else:
         head = f"no member named '{short}' in '{scope}'"
         pool = [e.short for e in (cat.members(scope) if ns_kind == "class" else cat.children.get(scope, []))]

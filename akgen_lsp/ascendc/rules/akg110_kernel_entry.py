@@ -7,11 +7,16 @@ Checks every kernel entry (a function declared ``__global__``):
 - a kernel of a custom-op project (a file under ``op_kernel/``, one that uses ``GET_TILING_DATA`` or
   ``TILING_KEY_IS``, or an entry ending in ``GM_ADDR workspace, GM_ADDR tiling`` that the file does not launch
   itself) has C linkage (``extern "C"``), so the framework can find it by name; a direct-launch kernel
-  (``<<<...>>>``, ``.asc``) does not need it;
+  (``<<<...>>>``, ``.asc``) does not need it, and neither does a kernel of CANN's own operator repositories
+  (a project whose ``version.cmake`` calls ``set_cann_package``, such as hicann ops-math / ops-nn for CANN 9.x:
+  their build generates the launch code from the op definition and binds the entry by its C++ name; 370 of the
+  620 ops-math entries are written without it), nor a kernel under an ``op_kernel/`` with no ``op_host/`` beside
+  it that the file launches itself with ``<<<...>>>`` (cann-bench's own kernels);
 - it returns ``void`` and is a free function, not a member of a class.
 
 An ``extern "C" __aicore__ void`` function with ``GM_ADDR`` parameters, in a file without any ``__global__``
-function, is reported as a kernel entry that lacks ``__global__``.
+function, is reported as a kernel entry that lacks ``__global__`` (not when it is ``inline`` or also takes a
+pointer to something other than GM, such as ``TPipe*`` or a tiling struct: a helper another file calls).
 
 It also reports a call from device code (an ``__aicore__`` function) to a function of this file that is not
 ``__aicore__``.
@@ -72,6 +77,7 @@ from akgen_lsp.findings import Edit, Finding, Fix, Severity, Span
 
 CODE = "AKG110"
 _GM_PARAM_RE = re.compile(r"\bGM_ADDR\b|__gm__")
+_NON_GM_POINTER_RE = re.compile(r"[(,]\s*(?:const\s+)?(?!__gm__)[A-Za-z_][\w:<>]*\s*\*")
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -128,10 +134,12 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
             fixes = (Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),)
         yield _error(name_span, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
                                 "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))", "syntax", fixes)
-    if not fn.extern_c and not fn.is_template and not simt and _needs_c_linkage(ctx, fn):
+    if not fn.extern_c and not fn.is_template and not simt and ctx.project.kind != "ops-repo" \
+            and _needs_c_linkage(ctx, fn):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
-        yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": its name is mangled, so the "
-                                f"op framework does not find it (\"kernel entry '{fn.name}' not implement\"); declare it "
+        yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": in a custom-op project (CANN "
+                                f"{ctx.cann_version}) the op framework looks the entry up by its C name, and this one is "
+                                f"mangled (\"kernel entry '{fn.name}' not implement\"); declare it "
                                 f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", (fix,))
 
 
@@ -145,6 +153,9 @@ def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
     itself. A kernel of a direct-launch project (``.asc``, ``<<<...>>>`` from another file) needs no C linkage."""
     if Path(ctx.path).suffix.lower() == ".asc":
         return False
+    here = Path(ctx.path)
+    if ctx.project.kind == "direct" and here.is_absolute() and here.is_file() and _launched_here(ctx, fn.name):
+        return False  # on disk, no op_host beside its op_kernel, launched with <<<...>>> here: C++ linkage is fine
     if "op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None:
         return True
     params = _params_text(ctx, fn).replace("__gm__ uint8_t*", "GM_ADDR")
@@ -166,8 +177,11 @@ def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     for fn in model.functions:
         if not (fn.extern_c and fn.is_aicore and fn.class_name is None and fn.return_type == "void"):
             continue
-        if fn.name in called or not _GM_PARAM_RE.search(_params_text(ctx, fn)):
+        params = _params_text(ctx, fn)
+        if fn.name in called or not _GM_PARAM_RE.search(params):
             continue
+        if re.search(r"\binline\b", fn.qualifiers) or _NON_GM_POINTER_RE.search(params):
+            continue  # an inline helper, or one taking a TPipe* or tiling pointer: called from another file
         m = re.search(r"__aicore__|\[\s*aicore\s*\]", fn.qualifiers)
         fixes: tuple[Fix, ...] = ()
         if m is not None:

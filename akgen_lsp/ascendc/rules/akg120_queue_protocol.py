@@ -5,7 +5,9 @@ Follows every ``TQue``/``TQueBind`` of a kernel class (or of a kernel function) 
 and reports:
 
 - a tensor taken with ``AllocTensor`` that its function neither ``EnQue``s nor ``FreeTensor``s;
-- ``DeQue`` from a queue that nothing ever ``EnQue``s;
+- ``DeQue`` from a queue that nothing ever ``EnQue``s: not this file, nor another file of the same kernel (the
+  headers of its ``op_kernel`` folder and what they include, read once and kept while unchanged, so a class
+  hierarchy split over headers, a base class that DeQues and a derived class that EnQues, is one class);
 - a tensor taken with ``DeQue`` that its function never ``FreeTensor``s (nor passes on with ``EnQue``);
 - ``AllocTensor<T>()`` or ``DeQue<T>()`` on a queue of depth 0 (the form that needs a depth of at least 1);
 - more buffers on one queue position than the hardware has events for (8 on Atlas A2/A3: the sum of the constant
@@ -61,6 +63,7 @@ from tree_sitter import Node
 
 from akgen_lsp.ascendc import syntax
 from akgen_lsp.ascendc.context import LintContext
+from akgen_lsp.ascendc.includes import project_index
 from akgen_lsp.ascendc.kernel_model import (
     Function,
     InitBuffer,
@@ -287,10 +290,16 @@ def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Findi
         return  # a macro enqueues: which queue is not told by the tree
     enqueued_names |= _enqueued_in_text(model.pf.text)  # also in code the syntax layer blanked
     escaped = _escaped_queues(model)
+    elsewhere: frozenset[str] | None = None
     for key, ops in dequeues.items():
         buf = ops[0].buffer
         assert buf is not None
         if key in escaped or buf.name in enqueued_names:
+            continue
+        if elsewhere is None:  # the other files of the kernel: a derived class in another header EnQues it
+            index = project_index(ctx.path)
+            elsewhere = index.enqueued() if index is not None else frozenset()
+        if buf.name in elsewhere:
             continue
         yield _finding(
             ctx.parsed.span(ops[0].name_node),

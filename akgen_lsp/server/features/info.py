@@ -76,11 +76,33 @@ def model(settings: Settings) -> dict[str, Any]:
                   "model.path or run `akgen model list`")
 
 
-def environment(settings: Settings) -> dict[str, Any]:
-    """The report: server, toolchain, compiler, sandbox, model (each with ok / what / detail)."""
+def target(settings: Settings, path: Path | None = None) -> dict[str, Any]:
+    """The CANN version and arch the checker targets for `path` (a file or folder), and where each comes from."""
+    from akgen_lsp.ascendc.lint import target_arch, target_cann
+    from akgen_lsp.ascendc.project import project_facts
+
+    where = (path if path is not None else Path.cwd()).resolve()
+    probe = where / "_" if where.is_dir() else where
+    text = ""
+    if where.is_file():
+        try:
+            text = where.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+    project = project_facts(probe, text)
+    cann, cann_from = target_cann(settings, project)
+    arch, arch_from = target_arch(settings, str(probe), text)
+    kind = "" if project.kind == "unknown" else f"; project kind {project.kind}"
+    return _entry(True, f"CANN {cann}, {arch}", f"CANN version from {cann_from}; arch from {arch_from}{kind}")
+
+
+def environment(settings: Settings, path: Path | None = None) -> dict[str, Any]:
+    """The report: server, target (CANN version and arch), toolchain, compiler, sandbox, model (each with ok / what /
+    detail)."""
     toolchain = select_toolchain(str(settings["toolchain.name"]))
     return {
         "server": _entry(True, f"akgen-lsp {server_version()}", f"Python {sys.version.split()[0]} ({sys.executable})"),
+        "target": target(settings, path),
         "toolchain": _entry(toolchain != "none", toolchain, "check on save is off (toolchain.name = none)"
                             if toolchain == "none" else f"check on save compiles and runs on {toolchain}"),
         "compiler": compiler(settings),
