@@ -24,11 +24,15 @@ LAYERS = {
     "repair": 6,
     "generate": 7,  # the closed loop: verifies its rounds as the repair flow does
     "server": 8,
-    "cli": 9,
-    "__main__": 10,  # `python -m akgen_lsp`: the command line
+    # the MCP server: an adapter beside server/ (it reaches the check worker through mcp/checking.py only, which
+    # imports server.check_worker until the check worker moves below the adapters)
+    "mcp": 9,
+    "cli": 10,
+    "__main__": 11,  # `python -m akgen_lsp`: the command line
 }
 # third-party packages only the named top-level packages may import
-ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}}
+ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}, "mcp": {"mcp"},
+                "uvicorn": {"mcp"}}
 
 
 def _modules() -> dict[str, Path]:
