@@ -335,8 +335,11 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
         except JobFailed as exc:
             raise ToolError(str(exc)) from None
         levels = summary.get("levels") or {}
+        if not levels:
+            raise ToolError(f"no task of the suite matches {tasks or []} (level {level}); `akgen bench list` "
+                            "lists the tasks (op folder names such as AddMath, or ids such as level1/Math/AddMath)")
         text = (f"bench ({summary.get('toolchain', 'sim')}; times are estimates): score {summary.get('score')}, "
-                + ", ".join(f"{lv}: {d.get('passed')}/{d.get('tasks')} pass" for lv, d in levels.items())
+                + ", ".join(f"level {lv}: {d.get('passed')}/{d.get('tasks')} pass" for lv, d in levels.items())
                 + f"; results in {out_dir}")
         return _result(text, BenchResult(summary=summary, out=str(out_dir),
                                          seconds=round(time.perf_counter() - started, 3)))

@@ -177,7 +177,7 @@ def _found(query: str, kind: str, text: str, data: dict[str, Any], found: bool =
 
 def report_of_finding(finding: Mapping[str, Any], source: Path | None, settings: Settings) -> dict[str, Any]:
     """The diagnostic report of one finding (as lint or check gave it) in its source file."""
-    f: Finding = finding_from_json(finding)
+    f: Finding = finding_from_json({k: v for k, v in finding.items() if v is not None})
     path = source or Path(f.span.path)
     text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
     return _report(f, text, str(path), settings)
