@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from mcp import types
-
 from mcp_helpers import mcp_session, needs_gxx
 
 TOOLS = {"lint", "check", "fix", "explain", "report", "sim_run", "run_program", "bench"}
