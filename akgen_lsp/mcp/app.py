@@ -71,7 +71,14 @@ class Akgen:
         self.server_roots = Roots.of(roots or [Path.cwd()], "server")
         self.checks = CheckService()
         self.warm_on_start = warm
-        self.outputs = Path(tempfile.mkdtemp(prefix="akgen-mcp-out-"))
+        self._outputs: Path | None = None
+
+    @property
+    def outputs(self) -> Path:
+        """The folder of this server's run and bench outputs (made on first use)."""
+        if self._outputs is None:
+            self._outputs = Path(tempfile.mkdtemp(prefix="akgen-mcp-out-"))
+        return self._outputs
 
     def roots(self, listed: ListRootsResult | None) -> Roots:
         if listed is None:

@@ -33,8 +33,15 @@ class CheckService:
 
     def __init__(self, traces: Path | None = None) -> None:
         self.worker = CheckWorker()
-        self.traces = traces or Path(tempfile.mkdtemp(prefix="akgen-mcp-traces-"))
+        self._traces = traces
         self._warming: asyncio.Task[dict[str, Any]] | None = None
+
+    @property
+    def traces(self) -> Path:
+        """The folder of this server's Chrome traces (made on first use)."""
+        if self._traces is None:
+            self._traces = Path(tempfile.mkdtemp(prefix="akgen-mcp-traces-"))
+        return self._traces
 
     def trace_path(self, path: Path) -> Path:
         """One trace file per kernel path (the last check of it wins)."""
