@@ -15,8 +15,9 @@ from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchError, arch_names, canonical_arch, load_arch
 from akgen_lsp.ascendc.catalog import Catalog, Entry, load_catalog
-from akgen_lsp.ascendc.lint import lint_text
+from akgen_lsp.ascendc.lint import lint_parsed
 from akgen_lsp.ascendc.rules import all_rules, rule_by_code
+from akgen_lsp.ascendc.syntax import ParsedFile, parse
 from akgen_lsp.config import Settings
 from akgen_lsp.error_classes import load_taxonomy
 from akgen_lsp.findings import Finding, finding_from_json, finding_to_json
@@ -24,9 +25,25 @@ from akgen_lsp.findings import Finding, finding_from_json, finding_to_json
 # ------------------------------------------------------------------------------------------------------ lint
 
 
-def lint(text: str, path: str, settings: Settings) -> dict[str, Any]:
+class Parses:
+    """The last parse of each file an agent linted (a few dozen at most), so that linting the file again after an
+    edit re-parses incrementally, as the editor's re-lint after a keystroke does."""
+
+    def __init__(self, keep: int = 32) -> None:
+        self.keep = keep
+        self._last: dict[str, ParsedFile] = {}
+
+    def parse(self, text: str, path: str) -> ParsedFile:
+        parsed = parse(text, path, self._last.pop(path, None))
+        self._last[path] = parsed
+        while len(self._last) > self.keep:
+            self._last.pop(next(iter(self._last)))
+        return parsed
+
+
+def lint(text: str, path: str, settings: Settings, parses: Parses | None = None) -> dict[str, Any]:
     """The static checker's findings on `text` (named `path`), in the CLI's JSON (fixes included)."""
-    findings = lint_text(text, path, settings)
+    findings = lint_parsed(parses.parse(text, path) if parses else parse(text, path), settings)
     counts = Counter(f.severity.value for f in findings)
     return {"path": path, "findings": [finding_to_json(f) for f in findings],
             "counts": {k: counts.get(k, 0) for k in ("error", "warning", "info", "hint")},
