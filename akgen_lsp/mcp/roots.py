@@ -1,7 +1,8 @@
 """Where an agent may point akgen: every path a tool is given must lie inside one of the client's roots.
 
-The roots are the client's MCP roots (``roots/list``: ``file://`` URIs) when it declares the roots capability, else
-the folders the server was started with (``akgen mcp --root DIR``, by default its working directory). A path is
+The roots are the client's MCP roots (``roots/list``: ``file://`` URIs) when it lists at least one local folder, else
+(a client without the roots capability, or with an empty list) the folders the server was started with (``akgen mcp
+--root DIR``, by default its working directory). A path is
 resolved first (``..`` and symbolic links followed), so a link inside a root that points outside is refused too.
 """
 
