@@ -23,12 +23,10 @@ LAYERS = {
     "check": 5, "errors": 5,  # check: one kernel checked (the worker, its process, the result)
     "repair": 6,
     "generate": 7,  # the closed loop: verifies its rounds as the repair flow does
-    "server": 8,
-    # the MCP server: an adapter beside server/ (it reaches the check worker through mcp/checking.py only, which
-    # imports server.check_worker until the check worker moves below the adapters)
-    "mcp": 9,
-    "cli": 10,
-    "__main__": 11,  # `python -m akgen_lsp`: the command line
+    "server": 8, "mcp": 8,  # the two adapters: LSP, and MCP for coding agents (mcp reaches check/ through
+    # mcp/checking.py only); neither imports the other
+    "cli": 9,
+    "__main__": 10,  # `python -m akgen_lsp`: the command line
 }
 # third-party packages only the named top-level packages may import
 ADAPTER_ONLY = {"pygls": {"server"}, "lsprotocol": {"server"}, "typer": {"cli"}, "rich": {"cli"}, "mcp": {"mcp"},

@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.check.result import CheckResult, Status, check_timeout
+from akgen_lsp.check.worker import CheckFailed, CheckWorker, checker_for, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import finding_to_json, sort_findings
-from akgen_lsp.repair.verify import CheckOutcome
-from akgen_lsp.server.check_worker import CheckFailed, CheckWorker, checker_for, plain_settings
 
 Say = Callable[[str], Awaitable[None]]
 
@@ -56,7 +56,7 @@ class CheckService:
 
     @staticmethod
     def timeout(settings: Settings) -> float:
-        return 3 * float(settings.get("toolchain.timeout_s", 60.0) or 60.0) + 30.0
+        return check_timeout(float(settings.get("toolchain.timeout_s", 60.0) or 60.0))
 
     async def check(self, path: Path, settings: Settings, *, text: str | None = None, task: str | None = None,
                     max_cases: int | None = None, trace: Path | None = None) -> dict[str, Any]:
@@ -65,7 +65,7 @@ class CheckService:
         trace = trace or self.trace_path(path)
         result = await self.worker.check(str(path), plain_settings(settings), self.timeout(settings), str(trace),
                                          text=text, task_name=task, max_cases=max_cases)
-        figures = dict(result.figures)
+        figures = result.figures.to_json()
         trace_file = figures.get("trace") or (str(trace) if trace.is_file() else None)
         return {"findings": [finding_to_json(f) for f in sort_findings(result.findings)],
                 "figures": figures, "seconds": round(result.seconds, 3), "trace": trace_file}
@@ -84,11 +84,11 @@ class CheckService:
         checker = checker_for(self.worker, plain_settings(settings), self.timeout(settings), task_name=task)
         await say(f"checking {path.name}")
         before = await checker(str(path), text)
-        if not before.figures.get("task"):
+        if not before.has_task:
             problem = next((f.message for f in before.findings), None)
             raise CheckFailed(problem or f"{path.name} has no task, so there is nothing to verify a fix against; "
                               "give task=NAME or add a [[task]] to akgen.toml")
-        if before.status == "pass":
+        if before.status is Status.PASS:
             return _fix_result(path, text, text, before, before, [], None, [], [])
         await say(f"{before.summary()} ({before.status}); trying the verified deterministic fixes")
         det = await deterministic.repair(text, str(path), checker, settings, before=before,
@@ -132,13 +132,13 @@ class CheckService:
         return self.worker.pid if self.worker.running else None
 
 
-def _outcome(outcome: CheckOutcome) -> dict[str, Any]:
-    return {"status": outcome.status, "summary": outcome.summary(), "passed_cases": len(outcome.passed),
+def _outcome(outcome: CheckResult) -> dict[str, Any]:
+    return {"status": str(outcome.status), "summary": outcome.summary(), "passed_cases": len(outcome.passed),
             "cases": outcome.cases, "estimate_us": outcome.estimate_us,
             "errors": [{"code": f.code, "line": f.span.line, "message": f.message} for f in outcome.errors[:5]]}
 
 
-def _fix_result(path: Path, text: str, final: str, before: CheckOutcome, after: CheckOutcome, applied: list[Any],
+def _fix_result(path: Path, text: str, final: str, before: CheckResult, after: CheckResult, applied: list[Any],
                 repaired: Any, notes: list[str], stored: list[dict[str, Any]]) -> dict[str, Any]:
     diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), final.splitlines(keepends=True),
                                         f"a/{path.name}", f"b/{path.name}"))
@@ -147,10 +147,10 @@ def _fix_result(path: Path, text: str, final: str, before: CheckOutcome, after: 
         model = {"model": repaired.model, "message": repaired.message(),
                  "candidates": [{"index": c.index, "verified": c.ok,
                                  "why": c.verdict.reason if c.verdict else c.problem} for c in repaired.candidates]}
-    return {"path": str(path), "task": before.figures.get("task"), "before": _outcome(before),
+    return {"path": str(path), "task": before.figures.task, "before": _outcome(before),
             "fixes": [{"title": vf.fix.title, "fixer": vf.proposal.fixer, "finding": vf.finding.code}
                       for vf in applied],
-            "model": model, "notes": notes, "after": _outcome(after), "passes": after.status == "pass",
+            "model": model, "notes": notes, "after": _outcome(after), "passes": after.status is Status.PASS,
             "diff": diff, "text": final, "stored": stored}
 
 
