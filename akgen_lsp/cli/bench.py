@@ -132,6 +132,51 @@ def register(app: typer.Typer) -> None:
         else:
             _print_summary(summary, out)
 
+    @bench.command("suites")
+    def suites_cmd(
+        cann_bench: Annotated[Path | None, typer.Option("--cann-bench", help="A checkout of hicann/cann-bench.")] = None,
+        multikernelbench: Annotated[Path | None, typer.Option("--multikernelbench",
+                                                              help="A checkout of MultiKernelBench.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """How many tasks of cann-bench and MultiKernelBench load (read, not run), and why the others do not."""
+        from akgen_lsp.bench.other_suites import load_cann_bench, load_mkb
+        from akgen_lsp.bench.tasks import TaskError
+
+        if cann_bench is None and multikernelbench is None:
+            typer.echo("error: give --cann-bench PATH and/or --multikernelbench PATH", err=True)
+            raise typer.Exit(2)
+        out: dict[str, Any] = {}
+        try:
+            if cann_bench is not None:
+                tasks, failed = load_cann_bench(cann_bench)
+                levels: dict[str, int] = {}
+                for t in tasks:
+                    levels[f"level{t.level}"] = levels.get(f"level{t.level}", 0) + 1
+                out["cann-bench"] = {"loaded": len(tasks), "failed": failed, "levels": levels,
+                                     "cases": sum(len(t.cases) for t in tasks),
+                                     "cases_with_baseline": sum(1 for t in tasks for c in t.cases
+                                                                if int(c["case_id"]) in t.baselines)}
+            if multikernelbench is not None:
+                mkb, failed = load_mkb(multikernelbench)
+                cats: dict[str, int] = {}
+                for m in mkb:
+                    cats[m.category] = cats.get(m.category, 0) + 1
+                out["multikernelbench"] = {"loaded": len(mkb), "failed": failed, "categories": cats,
+                                           "ascendc_examples": sorted(m.op for m in mkb if m.example)}
+        except TaskError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(out, indent=2))
+            return
+        for name, d in out.items():
+            groups = d.get("levels") or d.get("categories") or {}
+            typer.echo(f"{name}: {d['loaded']} tasks load, {len(d['failed'])} do not ("
+                       + ", ".join(f"{k} {v}" for k, v in groups.items()) + ")")
+            for where, why in d["failed"].items():
+                typer.echo(f"  {where}: {why}")
+
     @bench.command("report")
     def report_cmd(
         out: Annotated[Path, typer.Argument(help="The output folder of a run (with results.jsonl).")],
