@@ -16,6 +16,7 @@ import {
 } from "vscode-languageclient/node";
 
 import { discover, DiscoveryInput, notFoundMessage, startFailureMessage } from "./discovery";
+import { registerMcpServer } from "./mcp";
 import { explicitSettings } from "./settings";
 import { Status, view } from "./status";
 
@@ -352,6 +353,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((event) => ext.settingsChanged(event)),
     { dispose: () => void ext.stop() },
   );
+  registerMcpServer(context, output, async () => discover(await ext.discoveryInput(), (file) => isExecutable(file)));
   await ext.start();
 }
 
