@@ -32,6 +32,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 REPO = Path(__file__).resolve().parents[1]
+WORKER = "akgen_lsp.check.process"  # the check worker's module, in its command line
 
 
 def _bench_lint() -> Any:
@@ -157,7 +158,7 @@ async def main(runs: int, calls: int) -> int:
 
         await asyncio.sleep(2.0)
         idle = rss_mb(server)
-        workers = [p for p, c in children(server) if "check_process" in c]
+        workers = [p for p, c in children(server) if WORKER in c]
         worker = f"{rss_mb(workers[0]):.1f} MB" if workers else "not running"
         print(f"server memory idle: {idle:.1f} MB (target <= 120 MB: {'ok' if idle <= 120 else 'OVER'}); "
               f"check worker (a process of its own): {worker}")
