@@ -107,7 +107,15 @@ def shared_guards(tiling_header: Path, sources: Sequence[Path], search: Sequence
     return found
 
 
+def split_kernel_name(kernel: str) -> tuple[str, str]:
+    """A kernel name as the manifest gives it, split into the function's name and its template arguments:
+    `acos<float>` -> (`acos`, `<float>`), `add_custom` -> (`add_custom`, ``)."""
+    i = kernel.find("<")
+    return (kernel, "") if i < 0 else (kernel[:i].strip(), kernel[i:].strip())
+
+
 def _entry_line(text: str, kernel: str | None) -> int:
+    kernel = split_kernel_name(kernel)[0] if kernel else kernel
     code = code_only(text)
     m = re.search(rf"\b{re.escape(kernel or '')}\s*\(", code) if kernel else None
     return code.count("\n", 0, m.start()) + 1 if m else 1
@@ -170,7 +178,8 @@ def variant_lines(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     for i, v in enumerate(opts.variants):
         lines.extend(f"#undef {k}" for k in keys)
         lines.extend(f"#define {k} {v[k]}" for k in keys if k in v)
-        lines.extend(_pass_lines(f"akgen_variant_{i}", (), opts.kernel, f"akgen_v{i}_{opts.kernel}", sources, guards))
+        base = split_kernel_name(opts.kernel)[0]
+        lines.extend(_pass_lines(f"akgen_variant_{i}", (), base, f"akgen_v{i}_{base}", sources, guards))
     lines.extend(f"#undef {k}" for k in keys)
     return lines
 
@@ -190,8 +199,14 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         # the kernel's own tiling header may use the op_host header's include guard (both `X_TILING_H`): CANN's
         # kernel build never includes the op_host file, so the kernel's header must not be hidden by it
         lines.extend(f"#undef {g}" for g in shared_guards(opts.tiling_header, sources, search))
-    if opts.tiling_header or opts.tiling_struct:
-        lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, opts.kernel)};")
+    base, targs = split_kernel_name(opts.kernel)
+    # the struct GET_TILING_DATA reads when the kernel registers none of its own (akgen_sim/tiling.h): from the op_host
+    # header, before the sources; a struct named without a header is the kernel's own (declared in its sources, as
+    # the repositories' <op>_tiling_data.h): after them, for the tiling arguments' filling only
+    struct_lines = [f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, base)};",
+                    "akgen_tiling_struct_t akgen_tiling_default(long);"]
+    if opts.tiling_header:
+        lines.extend(struct_lines)
     if opts.tiling_header and _NS_RE.search(opts.tiling_header.read_text(encoding="utf-8", errors="replace")):
         # the kernel-side build of CANN puts the tiling structs at global scope: kernels name them unqualified. Only
         # the types: the header's constants (`constexpr size_t MAX_DIM_NUM`) stay host-side, so a kernel may reuse
@@ -210,12 +225,14 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.extend(hoisted)
         for name, value in (("aic", 1), ("aiv", 2)):
             lines.extend(_pass_lines(f"akgen_pass_{name}", [f"inline constexpr int32_t g_coreType = {value};"],
-                                     opts.kernel, f"akgen_{name}_{opts.kernel}", sources, guards))
+                                     base, f"akgen_{name}_{base}", sources, guards))
     elif opts.variants:
         lines.extend(variant_lines(sources, opts, search))
     else:
         for s in sources:
             lines.append(f'#include "{s}"')
+    if opts.tiling_struct and not opts.tiling_header:
+        lines.extend(struct_lines)
     lines.append(f'extern "C" const int akgen_sim_mix = {MIX_RATIO if core == "mix" else 0};')
     lines.extend(lost_cores_lines(sources, core, opts.kernel, search))
     params = []
@@ -230,13 +247,13 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     lines.append("    (void)a;")
     if core == "mix":
         lines.append("    if (::akgen_sim::ctx().core_type == 1)")
-        lines.append(f"        akgen_pass_aic::akgen_aic_{opts.kernel}({', '.join(params)});")
+        lines.append(f"        akgen_pass_aic::akgen_aic_{base}{targs}({', '.join(params)});")
         lines.append("    else")
-        lines.append(f"        akgen_pass_aiv::akgen_aiv_{opts.kernel}({', '.join(params)});")
+        lines.append(f"        akgen_pass_aiv::akgen_aiv_{base}{targs}({', '.join(params)});")
     elif opts.variants:
         lines.append("    switch (akgen_sim_variant_index()) {")
         for i in range(len(opts.variants)):
-            lines.append(f"    case {i}: akgen_variant_{i}::akgen_v{i}_{opts.kernel}({', '.join(params)}); break;")
+            lines.append(f"    case {i}: akgen_variant_{i}::akgen_v{i}_{base}{targs}({', '.join(params)}); break;")
         lines.append("    default: break;")
         lines.append("    }")
     else:
