@@ -22,6 +22,7 @@ from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim.build_cache import (
+    DIGESTS,
     SYSTEM_ROOTS,
     atomic_dir,
     cache_dir,
@@ -181,11 +182,22 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
         # executable here, so the same choice is made at link time.
         link.append("-Wl,--allow-multiple-definition")
     incs = [a for d in dirs for a in ("-I", str(d))]
-    cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs, str(HOST_MAIN),
-           *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
-    # one dependency file per source: -MD names them after the outputs, which a link writes to the working folder
-    cmd[1:1] = ["-MD"]
-    res = run_compiler(cmd, timeout_s, tmp, [*{u.parent for u in units}, *dirs])
+    base = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs]
+    box_read = [*{u.parent for u in units}, *dirs]
+    # each source on its own (-c, -MD -MF: g++ writes one dependency file per compile, and a link of several sources
+    # keeps only the last one's), then one link
+    objects: list[str] = []
+    res = None
+    for i, u in enumerate([HOST_MAIN, *units]):
+        obj = tmp / f"u{i}.o"
+        res = run_compiler([*base, "-MD", "-MF", str(tmp / f"u{i}.d"), "-c", str(u), "-o", str(obj)], timeout_s, tmp,
+                           box_read)
+        if res.returncode != 0:
+            break
+        objects.append(str(obj))
+    else:
+        res = run_compiler([cxx, *link, *objects, "-o", str(tmp / "host_runner")], timeout_s, tmp, box_read)
+    assert res is not None
     ok = res.returncode == 0
     findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main))
     read = [p for d in tmp.glob("*.d") for p in read_depfile(d, tmp)]
@@ -306,7 +318,11 @@ def _run_key(binary: Path, spec_text: str, timeout_s: float) -> Path | None:
     profile); None for a runner outside the host build cache."""
     if binary.parent.parent != cache_dir() / "host":
         return None
-    h = hashlib.sha256(f"{binary.parent.name}|{timeout_s!r}|".encode() + spec_text.encode())
+    try:  # the runner's content hash: an entry rebuilt under the same name (a header it read changed) is another one
+        sealed = (binary.parent / DIGESTS).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    h = hashlib.sha256(f"{binary.parent.name}|{sealed}|{timeout_s!r}|".encode() + spec_text.encode())
     return cache_dir() / "host-runs" / h.hexdigest()[:32]
 
 
