@@ -86,6 +86,18 @@ def _cmake_value(text: str, value: str, cml: Path) -> list[str]:
     return [v for v in re.split(r"[\s;]+", value) if v]
 
 
+def op_tiling_sources(op_dir: Path) -> list[Path]:
+    """The TilingFunc sources of an operator as CANN's build of ops-nn takes them: op_host's *tiling*.cpp and those
+    of its A2/A3 tiling folder (arch22/, op_tiling/: not arch35/)."""
+    host = op_dir / "op_host"
+    if not host.is_dir():
+        return []
+    out = [p for p in sorted(host.glob("*.cpp")) if "tiling" in p.name]
+    for sub in sorted(p for p in host.iterdir() if p.is_dir() and p.name not in ("arch35", "config")):
+        out += [p for p in sorted(sub.glob("*.cpp")) if "tiling" in p.name or sub.name == "arch22"]
+    return out
+
+
 def discover(repo: Path) -> list[OpCase]:
     """The operators of `repo` with an A2/A3 kernel UT, each with its first A2/A3 AddOpTestCase."""
     cases: dict[tuple[str, str], OpCase] = {}
@@ -101,8 +113,13 @@ def discover(repo: Path) -> list[OpCase]:
                 if opt.startswith("-D"):
                     k, _, v = opt[2:].partition("=")
                     defines[k] = v or "1"
-            srcs = [str(Path(os.path.normpath(s))) for s in _cmake_value(text, tiling, cml)
-                    if s.endswith((".cpp", ".cc"))]
+            items = _cmake_value(text, tiling, cml)
+            srcs = [str(Path(os.path.normpath(s))) for s in items if s.endswith((".cpp", ".cc"))]
+            if not srcs:  # ops-nn: the op's own op_host tiling sources and those of the operators it names
+                srcs = [str(s) for s in op_tiling_sources(op_dir)]
+                for dep in items:
+                    found = sorted(repo.glob(f"**/{dep}/op_host"))
+                    srcs += [str(s) for s in op_tiling_sources(found[0].parent)] if found else []
             cases.setdefault((str(op_dir), op), OpCase(repo.name, op, str(op_dir), soc.split(";")[0].strip(),
                                                        defines, srcs, str(cml.parent)))
     return list(cases.values())
@@ -152,13 +169,47 @@ def _params(text: str, name: str) -> list[tuple[str, str]]:
     return out
 
 
+def _tiling_defs(start: list[Path], search: list[Path], depth: int = 3) -> list[Path]:
+    """The headers with BEGIN_TILING_DATA_DEF that `start` include (quoted, found beside the includer or in
+    `search`), breadth first."""
+    seen: set[Path] = set()
+    found: list[Path] = []
+    layer = list(start)
+    for _ in range(depth):
+        nxt: list[Path] = []
+        for f in layer:
+            if f in seen or not f.is_file():
+                continue
+            seen.add(f)
+            text = f.read_text(encoding="utf-8", errors="replace")
+            if f.suffix == ".h" and "BEGIN_TILING_DATA_DEF" in text and f not in found:
+                found.append(f)
+            for name in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+                for base in [f.parent, *search]:
+                    c = (base / name)
+                    if c.is_file():
+                        nxt.append(c.resolve())
+                        break
+        layer = nxt
+    return found
+
+
 def tiling_header(case: OpCase) -> Path | None:
-    """The header CANN's UT build -includes for the kernel: the UT's own `<op>_tiling.h`, else op_host's header with
-    BEGIN_TILING_DATA_DEF (what its generated `<op>_tiling_data.h` is made from)."""
+    """The header CANN's UT build -includes for the kernel: the UT's own `<op>_tiling.h`, else the header with
+    BEGIN_TILING_DATA_DEF that the case's tiling sources include (what its generated `<op>_tiling_data.h` is made
+    from: the one registering the op's struct first), else one in op_host/."""
     ut = Path(case.ut_dir) / f"{case.op}_tiling.h"
     if ut.is_file():
         return ut
     host = Path(case.op_dir) / "op_host"
+    defs = _tiling_defs([Path(s) for s in case.tiling_srcs], [host, *host_include_dirs(case)])
+    key = case.op.replace("_", "").lower()
+    for h in defs:
+        regs = re.findall(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)", h.read_text(encoding="utf-8", errors="replace"))
+        if any(r.replace("_", "").lower() == key for r in regs):
+            return h
+    if defs:
+        return defs[0]
     for h in sorted(host.glob("**/*.h")) if host.is_dir() else []:
         if "arch35" in h.parts:
             continue

@@ -39,6 +39,7 @@ from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.glue import generate_glue, variants_possible
 from akgen_lsp.sim.pch import ensure_launcher, ensure_pch
+from akgen_lsp.sim.repo_layout import kernel_layout, repository_root
 from akgen_lsp.sim.shadow import shadow_sources, with_shadow_dirs
 from akgen_lsp.sim.split import can_split, infer_core_type
 
@@ -59,6 +60,13 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     flags += ["-I", str(INCLUDE_DIR)]
     for d in [*opts.include_dirs, *sorted({s.parent for s in sources})]:
         flags += ["-I", str(d)]
+    # a kernel of an operator repository: its relative includes of other operators' headers, in CANN's layout
+    layout = kernel_layout(sources[0], cache_dir())
+    layout_read: list[Path] = []
+    if layout is not None:
+        flags += ["-I", str(layout / "_")]
+        root = repository_root(sources[0])
+        layout_read = [layout, *([root] if root else [])]
     core = opts.core_type
     if core is None:
         texts = []
@@ -100,7 +108,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     # -MD: the compiler lists every file it read; their contents are checked before each reuse (build_cache.reusable)
     cmd = [cxx, *flags, *pch_flags, *link, "-MD", "-MF", str(tmp / "deps.d"), str(tmp / "glue.cpp"), str(launcher),
            "-o", str(tmp / "kernel")]
-    read = [*mirrored, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
+    read = [*mirrored, *layout_read, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
             *([opts.tiling_header.resolve().parent] if opts.tiling_header else [])]
     res = run_compiler(cmd, opts.timeout_s, tmp, read)
     log = (res.stderr or "") + (res.stdout or "")
