@@ -182,7 +182,10 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
         # executable here, so the same choice is made at link time.
         link.append("-Wl,--allow-multiple-definition")
     incs = [a for d in dirs for a in ("-I", str(d))]
-    base = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs]
+    # include/opbase (the operator base library's log/, util/, op_common/ headers) after the op's and the
+    # repository's own folders: a repository header of the same name wins
+    base = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs,
+            "-I", str(INCLUDE_DIR / "opbase")]
     box_read = [*{u.parent for u in units}, *dirs]
     # each source on its own (-c, -MD -MF: g++ writes one dependency file per compile, and a link of several sources
     # keeps only the last one's), then one link

@@ -297,6 +297,8 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
+    // atomic clean of the outputs before the launch: the simulator starts every output zeroed anyway
+    ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     template <typename T> const T* GetCompileInfo() const {
         if (void* p = akgen_sim::host::compile_info_ready()) return static_cast<const T*>(p);
         static T t{};
