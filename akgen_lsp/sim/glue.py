@@ -9,7 +9,14 @@ from pathlib import Path
 
 from akgen_lsp.sim.build_types import BuildOptions
 from akgen_lsp.sim.cxx_text import code_only, include_lines
-from akgen_lsp.sim.split import CORE_TYPES, INCLUDE_GUARD, MIX_RATIO, infer_core_type, own_headers
+from akgen_lsp.sim.split import (
+    CORE_TYPES,
+    INCLUDE_GUARD,
+    MIX_RATIO,
+    has_cube_side,
+    infer_core_type,
+    own_headers,
+)
 
 _NS_RE = re.compile(r"namespace\s+optiling\b")
 _REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
@@ -30,13 +37,13 @@ def tiling_only(header: Path) -> bool:
     return not _HOST_NAMES.search(code_only(text))
 
 
-_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^">]+)[">]')
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 _ONE_LINE_CONST = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\b[^;{}]*;\s*$|^\s*#\s*define\s+\w+\s+\S")
 
 
 def unresolved_includes(header: Path, search: Sequence[Path]) -> list[str]:
-    """The includes of an op_host tiling header that neither the sim's headers, the system's, the header's own folder
-    nor `search` have: a header the kernel build cannot compile whole."""
+    """The quoted includes of an op_host tiling header that neither the sim's headers, the system's, the header's own
+    folder nor `search` have: a header the kernel build cannot compile whole."""
     from akgen_lsp.sim.compiler import INCLUDE_DIR, is_system_header
 
     text = header.read_text(encoding="utf-8", errors="replace")
@@ -167,6 +174,15 @@ def shared_guards(tiling_header: Path, sources: Sequence[Path], search: Sequence
                 continue
             found.extend(g for g in guards if g in mine and g not in found)
     return found
+
+
+def _cube_side(sources: Sequence[Path], search: Sequence[Path]) -> bool:
+    texts = []
+    for s in sources:
+        own = own_headers(s, search)
+        for f in [s, *(own[0] if own else [])]:
+            texts.append(f.read_text(encoding="utf-8", errors="replace"))
+    return has_cube_side(texts)
 
 
 def has_struct(opts: BuildOptions) -> bool:
@@ -326,7 +342,10 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.append('extern "C" int akgen_sim_variant_index();  // the launcher: the spec\'s `variant N`')
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
-    if core == "mix":
+    if core == "mix" and not _cube_side(sources, search):
+        lines.append("    if (::akgen_sim::ctx().core_type == 1) return;  // a vector kernel of a MIX type: the AIC idles")
+        lines.append(f"    akgen_pass_aiv::akgen_aiv_{base}{targs}({', '.join(params)});")
+    elif core == "mix":
         lines.append("    if (::akgen_sim::ctx().core_type == 1)")
         lines.append(f"        akgen_pass_aic::akgen_aic_{base}{targs}({', '.join(params)});")
         lines.append("    else")

@@ -124,3 +124,36 @@ int main() {
     import subprocess
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
     assert out == [str(1 | (1 << 1)), "0"]
+
+
+HOST_TILING_H = """#pragma once
+#include "register/tilingdata_base.h"
+#include "log/not_in_the_kernel_build.h"
+#include "util/neither.h"
+namespace optiling {
+constexpr uint32_t SCALE_LANES = 16;
+BEGIN_TILING_DATA_DEF(ScaleHostTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, n);
+TILING_DATA_FIELD_DEF(float, factor);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ScaleTpl, ScaleHostTilingData)
+inline bool HostOnlyHelper() { return NotDeclaredInTheKernelBuild(); }
+}  // namespace optiling
+"""
+
+
+@needs_gxx
+def test_an_op_host_header_the_kernel_build_cannot_compile_gives_its_tiling_data(tmp_path: Path) -> None:
+    source = KERNEL.replace("    REGISTER_TILING_DEFAULT(ScaleTplTilingData);\n", "").replace(
+        '#include "scale_tpl_tiling_data.h"\n', "")
+    path = _case(tmp_path, "scale_tpl<SCALE_TPL_MODE_1, C_DT_FLOAT>", source)
+    host = tmp_path / "math" / "scale_tpl" / "op_host"
+    host.mkdir()
+    (host / "scale_tpl_tiling.h").write_text(HOST_TILING_H, encoding="utf-8")
+    data = json.loads(path.read_text())
+    data["args"][3]["tiling"] = {"header": "math/scale_tpl/op_host/scale_tpl_tiling.h",
+                                 "fields": {"n": 16, "factor": 0.5}}
+    path.write_text(json.dumps(data))
+    res = run_manifest(path, tmp_path / "out")
+    assert res.status == "ok", [f.message for f in res.findings]
+    np.testing.assert_array_equal(np.load(res.outputs["y"]), np.arange(16, dtype=np.float32) * 0.5)
