@@ -157,3 +157,30 @@ def test_an_op_host_header_the_kernel_build_cannot_compile_gives_its_tiling_data
     res = run_manifest(path, tmp_path / "out")
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), np.arange(16, dtype=np.float32) * 0.5)
+
+
+INIT_KERNEL = """
+#include "kernel_operator_intf.h"
+#include "basic_api/kernel_common.h"
+#include "utils/init_global_memory.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void init_gm(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GlobalTensor<float> yGm;
+    yGm.SetGlobalBuffer((__gm__ float*)y, 16);
+    InitGlobalMemory(yGm, 16, 0.0f);
+    InitGlobalMemory(yGm, 8, static_cast<float>(3));
+}
+"""
+
+
+@needs_gxx
+def test_basic_api_include_names_and_init_global_memory(tmp_path: Path) -> None:
+    (tmp_path / "init_gm.cpp").write_text(INIT_KERNEL, encoding="utf-8")
+    manifest = {"sources": ["init_gm.cpp"], "kernel": "init_gm",
+                "args": [{"name": "y", "output": "y.npy", "dtype": "float32", "shape": [16]},
+                         {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "tiling": {"fields": {}}}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    res = run_manifest(tmp_path / "manifest.json", tmp_path / "out")
+    assert res.status == "ok", [f.message for f in res.findings]
+    assert np.load(res.outputs["y"]).tolist() == [3.0] * 8 + [0.0] * 8
