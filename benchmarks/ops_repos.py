@@ -152,6 +152,13 @@ def ut_entry(case: OpCase, kernel_text: str) -> str:
     for n in names:
         if n.split("<")[0].strip() in defined:
             return n
+    # a launch through a wrapper: `auto k = [](...) { ::name<0>(args); }; ICPU_RUN_KF(k, ...)`
+    for f in sorted(Path(case.ut_dir).glob("*.cpp")):
+        text = f.read_text(encoding="utf-8", errors="replace")
+        for name in sorted(defined):
+            m = re.search(rf"(?<![\w.]){re.escape(name)}\s*(<[^;(){{}}]*>)\s*\(", text)
+            if m:
+                return name + " ".join(m.group(1).split())
     entries = _ENTRY.findall(kernel_text)
     return entries[0] if entries else case.op
 
