@@ -118,3 +118,34 @@ def test_a_failed_check_fails_the_tiling_with_the_ops_message(tmp_path: Path) ->
                           op="Halve")
     assert not res.ok
     assert res.findings[0].code == "SIM-HOST"
+
+
+PLAIN_CPP = """#include "log/log.h"
+#include "register/op_impl_registry.h"
+namespace optiling {
+struct PlainTilingData {
+    uint32_t total;
+    uint32_t twice;
+};
+static ge::graphStatus PlainTilingFunc(gert::TilingContext* context)
+{
+    PlainTilingData* t = context->GetTilingData<PlainTilingData>();
+    OP_CHECK_NULL_WITH_CONTEXT(context, t);
+    t->total = static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize());
+    t->twice = 2 * t->total;
+    context->SetBlockDim(1);
+    return ge::GRAPH_SUCCESS;
+}
+IMPL_OP_OPTILING(Plain).Tiling(PlainTilingFunc);
+}  // namespace optiling
+"""
+
+
+def test_get_tiling_data_writes_the_struct_in_place(tmp_path: Path) -> None:
+    host = tmp_path / "math" / "plain" / "op_host"
+    host.mkdir(parents=True)
+    (host / "plain_tiling.cpp").write_text(PLAIN_CPP, encoding="utf-8")
+    res = run_host_tiling(host / "plain_tiling.cpp", [("x", "float32", (3, 5))], [("y", "float32", (3, 5))], {},
+                          load_arch("Ascend910B2"), op="Plain")
+    assert res.ok, [f.message for f in res.findings]
+    assert struct.unpack("<II", res.tiling) == (15, 30)
