@@ -117,7 +117,9 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
                                                 user_file_resolver(user_files))
     if ok and not (tmp / "kernel").is_file():
         ok = False
-    deps = user_deps(read_depfile(tmp / "deps.d", tmp), [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS])
+    deps = user_deps(read_depfile(tmp / "deps.d", tmp), [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS],
+                     [*mirrored, *layout_read[1:], *([opts.tiling_header.resolve().parent] if opts.tiling_header
+                                                     else [])])
     meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:],
             "deps": deps,
             # a header that was not found may be there by the next build: a failure that says so is not reused

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -162,19 +163,24 @@ def read_depfile(path: Path, base: Path | None = None) -> list[Path]:
         return []
 
 
-def user_deps(deps: Iterable[Path], outside: Sequence[Path]) -> dict[str, str]:
-    """The files of `deps` that are the user's (not under `outside`: the system's headers, ours, the build folder),
-    each with its content hash: what a cached build must find unchanged to be reused."""
+def user_deps(deps: Iterable[Path], outside: Sequence[Path], inside: Sequence[Path]) -> dict[str, str]:
+    """The files of `deps` that are the user's, each with its content hash: what a cached build must find unchanged
+    to be reused. The dependency list comes from a compile of untrusted code, so only regular files inside the
+    folders the compiler's box could read (`inside`) count, never one under `outside` (the system's headers, ours,
+    the build's own): a kernel that includes /proc/1/environ makes akgen read nothing outside those folders."""
     found: dict[str, str] = {}
-    roots = [str(r.resolve()) + os.sep for r in outside]
+    roots = [os.path.realpath(r) + os.sep for r in outside]
+    allowed = [os.path.realpath(r) + os.sep for r in inside]
     for d in deps:
+        real = os.path.realpath(d)
+        if any(real.startswith(r) for r in roots) or not any(real.startswith(a) for a in allowed):
+            continue
         try:
-            real = d.resolve()
+            if not stat.S_ISREG(os.stat(real).st_mode):
+                continue
+            found[real] = file_digest(Path(real))
         except OSError:
             continue
-        if any(str(real).startswith(r) for r in roots) or not real.is_file():
-            continue
-        found[str(real)] = file_digest(real)
     return found
 
 

@@ -204,7 +204,7 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
     ok = res.returncode == 0
     findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main))
     read = [p for d in tmp.glob("*.d") for p in read_depfile(d, tmp)]
-    deps = user_deps(read, [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS])
+    deps = user_deps(read, [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS], box_read)
     log = res.stderr + res.stdout
     (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings],
                                                "deps": deps,

@@ -102,3 +102,15 @@ def test_the_host_build_sees_sub_folders_and_include_dirs_and_rebuilds_on_their_
 
     assert key(10) == 2 + 10 + 100
     assert key(20) == 2 + 20 + 100  # an edit of a header in op_host/arch22/ is a new build, not the old one
+
+
+def test_only_regular_files_inside_the_builds_folders_are_read(tmp_path: Path) -> None:
+    from akgen_lsp.sim.build_cache import user_deps
+
+    mine = tmp_path / "op" / "a.h"
+    mine.parent.mkdir()
+    mine.write_text("int a;\n", encoding="utf-8")
+    (tmp_path / "elsewhere.h").write_text("int b;\n", encoding="utf-8")
+    deps = [mine, tmp_path / "elsewhere.h", Path("/proc/1/environ"), Path("/proc/self/environ"), Path("/dev/zero")]
+    found = user_deps(deps, [Path("/usr")], [tmp_path / "op"])
+    assert list(found) == [str(mine.resolve())]
