@@ -131,6 +131,8 @@ static ge::graphStatus PlainTilingFunc(gert::TilingContext* context)
 {
     PlainTilingData* t = context->GetTilingData<PlainTilingData>();
     OP_CHECK_NULL_WITH_CONTEXT(context, t);
+    OP_CHECK_IF(memset_s(t, sizeof(PlainTilingData), 0, sizeof(PlainTilingData)) != EOK,
+                OP_LOGE(context, "memset_s failed"), return ge::GRAPH_FAILED);
     t->total = static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize());
     t->twice = 2 * t->total;
     context->SetBlockDim(1);

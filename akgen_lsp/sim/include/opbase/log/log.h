@@ -17,6 +17,7 @@
 
 #include "error/ops_error.h"
 #include "register/op_def_registry.h"
+#include "securec.h"  // memset_s / memcpy_s: CANN's log headers bring the secure C functions to op_host code
 
 namespace Ops {
 namespace Base {
