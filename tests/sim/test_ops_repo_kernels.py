@@ -163,6 +163,8 @@ INIT_KERNEL = """
 #include "kernel_operator_intf.h"
 #include "basic_api/kernel_common.h"
 #include "utils/init_global_memory.h"
+#include "kernel_type.h"
+#include "kernel_tpipe.h"
 using namespace AscendC;
 extern "C" __global__ __aicore__ void init_gm(GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
