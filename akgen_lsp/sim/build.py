@@ -21,13 +21,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from akgen_lsp.findings import finding_from_json, finding_to_json
-from akgen_lsp.sim.build_cache import atomic_dir, build_key, cache_dir, publish, reusable, seal, side_headers
+from akgen_lsp.sim.build_cache import (
+    SYSTEM_ROOTS,
+    atomic_dir,
+    build_key,
+    cache_dir,
+    publish,
+    read_depfile,
+    reusable,
+    seal,
+    side_headers,
+    user_deps,
+)
 from akgen_lsp.sim.build_types import Build, BuildOptions
-from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, find_cxx, run_compiler
+from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, SIM_DIR, find_cxx, run_compiler
 from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.glue import generate_glue, variants_possible
 from akgen_lsp.sim.pch import ensure_launcher, ensure_pch
+from akgen_lsp.sim.repo_layout import kernel_layout, repository_root
 from akgen_lsp.sim.shadow import shadow_sources, with_shadow_dirs
 from akgen_lsp.sim.split import can_split, infer_core_type
 
@@ -48,6 +60,13 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     flags += ["-I", str(INCLUDE_DIR)]
     for d in [*opts.include_dirs, *sorted({s.parent for s in sources})]:
         flags += ["-I", str(d)]
+    # a kernel of an operator repository: its relative includes of other operators' headers, in CANN's layout
+    layout = kernel_layout(sources[0], cache_dir())
+    layout_read: list[Path] = []
+    if layout is not None:
+        flags += ["-I", str(layout / "_")]
+        root = repository_root(sources[0])
+        layout_read = [layout, *([root] if root else [])]
     core = opts.core_type
     if core is None:
         texts = []
@@ -73,7 +92,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         binary = final / "kernel" if meta.get("ok") else None
         return Build(ok=bool(meta.get("ok")), binary=binary, findings=found, sources=sources, key=key, cached=True,
                      seconds=time.perf_counter() - t0, command=meta.get("command", []), log=meta.get("log", ""),
-                     variants=variants)
+                     variants=variants, deps=tuple(Path(p) for p in meta.get("deps", {})))
     launcher = ensure_launcher(cxx)
     pch_flags: list[str] = []
     if opts.use_pch:
@@ -86,8 +105,10 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         flags = with_shadow_dirs(flags, mirrored, tmp / "shadow")
     (tmp / "glue.cpp").write_text(glue, encoding="utf-8")
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []  # links in a third of the time of ld.bfd
-    cmd = [cxx, *flags, *pch_flags, *link, str(tmp / "glue.cpp"), str(launcher), "-o", str(tmp / "kernel")]
-    read = [*mirrored, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
+    # -MD: the compiler lists every file it read; their contents are checked before each reuse (build_cache.reusable)
+    cmd = [cxx, *flags, *pch_flags, *link, "-MD", "-MF", str(tmp / "deps.d"), str(tmp / "glue.cpp"), str(launcher),
+           "-o", str(tmp / "kernel")]
+    read = [*mirrored, *layout_read, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
             *([opts.tiling_header.resolve().parent] if opts.tiling_header else [])]
     res = run_compiler(cmd, opts.timeout_s, tmp, read)
     log = (res.stderr or "") + (res.stdout or "")
@@ -96,7 +117,13 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
                                                 user_file_resolver(user_files))
     if ok and not (tmp / "kernel").is_file():
         ok = False
-    meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:]}
+    deps = user_deps(read_depfile(tmp / "deps.d", tmp), [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS],
+                     [*mirrored, *layout_read[1:], *([opts.tiling_header.resolve().parent] if opts.tiling_header
+                                                     else [])])
+    meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:],
+            "deps": deps,
+            # a header that was not found may be there by the next build: a failure that says so is not reused
+            "no_reuse": not ok and "No such file or directory" in log}
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
     if ok:
         seal(tmp, "kernel")
@@ -106,4 +133,5 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     else:
         out_dir = tmp
     return Build(ok=ok, binary=(out_dir / "kernel") if ok else None, findings=findings, sources=sources, key=key,
-                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log, variants=variants)
+                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log, variants=variants,
+                 deps=tuple(Path(p) for p in deps))

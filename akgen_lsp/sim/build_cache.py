@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -137,8 +139,72 @@ def seal(entry: Path, *names: str) -> None:
     (entry / DIGESTS).write_text(json.dumps(digests), encoding="utf-8")
 
 
+def parse_depfile(text: str, base: Path | None = None) -> list[Path]:
+    """The files a compile read, from the make rule g++ writes with -MD -MF (a target, a colon and its dependencies,
+    lines continued and spaces in names escaped with a backslash). Relative names are relative to `base`, the
+    compiler's working folder."""
+    out: list[Path] = []
+    for rule in text.replace("\\\n", " ").split("\n"):
+        _, sep, deps = rule.partition(": ")
+        if not sep:
+            continue
+        for name in re.split(r"(?<!\\)\s+", deps.strip()):
+            if name:
+                p = Path(name.replace("\\ ", " "))
+                out.append(p if p.is_absolute() or base is None else base / p)
+    return list(dict.fromkeys(out))
+
+
+def read_depfile(path: Path, base: Path | None = None) -> list[Path]:
+    """`parse_depfile` of the file at `path`; [] when there is none."""
+    try:
+        return parse_depfile(path.read_text(encoding="utf-8", errors="replace"), base)
+    except OSError:
+        return []
+
+
+def user_deps(deps: Iterable[Path], outside: Sequence[Path], inside: Sequence[Path]) -> dict[str, str]:
+    """The files of `deps` that are the user's, each with its content hash: what a cached build must find unchanged
+    to be reused. The dependency list comes from a compile of untrusted code, so only regular files inside the
+    folders the compiler's box could read (`inside`) count, never one under `outside` (the system's headers, ours,
+    the build's own): a kernel that includes /proc/1/environ makes akgen read nothing outside those folders."""
+    found: dict[str, str] = {}
+    roots = [os.path.realpath(r) + os.sep for r in outside]
+    allowed = [os.path.realpath(r) + os.sep for r in inside]
+    for d in deps:
+        real = os.path.realpath(d)
+        if any(real.startswith(r) for r in roots) or not any(real.startswith(a) for a in allowed):
+            continue
+        try:
+            if not stat.S_ISREG(os.stat(real).st_mode):
+                continue
+            found[real] = file_digest(Path(real))
+        except OSError:
+            continue
+    return found
+
+
+SYSTEM_ROOTS = (Path("/usr"), Path("/lib"), Path("/lib64"), Path("/opt"))
+
+
+def deps_unchanged(meta: dict[str, Any]) -> bool:
+    """Whether every file the build read (its `deps`: path -> content hash, from the compiler's dependency list)
+    still has that content."""
+    deps = meta.get("deps") or {}
+    if not isinstance(deps, dict):
+        return False
+    for path, digest in deps.items():
+        try:
+            if file_digest(Path(path)) != digest:
+                return False
+        except OSError:
+            return False
+    return True
+
+
 def reusable(entry: Path, *names: str, meta_name: str = "build.json") -> dict[str, Any] | None:
-    """The metadata of a cache entry that may be reused, or None (a miss): no entry, unreadable metadata, or, for a
+    """The metadata of a cache entry that may be reused, or None (a miss): no entry, unreadable metadata, a file the
+    build read (its recorded `deps`: every header the compiler opened, wherever it is) that changed since, or, for a
     successful build, files whose content no longer matches the hash recorded when it was built (an entry changed
     behind the cache's back is removed and built again)."""
     meta_path = entry / meta_name
@@ -146,6 +212,8 @@ def reusable(entry: Path, *names: str, meta_name: str = "build.json") -> dict[st
         return None
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if meta.get("no_reuse") or not deps_unchanged(meta):
+            raise ValueError("a file the build read changed, or one it looked for may exist now")
         if meta.get("ok"):
             digests = json.loads((entry / DIGESTS).read_text(encoding="utf-8"))
             if any(digests.get(n) != file_digest(entry / n) for n in names):

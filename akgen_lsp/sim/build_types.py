@@ -42,4 +42,7 @@ class Build:
     command: list[str] = field(default_factory=list)
     log: str = ""
     variants: tuple[tuple[tuple[str, str], ...], ...] = ()  # BuildOptions.variants, each as sorted items
+    # the user's files the compiler read (its -MD dependency list less the system's, ours and the build's own): the
+    # kernel's own files, wherever they are (a header of a sibling folder included as "../inc/platform.h")
+    deps: tuple[Path, ...] = ()
 

@@ -9,7 +9,14 @@ from pathlib import Path
 
 from akgen_lsp.sim.build_types import BuildOptions
 from akgen_lsp.sim.cxx_text import code_only, include_lines
-from akgen_lsp.sim.split import CORE_TYPES, INCLUDE_GUARD, MIX_RATIO, infer_core_type, own_headers
+from akgen_lsp.sim.split import (
+    CORE_TYPES,
+    INCLUDE_GUARD,
+    MIX_RATIO,
+    has_cube_side,
+    infer_core_type,
+    own_headers,
+)
 
 _NS_RE = re.compile(r"namespace\s+optiling\b")
 _REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
@@ -30,6 +37,67 @@ def tiling_only(header: Path) -> bool:
     return not _HOST_NAMES.search(code_only(text))
 
 
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
+_ONE_LINE_CONST = re.compile(r"^\s*(?:static\s+)?(?:constexpr|const)\b[^;{}]*;\s*$|^\s*#\s*define\s+\w+\s+\S")
+
+
+def unresolved_includes(header: Path, search: Sequence[Path]) -> list[str]:
+    """The quoted includes of an op_host tiling header that neither the sim's headers, the system's, the header's own
+    folder nor `search` have: a header the kernel build cannot compile whole."""
+    from akgen_lsp.sim.compiler import INCLUDE_DIR, is_system_header
+
+    text = header.read_text(encoding="utf-8", errors="replace")
+    missing = []
+    for line in include_lines(text):
+        m = _QUOTED_INCLUDE.match(line)
+        if not m:
+            continue
+        name = m.group(1)
+        roots = [header.parent, INCLUDE_DIR, *search]
+        if not any((r / name).is_file() for r in roots) and not is_system_header(name):
+            missing.append(name)
+    return missing
+
+
+def tiling_data_view(header: Path) -> list[str]:
+    """What CANN's kernel build sees of an op_host tiling header (its UT generates `<op>_tiling_data.h` from the
+    registered tiling data): the BEGIN_TILING_DATA_DEF ... END_TILING_DATA_DEF blocks, REGISTER_TILING_DATA_CLASS
+    lines and one-line constants and macros, in their namespaces, each behind a #line of the header so that a
+    diagnostic names the header's own line. For a header whose other includes the kernel build does not have."""
+    text = header.read_text(encoding="utf-8", errors="replace")
+    code = code_only(text).splitlines()
+    lines = text.splitlines()
+    path = str(header).replace("\\", "\\\\").replace('"', '\\"')
+    out = ['#include "register/tilingdata_base.h"']
+    in_block = False
+    depth = 0
+    opened: list[int] = []  # the brace depth inside each namespace kept open
+    for i, (raw, c) in enumerate(zip(lines, code, strict=False), 1):
+        if in_block:
+            out.append(raw)
+            in_block = "END_TILING_DATA_DEF" not in c
+            continue
+        ns = re.match(r"^\s*namespace\s+(\w+)\s*\{\s*$", c)
+        if ns:
+            depth += 1
+            out.append(f"namespace {ns.group(1)} {{")
+            opened.append(depth)
+            continue
+        if "BEGIN_TILING_DATA_DEF" in c:
+            out += [f'#line {i} "{path}"', raw]
+            in_block = "END_TILING_DATA_DEF" not in c
+            continue
+        if depth == (opened[-1] if opened else 0) and (
+                "REGISTER_TILING_DATA_CLASS" in c or _ONE_LINE_CONST.match(c)):
+            out += [f'#line {i} "{path}"', raw]
+        depth += c.count("{") - c.count("}")
+        while opened and depth < opened[-1]:
+            out.append("}")
+            opened.pop()
+    out += ["}"] * len(opened)
+    return out
+
+
 def tiling_struct_name(header: Path | None, struct: str | None, kernel: str | None = None) -> str:
     """The type GET_TILING_DATA reads: the manifest's struct, else the header's REGISTER_TILING_DATA_CLASS for the
     kernel's op (`Op` for kernel `op`/`o_p`: nested structs are registered under other names), else the first one;
@@ -40,7 +108,8 @@ def tiling_struct_name(header: Path | None, struct: str | None, kernel: str | No
         regs = _REG_RE.findall(text)
         key = (kernel or "").replace("_", "").lower()
         mine = [cls for op, cls in regs if key and op.replace("_", "").lower() == key]
-        name = mine[0] if mine else regs[0][1] if regs else "TilingData"
+        defs = re.findall(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)", code_only(text))
+        name = mine[0] if mine else regs[0][1] if regs else defs[0] if defs else "TilingData"
     if "::" not in name and _NS_RE.search(text):
         name = f"optiling::{name}"
     return name
@@ -107,7 +176,35 @@ def shared_guards(tiling_header: Path, sources: Sequence[Path], search: Sequence
     return found
 
 
+def _cube_side(sources: Sequence[Path], search: Sequence[Path]) -> bool:
+    texts = []
+    for s in sources:
+        own = own_headers(s, search)
+        for f in [s, *(own[0] if own else [])]:
+            texts.append(f.read_text(encoding="utf-8", errors="replace"))
+    return has_cube_side(texts)
+
+
+def has_struct(opts: BuildOptions) -> bool:
+    """Whether the build knows the tiling struct: named in the manifest, or a tiling header that declares one
+    (BEGIN_TILING_DATA_DEF, REGISTER_TILING_DATA_CLASS)."""
+    if opts.tiling_struct:
+        return True
+    if not opts.tiling_header:
+        return False
+    text = code_only(opts.tiling_header.read_text(encoding="utf-8", errors="replace"))
+    return "BEGIN_TILING_DATA_DEF" in text or "REGISTER_TILING_DATA_CLASS" in text
+
+
+def split_kernel_name(kernel: str) -> tuple[str, str]:
+    """A kernel name as the manifest gives it, split into the function's name and its template arguments:
+    `acos<float>` -> (`acos`, `<float>`), `add_custom` -> (`add_custom`, ``)."""
+    i = kernel.find("<")
+    return (kernel, "") if i < 0 else (kernel[:i].strip(), kernel[i:].strip())
+
+
 def _entry_line(text: str, kernel: str | None) -> int:
+    kernel = split_kernel_name(kernel)[0] if kernel else kernel
     code = code_only(text)
     m = re.search(rf"\b{re.escape(kernel or '')}\s*\(", code) if kernel else None
     return code.count("\n", 0, m.start()) + 1 if m else 1
@@ -170,7 +267,8 @@ def variant_lines(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     for i, v in enumerate(opts.variants):
         lines.extend(f"#undef {k}" for k in keys)
         lines.extend(f"#define {k} {v[k]}" for k in keys if k in v)
-        lines.extend(_pass_lines(f"akgen_variant_{i}", (), opts.kernel, f"akgen_v{i}_{opts.kernel}", sources, guards))
+        base = split_kernel_name(opts.kernel)[0]
+        lines.extend(_pass_lines(f"akgen_variant_{i}", (), base, f"akgen_v{i}_{base}", sources, guards))
     lines.extend(f"#undef {k}" for k in keys)
     return lines
 
@@ -182,21 +280,35 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     core = opts.core_type or "aiv"
     if core != "mix":
         lines.append(f"inline constexpr int32_t g_coreType = {CORE_TYPES[core]};  // this build's pass: {core}")
+    view = False
     if opts.tiling_header:
         only = tiling_only(opts.tiling_header)
-        lines.extend(["#define AKGEN_SIM_TILING_ONLY"] if only else [])
-        lines.append(f'#include "{opts.tiling_header}"')
-        lines.extend(["#undef AKGEN_SIM_TILING_ONLY"] if only else [])
+        # a header with includes the kernel build cannot find (the repositories' log/log.h, op_host/...): only its
+        # tiling data, as CANN's kernel build sees it
+        view = not only and has_struct(opts) and bool(unresolved_includes(opts.tiling_header, search))
+        lines.extend(["#define AKGEN_SIM_TILING_ONLY"] if only or view else [])
+        lines.extend(tiling_data_view(opts.tiling_header) if view else [f'#include "{opts.tiling_header}"'])
+        lines.extend(["#undef AKGEN_SIM_TILING_ONLY"] if only or view else [])
         # the kernel's own tiling header may use the op_host header's include guard (both `X_TILING_H`): CANN's
         # kernel build never includes the op_host file, so the kernel's header must not be hidden by it
         lines.extend(f"#undef {g}" for g in shared_guards(opts.tiling_header, sources, search))
-    if opts.tiling_header or opts.tiling_struct:
-        lines.append(f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, opts.kernel)};")
+    base, targs = split_kernel_name(opts.kernel)
+    # the struct GET_TILING_DATA reads when the kernel registers none of its own (akgen_sim/tiling.h): from the op_host
+    # header, before the sources; a struct named without a header is the kernel's own (declared in its sources, as
+    # the repositories' <op>_tiling_data.h): after them, for the tiling arguments' filling only
+    struct_lines = [f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, base)};",
+                    "akgen_tiling_struct_t akgen_tiling_default(long);"]
+    # a header that declares no tiling data (the `<op>_tiling.h` of a repository's kernel UT, which CANN's UT build
+    # -includes: it includes the kernel's own struct header and defines GET_TILING_DATA itself) names no struct
+    known = has_struct(opts)
+    if opts.tiling_header and known:
+        lines.extend(struct_lines)
     if opts.tiling_header and _NS_RE.search(opts.tiling_header.read_text(encoding="utf-8", errors="replace")):
         # the kernel-side build of CANN puts the tiling structs at global scope: kernels name them unqualified. Only
         # the types: the header's constants (`constexpr size_t MAX_DIM_NUM`) stay host-side, so a kernel may reuse
         # their names.
-        names = optiling_type_names(opts.tiling_header.read_text(encoding="utf-8", errors="replace"))
+        names = optiling_type_names("\n".join(tiling_data_view(opts.tiling_header)) if view else
+                                    opts.tiling_header.read_text(encoding="utf-8", errors="replace"))
         if names:
             lines.extend(f"using optiling::{n};" for n in names)
         else:
@@ -210,12 +322,14 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.extend(hoisted)
         for name, value in (("aic", 1), ("aiv", 2)):
             lines.extend(_pass_lines(f"akgen_pass_{name}", [f"inline constexpr int32_t g_coreType = {value};"],
-                                     opts.kernel, f"akgen_{name}_{opts.kernel}", sources, guards))
+                                     base, f"akgen_{name}_{base}", sources, guards))
     elif opts.variants:
         lines.extend(variant_lines(sources, opts, search))
     else:
         for s in sources:
             lines.append(f'#include "{s}"')
+    if opts.tiling_struct and not opts.tiling_header:
+        lines.extend(struct_lines)
     lines.append(f'extern "C" const int akgen_sim_mix = {MIX_RATIO if core == "mix" else 0};')
     lines.extend(lost_cores_lines(sources, core, opts.kernel, search))
     params = []
@@ -228,15 +342,18 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.append('extern "C" int akgen_sim_variant_index();  // the launcher: the spec\'s `variant N`')
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
-    if core == "mix":
+    if core == "mix" and not _cube_side(sources, search):
+        lines.append("    if (::akgen_sim::ctx().core_type == 1) return;  // a vector kernel of a MIX type: the AIC idles")
+        lines.append(f"    akgen_pass_aiv::akgen_aiv_{base}{targs}({', '.join(params)});")
+    elif core == "mix":
         lines.append("    if (::akgen_sim::ctx().core_type == 1)")
-        lines.append(f"        akgen_pass_aic::akgen_aic_{opts.kernel}({', '.join(params)});")
+        lines.append(f"        akgen_pass_aic::akgen_aic_{base}{targs}({', '.join(params)});")
         lines.append("    else")
-        lines.append(f"        akgen_pass_aiv::akgen_aiv_{opts.kernel}({', '.join(params)});")
+        lines.append(f"        akgen_pass_aiv::akgen_aiv_{base}{targs}({', '.join(params)});")
     elif opts.variants:
         lines.append("    switch (akgen_sim_variant_index()) {")
         for i in range(len(opts.variants)):
-            lines.append(f"    case {i}: akgen_variant_{i}::akgen_v{i}_{opts.kernel}({', '.join(params)}); break;")
+            lines.append(f"    case {i}: akgen_variant_{i}::akgen_v{i}_{base}{targs}({', '.join(params)}); break;")
         lines.append("    default: break;")
         lines.append("    }")
     else:
@@ -245,7 +362,7 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     lines.append('extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {')
     lines.append("    (void)arg; (void)buf; (void)cap; (void)kv;")
     for i, a in enumerate(opts.signature):
-        if a["kind"] != "tiling" or not (opts.tiling_header or opts.tiling_struct):
+        if a["kind"] != "tiling" or not known:
             continue  # no tiling struct (a kernel-only candidate on a TilingFunc that only sets the block dim): zeroed
         lines.append(f"    if (arg == {i}) {{")
         lines.append("        akgen_tiling_struct_t t{};")

@@ -13,7 +13,7 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,18 @@ from typing import Any
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
-from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
+from akgen_lsp.sim.build_cache import (
+    DIGESTS,
+    SYSTEM_ROOTS,
+    atomic_dir,
+    cache_dir,
+    headers_hash,
+    publish,
+    read_depfile,
+    reusable,
+    seal,
+    user_deps,
+)
 from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
     INCLUDE_DIR,
@@ -96,23 +107,66 @@ def cmake_host_groups(op_host: Path, targets: tuple[str, ...] = HOST_TARGETS) ->
     return [sorted(set(g)) for g in groups.values()]
 
 
-def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False) -> tuple[Path | None, list[Finding]]:
-    """The host runner of an op_host source (cached); `proto`: with the sources of CMake's opsproto library too (where
-    a project keeps its InferShape)."""
-    cxx = find_cxx()
-    src = host_source.resolve()
-    # The sources CMake puts in the TilingFunc and OpDef libraries; without a CMakeLists.txt every .cpp of op_host/
-    # (the OpDef and the TilingFunc may live in different files).
+def host_source_units(src: Path, proto: bool = False) -> tuple[list[Path], int]:
+    """The sources of the host runner of the op_host source `src` and how many libraries CMake makes of them: the
+    sources CMake puts in the TilingFunc and OpDef libraries (with `proto` also its InferShape library); without a
+    CMakeLists.txt every .cpp of op_host/ (the OpDef and the TilingFunc may live in different files) except the
+    op's InferShape (`*_infershape.cpp`) unless `proto` asks for it: an include there that this build does not have
+    must not block a TilingFunc that needs nothing from it."""
     groups = cmake_host_groups(src.parent, HOST_TARGETS)
     if proto:
-        with_proto = cmake_host_groups(src.parent, PROTO_TARGETS)
-        proto = with_proto != groups  # the same sources: the same runner (InferShape is in them or nowhere)
-        groups = with_proto
-    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}{'|proto' if proto else ''}".encode())
-    units = sorted({q for g in groups for q in g}) if groups else sorted(q.resolve() for q in src.parent.glob("*.cpp"))
+        groups = cmake_host_groups(src.parent, PROTO_TARGETS)
+    if groups:
+        units = sorted({q for g in groups for q in g})
+    else:
+        units = sorted(q.resolve() for q in src.parent.glob("*.cpp")
+                       if proto or "infershape" not in q.name.lower() or q.resolve() == src)
     if src not in units:
         units.append(src)
-    for p in sorted({src, *units, *[q for q in src.parent.iterdir() if q.suffix in (".h", ".hpp")]}):
+    return units, len(groups)
+
+
+def host_include_dirs(units: Sequence[Path], include_dirs: Sequence[Path] = ()) -> list[Path]:
+    """The folders an op_host build searches: each source's folder and its sub-folders (op_host/arch22/,
+    op_host/op_tiling/: the repositories include their headers by name from files elsewhere in op_host/), then the
+    caller's include folders (a manifest's include_dirs: the repository's common/inc, ...)."""
+    dirs: list[Path] = []
+    for u in units:
+        base = u.parent
+        for d in [base, *sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))]:
+            if d not in dirs:
+                dirs.append(d)
+    for d in include_dirs:
+        d = Path(d).resolve()
+        if d.is_dir() and d not in dirs:
+            dirs.append(d)
+    return dirs
+
+
+def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False,
+               include_dirs: Sequence[Path] = ()) -> tuple[Path | None, list[Finding]]:
+    """The host runner of an op_host source (cached); `proto`: with the sources of CMake's opsproto library too (where
+    a project keeps its InferShape); `include_dirs`: the manifest's include folders."""
+    src = host_source.resolve()
+    units, libraries = host_source_units(src, proto)
+    return build_host_units(units, include_dirs, timeout_s, main=src, several_libraries=libraries > 1,
+                            tag="proto" if proto else "")
+
+
+def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), timeout_s: float = 120.0,
+                     main: Path | None = None, several_libraries: bool = False,
+                     tag: str = "") -> tuple[Path | None, list[Finding]]:
+    """The host runner of the op_host sources `units` (a TilingFunc and what registers it), linked with
+    host_main.cpp, cached. The key covers the compiler, our headers, the flags, the sources, the headers beside them
+    and the include folders; every other file the compiler read (its -MD list: a header in op_host/arch22/, one of
+    the repository's include folders) is recorded with its content hash, and a change of any of them builds again."""
+    cxx = find_cxx()
+    units = [Path(u).resolve() for u in units]
+    main = (main or units[0]).resolve()
+    dirs = host_include_dirs(units, include_dirs)
+    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}|{tag}|{[str(d) for d in dirs]}".encode())
+    beside = {q for u in units for q in u.parent.iterdir() if q.suffix in (".h", ".hpp")}
+    for p in sorted({*units, *beside}):
         h.update(str(p).encode() + b"\0" + p.read_bytes())
     final = cache_dir() / "host" / h.hexdigest()[:32]
     meta = reusable(final, "host_runner", meta_name="meta.json")
@@ -122,17 +176,39 @@ def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False)
         return None, [finding_from_json(f) for f in meta.get("findings", [])]
     tmp = atomic_dir(final)
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []
-    if len(groups) > 1:
+    if several_libraries:
         # CANN links each target into its own shared library, where a non-inline function that a header defines for
         # both (one definition, compiled twice) is legal: the dynamic linker binds every call to one copy. One
         # executable here, so the same choice is made at link time.
         link.append("-Wl,--allow-multiple-definition")
-    cmd = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), "-I", str(src.parent),
-           str(HOST_MAIN), *[str(u) for u in units], *link, "-o", str(tmp / "host_runner")]
-    res = run_compiler(cmd, timeout_s, tmp, [src.parent])
+    incs = [a for d in dirs for a in ("-I", str(d))]
+    # include/opbase (the operator base library's log/, util/, op_common/ headers) after the op's and the
+    # repository's own folders: a repository header of the same name wins
+    base = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs,
+            "-I", str(INCLUDE_DIR / "opbase")]
+    box_read = [*{u.parent for u in units}, *dirs]
+    # each source on its own (-c, -MD -MF: g++ writes one dependency file per compile, and a link of several sources
+    # keeps only the last one's), then one link
+    objects: list[str] = []
+    res = None
+    for i, u in enumerate([HOST_MAIN, *units]):
+        obj = tmp / f"u{i}.o"
+        res = run_compiler([*base, "-MD", "-MF", str(tmp / f"u{i}.d"), "-c", str(u), "-o", str(obj)], timeout_s, tmp,
+                           box_read)
+        if res.returncode != 0:
+            break
+        objects.append(str(obj))
+    else:
+        res = run_compiler([cxx, *link, *objects, "-o", str(tmp / "host_runner")], timeout_s, tmp, box_read)
+    assert res is not None
     ok = res.returncode == 0
-    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(src))
-    (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings]}),
+    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main))
+    read = [p for d in tmp.glob("*.d") for p in read_depfile(d, tmp)]
+    deps = user_deps(read, [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS], box_read)
+    log = res.stderr + res.stdout
+    (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings],
+                                               "deps": deps,
+                                               "no_reuse": not ok and "No such file or directory" in log}),
                                    encoding="utf-8")
     if ok:
         seal(tmp, "host_runner")
@@ -145,13 +221,13 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
                     outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
                     profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0,
                     values: dict[str, bytes] | None = None, absent: Collection[str] = (), infer: bool = False,
-                    tiling: bool = True) -> HostTiling:
+                    tiling: bool = True, include_dirs: Sequence[Path] = ()) -> HostTiling:
     """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list. values: the raw
     bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>(). absent: the optional
     inputs the call leaves out (no instance: GetOptionalInputShape(ir) is nullptr). infer: also run the op's
     InferShape/InferDataType first (`HostTiling.inferred`; the build then includes CMake's opsproto sources);
     tiling=False (with infer): only those, no TilingFunc."""
-    binary, findings = build_host(host_source, proto=infer)
+    binary, findings = build_host(host_source, proto=infer, include_dirs=include_dirs)
     if binary is None:
         return HostTiling(False, findings)
     lines = []
@@ -245,7 +321,11 @@ def _run_key(binary: Path, spec_text: str, timeout_s: float) -> Path | None:
     profile); None for a runner outside the host build cache."""
     if binary.parent.parent != cache_dir() / "host":
         return None
-    h = hashlib.sha256(f"{binary.parent.name}|{timeout_s!r}|".encode() + spec_text.encode())
+    try:  # the runner's content hash: an entry rebuilt under the same name (a header it read changed) is another one
+        sealed = (binary.parent / DIGESTS).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    h = hashlib.sha256(f"{binary.parent.name}|{sealed}|{timeout_s!r}|".encode() + spec_text.encode())
     return cache_dir() / "host-runs" / h.hexdigest()[:32]
 
 

@@ -95,6 +95,21 @@ CHECK_MODES = ("npu", "cpu-debug")
 
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_:]*$")
+# a kernel's name, with its template arguments where the entry is a template (`acos<float>`, `k<1, true>`,
+# `kernel<ELEMENTWISE_TPL_SCH_MODE_1>`): names, numbers, `::` and the brackets of nested arguments only
+_KERNEL_NAME = re.compile(r"^[A-Za-z_]\w*(?:\s*<[\w\s:,<>()+\-]*>)?$")
+
+
+def valid_kernel_name(name: object) -> bool:
+    """Whether `name` names a kernel function, plain or a template with its arguments (brackets balanced)."""
+    if not isinstance(name, str) or len(name) > 300 or not _KERNEL_NAME.match(name):
+        return False
+    depth = 0
+    for ch in name:
+        depth += {"<": 1, ">": -1, "(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 @dataclass(frozen=True)
@@ -408,8 +423,9 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
         if not s.is_file():
             raise ManifestError(f"manifest.sources: file not found: {s}")
     kernel = _need(data, "kernel", "manifest")
-    if not isinstance(kernel, str) or not _IDENT.match(kernel):
-        raise ManifestError(f"manifest.kernel: {kernel!r} is not a kernel function name")
+    if not valid_kernel_name(kernel):
+        raise ManifestError(f"manifest.kernel: {kernel!r} is not a kernel function name: write the entry's name "
+                            "(`add_custom`), with its template arguments for a template entry (`acos<float>`)")
     block_dim = data.get("block_dim", 1)
     if not isinstance(block_dim, int) or not 1 <= block_dim <= 65535:
         raise ManifestError(f"manifest.block_dim: expected an integer in [1, 65535], got {block_dim!r}")

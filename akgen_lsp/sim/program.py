@@ -270,6 +270,37 @@ def launch_wrappers(text: str) -> str:
     return ('#line 1 "<akgen launch wrappers>"\n' + "\n".join(defs) + "\n") if defs else ""
 
 
+_REL_INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:\.\./)+[^"]+)"', re.M)
+_SOURCE_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".cpp", ".cc", ".cxx", ".asc")
+
+
+def project_root(folder: Path) -> Path | None:
+    """The project a program's folder belongs to: the nearest folder above it (or itself) with `.git` or
+    `akgen.toml`; None when there is none."""
+    for d in [folder, *folder.parents]:
+        if (d / ".git").exists() or (d / "akgen.toml").is_file():
+            return d if d != Path(d.anchor) else None
+    return None
+
+
+def relative_include_dirs(units: Sequence[Path], texts: Mapping[Path, str]) -> list[Path]:
+    """The folders of the files a program's units include by a relative path that climbs out of their folder
+    (`#include "../../../op_kernel/x.cpp"`, an operator repository's example including its kernel), so the
+    compiler's box shows them: only existing C/C++ sources and headers inside the unit's own project (its git work
+    tree or akgen.toml folder), never a path outside it."""
+    found: list[Path] = []
+    for u in units:
+        root = project_root(u.parent)
+        if root is None:
+            continue
+        for name in _REL_INCLUDE.findall(texts[u]):
+            target = (u.parent / name).resolve()
+            if target.suffix in _SOURCE_SUFFIXES and target.is_file() and root in target.parents \
+                    and target.parent not in found:
+                found.append(target.parent)
+    return found
+
+
 def _cached_build(final: Path, units: Sequence[Path], key: str, t0: float) -> Build | None:
     """The cached build in `final` when every file its compile read (g++'s dependency list) is unchanged."""
     meta = reusable(final, "program")  # a successful entry's binary still has the hash it was built with
@@ -337,7 +368,7 @@ def compile_program(path: str | Path | Sequence[str | Path], use_cache: bool = T
     runtime = ensure_program_runtime(cxx)
     pch = ensure_pch(cxx)
     tmp = atomic_dir(final) if use_cache else Path(tempfile.mkdtemp(prefix="akgen-program-"))
-    folders = list(dict.fromkeys([*(u.parent for u in units), *incs]))
+    folders = list(dict.fromkeys([*(u.parent for u in units), *incs, *relative_include_dirs(units, texts)]))
     _, shadow_dirs = shadow_sources([], folders, tmp / "shadow")
     for d in shadow_dirs:
         flags += ["-I", str(d)]

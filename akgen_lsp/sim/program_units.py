@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from akgen_lsp.sim.build_cache import parse_depfile
 from akgen_lsp.sim.compiler import INCLUDE_DIR
 from akgen_lsp.sim.cxx_text import code_only
 from akgen_lsp.sim.split import infer_core_type
@@ -114,14 +115,8 @@ def kind_registrations(kinds: Mapping[str, int]) -> list[str]:
 
 
 def read_depfile(text: str) -> list[Path]:
-    """The prerequisites of a make rule written by `g++ -MD` (continuation lines, escaped spaces)."""
-    body = text.replace("\\\n", " ")
-    _, _, deps = body.partition(": ")
-    out: list[Path] = []
-    for tok in re.split(r"(?<!\\)\s+", deps.strip()):
-        if tok:
-            out.append(Path(tok.replace("\\ ", " ")))
-    return out
+    """The prerequisites of a make rule written by `g++ -MD` (build_cache.parse_depfile)."""
+    return parse_depfile(text)
 
 
 def user_dependencies(deps: Iterable[Path], generated: Sequence[Path]) -> list[Path]:

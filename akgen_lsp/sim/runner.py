@@ -259,7 +259,8 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
 
         ins, outs = manifest.host_io()
         ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op,
-                             values=manifest.host_values(), absent=manifest.absent_inputs())
+                             values=manifest.host_values(), absent=manifest.absent_inputs(),
+                             include_dirs=manifest.include_dirs)
         if not ht.ok:
             _cleanup(run_dir, set())
             status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"
@@ -280,8 +281,11 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
                    trace=None, sandbox={"mode": "on", "available": False}, warnings=warnings)
     wall = time.perf_counter() - t0
     events, bad_lines = read_events(run_dir / "events.jsonl")
+    # the kernel's own files: its sources, the headers beside them and in its include folders, its tiling header and
+    # every other file of the user's that the compiler read (a header of a sibling folder, "../inc/platform.h")
     check = EventCheck(kernel_files(manifest.sources, manifest.include_dirs,
-                                    [manifest.tiling.header] if manifest.tiling and manifest.tiling.header else []),
+                                    [*([manifest.tiling.header] if manifest.tiling and manifest.tiling.header else []),
+                                     *build.deps]),
                        fallback)
     if bad_lines:
         check.reject(f"{bad_lines} line(s) that are not simulator records")

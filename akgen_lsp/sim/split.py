@@ -85,6 +85,21 @@ _MIXED_TYPE = re.compile(r"\bKERNEL_TYPE_MIX_AIC_1_[12]\b")
 _MATMUL_DECL = re.compile(r"(?<![\w])Matmul(?:Impl)?\s*<")
 
 
+def has_cube_side(texts: Iterable[str]) -> bool:
+    """Whether a kernel gives its AIC anything to do: cube instructions, cross-core flags or a Matmul object. A MIX
+    kernel without any (a vector kernel that declares KERNEL_TYPE_MIX_AIC_1_2) leaves its AIC idle: the library's
+    vector and UB APIs return at once on the cube core (`if ASCEND_IS_AIC { return; }`)."""
+    for text in texts:
+        code = code_only(text)
+        if any(w in text for w in ("Mmad", "LoadData", "Fixpipe")) and _CUBE_CALL.search(code):
+            return True
+        if "CrossCore" in text and _CROSS_CORE.search(code):
+            return True
+        if "Matmul" in text and (_MATMUL_DECL.search(code) or _MATMUL_OBJ.search(code)):
+            return True
+    return False
+
+
 def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     """The passes to compile: "mix" (both, a split launch with one fiber per AIC and AIV) when the kernel calls the
     cube instructions (Mmad, LoadData, Fixpipe) and cross-core flags, or registers a high-level Matmul object
@@ -94,7 +109,7 @@ def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     post-process its output), or holds a Matmul object (set up by REGIST_MATMUL_OBJ or mm.Init) and cross-core flags
     (CANN's group-matmul sample: the AIC's Matmul, the AIVs' dequantisation), and `split` allows it; else one pass: "aic" when it calls the cube instructions, "aiv"
     otherwise (vector kernels, and Matmul-object kernels that cannot be split: the client runs on the vector core)."""
-    cube = cross = mm_obj = any_mm = decl_mm = regist = cube_only = False
+    cube = cross = mm_obj = decl_mm = regist = cube_only = False
     other_type = mixed_type = False
     for text in texts:
         code = code_only(text)
@@ -103,13 +118,15 @@ def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
         decl_mm = decl_mm or ("Matmul" in text and bool(_MATMUL_DECL.search(code)))
         cube_only = cube_only or bool(_CUBE_ONLY.search(code))
         if "REGIST_" in text and _MATMUL_OBJ.search(code):
-            any_mm = regist = True
+            regist = True
             mm_obj = mm_obj or not _CUBE_ONLY.search(code)
         types = [m.group(1) for m in _TASK_TYPE.finditer(code) if "KERNEL_TYPE_" in m.group(1)]
         other_type = other_type or any("KERNEL_TYPE_MIX_AIC_1_2" not in t for t in types)
         mixed_type = mixed_type or any(_MIXED_TYPE.search(t) for t in types)
     # (a registered Matmul object keeps the rule above: MIX_AIC_1_2 or no type is MIX, another type one pass)
-    by_type = mixed_type and not mm_obj and (cross or cube or any_mm)
+    # a declared mixed type is a MIX launch (one AIC and two AIVs per block, as CANN's CPU debug runs it without
+    # SetKernelMode) unless a registered Matmul object decides it by the rule above
+    by_type = mixed_type and not mm_obj
     # a Matmul object set up by mm.Init (not registered) on the AIC, with cross-core flags to the AIVs
     by_init = decl_mm and not regist and not cube_only and cross
     if split and ((cube and cross) or (mm_obj and not other_type) or by_type or by_init):

@@ -59,4 +59,11 @@
 #include "akgen_sim/adv_gelu.h"
 #include "akgen_sim/debug_dump.h"
 
+// CANN's CPU-debug headers bring <iostream> to kernels: their UT-only code (under __CCE_KT_TEST__, which only a kernel
+// UT build defines) writes std::cout. Not in other builds: <string> in every kernel's view costs compile time (see
+// tests/sim/test_kernel_view.py); a build that defines the macro does without the precompiled header.
+#if defined(__CCE_KT_TEST__)
+#include <iostream>
+#endif
+
 #endif

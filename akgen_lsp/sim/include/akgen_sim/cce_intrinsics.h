@@ -119,12 +119,25 @@ AKGEN_CCE_BINARY(vadd, "add", x + y, half, float, int16_t, int32_t)
 AKGEN_CCE_BINARY(vsub, "sub", x - y, half, float, int16_t, int32_t)
 AKGEN_CCE_BINARY(vmul, "mul", x * y, half, float, int16_t, int32_t)
 AKGEN_CCE_BINARY(vdiv, "div", x / y, half, float)
-AKGEN_CCE_BINARY(vmax, "max", (x > y ? x : y), half, float, int16_t, int32_t)
-AKGEN_CCE_BINARY(vmin, "min", (x < y ? x : y), half, float, int16_t, int32_t)
+AKGEN_CCE_BINARY(vmax, "max", ::akgen_sim::vmax_elem(x, y), half, float, int16_t, int32_t)
+AKGEN_CCE_BINARY(vmin, "min", ::akgen_sim::vmin_elem(x, y), half, float, int16_t, int32_t)
 AKGEN_CCE_BINARY(vand, "and", (x & y), int16_t, uint16_t)
 AKGEN_CCE_BINARY(vor, "or", (x | y), int16_t, uint16_t)
 
 #undef AKGEN_CCE_BINARY
+
+// ---- dcci(addr, cache_line_t, dcci_dst_t): clean and invalidate the scalar data cache (one line or all of it), the
+// intrinsic under DataCacheCleanAndInvalid. The simulator has no scalar data cache between the core and GM, so it
+// changes nothing; like DataCacheCleanAndInvalid on GM it lets the other blocks of a program run (GM polling).
+enum class cache_line_t : uint64_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class dcci_dst_t : uint64_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T>
+inline void dcci(T* addr, cache_line_t line, dcci_dst_t dst = dcci_dst_t::CACHELINE_ALL, AKGEN_LOC) {
+    (void)addr, (void)line, (void)dst;
+    ::akgen_sim::touch("dcci", loc);
+    ::akgen_sim::charge_scalar();
+    ::akgen_sim::yield_block();
+}
 
 // ---- vector_dup: the scalar into every enabled element (the source strides are the scalar's: unused)
 template <typename T>

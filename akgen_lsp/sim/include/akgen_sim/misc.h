@@ -187,4 +187,10 @@ template <typename T> inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, ui
 template <typename T> inline void Fill(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0, AKGEN_LOC) {
     InitOutput<T>(gmWorkspaceAddr, size, value, loc);
 }
+// InitGlobalMemory: the earlier name of Fill (adv_api/utils/init_global_memory.h), same arguments
+template <typename T>
+inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const std::type_identity_t<T> value,
+                             AKGEN_LOC) {
+    InitOutput<T>(gmWorkspaceAddr, static_cast<uint32_t>(size), value, loc);
+}
 }  // namespace AscendC

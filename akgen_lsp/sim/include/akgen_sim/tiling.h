@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "runtime.h"
@@ -130,9 +131,28 @@ template <typename T> inline T tiling_from(const uint8_t* p) {
 }
 }  // namespace akgen_sim
 
-// `akgen_tiling_struct_t` is declared by the generated glue (a type alias, not a macro: a macro defined on the command
-// line and named in a header would make g++ refuse the precompiled header).
-#define GET_TILING_DATA(var, tiling) akgen_tiling_struct_t var = ::akgen_sim::tiling_from<akgen_tiling_struct_t>(tiling)
+// Which struct GET_TILING_DATA reads: the kernel's REGISTER_TILING_DEFAULT(Struct) where it has one, else the glue's
+// `akgen_tiling_struct_t` (from the manifest or the op_host header; a type alias, not a macro: a macro defined on the
+// command line and named in a header would make g++ refuse the precompiled header). Both are declarations of the
+// function `akgen_tiling_default`, never called, only asked for its type: REGISTER_TILING_DEFAULT declares
+// `Struct akgen_tiling_default(int)` where it stands (in the kernel's body, which hides every outer declaration, or
+// at namespace scope, where the `int` overload beats the glue's `long` one), the glue declares
+// `akgen_tiling_struct_t akgen_tiling_default(long)`, and this header the fallback `(...)`, whose type says that no
+// struct is known.
+namespace akgen_sim {
+struct NoTilingStruct {};
+template <typename T> inline T tiling_read(const uint8_t* p) {
+    static_assert(!std::is_same_v<T, NoTilingStruct>,
+                  "GET_TILING_DATA: no tiling struct is known: register it in the kernel (REGISTER_TILING_DEFAULT(S)), "
+                  "use GET_TILING_DATA_WITH_STRUCT(S, var, tiling), or name it in the manifest (tiling.struct)");
+    return tiling_from<T>(p);
+}
+}  // namespace akgen_sim
+::akgen_sim::NoTilingStruct akgen_tiling_default(...);
+#define REGISTER_TILING_DEFAULT(st) st akgen_tiling_default(int)
+#define REGISTER_TILING_FOR_TILINGKEY(expr, st) static_assert(sizeof(st) > 0, "a tiling struct")
+#define GET_TILING_DATA(var, tiling)                                                                                   \
+    decltype(akgen_tiling_default(0)) var = ::akgen_sim::tiling_read<decltype(akgen_tiling_default(0))>(tiling)
 #define GET_TILING_DATA_WITH_STRUCT(st, var, tiling) st var = ::akgen_sim::tiling_from<st>(tiling)
 #define GET_TILING_DATA_MEMBER(st, member, var, tiling)                                                                \
     decltype(st::member) var;                                                                                          \

@@ -457,6 +457,30 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, con
                                selMask.slot_, ::akgen_sim::mask_count<T>(0, false), repeatTime, p, loc);
 }
 
+// Operator forms (the Compare page: "dst = src0 < src1", ... ">=", "==", "!="): the whole of src0 against src1, one
+// bit of dst per element, as Compare(dst, src0, src1, mode, src0.GetSize()). Operators cannot take a source location:
+// checks report at the last API call before them, as the arithmetic operators do.
+template <typename T, int MODE> struct CompareExpr {
+    const LocalTensor<T>& a;
+    const LocalTensor<T>& b;
+    static constexpr bool is_tensor_expr = true;
+    template <typename U> void assign_to(const LocalTensor<U>& d) const {
+        Compare(d, a, b, static_cast<CMPMODE>(MODE), static_cast<uint32_t>(a.GetSize()), ::akgen_sim::ctx().last);
+    }
+};
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::LT)> operator<(const LocalTensor<T>& a,
+                                                                             const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::GT)> operator>(const LocalTensor<T>& a,
+                                                                             const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::LE)> operator<=(const LocalTensor<T>& a,
+                                                                              const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::GE)> operator>=(const LocalTensor<T>& a,
+                                                                              const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::EQ)> operator==(const LocalTensor<T>& a,
+                                                                              const LocalTensor<T>& b) { return {a, b}; }
+template <typename T> CompareExpr<T, static_cast<int>(CMPMODE::NE)> operator!=(const LocalTensor<T>& a,
+                                                                              const LocalTensor<T>& b) { return {a, b}; }
+
 #undef AKGEN_CMP_DTYPE
 #undef AKGEN_SEL_DTYPE
 

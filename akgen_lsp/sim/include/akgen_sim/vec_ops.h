@@ -8,15 +8,37 @@
 // Element rule: computed in calc_t<T> (float for half / bfloat16_t), rounded once to T.
 #pragma once
 
+#include <type_traits>
+
 #include "types.h"
+
+namespace akgen_sim {
+// Max / Min (and Maxs / Mins) of floating-point elements: a NaN operand gives NaN, whichever operand it is (the
+// Memory vector APIs' INF/NAN mode, asc-devkit "Memory矢量计算接口边界值汇总": an input that contains nan gives nan,
+// of no particular sign), as the quiet NaN of the computing type; otherwise the larger / smaller value.
+template <typename A, typename B> inline auto vmax_elem(A a, B b) -> std::decay_t<decltype(a > b ? a : b)> {
+    using C = std::decay_t<decltype(a > b ? a : b)>;
+    if constexpr (std::is_floating_point_v<C>) {
+        if (a != a || b != b) return static_cast<C>(__builtin_nan(""));
+    }
+    return a > b ? a : b;
+}
+template <typename A, typename B> inline auto vmin_elem(A a, B b) -> std::decay_t<decltype(a < b ? a : b)> {
+    using C = std::decay_t<decltype(a < b ? a : b)>;
+    if constexpr (std::is_floating_point_v<C>) {
+        if (a != a || b != b) return static_cast<C>(__builtin_nan(""));
+    }
+    return a < b ? a : b;
+}
+}  // namespace akgen_sim
 
 #define AKGEN_BINARY_OPS(X)                                                                                            \
     X(Add, "add", a + b, half, float, int16_t, int32_t, bfloat16_t)                                                    \
     X(Sub, "sub", a - b, half, float, int16_t, int32_t, bfloat16_t)                                                    \
     X(Mul, "mul", a * b, half, float, int16_t, int32_t, bfloat16_t)                                                    \
     X(Div, "div", a / b, half, float)                                                                                  \
-    X(Max, "max", (a > b ? a : b), half, float, int16_t, int32_t, bfloat16_t)                                          \
-    X(Min, "min", (a < b ? a : b), half, float, int16_t, int32_t, bfloat16_t)                                          \
+    X(Max, "max", ::akgen_sim::vmax_elem(a, b), half, float, int16_t, int32_t, bfloat16_t)                             \
+    X(Min, "min", ::akgen_sim::vmin_elem(a, b), half, float, int16_t, int32_t, bfloat16_t)                             \
     X(And, "and", (a & b), int16_t, uint16_t)                                                                          \
     X(Or, "or", (a | b), int16_t, uint16_t)                                                                            \
     X(AddRelu, "add", ((a + b) > 0 ? (a + b) : decltype(a + b)(0)), half, float, int16_t)                             \
@@ -40,8 +62,8 @@
     X(Subs, "adds", a - s, half, float, int16_t, int32_t, bfloat16_t)                                                  \
     X(Muls, "muls", a * s, half, float, int16_t, int32_t, bfloat16_t)                                                  \
     X(Divs, "muls", a / s, half, float)                                                                                \
-    X(Maxs, "maxs", (a > s ? a : s), half, float, int16_t, int32_t, bfloat16_t)                                        \
-    X(Mins, "mins", (a < s ? a : s), half, float, int16_t, int32_t, bfloat16_t)                                        \
+    X(Maxs, "maxs", ::akgen_sim::vmax_elem(a, s), half, float, int16_t, int32_t, bfloat16_t)                           \
+    X(Mins, "mins", ::akgen_sim::vmin_elem(a, s), half, float, int16_t, int32_t, bfloat16_t)                           \
     X(LeakyRelu, "muls", (a >= C(0) ? a : a * s), half, float)                                                         \
     X(ShiftLeft, "adds", ::akgen_sim::vec_shift_left<C>(a, s), int16_t, uint16_t, int32_t, uint32_t)                   \
     X(ShiftRight, "adds", ::akgen_sim::vec_shift_right<C>(a, s), int16_t, uint16_t, int32_t, uint32_t)

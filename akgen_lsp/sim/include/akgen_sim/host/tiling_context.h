@@ -283,6 +283,13 @@ public:
     size_t GetComputeNodeOutputNum() const { return outputs_.size(); }
     const RuntimeAttrs* GetAttrs() const { return &attrs_; }
     TilingData* GetRawTilingData() { return &tiling_; }
+    // the tiling data as the struct T, written in place: the raw buffer holds sizeof(T) bytes from now on (nullptr when
+    // its capacity is smaller)
+    template <typename T> T* GetTilingData() {
+        if (tiling_.GetCapacity() < sizeof(T)) return nullptr;
+        tiling_.SetDataSize(sizeof(T));
+        return static_cast<T*>(tiling_.GetData());
+    }
     fe::PlatFormInfos* GetPlatformInfo() const { static fe::PlatFormInfos p; return &p; }
     ge::graphStatus SetBlockDim(uint32_t n) { block_dim_ = n; return ge::GRAPH_SUCCESS; }
     uint32_t GetBlockDim() const { return block_dim_; }
@@ -297,6 +304,8 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
+    // atomic clean of the outputs before the launch: the simulator starts every output zeroed anyway
+    ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     template <typename T> const T* GetCompileInfo() const {
         if (void* p = akgen_sim::host::compile_info_ready()) return static_cast<const T*>(p);
         static T t{};

@@ -1,0 +1,3 @@
+// akgen sim: adv_api/sort/sort.h, a CANN 9 include name of the high-level API (in kernel_operator.h)
+#pragma once
+#include "../../kernel_operator.h"

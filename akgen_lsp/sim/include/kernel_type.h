@@ -1,0 +1,3 @@
+// akgen sim: kernel_type.h, a CANN include name of the basic API (the whole emulated API is in kernel_operator.h)
+#pragma once
+#include "kernel_operator.h"

@@ -1,0 +1,2 @@
+#pragma once
+#include "../op_common/op_host/util/math_util.h"
