@@ -76,7 +76,12 @@ async function command(name) {
   await page.keyboard.press("Control+Shift+P");
   await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input");
   await page.keyboard.type(name);
-  await page.waitForTimeout(400);
+  // Enter runs the focused row: wait until the palette has filtered down to the command (on a loaded machine the
+  // list lags the typing, and Enter would run whatever row was first)
+  await until(`"${name}" focused in the command palette`, async () => {
+    const row = await page.locator(".quick-input-list .monaco-list-row.focused").first().innerText();
+    return row.replace(/\s+/g, " ").includes(name);
+  }, 20000);
   await page.keyboard.press("Enter");
 }
 
@@ -101,7 +106,9 @@ async function goTo(line, column) {
   await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input");
   await page.keyboard.type(`${line}:${column}`);
   await page.keyboard.press("Enter");
-  await page.waitForTimeout(300);
+  // the cursor is there when the status bar says so
+  await until(`the cursor at ${line}:${column}`, async () =>
+    (await page.locator(".statusbar").innerText()).includes(`Ln ${line}, Col ${column}`), 20000);
 }
 
 async function problems(filter = "") {
@@ -109,7 +116,11 @@ async function problems(filter = "") {
   const box = page.locator(".panel input[placeholder^='Filter']").first();
   if ((await box.inputValue()) !== filter) {
     await box.fill(filter);
-    await page.waitForTimeout(300);
+    // the list is filtered when every row shown belongs to a file whose name holds the filter (or none is left)
+    await until(`the Problems list filtered by "${filter}"`, async () => {
+      const files = await page.locator(".markers-panel .monaco-list-row .file-icon, .markers-panel .monaco-list-row .label-name").allInnerTexts();
+      return files.every((t) => !t.trim() || t.includes(filter) || !filter);
+    }, 10000).catch(() => {});
   }
   const rows = await page.locator(".markers-panel .monaco-list-row").allInnerTexts();
   return rows.map((t) => t.replace(/\s+/g, " "));
