@@ -2,8 +2,8 @@
 person drives it (keys, the DOM, screenshots) by tests/editors/vscode_e2e.mjs with playwright-core on Debian's
 chromium, on loopback.
 
-The workspace is a copy of samples/ inside a folder that has the `.venv` of this checkout, as a clone has it: the
-extension must find the server by itself (no setting, `akgen` not on the PATH). One editor session runs every step:
+The workspace is a copy of samples/; the server is this checkout's environment's `akgen`, on the PATH (a user-level
+place: the extension never runs a program inside the opened folder or above it); no setting. One editor session runs every step:
 diagnostic in the Problems panel -> hover -> completion after `AscendC::` -> the quick fix applied -> save a kernel
 with a task -> the estimate line -> a build error -> its code action -> ghost text from the catalog, then from a
 tiny GGUF model (real llama.cpp inference, its answer fixed by a GBNF grammar), then "Generate kernel for this
@@ -109,7 +109,6 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     shots.mkdir(parents=True, exist_ok=True)
     checkout = tmp_path / "checkout"
     shutil.copytree(REPO / "samples", checkout / "samples")
-    (checkout / ".venv").symlink_to(Path(sys.prefix))  # a clone's .venv, where discovery looks first
     gguf = write_tiny_gguf(tmp_path / "tiny.gguf")  # the registry's akgen-tiny: an inline completion model (FIM)
     workspace = checkout / "samples"
     # the generation model: no registry entry (whose 2048-token context would cap model.n_ctx)
@@ -117,7 +116,10 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     home = tmp_path / "home"
     user, extensions = tmp_path / "user", tmp_path / "extensions"
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-           "XDG_DATA_HOME": str(home / ".local" / "share"), "PATH": f"{Path(node).parent}:/usr/bin:/bin"}
+           "XDG_DATA_HOME": str(home / ".local" / "share"),
+           # the server of this checkout's environment on the PATH, a user-level place (a .venv inside the opened
+           # folder or above it is never run: Workspace Trust rules); test_vscode_first_hour installs the carried one
+           "PATH": f"{Path(sys.executable).parent}:{Path(node).parent}:/usr/bin:/bin"}
     env.pop("AKGEN_CXX", None)
     vsix = _vsix(tmp_path)
     subprocess.run([node, str(entry), "--user-data-dir", str(user), "--extensions-dir", str(extensions),
