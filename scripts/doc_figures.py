@@ -19,7 +19,7 @@ MARK = re.compile(r"(<!-- figure: ([\w-]+) -->`)([^`]*)(`)")
 
 
 def _add_sample() -> dict[str, Any]:
-    from akgen_lsp.bench.check import check_kernel
+    from akgen_lsp.check.kernel import check_kernel
     from akgen_lsp.config import load_settings
 
     kernel = ROOT / "samples" / "kernels" / "add_custom.cpp"

@@ -98,7 +98,7 @@ def test_same_values_as_torch() -> None:
 _NO_TORCH = """
 import json, sys
 sys.modules["torch"] = None  # `import torch` fails and find_spec("torch") is None: the plain install
-from akgen_lsp.bench.check import check_kernel
+from akgen_lsp.check.kernel import check_kernel
 from akgen_lsp.config import defaults
 findings, figures = check_kernel(sys.argv[1], defaults())
 print(json.dumps({"status": figures.get("status"), "passed": figures.get("passed_cases"),

@@ -60,7 +60,7 @@ def _load_shared(key: _Key) -> _Shared:
         try:
             from llama_cpp import Llama
         except ImportError:
-            from akgen_lsp.model.backends import backend_missing
+            from akgen_lsp.model.backends.needs import backend_missing
 
             raise BackendError(
                 backend_missing("llama_cpp") or "llama-cpp-python does not import here",

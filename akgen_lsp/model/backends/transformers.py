@@ -68,7 +68,7 @@ def _load(path: str, device: str, threads: int = 0) -> tuple[Any, Any, threading
 
             hf_logging.disable_progress_bar()  # no progress bars on the server's stderr
         except ImportError:
-            from akgen_lsp.model.backends import backend_missing
+            from akgen_lsp.model.backends.needs import backend_missing
 
             raise BackendError(
                 backend_missing("transformers") or "the transformers backend needs torch and transformers, and "
