@@ -363,10 +363,17 @@ try {
       });
       await snap("catalog-ghost-text");
       await page.keyboard.press("Tab");
-      const line = await until("the accepted completion", async () => {
+      // a snippet: the first parameter is a tab stop, selected; typing replaces it, Tab goes to the next one
+      await until("the accepted completion", async () =>
+        (await editorText()).split("\n").some((l) => l.includes("AscendC::DataCopy(")));
+      await page.keyboard.type("zLocal");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("xGm");
+      const line = await until("the tab stops filled in", async () => {
         const t = await editorText();
-        return t.split("\n").find((l) => l.includes("AscendC::DataCopy(")) ?? false;
+        return t.split("\n").find((l) => l.includes("AscendC::DataCopy(zLocal, xGm")) ?? false;
       });
+      await page.keyboard.press("Escape");
       await page.keyboard.press("Control+Shift+K");
       return `ghost: ${ghost.trim()} / accepted: ${line.trim()}`;
     });

@@ -99,4 +99,11 @@ def to_items(result: Any, line: int, character: int, lines: Lines) -> list[types
     if start[0] != end[0]:
         start = end = (line, character)
     rng = types.Range(lines.position(start[0] + 1, start[1] + 1), lines.position(end[0] + 1, end[1] + 1))
+    snippet = getattr(result, "snippet", None)
+    if snippet:
+        # a call's parameters as tab stops: accepting the ghost text lets the user fill them in turn (LSP 3.18
+        # StringValue), not literal parameter names to delete; it starts at the cursor as the text does
+        return [types.InlineCompletionItem(insert_text=types.StringValue(value=snippet),
+                                           range=rng)]
     return [types.InlineCompletionItem(insert_text=text, range=rng)]
+
