@@ -208,11 +208,13 @@ def reference(param, *inputs):
 '''
 
 
-def _cases_csv(cases: Any) -> str:
-    """test_cases.csv of a workspace task: one row per ``cases`` entry (shape, dtype, attributes), else one row."""
+def _cases_csv(cases: Any, inputs: Any = ()) -> str:
+    """test_cases.csv of a workspace task: one row per ``cases`` entry (shape, dtype, attributes), else one row (the
+    first input's shape and dtype: what a generation prompt shows as the case)."""
     rows = [c for c in cases if isinstance(c, Mapping)] if isinstance(cases, list) else []
     if not rows:
-        return "case_id;shape;dtype\n0;[1];float32\n"
+        first = next((i for i in inputs if isinstance(i, Mapping)), {}) if isinstance(inputs, list) else {}
+        return f"case_id;shape;dtype\n0;{json.dumps(first.get('shape', [1]))};{first.get('dtype', 'float32')}\n"
     columns = ["shape", "dtype", *sorted({k for c in rows for k in c} - {"shape", "dtype"})]
     lines = [";".join(["case_id", *columns])]
     for i, case in enumerate(rows):
@@ -235,8 +237,54 @@ def _workspace_task(root: Path, entry: Mapping[str, Any], work: Path) -> Task:
     (v / "spec.json").write_text(json.dumps(spec), encoding="utf-8")
     (v / "prepare_inputs.py").write_text(_PREPARE, encoding="utf-8")
     (v / "reference_np.py").write_text(_REFERENCE, encoding="utf-8")
-    (v / "test_cases.csv").write_text(_cases_csv(entry.get("cases")), encoding="utf-8")
+    (v / "test_cases.csv").write_text(_cases_csv(entry.get("cases"), entry.get("inputs")), encoding="utf-8")
     return Task(root=troot, level="level0", category="Workspace", name=name, op=kernel)
+
+
+def kernel_task(path: str | Path, settings: Any, work: Path) -> Task | None:
+    """The task a kernel file answers, for "Generate kernel" / "Improve performance": the NPUKernelBench layout
+    around it, else its akgen.toml ``[[task]]``: the suite task its ``bench`` names, or the table itself made a task
+    in `work` (its api_desc.md written from the table, the file as the question's kernel). None when it has none;
+    TaskError for a layout that is broken."""
+    p = Path(path).resolve()
+    found = find_task_for_path(p)
+    if found is not None:
+        return found[0]
+    ws = _workspace_entry(p)
+    if ws is None:
+        return None
+    root, entry = ws
+    if entry.get("bench"):
+        bt = _bench_task(str(entry["bench"]), settings)
+        if bt is not None:
+            return bt
+    if not {"reference", "inputs", "outputs"} <= set(entry):
+        return None
+    task = _workspace_task(root, entry, work)
+    (task.root / "api_desc.md").write_text(_api_desc(entry, task), encoding="utf-8")
+    task.question_kernel.parent.mkdir(parents=True, exist_ok=True)
+    task.question_kernel.write_text(p.read_text(encoding="utf-8", errors="replace"), encoding="utf-8")
+    return task
+
+
+def _api_desc(entry: Mapping[str, Any], task: Task) -> str:
+    """A workspace task's description in api_desc.md's place: what the kernel computes, from its akgen.toml table."""
+    def tensors(specs: Any) -> str:
+        return "\n".join(f"- `{s.get('name')}`: {s.get('dtype', 'the case dtype')}, shape "
+                         f"{s.get('shape', 'of the case')}" for s in specs if isinstance(s, Mapping))
+
+    outs = ", ".join(str(s.get("name")) for s in entry.get("outputs", []) if isinstance(s, Mapping))
+    params = entry.get("params") or {}
+    lines = [f"# {task.name}", "",
+             f"The Ascend C kernel `{task.op}` (an `extern \"C\" __global__ __aicore__` function taking its inputs, "
+             f"then its outputs, as `GM_ADDR`) computes, in PyTorch terms:", "",
+             f"    {outs} = {entry['reference']}", "", "Inputs:", tensors(entry.get("inputs", [])), "",
+             "Outputs:", tensors(entry.get("outputs", []))]
+    if params:
+        lines += ["", "Parameters (constants of the task): " + ", ".join(f"`{k} = {v}`" for k, v in params.items())]
+    if entry.get("block_dim"):
+        lines += ["", f"It is launched on {entry['block_dim']} cores."]
+    return "\n".join(lines) + "\n"
 
 
 def _named_task(name: str, settings: Any) -> tuple[Task, int | None]:

@@ -167,7 +167,7 @@ async function generation(title, what, timeout) {
     const shown = await toasts();
     return shown.find((x) => x.includes(`${what}: verified on the simulator before writing`))
       ?? shown.find((x) => x.includes("nothing was written") || x.includes("the model failed")
-        || x.includes("open the kernel file of a task folder")) ?? false;
+        || x.includes("open a kernel that has a task") || x.includes("has no task") || x.includes("no model configured")) ?? false;
   }, timeout);
   await snap(`${title}-verified`);
   if (!toast.includes("verified on the simulator before writing")) throw new Error(`${what} did not verify: ${toast}`);
