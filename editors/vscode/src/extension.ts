@@ -20,7 +20,7 @@ import {
 import { discover, DiscoveryInput, inWorkspace, MANAGED_ORIGIN, notFoundMessage, ServerCommand, startFailureMessage } from "./discovery";
 import { installSteps, markerFile, pickWheel, PYTHON_PROBE, pythonCandidates } from "./installer";
 import { explicitSettings } from "./settings";
-import { Status, view } from "./status";
+import { Checks, Status, view } from "./status";
 
 const DOCUMENTS = [
   { scheme: "file", language: "cpp" },
@@ -54,6 +54,8 @@ class StatusFeature implements StaticFeature {
 class Extension {
   client: LanguageClient | undefined;
   status: Status = { client: "starting" };
+  /** Every document's last check: the item shows the active editor's. */
+  readonly checks = new Checks();
   readonly item: vscode.StatusBarItem;
 
   constructor(
@@ -68,7 +70,17 @@ class Extension {
     this.item.show();
   }
 
+  /** The active editor's document as the server names it (its URI in the protocol's form). */
+  activeUri(): string | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      return undefined;
+    }
+    return this.client ? this.client.code2ProtocolConverter.asUri(doc.uri) : doc.uri.toString();
+  }
+
   render(): void {
+    this.status = { ...this.status, check: this.checks.shown(this.activeUri()) };
     const v = view(this.status);
     this.item.text = v.text;
     this.item.tooltip = v.tooltip;
@@ -212,7 +224,8 @@ class Extension {
     try {
       await client.start();
       client.onNotification("akgen/status", (params: Status) => {
-        this.status = { ...this.status, client: "running", server: params.server ?? this.status.server, check: params.check ?? this.status.check };
+        this.checks.record(params.check);
+        this.status = { ...this.status, client: "running", server: params.server ?? this.status.server };
         this.render();
       });
     } catch (error) {
@@ -470,6 +483,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("akgen.showInfo", () => ext.showInfo()),
     vscode.commands.registerCommand("akgen.menu", () => ext.menu()),
     vscode.workspace.onDidChangeConfiguration((event) => ext.settingsChanged(event)),
+    // the item shows the result of the kernel in front of the user
+    vscode.window.onDidChangeActiveTextEditor(() => ext.render()),
     { dispose: () => void ext.stop() },
   );
   await ext.start();
