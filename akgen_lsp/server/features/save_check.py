@@ -325,8 +325,9 @@ class SaveChecks:
             if path not in self._no_task_said:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
-            return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds,
-                             summary=f"{name}: no task, lint only")
+            return LastCheck(uri, "no task", f"{name} has no task: lint only (a [[task]] for it in akgen.toml "
+                             "compiles and runs it on save; samples/akgen.toml shows the fields)", result.seconds,
+                             summary=f"{name}: no task, lint only (add a [[task]] to akgen.toml)")
         self.checked[uri] = Checked(uri, version, path, text, result)
         findings = result.findings
         if settings.get("fix.deterministic", True):  # fixes are offered once they verified (features/repair.py)
