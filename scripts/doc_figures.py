@@ -18,16 +18,16 @@ DOCS = ["README.md", "samples/README.md", "editors/nvim/README.md", "editors/vsc
 MARK = re.compile(r"(<!-- figure: ([\w-]+) -->`)([^`]*)(`)")
 
 
-def _add_sample() -> dict[str, Any]:
+def _add_sample() -> Any:
     from akgen_lsp.check.kernel import check_kernel
     from akgen_lsp.config import load_settings
 
     kernel = ROOT / "samples" / "kernels" / "add_custom.cpp"
-    findings, figures = check_kernel(kernel, load_settings(kernel.parent))
-    if figures.get("status") != "pass":
-        raise SystemExit(f"doc_figures: the add sample did not pass ({figures.get('status')}): "
-                         + "; ".join(f.message for f in findings[:3]))
-    return figures
+    result = check_kernel(kernel, load_settings(kernel.parent))
+    if result.figures.status != "pass":
+        raise SystemExit(f"doc_figures: the add sample did not pass ({result.figures.status}): "
+                         + "; ".join(f.message for f in result.findings[:3]))
+    return result.figures
 
 
 def figures() -> dict[str, str]:

@@ -44,8 +44,8 @@ def test_plain_setup_checks_a_sample_kernel_without_torch(tmp_path: Path) -> Non
     assert check.returncode == 0 and "AKG101" in check.stdout, check.stderr[-2000:]
     save = subprocess.run([str(python), "-c", (
         "import json, sys; from akgen_lsp.check.kernel import check_kernel; from akgen_lsp.config import defaults;"
-        "f, fig = check_kernel(sys.argv[1], defaults());"
-        "print(json.dumps([fig.get('status'), fig.get('passed_cases'), fig.get('cases'), fig.get('estimate_us')]))"),
+        "fig = check_kernel(sys.argv[1], defaults()).figures;"
+        "print(json.dumps([fig.status, fig.passed_cases, fig.cases, fig.estimate_us]))"),
         str(repo / "samples" / "kernels" / "add_custom.cpp")], cwd=repo, env=env, capture_output=True, text=True,
         timeout=600, check=False)
     assert save.returncode == 0, save.stderr[-2000:]

@@ -100,10 +100,11 @@ import json, sys
 sys.modules["torch"] = None  # `import torch` fails and find_spec("torch") is None: the plain install
 from akgen_lsp.check.kernel import check_kernel
 from akgen_lsp.config import defaults
-findings, figures = check_kernel(sys.argv[1], defaults())
-print(json.dumps({"status": figures.get("status"), "passed": figures.get("passed_cases"),
-                  "cases": figures.get("cases"), "estimate_us": figures.get("estimate_us"),
-                  "messages": [f.message for f in findings], "torch": sys.modules.get("torch") is not None}))
+result = check_kernel(sys.argv[1], defaults())
+figures = result.figures
+print(json.dumps({"status": figures.status, "passed": figures.passed_cases, "cases": figures.cases,
+                  "estimate_us": figures.estimate_us, "messages": [f.message for f in result.findings],
+                  "torch": sys.modules.get("torch") is not None}))
 """
 
 
