@@ -93,6 +93,34 @@ local function map(bufnr, mode, lhs, rhs, desc, opts)
   vim.keymap.set(mode, lhs, rhs, vim.tbl_extend("force", { buffer = bufnr, silent = true, desc = desc }, opts or {}))
 end
 
+--- The check's estimate ("estimated 9.1 us on Ascend910B2 ..., 1/1 cases pass", the AKGEN-ESTIMATE diagnostic at
+--- the kernel's entry line) as virtual text at the end of that line without hovering. Neovim 0.11+ shows no
+--- diagnostic virtual text by default: for akgen's diagnostics it shows this one (a user's own virtual_text setting
+--- for the namespace wins). Before 0.11 every diagnostic has virtual text already.
+function M.show_estimate(client)
+  if not has("0.11") or not (vim.lsp.diagnostic and vim.lsp.diagnostic.get_namespace) then
+    return
+  end
+  local ok_ns, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id)
+  if not ok_ns or not ns then
+    return
+  end
+  local current = vim.diagnostic.config(nil, ns) or {}
+  if current.virtual_text ~= nil and current.virtual_text ~= false then
+    return
+  end
+  vim.diagnostic.config({
+    virtual_text = {
+      format = function(d)
+        if d.code == "AKGEN-ESTIMATE" then
+          return d.message
+        end
+        return nil
+      end,
+    },
+  }, ns)
+end
+
 --- What an attached buffer gets: omnifunc and keymaps on 0.7-0.9, inline completion on 0.12.
 function M.on_attach(client, bufnr)
   local keys = M.config.keymaps
@@ -143,6 +171,7 @@ function M.client_config(root, opts)
     capabilities = capabilities(),
     handlers = ui.handlers(),
     on_attach = function(client, bufnr)
+      M.show_estimate(client)
       if user_on_attach then
         user_on_attach(client, bufnr)
       else
