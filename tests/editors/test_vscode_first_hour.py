@@ -80,6 +80,7 @@ def test_outside_the_checkout_the_extension_installs_its_server_and_checks_on_sa
     assert len(report) == 2 and driver.returncode == 0, driver.stderr[-2000:]
     assert "installing the language server" in report[0]["detail"]
     assert "1/1 cases pass" in report[1]["detail"] and "estimated" in report[1]["detail"]
+    assert "lens: akgen: estimated" in report[1]["detail"]  # the estimate on the entry line, no hover
     # the environment the extension made: in its global storage, with the carried server and no torch
     envs = list((home / ".local" / "share").rglob("server-env")) + list(user.rglob("server-env"))
     assert envs, "no managed environment was made"

@@ -242,7 +242,14 @@ try {
         const t = await statusText();
         return t.includes("1/1") ? t : false;
       });
-      return `${row} / status: ${status} / ${((Date.now() - saved) / 1000).toFixed(1)} s after the save`;
+      const seconds = ((Date.now() - saved) / 1000).toFixed(1);
+      // the estimate on the entry line without hovering: the extension's code lens (drawn when the line is in view)
+      const at = /\[Ln (\d+), Col \d+\]/.exec(row);
+      if (at) await goTo(Number(at[1]), 1);
+      const lens = await until("the estimate's code lens", async () =>
+        (await page.locator(".codelens-decoration").allInnerTexts()).find((t) => t.includes("cases pass")) ?? false, 30000);
+      await snap("estimate-code-lens");
+      return `${row} / status: ${status} / lens: ${lens} / ${seconds} s after the save`;
     });
   } else {
     await step("workbench and server start", async () => {

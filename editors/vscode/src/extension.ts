@@ -20,6 +20,7 @@ import {
 import { discover, DiscoveryInput, inWorkspace, MANAGED_ORIGIN, notFoundMessage, ServerCommand, startFailureMessage } from "./discovery";
 import { installSteps, markerFile, pickWheel, PYTHON_PROBE, pythonCandidates } from "./installer";
 import { explicitSettings } from "./settings";
+import { estimateLenses } from "./lens";
 import { Checks, Status, view } from "./status";
 
 const DOCUMENTS = [
@@ -459,12 +460,33 @@ async function pythonInterpreter(): Promise<string | undefined> {
   }
 }
 
+/** The estimate as a code lens on the kernel's entry line, from the server's AKGEN-ESTIMATE diagnostic. */
+class EstimateLensProvider implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const diagnostics = vscode.languages.getDiagnostics(document.uri).map((d) => ({
+      code: d.code as string | number | { value: string | number } | undefined,
+      message: d.message,
+      line: d.range.start.line,
+    }));
+    return estimateLenses(diagnostics).map((lens) => new vscode.CodeLens(
+      new vscode.Range(lens.line, 0, lens.line, 0), { title: lens.title, command: "akgen.menu" }));
+  }
+}
+
 let extension: Extension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("akgen", { log: true });
   context.subscriptions.push(output);
   const ext = new Extension(context, output);
+  const lenses = new EstimateLensProvider();
   extension = ext;
   context.subscriptions.push(
     vscode.commands.registerCommand("akgen.restartServer", () => ext.restart()),
@@ -485,6 +507,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((event) => ext.settingsChanged(event)),
     // the item shows the result of the kernel in front of the user
     vscode.window.onDidChangeActiveTextEditor(() => ext.render()),
+    vscode.languages.registerCodeLensProvider(DOCUMENTS, lenses),
+    vscode.languages.onDidChangeDiagnostics(() => lenses.refresh()),
     { dispose: () => void ext.stop() },
   );
   await ext.start();
