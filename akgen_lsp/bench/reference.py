@@ -122,7 +122,7 @@ def install_cpu_shims() -> None:
     converts to the requested dtype (truncation toward zero, as a cast does). Only calls that CPU torch rejects are
     affected; everything else runs the original function. Installed once per process, when torch is loaded."""
     global _SHIMMED
-    if _SHIMMED or "torch" not in sys.modules:
+    if _SHIMMED or sys.modules.get("torch") is None:  # not loaded (None: a blocked import)
         return
     import torch
 
@@ -163,6 +163,17 @@ def torch_available() -> bool:
     return importlib.util.find_spec("torch") is not None
 
 
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+
+
+def torch_fix() -> str:
+    """What to run to get torch for a reference that needs it: the CPU build (the default wheel on PyPI for Linux is
+    the CUDA one, several GB), its size first."""
+    return (f"install the CPU build of torch (a download of about 190 MB, 0.7 GB installed) with "
+            f"`bash scripts/setup.sh --torch` in akgen's checkout, or `{sys.executable} -m pip install torch "
+            f"--index-url {TORCH_CPU_INDEX}`")
+
+
 def case_seed(task_id: str, case_id: int) -> int:
     return zlib.crc32(f"{task_id}#{case_id}".encode()) & 0x7FFFFFFF
 
@@ -176,8 +187,7 @@ def _load(path: Path, name: str) -> types.ModuleType:
         spec.loader.exec_module(mod)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] == "torch":
-            raise Skip(f"{path.name} needs torch, which is not installed here: `pip install torch` (the CPU wheel) "
-                       "to evaluate this task") from None
+            raise Skip(f"{path.name} needs torch, which is not installed here: {torch_fix()}") from None
         raise ReferenceError_(f"{path}: {exc}") from None
     except Exception as exc:  # the task's own code: report, never crash the harness
         raise ReferenceError_(f"{path}: {type(exc).__name__}: {exc}") from None
@@ -258,7 +268,7 @@ class CaseData:
 def _seed(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
-    if "torch" in sys.modules:
+    if sys.modules.get("torch") is not None:
         sys.modules["torch"].manual_seed(seed)
 
 
@@ -501,7 +511,7 @@ def _accepts_device(fn: Callable[..., Any]) -> bool:
 
 def _run_torch_model(module: types.ModuleType, init: list[Any], inputs: list[Any]) -> Any:
     if not torch_available():
-        raise Skip("the reference Model needs torch, which is not installed here")
+        raise Skip(f"the reference Model needs torch, which is not installed here: {torch_fix()}")
     import copy
 
     model_cls = getattr(module, "Model", None)

@@ -14,7 +14,7 @@ from akgen_lsp.bench.executor import Executor, Job, LocalPoolExecutor, ResultSto
 from akgen_lsp.bench.pipeline import Settings
 from akgen_lsp.bench.report import write_report
 from akgen_lsp.bench.summary import summarise
-from akgen_lsp.bench.tasks import Task, discover_tasks
+from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks, no_tasks_message
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 
@@ -45,7 +45,11 @@ class RunOptions:
 
 
 def select_tasks(opts: RunOptions) -> list[Task]:
-    return discover_tasks(opts.suite, level=opts.level, names=list(opts.tasks) or None)
+    """The tasks of the run; TaskError, naming where it looked and for what, when there is none."""
+    tasks = discover_tasks(opts.suite, level=opts.level, names=list(opts.tasks) or None)
+    if not tasks:
+        raise TaskError(no_tasks_message(opts.suite, opts.level, list(opts.tasks)))
+    return tasks
 
 
 def make_jobs(opts: RunOptions, tasks: Sequence[Task]) -> list[Job]:

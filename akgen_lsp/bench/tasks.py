@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -256,7 +256,7 @@ def discover_tasks(suite: Path, level: int | None = None, names: Mapping[str, An
                         "tasks/level1 ...")
     wanted = {str(n).lower() for n in names} if names else None
     out: list[Task] = []
-    for task_root in _iter_task_roots(base):
+    for task_root in _task_roots_at(base):
         t = load_task(task_root)
         if level is not None and t.level_number != level:
             continue
@@ -266,8 +266,34 @@ def discover_tasks(suite: Path, level: int | None = None, names: Mapping[str, An
     return sorted(out, key=lambda t: t.id)
 
 
-def _iter_task_roots(base: Path) -> Iterator[Path]:
-    for lvl in sorted(p for p in base.iterdir() if p.is_dir() and p.name.startswith("level")):
+def _task_roots_at(base: Path) -> Iterator[Path]:
+    """The task folders at `base`: a suite's tasks folder, or one level folder, one category folder or one task."""
+    if (base / "validation").is_dir():
+        yield base
+    elif base.name.startswith("level"):
+        yield from _iter_task_roots(base.parent, only=base.name)
+    elif base.parent.name.startswith("level"):
+        yield from (op for op in sorted(p for p in base.iterdir() if p.is_dir()) if (op / "validation").is_dir())
+    else:
+        yield from _iter_task_roots(base)
+
+
+def no_tasks_message(suite: Path, level: int | None = None, names: Sequence[str] = ()) -> str:
+    """What a command that found no task to work on says: where it looked and for what."""
+    filters = []
+    if level is not None:
+        filters.append(f"level {level}")
+    if names:
+        filters.append(f"named {', '.join(names)}")
+    which = f" ({'; '.join(filters)})" if filters else ""
+    return (f"no task{which} in {suite}: looked for task folders (an <Op> folder with validation/) at "
+            f"tasks/level*/<Category>/<Op> below it, or at it as a level, category or task folder; "
+            f"`akgen bench list --suite {suite}` lists the tasks there")
+
+
+def _iter_task_roots(base: Path, only: str | None = None) -> Iterator[Path]:
+    for lvl in sorted(p for p in base.iterdir() if p.is_dir() and p.name.startswith("level")
+                      and (only is None or p.name == only)):
         for cat in sorted(p for p in lvl.iterdir() if p.is_dir()):
             for op in sorted(p for p in cat.iterdir() if p.is_dir()):
                 if (op / "validation").is_dir():

@@ -25,13 +25,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List the tasks of a suite."""
         from akgen_lsp.bench.runner import default_suite
-        from akgen_lsp.bench.tasks import TaskError, discover_tasks
+        from akgen_lsp.bench.tasks import TaskError, discover_tasks, no_tasks_message
 
         try:
             tasks = discover_tasks(suite or default_suite(), level=level)
         except TaskError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        if not tasks:
+            typer.echo(f"error: {no_tasks_message(suite or default_suite(), level)}", err=True)
+            raise typer.Exit(1)
         rows = []
         for t in tasks:
             try:

@@ -214,7 +214,13 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.errors.history import HistoryError, history_records
         from akgen_lsp.errors.mutations import OPERATORS
         from akgen_lsp.errors.store import RepairStore, RepairStoreError, default_path
-        from akgen_lsp.errors.synthesis import SynthOptions, SynthRun, make_executor, run_synthesis
+        from akgen_lsp.errors.synthesis import (
+            SynthOptions,
+            SynthRun,
+            make_executor,
+            run_synthesis,
+            source_kernels,
+        )
 
         ops = [o.strip() for o in operators.split(",")] if operators else None
         unknown = [o for o in ops or () if o not in OPERATORS]
@@ -256,6 +262,13 @@ def register(app: typer.Typer) -> None:
                 typer.echo(json.dumps(counts, indent=2) if as_json else
                            f"{user_samples} SFT samples from the store of repairs: {out / 'sft' / 'store.jsonl'}")
                 return
+            if sources and not source_kernels(opts):
+                typer.echo(f"error: nothing to mutate: no reference answer in {', '.join(map(str, sources))}"
+                           f"{' (level ' + str(level) + ')' if level is not None else ''}"
+                           f"{' (task ' + ', '.join(task) + ')' if task else ''}; looked for tasks with "
+                           "<Op>/answer/<N>/op_kernel/<op>.cpp beside <Op>/validation/, at tasks/level*/<Category>/"
+                           "<Op> below each folder or at it as a level, category or task folder", err=True)
+                raise typer.Exit(1)
             if sources:
                 run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
             else:
@@ -291,6 +304,10 @@ def register(app: typer.Typer) -> None:
         if from_store:
             typer.echo(f"  store: {user_samples} SFT (the repairs users accepted)")
         typer.echo(f"wrote {out / 'sft'}, {out / 'dpo'}, {out / 'repairs.jsonl'}, {out / 'manifest.json'}")
+        if not run.kept and not any(r["kept"] for r in history) and not user_samples:
+            typer.echo("error: no sample was made: no mutant failed on the simulator and no run had a repair",
+                       err=True)
+            raise typer.Exit(1)
 
 
     @errors.command("bench")

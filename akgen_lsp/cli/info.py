@@ -27,12 +27,12 @@ def register(app: typer.Typer) -> None:
         except SettingsError as exc:
             sys.stderr.write(f"error: {exc}\n")
             raise typer.Exit(2) from None
-        report = environment(settings, path)
+        report = environment(settings, (path or Path.cwd()).resolve())
         if as_json:
             sys.stdout.write(json.dumps(report, indent=2) + "\n")
         else:
             for name, entry in report.items():
                 mark = "ok " if entry["ok"] else "NOT"
-                sys.stdout.write(f"{mark} {name:9} {entry['what']}: {entry['detail']}\n")
+                sys.stdout.write(f"{mark} {name:10} {entry['what']}: {entry['detail']}\n")
         if not all(e["ok"] for e in report.values()):
             raise typer.Exit(1)

@@ -1,4 +1,4 @@
-"""`akgen model list`, `akgen model check` and `akgen complete`: the model side from the command line.
+"""`akgen model list`, `akgen model pull`, `akgen model check` and `akgen complete`: the model side from the command line.
 
 Imports are lazy so that `akgen --help` loads neither llama.cpp nor torch.
 """
@@ -85,6 +85,32 @@ def _local_models(folder: Path) -> list[dict[str, Any]]:
     from akgen_lsp.model.registry import load_registry, local_models
 
     return local_models(folder, load_registry(folder.parent)) if folder.is_dir() else []
+
+
+@model_app.command("pull")
+def pull_model(
+    name: Annotated[str, typer.Argument(help="A model of `akgen model list` (KernelGen-LM-4B) or a repository id.")],
+    dest: Annotated[Path | None, typer.Option("--dest", help="The folder (default: models/<repository name>).")
+                    ] = None,
+    revision: Annotated[str, typer.Option("--revision", help="A branch, tag or commit.")] = "main",
+    endpoint: Annotated[str | None, typer.Option("--endpoint", help="A Hub mirror (default: HF_ENDPOINT, else "
+                                                 "huggingface.co).")] = None,
+) -> None:
+    """Download a checkpoint (size said first, resumable, SHA-256 checked); the transformers backend runs the folder."""
+    from akgen_lsp.model.pull import PullError, pull
+
+    try:
+        folder = pull(name, dest, revision, endpoint, say=lambda m: typer.echo(f"akgen: {m}", err=True))
+    except PullError as exc:
+        typer.echo(f"akgen model pull: {exc}", err=True)
+        raise typer.Exit(1) from None
+    except ImportError:
+        typer.echo("akgen model pull: huggingface_hub is not installed: run `python -m pip install huggingface_hub` "
+                   "(or bash scripts/setup.sh --dev)", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{folder}\nto use it: in akgen.toml, [model] backend = \"transformers\" and path = \"{folder}\" "
+               "(needs torch and transformers: `akgen model check` says what is missing); models/README.md has the "
+               "GGUF route for llama.cpp")
 
 
 @model_app.command("check")

@@ -24,7 +24,7 @@ from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.bench.executor import Executor, ResultStore, SerialExecutor
 from akgen_lsp.bench.pipeline import Settings as PipelineSettings
 from akgen_lsp.bench.runner import default_suite
-from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks
+from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks, no_tasks_message
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.store import RepairStore
 from akgen_lsp.generate.attempt import Attempt, LoopConfig
@@ -126,8 +126,7 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
     """Run (or resume) a generation run with a loaded `backend`; returns its summary (see the module docstring)."""
     tasks = discover_tasks(opts.suite, level=opts.level, names=list(opts.tasks) or None)
     if not tasks:
-        raise TaskError(f"no task matches {', '.join(opts.tasks) or 'the selection'} in {opts.suite}; "
-                        "`akgen bench list` shows the tasks")
+        raise TaskError(no_tasks_message(opts.suite, opts.level, list(opts.tasks)))
     store = RepairStore(opts.memory) if opts.memory is not None else None
     memory = ExperienceMemory(store, model=opts.model) if store is not None else None
     attempts, skipped = make_attempts(tasks, opts, cfg, settings, memory)

@@ -36,6 +36,8 @@ class InlineResult:
     end_character: int
     source: str  # model | catalog | cache
     timings: dict[str, float] = field(default_factory=dict)
+    # the same text as an LSP snippet (a call's parameters as tab stops), where it is one: what accepting inserts
+    snippet: str | None = None
 
 
 # ----------------------------------------------------------------------------------------------- split
@@ -364,19 +366,36 @@ _TYPED = re.compile(r"(?:(?P<qual>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::|(?P<member>
 _SNIPPET_FIELD = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
 
 
-def _call_args(entry: Entry) -> str:
+def _call_args(entry: Entry, snippet: bool = False) -> str:
+    """The call of `entry` with its parameters: their names (plain), or tab stops named after them (a snippet:
+    ``Add(${1:dst}, ${2:src0}, ${3:src1}, ${4:count})$0``) that the editor visits on accepting."""
     if entry.snippet:
-        return _SNIPPET_FIELD.sub(lambda m: m.group(1) or "", entry.snippet)
+        return entry.snippet if snippet else _SNIPPET_FIELD.sub(lambda m: m.group(1) or "", entry.snippet)
     if entry.kind in ("function", "method", "macro") and entry.overloads:
         ov = min(entry.overloads, key=lambda o: (len(o.params), o.signature))
-        return entry.short + "(" + ", ".join(p.name or p.type for p in ov.params) + ")"
+        names = [p.name or p.type for p in ov.params]
+        if snippet:
+            fields = [f"${{{i}:{_snippet_text(n)}}}" for i, n in enumerate(names, start=1)]
+            return entry.short + "(" + ", ".join(fields) + ")$0"
+        return entry.short + "(" + ", ".join(names) + ")"
     return entry.short
+
+
+def _snippet_text(text: str) -> str:
+    return re.sub(r"([$}\\])", r"\\\1", text)
 
 
 def catalog_completion(catalog: Catalog, cursor: Cursor, cann_version: str | None = None) -> str | None:
     """Complete the API name being typed from the catalog: the rest of the best matching name, with the parameter
     names of its shortest overload (or its snippet) when it is a call. None when nothing is being typed or nothing
     matches."""
+    found = catalog_completions(catalog, cursor, cann_version)
+    return found[0] if found else None
+
+
+def catalog_completions(catalog: Catalog, cursor: Cursor, cann_version: str | None = None
+                        ) -> tuple[str, str] | None:
+    """`catalog_completion`'s text and the same completion as a snippet (the parameters as tab stops), or None."""
     lp = cursor.line_prefix
     m = _TYPED.search(lp)
     if not m:
@@ -404,7 +423,9 @@ def catalog_completion(catalog: Catalog, cursor: Cursor, cann_version: str | Non
     kind_rank = {"function": 0, "class": 1, "method": 0, "macro": 2, "type": 3, "enum": 3}
     pool.sort(key=lambda e: (e.short != word, kind_rank.get(e.kind, 4), len(e.short), e.name))
     best = pool[0]
-    full = _call_args(best) if not cursor.line_suffix.lstrip().startswith("(") else best.short
+    call = not cursor.line_suffix.lstrip().startswith("(")
+    full = _call_args(best) if call else best.short
     if not full.startswith(word) or len(full) <= len(word):
         return None
-    return full[len(word) :]
+    snippet = _call_args(best, snippet=True) if call else _snippet_text(best.short)
+    return full[len(word) :], snippet[len(word) :]

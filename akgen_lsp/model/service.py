@@ -32,7 +32,7 @@ from akgen_lsp.model.complete import (
     Debouncer,
     InlineResult,
     StopRules,
-    catalog_completion,
+    catalog_completions,
     decide_mode,
     replace_range,
     split_at,
@@ -376,12 +376,16 @@ class CompletionService:
         return result
 
     def _from_catalog(self, cursor: Cursor, timings: dict[str, float], lap: Any) -> InlineResult | None:
-        text = catalog_completion(self.catalog, cursor, self.settings["cann.version"])
+        found = catalog_completions(self.catalog, cursor, self.settings["cann.version"])
         lap("catalog")
-        if text is None:
+        if found is None:
             return None
+        text, snippet = found
         self.stats.catalog_answers += 1
-        return self._result(text, cursor, "catalog", timings)
+        result = self._result(text, cursor, "catalog", timings)
+        if snippet != text:
+            result.snippet = snippet  # same start: the range replace_range gave the text holds for it too
+        return result
 
     @staticmethod
     def _result(text: str, cursor: Cursor, source: str, timings: dict[str, float]) -> InlineResult:

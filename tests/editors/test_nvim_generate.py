@@ -206,16 +206,24 @@ def test_akgen_generate_in_dynamic_shape_writes_kernel_host_and_new_tiling_heade
 
 CANCEL_INIT = PRELUDE + r"""
 vim.cmd("runtime! plugin/akgen.lua")  -- plugin/ scripts load after init.lua: the user commands now
+-- the cancel is sent once the server's generation has begun (its $/progress "begin": from then on the server's
+-- cancel command finds it), not after a guessed delay that a loaded machine outlasts
+local progress = vim.lsp.handlers["$/progress"]
+vim.lsp.handlers["$/progress"] = function(err, result, ctx, config)
+  local value = result and result.value or {{}}
+  if value.kind == "begin" and tostring(value.title or ""):find("Generate kernel", 1, true) then out.began = true end
+  if progress then return progress(err, result, ctx, config) end
+end
 vim.cmd("AkgenGenerate")
-vim.wait(500, function() return false end)
+out.began_in_time = vim.wait(120000, function() return out.began == true end, 20)
 vim.cmd("AkgenGenerateCancel")
+-- the generation's own answer comes after its loop has stopped (the server awaits it): no edit can follow it
 out.done = vim.wait(120000, function()
   for _, n in ipairs(out.notes) do
     if n:find("was cancelled; nothing was written", 1, true) or n:find("verified", 1, true) then return true end
   end
   return false
 end, 100)
-vim.wait(3000, function() return false end)  -- an edit would come now, if the loop went on
 out.text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
 vim.fn.writefile({{ vim.fn.json_encode(out) }}, {result})
 vim.cmd("qa!")
@@ -231,7 +239,7 @@ def test_akgen_generate_cancel_stops_the_loop_and_writes_nothing_in_neovim(tmp_p
                 "model": {"backend": "llama_cpp", "path": str(gguf), "n_ctx": N_CTX, "n_threads": 1},
                 "generate": {"grammar": [forced(CORRECT)], "max_tokens": MAX_TOKENS, "memory": False}}
     out = _nvim_session(tmp_path, kernel, settings, CANCEL_INIT)
-    assert out["attached"] and out["done"], out
+    assert out["attached"] and out["began_in_time"] and out["done"], out
     assert any("cancelling the generation" in n for n in out["notes"]), out["notes"]
     assert any("Generate kernel was cancelled; nothing was written." in n for n in out["notes"]), out["notes"]
     assert out["text"].rstrip("\n") == question.rstrip() and kernel.read_text(encoding="utf-8") == question

@@ -2,8 +2,9 @@
 person drives it (keys, the DOM, screenshots) by tests/editors/vscode_e2e.mjs with playwright-core on Debian's
 chromium, on loopback.
 
-The workspace is a copy of samples/ inside a folder that has the `.venv` of this checkout, as a clone has it: the
-extension must find the server by itself (no setting, `akgen` not on the PATH). One editor session runs every step:
+The workspace is a copy of samples/; the server is this checkout's environment's `akgen`, named in the user settings
+(`akgen.server.command`, a user-level place: the extension never runs a program inside the opened folder or above
+it); test_vscode_first_hour.py covers default settings, the extension installing the server it carries. One editor session runs every step:
 diagnostic in the Problems panel -> hover -> completion after `AscendC::` -> the quick fix applied -> save a kernel
 with a task -> the estimate line -> a build error -> its code action -> ghost text from the catalog, then from a
 tiny GGUF model (real llama.cpp inference, its answer fixed by a GBNF grammar), then "Generate kernel for this
@@ -109,7 +110,6 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     shots.mkdir(parents=True, exist_ok=True)
     checkout = tmp_path / "checkout"
     shutil.copytree(REPO / "samples", checkout / "samples")
-    (checkout / ".venv").symlink_to(Path(sys.prefix))  # a clone's .venv, where discovery looks first
     gguf = write_tiny_gguf(tmp_path / "tiny.gguf")  # the registry's akgen-tiny: an inline completion model (FIM)
     workspace = checkout / "samples"
     # the generation model: no registry entry (whose 2048-token context would cap model.n_ctx)
@@ -120,6 +120,12 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
            "XDG_DATA_HOME": str(home / ".local" / "share"), "PATH": f"{Path(node).parent}:/usr/bin:/bin"}
     env.pop("AKGEN_CXX", None)
     vsix = _vsix(tmp_path)
+    # the server of this checkout's environment (it has llama-cpp-python for the model steps), named in the user's
+    # settings: a user-level place (a .venv inside the opened folder or above it is never run, Workspace Trust's
+    # rule; code-server's extension host gets a login shell's PATH); test_vscode_first_hour covers no setting at all
+    (user / "User").mkdir(parents=True, exist_ok=True)
+    (user / "User" / "settings.json").write_text(json.dumps(
+        {"akgen.server.command": [str(Path(sys.executable).parent / "akgen"), "serve"]}), encoding="utf-8")
     subprocess.run([node, str(entry), "--user-data-dir", str(user), "--extensions-dir", str(extensions),
                     "--install-extension", str(vsix)], env=env, check=True, timeout=180, capture_output=True)
     port = free_port()

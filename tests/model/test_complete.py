@@ -10,6 +10,7 @@ from akgen_lsp.model.complete import (
     Debouncer,
     StopRules,
     catalog_completion,
+    catalog_completions,
     decide_mode,
     replace_range,
     split_at,
@@ -130,6 +131,16 @@ def test_catalog_completion(small_catalog: Catalog) -> None:
     assert complete("    Zzz") is None
     assert complete("    x") is None  # a single letter is not enough
     assert complete("    TQ") == "ue"  # a class: its name only
+
+
+def test_catalog_completion_as_a_snippet_has_tab_stops(small_catalog: Catalog) -> None:
+    """Accepting a call's ghost text inserts tab stops named after the parameters, not the names themselves."""
+    def complete(line: str) -> tuple[str, str] | None:
+        return catalog_completions(small_catalog, split_at(line, 0, len(line)))
+
+    assert complete("    Ad") == ("d(dst, src0, src1, count)", "d(${1:dst}, ${2:src0}, ${3:src1}, ${4:count})$0")
+    assert complete("    TQ") == ("ue", "ue")  # a class: no fields
+    assert complete("    Zzz") is None
 
 
 def test_stop_rules_fed_token_by_token_agree_with_a_whole_scan() -> None:

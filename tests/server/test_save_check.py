@@ -213,6 +213,7 @@ async def test_info_reports_the_environment(client: LanguageClient):
     env = answer["environment"]
     assert env["compiler"]["ok"] and env["server"]["what"].startswith("akgen-lsp")
     assert env["model"]["what"] == "none" and "catalog" in env["model"]["detail"]
+    assert env["references"]["ok"] and "NumPy" in env["references"]["detail"]
     assert answer["worker"]["pid"]  # the first AscendC file opened started the check worker
 
 

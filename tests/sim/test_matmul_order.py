@@ -86,5 +86,9 @@ def test_each_element_is_summed_over_k_in_order(write_manifest, tmp_path: Path) 
     for k in range(K):  # float32 products added one k at a time
         acc = (acc + np.outer(af[:, k], bf[k, :]).astype(np.float32)).astype(np.float32)
     np.testing.assert_array_equal(c, acc + bias)
-    # the order matters for these values: a pairwise (numpy) sum differs somewhere
-    assert not np.array_equal(af @ bf + bias, acc + bias)
+    # the order matters for these values: the same float32 loop over k in reverse differs somewhere (computed here,
+    # not with numpy's matmul, whose summation order is the BLAS kernel's that the machine picks)
+    rev = np.zeros((M, N), np.float32)
+    for k in reversed(range(K)):
+        rev = (rev + np.outer(af[:, k], bf[k, :]).astype(np.float32)).astype(np.float32)
+    assert not np.array_equal(rev + bias, acc + bias)

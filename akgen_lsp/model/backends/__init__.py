@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from akgen_lsp.config import Settings
 from akgen_lsp.model.backends.base import Backend, BackendError, Generation, GenParams, GenStats, Prompt
+from akgen_lsp.model.backends.needs import backend_missing
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "GenParams", "GenStats", "Generation", "Prompt", "make_backend"]
+__all__ = ["BACKENDS", "Backend", "BackendError", "GenParams", "GenStats", "Generation", "Prompt", "backend_missing",
+           "make_backend"]
 
 BACKENDS = ("llama_cpp", "transformers", "openai")
-
 
 def make_backend(settings: Settings, trained_context: int | None = None) -> Backend | None:
     """The backend `settings` ask for (not loaded yet), or None for ``model.backend = none``.

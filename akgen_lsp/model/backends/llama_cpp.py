@@ -60,9 +60,10 @@ def _load_shared(key: _Key) -> _Shared:
         try:
             from llama_cpp import Llama
         except ImportError:
+            from akgen_lsp.model.backends.needs import backend_missing
+
             raise BackendError(
-                "llama-cpp-python is not installed; run `pip install 'llama-cpp-python[server]'` "
-                "(or `pip install akgen-lsp[llama]`), or set akgen.model.backend to another backend",
+                backend_missing("llama_cpp") or "llama-cpp-python does not import here",
                 "dependency",
             ) from None
         path = Path(key.path)

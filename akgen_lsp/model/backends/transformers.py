@@ -2,7 +2,7 @@
 
 `model.generate` runs in a worker thread with a `TextIteratorStreamer`; a `StoppingCriteria` reads the cancel flag
 after every token, so closing the generation stops the worker within one token. Needs the `hf` extra
-(``pip install 'akgen-lsp[hf]'``: torch and transformers); without it the backend reports how to install them.
+(torch and transformers: ``bash scripts/setup.sh --dev``, or the command `backend_missing` gives); without it the backend reports how to install them.
 """
 
 from __future__ import annotations
@@ -68,9 +68,11 @@ def _load(path: str, device: str, threads: int = 0) -> tuple[Any, Any, threading
 
             hf_logging.disable_progress_bar()  # no progress bars on the server's stderr
         except ImportError:
+            from akgen_lsp.model.backends.needs import backend_missing
+
             raise BackendError(
-                "the transformers backend needs torch and transformers; run `pip install 'akgen-lsp[hf]'` "
-                "(on a CPU-only machine install torch from the CPU wheel index first), or use backend llama_cpp",
+                backend_missing("transformers") or "the transformers backend needs torch and transformers, and "
+                "they do not import here",
                 "dependency",
             ) from None
         folder = Path(path)

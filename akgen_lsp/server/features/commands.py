@@ -93,7 +93,8 @@ def _info(host: CommandHost, uri: str | None) -> dict[str, Any]:
     settings = host.settings_for(doc) if doc is not None else host.settings.for_path(None)
     worker = host.checks.worker
     last = host.checks.last.get(uri or "")
-    report = environment(settings)
+    # with the document's folder: the references of its akgen.toml tasks are tried too (one needing torch is named)
+    report = environment(settings, Path(doc.path) if doc is not None and doc.path else None)
     lines = [f"{'ok ' if e['ok'] else 'NOT'} {name}: {e['what']} ({e['detail']})" for name, e in report.items()]
     return {
         "ok": all(e["ok"] for e in report.values()),

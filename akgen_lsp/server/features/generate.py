@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,7 +34,8 @@ from typing import Any, Protocol
 from lsprotocol import types
 
 from akgen_lsp.ascendc.arch import load_arch
-from akgen_lsp.bench.tasks import TaskError, find_task_for_path
+from akgen_lsp.bench.tasks import TaskError
+from akgen_lsp.check.kernel import kernel_task
 from akgen_lsp.check.result import CheckResult, Status, check_timeout
 from akgen_lsp.check.worker import checker_for, plain_settings
 from akgen_lsp.findings import Edit, Span
@@ -96,21 +99,30 @@ def cancel(uri: str | None) -> dict[str, Any]:
 async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
     if name == CANCEL:
         return cancel(uri)
+    work = Path(tempfile.mkdtemp(prefix="akgen-generate-"))  # an akgen.toml table's task folder, while it runs
+    try:
+        return await _run(host, name, uri, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+async def _run(host: GenerateHost, name: str, uri: str | None, work: Path) -> dict[str, Any]:
     improve = name == IMPROVE
     if not uri or not host.is_open(uri):
-        return _fail("open the kernel file of a task folder (<Op>/question/op_kernel/<op>.cpp) first.")
+        return _fail("open a kernel that has a task (an akgen.toml [[task]], or <Op>/question/op_kernel/<op>.cpp of "
+                     "a task folder) first.")
     if uri in _RUNNING:
         return _fail("a generation is already running on this file: wait for its message, or cancel it.")
     doc = host.document(uri)
     settings = host.settings_for(doc)
     try:
-        found = find_task_for_path(Path(doc.path))
-    except TaskError as exc:
+        task = kernel_task(doc.path, settings, work)
+    except (TaskError, OSError) as exc:
         return _fail(str(exc))
-    if found is None:
-        return _fail(f"{Path(doc.path).name} is not the kernel of an NPUKernelBench task folder "
-                     "(<Op>/question/op_kernel/<op>.cpp with the task's api_desc.md and validation/ above it).")
-    task, _index = found
+    if task is None:
+        return _fail(f"{Path(doc.path).name} has no task: add a [[task]] for it to the akgen.toml beside it (file, "
+                     "kernel, inputs, outputs, reference; see samples/akgen.toml), or open the kernel of an "
+                     "NPUKernelBench task folder (<Op>/question/op_kernel/<op>.cpp).")
     dynamic = str(settings["bench.mode"]) == "dynamic"
     host_files = _HostFiles(host, task.op, Path(doc.path).parent.parent / "op_host") if dynamic else None
     given = host_files.texts() if host_files is not None else {}
@@ -123,8 +135,8 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
     except BackendError as exc:
         return _fail(str(exc))
     if model is None:
-        return _fail(HOW_TO_CONFIGURE.replace('"Fix with KernelGen-LM" is not offered', "there is nothing to "
-                                              "generate with"))
+        return _fail("no model configured: see models/README.md. " + HOW_TO_CONFIGURE.replace(
+            'No model is configured, so "Fix with KernelGen-LM" is not offered. ', ""))
     if model.route:
         host.log(f"akgen: generation: {model.route}", types.MessageType.Info)
     what = "Improve performance" if improve else "Generate kernel"

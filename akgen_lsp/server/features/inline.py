@@ -36,6 +36,7 @@ class InlineCompletions:
         self._failed_key: tuple[Any, ...] | None = None
         self.problem: str | None = None
         self.note: str | None = None  # what model routing chose for a new service (the server logs it once)
+        self._said_missing: set[str] = set()  # the backends whose missing package was shown (once each)
 
     @staticmethod
     def _settings_key(settings: Settings) -> tuple[Any, ...]:
@@ -55,6 +56,7 @@ class InlineCompletions:
         await self.close()
         if not service_available():
             return None
+        self._missing_backend(settings)
         try:
             module = importlib.import_module(SERVICE_MODULE)
             self._service = module.CompletionService(settings, workspace=folder)
@@ -67,6 +69,20 @@ class InlineCompletions:
             return None
         self._key = key
         return self._service
+
+    def _missing_backend(self, settings: Settings) -> None:
+        """A configured model whose backend's package is not installed: `problem` (the server shows it, once per
+        backend) says so with the install command; completions meanwhile come from the catalog."""
+        from akgen_lsp.model.backends.needs import backend_missing
+
+        backend = str(settings["model.backend"])
+        if backend == "none" or backend in self._said_missing:
+            return
+        missing = backend_missing(backend)
+        if missing:
+            self._said_missing.add(backend)
+            self.problem = (f"akgen: model.backend is {backend} ({settings.origin('model.backend')}), but {missing}. "
+                            "Until then completions come from the Ascend C catalog.")
 
     async def complete(self, text: str, path: str, line: int, character: int, settings: Settings) -> Any:
         """The service's `InlineResult` for the cursor (0-based line, code points), or None."""
@@ -99,4 +115,11 @@ def to_items(result: Any, line: int, character: int, lines: Lines) -> list[types
     if start[0] != end[0]:
         start = end = (line, character)
     rng = types.Range(lines.position(start[0] + 1, start[1] + 1), lines.position(end[0] + 1, end[1] + 1))
+    snippet = getattr(result, "snippet", None)
+    if snippet:
+        # a call's parameters as tab stops: accepting the ghost text lets the user fill them in turn (LSP 3.18
+        # StringValue), not literal parameter names to delete; it starts at the cursor as the text does
+        return [types.InlineCompletionItem(insert_text=types.StringValue(value=snippet),
+                                           range=rng)]
     return [types.InlineCompletionItem(insert_text=text, range=rng)]
+

@@ -311,8 +311,9 @@ class SaveChecks:
             if path not in self._no_task_said:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
-            return LastCheck(uri, "no task", f"{name} has no task: lint only", result.seconds,
-                             summary=f"{name}: no task, lint only")
+            return LastCheck(uri, "no task", f"{name} has no task: lint only (a [[task]] for it in akgen.toml "
+                             "compiles and runs it on save; samples/akgen.toml shows the fields)", result.seconds,
+                             summary=f"{name}: no task, lint only (add a [[task]] to akgen.toml)")
         if host.is_open(uri):
             host.state(uri).last_check = Checked(uri, version, path, text, result)
         findings = result.findings

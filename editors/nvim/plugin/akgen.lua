@@ -29,3 +29,10 @@ end, "akgen: stop the running generation")
 command("AkgenRestart", function()
   require("akgen").restart()
 end, "akgen: restart the language server")
+command("AkgenInstall", function()
+  require("akgen.install").install(function(cmd)
+    if cmd then
+      require("akgen").restart()
+    end
+  end)
+end, "akgen: install the language server from this plugin's checkout into Neovim's data folder")

@@ -2,7 +2,9 @@
 // a status bar item and commands. Diagnostics, quick fixes, hover, completion, signature help, inline completions
 // and the check on save all come from the server.
 
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
@@ -15,10 +17,12 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
-import { discover, DiscoveryInput, notFoundMessage, startFailureMessage } from "./discovery";
+import { discover, DiscoveryInput, inWorkspace, MANAGED_ORIGIN, notFoundMessage, ServerCommand, startFailureMessage } from "./discovery";
+import { installSteps, markerFile, pickWheel, PYTHON_PROBE, pythonCandidates } from "./installer";
 import { registerMcpServer } from "./mcp";
 import { explicitSettings } from "./settings";
-import { Status, view } from "./status";
+import { estimateLenses } from "./lens";
+import { Checks, Status, view } from "./status";
 
 const DOCUMENTS = [
   { scheme: "file", language: "cpp" },
@@ -52,6 +56,8 @@ class StatusFeature implements StaticFeature {
 class Extension {
   client: LanguageClient | undefined;
   status: Status = { client: "starting" };
+  /** Every document's last check: the item shows the active editor's. */
+  readonly checks = new Checks();
   readonly item: vscode.StatusBarItem;
 
   constructor(
@@ -66,7 +72,17 @@ class Extension {
     this.item.show();
   }
 
+  /** The active editor's document as the server names it (its URI in the protocol's form). */
+  activeUri(): string | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      return undefined;
+    }
+    return this.client ? this.client.code2ProtocolConverter.asUri(doc.uri) : doc.uri.toString();
+  }
+
   render(): void {
+    this.status = { ...this.status, check: this.checks.shown(this.activeUri()) };
     const v = view(this.status);
     this.item.text = v.text;
     this.item.tooltip = v.tooltip;
@@ -79,16 +95,98 @@ class Extension {
       setting: config.get("server.command"),
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       pythonInterpreter: await pythonInterpreter(),
+      managedEnv: this.managedEnv(),
+      trusted: vscode.workspace.isTrusted,
       pathEnv: process.env.PATH ?? "",
       platform: process.platform,
     };
   }
 
-  async start(): Promise<void> {
+  /** The environment this extension manages: where the server it carries is installed. */
+  managedEnv(): string {
+    return path.join(this.context.globalStorageUri.fsPath, "server-env");
+  }
+
+  /** The wheel this extension carries (server/ in the .vsix), if any. */
+  bundledWheel(): string | undefined {
+    const dir = path.join(this.context.extensionPath, "server");
+    try {
+      const wheel = pickWheel(fs.readdirSync(dir));
+      return wheel ? path.join(dir, wheel) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether the managed environment holds another wheel than the one carried now (an updated extension). */
+  managedIsStale(): boolean {
+    const wheel = this.bundledWheel();
+    if (!wheel) {
+      return false;
+    }
+    try {
+      return fs.readFileSync(markerFile(this.managedEnv()), "utf-8").trim() !== fileStamp(wheel);
+    } catch {
+      return true;
+    }
+  }
+
+  /** Install the carried wheel into the managed environment, with a progress notification; the reason it could
+   * not, or undefined when it did. */
+  async installServer(input: DiscoveryInput, force = false): Promise<string | undefined> {
+    const wheel = this.bundledWheel();
+    if (!wheel) {
+      return "this build of the extension carries no server wheel";
+    }
+    const envDir = this.managedEnv();
+    const interpreter = input.pythonInterpreter && (input.trusted !== false || !inWorkspace(input.pythonInterpreter, input.workspaceFolders))
+      ? input.pythonInterpreter : undefined;
+    const python = await firstPython(pythonCandidates(input.pathEnv, input.platform, interpreter));
+    if (!python) {
+      return "no Python 3.10 or newer with venv was found on the PATH (Debian/Ubuntu: `sudo apt-get install python3 python3-venv`)";
+    }
+    const fresh = force || !isExecutable(path.join(envDir, process.platform === "win32" ? "Scripts/python.exe" : "bin/python"));
+    const steps = installSteps(python, envDir, wheel, process.platform, fresh);
+    this.output.info(`akgen: installing the server this extension carries (${path.basename(wheel)}) into ${envDir} with ${python}`);
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "akgen: installing the language server", cancellable: false },
+      async (progress) => {
+        for (const step of steps) {
+          progress.report({ message: step.title });
+          this.output.info(`akgen: ${[step.command, ...step.args].join(" ")}`);
+          const problem = await run(step.command, step.args, (line) => this.output.info(line));
+          if (problem) {
+            return `${step.title}: ${problem} (the server log has pip's output)`;
+          }
+        }
+        fs.mkdirSync(envDir, { recursive: true });
+        fs.writeFileSync(markerFile(envDir), fileStamp(wheel));
+        this.output.info(`akgen: the server is installed in ${envDir}`);
+        return undefined;
+      },
+    );
+  }
+
+  async findOrInstall(input: DiscoveryInput, force = false): Promise<{ cmd?: ServerCommand; problem?: string }> {
+    const cmd = force ? undefined : discover(input, (file) => isExecutable(file));
+    if (cmd && !(cmd.origin === MANAGED_ORIGIN && this.managedIsStale())) {
+      return { cmd };
+    }
+    if (input.setting && (Array.isArray(input.setting) ? input.setting.length : String(input.setting).trim())) {
+      return {}; // the user named the server: never install over their choice
+    }
+    const problem = await this.installServer(input, force);
+    if (problem) {
+      return { cmd, problem };
+    }
+    return { cmd: discover(input, (file) => isExecutable(file)) };
+  }
+
+  async start(force = false): Promise<void> {
     const input = await this.discoveryInput();
-    const cmd = discover(input, (file) => isExecutable(file));
+    const { cmd, problem } = await this.findOrInstall(input, force);
     if (!cmd) {
-      const message = notFoundMessage(input);
+      const message = notFoundMessage(input, problem);
       this.output.error(message);
       this.status = { client: "not found" };
       this.render();
@@ -105,8 +203,9 @@ class Extension {
     const clientOptions: LanguageClientOptions = {
       documentSelector: DOCUMENTS,
       outputChannel: this.output,
-      // only the settings the user set: package.json defaults must not override the project's akgen.toml
-      initializationOptions: this.userSettings(),
+      // only the settings the user set: package.json defaults must not override the project's akgen.toml; and
+      // VS Code's Workspace Trust (Restricted Mode: false), which decides what the workspace may set and run
+      initializationOptions: { ...this.userSettings(), workspaceTrust: vscode.workspace.isTrusted, trusted: vscode.workspace.isTrusted },
       synchronize: {
         // configuration changes are sent by the onDidChangeConfiguration handler (user-set values only)
         fileEvents: vscode.workspace.createFileSystemWatcher("**/akgen.toml"),
@@ -127,7 +226,8 @@ class Extension {
     try {
       await client.start();
       client.onNotification("akgen/status", (params: Status) => {
-        this.status = { ...this.status, client: "running", server: params.server ?? this.status.server, check: params.check ?? this.status.check };
+        this.checks.record(params.check);
+        this.status = { ...this.status, client: "running", server: params.server ?? this.status.server };
         this.render();
       });
     } catch (error) {
@@ -301,12 +401,40 @@ class Extension {
       { label: "$(info) Show the environment", run: () => this.showInfo() },
       { label: "$(gear) Open the akgen settings", run: () => vscode.commands.executeCommand("workbench.action.openSettings", "@ext:akgen.akgen-lsp") },
       { label: "$(debug-restart) Restart the language server", run: () => this.restart() },
+      { label: "$(cloud-download) Install the language server this extension carries", run: () => vscode.commands.executeCommand("akgen.installServer") },
     ];
     const picked = await vscode.window.showQuickPick(items, { title: view(this.status).tooltip.split("\n")[0], placeHolder: "akgen" });
     if (picked) {
       await picked.run();
     }
   }
+}
+
+/** Run a program; its output lines go to `log`; the reason it failed, or undefined. */
+function run(command: string, args: string[], log: (line: string) => void): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = execFile(command, args, { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: "1" } },
+      (error) => resolve(error ? (error.message.split("\n")[0] || String(error)) : undefined));
+    const forward = (data: Buffer | string) => String(data).split("\n").filter((l) => l.trim()).forEach(log);
+    child.stdout?.on("data", forward);
+    child.stderr?.on("data", forward);
+  });
+}
+
+/** The first Python that can make the environment (3.10 or newer, venv and pip). */
+async function firstPython(candidates: string[]): Promise<string | undefined> {
+  for (const python of candidates) {
+    if (isExecutable(python) && (await run(python, PYTHON_PROBE, () => undefined)) === undefined) {
+      return python;
+    }
+  }
+  return undefined;
+}
+
+/** Which wheel the environment holds: its name, size and time (a rebuilt wheel of one version counts as new). */
+function fileStamp(file: string): string {
+  const st = fs.statSync(file);
+  return `${path.basename(file)} ${st.size} ${Math.round(st.mtimeMs)}`;
 }
 
 function isExecutable(file: string): boolean {
@@ -333,15 +461,42 @@ async function pythonInterpreter(): Promise<string | undefined> {
   }
 }
 
+/** The estimate as a code lens on the kernel's entry line, from the server's AKGEN-ESTIMATE diagnostic. */
+class EstimateLensProvider implements vscode.CodeLensProvider {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const diagnostics = vscode.languages.getDiagnostics(document.uri).map((d) => ({
+      code: d.code as string | number | { value: string | number } | undefined,
+      message: d.message,
+      line: d.range.start.line,
+    }));
+    return estimateLenses(diagnostics).map((lens) => new vscode.CodeLens(
+      new vscode.Range(lens.line, 0, lens.line, 0), { title: lens.title, command: "akgen.menu" }));
+  }
+}
+
 let extension: Extension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel("akgen", { log: true });
   context.subscriptions.push(output);
   const ext = new Extension(context, output);
+  const lenses = new EstimateLensProvider();
   extension = ext;
   context.subscriptions.push(
     vscode.commands.registerCommand("akgen.restartServer", () => ext.restart()),
+    vscode.commands.registerCommand("akgen.installServer", async () => {
+      await ext.stop();
+      await ext.start(true);
+    }),
+    // Restricted Mode ends: the server starts again with the trust that lets the workspace's settings apply
+    vscode.workspace.onDidGrantWorkspaceTrust(() => ext.restart()),
     vscode.commands.registerCommand("akgen.checkNow", () => ext.checkNow()),
     vscode.commands.registerCommand("akgen.runTask", () => ext.checkNow("akgen.server.runTask")),
     vscode.commands.registerCommand("akgen.generateKernel", () => ext.generate("akgen.server.generateKernel")),
@@ -351,6 +506,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("akgen.showInfo", () => ext.showInfo()),
     vscode.commands.registerCommand("akgen.menu", () => ext.menu()),
     vscode.workspace.onDidChangeConfiguration((event) => ext.settingsChanged(event)),
+    // the item shows the result of the kernel in front of the user
+    vscode.window.onDidChangeActiveTextEditor(() => ext.render()),
+    vscode.languages.registerCodeLensProvider(DOCUMENTS, lenses),
+    vscode.languages.onDidChangeDiagnostics(() => lenses.refresh()),
     { dispose: () => void ext.stop() },
   );
   registerMcpServer(context, output, async () => discover(await ext.discoveryInput(), (file) => isExecutable(file)));

@@ -83,3 +83,28 @@ export function view(status: Status): StatusView {
   lines.push("Click for the akgen menu");
   return { text, tooltip: lines.join("\n"), warning };
 }
+
+/** The checks of each document, by URI, and the one the status item shows: the active editor's (no other file's
+ * result after a save elsewhere); with no active editor, the last one. */
+export class Checks {
+  private readonly byUri = new Map<string, CheckStatus>();
+  private last: CheckStatus | undefined;
+
+  record(check: CheckStatus | undefined): void {
+    if (!check) {
+      return;
+    }
+    this.last = check;
+    if (check.uri) {
+      this.byUri.set(check.uri, check);
+    }
+  }
+
+  /** What the item shows for the active editor's document (`activeUri`, as the server names it). */
+  shown(activeUri: string | undefined): CheckStatus | undefined {
+    if (activeUri === undefined) {
+      return this.last;
+    }
+    return this.byUri.get(activeUri);
+  }
+}

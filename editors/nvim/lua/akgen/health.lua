@@ -1,5 +1,6 @@
--- :checkhealth akgen — the server command, its version and environment (g++, sandbox tool, model file), as
--- `akgen info --json` reports them, and whether this Neovim has what the client uses.
+-- :checkhealth akgen — the server command, its version and what check on save needs (g++, the sandbox, the
+-- references' runtime, the model and its backend), as `akgen info --json` reports them, each missing piece with its
+-- fix, and whether this Neovim has what the client uses.
 
 local M = {}
 
@@ -36,13 +37,14 @@ end
 
 function M.check()
   local akgen = require("akgen")
-  local cmd = akgen.config.cmd
+  local cmd = akgen.command()
   local bufnr = kernel_buffer(akgen.config.filetypes)
   start("akgen: the language server")
-  if vim.fn.executable(cmd[1]) ~= 1 then
-    error_(string.format("'%s' is not executable", cmd[1]), {
-      "pip install akgen-lsp (or bash scripts/setup.sh in a checkout of akgen-lsp)",
-      "or pass cmd = { '/path/to/.venv/bin/akgen', 'serve' } to require('akgen').setup()",
+  if not cmd or vim.fn.executable(cmd[1]) ~= 1 then
+    error_(cmd and string.format("'%s' is not executable", cmd[1])
+      or "no server: akgen is not on the PATH and :AkgenInstall has not installed one", {
+      ":AkgenInstall (the server from this plugin's checkout, into " .. require("akgen.install").env_dir() .. ")",
+      "or bash scripts/setup.sh in the checkout and cmd = { '<checkout>/.venv/bin/akgen', 'serve' } in setup()",
     })
     return
   end
@@ -60,13 +62,13 @@ function M.check()
     error_("`" .. table.concat(query, " ") .. "` did not answer: " .. vim.trim(output):sub(1, 300))
     return
   end
-  for _, name in ipairs({ "server", "toolchain", "compiler", "sandbox", "model" }) do
+  for _, name in ipairs({ "server", "toolchain", "compiler", "sandbox", "references", "model" }) do
     local entry = report[name]
     if type(entry) == "table" then
       local line = string.format("%s: %s (%s)", name, entry.what, entry.detail)
       if entry.ok then
         ok(line)
-      elseif name == "sandbox" or name == "model" then
+      elseif name == "model" then
         warn(line)
       else
         error_(line)

@@ -4,7 +4,7 @@
 -- it sets the buffer-local omnifunc and the keymaps that 0.10+ has by default; on 0.12 it turns on inline completion.
 --
 --   require("akgen").setup({
---     cmd = { "/path/to/.venv/bin/akgen", "serve" },   -- default: { "akgen", "serve" }
+--     cmd = { "/path/to/.venv/bin/akgen", "serve" },   -- default: `akgen` on the PATH, else :AkgenInstall's
 --     settings = { arch = "Ascend910B2", lint = { debounce_ms = 150 } },
 --   })
 --
@@ -17,7 +17,7 @@ local ui = require("akgen.ui")
 local M = {}
 
 local defaults = {
-  cmd = { "akgen", "serve" },
+  cmd = nil, -- nil: `akgen serve` from the PATH, else the server :AkgenInstall put in Neovim's data folder
   filetypes = { "cpp", "asc" },
   settings = {},
   name = "akgen",
@@ -93,6 +93,34 @@ local function map(bufnr, mode, lhs, rhs, desc, opts)
   vim.keymap.set(mode, lhs, rhs, vim.tbl_extend("force", { buffer = bufnr, silent = true, desc = desc }, opts or {}))
 end
 
+--- The check's estimate ("estimated 9.1 us on Ascend910B2 ..., 1/1 cases pass", the AKGEN-ESTIMATE diagnostic at
+--- the kernel's entry line) as virtual text at the end of that line without hovering. Neovim 0.11+ shows no
+--- diagnostic virtual text by default: for akgen's diagnostics it shows this one (a user's own virtual_text setting
+--- for the namespace wins). Before 0.11 every diagnostic has virtual text already.
+function M.show_estimate(client)
+  if not has("0.11") or not (vim.lsp.diagnostic and vim.lsp.diagnostic.get_namespace) then
+    return
+  end
+  local ok_ns, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id)
+  if not ok_ns or not ns then
+    return
+  end
+  local current = vim.diagnostic.config(nil, ns) or {}
+  if current.virtual_text ~= nil and current.virtual_text ~= false then
+    return
+  end
+  vim.diagnostic.config({
+    virtual_text = {
+      format = function(d)
+        if d.code == "AKGEN-ESTIMATE" then
+          return d.message
+        end
+        return nil
+      end,
+    },
+  }, ns)
+end
+
 --- What an attached buffer gets: omnifunc and keymaps on 0.7-0.9, inline completion on 0.12.
 function M.on_attach(client, bufnr)
   local keys = M.config.keymaps
@@ -135,7 +163,7 @@ function M.client_config(root, opts)
   local user_on_attach = opts.on_attach
   return {
     name = opts.name or "akgen",
-    cmd = opts.cmd,
+    cmd = opts.cmd or M.command() or { "akgen", "serve" },
     root_dir = root,
     workspace_folders = root and { { uri = vim.uri_from_fname(root), name = root } } or nil,
     init_options = init_options(settings),
@@ -143,6 +171,7 @@ function M.client_config(root, opts)
     capabilities = capabilities(),
     handlers = ui.handlers(),
     on_attach = function(client, bufnr)
+      M.show_estimate(client)
       if user_on_attach then
         user_on_attach(client, bufnr)
       else
@@ -164,18 +193,37 @@ function M.client_config(root, opts)
   }
 end
 
+--- The server command: the one given to setup(), else `akgen serve` when akgen is on the PATH, else the server
+--- :AkgenInstall installed (stdpath("data")/akgen/server-env); nil when there is none. User-level places only.
+function M.command()
+  if M.config.cmd then
+    return M.config.cmd
+  end
+  if vim.fn.executable("akgen") == 1 then
+    return { "akgen", "serve" }
+  end
+  return require("akgen.install").managed_cmd()
+end
+
+local missing_said = false
+
 local function notify_missing()
-  vim.notify(
-    "akgen: '" .. M.config.cmd[1] .. "' not found; pass cmd = { '/path/to/akgen', 'serve' } to "
-      .. "require('akgen').setup (:checkhealth akgen says more)",
-    vim.log.levels.ERROR
-  )
+  if missing_said then
+    return
+  end
+  missing_said = true
+  local given = M.config.cmd and ("'" .. M.config.cmd[1] .. "' (the cmd given to setup) is not executable")
+    or "no akgen server: none on the PATH and none installed by :AkgenInstall"
+  vim.notify("akgen: " .. given .. "; run :AkgenInstall (installs the server from this plugin's checkout, about a "
+    .. "minute), or pass cmd = { '/path/to/.venv/bin/akgen', 'serve' } to require('akgen').setup "
+    .. "(:checkhealth akgen says more)", vim.log.levels.ERROR)
 end
 
 --- Attach `bufnr` to the akgen server of its root directory, starting the server when needed.
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  if vim.fn.executable(M.config.cmd[1]) ~= 1 then
+  local cmd = M.command()
+  if not cmd or vim.fn.executable(cmd[1]) ~= 1 then
     notify_missing()
     return nil
   end
@@ -227,6 +275,7 @@ function M.stop()
 end
 
 function M.restart()
+  missing_said = false
   M.stop()
   vim.defer_fn(function()
     for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do

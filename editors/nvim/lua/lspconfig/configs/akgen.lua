@@ -23,7 +23,7 @@ https://github.com/akgen-lsp/akgen-lsp
 
 The akgen language server for Ascend C kernels: static checks from the real Ascend C API, hover and completion from
 its catalog, check on save on a CPU simulator of Ascend C, KernelGen-LM inline completions.
-`pip install akgen-lsp` (or `bash scripts/setup.sh` in a checkout) installs `akgen`.
+`:AkgenInstall` (with editors/nvim on the runtimepath) or `bash scripts/setup.sh` in a checkout installs `akgen`.
 ]],
   },
 }
