@@ -145,6 +145,26 @@ def model(settings: Settings) -> dict[str, Any]:
                   "model.path or run `akgen model list`")
 
 
+def target(settings: Settings, path: Path | None = None) -> dict[str, Any]:
+    """The CANN version and arch the checker targets for `path` (a file or folder), and where each comes from."""
+    from akgen_lsp.ascendc.lint import target_arch, target_cann
+    from akgen_lsp.ascendc.project import project_facts
+
+    where = (path if path is not None else Path.cwd()).resolve()
+    probe = where / "_" if where.is_dir() else where
+    text = ""
+    if where.is_file():
+        try:
+            text = where.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = ""
+    project = project_facts(probe, text)
+    cann, cann_from = target_cann(settings, project)
+    arch, arch_from = target_arch(settings, str(probe), text)
+    kind = "" if project.kind == "unknown" else f"; project kind {project.kind}"
+    return _entry(True, f"CANN {cann}, {arch}", f"CANN version from {cann_from}; arch from {arch_from}{kind}")
+
+
 def environment(settings: Settings, path: Path | None = None) -> dict[str, Any]:
     """The report: server, target (CANN version and arch), toolchain, compiler, sandbox, references, model (each with
     ok / what / detail); with `path` (a file or folder), the target is read for it and the references of the akgen.toml
