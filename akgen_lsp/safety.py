@@ -74,6 +74,26 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+_checked: set[str] = set()
+
+
+def cache_base() -> Path:
+    """The user's akgen cache folder (``$AKGEN_CACHE_DIR`` or the platform's, ``~/.cache/akgen``), made private
+    (`private_dir`) and checked once per process before anything in it is used; `UnsafePath` says why not."""
+    given = os.environ.get("AKGEN_CACHE_DIR")
+    if given:
+        base = Path(given)
+    else:
+        import platformdirs
+
+        base = Path(platformdirs.user_cache_dir("akgen"))
+    key = str(base)
+    if key not in _checked:
+        private_dir(base)
+        _checked.add(key)
+    return base
+
+
 def read_regular(path: Path, limit: int, root: Path | None = None) -> bytes:
     """The bytes of `path`, which must be a regular file (not a device, FIFO or socket), of at most `limit` bytes,
     and, when `root` is given, inside `root` once every link is resolved. Raises `UnsafePath` with the reason."""
