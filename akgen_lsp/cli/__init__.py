@@ -26,9 +26,10 @@ for _name in _GROUPS:
 
 
 def main() -> None:
-    from akgen_lsp.cli.output import notice
+    from akgen_lsp.cli.output import install, notice
     from akgen_lsp.config import set_notice_sink
 
+    install()  # every text printed from here on has its control characters escaped (docs/security.md)
     set_notice_sink(notice)  # a key an untrusted akgen.toml may not set is named on stderr, once
     app()
 
