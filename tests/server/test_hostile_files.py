@@ -44,7 +44,7 @@ def test_a_fifo_build_log_is_not_read(tmp_path: Path) -> None:
 
 
 def test_a_header_linked_out_of_the_folder_is_not_copied_for_a_candidate(tmp_path: Path) -> None:
-    from akgen_lsp.bench.check import _candidate_copy
+    from akgen_lsp.check.kernel import _candidate_copy
 
     secret = tmp_path / "secret.txt"
     secret.write_text("AWS_SECRET=abc123")
