@@ -94,6 +94,35 @@ def cache_base() -> Path:
     return base
 
 
+def sweep_stale(prefix: str = "akgen-", older_than_s: float = 24 * 3600.0, folder: Path | None = None) -> int:
+    """Remove the user's own scratch folders named `prefix`* in the temporary folder that nothing touched for
+    `older_than_s` (left by a process that was killed); returns how many. Links and folders of other users are left
+    alone."""
+    import shutil
+    import tempfile
+    import time
+
+    base = Path(folder or tempfile.gettempdir())
+    removed = 0
+    now = time.time()
+    try:
+        entries = list(os.scandir(base))
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != _uid() or now - st.st_mtime < older_than_s:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed += 1
+    return removed
+
+
 def read_regular(path: Path, limit: int, root: Path | None = None) -> bytes:
     """The bytes of `path`, which must be a regular file (not a device, FIFO or socket), of at most `limit` bytes,
     and, when `root` is given, inside `root` once every link is resolved. Raises `UnsafePath` with the reason."""
