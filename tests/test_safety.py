@@ -170,7 +170,7 @@ def test_another_user_cannot_plant_a_catalog_pickle(monkeypatch: pytest.MonkeyPa
 
     from akgen_lsp.ascendc.catalog import CATALOG_DIR, _cache_file, load_catalog_cached
 
-    parent = Path(tempfile.mkdtemp(prefix="akgen-shared-"))
+    parent = Path(tempfile.mkdtemp(prefix="akgen-shared-", dir="/tmp"))
     parent.chmod(0o755)  # every user can reach the cache folder's name: only its own mode protects it
     try:
         monkeypatch.setenv("AKGEN_CACHE_DIR", str(parent / "cache"))

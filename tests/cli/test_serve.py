@@ -219,7 +219,7 @@ def test_pipe_refuses_a_socket_of_another_user(tmp_path):
     import shutil
     import tempfile
 
-    folder = Path(tempfile.mkdtemp(prefix="akgen-pipe-"))  # where the other user can reach (tmp_path is 0700)
+    folder = Path(tempfile.mkdtemp(prefix="akgen-pipe-", dir="/tmp"))  # where the other user can reach (tmp_path is 0700)
     folder.chmod(0o755)
     os.chown(folder, uid, -1)
     path = folder / "sock"
