@@ -26,7 +26,17 @@ class EscapingStream(io.TextIOBase):
         return len(text)
 
     def flush(self) -> None:
-        self._inner.flush()
+        if not self._inner.closed:
+            self._inner.flush()
+
+    @property
+    def closed(self) -> bool:  # type: ignore[override]
+        # the real stream's state: the language server closes stdout's buffer at exit, and Python's last flush of a
+        # stream that says it is open but is not ends the process with status 120
+        return bool(self._inner.closed)
+
+    def close(self) -> None:
+        """Closing the wrapper leaves the real stream to its owner."""
 
     def isatty(self) -> bool:
         # rich (the CLI's tables) then writes plain text, without colour or cursor codes, which would be escaped
