@@ -9,7 +9,7 @@ bounded; nothing the box wrote is unpickled. The verdict is computed outside fro
 task's own ``custom_check_precision`` runs in a box too and gives only pass/fail and two numbers. What task code
 prints stays in the box's captured output: it never reaches the tool's stdout.
 
-`compute_case` is the parent side; ``python -m akgen_lsp.bench.ref_box`` the child side.
+`compute_case` is the parent side; `child` (started as `CHILD`) the box's side.
 """
 
 from __future__ import annotations
@@ -37,15 +37,13 @@ MEMORY = 16 << 30
 
 # ------------------------------------------------------------------------------------------------ the data format
 
-def _encode(obj: Any, arrays: list[np.ndarray]) -> Any:
-    from akgen_lsp.bench.reference import Tensor
-
-    if isinstance(obj, Tensor):
+def _encode(obj: Any, arrays: list[np.ndarray], ref: Any) -> Any:
+    if isinstance(obj, ref.Tensor):
         return {"T": {"name": obj.name, "dtype": obj.dtype, "index": obj.index, "absent": obj.absent,
-                      "array": _encode(obj.array, arrays), "expected": _encode(obj.expected, arrays)}}
+                      "array": _encode(obj.array, arrays, ref), "expected": _encode(obj.expected, arrays, ref)}}
     if isinstance(obj, tensorlist.TensorList):
-        return {"L": {"items": [_encode(t, arrays) for t in obj.items], "index": obj.index, "name": obj.name,
-                      "expected": _encode(obj.expected, arrays), "write_dtype": obj.write_dtype}}
+        return {"L": {"items": [_encode(t, arrays, ref) for t in obj.items], "index": obj.index, "name": obj.name,
+                      "expected": _encode(obj.expected, arrays, ref), "write_dtype": obj.write_dtype}}
     if isinstance(obj, Tolerance):
         return {"tol": [obj.atol, obj.rtol, obj.mode]}
     if isinstance(obj, np.ndarray):
@@ -54,21 +52,19 @@ def _encode(obj: Any, arrays: list[np.ndarray]) -> Any:
     if isinstance(obj, np.generic):
         return obj.item()
     if isinstance(obj, (list, tuple)):
-        return {"list" if isinstance(obj, list) else "tuple": [_encode(x, arrays) for x in obj]}
+        return {"list" if isinstance(obj, list) else "tuple": [_encode(x, arrays, ref) for x in obj]}
     if isinstance(obj, dict):
-        return {"dict": {str(k): _encode(v, arrays) for k, v in obj.items()}}
+        return {"dict": {str(k): _encode(v, arrays, ref) for k, v in obj.items()}}
     if obj is None or isinstance(obj, (bool, int, str)):
         return obj
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else {"float": repr(obj)}
     if hasattr(obj, "item") and not hasattr(obj, "shape"):
-        return _encode(obj.item(), arrays)
+        return _encode(obj.item(), arrays, ref)
     return {"repr": repr(obj)[:200]}
 
 
-def _decode(obj: Any, folder: Path) -> Any:
-    from akgen_lsp.bench.reference import Tensor
-
+def _decode(obj: Any, folder: Path, ref: Any) -> Any:
     if not isinstance(obj, dict):
         if isinstance(obj, list):
             raise ValueError("a bare list in the box's answer")
@@ -77,14 +73,14 @@ def _decode(obj: Any, folder: Path) -> Any:
         raise ValueError("a malformed value in the box's answer")
     (tag, v), = obj.items()
     if tag == "T":
-        t = Tensor(str(v["name"]), _decode(v["array"], folder), str(v["dtype"]), int(v["index"]),
-                   absent=bool(v["absent"]))
-        t.expected = _decode(v["expected"], folder)
+        t = ref.Tensor(str(v["name"]), _decode(v["array"], folder, ref), str(v["dtype"]), int(v["index"]),
+                       absent=bool(v["absent"]))
+        t.expected = _decode(v["expected"], folder, ref)
         return t
     if tag == "L":
-        lst = tensorlist.TensorList([_decode(x, folder) for x in v["items"]], int(v["index"]),
+        lst = tensorlist.TensorList([_decode(x, folder, ref) for x in v["items"]], int(v["index"]),
                                     write_dtype=v["write_dtype"])
-        lst.expected = _decode(v["expected"], folder)
+        lst.expected = _decode(v["expected"], folder, ref)
         if v["name"]:
             lst.name = str(v["name"])
         return lst
@@ -96,11 +92,11 @@ def _decode(obj: Any, folder: Path) -> Any:
             raise ValueError("an array the box's answer names is missing")
         return np.load(path, allow_pickle=False)
     if tag == "list":
-        return [_decode(x, folder) for x in v]
+        return [_decode(x, folder, ref) for x in v]
     if tag == "tuple":
-        return tuple(_decode(x, folder) for x in v)
+        return tuple(_decode(x, folder, ref) for x in v)
     if tag == "dict":
-        return {str(k): _decode(x, folder) for k, x in v.items()}
+        return {str(k): _decode(x, folder, ref) for k, x in v.items()}
     if tag == "float":
         return float(v)
     if tag == "repr":
@@ -110,8 +106,9 @@ def _decode(obj: Any, folder: Path) -> Any:
 
 # ------------------------------------------------------------------------------------------------ the child side
 
-def _child(mode: str, root: str, case_json: str, out: str, names_json: str) -> None:
-    from akgen_lsp.bench import reference
+def child(reference: Any, mode: str, root: str, case_json: str, out: str, names_json: str) -> None:
+    """The box's side: compute the case with `reference` (the module akgen_lsp.bench.reference, handed in so that
+    this module does not import it) and write the answer into `out`."""
     from akgen_lsp.bench.tasks import load_task
 
     folder = Path(out)
@@ -143,11 +140,13 @@ def _child(mode: str, root: str, case_json: str, out: str, names_json: str) -> N
                              "cube" if getattr(tp.prepare, "USES_CUBE", False) else "vector"]
                 except Exception:  # the task's own code: the default estimate outside
                     flops = None
-            answer = {"data": {"inputs": _encode(data.inputs, arrays), "attrs": _encode(data.attrs, arrays),
-                               "outputs": _encode(data.outputs, arrays), "tolerance": _encode(data.tolerance, arrays),
+            enc = reference
+            answer = {"data": {"inputs": _encode(data.inputs, arrays, enc), "attrs": _encode(data.attrs, arrays, enc),
+                               "outputs": _encode(data.outputs, arrays, enc),
+                               "tolerance": _encode(data.tolerance, arrays, enc),
                                "notes": [str(n) for n in data.notes], "n_raw": data.n_raw,
-                               "call_view": _encode(data.call_view, arrays), "custom": data.custom_check is not None,
-                               "flops": flops}}
+                               "call_view": _encode(data.call_view, arrays, enc),
+                               "custom": data.custom_check is not None, "flops": flops}}
     for i, a in enumerate(arrays):
         np.save(folder / f"a{i}.npy", a, allow_pickle=False)
     tmp = folder / "answer.json.tmp"
@@ -159,10 +158,9 @@ def _child(mode: str, root: str, case_json: str, out: str, names_json: str) -> N
 
 def _roots() -> list[Path]:
     """What the box reads: this Python and its packages (venv, base installation), and akgen_lsp itself."""
-    from akgen_lsp.bench.cann_box import python_roots
-
     here = Path(__file__).resolve().parents[2]  # the folder that holds akgen_lsp (a checkout or site-packages)
-    roots = [*python_roots(sys.executable), Path(sys.prefix), Path(sys.base_prefix), here]
+    exe = Path(sys.executable)
+    roots = [exe.parent.parent, exe.resolve().parents[1], Path(sys.prefix), Path(sys.base_prefix), here]
     roots += [Path(p) for p in sys.path if (p and Path(p).is_dir() and Path(p).is_absolute()
               and not str(p).startswith(("/tmp", "/home", "/root/.cache"))) or p == str(here)]
     out: list[Path] = []
@@ -173,10 +171,15 @@ def _roots() -> list[Path]:
     return out
 
 
-def _run(mode: str, task: Task, case: Case, input_names: Sequence[str], output_names: Sequence[str],
+CHILD = ("import sys\nfrom akgen_lsp.bench import ref_box, reference\n"
+         "ref_box.child(reference, *sys.argv[1:6])\n")
+
+
+def _run(ref: Any, mode: str, task: Task, case: Case, input_names: Sequence[str], output_names: Sequence[str],
          outs: Sequence[np.ndarray] = ()) -> tuple[dict[str, Any], Path]:
-    from akgen_lsp.bench.reference import ReferenceError_
     from akgen_lsp.sandbox import Limits, Policy, run_confined
+
+    ReferenceError_ = ref.ReferenceError_
 
     scratch = Path(tempfile.mkdtemp(prefix="akgen-ref-"))
     for i, o in enumerate(outs):
@@ -184,7 +187,7 @@ def _run(mode: str, task: Task, case: Case, input_names: Sequence[str], output_n
     env = {"PYTHONPATH": str(Path(__file__).resolve().parents[2]), "HOME": str(scratch), "TMPDIR": "/tmp",
            "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
            "AKGEN_BENCH_REF_CACHE": "0", "AKGEN_IN_REF_BOX": "1", "AKGEN_OUTS": str(len(outs)), "PYTHONHASHSEED": "0"}
-    argv = [sys.executable, "-m", "akgen_lsp.bench.ref_box", mode, str(task.root), json.dumps(dict(case)),
+    argv = [sys.executable, "-c", CHILD, mode, str(task.root), json.dumps(dict(case)),
             str(scratch), json.dumps([list(input_names), list(output_names)])]
     policy = Policy("tool", Limits(wall_s=TIMEOUT_S, cpu_s=TIMEOUT_S, as_bytes=MEMORY, fsize_bytes=4 << 30,
                                    nproc=256),
@@ -204,12 +207,13 @@ def _run(mode: str, task: Task, case: Case, input_names: Sequence[str], output_n
     return answer, scratch
 
 
-def compute_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
-                 ) -> Any:
-    """`reference._compute_case` run in the box: (the case's data, None). Raises Skip or ReferenceError_."""
-    from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip
+def compute_case(ref: Any, task: Task, case: Case, input_names: Sequence[str] = (),
+                 output_names: Sequence[str] = ()) -> Any:
+    """`reference._compute_case` run in the box: (the case's data, None). Raises Skip or ReferenceError_. `ref` is
+    the module akgen_lsp.bench.reference (handed in: this module does not import it)."""
+    CaseData, ReferenceError_, Skip = ref.CaseData, ref.ReferenceError_, ref.Skip
 
-    answer, scratch = _run("data", task, case, input_names, output_names)
+    answer, scratch = _run(ref, "data", task, case, input_names, output_names)
     try:
         if "skip" in answer:
             raise Skip(str(answer["skip"]))
@@ -217,27 +221,27 @@ def compute_case(task: Task, case: Case, input_names: Sequence[str] = (), output
             raise ReferenceError_(str(answer["error"]))
         d = answer["data"]
         try:
-            data = CaseData(case, _decode(d["inputs"], scratch), _decode(d["attrs"], scratch),
-                            _decode(d["outputs"], scratch), _decode(d["tolerance"], scratch),
+            data = CaseData(case, _decode(d["inputs"], scratch, ref), _decode(d["attrs"], scratch, ref),
+                            _decode(d["outputs"], scratch, ref), _decode(d["tolerance"], scratch, ref),
                             notes=[str(n) for n in d["notes"]], n_raw=int(d["n_raw"]))
-            data.call_view = _decode(d["call_view"], scratch)
+            data.call_view = _decode(d["call_view"], scratch, ref)
         except (KeyError, TypeError, ValueError, OSError) as exc:
             raise ReferenceError_(f"{task.validation}: the sandboxed reference's answer cannot be read ({exc})") \
                 from None
         if d.get("flops"):
             data.flops = (float(d["flops"][0]), str(d["flops"][1]))
         if d.get("custom"):
-            data.custom_check = custom_check(task, case, input_names, output_names)
+            data.custom_check = custom_check(ref, task, case, input_names, output_names)
         return data, None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def custom_check(task: Task, case: Case, input_names: Sequence[str], output_names: Sequence[str]) -> Any:
+def custom_check(ref: Any, task: Task, case: Case, input_names: Sequence[str], output_names: Sequence[str]) -> Any:
     """The task's ``custom_check_precision`` as a function of the kernel's outputs, run in a box each time."""
 
     def check(outs: Sequence[np.ndarray]) -> bool:
-        answer, scratch = _run("custom", task, case, input_names, output_names, outs)
+        answer, scratch = _run(ref, "custom", task, case, input_names, output_names, outs)
         shutil.rmtree(scratch, ignore_errors=True)
         stats = answer.get("stats")
         check.last_stats = (float(stats[0]), float(stats[1])) if stats else None  # type: ignore[attr-defined]
@@ -245,6 +249,3 @@ def custom_check(task: Task, case: Case, input_names: Sequence[str], output_name
 
     return check
 
-
-if __name__ == "__main__":  # the child: python -m akgen_lsp.bench.ref_box MODE ROOT CASE OUT NAMES
-    _child(*sys.argv[1:6])

@@ -331,7 +331,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
                 if boxed():
                     from akgen_lsp.bench import ref_box
 
-                    data.custom_check = ref_box.custom_check(task, case, input_names, output_names)
+                    data.custom_check = ref_box.custom_check(sys.modules[__name__], task, case, input_names, output_names)
                     return data
                 tp = task_python(task)
                 if tp.prepare is None or not hasattr(tp.prepare, "custom_check_precision"):
@@ -341,7 +341,7 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     if boxed():  # the task's code runs in the sandbox (bench/ref_box.py); only arrays and numbers come out
         from akgen_lsp.bench import ref_box
 
-        data, ref = ref_box.compute_case(task, case, input_names, output_names)
+        data, ref = ref_box.compute_case(sys.modules[__name__], task, case, input_names, output_names)
     else:
         data, ref = _compute_case(task, case, input_names, output_names)
     if key is not None:
