@@ -1,5 +1,9 @@
-"""One `Settings` value, built in layers: defaults, then `akgen.toml` in the workspace root, then environment
-variables, then the editor's initialization options.
+"""One `Settings` value, built in layers: defaults, then the user's configuration file (``config.toml`` in
+``$AKGEN_CONFIG_DIR`` or ``~/.config/akgen``), then the project's `akgen.toml`, then environment variables, then the
+editor's initialization options. Each value keeps where it came from (`Settings.origin`), and what a layer may set
+is decided in one place, `akgen_lsp.trust` (docs/security.md): an untrusted repository or an editor cannot name a
+program, switch the sandbox off, raise a limit, or send code elsewhere; such keys are dropped with a notice
+(`Settings.notices`) that names them.
 
 Keys are dotted (``model.backend``, ``toolchain.name``, ``arch``). The environment variable for a key is ``AKGEN_`` and
 the key upper-cased with dots as underscores (``AKGEN_MODEL_PATH``). In ``akgen.toml`` keys may be written as nested
@@ -12,17 +16,20 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from akgen_lsp import trust
+from akgen_lsp.safety import read_regular
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-CONFIG_FILE = "akgen.toml"
+CONFIG_FILE = trust.CONFIG_FILE
 
 
 class SettingsError(ValueError):
@@ -176,6 +183,8 @@ class Settings:
 
     values: Mapping[str, Any]
     origins: Mapping[str, str]
+    # sentences about keys a layer was not allowed to set, or settings files that were not read (docs/security.md)
+    notices: tuple[str, ...] = ()
 
     def __getitem__(self, key: str) -> Any:
         if key not in KEYS:
@@ -194,7 +203,7 @@ class Settings:
         for key, value in _flatten(overrides, origin):
             values[key] = _coerce(key, value, origin)
             origins[key] = origin
-        return Settings(values, origins)
+        return Settings(values, origins, self.notices)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.values)
@@ -290,37 +299,75 @@ def _parse_env(value: str, t: type | tuple[type, ...]) -> Any:
     return value
 
 
-def find_config_file(start: Path) -> Path | None:
-    """The nearest `akgen.toml` at `start` or above it."""
-    start = start.resolve()
-    for folder in (start, *start.parents) if start.is_dir() else start.parents:
-        candidate = folder / CONFIG_FILE
-        if candidate.is_file():
-            return candidate
-    return None
+def find_config_file(start: Path, workspace: Path | None = None) -> Path | None:
+    """The nearest `akgen.toml` at `start` or above it, up to the project root (`trust.find_repo_config`): never
+    above the top-most ``.git`` or the editor's `workspace` folder, never one another user owns or may write."""
+    return trust.find_repo_config(start, workspace)[0]
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
+        raw = read_regular(path, trust.MAX_CONFIG_BYTES)
+    except OSError as exc:
+        raise SettingsError(f"{path} cannot be read: {exc}; fix the file or remove it", origin=str(path)) from None
+    return _parse_config(path, raw)
+
+
+def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError(f"{path} is not valid TOML: {exc}; fix the file or remove it", origin=str(path)) from None
     # Sections that belong to other parts of the project ([tasks], [[task]]) are not settings.
     return {k: v for k, v in data.items() if k not in ("tasks", "task")}
+
+
+_notice_sink: Callable[[str], None] | None = None
+_told: set[str] = set()
+
+
+def set_notice_sink(sink: Callable[[str], None] | None) -> None:
+    """Where `load_settings` tells its notices, once each per process (the command line prints them to stderr)."""
+    global _notice_sink
+    _notice_sink = sink
+    _told.clear()
+
+
+def _layer(settings: Settings, data: Mapping[str, Any], origin: str, layer: str, trusted: bool,
+           folder: Path | None) -> Settings:
+    flat = dict(_flatten(data, origin))
+    kept, notices = trust.filter_layer(flat, layer, origin, trusted, folder)
+    out = settings.with_overrides(kept, origin)
+    return Settings(out.values, out.origins, (*out.notices, *notices))
 
 
 def load_settings(
     workspace: Path | None = None,
     env: Mapping[str, str] | None = None,
     editor_options: Mapping[str, Any] | None = None,
+    *,
+    root: Path | None = None,
+    editor_trust: bool | None = None,
 ) -> Settings:
-    """Defaults, then `akgen.toml` (found from `workspace` upwards), then the environment, then editor options."""
+    """Defaults, the user's config file, `akgen.toml` (found from the folder `workspace` up to the project root:
+    `root`, the editor's workspace folder, or the top-most ``.git``), the environment, then editor options.
+
+    A repository's file sets the keys of `trust.RESTRICTED` only when its folder is trusted (the user's trust list,
+    or `editor_trust`: the editor says the workspace is trusted); editor options never set program paths or switch
+    the sandbox off."""
     settings = defaults()
+    user = trust.read_user_config()
+    if user is not None:
+        settings = _layer(settings, _parse_config(*user), str(user[0]), trust.USER, True, None)
+    trusted_here = bool(editor_trust)
     if workspace is not None:
-        cfg = find_config_file(workspace)
+        cfg, skipped = trust.find_repo_config(workspace, root)
+        settings = Settings(settings.values, settings.origins, (*settings.notices, *skipped))
         if cfg is not None:
-            settings = settings.with_overrides(read_config_file(cfg), str(cfg))
+            trusted_here = trusted_here or trust.is_trusted(cfg.parent)
+            settings = _layer(settings, read_config_file(cfg), str(cfg), trust.REPOSITORY, trusted_here, cfg.parent)
+        else:
+            trusted_here = trusted_here or trust.is_trusted(root or workspace)
     env = os.environ if env is None else env
     values = dict(settings.values)
     origins = dict(settings.origins)
@@ -329,9 +376,15 @@ def load_settings(
         if name in env:
             values[key] = _coerce(key, env[name], f"environment variable {name}", from_env=True)
             origins[key] = f"environment variable {name}"
-    settings = Settings(values, origins)
+    settings = Settings(values, origins, settings.notices)
     if editor_options:
-        settings = settings.with_overrides(editor_options, "the editor's initialization options")
+        settings = _layer(settings, editor_options, "the editor's initialization options", trust.EDITOR,
+                          trusted_here, None)
+    if _notice_sink is not None:
+        for notice in settings.notices:
+            if notice not in _told:
+                _told.add(notice)
+                _notice_sink(notice)
     return settings
 
 

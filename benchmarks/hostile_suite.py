@@ -3,7 +3,9 @@
     python benchmarks/hostile_suite.py [-k EXPR]
 
 Runs the tests marked `hostile` (tests/sim/test_hostile_*.py: compile time, run time, manifests, run-program;
-tests/sandbox: the box; tests/server/test_hostile_server.py: framing and cancellation) with pytest, one line per
+tests/sandbox: the box; tests/server/test_hostile_server.py: framing and cancellation; and the trust model's suite,
+`TRUST_PATHS`: repositories, other users, transports, caches, the terminal, task code, resources, resumed runs;
+`--only old|trust` picks one) with pytest, one line per
 case (its time, contained or ESCAPED with the reason), then the totals, the processes left behind by the suite
 (bwrap, kernels, compilers under its temp folders: must be 0) and the suite's peak memory (the tool's own, with the
 kernels' output capped). A case that fails is counted as escaped: each asserts containment first, then the finding
@@ -25,6 +27,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PATHS = ["tests/sim/test_hostile_compile.py", "tests/sim/test_hostile_run.py", "tests/sim/test_hostile_manifest.py",
          "tests/sim/test_hostile_program.py", "tests/sandbox", "tests/server/test_hostile_server.py"]
+# the trust model's suite (issue 25, docs/security.md): repositories, other users, transports, caches, the terminal,
+# task code, resources, resumed runs
+TRUST_PATHS = ["tests/test_trust.py", "tests/test_safety.py", "tests/cli/test_serve.py", "tests/cli/test_terminal.py",
+               "tests/server/test_hostile_files.py", "tests/ascendc/test_hostile_lint.py", "tests/bench/test_ref_box.py",
+               "tests/generate/test_seal.py", "tests/generate/test_generate_cli.py", "tests/editors/test_nvim_root.py",
+               "tests/check/test_worker.py", "tests/model/test_openai.py"]
 
 
 def leftovers(marker: str) -> list[str]:
@@ -43,11 +51,13 @@ def leftovers(marker: str) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-k", help="only the cases matching this pytest expression")
+    ap.add_argument("--only", choices=("old", "trust"), help="only the kernel suite (old) or the trust suite")
     args = ap.parse_args()
+    paths = {"old": PATHS, "trust": TRUST_PATHS}.get(args.only or "", [*PATHS, *TRUST_PATHS])
     work = Path(tempfile.mkdtemp(prefix="akgen-hostile-suite-"))
     junit = work / "junit.xml"
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "hostile", f"--junitxml={junit}",
-           f"--basetemp={work / 'tmp'}", *PATHS, *(["-k", args.k] if args.k else [])]
+           f"--basetemp={work / 'tmp'}", *paths, *(["-k", args.k] if args.k else [])]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True,
                           env={**os.environ, "TMPDIR": str(work), "PYTHONPATH": str(REPO)})

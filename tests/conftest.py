@@ -96,3 +96,19 @@ def llama_server_process(model: Path, log: Path, n_ctx: int = 1024, extra: tuple
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests run as a user who trusts this checkout and the tests' own temporary folders (`akgen trust add`), in
+    a private user-level configuration folder of the test session (not the real user's): workspaces the tests make
+    may set every key, as a trusted project does. The hostile tests point AKGEN_CONFIG_DIR elsewhere."""
+    if os.environ.get("AKGEN_TESTS_CONFIG_DIR"):  # a subprocess of the session: already set up
+        return
+    import getpass
+    import tempfile
+
+    given = config.option.basetemp
+    base = Path(given).resolve() if given else Path(tempfile.gettempdir()).resolve() / f"pytest-of-{getpass.getuser()}"
+    folder = Path(tempfile.mkdtemp(prefix="akgen-test-config-"))
+    (folder / "trusted").write_text(f"{REPO}\n{base}\n", encoding="utf-8")
+    os.environ["AKGEN_CONFIG_DIR"] = os.environ["AKGEN_TESTS_CONFIG_DIR"] = str(folder)

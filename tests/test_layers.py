@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "akgen_lsp"
 # the layers of docs/architecture.md, bottom first: a package imports only packages of a lower layer, so two packages
 # of one layer (bench and model) never import each other
 LAYERS = {
+    "safety": -2, "trust": -1,  # the trust model's guards and policy (docs/security.md), below the settings
     "error_classes": 0, "config": 0,
     "findings": 1,
     "ascendc": 2, "sandbox": 2,

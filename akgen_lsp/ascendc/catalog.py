@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
@@ -501,13 +500,9 @@ def _cache_file(folder: Path) -> Path | None:
     Python version and this module's own source, so any change to them makes a new key."""
     import hashlib
 
-    root = os.environ.get("AKGEN_CACHE_DIR")
-    if not root:
-        try:
-            import platformdirs
-        except ImportError:  # pragma: no cover - a declared dependency
-            return None
-        root = platformdirs.user_cache_dir("akgen")
+    from akgen_lsp.safety import cache_base
+
+    root = cache_base()  # private (0700), owner and mode checked: UnsafePath otherwise
     h = hashlib.sha256()
     h.update(f"{SCHEMA}:{sys.version_info[:3]}".encode())
     for path in (Path(__file__), *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
@@ -519,29 +514,32 @@ def _cache_file(folder: Path) -> Path | None:
 def load_catalog_cached(folder: Path) -> Catalog:
     """`load_catalog_dir`, with the parsed result kept as a pickle in the user cache directory (``AKGEN_CACHE_DIR``
     or the platform's cache folder). Parsing 2,000+ entries of TOML and C++ signatures takes ~0.2-0.5 s; the pickle
-    loads in a few tens of ms. A cache that cannot be read or written is ignored."""
+    loads in a few tens of ms. A cache that cannot be read or written is ignored.
+
+    The pickle is sealed with an HMAC under the user's key (`safety.seal`, the key a 0600 file in the private cache
+    folder) and unpickled only when the seal holds: a file someone else wrote is never unpickled (docs/security.md)."""
     import pickle
+
+    from akgen_lsp.safety import read_regular, seal, unseal, user_key, write_private
 
     try:
         target = _cache_file(folder)
+        key = user_key(target.parent.parent) if target is not None else b""
     except OSError:
-        target = None
-    if target is not None and target.is_file():
+        target, key = None, b""
+    if target is not None:
         try:
-            with target.open("rb") as fh:
-                cached = pickle.load(fh)
+            data = unseal(key, read_regular(target, 256 << 20))
+            cached = pickle.loads(data) if data is not None else None
             if isinstance(cached, Catalog):
                 return cached
-        except Exception:  # a stale or broken cache is rebuilt below
+        except Exception:  # absent, stale or broken: rebuilt below
             pass
     catalog = load_catalog_dir(folder)
     if target is not None:
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(catalog, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(target)
+            target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_private(target, seal(key, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL)))
         except OSError:
             pass
     return catalog

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from akgen_lsp.ascendc.project import ProjectFacts, file_arch, project_facts
 from akgen_lsp.ascendc.rules import Rule, select_rules
 from akgen_lsp.ascendc.syntax import ParsedFile, parse
 from akgen_lsp.config import Settings, defaults
-from akgen_lsp.findings import Finding, sort_findings
+from akgen_lsp.findings import Finding, Severity, Span, sort_findings
 
 log = logging.getLogger(__name__)
 _reported: set[tuple[str, str]] = set()
@@ -88,6 +89,13 @@ def lint_parsed(
     """`lint_text` on a file already parsed (the server keeps each document's parse for the next, incremental one)."""
     path = parsed.path
     settings = settings or defaults()
+    depth = _bracket_depth(parsed.code)
+    if depth > MAX_NESTING:
+        # the tree of such a text is as deep, and tree-sitter's queries and parent links are slow on deep trees (48 KB
+        # of `(` took seconds per keystroke): one finding says so, no rule runs (docs/security.md, "Resources")
+        return [Finding("AKG000", f"brackets nest {depth} deep in this file (more than {MAX_NESTING}): the static "
+                        "checks skip it; no kernel nests that deep, so look for text pasted by mistake",
+                        Span.point(path, 1), Severity.WARNING)]
     project = project_facts(path, parsed.text)
     ctx = LintContext(
         parsed=parsed,
@@ -110,6 +118,24 @@ def lint_parsed(
                 _reported.add(key)
                 log.exception("rule %s failed on %s; its findings are skipped", rule.code, path)
     return sort_findings(_dedupe(findings))
+
+
+MAX_NESTING = 256
+_NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
+
+
+def _bracket_depth(code: str) -> int:
+    """The deepest nesting of ( [ { in a code view (comments and strings blanked); closers without an opener are
+    ignored."""
+    depth = deepest = 0
+    for c in _NOT_BRACKET.sub("", code):
+        if c in "([{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif depth:
+            depth -= 1
+    return deepest
 
 
 def _dedupe(findings: Iterable[Finding]) -> list[Finding]:

@@ -54,12 +54,11 @@ class BrokenRegions:
         col = len(line[: max(span.column - 1, 0)].encode("utf-8", errors="surrogatepass"))
         return self.parsed.root.descendant_for_point_range((row, col), (row, col))
 
-    @staticmethod
-    def _region(node: Node, region: str) -> Node | None:
+    def _region(self, node: Node, region: str) -> Node | None:
         """The innermost `region` around `node`: its statement, function, or class (a function outside any
         class for "class"); None at file scope."""
         function = None
-        for n in _ancestors(node):
+        for n in _ancestors(node, self.parsed.root):
             if region == "statement" and n.type != "compound_statement" and (
                 n.type.endswith("_statement") or n.type in _STATEMENT
             ):
@@ -83,7 +82,18 @@ class BrokenRegions:
         return around.has_error or any(first <= row <= last for row in self._unfinished)
 
 
-def _ancestors(node: Node | None) -> Iterator[Node]:
-    while node is not None:
-        yield node
-        node = node.parent
+def _ancestors(node: Node, root: Node) -> Iterator[Node]:
+    """`node` and its ancestors, innermost first, found by one descent from `root` (`child_with_descendant`):
+    tree-sitter's `parent` walks down from the root each time, so going up a 4,000-deep tree one `parent` at a time
+    (a half-typed line of 24,000 `::`) took seconds per keystroke."""
+    path = [root]
+    cur = root
+    while cur != node:
+        nxt = cur.child_with_descendant(node)
+        if nxt is None or nxt == cur:
+            break
+        path.append(nxt)
+        cur = nxt
+    if cur != node:
+        path.append(node)
+    return reversed(path)

@@ -66,7 +66,8 @@ def tool_policy(cmd: Command, env: Mapping[str, str], timeout_s: float, python: 
     home = cmd.cwd / ".home"
     home.mkdir(parents=True, exist_ok=True)
     devices = [Path(d) for pattern in DEVICES for d in glob.glob(pattern)] + [Path("/dev/urandom")] if npu else []
-    return Policy("tool", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=None, fsize_bytes=16 * GiB, nofile=65536),
+    return Policy("tool", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=None, fsize_bytes=16 * GiB, nofile=65536,
+                                 nproc=4096),
                   read_only=[*python_roots(python), *env_paths(env), *(Path(p) for p in SYSTEM),
                              RUNNER_SCRIPT.parent, *read],
                   writable=[cmd.cwd, *extra_paths(env)], devices=devices, cwd=cmd.cwd,

@@ -47,7 +47,9 @@ def cache_root() -> Path:
     """``$AKGEN_BENCH_REF_CACHE_DIR``, else ``bench-ref/`` beside the sim build cache."""
     env = os.environ.get("AKGEN_BENCH_REF_CACHE_DIR")
     if env:
-        return Path(env)
+        from akgen_lsp.safety import private_dir
+
+        return private_dir(Path(env))
     from akgen_lsp.sim.build_cache import cache_dir
 
     return cache_dir().parent / "bench-ref"
@@ -114,11 +116,34 @@ def _path(key: str) -> Path:
     return cache_root() / key[:2] / f"{key}.pkl"
 
 
-# An entry file: MAGIC, the pickle's length and the number of array buffers (u64 each), each buffer's offset and
-# length, the pickle (protocol 5, arrays out of band), then each buffer at a page-aligned offset. Reading maps the file
-# copy-on-write and the arrays are views of the mapping: an entry's megabytes are not copied (or unpickled) on a hit.
-_MAGIC = b"AKGREF2\0"
+# An entry file: MAGIC, an HMAC-SHA256 (the user's key) of what follows up to the end of the pickle, the pickle's
+# length and the number of array buffers (u64 each), each buffer's offset and length, the pickle (protocol 5, arrays
+# out of band), then each buffer at a page-aligned offset. Reading maps the file copy-on-write and the arrays are
+# views of the mapping: an entry's megabytes are not copied (or unpickled) on a hit. The pickle is unpickled only when
+# the HMAC holds, so a file someone without the key wrote never runs code (docs/security.md); the arrays are raw
+# bytes, kept from others by the private cache folder.
+_MAGIC = b"AKGREF3\0"
+_MAC = 32
 _ALIGN = 4096
+_key: bytes | None = None
+
+
+def _user_key() -> bytes:
+    global _key
+    if _key is None:
+        from akgen_lsp.safety import cache_base, user_key
+
+        _key = user_key(cache_base())
+    return _key
+
+
+def _mac(table: bytes | memoryview, blob: bytes | memoryview) -> bytes:
+    import hmac
+
+    h = hmac.new(_user_key(), digestmod=hashlib.sha256)
+    h.update(table)
+    h.update(blob)
+    return h.digest()
 
 
 def _encode(value: Any) -> list[bytes | memoryview] | None:
@@ -128,7 +153,7 @@ def _encode(value: Any) -> list[bytes | memoryview] | None:
         raws = [b.raw() for b in buffers]
     except (pickle.PicklingError, TypeError, AttributeError, ValueError, BufferError):
         return None
-    head = len(_MAGIC) + 16 + 16 * len(raws)
+    head = len(_MAGIC) + _MAC + 16 + 16 * len(raws)
     parts: list[bytes | memoryview] = []
     table: list[int] = []
     pos = head + len(blob)
@@ -139,23 +164,32 @@ def _encode(value: Any) -> list[bytes | memoryview] | None:
         table += [pos, raw.nbytes]
         parts.append(raw)
         pos += raw.nbytes
-    header = _MAGIC + struct.pack(f"<QQ{len(table)}Q", len(blob), len(raws), *table)
-    return [header, blob, *parts]
+    fields = struct.pack(f"<QQ{len(table)}Q", len(blob), len(raws), *table)
+    try:
+        mac = _mac(fields, blob)
+    except OSError:  # no private cache folder: nothing is stored
+        return None
+    return [_MAGIC + mac + fields, blob, *parts]
 
 
 def _decode(fh: Any) -> Any:
     size = os.fstat(fh.fileno()).st_size
-    if size < len(_MAGIC) + 16:
+    if size < len(_MAGIC) + _MAC + 16:
         raise ValueError("short entry")
     mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)  # private: a write to an array never reaches the file
     view = memoryview(mm)
     if bytes(view[: len(_MAGIC)]) != _MAGIC:
         raise ValueError("not an entry of this format")
-    blob_len, n = struct.unpack_from("<QQ", mm, len(_MAGIC))
-    head = len(_MAGIC) + 16 + 16 * n
+    at = len(_MAGIC) + _MAC
+    blob_len, n = struct.unpack_from("<QQ", mm, at)
+    head = at + 16 + 16 * n
     if n > 1 << 20 or head + blob_len > size:
         raise ValueError("a damaged entry")
-    table = struct.unpack_from(f"<{2 * n}Q", mm, len(_MAGIC) + 16)
+    import hmac
+
+    if not hmac.compare_digest(_mac(view[at:head], view[head : head + blob_len]), bytes(view[len(_MAGIC) : at])):
+        raise ValueError("an entry not sealed with your key")
+    table = struct.unpack_from(f"<{2 * n}Q", mm, at + 16)
     bufs = []
     for off, length in zip(table[::2], table[1::2], strict=True):
         if off < head + blob_len or off + length > size:
@@ -166,8 +200,8 @@ def _decode(fh: Any) -> Any:
 
 def get(key: str) -> Any | None:
     """The stored value, or None (absent, unreadable or from another format: recomputed and rewritten)."""
-    p = _path(key)
     try:
+        p = _path(key)
         with p.open("rb") as fh:
             value = _decode(fh)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError,
@@ -182,8 +216,8 @@ def input_file(key: str, index: int, array: Any) -> Path | None:
     """The .npy file of input `index` of the entry `key` (only that input: a kernel's box may read it), written from
     `array` the first time (a temporary file renamed); None when it cannot be written. Used, it is touched like its
     entry, and pruned like one."""
-    p = cache_root() / key[:2] / f"{key}.in{index}.npy"
     try:
+        p = cache_root() / key[:2] / f"{key}.in{index}.npy"
         os.utime(p)
         return p
     except FileNotFoundError:
@@ -209,7 +243,10 @@ def put(key: str, value: Any, size_hint: int = 0) -> bool:
     checked first so that a huge case is never serialised) or the cache folder is not writable."""
     if size_hint > MAX_ENTRY_BYTES:
         return False
-    p = _path(key)
+    try:
+        p = _path(key)
+    except OSError:  # the cache folder is not private (safety.UnsafePath): nothing is stored
+        return False
     parts = _encode(value)
     if parts is None or sum(len(x) if isinstance(x, bytes) else x.nbytes for x in parts) > MAX_ENTRY_BYTES:
         return False

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import os
 import random
 import sys
 import types
@@ -263,6 +264,8 @@ class CaseData:
     # The same case as ModelNew calls the op (kernel_gen_ops.<op>(...)): tensors, attributes, count. It differs from
     # get_inputs when ModelNew adds its own tensors (AddRmsNormQuant's gamma, scales from get_init_inputs).
     call_view: tuple[list[Tensor], dict[str, Any], int] | None = None
+    # the task's own flops(case) and whether it uses the cube, computed where the task's code runs (the box)
+    flops: tuple[float, str] | None = None
 
 
 def _seed(seed: int) -> None:
@@ -335,18 +338,38 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
             data = hit["data"]
             _link_stored_inputs(key, data)
             if hit.get("custom"):
+                if boxed():
+                    from akgen_lsp.bench import ref_box
+
+                    data.custom_check = ref_box.custom_check(sys.modules[__name__], task, case, input_names, output_names)
+                    return data
                 tp = task_python(task)
                 if tp.prepare is None or not hasattr(tp.prepare, "custom_check_precision"):
                     return _compute_case(task, case, input_names, output_names)[0]
                 data.custom_check = _custom_adapter(tp.prepare.custom_check_precision, case, hit.get("ref"))
             return data
-    data, ref = _compute_case(task, case, input_names, output_names)
+    if boxed():  # the task's code runs in the sandbox (bench/ref_box.py); only arrays and numbers come out
+        from akgen_lsp.bench import ref_box
+
+        data, ref = ref_box.compute_case(sys.modules[__name__], task, case, input_names, output_names)
+    else:
+        data, ref = _compute_case(task, case, input_names, output_names)
     if key is not None:
         custom = data.custom_check is not None
         size = sum(tensorlist.n_bytes(t) for t in [*data.inputs, *data.outputs])  # a list is not joined for it
         refcache.put(key, {"data": dataclasses.replace(data, custom_check=None), "custom": custom,
                            "ref": ref if custom else None}, size_hint=size * (2 if custom else 1))
     return data
+
+
+def boxed() -> bool:
+    """Whether task code runs in the sandbox: always, unless the user switched the sandbox off (user-level
+    configuration) or this process is the box itself."""
+    if os.environ.get("AKGEN_IN_REF_BOX") == "1":
+        return False
+    from akgen_lsp.sandbox import sandbox_mode
+
+    return sandbox_mode() == "on"
 
 
 def _link_stored_inputs(key: str, data: CaseData) -> None:

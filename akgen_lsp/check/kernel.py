@@ -96,14 +96,16 @@ def _candidate_copy(path: Path, text: str, work: Path) -> Path:
         siblings = list(path.parent.iterdir())
     except OSError:
         siblings = []
+    from akgen_lsp.safety import read_regular
+
     for sib in siblings:
         if sib.name == path.name or sib.suffix.lower() not in _SIBLING_SUFFIXES:
             continue
-        try:
-            if sib.is_file() and sib.stat().st_size <= _SIBLING_MAX_BYTES:
-                shutil.copyfile(sib, folder / sib.name)
+        try:  # a regular file inside the folder, links resolved: a header linked to a secret outside is not copied
+            data = read_regular(sib, _SIBLING_MAX_BYTES, root=path.parent)
         except OSError:
             continue
+        (folder / sib.name).write_bytes(data)
     copy = folder / path.name
     copy.write_text(text, encoding="utf-8")
     return copy

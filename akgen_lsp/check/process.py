@@ -28,6 +28,7 @@ import contextlib
 import json
 import os
 import selectors
+import shutil
 import signal
 import sys
 import threading
@@ -144,6 +145,12 @@ def _child(request: dict[str, Any], out_fd: int) -> None:
         devnull = os.open(os.devnull, os.O_RDWR)
         os.dup2(devnull, 0)
         os.dup2(2, 1)  # a stray print must not reach the worker's protocol stream
+        scratch = request.get("_scratch")
+        if scratch:  # every temporary folder of the job lives in its own, removed by the worker when it ends
+            os.environ["TMPDIR"] = scratch
+            import tempfile
+
+            tempfile.tempdir = scratch
         with answer_first() as afterwards:  # files only read later (a trace), scratch removal: after the answer
             try:
                 answer = _run_job(request)
@@ -177,6 +184,7 @@ class Job:
     eof: bool = False
     cancelled: bool = False
     answered: bool = False  # its answer was sent (on end of file; the process may still be cleaning up)
+    scratch: str = ""  # the job's private temporary folder (its TMPDIR), removed when it ends, cancelled or not
 
 
 class Worker:
@@ -187,6 +195,9 @@ class Worker:
         self.pending = b""
         self.dirty = False  # a job ran since the last sweep that found nothing left behind
         self.running = True
+        # checks at once (AKGEN_CHECK_JOBS, default 2): the others wait their turn (8 saves at once took 4.3 GB)
+        self.max_jobs = max(1, int(os.environ.get("AKGEN_CHECK_JOBS", "2") or 2))
+        self.waiting: list[dict[str, Any]] = []
 
     # -------------------------------------------------------------------------------------------- output
 
@@ -200,9 +211,17 @@ class Worker:
     def handle(self, request: dict[str, Any]) -> None:
         op = request.get("op")
         if op in ("check", "warm"):
-            self.start(request)
+            if op == "check" and sum(1 for j in self.jobs.values() if not j.answered) >= self.max_jobs:
+                self.waiting.append(request)
+            else:
+                self.start(request)
         elif op == "cancel":
-            job = self.by_id.get(int(request.get("id", -1)))
+            wanted = int(request.get("id", -1))
+            queued = [r for r in self.waiting if int(r.get("id", -2)) == wanted]
+            if queued:
+                self.waiting = [r for r in self.waiting if r not in queued]
+                self.send({"id": wanted, "event": "cancelled"})
+            job = self.by_id.get(wanted)
             if job is not None:
                 job.cancelled = True
                 kill_tree(job.pid)
@@ -212,7 +231,11 @@ class Worker:
             self.send({"id": request.get("id"), "event": "error", "message": f"unknown op {op!r}"})
 
     def start(self, request: dict[str, Any]) -> None:
+        import tempfile
+
         job_id = int(request["id"])
+        scratch = tempfile.mkdtemp(prefix="akgen-job-")
+        request = {**request, "_scratch": scratch}
         read_fd, write_fd = os.pipe()
         sys.stdout.flush()
         pid = os.fork()
@@ -221,7 +244,7 @@ class Worker:
             _child(request, write_fd)
         os.close(write_fd)
         os.set_blocking(read_fd, False)
-        job = Job(job_id, pid, read_fd, time.monotonic())
+        job = Job(job_id, pid, read_fd, time.monotonic(), scratch=scratch)
         self.jobs[pid] = job
         self.by_id[job_id] = job
         self.dirty = True
@@ -282,6 +305,10 @@ class Worker:
         del self.jobs[job.pid]
         self.by_id.pop(job.id, None)
         kill_tree(job.pid, alive=False)  # its group; what left the group is swept (re-parented here)
+        if job.scratch:
+            shutil.rmtree(job.scratch, ignore_errors=True)
+        while self.waiting and sum(1 for j in self.jobs.values() if not j.answered) < self.max_jobs:
+            self.start(self.waiting.pop(0))
         if job.answered:
             return
         if job.cancelled:
@@ -361,6 +388,9 @@ def main() -> int:
     import akgen_lsp.findings
 
     akgen_lsp.check.kernel.prime_process()
+    from akgen_lsp.safety import sweep_stale
+
+    sweep_stale()  # scratch folders of checks killed a day or more ago
 
     Worker.send({"event": "ready", "pid": os.getpid(), "import_s": round(time.perf_counter() - started, 3)})
     Worker().serve()

@@ -19,13 +19,18 @@ app = typer.Typer(
 )
 
 # Modules of this package that add commands to `app`, in help order.
-_GROUPS: tuple[str, ...] = ("check", "fix", "generate", "sim", "model", "bench", "info", "errors", "mcp")
+_GROUPS: tuple[str, ...] = ("check", "fix", "generate", "sim", "model", "bench", "info", "errors", "trust", "mcp")
 
 for _name in _GROUPS:
     importlib.import_module(f"{__name__}.{_name}").register(app)
 
 
 def main() -> None:
+    from akgen_lsp.cli.output import install, notice
+    from akgen_lsp.config import set_notice_sink
+
+    install()  # every text printed from here on has its control characters escaped (docs/security.md)
+    set_notice_sink(notice)  # a key an untrusted akgen.toml may not set is named on stderr, once
     app()
 
 

@@ -225,14 +225,15 @@ def _run_with_progress(opts: Any) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from akgen_lsp.bench.runner import run_bench
+    from akgen_lsp.cli.output import console, safe
 
     with Progress(TextColumn("[bold]bench"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}")) as prog:
+                  TextColumn("{task.description}", markup=False), console=console()) as prog:
         bar = prog.add_task("", total=None)
 
         def progress(done: int, total: int, rec: dict[str, Any]) -> None:
             prog.update(bar, completed=done, total=total,
-                        description=f"{rec.get('task', '')} {rec.get('status', '')}")
+                        description=safe(f"{rec.get('task', '')} {rec.get('status', '')}"))
 
         return run_bench(opts, progress=progress)
 

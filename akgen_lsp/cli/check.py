@@ -384,11 +384,18 @@ def register(app: typer.Typer) -> None:
                          help="Exit when this process (the editor) exits."),
         ] = None,
         node_ipc: Annotated[bool, typer.Option("--node-ipc", hidden=True)] = False,
+        token_file: Annotated[
+            Path | None,
+            typer.Option("--token-file", metavar="PATH", help="--tcp: the token clients must send, in a file only "
+                         "you can read (made with a fresh token when absent); without it a token is printed."),
+        ] = None,
     ) -> None:
         """Run the language server (stdio by default).
 
         Accepts the flags editors' language clients add (vscode-languageclient: --stdio, --clientProcessId=PID,
         --socket=PORT, --pipe=NAME); the server also exits when the editor's `processId` from `initialize` dies.
+        Over --tcp a client must send the header line `Akgen-Token: TOKEN` before its first message; --socket and
+        --pipe serve only a client of your own user (docs/security.md).
         """
         from akgen_lsp import server as lsp
 
@@ -418,7 +425,21 @@ def register(app: typer.Typer) -> None:
         if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
             _err(f"error: --tcp expects HOST:PORT such as 127.0.0.1:2087, got {tcp!r}")
             raise typer.Exit(2)
-        lsp.run_tcp(host, int(port_text))
+        import secrets
+
+        from akgen_lsp.server.peer import load_or_make_token
+
+        if token_file is not None:
+            try:
+                token = load_or_make_token(token_file)
+            except OSError as exc:
+                _err(f"error: {exc}")
+                raise typer.Exit(2) from None
+            _err(f"akgen serve: clients send the header line `Akgen-Token: <the token in {token_file}>` first")
+        else:
+            token = secrets.token_hex(24)
+            _err(f"akgen serve: clients send the header line `Akgen-Token: {token}` first (or use --token-file)")
+        lsp.run_tcp(host, int(port_text), token)
 
     @app.command()
     def rule(

@@ -34,15 +34,41 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 SCHEMA = 1
 _TOKEN = re.compile(r"<\w+>|[A-Za-z_]\w*|'[^']*'|\S")
 
 
 def default_path() -> Path:
-    base = os.environ.get("AKGEN_CACHE_DIR") or platformdirs.user_cache_dir("akgen")
-    return Path(base) / "errors" / "repairs.sqlite"
+    from akgen_lsp.safety import cache_base
+
+    return cache_base() / "errors" / "repairs.sqlite"
+
+
+STORE_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def store_problem(path: Path) -> str | None:
+    """Why `path` may not hold the repair store (docs/security.md), or None: the store writes only a file named
+    *.sqlite, *.sqlite3 or *.db that is absent, empty or already an SQLite database, never through a link, so a
+    `fix.store` pointed at ~/.ssh/authorized_keys or another file cannot turn it into a database."""
+    import stat
+
+    if path.suffix.lower() not in STORE_SUFFIXES:
+        return f"its name must end in {', '.join(STORE_SUFFIXES)}; set fix.store to such a file"
+    try:
+        st = os.lstat(path)
+    except OSError:  # absent (or its folder cannot be made): opening it says why
+        return None
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+        return "it is a link or not a regular file"
+    if st.st_uid != os.geteuid():
+        return f"it belongs to another user (uid {st.st_uid})"
+    if st.st_size:
+        with open(path, "rb") as fh:
+            if fh.read(16) != _SQLITE_MAGIC:
+                return "it is a file that is not an SQLite database"
+    return None
 
 
 def unified_diff(before: str, after: str, path: str = "kernel.cpp") -> str:
@@ -76,7 +102,13 @@ class RepairStoreError(RuntimeError):
 
 class RepairStore:
     def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
+        try:
+            self.path = Path(path) if path is not None else default_path()
+        except OSError as exc:  # the cache folder is not private (safety.UnsafePath)
+            raise RepairStoreError(f"cannot open the repair store: {exc}") from None
+        why = store_problem(self.path)
+        if why:
+            raise RepairStoreError(f"the repair store {self.path} is refused: {why}")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self._connect() as db:

@@ -161,6 +161,17 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
     return finish_run(attempts, opts, cfg, skipped, resumed, memory, written)
 
 
+def _sealed_last(lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    from akgen_lsp.generate.loop import _seal_key, sealed
+
+    key = _seal_key()
+    last: dict[tuple[str, str, str, str, str], dict[str, Any]] = {}
+    for line in lines:
+        if sealed(line, key):
+            last[tuple(str(line.get(k)) for k in ("task", "case", "sample", "mode", "round"))] = line  # type: ignore[index]
+    return list(last.values())
+
+
 def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConfig, skipped: Sequence[dict[str, str]],
                resumed: int, memory: ExperienceMemory | None, written: dict[str, Any] | None = None
                ) -> dict[str, Any]:
@@ -184,7 +195,8 @@ def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConf
                      "estimate_us": a.best.outcome.estimate_us if a.best.outcome else None,
                      "path": str(folder / f"{a.task.op}.cpp")})
     training = write_training(attempts, opts.out / "training", opts.model)
-    lines = ResultStore(opts.out / "results.jsonl").load()
+    # only this user's sealed lines count (a planted or edited line reports nothing), the last line of each round
+    lines = _sealed_last(ResultStore(opts.out / "results.jsonl").load())
     meta = {"model": opts.model, "mode": cfg.mode, "rounds": cfg.rounds, "perf_rounds": cfg.perf_rounds,
             "samples_per_instance": opts.samples, "arch": opts.arch, "resumed_rounds": resumed,
             "memory": str(opts.memory) if opts.memory else None,

@@ -155,7 +155,7 @@ def round_line(a: Attempt, r: Round) -> dict[str, Any]:
     """A round as one line of results.jsonl (what `replay` and the summary read back)."""
     rec = r.record
     o = r.outcome
-    return {"task": a.task.id, "name": a.task.name, "level": a.task.level_number, "category": a.task.category,
+    out: dict[str, Any] = {"task": a.task.id, "name": a.task.name, "level": a.task.level_number, "category": a.task.category,
             "case": a.case_id, "sample": a.sample, "mode": a.cfg.mode, "round": r.index, "kind": r.kind,
             "status": r.status, "compiled": r.compiled, "correct": r.correct,
             "passed_cases": len(o.passed) if o else 0, "cases": o.cases if o else 0,
@@ -167,13 +167,57 @@ def round_line(a: Attempt, r: Round) -> dict[str, Any]:
             "finish": r.finish, "model_s": round(r.model_s, 4), "eval_s": round(r.eval_s, 4),
             "loop_s": round(r.loop_s, 6), "loop_parts": r.loop_parts, "note": r.note, "kept": r.kept, "stopped": a.stopped,
             "feedback": a.turns[r.index].feedback if r.index < len(a.turns) else None}
+    line = out
+    line["seal"] = line_seal(line)
+    return line
+
+
+_SEALED = ("task", "case", "sample", "mode", "round", "kind", "status", "compiled", "correct", "passed_cases",
+           "cases", "estimate_us", "speedup", "problem", "stopped")
+
+
+def _seal_key() -> bytes | None:
+    from akgen_lsp.safety import cache_base, user_key
+
+    try:
+        return user_key(cache_base())
+    except OSError:
+        return None
+
+
+def line_seal(line: Mapping[str, Any], key: bytes | None = None) -> str | None:
+    """An HMAC-SHA256, under the user's key, of a round line's verdict and of the content hash of its answer (the
+    kernel it names): a resumed run trusts only lines it wrote itself for that very kernel (docs/security.md)."""
+    import hashlib
+    import hmac
+    import json
+
+    key = key if key is not None else _seal_key()
+    if key is None:
+        return None
+    body = {k: line.get(k) for k in _SEALED}
+    body["answer_sha256"] = hashlib.sha256(str(line.get("answer") or "").encode("utf-8", "surrogatepass")).hexdigest()
+    return hmac.new(key, json.dumps(body, sort_keys=True, default=str).encode(), hashlib.sha256).hexdigest()
+
+
+def sealed(line: Mapping[str, Any], key: bytes | None = None) -> bool:
+    """Whether a stored round line carries this user's seal over its own verdict and answer."""
+    import hmac
+
+    want = line_seal(line, key)
+    return want is not None and isinstance(line.get("seal"), str) and hmac.compare_digest(want, line["seal"])
 
 
 def replay(a: Attempt, lines: Sequence[Mapping[str, Any]], arch: str,
            count: Callable[[str], int] = estimate_tokens) -> None:
     """Rebuild an attempt from its stored rounds (a resumed run): each round is requested and taken again with the
-    stored answer and outcome, so the conversation and the best kernel are what they were."""
+    stored answer and outcome, so the conversation and the best kernel are what they were. Replay stops at the first
+    line without this user's seal over its verdict and its answer's content hash (`sealed`: planted, edited, or
+    from another answer): that round and the ones after it run again."""
+    key = _seal_key()
     for line in sorted(lines, key=lambda x: int(x.get("round", 0))):
+        if not sealed(line, key):
+            return
         r = a.request(count)
         if r is None or r.index != int(line.get("round", -1)):
             return

@@ -92,6 +92,8 @@ def _wanted(policy: Policy) -> list[tuple[int, tuple[int, int]]]:
         out.append((resource.RLIMIT_AS, (lim.as_bytes, lim.as_bytes)))
     if lim.fsize_bytes:
         out.append((resource.RLIMIT_FSIZE, (lim.fsize_bytes, lim.fsize_bytes)))
+    if lim.nproc:
+        out.append((resource.RLIMIT_NPROC, (lim.nproc, lim.nproc)))
     return out
 
 
@@ -119,7 +121,7 @@ def describe(policy: Policy, mode: str) -> dict[str, Any]:
     return {**base, "confinement": "bubblewrap", "profile": policy.profile, "namespaces": list(NAMESPACES),
             "seccomp": True, "net_isolated": True, "no_new_privs": True, "capabilities": "none",
             "rlimits": {"cpu_s": lim.cpu_s, "as_bytes": lim.as_bytes, "fsize_bytes": lim.fsize_bytes,
-                        "nofile": lim.nofile, "core": 0},
+                        "nofile": lim.nofile, "nproc": lim.nproc, "core": 0},
             "filesystem": {"read_only": [str(p) for p in existing(list(policy.read_only))],
                            "writable": [str(p) for p in existing(list(policy.writable))],
                            "system": "libraries only" if policy.profile in RUNTIME_PROFILES else "/usr read-only"}}

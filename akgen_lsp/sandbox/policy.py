@@ -28,8 +28,11 @@ GiB = 1 << 30
 @dataclass(frozen=True)
 class Limits:
     """Resource limits of a box: wall clock (the whole process tree is killed past it), CPU seconds per process,
-    address space, file size and open files (rlimits set before anything in the box runs), and how much of the
-    combined stdout/stderr is kept (the first and the last `output_bytes` each; what lies between is counted)."""
+    address space, file size, open files and processes/threads (rlimits set before anything in the box runs), and how
+    much of the combined stdout/stderr is kept (the first and the last `output_bytes` each; what lies between is
+    counted). `nproc` bounds the box's processes and threads together: the box has its own user namespace, where the
+    kernel (5.14+) counts RLIMIT_NPROC apart from the user's other processes, so a kernel that spawns threads without
+    end stops at it, not at the machine's pid limit."""
 
     wall_s: float
     cpu_s: float | None = None
@@ -37,6 +40,7 @@ class Limits:
     fsize_bytes: int | None = 1 * GiB
     nofile: int = 1024
     output_bytes: int = 1 * MiB
+    nproc: int | None = 256
 
 
 @dataclass(frozen=True)

@@ -50,10 +50,12 @@ def run_socket(port: int, client_process_id: int | None = None, host: str = "127
     import socket
 
     from akgen_lsp.server import framing
+    from akgen_lsp.server.peer import check_tcp_peer
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
     conn = socket.create_connection((host, port))
+    check_tcp_peer(conn)  # the client listening on the port is the user's own editor, not another user's listener
     server = create_server()
     server.watch_client(client_process_id)
     framing.start_io(server, conn.makefile("rb"), conn.makefile("wb"))
@@ -64,20 +66,23 @@ def run_pipe(name: str, client_process_id: int | None = None) -> None:
     import socket
 
     from akgen_lsp.server import framing
+    from akgen_lsp.server.peer import check_unix_peer
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect(name)
+    check_unix_peer(conn)
     server = create_server()
     server.watch_client(client_process_id)
     framing.start_io(server, conn.makefile("rb"), conn.makefile("wb"))
 
 
-def run_tcp(host: str, port: int) -> None:
-    """Serve clients over TCP (one session per connection) until interrupted."""
+def run_tcp(host: str, port: int, token: str) -> None:
+    """Serve clients over TCP (one session per connection) until interrupted; a connection whose first line is not
+    ``Akgen-Token: <token>`` is closed unanswered."""
     from akgen_lsp.server import framing
     from akgen_lsp.server.protocol import create_server
 
     _configure_logging()
-    framing.start_tcp(create_server(), host, port)
+    framing.start_tcp(create_server(), host, port, token=token)

@@ -221,11 +221,25 @@ def start_io(server: LanguageServer, stdin: BinaryIO | None = None, stdout: Bina
         server.shutdown()
 
 
-def start_tcp(server: LanguageServer, host: str, port: int, max_content_length: int = MAX_CONTENT_LENGTH) -> None:
-    """`server.start_tcp(host, port)` with this module's loop."""
+def start_tcp(server: LanguageServer, host: str, port: int, max_content_length: int = MAX_CONTENT_LENGTH,
+              token: str | None = None) -> None:
+    """`server.start_tcp(host, port)` with this module's loop. With a `token`, a connection must first send the
+    header line ``Akgen-Token: <token>`` (within 10 s); any other connection is closed unanswered."""
     server._stop_event = stop = threading.Event()
 
     async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if token is not None:
+            from akgen_lsp.server.peer import token_ok
+
+            try:
+                first = await asyncio.wait_for(reader.readline(), 10.0)
+            except (asyncio.TimeoutError, ValueError, OSError):
+                first = b""
+            if not token_ok(first[:MAX_HEADER_LINE], token):
+                log.warning("closed a TCP connection from %s without the session's token", writer.get_extra_info(
+                    "peername"))
+                writer.close()
+                return
         server.protocol.set_writer(writer)  # type: ignore[arg-type]
         await run_async(stop, StreamReaderAdapter(reader), server.protocol, log, server.report_server_error,
                         max_content_length=max_content_length, on_error=_client_log(server))

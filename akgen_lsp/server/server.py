@@ -64,6 +64,7 @@ class AkgenServer(LanguageServer):
             protocol_cls=AkgenProtocol,
         )
         self.settings = SettingsProvider()
+        self.settings.on_notice = self._notice
         self.scheduler = Scheduler()
         self.inline = inline.InlineCompletions()
         self.checks = SaveChecks()
@@ -109,6 +110,21 @@ class AkgenServer(LanguageServer):
         self._shown.add(message)
         self.show(message, kind)
         return True
+
+    def _notice(self, message: str) -> None:
+        """A settings notice (a key an untrusted layer may not set): shown once, from whichever thread read it."""
+        loop = getattr(self, "loop", None)
+        if loop is None or not loop.is_running():
+            self.settings.problems.append(message)
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self.show_once(message)
+        else:
+            loop.call_soon_threadsafe(self.show_once, message)
 
     def show_problems(self) -> None:
         for problem in self.settings.take_problems():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,24 @@ log = logging.getLogger(__name__)
 
 # Sections of an editor's `akgen` configuration that belong to the client, not to the server.
 CLIENT_ONLY_SECTIONS = ("server", "trace")
+# The initialization option by which an editor says whether the user trusts the workspace (VS Code's Workspace
+# Trust): true lets the workspace's akgen.toml and the editor's settings set the restricted keys of
+# akgen_lsp.trust; it never lets the editor name a program or switch the sandbox off (docs/security.md).
+TRUST_OPTION = "workspaceTrust"
+
+
+def take_trust(options: Mapping[str, Any] | None) -> tuple[dict[str, Any], bool | None]:
+    """`options` without the workspace-trust flag, and the flag (None when the editor did not say)."""
+    if not options:
+        return {}, None
+    out = dict(options)
+    flag = out.pop(TRUST_OPTION, None)
+    inner = out.get("akgen")
+    if isinstance(inner, Mapping) and TRUST_OPTION in inner:
+        inner = dict(inner)
+        flag = inner.pop(TRUST_OPTION)
+        out["akgen"] = inner
+    return out, flag if isinstance(flag, bool) else None
 
 # The diagnostic sources, in the order their diagnostics are listed.
 SOURCES = ("lint", "build", "run")
@@ -52,10 +70,17 @@ class SettingsProvider:
         self.env = dict(os.environ if env is None else env)
         self.options: dict[str, Any] = {}
         self.problems: list[str] = []
+        self.editor_trust: bool | None = None
+        # told each notice of a settings layer (a key it may not set), once: the server shows it to the user
+        self.on_notice: Callable[[str], None] | None = None
+        self._noticed: set[str] = set()
         self._cache: dict[tuple[str, float], Settings] = {}
 
     def set_options(self, options: Mapping[str, Any] | None) -> str | None:
         """Take new editor options; returns the problem sentence when they are invalid (and keeps the old ones)."""
+        options, flag = take_trust(options)
+        if flag is not None:
+            self.editor_trust = flag
         cleaned = strip_client_sections(options)
         try:
             defaults().with_overrides(cleaned, "the editor's settings")
@@ -71,18 +96,25 @@ class SettingsProvider:
 
     def for_path(self, path: str | None) -> Settings:
         folder = Path(path).parent if path else self.root
-        config = find_config_file(folder) if folder is not None else None
+        config = find_config_file(folder, self.root) if folder is not None else None
         key = (str(config) if config else "", config.stat().st_mtime if config else 0.0)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
         settings = self._load(folder)
         self._cache[key] = settings
+        for notice in settings.notices:
+            if notice not in self._noticed:
+                self._noticed.add(notice)
+                if self.on_notice is not None:
+                    self.on_notice(notice)
+                else:
+                    self.problems.append(notice)
         return settings
 
     def _load(self, folder: Path | None) -> Settings:
         try:
-            return load_settings(folder, self.env, self.options)
+            return load_settings(folder, self.env, self.options, root=self.root, editor_trust=self.editor_trust)
         except SettingsError as exc:
             # The editor options were validated already, so the file or the environment is wrong.
             problem = f"akgen: {exc}. The server goes on with the default settings for the other keys."
@@ -90,9 +122,9 @@ class SettingsProvider:
                 self.problems.append(problem)
             log.warning("%s", problem)
         try:
-            return load_settings(None, self.env, self.options)
+            return load_settings(None, self.env, self.options, root=self.root, editor_trust=self.editor_trust)
         except SettingsError:
-            return defaults().with_overrides(self.options, "the editor's settings") if self.options else defaults()
+            return defaults()
 
     def clear(self) -> None:
         self._cache.clear()

@@ -26,14 +26,11 @@ from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, LAUNCHER_SRC, c
 
 
 def cache_dir() -> Path:
-    env = os.environ.get("AKGEN_CACHE_DIR")
-    if env:
-        base = Path(env)
-    else:
-        import platformdirs
+    """The builds' cache: ``sim/`` in the user's private cache folder (`safety.cache_base`: owner and mode checked;
+    a folder another user could write is refused with the reason)."""
+    from akgen_lsp.safety import cache_base
 
-        base = Path(platformdirs.user_cache_dir("akgen"))
-    return base / "sim"
+    return cache_base() / "sim"
 
 
 

@@ -173,3 +173,45 @@ async def test_a_job_answers_first_and_then_removes_its_scratch_folders(tmp_path
         assert sorted(p.name for p in tmp_path.iterdir()) == ["add.trace.json"]
     finally:
         await worker.close()
+
+
+@pytest.mark.hostile
+async def test_a_cancelled_check_leaves_no_scratch_folder(tmp_path, monkeypatch):
+    """Cancelled while its kernel runs, a job is killed before it can clean up: the worker removes its private
+    temporary folder (its TMPDIR) for it (10 cancelled saves used to leave 1.7 GB in /tmp)."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    worker = CheckWorker()
+    try:
+        task, tree = await _running_job(worker, _spin_kernel(tmp_path))
+        assert any(p.name.startswith("akgen-job-") for p in scratch.iterdir())
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await _until(lambda: all(_gone(p) for p in tree), 5)
+        await _until(lambda: not any(scratch.iterdir()), 10)
+    finally:
+        await worker.close()
+
+
+@pytest.mark.hostile
+async def test_checks_beyond_the_bound_wait_their_turn(tmp_path, monkeypatch):
+    """Three spinning checks at once with AKGEN_CHECK_JOBS=2: two jobs run, the third waits (and is cancelled
+    while it waits, without ever starting)."""
+    monkeypatch.setenv("AKGEN_CHECK_JOBS", "2")
+    kernel = _spin_kernel(tmp_path)
+    worker = CheckWorker()
+    try:
+        tasks = [asyncio.ensure_future(worker.check(str(kernel), SETTINGS, 120.0)) for _ in range(3)]
+        await _until(lambda: len(worker.job_pids()) == 2, 60)
+        await asyncio.sleep(2.0)
+        assert len(worker.job_pids()) == 2
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with pytest.raises(asyncio.CancelledError):
+                await t
+        await _until(lambda: descendants(worker.pid or -1) == [], 10)
+    finally:
+        await worker.close()

@@ -1,4 +1,5 @@
-"""`akgen serve --tcp HOST:PORT`: the server answers `initialize` over a socket."""
+"""`akgen serve --tcp HOST:PORT`: the server answers `initialize` over a socket, to a client that sends the session's
+token first; without it (or with another) the connection is closed unanswered."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 SERVER = [sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve", "--tcp"]
 
@@ -45,11 +49,18 @@ async def _connect(port: int, proc: subprocess.Popen) -> tuple[asyncio.StreamRea
     raise AssertionError("the server did not listen")
 
 
-async def test_tcp_server_initializes():
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+
+
+async def test_tcp_server_initializes(tmp_path):
     port = _free_port()
-    proc = subprocess.Popen([*SERVER, f"127.0.0.1:{port}"], stderr=subprocess.PIPE)
+    token_file = tmp_path / "token"
+    proc = subprocess.Popen([*SERVER, f"127.0.0.1:{port}", "--token-file", str(token_file)], stderr=subprocess.PIPE)
     try:
         reader, writer = await _connect(port, proc)
+        assert token_file.stat().st_mode & 0o777 == 0o600
+        writer.write(b"Akgen-Token: " + token_file.read_text().strip().encode() + b"\r\n")
         reply = await asyncio.wait_for(
             _request(reader, writer, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                                       "params": {"processId": None, "rootUri": None, "capabilities": {}}}),
@@ -144,3 +155,86 @@ def test_socket_transport_connects_to_the_client():
 def test_node_ipc_is_refused_with_a_sentence():
     out = subprocess.run([*STDIO, "--node-ipc"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "stdio" in out.stderr
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("first", [b"", b"Akgen-Token: 0123456789abcdef0123\r\n", b"Content-Length: 2\r\n"],
+                         ids=["no-token", "wrong-token", "plain-lsp"])
+async def test_a_client_without_the_token_is_not_served(tmp_path, first: bytes):
+    port = _free_port()
+    token_file = tmp_path / "token"
+    proc = subprocess.Popen([*SERVER, f"127.0.0.1:{port}", "--token-file", str(token_file)], stderr=subprocess.PIPE)
+    try:
+        reader, writer = await _connect(port, proc)
+        body = json.dumps(INITIALIZE).encode()
+        writer.write(first + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), 30)  # the server closes the connection: b""
+        assert answer == b""
+        assert proc.poll() is None  # and goes on serving others
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.mark.hostile
+def test_a_token_file_others_may_read_is_refused(tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text("0123456789abcdef0123456789abcdef\n")
+    token_file.chmod(0o644)
+    res = subprocess.run([*SERVER, f"127.0.0.1:{_free_port()}", "--token-file", str(token_file)],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and "chmod 600" in res.stderr
+
+
+@pytest.mark.hostile
+def test_socket_refuses_a_listener_of_another_user(tmp_path):
+    """--socket=PORT connects to the editor's listener: one another user opened on that port is refused."""
+    from trust_helpers import other_uid
+
+    uid = other_uid()
+    port = _free_port()
+    listener = subprocess.Popen(
+        ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable, "-c",
+         "import socket,sys,time\ns=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+         f"s.bind(('127.0.0.1', {port})); s.listen(); print('up', flush=True)\nc,_=s.accept()\n"
+         "data=c.recv(65536)\nprint('GOT', len(data), flush=True)\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert listener.stdout is not None and listener.stdout.readline().strip() == "up"
+        res = subprocess.run([sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve",
+                              f"--socket={port}"], capture_output=True, text=True, timeout=60)
+        assert res.returncode != 0 and "another user" in res.stderr
+        out, _ = listener.communicate(timeout=10)
+        assert "GOT 0" in out  # nothing was sent to the other user's listener
+    finally:
+        listener.kill()
+
+
+@pytest.mark.hostile
+def test_pipe_refuses_a_socket_of_another_user(tmp_path):
+    from trust_helpers import other_uid
+
+    uid = other_uid()
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="akgen-pipe-", dir="/tmp"))  # where the other user can reach (tmp_path is 0700)
+    folder.chmod(0o755)
+    os.chown(folder, uid, -1)
+    path = folder / "sock"
+    listener = subprocess.Popen(
+        ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable, "-c",
+         f"import socket,os\ns=socket.socket(socket.AF_UNIX); s.bind({str(path)!r}); os.chmod({str(path)!r}, 0o777);"
+         " s.listen(); print('up', flush=True)\nc,_=s.accept()\nprint('GOT', len(c.recv(65536)), flush=True)\n"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert listener.stdout is not None and listener.stdout.readline().strip() == "up"
+        res = subprocess.run([sys.executable, "-c", "from akgen_lsp.cli import main; main()", "serve",
+                              f"--pipe={path}"], capture_output=True, text=True, timeout=60)
+        assert res.returncode != 0 and "another user" in res.stderr
+        out, _ = listener.communicate(timeout=10)
+        assert "GOT 0" in out
+    finally:
+        listener.kill()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -124,3 +124,23 @@ def test_a_rerun_resumes_from_the_stored_rounds(forced: Forced, three_rounds: tu
     assert code == 0, output
     assert again["resumed_rounds"] == 3 and len(lines(out)) == 3  # no round asked or run again
     assert again["pass_at_k"] == first["pass_at_k"]
+
+
+@pytest.mark.hostile
+def test_a_planted_results_file_is_not_believed(forced: Forced, three_rounds: tuple[Path, dict[str, Any]],
+                                                tmp_path: Path) -> None:
+    """A results.jsonl written by someone else (here: the real run's lines with round 0 claiming a pass for the answer
+    that did not compile, and the seals stripped) resumes nothing: every round is asked and run again, and the
+    summary counts only what this run verified."""
+    out, first = three_rounds
+    planted = tmp_path / "out"
+    planted.mkdir()
+    rows = lines(out)
+    rows[0].update(status="pass", compiled=True, correct=True, kept=True)
+    rows[0].pop("seal")
+    rows[1]["answer"] = rows[2]["answer"]  # a sealed verdict moved onto another answer
+    (planted / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
+    code, again, output = run_generate(forced, planted)
+    assert code == 0, output
+    assert again["resumed_rounds"] == 0
+    assert again["pass_at_k"] == first["pass_at_k"]

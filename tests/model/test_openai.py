@@ -204,3 +204,43 @@ async def test_chat_request_turns_thinking_off_and_reads_deltas() -> None:
         assert gen.stats.finish_reason == "stop"
     finally:
         await b.close()
+
+
+def _endless(piece: str, newline: bool = True):  # type: ignore[no-untyped-def]
+    """A server that ignores max_tokens: it streams `piece` events (or one line without end) until the client goes."""
+
+    async def body():  # type: ignore[no-untyped-def]
+        for _ in range(10**7):
+            if newline:
+                yield b"data: " + json.dumps({"choices": [{"text": piece}]}).encode() + b"\n\n"
+            else:
+                yield piece.encode()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=body(), headers={"content-type": "text/event-stream"})
+
+    return handler
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("piece", ["x", "y" * 100_000], ids=["tokens", "huge-tokens"])
+async def test_a_server_that_ignores_max_tokens_is_cut(piece: str) -> None:
+    b = OpenAIBackend("http://model.test/v1", "m", transport=httpx.MockTransport(_endless(piece)), chat=False)
+    try:
+        gen = b.stream(FIM, GenParams(max_tokens=32))
+        text = await gen.text()
+        assert len(text) <= 64 * 32 and gen.stats.finish_reason == "length"
+    finally:
+        await b.close()
+
+
+@pytest.mark.hostile
+async def test_a_server_that_sends_one_endless_line_is_an_error() -> None:
+    b = OpenAIBackend("http://model.test/v1", "m", retries=0, chat=False,
+                      transport=httpx.MockTransport(_endless("z" * 65536, newline=False)))
+    try:
+        gen = b.stream(FIM, GenParams(max_tokens=32))
+        with pytest.raises(BackendError, match="line of more than"):
+            await gen.text()
+    finally:
+        await b.close()

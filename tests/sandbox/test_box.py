@@ -134,3 +134,47 @@ def test_missing_bubblewrap_refuses_with_how_to_install_it(tmp_path: Path, monke
         monkeypatch.undo()
         sandbox.probe.cache_clear()
     assert sandbox_warning(defaults()) is None
+
+
+
+def _as_other_user(code: str) -> str:
+    """Run Python `code` (with this checkout's akgen_lsp) as a second, unprivileged user: the kernel exempts root from
+    RLIMIT_NPROC, so the process limit is tried as the users it protects."""
+    import shutil
+
+    from trust_helpers import other_uid
+
+    uid = other_uid()
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    python = shutil.which("python3", path="/usr/bin:/bin")
+    if python is None or shutil.which("setpriv") is None:
+        pytest.skip("needs /usr/bin/python3 and setpriv")
+    repo = Path(__file__).resolve().parents[2]
+    res = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "env", "-i",
+                          "PATH=/usr/bin:/bin", "HOME=/tmp", f"PYTHONPATH={repo}:{site}", python, "-c", code],
+                         capture_output=True, text=True, timeout=120, cwd="/tmp")
+    return res.stdout + res.stderr
+
+
+BOMB = ("from akgen_lsp.sandbox import Limits, Policy, run_confined\n"
+        "r = run_confined(['/bin/sh', '-c', 'i=0; while [ $i -lt 400 ]; do sleep 30 & i=$((i+1)); done; "
+        "echo spawned $i; kill 0'], Policy('compiler', Limits(wall_s=30, nproc=64)))\n"
+        "print('OUT', repr(r.output), r.sandbox['rlimits']['nproc'])\n")
+
+
+def test_a_box_cannot_spawn_processes_without_end() -> None:
+    """A fork bomb stops at the box's process limit (RLIMIT_NPROC, counted in the box's own user namespace), not at
+    the machine's pid limit."""
+    out = _as_other_user(BOMB)
+    assert "Cannot fork" in out and "spawned 400" not in out and " 64" in out, out
+
+
+def test_the_process_limit_counts_the_box_only() -> None:
+    """With more than 64 processes of the user running outside, a box of nproc=64 still starts its commands."""
+    code = ("import subprocess\nfrom akgen_lsp.sandbox import Limits, Policy, run_confined\n"
+            "outside = [subprocess.Popen(['sleep', '30']) for _ in range(80)]\n"
+            "r = run_confined(['/bin/sh', '-c', 'sh -c \"echo inner\"; echo outer'], "
+            "Policy('compiler', Limits(wall_s=30, nproc=64)))\n"
+            "[p.kill() for p in outside]\nprint('OUT', repr(r.output))\n")
+    out = _as_other_user(code)
+    assert "inner" in out and "outer" in out, out

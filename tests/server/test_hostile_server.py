@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.check.test_worker import SPIN as SPIN_KERNEL
 from tests.check.test_worker import TOML as SPIN_TASK
 
-from .lsp_helpers import CONFIG, SERVER, initialize_params
+from .lsp_helpers import CONFIG, SERVER, initialize_params, make_client
 
 pytestmark = pytest.mark.hostile
 
@@ -192,12 +192,22 @@ async def test_shutdown_stops_every_kernel(bare: LanguageClient, marker: str, tm
     assert await until(lambda: not kernel_processes(marker), 15.0), kernel_processes(marker)
 
 
-async def test_sandbox_off_is_a_warning_on_every_check(bare: LanguageClient, marker: str, tmp_path: Path) -> None:
+# the sandbox switched off where it may be: the user's own environment (user-level configuration)
+CONFIG_OFF = ClientServerConfig(server_command=SERVER, client_factory=make_client,
+                                server_env={**os.environ, "AKGEN_SIM_SANDBOX": "off"})
+
+
+@pytest_lsp.fixture(config=CONFIG_OFF)
+async def user_off(lsp_client: LanguageClient, marker: str) -> AsyncIterator[LanguageClient]:
+    yield lsp_client
+
+
+async def test_sandbox_off_is_a_warning_on_every_check(user_off: LanguageClient, marker: str, tmp_path: Path) -> None:
+    bare = user_off
     (tmp_path / "akgen.toml").write_text(TASK.replace("spin.cpp", "ok.cpp"), encoding="utf-8")
     (tmp_path / "ok.cpp").write_text(SPIN.replace("volatile int forever = 1;", "volatile int forever = 0;"),
                                      encoding="utf-8")
-    await bare.initialize_session(initialize_params(
-        "visual-studio-code", {"sim": {"sandbox": "off"}, "check_on_save": "always"}, root=tmp_path))
+    await bare.initialize_session(initialize_params("visual-studio-code", {"check_on_save": "always"}, root=tmp_path))
     uri = open_and_save(bare, tmp_path / "ok.cpp")
     save(bare, uri)
 
@@ -206,4 +216,33 @@ async def test_sandbox_off_is_a_warning_on_every_check(bare: LanguageClient, mar
 
     assert await until(lambda: len(warnings()) >= 2, 120.0), [m.message for m in bare.messages]
     assert '"off"' in warnings()[0] and "with your rights" in warnings()[0]
+    assert "AKGEN_SIM_SANDBOX" in warnings()[0]
+    await bare.shutdown_session()
+
+
+async def test_an_editor_cannot_name_the_compiler_or_switch_the_sandbox_off(bare: LanguageClient, marker: str,
+                                                                            tmp_path: Path) -> None:
+    """A client (a workspace's .vscode/settings.json, or anyone reaching --tcp) sends a compiler path and the sandbox
+    switch in its initialization options, claiming a trusted workspace: both are ignored, each named once in a
+    window/showMessage, and the check runs confined with the real compiler (the planted one never runs)."""
+    evil = tmp_path / "evil-cxx"
+    flag = tmp_path / f"ran-{marker}"
+    evil.write_text(f"#!/bin/sh\ntouch {flag}\nexec g++ \"$@\"\n")
+    evil.chmod(0o755)
+    (tmp_path / "akgen.toml").write_text(TASK.replace("spin.cpp", "ok.cpp"), encoding="utf-8")
+    (tmp_path / "ok.cpp").write_text(SPIN.replace("volatile int forever = 1;", "volatile int forever = 0;"),
+                                     encoding="utf-8")
+    options = {"workspaceTrust": True, "check_on_save": "always",
+               "akgen": {"toolchain": {"cxx": str(evil)}, "sim": {"sandbox": "off"}}}
+    await bare.initialize_session(initialize_params("visual-studio-code", options, root=tmp_path))
+    uri = open_and_save(bare, tmp_path / "ok.cpp")
+
+    def said(key: str) -> list[str]:
+        return [m.message for m in bare.messages if f"ignored {key}" in m.message]
+
+    assert await until(lambda: said("toolchain.cxx") and said("sim.sandbox"), 60.0), [m.message for m in bare.messages]
+    assert await until(lambda: any(d.source == "akgen-run" for d in bare.diagnostics.get(uri, [])), 180.0), \
+        [m.message for m in bare.messages]
+    assert not flag.exists(), "the editor's compiler ran"
+    assert len(said("toolchain.cxx")) == 1
     await bare.shutdown_session()

@@ -32,7 +32,8 @@ _KEYWORD_RE = re.compile(
     r"|__(?:mix|launch_bounds)__\s*\([^()]*\)"
 )
 _AICORE_ATTR_RE = re.compile(r"\[\s*(?:aicore\s*\]|\[\s*(?:aicore|vector|cube)\s*\]\s*\])")
-_LAUNCH_RE = re.compile(r"<<<[^;{}]*?>>>")
+# bounded: `<<<` followed by 48 KB without `>>>` was tried to its end from every `<<<` (seconds per keystroke)
+_LAUNCH_RE = re.compile(r"<<<(?:[^;{}<>]|<(?!<<)|>(?!>>)){0,1024}?>>>")
 
 
 _DIRECTIVE_RE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)

@@ -35,10 +35,18 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
     if got is not None:
         return got  # type: ignore[return-value]
     out: list[QualifiedRef] = []
-    for node in _index(pf).get("qualified", ()):
-        parent = node.parent
-        if parent is not None and parent.type == "qualified_identifier":
+    qualified = _index(pf).get("qualified", ())
+    # the qualified names inside another one (its name field), found from above: tree-sitter's `parent` walks down
+    # from the root each time, which made a file of 24,000 `a::a::...` take a minute (docs/security.md)
+    inner: set[tuple[int, int]] = set()
+    for node in qualified:
+        name = node.child_by_field_id(F_NAME)
+        if name is not None and name.type == "qualified_identifier":
+            inner.add((name.start_byte, name.end_byte))
+    for node in qualified:
+        if (node.start_byte, node.end_byte) in inner:
             continue
+        parent = node.parent
         parts: list[str] = []
         nodes: list[Node] = []
         cur: Node | None = node

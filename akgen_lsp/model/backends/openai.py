@@ -176,7 +176,8 @@ class OpenAIBackend(Backend):
                     if resp.status_code >= 400:
                         await resp.aread()
                         _raise_for_status(resp, self.endpoint + path)
-                    async for line in resp.aiter_lines():
+                    text_bytes = 0
+                    async for line in _bounded_lines(resp):
                         if not line.startswith("data:"):
                             continue
                         payload = line[5:].strip()
@@ -197,6 +198,11 @@ class OpenAIBackend(Backend):
                                 streamed = True
                                 stats.mark_token()
                             if piece:
+                                text_bytes += len(piece)
+                                if stats.tokens > params.max_tokens + 1 or text_bytes > _max_text(params):
+                                    # a server that ignores max_tokens is cut here (docs/security.md)
+                                    stats.finish("length")
+                                    return
                                 out = scanner.feed(piece)
                                 if out:
                                     yield out
@@ -241,6 +247,35 @@ class OpenAIBackend(Backend):
         out = super().describe()
         out["endpoint"] = self.endpoint
         return out
+
+
+MAX_LINE_BYTES = 1 << 20  # one server-sent event line
+MAX_TEXT_BYTES = 8 << 20  # one answer
+
+
+def _max_text(params: GenParams) -> int:
+    """The most characters an answer of `params.max_tokens` tokens may hold (64 per token, a bound no tokenizer
+    reaches), and never more than MAX_TEXT_BYTES."""
+    return min(MAX_TEXT_BYTES, 64 * max(1, params.max_tokens))
+
+
+async def _bounded_lines(resp: Any) -> AsyncIterator[str]:
+    """The response's lines, none longer than MAX_LINE_BYTES: a server that sends one endless line gets a
+    BackendError, not the tool's memory."""
+    buf = ""
+    async for chunk in resp.aiter_text():
+        buf += chunk
+        while True:
+            cut = buf.find("\n")
+            if cut < 0:
+                break
+            line, buf = buf[:cut].rstrip("\r"), buf[cut + 1 :]
+            yield line
+        if len(buf) > MAX_LINE_BYTES:
+            raise BackendError(f"the model server sent a line of more than {MAX_LINE_BYTES} bytes; check the "
+                               "server", "http")
+    if buf:
+        yield buf.rstrip("\r")
 
 
 def _raise_for_status(resp: httpx.Response, url: str) -> None:

@@ -46,10 +46,10 @@ def project_root(log: Path, workspace: Path | None = None) -> Path:
 def read_log(log: Path, sources: Iterable[Path]) -> dict[str, list[Finding]]:
     """The findings of one log by the file they are in (``sources``: the project's files, to map the paths the
     build printed, which are often copies, to the user's files). An unreadable or oversized log gives nothing."""
-    try:
-        if log.stat().st_size > MAX_LOG_BYTES:
-            return {}
-        text = log.read_text(encoding="utf-8", errors="replace")
+    from akgen_lsp.safety import read_regular
+
+    try:  # a regular file only: a log that is a link to /dev/stdin or a FIFO never blocks the server
+        text = read_regular(log, MAX_LOG_BYTES).decode("utf-8", "replace")
     except OSError:
         return {}
     user_files = {str(p): str(p) for p in sources}

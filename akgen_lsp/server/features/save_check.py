@@ -153,9 +153,17 @@ def trace_path(folder: Path, path: str) -> Path:
 
 
 def trace_folder() -> Path:
-    import platformdirs
+    """``$AKGEN_TRACE_DIR``, else ``traces/`` in the user's private cache folder (owner and mode checked)."""
+    from akgen_lsp.safety import cache_base, private_dir
 
-    return Path(os.environ.get("AKGEN_TRACE_DIR") or Path(platformdirs.user_cache_dir("akgen")) / "traces")
+    given = os.environ.get("AKGEN_TRACE_DIR")
+    try:
+        return private_dir(Path(given)) if given else cache_base() / "traces"
+    except OSError as exc:  # not private: traces go to a fresh private temporary folder instead
+        import tempfile
+
+        log.warning("akgen: %s; the run traces go to a temporary folder", exc)
+        return Path(tempfile.mkdtemp(prefix="akgen-traces-"))
 
 
 # after a check of a kernel with a task: (host, the check, settings), awaited in the check's own task (a new save of

@@ -23,6 +23,7 @@ from pygls.workspace.position_codec import PositionCodec  # the workspace's code
 
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
+from akgen_lsp.safety import read_regular
 from akgen_lsp.server.convert import Lines, to_diagnostic
 from akgen_lsp.server.features import diagnostics
 from akgen_lsp.server.host import FeatureHost
@@ -79,10 +80,8 @@ def _settings_key(settings: Settings) -> int:
 
 
 def _lint_file(path: Path, settings: Settings) -> list[Finding] | None:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        text = path.read_text(encoding="utf-8", errors="replace")
+    try:  # a regular file of a bounded size only (never a device, FIFO or a link to one: notes.asc -> /dev/stdin)
+        text = read_regular(path, MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         return None
     return diagnostics.lint_document(text, str(path), settings)
@@ -107,7 +106,7 @@ async def _report_for(host: PullHost, path: Path) -> tuple[str, list[Finding]] |
 
 def _diagnostics(findings: Sequence[Finding], path: Path, codec: PositionCodec) -> list[types.Diagnostic]:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(path, MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         text = ""
     lines = Lines(text, codec)

@@ -1,5 +1,6 @@
 -- akgen for Neovim: starts `akgen serve` for AscendC buffers (cpp and asc) and attaches them to it, one server per
--- project root (the top-most akgen.toml inside the git repository, else the git root, else the file's folder).
+-- project root (the top-most akgen.toml inside the git repository, else the git root, else the file's folder; never
+-- above the home folder, never a folder or akgen.toml another user owns or may write).
 -- Works on Neovim 0.7.2 (vim.lsp.start_client + vim.lsp.buf_attach_client) and uses vim.lsp.start on 0.8+; on 0.7-0.9
 -- it sets the buffer-local omnifunc and the keymaps that 0.10+ has by default; on 0.12 it turns on inline completion.
 --
@@ -53,18 +54,44 @@ local function parent(dir)
   return vim.fn.fnamemodify(dir, ":h")
 end
 
+--- Whether `path` is the user's own (theirs or root's) and no other user may write it (git's ownership rule): a
+--- folder or akgen.toml that another user owns or may write never decides the root (docs/security.md).
+local function own(path)
+  local st = (vim.uv or vim.loop).fs_stat(path)
+  if not st then
+    return false
+  end
+  local uid = (vim.uv or vim.loop).getuid()
+  if st.uid ~= uid and st.uid ~= 0 then
+    return false
+  end
+  local others_write = math.floor(st.mode / 2) % 2 == 1
+  local group_write = math.floor(st.mode / 16) % 2 == 1
+  local gid = (vim.uv or vim.loop).getgid()
+  return not others_write and not (group_write and st.gid ~= gid)
+end
+
 --- The project root of a file or folder: the top-most folder with an akgen.toml, not above the git root; else the
---- git root; else the folder itself.
+--- git root; else the folder itself. The walk up never passes the home folder or `/`, and ends at a folder that is
+--- not the user's own (a shared or world-writable folder such as /tmp): an akgen.toml there is never the root.
 function M.root_of(path)
   local dir = path ~= "" and vim.fn.fnamemodify(path, ":p") or vim.fn.getcwd()
   if vim.fn.isdirectory(dir) == 0 then
     dir = parent(dir)
   end
   dir = dir:gsub("/$", "")
+  local home = (vim.uv or vim.loop).os_homedir()
+  home = home and vim.fn.resolve(home):gsub("/$", "") or nil
   local git, top = nil, nil
   local current = dir
   while true do
-    if exists(current .. "/akgen.toml") then
+    if current ~= dir and (current == home or current == "/" or current == "") then
+      break
+    end
+    if not own(current) then
+      break
+    end
+    if exists(current .. "/akgen.toml") and own(current .. "/akgen.toml") then
       top = current
     end
     if exists(current .. "/.git") then
