@@ -8,6 +8,7 @@ CMakeLists for the CPU simulator (`akgen sim toolkit --print-path`).
     <toolkit>/lib/cmake/ASC/                       find_package(ASC) and the ASC language of CANN 9 examples
     <toolkit>/include -> our headers              kernel_operator.h, tikicpulib.h, acl/acl.h, ...
     <toolkit>/akgen/specs/<SOC>.spec               the run configuration of each SOC (memory, cost tables)
+    <toolkit>/akgen/op_ut.cmake                    AddOpTestCase of CANN's operator repositories (op_test.py)
 
 Every compile and link of such a project goes through `bin/akgen-cxx` (akgen_lsp/sim/toolkit_cxx.py): C++20 against
 our headers, the line-keeping program rewrite, the program runtime linked into executables, CANN's libraries
@@ -113,6 +114,8 @@ def _write_tree(dest: Path, root: Path) -> None:
         d = dest / rel
         d.mkdir(parents=True, exist_ok=True)
         (d / name).write_text(f'# akgen sim toolkit\ninclude("{root}/akgen/{name}")\n', encoding="utf-8")
+        shutil.copy(FILES / name, dest / "akgen" / name)
+    for name in ("op_ut.cmake", "akgen_ut_main.cpp"):  # the kernel unit tests of operator repositories (op_test.py)
         shutil.copy(FILES / name, dest / "akgen" / name)
     modules = dest / "akgen" / "asc_modules"
     modules.mkdir()
