@@ -49,6 +49,8 @@ DEFAULT_SOC = "Ascend910B1"
 A2A3 = re.compile(r"^ascend910(b|_93)", re.IGNORECASE)
 _ADD_CASE = re.compile(r"^\s*AddOps?TestCase\s*\(([^)]*)\)", re.MULTILINE)
 _TILING_DEF = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(")
+_TILING_REG = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
+_TILING_NAME = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _SCRIPT_LOG = "akgen_ut_scripts.log"
 
 
@@ -213,11 +215,25 @@ def tiling_data_header(layout: OpLayout, out: Path) -> Path:
     lines = [f"// akgen op-test: the tiling data of {layout.op} (op_host's BEGIN_TILING_DATA_DEF headers)",
              "#pragma once", '#include "register/tilingdata_base.h"']
     host = layout.op_dir / "op_host"
+    names: list[str] = []
+    regs: list[tuple[str, str]] = []
     if host.is_dir():
         for h in sorted(host.rglob("*")):
-            if (h.suffix in HEADER_SUFFIXES and "arch35" not in h.relative_to(host).parts and h.is_file()
-                    and _TILING_DEF.search(h.read_text(encoding="utf-8", errors="replace"))):
+            if h.suffix not in HEADER_SUFFIXES or "arch35" in h.relative_to(host).parts or not h.is_file():
+                continue
+            text = h.read_text(encoding="utf-8", errors="replace")
+            if _TILING_DEF.search(text):
                 lines.append(f'#include "{h}"')
+                regs += _TILING_REG.findall(text)
+                if re.search(r"\bnamespace\s+optiling\b", text):
+                    names += _TILING_NAME.findall(text)
+    # CANN's generated header declares the structs at global scope; the host headers put them in optiling
+    lines += [f"using optiling::{n};" for n in dict.fromkeys(names)]
+    # GET_TILING_DATA reads the struct the op type registers (REGISTER_TILING_DATA_CLASS(OpType, Struct))
+    op_type = "".join(w[:1].upper() + w[1:] for w in layout.op.split("_"))
+    registered = dict(reversed(regs)).get(op_type) or (regs[0][1] if regs else None)
+    if registered:
+        lines.append(f"using akgen_tiling_struct_t = {registered};")
     path = out / f"{layout.op}_tiling_data.h"
     text = "\n".join(lines) + "\n"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
@@ -273,10 +289,11 @@ def _targets(build: Path) -> list[str]:
 
 
 def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 900.0,
-                include_dirs: Sequence[Path] = (), jobs: int = 1) -> OpTestResult:
+                include_dirs: Sequence[Path] = (), jobs: int = 1, work: Path | None = None) -> OpTestResult:
     """Build and run the kernel unit test of the operator at (or around) `op_dir` for `soc`, in the box. Raises
     OpTestError when the folder is no operator with a kernel UT or the toolkit cannot be made; every other outcome
-    (no A2/A3 case, a configure or compile error, a crash, a failing case) is in the result."""
+    (no A2/A3 case, a configure or compile error, a crash, a failing case) is in the result. `work`: the folder
+    of the build and the run (default: under the cache, per operator and SoC)."""
     t0 = time.perf_counter()
     layout = find_op(op_dir)
     if layout is None:
@@ -295,7 +312,7 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
     except (ToolkitError, ToolchainError) as exc:
         raise OpTestError(str(exc)) from None
     python = box_python()
-    work = work_dir(layout, soc)
+    work = (work or work_dir(layout, soc)).resolve()
     src, build, generated = work / "src", work / "build", work / "generated"
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,124 @@
+"""The kernel unit tests of an operator repository on the simulator (akgen_lsp/sim/op_test.py, `akgen sim op-test`):
+our own operator tests/sim/ops_repo/math/axpb in the ops-math layout, its UT registered with AddOpTestCase, built
+with its own CMakeLists and run in the box, its data scripts through system()."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from akgen_lsp.cli import app
+from akgen_lsp.sandbox import probe
+from akgen_lsp.sim.kernel_ut import run_op_kernel_ut
+from akgen_lsp.sim.op_test import OpTestError, find_op, run_op_test, tiling_data_header, ut_socs
+
+REPO = Path(__file__).resolve().parent / "ops_repo"
+AXPB = REPO / "math" / "axpb"
+
+needs_ut_tools = pytest.mark.skipif(
+    shutil.which("g++") is None or shutil.which("cmake") is None or not Path("/usr/include/gtest/gtest.h").is_file()
+    or probe() is not None, reason="needs g++, cmake, Debian's libgtest-dev and a working sandbox (bubblewrap)")
+
+
+def copy_repo(tmp_path: Path) -> Path:
+    dest = tmp_path / "repo"
+    shutil.copytree(REPO, dest)
+    return dest
+
+
+def test_find_op_from_the_folder_a_kernel_a_header_and_a_test() -> None:
+    for start in (AXPB, AXPB / "op_kernel" / "axpb.cpp", AXPB / "op_kernel" / "axpb_common.h",
+                  AXPB / "tests" / "ut" / "op_kernel" / "test_axpb.cpp"):
+        layout = find_op(start)
+        assert layout is not None, start
+        assert layout.op == "axpb" and layout.op_dir == AXPB
+        assert layout.repo_root == REPO  # the folder above with tests/ut/
+        assert layout.golden == AXPB / "tests" / "assets" / "golden.py"
+    assert find_op(REPO / "README.md") is None
+
+
+def test_ut_socs_reads_add_op_test_case() -> None:
+    layout = find_op(AXPB)
+    assert layout is not None
+    assert ut_socs(layout) == ["ascend910b", "ascend950"]
+
+
+def test_an_operator_without_an_a2_case_is_said_so(tmp_path: Path) -> None:
+    repo = copy_repo(tmp_path)
+    cm = repo / "math" / "axpb" / "tests" / "ut" / "op_kernel" / "CMakeLists.txt"
+    cm.write_text(cm.read_text(encoding="utf-8").replace("ascend910b;", ""), encoding="utf-8")
+    res = run_op_test(repo / "math" / "axpb")
+    assert not res.has_ut and res.stage == "no-ut" and not res.ok
+    assert "no case for Ascend910B1" in res.reason and "ascend950" in res.reason
+
+
+def test_a_folder_that_is_no_operator_is_an_error_that_says_the_layout(tmp_path: Path) -> None:
+    with pytest.raises(OpTestError, match=r"tests/ut/op_kernel/CMakeLists\.txt"):
+        run_op_test(tmp_path)
+
+
+def test_tiling_data_header_from_op_host(tmp_path: Path) -> None:
+    repo = copy_repo(tmp_path)
+    host = repo / "math" / "axpb" / "op_host"
+    (host / "arch35").mkdir(parents=True)
+    (host / "axpb_tiling.h").write_text(
+        '#include "register/tilingdata_base.h"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(AxpbTilingDef)\n'
+        "TILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Axpb, AxpbTilingDef)\n"
+        "}\n", encoding="utf-8")
+    (host / "arch35" / "axpb_tiling_arch35.h").write_text("BEGIN_TILING_DATA_DEF(Other)\n", encoding="utf-8")
+    layout = find_op(host.parent)
+    assert layout is not None
+    text = tiling_data_header(layout, tmp_path / "gen").read_text(encoding="utf-8")
+    assert f'#include "{host / "axpb_tiling.h"}"' in text
+    assert "arch35" not in text
+    assert "using optiling::AxpbTilingDef;" in text  # CANN's generated header has them at global scope
+    assert "using akgen_tiling_struct_t = AxpbTilingDef;" in text  # what GET_TILING_DATA reads
+
+
+@needs_ut_tools
+def test_the_kernel_ut_builds_with_its_cmakelists_and_runs_with_its_data_scripts() -> None:
+    res = run_op_test(AXPB)
+    assert res.built and res.ran and res.stage == "done", res.log[-3000:]
+    assert [c.name for c in res.cases] == ["AxpbTest.test_case_float32_1", "AxpbTest.test_case_float32_2"]
+    assert res.cases_passed == 2
+    assert res.golden == "match" and "2 compare runs passed" in res.golden_detail  # compare_data.py ran in the box
+    assert res.ok and res.findings == []
+    assert res.summary() == "axpb: 2/2 cases pass; golden data match"
+
+
+@needs_ut_tools
+def test_a_wrong_kernel_whose_cases_pass_is_not_ok_when_compare_data_fails(tmp_path: Path) -> None:
+    repo = copy_repo(tmp_path)
+    header = repo / "math" / "axpb" / "op_kernel" / "axpb_common.h"
+    header.write_text(header.read_text(encoding="utf-8").replace("Adds(y, y, b,", "Adds(y, y, a,"), encoding="utf-8")
+    res = run_op_test(repo / "math" / "axpb")
+    assert res.ran and res.cases_passed == res.cases_total == 2  # the cases ignore system()'s status
+    assert res.golden == "mismatch" and "2 of 2 compare runs failed" in res.golden_detail
+    assert not res.ok and "MISMATCH" in res.summary()
+
+
+@needs_ut_tools
+def test_a_compile_error_in_a_header_is_at_the_header(tmp_path: Path) -> None:
+    repo = copy_repo(tmp_path)
+    header = repo / "math" / "axpb" / "op_kernel" / "axpb_common.h"
+    lines = header.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, s in enumerate(lines) if "Muls(" in s)
+    lines[at] = lines[at].replace("Muls(y, x, a, count);", "Muls(y, x, a, count)")  # missing semicolon
+    header.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run_op_test(repo / "math" / "axpb")
+    assert not res.built and res.stage == "build"
+    assert any(f.span.path == str(header.resolve()) for f in res.findings), [f.span for f in res.findings]
+    assert str(header.resolve()) in res.reason
+
+
+@needs_ut_tools
+def test_the_benchmark_function_and_the_cli(tmp_path: Path) -> None:
+    row = run_op_kernel_ut(AXPB, REPO, "Ascend910B1", tmp_path / "work")
+    assert row["built"] and row["ran"] and row["golden"] == "match" and row["cases_passed"] == 2
+    assert (tmp_path / "work" / "build" / "CMakeCache.txt").is_file()  # the work folder asked for
+    out = CliRunner().invoke(app, ["sim", "op-test", str(AXPB / "op_kernel" / "axpb.cpp")])
+    assert out.exit_code == 0, out.output
+    assert "PASS AxpbTest.test_case_float32_1" in out.output and "2/2 cases pass" in out.output
