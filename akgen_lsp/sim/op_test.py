@@ -241,15 +241,18 @@ def tiling_data_header(layout: OpLayout, out: Path) -> Path:
     return path
 
 
-def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, include_dirs: Sequence[Path]) -> str:
+def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, include_dirs: Sequence[Path],
+                 defines: Sequence[str] = ()) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
+    defs = " ".join('"' + d.removeprefix("-D").replace('"', '\\"') + '"' for d in defines if d.strip())
     return (f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
             "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
             f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
             f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
             f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
             f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
-            "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
+            + (f"add_compile_definitions({defs})\n" if defs else "")
+            + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
             f'include("{toolkit}/akgen/op_ut.cmake")\n'
             f'add_subdirectory("{layout.ut_dir}" op_kernel)\n')
 
@@ -289,11 +292,13 @@ def _targets(build: Path) -> list[str]:
 
 
 def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 900.0,
-                include_dirs: Sequence[Path] = (), jobs: int = 1, work: Path | None = None) -> OpTestResult:
+                include_dirs: Sequence[Path] = (), jobs: int = 1, work: Path | None = None,
+                defines: Sequence[str] = ()) -> OpTestResult:
     """Build and run the kernel unit test of the operator at (or around) `op_dir` for `soc`, in the box. Raises
     OpTestError when the folder is no operator with a kernel UT or the toolkit cannot be made; every other outcome
     (no A2/A3 case, a configure or compile error, a crash, a failing case) is in the result. `work`: the folder
-    of the build and the run (default: under the cache, per operator and SoC)."""
+    of the build and the run (default: under the cache, per operator and SoC); `include_dirs` and `defines`
+    (NAME=VALUE) reach every compile of the UT (akgen.toml's ops.include_dirs, ops.defines)."""
     t0 = time.perf_counter()
     layout = find_op(op_dir)
     if layout is None:
@@ -317,9 +322,11 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)
     tiling_data_header(layout, generated)
-    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs)
+    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines)
+    configured = (build / "CMakeCache.txt").is_file() and (build / "Makefile").is_file()
     if not (src / "CMakeLists.txt").is_file() or (src / "CMakeLists.txt").read_text(encoding="utf-8") != driver:
         (src / "CMakeLists.txt").write_text(driver, encoding="utf-8")
+        configured = False
     read = [layout.repo_root, toolkit.resolve(), _pkg_parent(), INCLUDE_DIR, cache_dir(), *include_dirs,
             *python_roots(Path(sys.executable)), *(python_roots(python) if python else [])]
     env = {"PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
@@ -330,7 +337,10 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
         steps = [["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug",
                   f"-DCMAKE_CXX_COMPILER={shutil.which(cxx) or cxx}"],
                  ["cmake", "--build", str(build), "--", f"-j{max(1, jobs)}", "-k"]]
+        # a configured build folder reconfigures itself when a CMakeLists it read changed (make's own rule)
         for stage, argv in zip(("configure", "build"), steps, strict=True):
+            if stage == "configure" and configured:
+                continue
             res.stage = stage
             out = run_confined(argv, _policy(work, read, work, env, timeout_s))
             res.log += out.output

@@ -92,6 +92,7 @@ def test_the_kernel_ut_builds_with_its_cmakelists_and_runs_with_its_data_scripts
 @needs_ut_tools
 def test_a_wrong_kernel_whose_cases_pass_is_not_ok_when_compare_data_fails(tmp_path: Path) -> None:
     repo = copy_repo(tmp_path)
+    assert run_op_test(repo / "math" / "axpb").ok  # built once: the edit below must rebuild, not reuse
     header = repo / "math" / "axpb" / "op_kernel" / "axpb_common.h"
     header.write_text(header.read_text(encoding="utf-8").replace("Adds(y, y, b,", "Adds(y, y, a,"), encoding="utf-8")
     res = run_op_test(repo / "math" / "axpb")
