@@ -93,7 +93,9 @@ function(AddOpsTestCase)
   target_compile_definitions("${target}" PRIVATE "UT_SOC_VERSION=\"${AKGEN_OP_UT_SOC}\"")
   target_include_directories("${target}" PRIVATE
     "${CMAKE_CURRENT_SOURCE_DIR}" "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel" "${AKGEN_OP_UT_REPO}/tests/ut/common"
-    "${op_dir}/op_kernel" "${op_dir}/op_host" "${AKGEN_OP_UT_GENERATED}" ${AKGEN_OP_UT_INCLUDES})
+    "${op_dir}/op_kernel" "${op_dir}/op_host" "${AKGEN_OP_UT_GENERATED}" ${AKGEN_OP_UT_INCLUDES}
+    # what the repositories' OP_TILING_INCLUDE names of their own tree
+    "${AKGEN_OP_UT_REPO}" "${AKGEN_OP_UT_REPO}/common/inc" "${AKGEN_OP_UT_REPO}/common/inc/op_host")
   target_link_libraries("${target}" PRIVATE "tikicpulib::${AKGEN_OP_UT_SOC}" GTest::gtest)
   set_property(CACHE AKGEN_OP_UT_CASES PROPERTY VALUE "${AKGEN_OP_UT_CASES};${target}")
 endfunction()
