@@ -23,6 +23,8 @@ compared, or its absence is said.
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -171,6 +173,7 @@ class OpTestResult:
 
 
 # ------------------------------------------------------------------------------------------------ the box's Python
+@functools.lru_cache(maxsize=1)
 def box_python() -> Path | None:
     """An interpreter with numpy for the tests' data scripts: this one, else python3 on PATH (None: neither)."""
     for exe in (sys.executable, shutil.which("python3")):
@@ -185,6 +188,7 @@ def box_python() -> Path | None:
     return None
 
 
+@functools.lru_cache(maxsize=4)
 def python_roots(exe: Path) -> list[Path]:
     """The folders an interpreter needs to run (its prefix, its base prefix, the folder of the real binary)."""
     code = "import sys; print(sys.prefix); print(sys.base_prefix); print(sys.executable)"
@@ -274,7 +278,7 @@ def _policy(work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], ti
 
 def _first_error(log: str) -> str:
     for pat in (r"^.*: (?:fatal )?error: .*$", r"^CMake Error.*(?:\n.*\S.*){0,2}", r"^\w*Error: .*$",
-                r"^.*undefined reference.*$", r"^.*No such file.*$", r"^.*\berror\b.*$"):
+                r"^.*\b\w+Error\b.*$", r"^.*undefined reference.*$", r"^.*No such file.*$", r"^.*\berror\b.*$"):
         m = re.search(pat, log, re.MULTILINE)
         if m:
             return " ".join(m.group(0).split())[:300]
@@ -310,6 +314,16 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
         res.has_ut, res.stage = False, "no-ut"
         res.reason = (f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})")
         return res
+    work = (work or work_dir(layout, soc)).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    # one build of a work folder at a time (a save of the kernel and of its header check the same operator)
+    with open(work / ".lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _run_locked(res, layout, soc, timeout_s, include_dirs, jobs, work, defines, t0)
+
+
+def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float, include_dirs: Sequence[Path],
+                jobs: int, work: Path, defines: Sequence[str], t0: float) -> OpTestResult:
     try:
         toolkit = ensure_toolkit()
         cxx = find_cxx()
@@ -317,7 +331,6 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
     except (ToolkitError, ToolchainError) as exc:
         raise OpTestError(str(exc)) from None
     python = box_python()
-    work = (work or work_dir(layout, soc)).resolve()
     src, build, generated = work / "src", work / "build", work / "generated"
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)
@@ -327,6 +340,10 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
     if not (src / "CMakeLists.txt").is_file() or (src / "CMakeLists.txt").read_text(encoding="utf-8") != driver:
         (src / "CMakeLists.txt").write_text(driver, encoding="utf-8")
         configured = False
+        # another toolkit (a new version of our headers) or other options: a fresh build folder, as CMake's cache
+        # keeps the packages it found
+        shutil.rmtree(build, ignore_errors=True)
+        build.mkdir()
     read = [layout.repo_root, toolkit.resolve(), _pkg_parent(), INCLUDE_DIR, cache_dir(), *include_dirs,
             *python_roots(Path(sys.executable)), *(python_roots(python) if python else [])]
     env = {"PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
