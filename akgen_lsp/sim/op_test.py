@@ -258,7 +258,7 @@ def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, inc
             + (f"add_compile_definitions({defs})\n" if defs else "")
             + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
             f'include("{toolkit}/akgen/op_ut.cmake")\n'
-            f'add_subdirectory("{layout.ut_dir}" op_kernel)\n')
+            f'add_subdirectory("{layout.ut_dir}" tests/ut/op_kernel)\n')
 
 
 def work_dir(layout: OpLayout, soc: str) -> Path:
@@ -331,7 +331,9 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     except (ToolkitError, ToolchainError) as exc:
         raise OpTestError(str(exc)) from None
     python = box_python()
-    src, build, generated = work / "src", work / "build", work / "generated"
+    # the build folder is <root>/build, as the repository's is: a UT's CMakeLists may copy its data scripts to
+    # ${CMAKE_BINARY_DIR}/tests/ut/op_kernel, where its binary is made and runs
+    src, build, generated = work / "src", work / "root" / "build", work / "generated"
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)
     tiling_data_header(layout, generated)
@@ -343,7 +345,7 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
         # another toolkit (a new version of our headers) or other options: a fresh build folder, as CMake's cache
         # keeps the packages it found
         shutil.rmtree(build, ignore_errors=True)
-        build.mkdir()
+        build.mkdir(parents=True)
     read = [layout.repo_root, toolkit.resolve(), _pkg_parent(), INCLUDE_DIR, cache_dir(), *include_dirs,
             *python_roots(Path(sys.executable)), *(python_roots(python) if python else [])]
     env = {"PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
@@ -369,7 +371,9 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
         res.built = True
         targets = _targets(build)
         if not targets:
-            res.reason = "the UT's CMakeLists added no case for this SoC"
+            said = re.search(r"akgen: AddOpTestCase\(.*?(?=\n\n|$)", res.log, re.S)
+            res.reason = "the UT's CMakeLists added no case for this SoC" + (
+                f" ({' '.join(said.group(0).split())})" if said else "")
             return _done(res, t0)
         res.stage = "run"
         _run_cases(res, layout, work, build, targets, read, env, python, timeout_s)
@@ -405,8 +409,9 @@ def _run_root(work: Path, repo: Path) -> Path:
                 link.unlink()
             link.symlink_to(entry)
     run = root / "build" / "tests" / "ut" / "op_kernel"
-    shutil.rmtree(run, ignore_errors=True)
-    run.mkdir(parents=True)
+    run.mkdir(parents=True, exist_ok=True)
+    for old in (*run.glob("*.gtest.json"), *run.glob("*.events.jsonl"), run / _SCRIPT_LOG):
+        old.unlink(missing_ok=True)  # the last run's reports
     return run
 
 
@@ -422,7 +427,7 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
     reasons: list[str] = []
     completed = 0
     for target in targets:
-        binary = build / "op_kernel" / target
+        binary = build / "tests" / "ut" / "op_kernel" / target
         report, events = run / f"{target}.gtest.json", run / f"{target}.events.jsonl"
         benv = {**env, "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin", "AKGEN_SIM_EVENTS": str(events),
                 "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}"}

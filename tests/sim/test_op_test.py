@@ -119,7 +119,9 @@ def test_a_compile_error_in_a_header_is_at_the_header(tmp_path: Path) -> None:
 def test_the_benchmark_function_and_the_cli(tmp_path: Path) -> None:
     row = run_op_kernel_ut(AXPB, REPO, "Ascend910B1", tmp_path / "work")
     assert row["built"] and row["ran"] and row["golden"] == "match" and row["cases_passed"] == 2
-    assert (tmp_path / "work" / "build" / "CMakeCache.txt").is_file()  # the work folder asked for
+    assert (tmp_path / "work" / "root" / "build" / "CMakeCache.txt").is_file()  # the work folder asked for
+    # where the binary ran: ${CMAKE_BINARY_DIR}/tests/ut/op_kernel, which the UT's own custom target wrote into
+    assert (tmp_path / "work" / "root" / "build" / "tests" / "ut" / "op_kernel" / "note").is_file()
     out = CliRunner().invoke(app, ["sim", "op-test", str(AXPB / "op_kernel" / "axpb.cpp")])
     assert out.exit_code == 0, out.output
     assert "PASS AxpbTest.test_case_float32_1" in out.output and "2/2 cases pass" in out.output
