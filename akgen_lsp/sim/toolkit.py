@@ -2,6 +2,7 @@
 CMakeLists for the CPU simulator (`akgen sim toolkit --print-path`).
 
     <toolkit>/bin/setenv.bash, set_env.sh          what a sample's run.sh sources: ASCEND_HOME_PATH and friends
+    <toolkit>/bin/ccec (and compiler/ccec_compiler/bin/ccec)   the CCE compiler of `LANGUAGES CCE` projects
     <toolkit>/tools/tikicpulib/lib/cmake/          find_package(tikicpulib): tikicpulib::<SOC> targets (CPU mode)
     <toolkit>/tools/tikcpp/ascendc_kernel_cmake/   ascendc.cmake: ascendc_library & co. (NPU mode, run on the CPU
     <toolkit>/compiler/tikcpp/ascendc_kernel_cmake/    too, with the generated aclrtlaunch_<kernel>.h headers)
@@ -31,7 +32,7 @@ from akgen_lsp.sim.build_cache import cache_dir, headers_hash
 from akgen_lsp.sim.compiler import INCLUDE_DIR
 
 FILES = Path(__file__).resolve().parent / "toolkit_files"
-TOOLKIT_FORMAT = "1"
+TOOLKIT_FORMAT = "2"
 # The SoC names of CANN samples' run.sh (VERSION_LIST) that A2/A3 and 310P profiles cover, and the profile of each.
 SOC_ARCH: dict[str, str] = {
     **{f"Ascend910B{i}": f"Ascend910B{i}" for i in range(1, 5)},
@@ -86,6 +87,14 @@ def _write_tree(dest: Path, root: Path) -> None:
     _script(dest / "bin" / "akgen-asc",
             f'#!/bin/sh\n# akgen sim toolkit: the ASC language compiler (.asc sources)\nexec "{root}/bin/akgen-cxx" '
             'asc "$@"\n')
+    # ccec, the CCE compiler of CANN 6/7 kernel-launch projects (`project(x LANGUAGES CCE CXX)` with their own
+    # cmake/Modules): where those modules look for it, and on PATH
+    ccec = (f'#!/bin/sh\n# akgen sim toolkit: the CCE compiler (CCE language sources, for the CPU simulator)\n'
+            f'exec "{root}/bin/akgen-cxx" cce "$@"\n')
+    _script(dest / "bin" / "ccec", ccec)
+    for rel in ("compiler/ccec_compiler/bin", "x86_64-linux/ccec_compiler/bin", "aarch64-linux/ccec_compiler/bin"):
+        (dest / rel).mkdir(parents=True, exist_ok=True)
+        _script(dest / rel / "ccec", ccec)
     env = (f"# akgen sim toolkit: what CANN's set_env.sh sets, for the CPU simulator\n"
            f'export ASCEND_HOME_PATH="{root}"\nexport ASCEND_TOOLKIT_HOME="{root}"\n'
            f'export ASCEND_CANN_PACKAGE_PATH="{root}"\nexport ASCEND_OPP_PATH="{root}/opp"\n'
