@@ -44,15 +44,13 @@ from akgen_lsp.sim.build_cache import cache_dir
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, ToolchainError, find_cxx
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
+from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
 
 DEFAULT_SOC = "Ascend910B1"
 A2A3 = re.compile(r"^ascend910(b|_93)", re.IGNORECASE)
 _ADD_CASE = re.compile(r"^\s*AddOps?TestCase\s*\(([^)]*)\)", re.MULTILINE)
-_TILING_DEF = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(")
-_TILING_REG = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
-_TILING_NAME = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 _SCRIPT_LOG = "akgen_ut_scripts.log"
 
 
@@ -212,36 +210,15 @@ def _write_shims(folder: Path, exe: Path, log: Path) -> None:
 
 # ------------------------------------------------------------------------------------------------ the build
 def tiling_data_header(layout: OpLayout, out: Path) -> Path:
-    """`<op>_tiling_data.h`, what CANN generates from the built tiling library: here the op_host headers (outside
-    arch35/) that define the operator's tiling data with BEGIN_TILING_DATA_DEF, which our register headers make
-    plain structs of."""
+    """`<op>_tiling_data.h`, what CANN generates from the built tiling library: the kernel-side tiling structs of
+    op_host's BEGIN_TILING_DATA_DEF headers (op_tiling_gen.py)."""
     out.mkdir(parents=True, exist_ok=True)
-    lines = [f"// akgen op-test: the tiling data of {layout.op} (op_host's BEGIN_TILING_DATA_DEF headers)",
-             "#pragma once", '#include "register/tilingdata_base.h"']
-    host = layout.op_dir / "op_host"
-    names: list[str] = []
-    regs: list[tuple[str, str]] = []
-    if host.is_dir():
-        for h in sorted(host.rglob("*")):
-            if h.suffix not in HEADER_SUFFIXES or "arch35" in h.relative_to(host).parts or not h.is_file():
-                continue
-            text = h.read_text(encoding="utf-8", errors="replace")
-            if _TILING_DEF.search(text):
-                lines.append(f'#include "{h}"')
-                regs += _TILING_REG.findall(text)
-                if re.search(r"\bnamespace\s+optiling\b", text):
-                    names += _TILING_NAME.findall(text)
-    # CANN's generated header declares the structs at global scope; the host headers put them in optiling
-    lines += [f"using optiling::{n};" for n in dict.fromkeys(names)]
-    # GET_TILING_DATA reads the struct the op type registers (REGISTER_TILING_DATA_CLASS(OpType, Struct))
-    op_type = "".join(w[:1].upper() + w[1:] for w in layout.op.split("_"))
-    registered = dict(reversed(regs)).get(op_type) or (regs[0][1] if regs else None)
-    if registered:
-        lines.append(f"using akgen_tiling_struct_t = {registered};")
     path = out / f"{layout.op}_tiling_data.h"
-    text = "\n".join(lines) + "\n"
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
+    for name, for_kernel in ((path.name, False), (f"{layout.op}_tiling_data_kernel.h", True)):
+        text = tiling_data_text(layout.op, layout.op_dir, layout.ut_dir, for_kernel)
+        target = out / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
     return path
 
 

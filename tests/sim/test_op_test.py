@@ -65,17 +65,24 @@ def test_tiling_data_header_from_op_host(tmp_path: Path) -> None:
     host = repo / "math" / "axpb" / "op_host"
     (host / "arch35").mkdir(parents=True)
     (host / "axpb_tiling.h").write_text(
-        '#include "register/tilingdata_base.h"\nnamespace optiling {\nBEGIN_TILING_DATA_DEF(AxpbTilingDef)\n'
-        "TILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Axpb, AxpbTilingDef)\n"
-        "}\n", encoding="utf-8")
+        '#include "register/tilingdata_base.h"\nnamespace optiling {\nconstexpr uint32_t MAX_DIM = 4;\n'
+        "#define TWICE (MAX_DIM * 2)\n"
+        "BEGIN_TILING_DATA_DEF(AxpbShape)\nTILING_DATA_FIELD_DEF_ARR(int64_t, TWICE, dims);\nEND_TILING_DATA_DEF;\n"
+        "BEGIN_TILING_DATA_DEF(AxpbTilingDef)\nTILING_DATA_FIELD_DEF(uint32_t, n); // count\n"
+        "TILING_DATA_FIELD_DEF_STRUCT(AxpbShape, shape);\nTILING_DATA_FIELD_DEF_ARR(float, UNKNOWN, w);\n"
+        "END_TILING_DATA_DEF;\nREGISTER_TILING_DATA_CLASS(Axpb, AxpbTilingDef)\n"
+        "BEGIN_TILING_DATA_DEF(AxpbTilingData)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n}\n",
+        encoding="utf-8")
     (host / "arch35" / "axpb_tiling_arch35.h").write_text("BEGIN_TILING_DATA_DEF(Other)\n", encoding="utf-8")
     layout = find_op(host.parent)
     assert layout is not None
     text = tiling_data_header(layout, tmp_path / "gen").read_text(encoding="utf-8")
-    assert f'#include "{host / "axpb_tiling.h"}"' in text
-    assert "arch35" not in text
-    assert "using optiling::AxpbTilingDef;" in text  # CANN's generated header has them at global scope
-    assert "using akgen_tiling_struct_t = AxpbTilingDef;" in text  # what GET_TILING_DATA reads
+    # plain structs at global scope, as CANN generates them; array lengths from the header's constants
+    assert "struct AxpbShape {\n    int64_t dims[8];\n};" in text
+    assert "Other" not in text  # arch35/ is the Ascend 950's
+    assert "AxpbTilingDef left out" in text and "'UNKNOWN'" in text  # a length it cannot know: said
+    assert "struct AxpbTilingData" not in text  # the kernel's own header defines it: theirs wins
+    assert "using akgen_tiling_struct_t" not in text  # the registered struct was left out
 
 
 @needs_ut_tools
