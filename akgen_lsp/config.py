@@ -98,6 +98,9 @@ _KEYS: tuple[Key, ...] = (
         "(ops-math / ops-nn layout) checked on save, relative to akgen.toml's folder."),
     Key("ops.defines", list, [], "Macros (NAME=VALUE) added to every compile of an operator repository's kernel UT "
         "checked on save."),
+    Key("ops.test_command", str, "", "For an operator folder (<op>/op_kernel/) whose layout shows no kernel UT: a "
+        "shell command run in the sandbox to test it on save ({op}, {op_dir} replaced; the simulator's toolkit on "
+        "PATH, ASCEND_HOME_PATH set); exit status 0 passes, `file:line:col: error:` lines are findings."),
     Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
     Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
     Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),

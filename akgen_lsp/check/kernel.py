@@ -37,7 +37,7 @@ from akgen_lsp import config
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
-from akgen_lsp.check.op_ut import check_op_ut, op_layout_for
+from akgen_lsp.check.op_ut import check_op_command, check_op_ut, op_folder, op_layout_for
 from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.check.settings import settings_of
 from akgen_lsp.findings import Finding, Span, finding_from_json
@@ -333,6 +333,11 @@ def check_kernel(
             ws = _workspace_entry(p)
             if ws is None:
                 layout = op_layout_for(p)  # an operator of a CANN operator repository: its own kernel UT
+                command = str(_setting(settings, "ops.test_command", ""))
+                folder = op_folder(p)
+                if layout is None and command and folder is not None:  # a layout it cannot infer: the command
+                    with use_mode(sandbox):
+                        return check_op_command(p, folder, command, max(timeout, 300.0))
                 if layout is None:
                     return CheckResult((), Figures.no_task(), time.perf_counter() - started)
                 soc = arch if A2A3.match(arch) else DEFAULT_SOC

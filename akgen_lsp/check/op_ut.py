@@ -19,6 +19,7 @@ from typing import Any
 
 from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.op_test import (
     OpLayout,
     OpTestError,
@@ -27,6 +28,7 @@ from akgen_lsp.sim.op_test import (
     findings_of,
     has_a2a3_ut,
     run_op_test,
+    run_test_command,
 )
 
 _LAUNCH = re.compile(r"akgen sim: launch \d+ at .*?; ([0-9.]+) us on (\S+) \(estimate")
@@ -44,6 +46,40 @@ def op_layout_for(path: Path) -> OpLayout | None:
     if layout is None or not has_a2a3_ut(layout):
         return None
     return layout
+
+
+def op_folder(path: Path) -> Path | None:
+    """The operator folder around a kernel source or header (the folder above its op_kernel/), whatever its tests."""
+    p = path.resolve()
+    for d in p.parents:
+        if d.name == "op_kernel":
+            return d.parent
+    return None
+
+
+def check_op_command(path: Path, op_dir: Path, command: str, timeout_s: float) -> CheckResult:
+    """`ops.test_command` for an operator whose layout shows no kernel UT: run in the box (the compiler profile:
+    no network, the operator's repository read-only, a work folder writable, the simulator's toolkit on PATH) from
+    the work folder, with {op} and {op_dir} replaced and OP_DIR / ASCEND_HOME_PATH set. Exit status 0 passes; the
+    compiler-style `file:line:col: error: message` lines it prints are findings."""
+    started = time.perf_counter()
+    try:
+        res = run_test_command(op_dir, command, timeout_s)
+    except OpTestError as exc:
+        msg = str(exc)
+        return CheckResult((Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench",
+                                    error_class="harness"),), Figures.no_task(msg), time.perf_counter() - started)
+    findings = [f for f in parse_gcc_output(res.output, {}, str(path)) if f.severity == Severity.ERROR][:50]
+    ok = res.returncode == 0 and not res.timed_out
+    if not ok and not findings:
+        tail = " ".join(res.output.strip().splitlines()[-3:])[:300] if res.output.strip() else "no output"
+        why = f"took more than {timeout_s:.0f} s" if res.timed_out else f"exit status {res.returncode}: {tail}"
+        findings.append(Finding("OP-UT-COMMAND", f"the operator's test command failed ({why})",
+                                Span.point(str(path), 1), source="akgen-run", error_class="runtime"))
+    figures = Figures(task=f"test command of {op_dir.name}", status=Status.PASS if ok else Status.WRONG_ANSWER,
+                      mode="op-command", passed_cases=1 if ok else 0, cases=1,
+                      timings={"op_ut_s": round(time.perf_counter() - started, 2)})
+    return CheckResult(tuple(findings), figures, time.perf_counter() - started)
 
 
 def _config_root(path: Path) -> Path:
@@ -145,4 +181,5 @@ def related_include(text: str, header: str) -> int | None:
     return None
 
 
-__all__: Sequence[str] = ("OpUtTextDiffers", "check_op_ut", "op_layout_for", "related_include")
+__all__: Sequence[str] = ("OpUtTextDiffers", "check_op_command", "check_op_ut", "op_folder", "op_layout_for",
+                          "related_include")

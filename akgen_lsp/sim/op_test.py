@@ -359,6 +359,36 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     return _done(res, t0)
 
 
+def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
+    """Run a per-operator test command (akgen.toml's `ops.test_command`) in the box, from a work folder of its own,
+    {op} and {op_dir} replaced; the box's Confined result. Raises OpTestError when the box or toolkit is missing."""
+    op_dir = op_dir.resolve()
+    root = next((r for r in op_dir.parents if (r / "tests" / "ut").is_dir() or (r / ".git").exists()),
+                op_dir.parent.parent)
+    try:
+        toolkit = ensure_toolkit().resolve()
+        ensure_program_runtime(find_cxx())
+    except (ToolkitError, ToolchainError) as exc:
+        raise OpTestError(str(exc)) from None
+    work = cache_dir() / "op-cmd" / f"{op_dir.name}-{hashlib.sha256(str(op_dir).encode()).hexdigest()[:16]}"
+    work.mkdir(parents=True, exist_ok=True)
+    python = box_python()
+    read = [root, toolkit, _pkg_parent(), INCLUDE_DIR, cache_dir(), *python_roots(Path(sys.executable)),
+            *(python_roots(python) if python else [])]
+    shims = work / "shims"
+    if python is not None:
+        _write_shims(shims, python, work / _SCRIPT_LOG)
+    env = {"PATH": f"{shims}:{toolkit}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
+           "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent), "OP_DIR": str(op_dir),
+           "ASCEND_HOME_PATH": str(toolkit), "ASCEND_INSTALL_PATH": str(toolkit),
+           "CMAKE_PREFIX_PATH": str(toolkit)}
+    text = command.replace("{op_dir}", str(op_dir)).replace("{op}", op_dir.name)
+    try:
+        return run_confined(["/bin/sh", "-c", text], _policy(work, read, work, env, timeout_s))
+    except SandboxUnavailable as exc:
+        raise OpTestError(str(exc)) from None
+
+
 def _done(res: OpTestResult, t0: float) -> OpTestResult:
     res.seconds = time.perf_counter() - t0
     return res

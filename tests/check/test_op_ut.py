@@ -68,3 +68,23 @@ def test_saving_a_header_runs_the_operators_kernel_ut(tmp_path: Path) -> None:
     assert golden and golden[0].span.path == str((repo / "math" / "axpb" / "op_kernel" / "axpb.cpp").resolve())
     with pytest.raises(OpUtTextDiffers):  # a check ahead of unsaved text: the save checks instead
         check_kernel(header, text="// not saved\n")
+
+
+@needs_ut_tools
+def test_an_operator_without_a_ut_runs_the_configured_test_command_in_the_box(tmp_path: Path) -> None:
+    kernel = tmp_path / "repo" / "math" / "foo" / "op_kernel" / "foo.cpp"
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text('#include "kernel_operator.h"\nextern "C" __global__ __aicore__ void foo() {}\n', encoding="utf-8")
+    assert check_kernel(kernel).figures.task is None  # no UT, no command: no task, as before
+    passing = {"ops.test_command": 'test -f "{op_dir}/op_kernel/{op}.cpp" && test -n "$ASCEND_HOME_PATH"'}
+    res = check_kernel(kernel, passing)
+    assert res.figures.status is Status.PASS and res.figures.task == "test command of foo", res.findings
+    failing = {"ops.test_command": 'echo "$OP_DIR/op_kernel/foo.cpp:2:1: error: wrong answer"; exit 1'}
+    res = check_kernel(kernel, failing)
+    assert res.figures.status is Status.WRONG_ANSWER
+    assert [(f.span.path, f.span.line, f.message) for f in res.findings] == [(str(kernel), 2, "wrong answer")]
+    write_repo = {"ops.test_command": 'touch "{op_dir}/written"'}  # the repository is read-only in the box
+    assert check_kernel(kernel, write_repo).figures.status is Status.WRONG_ANSWER
+    assert not (kernel.parent.parent / "written").exists()
+    check_kernel(kernel, {"ops.test_command": f"touch {tmp_path}/outside"})  # the box's own /tmp, not ours
+    assert not (tmp_path / "outside").exists()
