@@ -57,7 +57,9 @@ _ENTRY_RE = re.compile(r'extern\s*"C"|__global__')
 NO_TASK = (
     "akgen: {name} has no task, so saving it only lints it. To compile and run it on the CPU simulator on save, "
     "add a [[task]] for it to akgen.toml (file, kernel, block_dim, inputs, outputs and a PyTorch reference; "
-    "samples/akgen.toml shows every field), or put it in an NPUKernelBench layout (<Op>/answer/N/op_kernel/)."
+    "samples/akgen.toml shows every field), or put it in an NPUKernelBench layout (<Op>/answer/N/op_kernel/) or an "
+    "operator repository's layout with a kernel UT (<op>/op_kernel/, <op>/tests/ut/op_kernel/CMakeLists.txt with "
+    "AddOpTestCase for an ascend910b SoC), or set ops.test_command in akgen.toml."
 )
 
 
