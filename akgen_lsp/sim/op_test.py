@@ -199,10 +199,13 @@ def python_roots(exe: Path) -> list[Path]:
 
 
 def _write_shims(folder: Path, exe: Path, log: Path) -> None:
-    """`python3` / `python` for the box's PATH: run `exe` and append the exit status and arguments to `log`."""
+    """`python3` / `python` for the box's PATH: run `exe` and append the exit status, the folder, the arguments
+    and the last line of what the script wrote on stderr (an exception's) to `log`, tab-separated."""
     folder.mkdir(parents=True, exist_ok=True)
     text = ("#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
-            f'"{exe}" "$@"\nrc=$?\nprintf \'%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" >> "{log}"\nexit $rc\n')
+            'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
+            f'"{exe}" "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\nrm -f "$err"\n'
+            f'printf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n')
     for name in ("python3", "python"):
         (folder / name).write_text(text, encoding="utf-8")
         (folder / name).chmod(0o755)
@@ -502,9 +505,10 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
     except OSError:
         text = ""
     for line in text.splitlines():
-        parts = line.split("\t", 2)
-        if len(parts) == 3 and parts[0].isdigit():
-            runs.append((int(parts[0]), parts[2]))
+        parts = line.split("\t", 3)
+        if len(parts) >= 3 and parts[0].isdigit():
+            said = parts[3].strip() if len(parts) == 4 and int(parts[0]) != 0 else ""
+            runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else "")))
     compares = [(rc, args) for rc, args in runs if re.search(r"compare\w*\.py", args)]
     failed_gen = [args for rc, args in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
     if failed_gen:
@@ -512,7 +516,7 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
     if compares:
         bad = [args for rc, args in compares if rc != 0]
         res.golden = "mismatch" if bad else "match"
-        res.golden_detail = (f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:200]})" if bad
+        res.golden_detail = (f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})" if bad
                              else f"{len(compares)} compare runs passed")
     elif layout.golden is not None:
         res.golden = "not-compared"
