@@ -18,9 +18,24 @@ from akgen_lsp.sim.op_test import OpTestError, find_op, run_op_test, tiling_data
 REPO = Path(__file__).resolve().parent / "ops_repo"
 AXPB = REPO / "math" / "axpb"
 
-needs_ut_tools = pytest.mark.skipif(
-    shutil.which("g++") is None or shutil.which("cmake") is None or not Path("/usr/include/gtest/gtest.h").is_file()
-    or probe() is not None, reason="needs g++, cmake, Debian's libgtest-dev and a working sandbox (bubblewrap)")
+def _ut_tools() -> None:
+    missing = [t for t in ("g++", "cmake", "make") if shutil.which(t) is None]
+    if not Path("/usr/include/gtest/gtest.h").is_file():
+        missing.append("libgtest-dev")
+    if missing:
+        pytest.fail(f"{', '.join(missing)} not installed: .ci/run installs them (apt-get install cmake make g++ "
+                    "libgtest-dev)", pytrace=False)
+    why = probe()
+    if why is not None:
+        pytest.fail(f"the sandbox cannot start: {why}", pytrace=False)
+
+
+needs_ut_tools = pytest.mark.usefixtures("ut_tools")
+
+
+@pytest.fixture
+def ut_tools() -> None:
+    _ut_tools()
 
 
 def copy_repo(tmp_path: Path) -> Path:
