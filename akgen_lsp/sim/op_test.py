@@ -250,10 +250,13 @@ def _pkg_parent() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def _policy(work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float) -> Policy:
+def _policy(work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float,
+            runs: bool = False) -> Policy:
+    """The box of a step: the compiler profile; a step that runs the UT (`runs`) also gets /dev/urandom, which the
+    data scripts' numpy and the kernels' std::random_device read (a compile never does)."""
     return Policy("compiler", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=8 * GiB, fsize_bytes=2 * GiB,
                                      output_bytes=4 * MiB), read_only=list(read), writable=[work], cwd=cwd, env=env,
-                  tmp_bytes=1 * GiB)
+                  tmp_bytes=1 * GiB, devices=[Path("/dev/urandom")] if runs else [])
 
 
 def _first_error(log: str) -> str:
@@ -387,7 +390,7 @@ def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
            "CMAKE_PREFIX_PATH": str(toolkit)}
     text = command.replace("{op_dir}", str(op_dir)).replace("{op}", op_dir.name)
     try:
-        return run_confined(["/bin/sh", "-c", text], _policy(work, read, work, env, timeout_s))
+        return run_confined(["/bin/sh", "-c", text], _policy(work, read, work, env, timeout_s, runs=True))
     except SandboxUnavailable as exc:
         raise OpTestError(str(exc)) from None
 
@@ -441,7 +444,7 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
         report, events = run / f"{target}.gtest.json", run / f"{target}.events.jsonl"
         benv = {**env, "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin", "AKGEN_SIM_EVENTS": str(events),
                 "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}"}
-        out = run_confined([str(binary)], _policy(work, read, run, benv, timeout_s))
+        out = run_confined([str(binary)], _policy(work, read, run, benv, timeout_s, runs=True))
         res.log += out.output
         evs, _bad = read_events(events)
         for ev in evs:
