@@ -173,8 +173,9 @@ class OpTestResult:
 # ------------------------------------------------------------------------------------------------ the box's Python
 @functools.lru_cache(maxsize=1)
 def box_python() -> Path | None:
-    """An interpreter with numpy for the tests' data scripts: this one, else python3 on PATH (None: neither)."""
-    for exe in (sys.executable, shutil.which("python3")):
+    """An interpreter with numpy for the tests' data scripts: $AKGEN_UT_PYTHON (one with the repository's test
+    requirements, such as ml_dtypes), else this one, else python3 on PATH (None: none has numpy)."""
+    for exe in (os.environ.get("AKGEN_UT_PYTHON"), sys.executable, shutil.which("python3")):
         if not exe:
             continue
         try:
