@@ -333,7 +333,7 @@ def check_kernel(
             ws = _workspace_entry(p)
             if ws is None:
                 layout = op_layout_for(p)  # an operator of a CANN operator repository: its own kernel UT
-                command = str(_setting(settings, "ops.test_command", ""))
+                command = str(settings["ops.test_command"] or "")
                 folder = op_folder(p)
                 if layout is None and command and folder is not None:  # a layout it cannot infer: the command
                     with use_mode(sandbox):
