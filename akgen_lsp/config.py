@@ -105,6 +105,13 @@ _KEYS: tuple[Key, ...] = (
     ),
     Key("sim.max_timeout_s", float, 600.0, "Upper bound of a run manifest's timeout_s and cpu_s (seconds)."),
     Key("sim.max_memory_mb", int, 16384, "Upper bound of a run manifest's memory_mb (the kernel's address space)."),
+    Key("ops.include_dirs", list, [], "More include folders for the kernel UT of an operator repository "
+        "(ops-math / ops-nn layout) checked on save, relative to akgen.toml's folder."),
+    Key("ops.defines", list, [], "Macros (NAME=VALUE) added to every compile of an operator repository's kernel UT "
+        "checked on save."),
+    Key("ops.test_command", str, "", "For an operator folder (<op>/op_kernel/) whose layout shows no kernel UT: a "
+        "shell command run in the sandbox to test it on save ({op}, {op_dir} replaced; the simulator's toolkit on "
+        "PATH, ASCEND_HOME_PATH set); exit status 0 passes, `file:line:col: error:` lines are findings."),
     Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
     Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
     Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),

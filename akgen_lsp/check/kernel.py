@@ -8,7 +8,9 @@
    ``bench`` names a task of the suite (``bench.suite``, else the bundled suite) whose checks apply, with ``case``
    for a static-shape kernel; without ``bench``, the table itself is the task (``inputs``/``outputs`` with shapes and
    dtypes, ``params``, and ``reference``, a PyTorch expression over the input names, evaluated with NumPy
-   (bench/torchlike.py), with torch only for what that evaluator does not have).
+   (bench/torchlike.py), with torch only for what that evaluator does not have);
+3. from the layout of a CANN operator repository (``<repo>/<category>/<op>/op_kernel/``, a header there, or its
+   ``tests/ut/op_kernel``): the operator's own kernel UT, built and run on the simulator (check/op_ut.py).
 With no task, it returns no findings and figures whose ``task`` is None: only lint and compile apply (the caller decides).
 A task named by the caller (``akgen fix --task NAME``: a suite task's path below ``tasks/`` or its op folder name)
 takes the place of both.
@@ -36,11 +38,13 @@ from akgen_lsp import config
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
+from akgen_lsp.check.op_ut import check_op_command, check_op_ut, op_folder, op_layout_for
 from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.check.settings import settings_of
 from akgen_lsp.findings import Finding, Span, finding_from_json
 from akgen_lsp.sandbox import MODES, use_mode
 from akgen_lsp.sim.later import later, pending, remove_later
+from akgen_lsp.sim.op_test import A2A3, DEFAULT_SOC
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -386,7 +390,17 @@ def check_kernel(
         else:
             ws = _workspace_entry(p)
             if ws is None:
-                return CheckResult((), Figures.no_task(), time.perf_counter() - started)
+                layout = op_layout_for(p)  # an operator of a CANN operator repository: its own kernel UT
+                command = str(settings["ops.test_command"] or "")
+                folder = op_folder(p)
+                if layout is None and command and folder is not None:  # a layout it cannot infer: the command
+                    with use_mode(sandbox):
+                        return check_op_command(p, folder, command, max(timeout, 300.0))
+                if layout is None:
+                    return CheckResult((), Figures.no_task(), time.perf_counter() - started)
+                soc = arch if A2A3.match(arch) else DEFAULT_SOC
+                with use_mode(sandbox):
+                    return check_op_ut(p, layout, settings, soc, timeout, text=text)
             root, entry = ws
             mode = str(entry.get("mode", mode))
             if entry.get("op_host"):

@@ -148,4 +148,40 @@ def register(app: typer.Typer) -> None:
                        f"-DASCEND_CANN_PACKAGE_PATH={root} -DRUN_MODE=cpu; the binary runs its kernels on the "
                        "simulator and prints findings and estimates on stderr")
 
+    @sim.command("op-test")
+    def op_test_cmd(
+        opdir: Annotated[Path, typer.Argument(help="An operator folder of an ops-math / ops-nn style repository "
+                                                   "(or a file in it).")],
+        soc: Annotated[str, typer.Option("--soc", help="The SoC whose AddOpTestCase cases run.")] = "Ascend910B1",
+        include: Annotated[list[Path] | None, typer.Option("-I", "--include", help="More include folders.")] = None,
+        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for each step (configure, build, a run).")]
+        = 900.0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+        log: Annotated[bool, typer.Option("--log", help="Print the build and test output too.")] = False,
+    ) -> None:
+        """Build an operator's kernel unit test (tests/ut/op_kernel, AddOpTestCase) with the repository's own
+        CMakeLists against the simulator's toolkit and run it in the sandbox, its data scripts included; exit
+        status 0 only when every case passes, nothing was found and no golden comparison failed."""
+        from akgen_lsp.sim.op_test import OpTestError, run_op_test
+
+        try:
+            result = run_op_test(opdir, soc=soc, timeout_s=timeout, include_dirs=[p.resolve() for p in include or []])
+        except OpTestError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(result.to_json(), indent=2))
+        else:
+            if log:
+                typer.echo(result.log)
+            for f in result.findings:
+                text = None
+                with contextlib.suppress(OSError):
+                    text = Path(f.span.path).read_text(encoding="utf-8", errors="replace")
+                typer.echo(render_text(f, text))
+            for c in result.cases:
+                typer.echo(f"{'PASS' if c.passed else 'FAIL'} {c.name}" + (f": {c.message}" if c.message else ""))
+            typer.echo(result.summary())
+        raise typer.Exit(0 if result.ok else 1)
+
     app.add_typer(sim, name="sim")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -98,7 +99,25 @@ def to_diagnostic(finding: Finding, lines: Lines) -> types.Diagnostic:
         source=finding.source,
         data=diagnostic_data(finding),
         tags=tags or None,
+        related_information=related_information(finding),
     )
+
+
+def related_information(finding: Finding) -> list[types.DiagnosticRelatedInformation] | None:
+    """`data["related"]` of a finding ([{"path", "line", "message"}]: where a header's error is included from, or
+    the header line of an error shown at its include) as the diagnostic's related information."""
+    items = finding.data.get("related") if finding.data else None
+    if not isinstance(items, list):
+        return None
+    out = []
+    for item in items:
+        if not isinstance(item, dict) or not isinstance(item.get("path"), str) or not isinstance(item.get("line"), int):
+            continue
+        line = max(0, item["line"] - 1)
+        where = types.Location(uri=Path(item["path"]).resolve().as_uri(), range=types.Range(
+            start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)))
+        out.append(types.DiagnosticRelatedInformation(location=where, message=str(item.get("message") or "here")))
+    return out or None
 
 
 def to_text_edits(edits: Iterable[Edit], lines: Lines) -> list[types.TextEdit]:

@@ -2,12 +2,14 @@
 CMakeLists for the CPU simulator (`akgen sim toolkit --print-path`).
 
     <toolkit>/bin/setenv.bash, set_env.sh          what a sample's run.sh sources: ASCEND_HOME_PATH and friends
+    <toolkit>/bin/ccec (and compiler/ccec_compiler/bin/ccec)   the CCE compiler of `LANGUAGES CCE` projects
     <toolkit>/tools/tikicpulib/lib/cmake/          find_package(tikicpulib): tikicpulib::<SOC> targets (CPU mode)
     <toolkit>/tools/tikcpp/ascendc_kernel_cmake/   ascendc.cmake: ascendc_library & co. (NPU mode, run on the CPU
     <toolkit>/compiler/tikcpp/ascendc_kernel_cmake/    too, with the generated aclrtlaunch_<kernel>.h headers)
     <toolkit>/lib/cmake/ASC/                       find_package(ASC) and the ASC language of CANN 9 examples
     <toolkit>/include -> our headers              kernel_operator.h, tikicpulib.h, acl/acl.h, ...
     <toolkit>/akgen/specs/<SOC>.spec               the run configuration of each SOC (memory, cost tables)
+    <toolkit>/akgen/op_ut.cmake                    AddOpTestCase of CANN's operator repositories (op_test.py)
 
 Every compile and link of such a project goes through `bin/akgen-cxx` (akgen_lsp/sim/toolkit_cxx.py): C++20 against
 our headers, the line-keeping program rewrite, the program runtime linked into executables, CANN's libraries
@@ -30,7 +32,7 @@ from akgen_lsp.sim.build_cache import cache_dir, headers_hash
 from akgen_lsp.sim.compiler import INCLUDE_DIR
 
 FILES = Path(__file__).resolve().parent / "toolkit_files"
-TOOLKIT_FORMAT = "1"
+TOOLKIT_FORMAT = "2"
 # The SoC names of CANN samples' run.sh (VERSION_LIST) that A2/A3 and 310P profiles cover, and the profile of each.
 SOC_ARCH: dict[str, str] = {
     **{f"Ascend910B{i}": f"Ascend910B{i}" for i in range(1, 5)},
@@ -85,6 +87,14 @@ def _write_tree(dest: Path, root: Path) -> None:
     _script(dest / "bin" / "akgen-asc",
             f'#!/bin/sh\n# akgen sim toolkit: the ASC language compiler (.asc sources)\nexec "{root}/bin/akgen-cxx" '
             'asc "$@"\n')
+    # ccec, the CCE compiler of CANN 6/7 kernel-launch projects (`project(x LANGUAGES CCE CXX)` with their own
+    # cmake/Modules): where those modules look for it, and on PATH
+    ccec = (f'#!/bin/sh\n# akgen sim toolkit: the CCE compiler (CCE language sources, for the CPU simulator)\n'
+            f'exec "{root}/bin/akgen-cxx" cce "$@"\n')
+    _script(dest / "bin" / "ccec", ccec)
+    for rel in ("compiler/ccec_compiler/bin", "x86_64-linux/ccec_compiler/bin", "aarch64-linux/ccec_compiler/bin"):
+        (dest / rel).mkdir(parents=True, exist_ok=True)
+        _script(dest / rel / "ccec", ccec)
     env = (f"# akgen sim toolkit: what CANN's set_env.sh sets, for the CPU simulator\n"
            f'export ASCEND_HOME_PATH="{root}"\nexport ASCEND_TOOLKIT_HOME="{root}"\n'
            f'export ASCEND_CANN_PACKAGE_PATH="{root}"\nexport ASCEND_OPP_PATH="{root}/opp"\n'
@@ -113,6 +123,8 @@ def _write_tree(dest: Path, root: Path) -> None:
         d = dest / rel
         d.mkdir(parents=True, exist_ok=True)
         (d / name).write_text(f'# akgen sim toolkit\ninclude("{root}/akgen/{name}")\n', encoding="utf-8")
+        shutil.copy(FILES / name, dest / "akgen" / name)
+    for name in ("op_ut.cmake", "akgen_ut_main.cpp"):  # the kernel unit tests of operator repositories (op_test.py)
         shutil.copy(FILES / name, dest / "akgen" / name)
     modules = dest / "akgen" / "asc_modules"
     modules.mkdir()

@@ -3,6 +3,7 @@ project configured against the toolkit, so that a CANN sample's own CMakeLists b
 
     akgen-cxx launch <compiler> <args...>    CMake's RULE_LAUNCH_COMPILE / RULE_LAUNCH_LINK (C++ sources)
     akgen-cxx asc <args...>                  the ASC language's compiler (`find_package(ASC)`, `.asc` sources)
+    akgen-cxx cce <args...>                  ccec, the CCE language's compiler of CANN 6/7 projects
 
 A compile of a C++ or `.asc` source is done on a generated unit next to the object: the program unit of
 `akgen sim run-program` (the line-keeping rewrite of bisheng syntax and `<<<>>>` launches, the kernels' kinds, the
@@ -28,7 +29,7 @@ from akgen_lsp.sim.program import ensure_program_runtime, flag_defines, launch_w
 from akgen_lsp.sim.program_units import defines_main, kernel_signatures, launch_header
 from akgen_lsp.sim.shadow import shadow_sources
 
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".C", ".c++")
+SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".cce", ".C", ".c++")
 # CANN libraries a sample links by name; the simulator's runtime provides what they would
 CANN_LIBS = frozenset({
     "ascendcl", "acl_rtc", "tiling_api", "register", "platform", "unified_dlog", "graph", "graph_base", "ge_common",
@@ -153,23 +154,44 @@ def launch_headers(out_dir: Path, sources: Sequence[str]) -> int:
     return 0
 
 
+_CCE_VALUE_FLAGS = frozenset({"-mllvm", "--cce-aicore-arch", "--dependent-libraries"})
+
+
+def cce_args(args: Sequence[str]) -> list[str]:
+    """ccec's arguments without what only the NPU compiler reads: `-mllvm X` pairs, `--cce-*` options (and the
+    value of those given apart), `-x cce` / `-xcce` (the source is C++ here), `--cce-fatobj-link`."""
+    out: list[str] = []
+    skip = False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a in _CCE_VALUE_FLAGS or (a == "-x" and i + 1 < len(args) and args[i + 1] == "cce"):
+            skip = True
+            continue
+        if a.startswith("--cce-") or a == "-xcce":
+            continue
+        out.append(a)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "launch-headers" and len(argv) >= 2:
         return launch_headers(Path(argv[1]), argv[2:])
-    if not argv or argv[0] not in ("launch", "asc"):
-        print("usage: akgen-cxx launch <compiler> <args...> | akgen-cxx asc <args...> | "
+    if not argv or argv[0] not in ("launch", "asc", "cce"):
+        print("usage: akgen-cxx launch <compiler> <args...> | akgen-cxx asc <args...> | akgen-cxx cce <args...> | "
               "akgen-cxx launch-headers <dir> <sources...>", file=sys.stderr)
         return 2
-    asc = argv[0] == "asc"
+    asc = argv[0] in ("asc", "cce")  # a language of its own: compiled as C++ by the C++ compiler
     if asc:
-        cxx, args = find_cxx(), argv[1:]
+        cxx, args = find_cxx(), (cce_args(argv[1:]) if argv[0] == "cce" else argv[1:])
     else:
         if len(argv) < 2:
             print("akgen-cxx launch: no compiler command", file=sys.stderr)
             return 2
         cxx, args = argv[1], argv[2:]
-        if Path(cxx).name in ("akgen-asc", "akgen-cxx"):  # the ASC rule: its compiler does the work itself
+        if Path(cxx).name in ("akgen-asc", "akgen-cxx", "ccec"):  # the ASC / CCE rule: its compiler does the work
             return subprocess.run([cxx, *args]).returncode
     if "-c" in args:
         new, _ = compile_args(args, asc)

@@ -35,6 +35,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from akgen_lsp.bench.cann import select_toolchain
+from akgen_lsp.check.op_ut import related_include
 from akgen_lsp.check.result import CheckResult, Figures, Status, check_timeout
 from akgen_lsp.check.worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.config import Settings
@@ -56,7 +57,9 @@ _ENTRY_RE = re.compile(r'extern\s*"C"|__global__')
 NO_TASK = (
     "akgen: {name} has no task, so saving it only lints it. To compile and run it on the CPU simulator on save, "
     "add a [[task]] for it to akgen.toml (file, kernel, block_dim, inputs, outputs and a PyTorch reference; "
-    "samples/akgen.toml shows every field), or put it in an NPUKernelBench layout (<Op>/answer/N/op_kernel/)."
+    "samples/akgen.toml shows every field), or put it in an NPUKernelBench layout (<Op>/answer/N/op_kernel/) or an "
+    "operator repository's layout with a kernel UT (<op>/op_kernel/, <op>/tests/ut/op_kernel/CMakeLists.txt with "
+    "AddOpTestCase for an ascend910b SoC), or set ops.test_command in akgen.toml."
 )
 
 
@@ -117,8 +120,13 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
     here = os.path.realpath(path)
     for f in findings:
         if f.span.path and os.path.realpath(f.span.path) != here:
-            f = Finding(f.code, f"{f.message} ({f.span.path}:{f.span.line})", Span.point(path, 1),
-                        severity=f.severity, source=f.source, error_class=f.error_class, data=f.data)
+            # at the line that includes that file, when this one does (a header's error), else at line 1; the
+            # finding's own place is its related information
+            at = related_include(text, f.span.path) or 1
+            related = [{"path": f.span.path, "line": f.span.line, "message": f"{f.code} is here"}]
+            f = Finding(f.code, f"{f.message} ({f.span.path}:{f.span.line})", Span.point(path, at),
+                        severity=f.severity, source=f.source, error_class=f.error_class,
+                        data={**(f.data or {}), "related": related})
         elif f.span.line == f.span.end_line and f.span.column == f.span.end_column:
             # a compiler's point location: underline the word there, so every editor shows it
             word = word_span(text, f.span)
@@ -207,6 +215,7 @@ class SaveChecks:
         self.last: dict[str, LastCheck] = {}
         self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
+        self._included: dict[str, set[str]] = {}  # per checked document: other open files its findings were shown in
         self._warming: asyncio.Task[None] | None = None
         self.ahead = CheckAhead()
 
@@ -328,11 +337,40 @@ class SaveChecks:
         if settings["fix.deterministic"]:  # fixes are offered once they verified (features/repair.py)
             findings = [dataclasses.replace(f, fixes=()) for f in findings]
         host.publish_sources(uri, split_findings(path, text, findings, figures), version=version, text=text)
+        self._publish_included(host, uri, path, text, findings)
         summary = figures_message(figures) or "done"
         passed = figures.status is Status.PASS
         return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
                          figures.trace or None, figures.to_json(leave_out=("timings",)),
                          f"{name}: {short_summary(figures)}")
+
+    def _publish_included(self, host: FeatureHost, uri: str, path: str, text: str,
+                          findings: Sequence[Finding]) -> None:
+        """Findings in other files of the check (a header the kernel includes) published in those files too when
+        they are open, with the saved file's including line as related information; an open file shown before and
+        clean now is cleared."""
+        here = os.path.realpath(path)
+        by_file: dict[str, list[Finding]] = {}
+        for f in findings:
+            if f.span.path and os.path.realpath(f.span.path) != here:
+                by_file.setdefault(os.path.realpath(f.span.path), []).append(f)
+        shown: set[str] = set()
+        for other, found in by_file.items():
+            other_uri = Path(other).as_uri()
+            if other_uri == uri or not host.is_open(other_uri):
+                continue
+            at = related_include(text, other)
+            related = [{"path": path, "line": at, "message": f"included by {Path(path).name}"}] if at else []
+            placed = [dataclasses.replace(f, data={**(f.data or {}), "related": related}) for f in found]
+            split = split_findings(other, host.document(other_uri).source, placed, Figures.no_task())
+            for source in (BUILD, RUN):
+                host.publish_findings(other_uri, source, split[source])
+            shown.add(other_uri)
+        for stale in self._included.get(uri, set()) - shown:
+            if host.is_open(stale):
+                for source in (BUILD, RUN):
+                    host.clear_source(stale, source)
+        self._included[uri] = shown
 
     def _status(self, host: FeatureHost, last: LastCheck) -> None:
         host.notify_status(check={"uri": last.uri, "state": last.state, "message": last.message,

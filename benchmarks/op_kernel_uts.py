@@ -1,0 +1,97 @@
+"""The kernel unit tests of an operator repository (hicann/ops-math, ops-nn layout) on the simulator: for every
+operator whose tests/ut/op_kernel/CMakeLists.txt registers an A2/A3 case (AddOpTestCase with an ascend910b* or
+ascend910_93* SoC), build and run it (akgen_lsp.sim.op_test, in the box) and print how many build, run to
+completion, have every case pass, and compare with golden data (match / mismatch), with the top failure reasons.
+
+    python benchmarks/op_kernel_uts.py REPO [--only OP,...] [--results FILE.jsonl] [--soc Ascend910B1]
+
+Resumable: operators already in --results are not run again. The corpus benchmark (benchmarks/ops_repos.py) calls
+the same function per operator for its UT columns (akgen_lsp.sim.kernel_ut).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import re
+import sys
+from pathlib import Path
+
+from akgen_lsp.sim.op_test import OpTestError, find_op, has_a2a3_ut, run_op_test
+
+
+def operators(repo: Path) -> list[Path]:
+    found = []
+    for cm in sorted(repo.glob("**/tests/ut/op_kernel/CMakeLists.txt")):
+        op = cm.parents[3]
+        if op == repo or "arch35" in cm.parts:
+            continue
+        layout = find_op(op)
+        if layout is not None and layout.op_dir == op and has_a2a3_ut(layout):
+            found.append(op)
+    return found
+
+
+def reason_key(reason: str) -> str:
+    """A failure reason with paths and numbers taken out, for counting."""
+    r = re.sub(r"/\S+/", "", reason)
+    r = re.sub(r"\b\d+(:\d+)*\b", "N", r)
+    return r[:140]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("repo", type=Path)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--results", type=Path, default=None)
+    ap.add_argument("--soc", default="Ascend910B1")
+    ap.add_argument("--timeout", type=float, default=600.0)
+    args = ap.parse_args()
+    ops = operators(args.repo.resolve())
+    if args.only:
+        wanted = set(args.only.split(","))
+        ops = [o for o in ops if o.name in wanted]
+    done: dict[str, dict] = {}
+    if args.results and args.results.is_file():
+        for line in args.results.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[row["op_dir"]] = row
+    for i, op in enumerate(ops, 1):
+        if str(op) in done:
+            continue
+        try:
+            r = run_op_test(op, soc=args.soc, timeout_s=args.timeout)
+            row = {"op_dir": str(op), "op": r.op, "stage": r.stage, "built": r.built, "ran": r.ran,
+                   "cases_total": r.cases_total, "cases_passed": r.cases_passed, "golden": r.golden,
+                   "ok": r.ok, "reason": r.reason, "seconds": round(r.seconds, 1)}
+        except OpTestError as exc:
+            row = {"op_dir": str(op), "op": op.name, "stage": "error", "built": False, "ran": False,
+                   "cases_total": 0, "cases_passed": 0, "golden": "none", "ok": False, "reason": str(exc)}
+        done[str(op)] = row
+        if args.results:
+            with args.results.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+        print(f"[{i}/{len(ops)}] {row['op']}: {row['stage']} {row['cases_passed']}/{row['cases_total']} "
+              f"golden={row['golden']} {row['reason'][:120]}", file=sys.stderr, flush=True)
+    rows = [done[str(o)] for o in ops if str(o) in done]
+    n = len(rows)
+    built = sum(r["built"] for r in rows)
+    ran = sum(r["ran"] for r in rows)
+    passed = sum(r["ran"] and r["cases_total"] > 0 and r["cases_passed"] == r["cases_total"] for r in rows)
+    gold = collections.Counter(r["golden"] for r in rows if r["ran"])
+    ok_but_mismatch = sum(r["ok"] and r["golden"] == "mismatch" for r in rows)
+    print(f"{args.repo.name}: {n} operators with an A2/A3 kernel UT; built {built}; ran to completion {ran}; every "
+          f"case passed {passed}; golden compared {gold['match'] + gold['mismatch']} (match {gold['match']}, "
+          f"mismatch {gold['mismatch']}), golden.py not compared {gold['not-compared']}, no golden {gold['none']}; "
+          f"ok while a golden comparison failed: {ok_but_mismatch}")
+    for stage in ("configure", "build", "run"):
+        reasons = collections.Counter(reason_key(r["reason"]) for r in rows if r["stage"] == stage)
+        for reason, count in reasons.most_common(8):
+            print(f"  {stage}: {count} x {reason}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
