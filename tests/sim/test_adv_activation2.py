@@ -1,4 +1,4 @@
-"""LogSoftMax (akgen_sim/adv_activation2.h) against the A2/A3 library's formula (logsoftmax_common_impl.h): per row
+"""LogSoftMax (akgen_sim/adv_logsoftmax_flashv3.h) against the A2/A3 library's formula (logsoftmax_common_impl.h): per row
 over the valid columns, max, e = exp(x - max), sum, dst = ln(e / sum) * log10(e) (the library's LogSoftMax is log10
 of the softmax), sum/max in one 32-byte block per row; the shape from SoftMaxShapeInfo or the tensor's ShapeInfo;
 an unaligned last axis reported at the call. Host side: GetLogSoftMaxMin/MaxTmpSize and LogSoftMaxTilingFunc with the

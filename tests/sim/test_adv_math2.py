@@ -1,4 +1,4 @@
-"""The Ascend-950-only math adv APIs (akgen_sim/adv_math2.h): BitwiseAnd, Clamp, Fma, IsFinite, LogicalAnd, Rint and
+"""The Ascend-950-only math adv APIs (akgen_sim/adv_math_950.h): BitwiseAnd, Clamp, Fma, IsFinite, LogicalAnd, Rint and
 Where are declared only with AKGEN_SIM_DECLARE_950_APIS (so a kernel's own class of the same name is not ambiguous);
 then they compile with the library's signatures and, on the A2/A3 device the simulator models (where the CANN
 library's body is empty and dst keeps its old values), fail with SIM-ARCH-API at the call. Their host size functions report

@@ -1,4 +1,4 @@
-"""Pad and UnPad (akgen_sim/adv_misc3.h) against the A2/A3 library's behaviour (pad_base_impl.h, pad_v220_impl.h):
+"""Pad and UnPad (akgen_sim/adv_pad_quant_transpose.h) against the A2/A3 library's behaviour (pad_base_impl.h, pad_v220_impl.h):
 the aligned Pad overwrites columns srcOriWidth .. srcOriWidth + rightPad - 1 with padValue, the unaligned Pad widens
 packed rows by leftPad / rightPad columns of padValue, UnPad packs the first width - rightPad columns of each row;
 bad parameters are reported at the call. Host side: GetPadMaxMinTmpSize / PadTilingFunc / GetUnPadMaxMinTmpSize /

@@ -1,4 +1,4 @@
-"""RmsNorm, WelfordUpdate and WelfordFinalize (akgen_sim/adv_norm3.h) against the A2/A3 library's formulas
+"""RmsNorm, WelfordUpdate and WelfordFinalize (akgen_sim/adv_normalization.h) against the A2/A3 library's formulas
 (rmsnorm_common_impl.h, layernorm_common_impl.h, welfordfinalize_common_impl.h), their parameter and buffer checks at
 the call, and the host GetWelfordUpdateMaxMinTmpSize sizes (layernorm_tiling_impl.cpp)."""
 

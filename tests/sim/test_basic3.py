@@ -1,4 +1,4 @@
-"""DataCopy with SliceInfo (akgen_sim/basic3.h) against a numpy model of the documented slicing (GM与UB切片数据搬运):
+"""DataCopy with SliceInfo (akgen_sim/data_copy_slice.h) against a numpy model of the documented slicing (GM与UB切片数据搬运):
 bursts of burstLen blocks stride elements apart from [startIndex, endIndex] of the rows startIndex..endIndex taken
 every (stride + 1) rows, GM -> UB packed and UB -> GM back to the same places; a slice set without shapeValue is
 reported."""

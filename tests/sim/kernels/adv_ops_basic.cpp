@@ -1,4 +1,4 @@
-// Test kernel for akgen_sim/basic_more.h (tests/sim/test_adv_ops.py): x holds n halves, off 16 uint32 byte offsets,
+// Test kernel for akgen_sim/vec_transpose_gatherb.h (tests/sim/test_adv_ops.py): x holds n halves, off 16 uint32 byte offsets,
 // y n halves. mode 0: Transpose 16 x 16; 1: Transpose NCHW -> NHWC of [2, 3, 4, 8]; 2: NHWC -> NCHW of the same;
 // 3: Gatherb of x as uint16_t, 2 repeats, dstBlkStride 2, dstRepStride 16; 4: Gatherb with offset 16 (rejected).
 #include "kernel_operator.h"

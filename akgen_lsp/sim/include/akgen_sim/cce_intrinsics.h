@@ -21,7 +21,7 @@
 #include <cstring>
 #include <map>
 
-#include "basic_more.h"
+#include "vec_transpose_gatherb.h"
 #include "data_copy.h"
 #include "intrinsics.h"
 #include "vec_binary.h"

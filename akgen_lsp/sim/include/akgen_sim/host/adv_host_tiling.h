@@ -8,7 +8,7 @@
 
 #include "graph.h"
 #include "adv_host_tmpsize.h"  // the element-wise adv APIs' Get<Op>MaxMinTmpSize
-#include "adv_host_misc3.h"   // WelfordUpdate and other normalization / quantization tmp sizes
+#include "adv_host_pad_norm_quant.h"   // WelfordUpdate and other normalization / quantization tmp sizes
 
 namespace AscendC {
 

@@ -12,7 +12,7 @@
 #include "graph.h"
 #include "adv_host_softmax.h"
 #include "adv_host_softmax_flash.h"
-#include "adv_host_math2.h"
+#include "adv_host_logsoftmax_math950.h"
 
 namespace AscendC {
 

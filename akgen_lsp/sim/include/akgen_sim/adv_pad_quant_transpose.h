@@ -41,10 +41,10 @@
 
 #include <vector>
 
-#include "adv_misc3_tiling.h"
+#include "adv_pad_norm_transpose_tiling.h"
 #include "lib_internal.h"
 #include "vec_gather.h"
-#include "basic_more.h"
+#include "vec_transpose_gatherb.h"
 
 namespace AscendC {
 

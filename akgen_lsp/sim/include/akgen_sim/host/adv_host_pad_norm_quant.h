@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "graph.h"
-#include "../adv_misc3_tiling.h"
+#include "../adv_pad_norm_transpose_tiling.h"
 #include "../adv_tiling.h"
 #include "../../tiling/platform/platform_ascendc.h"
 #include "../../securec.h"  // CANN host builds have securec's memcpy_s in scope
 
 namespace AscendC {
 namespace tiling {
-// as kernel_tiling/kernel_tiling.h declares them (also declared, identically, by adv_norm3.h on the kernel side)
+// as kernel_tiling/kernel_tiling.h declares them (also declared, identically, by adv_normalization.h on the kernel side)
 using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
 using LayerNormTiling = ::LayerNormTiling;
 }  // namespace tiling

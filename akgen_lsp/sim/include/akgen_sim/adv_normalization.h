@@ -40,7 +40,7 @@
 #include <vector>
 
 #include "adv_softmax.h"
-#include "adv_misc3_tiling.h"
+#include "adv_pad_norm_transpose_tiling.h"
 #include "lib_internal.h"
 
 namespace AscendC {

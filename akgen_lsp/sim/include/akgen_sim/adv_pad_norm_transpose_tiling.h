@@ -1,7 +1,7 @@
 // akgen sim: the types of adv APIs that host and kernel code share: the tiling structs PadTiling, UnPadTiling
 // (pad_tilingdata.h), DeepNormTiling (deepnorm_tilingdata.h) and ConfusionTransposeTiling (param0..param17), with CANN's field names and order, at global scope,
-// in optiling and in AscendC::tiling; PadParams / UnPadParams. Included by adv_misc3.h / adv_norm3.h (kernel) and
-// host/adv_host_misc3.h (PadTilingFunc, GetDeepNormTilingInfo, ...).
+// in optiling and in AscendC::tiling; PadParams / UnPadParams. Included by adv_pad_quant_transpose.h / adv_normalization.h (kernel) and
+// host/adv_host_pad_norm_quant.h (PadTilingFunc, GetDeepNormTilingInfo, ...).
 #pragma once
 
 #include "tiling.h"
