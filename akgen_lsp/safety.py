@@ -158,6 +158,33 @@ def read_regular(path: Path, limit: int, root: Path | None = None) -> bytes:
         os.close(fd)
 
 
+def copy_tree(src: Path, dst: Path, limit: int = 64 << 20) -> list[Path]:
+    """Copy the folder `src` into `dst` (made when absent; existing files overwritten) without ever following a link
+    out of `src`: every file is read through `read_regular` with `src` as its root (a link to a file inside is copied
+    as that file's bytes, its mode kept without set-id bits; a link leading outside, a device, FIFO or socket, or a file over `limit` bytes is left out),
+    and links to folders are not entered (no way out, no cycle). Returns the paths under `src` that were left out."""
+    src, dst = Path(src), Path(dst)
+    root = src.resolve()
+    skipped: list[Path] = []
+    for folder, dirs, files in os.walk(src, followlinks=False):
+        here = Path(folder)
+        out = dst / here.relative_to(src)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in list(dirs):
+            if (here / name).is_symlink():
+                dirs.remove(name)
+                skipped.append(here / name)
+        for name in files:
+            try:
+                data = read_regular(here / name, limit, root=root)
+            except OSError:
+                skipped.append(here / name)
+                continue
+            (out / name).write_bytes(data)
+            os.chmod(out / name, (here / name).stat().st_mode & 0o755)  # an executable script stays one
+    return skipped
+
+
 def write_private(path: Path, data: bytes) -> None:
     """Write `path` (mode 0600) through a fresh temporary name in its own folder, created exclusively (never
     through a link someone planted), then renamed over it."""

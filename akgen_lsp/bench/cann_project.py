@@ -19,7 +19,6 @@ Every file written here is our own; none of the generated C++/CMake has been com
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.bench.cann import BUILD_TIMEOUT_S, op_description
+from akgen_lsp.safety import copy_tree
 
 MSOPGEN_TIMEOUT_S = 120.0
 PYBIND_TIMEOUT_S = 300.0
@@ -155,7 +155,7 @@ def write_op_json(spec: ProjectSpec) -> list[dict[str, Any]]:
 
 def copy_template(spec: ProjectSpec) -> None:
     assert spec.template is not None
-    shutil.copytree(spec.template, spec.project, dirs_exist_ok=True)
+    copy_tree(spec.template, spec.project)  # no link out of the template is followed
 
 
 def place_sources(spec: ProjectSpec) -> None:

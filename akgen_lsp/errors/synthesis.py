@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -39,8 +38,10 @@ from akgen_lsp.errors.mutations import OBSERVABLE, Mutation, MutationContext, mu
 from akgen_lsp.errors.parsers.findings import block_from_finding, blocks_from_finding_json
 from akgen_lsp.errors.store import unified_diff
 from akgen_lsp.findings import Severity, finding_from_json
+from akgen_lsp.safety import copy_tree, read_regular
 
 MUTANT_ORIGIN = "mutant"
+HELPER_MAX_BYTES = 16 << 20  # a helper header copied beside a mutant
 FAILED_STATUSES = ("parse_error", "compile_error", "runtime_error", "timeout", "wrong_answer", "no_work")
 
 
@@ -124,8 +125,12 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
             if not kernel.is_file():
                 kdir.mkdir(parents=True, exist_ok=True)
                 for f in src.answer.kernel_dir.iterdir():  # helper headers beside the kernel come along
-                    if f.is_file() and f.name != kernel.name:
-                        shutil.copy(f, kdir / f.name)
+                    if f.name == kernel.name:
+                        continue
+                    try:  # a regular file inside the kernel's folder: a link to a file outside is not followed
+                        (kdir / f.name).write_bytes(read_regular(f, HELPER_MAX_BYTES, root=src.answer.kernel_dir))
+                    except OSError:
+                        continue
                 kernel.write_text(m.apply(src.text), encoding="utf-8")
             host = src.answer.root / "op_host"
             new_lint = [d for d in _lint_errors(m.apply(src.text), str(kernel), opts.cann_version, catalog)
@@ -333,13 +338,13 @@ def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: b
             if not (dst / "op_kernel").exists():
                 (dst / "op_kernel").symlink_to(mutant.parent.resolve(), target_is_directory=True)
         else:
-            shutil.copytree(mutant.parent, dst / "op_kernel", dirs_exist_ok=True)
+            copy_tree(mutant.parent, dst / "op_kernel")
         host = Path(r["source_path"]).parent.parent / "op_host"
         if host.is_dir() and link:
             if not (dst / "op_host").exists():
                 (dst / "op_host").symlink_to(host.resolve(), target_is_directory=True)
         elif host.is_dir():
-            shutil.copytree(host, dst / "op_host", dirs_exist_ok=True)
+            copy_tree(host, dst / "op_host")
         (dst / "mutant.json").write_text(json.dumps({k: r.get(k) for k in ("id", "operator", "injected_class",
                                                                            "description")}), encoding="utf-8")
         n += 1
