@@ -192,6 +192,9 @@ class Settings:
     origins: Mapping[str, str]
     # sentences about keys a layer was not allowed to set, or settings files that were not read (docs/security.md)
     notices: tuple[str, ...] = ()
+    # the workspace these settings were loaded for (the project root, else the folder of its akgen.toml or the folder
+    # asked about): where a repository or the editor may point `fix.store` (docs/security.md)
+    project: Path | None = None
 
     def __getitem__(self, key: str) -> Any:
         if key not in KEYS:
@@ -210,7 +213,7 @@ class Settings:
         for key, value in _flatten(overrides, origin):
             values[key] = _coerce(key, value, origin)
             origins[key] = origin
-        return Settings(values, origins, self.notices)
+        return Settings(values, origins, self.notices, self.project)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.values)
@@ -345,7 +348,7 @@ def _layer(settings: Settings, data: Mapping[str, Any], origin: str, layer: str,
     flat = dict(_flatten(data, origin))
     kept, notices = trust.filter_layer(flat, layer, origin, trusted, folder)
     out = settings.with_overrides(kept, origin)
-    return Settings(out.values, out.origins, (*out.notices, *notices))
+    return Settings(out.values, out.origins, (*out.notices, *notices), out.project)
 
 
 def load_settings(
@@ -369,7 +372,9 @@ def load_settings(
     trusted_here = bool(editor_trust)
     if workspace is not None:
         cfg, skipped = trust.find_repo_config(workspace, root)
-        settings = Settings(settings.values, settings.origins, (*settings.notices, *skipped))
+        project = Path(root) if root is not None else trust.project_root(workspace) or (cfg.parent if cfg else None)
+        settings = Settings(settings.values, settings.origins, (*settings.notices, *skipped),
+                            (project or Path(workspace)).resolve())
         if cfg is not None:
             trusted_here = trusted_here or trust.is_trusted(cfg.parent)
             settings = _layer(settings, read_config_file(cfg), str(cfg), trust.REPOSITORY, trusted_here, cfg.parent)
@@ -383,7 +388,8 @@ def load_settings(
         if name in env:
             values[key] = _coerce(key, env[name], f"environment variable {name}", from_env=True)
             origins[key] = f"environment variable {name}"
-    settings = Settings(values, origins, settings.notices)
+    project = settings.project or (Path(root).resolve() if root is not None else None)
+    settings = Settings(values, origins, settings.notices, project)
     if editor_options:
         settings = _layer(settings, editor_options, "the editor's initialization options", trust.EDITOR,
                           trusted_here, None)

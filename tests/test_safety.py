@@ -236,6 +236,53 @@ def test_the_repair_store_opens_a_new_or_sqlite_file(tmp_path: Path) -> None:
     RepairStore(tmp_path / "r.sqlite")  # now an SQLite file: opened again
 
 
+def _repo_with_store(tmp_path: Path, store: str) -> Path:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "akgen.toml").write_text(f'[fix]\nstore = "{store}"\n')
+    return repo
+
+
+@pytest.mark.parametrize("how", ["outside", "link", "editor"])
+def test_a_repository_or_the_editor_keeps_the_store_in_the_workspace(tmp_path: Path, how: str) -> None:
+    """A trusted repository's akgen.toml, or a trusted workspace's editor options, may point fix.store only inside
+    the workspace or the user's data folders: a database elsewhere (or through a folder link leading out) is refused,
+    naming the allowed places, and nothing is written there."""
+    from akgen_lsp.config import load_settings
+    from akgen_lsp.errors.store import RepairStoreError
+    from akgen_lsp.repair.remember import store_for
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    target = outside / "repairs.sqlite"
+    if how == "link":
+        repo = _repo_with_store(tmp_path, str(tmp_path / "repo" / "data" / "repairs.sqlite"))
+        (repo / "data").symlink_to(outside, target_is_directory=True)
+        settings = load_settings(workspace=repo, env={})
+    elif how == "outside":
+        settings = load_settings(workspace=_repo_with_store(tmp_path, str(target)), env={})
+    else:
+        repo = _repo_with_store(tmp_path, "repairs.sqlite")
+        settings = load_settings(workspace=repo, env={}, editor_options={"fix": {"store": str(target)}},
+                                 editor_trust=True)
+    assert str(settings["fix.store"]).endswith("repairs.sqlite")  # the key itself was accepted (trusted)
+    with pytest.raises(RepairStoreError, match="only inside the workspace or the user's data folders") as err:
+        store_for(settings)
+    assert str(settings.project) in str(err.value) and "AKGEN_FIX_STORE" in str(err.value)
+    assert not target.exists() and not list(outside.iterdir())
+
+
+def test_a_store_inside_the_workspace_or_from_the_user_is_kept(tmp_path: Path) -> None:
+    from akgen_lsp.config import load_settings
+    from akgen_lsp.repair.remember import store_for
+
+    repo = _repo_with_store(tmp_path, str(tmp_path / "repo" / "out" / "repairs.sqlite"))
+    assert store_for(load_settings(workspace=repo, env={})).path == tmp_path / "repo" / "out" / "repairs.sqlite"
+    mine = tmp_path / "mine" / "repairs.sqlite"  # the user's own environment may name any place
+    user = load_settings(workspace=repo, env={"AKGEN_FIX_STORE": str(mine)})
+    assert store_for(user).path == mine and mine.is_file()
+
+
 # --- the terminal -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("text", ["\x1b[2K\x1b[1A", "\x1b]52;c;ZWNobyBwd25lZA==\x07", "ok\rEVIL", "a\x08\x08b",

@@ -250,9 +250,9 @@ def register(app: typer.Typer) -> None:
         try:
             if from_store:
                 from akgen_lsp.errors.store_samples import write_store_samples
+                from akgen_lsp.repair.remember import store_path
 
-                where = str(settings["fix.store"])
-                store_file = Path(where) if where else default_path()
+                store_file = store_path(settings) or default_path()
                 if not store_file.is_file():
                     raise RepairStoreError(f"there is no store of repairs at {store_file}: accept a repair in the "
                                            "editor or run `akgen fix --apply` first, or set fix.store")

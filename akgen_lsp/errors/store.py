@@ -71,6 +71,35 @@ def store_problem(path: Path) -> str | None:
     return None
 
 
+def data_folders() -> list[Path]:
+    """The user's own places for a store: the akgen cache folder and the platform's data folder for akgen."""
+    import platformdirs
+
+    from akgen_lsp.safety import cache_base
+
+    return [cache_base(), Path(platformdirs.user_data_dir("akgen"))]
+
+
+def location_problem(path: Path, origin: str, workspace: Path | None) -> str | None:
+    """Why `fix.store` = `path`, set by `origin`, may not hold the store (docs/security.md), or None. The user's own
+    configuration file and environment may name any place; a value from a repository's akgen.toml or the editor's
+    options must lie inside the user's data folders or the `workspace` (links resolved), so a trusted repository or
+    a workspace's .vscode/settings.json cannot write a database anywhere else."""
+    from akgen_lsp import trust
+
+    if origin.startswith("environment variable") or origin in ("default", str(trust.user_config_file())):
+        return None
+    places = [*data_folders(), *([workspace] if workspace is not None else [])]
+    target = Path(path).absolute().resolve()
+    for place in places:
+        base = Path(place).resolve()
+        if base in target.parents:
+            return None
+    return (f"{origin} may keep it only inside the workspace or the user's data folders "
+            f"({', '.join(str(p) for p in places)}); set fix.store to a file there, or set it in your user "
+            "configuration (config.toml) or AKGEN_FIX_STORE")
+
+
 def unified_diff(before: str, after: str, path: str = "kernel.cpp") -> str:
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))

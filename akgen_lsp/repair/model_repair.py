@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.lint import lint_text
@@ -34,11 +33,12 @@ from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
 from akgen_lsp.errors.signature import signature
-from akgen_lsp.errors.store import RepairStore
+from akgen_lsp.errors.store import RepairStore, RepairStoreError
 from akgen_lsp.findings import Finding, Severity
 from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec
+from akgen_lsp.repair.remember import store_path
 from akgen_lsp.repair.verify import Verdict, required_cases, verify_repair
 
 log = logging.getLogger(__name__)
@@ -163,9 +163,13 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckResul
             progress(message, done)
 
     say("building the diagnostic report", 0)
-    where = str(settings["fix.store"])
-    if store is None and where and Path(where).is_file():
-        store = RepairStore(where)  # the similar repairs the user accepted before
+    if store is None:
+        try:
+            where = store_path(settings)
+            if where is not None and where.is_file():
+                store = RepairStore(where)  # the similar repairs the user accepted before
+        except RepairStoreError as exc:
+            log.warning("%s", exc)
     result.report = build_report(target, text, path, settings, catalog=cat, store=store)
     prompt = repair_prompt(result.report, text, path, spec)
     gate = asyncio.Semaphore(jobs)

@@ -5,19 +5,31 @@ as training data, so the user's own accepted fixes become supervision."""
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.parsers.findings import block_from_finding
-from akgen_lsp.errors.store import RepairStore, RepairStoreError
+from akgen_lsp.errors.store import RepairStore, RepairStoreError, location_problem
 from akgen_lsp.findings import Finding
 
 log = logging.getLogger(__name__)
 
 
+def store_path(settings: Settings | None) -> Path | None:
+    """The file ``fix.store`` names (None: the default in the user cache folder), checked against the location
+    rule (`errors.store.location_problem`); `RepairStoreError` names the allowed places when it is refused."""
+    where = str(settings["fix.store"]) if settings is not None else ""
+    if not where or settings is None:
+        return None
+    why = location_problem(Path(where), settings.origin("fix.store"), settings.project)
+    if why:
+        raise RepairStoreError(f"the repair store {where} is refused: {why}")
+    return Path(where)
+
+
 def store_for(settings: Settings | None) -> RepairStore:
     """The store of repairs the settings name (``fix.store``), else the one in the user cache folder."""
-    where = str(settings["fix.store"]) if settings is not None else ""
-    return RepairStore(where or None)
+    return RepairStore(store_path(settings))
 
 
 def remember(target: Finding, before: str, after: str, *, path: str, task: str | None, model: str | None,
