@@ -33,7 +33,7 @@ TRUST_PATHS = ["tests/test_trust.py", "tests/test_safety.py", "tests/cli/test_se
                "tests/server/test_hostile_files.py", "tests/ascendc/test_hostile_lint.py", "tests/bench/test_ref_box.py",
                "tests/generate/test_seal.py", "tests/generate/test_generate_cli.py", "tests/editors/test_nvim_root.py",
                "tests/check/test_worker.py", "tests/model/test_openai.py",
-               "tests/errors/test_hostile_export.py"]
+               "tests/errors/test_hostile_export.py", "tests/server/test_hostile_document.py"]
 
 
 def leftovers(marker: str) -> list[str]:
