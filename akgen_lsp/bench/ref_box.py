@@ -177,7 +177,7 @@ CHILD = ("import sys\nfrom akgen_lsp.bench import ref_box, reference\n"
 
 def _run(ref: Any, mode: str, task: Task, case: Case, input_names: Sequence[str], output_names: Sequence[str],
          outs: Sequence[np.ndarray] = ()) -> tuple[dict[str, Any], Path]:
-    from akgen_lsp.sandbox import Limits, Policy, run_confined
+    from akgen_lsp.sandbox import RUN_DISK_BYTES, Limits, Policy, run_confined
 
     ReferenceError_ = ref.ReferenceError_
 
@@ -190,12 +190,15 @@ def _run(ref: Any, mode: str, task: Task, case: Case, input_names: Sequence[str]
     argv = [sys.executable, "-c", CHILD, mode, str(task.root), json.dumps(dict(case)),
             str(scratch), json.dumps([list(input_names), list(output_names)])]
     policy = Policy("tool", Limits(wall_s=TIMEOUT_S, cpu_s=TIMEOUT_S, as_bytes=MEMORY, fsize_bytes=4 << 30,
-                                   nproc=256),
+                                   nproc=256, disk_bytes=RUN_DISK_BYTES),
                     read_only=[*_roots(), Path(task.root).resolve()], writable=[scratch], cwd=scratch, env=env,
                     devices=[Path("/dev/urandom")])  # torch and numpy seed from it
     try:
         res = run_confined(argv, policy)
         answer_path = scratch / "answer.json"
+        if res.disk_exceeded:
+            raise ReferenceError_(f"{task.validation}: the task's code wrote more than {RUN_DISK_BYTES >> 20} MiB to "
+                                  "the disk and was stopped; a reference writes its arrays only")
         if not answer_path.is_file() or answer_path.is_symlink() or answer_path.stat().st_size > MAX_META_BYTES:
             tail = res.output.strip().splitlines()[-3:]
             why = "; ".join(tail) if tail else f"exit status {res.returncode}"

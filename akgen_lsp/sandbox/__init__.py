@@ -17,9 +17,9 @@ from akgen_lsp.sandbox.mode import (
     sandbox_warning,
     use_mode,
 )
-from akgen_lsp.sandbox.policy import GiB, Limits, MiB, Policy
+from akgen_lsp.sandbox.policy import RUN_DISK_BYTES, GiB, Limits, MiB, Policy
 
 __all__ = [
-    "KEY", "MODES", "Confined", "GiB", "Limits", "MiB", "Policy", "SandboxUnavailable", "prime", "probe", "require",
+    "KEY", "MODES", "RUN_DISK_BYTES", "Confined", "GiB", "Limits", "MiB", "Policy", "SandboxUnavailable", "prime", "probe", "require",
     "run_confined", "sandbox_mode", "sandbox_warning", "use_mode",
 ]

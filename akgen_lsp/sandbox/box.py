@@ -56,6 +56,46 @@ class Confined:
     signal: int | None = None
     sandbox: dict[str, Any] = field(default_factory=dict)
     start_s: float = 0.0  # from the call to the box's first process released (bwrap's setup), for benchmarks
+    disk_exceeded: bool = False  # killed: the run took more than `Limits.disk_bytes` of the disk
+
+
+POLL_S = 0.02  # how often a run's disk use is looked at: a writer at 2 GB/s passes the bound by about 40 MB
+
+
+class DiskWatch:
+    """How much of the disk a run takes: the drop of the free space of the file systems of its writable folders
+    since the start (one `statvfs` each; other writers on the same file system count too, so a bound errs on the
+    safe side). `over()` is True once one dropped by more than `limit` bytes."""
+
+    def __init__(self, folders: Sequence[Path], limit: int) -> None:
+        self.limit = limit
+        self.exceeded = False
+        self.base: dict[int, tuple[Path, int]] = {}
+        for folder in existing(list(folders)):
+            with contextlib.suppress(OSError):
+                self.base.setdefault(os.stat(folder).st_dev, (folder, self._free(folder)))
+        self.next = 0.0
+
+    @staticmethod
+    def _free(folder: Path) -> int:
+        st = os.statvfs(folder)
+        return st.f_bavail * st.f_frsize
+
+    def over(self) -> bool:
+        now = time.monotonic()
+        if self.exceeded or now < self.next:
+            return self.exceeded
+        self.next = now + POLL_S
+        for folder, free in self.base.values():
+            with contextlib.suppress(OSError):
+                if free - self._free(folder) > self.limit:
+                    self.exceeded = True
+        return self.exceeded
+
+
+def _watch(policy: Policy) -> DiskWatch | None:
+    lim = policy.limits.disk_bytes
+    return DiskWatch(list(policy.writable), lim) if lim and policy.writable else None
 
 
 def run_confined(argv: Sequence[str], policy: Policy, *, mode: str | None = None,
@@ -90,8 +130,9 @@ def _wanted(policy: Policy) -> list[tuple[int, tuple[int, int]]]:
         out.append((resource.RLIMIT_CPU, (cpu, cpu + 2)))  # the soft limit sends SIGXCPU first (reported)
     if lim.as_bytes:
         out.append((resource.RLIMIT_AS, (lim.as_bytes, lim.as_bytes)))
-    if lim.fsize_bytes:
-        out.append((resource.RLIMIT_FSIZE, (lim.fsize_bytes, lim.fsize_bytes)))
+    fsize = min(x for x in (lim.fsize_bytes, lim.disk_bytes) if x) if lim.fsize_bytes or lim.disk_bytes else None
+    if fsize:  # one file may not pass the run's whole disk bound either (exact, where the watch polls)
+        out.append((resource.RLIMIT_FSIZE, (fsize, fsize)))
     if lim.nproc:
         out.append((resource.RLIMIT_NPROC, (lim.nproc, lim.nproc)))
     return out
@@ -121,7 +162,7 @@ def describe(policy: Policy, mode: str) -> dict[str, Any]:
     return {**base, "confinement": "bubblewrap", "profile": policy.profile, "namespaces": list(NAMESPACES),
             "seccomp": True, "net_isolated": True, "no_new_privs": True, "capabilities": "none",
             "rlimits": {"cpu_s": lim.cpu_s, "as_bytes": lim.as_bytes, "fsize_bytes": lim.fsize_bytes,
-                        "nofile": lim.nofile, "nproc": lim.nproc, "core": 0},
+                        "nofile": lim.nofile, "nproc": lim.nproc, "core": 0, "disk_bytes": lim.disk_bytes},
             "filesystem": {"read_only": [str(p) for p in existing(list(policy.read_only))],
                            "writable": [str(p) for p in existing(list(policy.writable))],
                            "system": "libraries only" if policy.profile in RUNTIME_PROFILES else "/usr read-only"}}
@@ -180,8 +221,9 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     finally:
         os.close(block_w)
     box = child
+    watch = _watch(policy)
     out, timed_out = _collect(proc, policy.limits.wall_s - (time.perf_counter() - t0), policy.limits.output_bytes,
-                              _kill, (lambda: _terminate(box)) if box is not None else None)
+                              _kill, (lambda: _terminate(box)) if box is not None else None, watch)
     with contextlib.suppress(OSError):
         os.close(status_r)
     code = proc.returncode
@@ -192,7 +234,7 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
         why = problem or (said[-1] if said else f"exit status {code}")
         raise RuntimeError(f"the sandbox (bwrap) failed to start: {why}")
     return Confined(code, text, out.dropped, timed_out, time.perf_counter() - t0, sig,
-                    describe(policy, "on"), started)
+                    describe(policy, "on"), started, bool(watch and watch.exceeded))
 
 
 def _random_device(profile: str) -> list[str]:
@@ -222,10 +264,10 @@ GRACE_S = 1.0  # between SIGTERM to the boxed processes at the time limit and SI
 
 def _collect(proc: subprocess.Popen[bytes], timeout_s: float, limit: int,
              kill: Callable[[subprocess.Popen[bytes]], None],
-             term: Callable[[], None] | None = None) -> tuple[CappedOutput, bool]:
+             term: Callable[[], None] | None = None, watch: DiskWatch | None = None) -> tuple[CappedOutput, bool]:
     """Read the child's output until it ends or `timeout_s` passes; then `term` asks the boxed processes to stop
     (SIGTERM: the launcher reports where the kernel was) and, `GRACE_S` later, `kill` ends the tree. The output is
-    capped."""
+    capped. With `watch`, a run that takes more of the disk than its bound is killed at once (not timed out)."""
     out = CappedOutput(limit)
     deadline = time.monotonic() + max(0.0, timeout_s)
     stage = 0  # 0 running, 1 asked to stop, 2 killed
@@ -247,7 +289,11 @@ def _collect(proc: subprocess.Popen[bytes], timeout_s: float, limit: int,
                 else:
                     break
                 continue
-            if not sel.select(min(left, 1.0)):
+            if watch is not None and stage < 2 and watch.over():
+                kill(proc)
+                stage, deadline = 2, time.monotonic() + 5.0
+                continue
+            if not sel.select(min(left, 1.0 if watch is None else POLL_S)):
                 continue
             try:
                 chunk = os.read(fd, 1 << 16)
@@ -269,7 +315,7 @@ def _collect(proc: subprocess.Popen[bytes], timeout_s: float, limit: int,
         proc.wait()
     if stage == 1:
         kill(proc)  # the command ended on SIGTERM; anything it left in the box goes with the box
-    return out, stage > 0
+    return out, stage > 0 and not (watch is not None and watch.exceeded)
 
 
 def _descendants(pid: int) -> list[int]:

@@ -23,6 +23,7 @@ RUNTIME_PROFILES = ("kernel", "host", "program")
 
 MiB = 1 << 20
 GiB = 1 << 30
+RUN_DISK_BYTES = 4 * GiB  # what one run (a kernel, a program, task code) may write to the disk in all
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Limits:
     """Resource limits of a box: wall clock (the whole process tree is killed past it), CPU seconds per process,
     address space, file size, open files and processes/threads (rlimits set before anything in the box runs), and how
     much of the combined stdout/stderr is kept (the first and the last `output_bytes` each; what lies between is
-    counted). `nproc` bounds the box's processes and threads together: the box has its own user namespace, where the
+    counted). `disk_bytes` bounds what the run may write to the disk in all (`fsize_bytes` is per file). `nproc` bounds the box's processes and threads together: the box has its own user namespace, where the
     kernel (5.14+) counts RLIMIT_NPROC apart from the user's other processes, so a kernel that spawns threads without
     end stops at it, not at the machine's pid limit."""
 
@@ -41,6 +42,10 @@ class Limits:
     nofile: int = 1024
     output_bytes: int = 1 * MiB
     nproc: int | None = 256
+    # the most the run may take of the disk: the free space of the file systems of `Policy.writable` may drop by at
+    # most this much while it runs (checked 50 times a second; the box is killed past it: `Confined.disk_exceeded`);
+    # no one file may pass it either (RLIMIT_FSIZE)
+    disk_bytes: int | None = None
 
 
 @dataclass(frozen=True)

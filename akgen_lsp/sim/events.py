@@ -305,6 +305,13 @@ def box_outcome(res: Confined, terminal: dict[str, Any] | None, setup_failed: bo
     (under bwrap), the wall clock, and the launcher's own crash record (made safe) for the location. A plain non-zero
     exit status is a crash of the launcher unless `exit_is_crash` is False (a program's main may return it: the
     caller says so)."""
+    if res.disk_exceeded:  # killed from outside: whatever the launcher recorded last, this is why it ended
+        bound = (res.sandbox.get("rlimits") or {}).get("disk_bytes") or 0
+        return "runtime_error", Finding(
+            "SIM-DISK", f"the {what} wrote more than {bound >> 20} MiB to the disk in all (its working and run "
+            "folders) and was stopped with every process it started; write less, or write to memory", Span.point(
+                fallback, 1), severity=Severity.ERROR, source="akgen-run", error_class="runtime",
+            data={"disk_bytes": bound})
     if terminal is not None:
         status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}.get(terminal["kind"], "crash")
         return status, crash_finding(terminal)

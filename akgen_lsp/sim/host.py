@@ -265,7 +265,8 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
         work = Path(tempfile.mkdtemp(prefix="akgen-host-"))
         spec = work / "host_spec.txt"
         spec.write_text(spec_text, encoding="utf-8")
-        policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB),
+        policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB,
+                                       disk_bytes=1 * GiB),
                         read_only=[binary.parent], writable=[work], cwd=work)
         try:
             res = run_confined([str(binary), str(spec)], policy)

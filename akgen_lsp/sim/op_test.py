@@ -256,7 +256,7 @@ def _policy(work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], ti
     """The box of a step: the compiler profile; a step that runs the UT (`runs`) also gets /dev/urandom, which the
     data scripts' numpy and the kernels' std::random_device read (a compile never does)."""
     return Policy("compiler", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=8 * GiB, fsize_bytes=2 * GiB,
-                                     output_bytes=4 * MiB), read_only=list(read), writable=[work], cwd=cwd, env=env,
+                                     output_bytes=4 * MiB, disk_bytes=16 * GiB), read_only=list(read), writable=[work], cwd=cwd, env=env,
                   tmp_bytes=1 * GiB, devices=[Path("/dev/urandom")] if runs else [])
 
 

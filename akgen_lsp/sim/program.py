@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
-from akgen_lsp.sandbox import Limits, MiB, Policy, SandboxUnavailable, run_confined
+from akgen_lsp.sandbox import RUN_DISK_BYTES, Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cache_prune, cost
 from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
 from akgen_lsp.sim.build_types import Build
@@ -468,13 +468,15 @@ def _summarise(events: list[dict[str, Any]], check: EventCheck, profile: Any) ->
 
 
 MAX_LAUNCHES = 100_000
+DISK_BYTES = RUN_DISK_BYTES  # all the program's writes together, its working directory included
 
 
 def program_policy(build: Build, workdir: Path, run_dir: Path, timeout_s: float, cpu_s: float,
                    memory_mb: int, env: Mapping[str, str]) -> Policy:
     """A program's box: its binary read-only, its working directory and the run folder (spec, events) writable."""
     assert build.binary is not None
-    limits = Limits(wall_s=timeout_s, cpu_s=cpu_s + 1, as_bytes=(memory_mb + 512) * MiB, fsize_bytes=1 << 30)
+    limits = Limits(wall_s=timeout_s, cpu_s=cpu_s + 1, as_bytes=(memory_mb + 512) * MiB, fsize_bytes=1 << 30,
+                    disk_bytes=DISK_BYTES)
     return Policy("program", limits, read_only=[build.binary.parent], writable=[workdir.resolve(), run_dir],
                   cwd=workdir.resolve(), env=env)
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sandbox import Limits, MiB, Policy, SandboxUnavailable, run_confined
+from akgen_lsp.sandbox import RUN_DISK_BYTES, Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cost
 from akgen_lsp.sim.build_types import Build
 from akgen_lsp.sim.events import (
@@ -224,12 +224,13 @@ def kernel_policy(build: Build, manifest: Manifest, run_dir: Path, inputs: Seque
     raw inputs, outputs, events) its only writable one, the manifest's limits (the launcher sets the same CPU and
     memory limits on itself, and more)."""
     limits = Limits(wall_s=manifest.timeout_s, cpu_s=manifest.cpu_s + 1, as_bytes=(manifest.memory_mb + 512) * MiB,
-                    fsize_bytes=FSIZE_BYTES)
+                    fsize_bytes=FSIZE_BYTES, disk_bytes=DISK_BYTES)
     assert build.binary is not None
     return Policy("kernel", limits, read_only=[build.binary.parent, *inputs], writable=[run_dir], cwd=run_dir)
 
 
 FSIZE_BYTES = 1 << 30
+DISK_BYTES = RUN_DISK_BYTES  # all the kernel's writes together (docs/security.md, "Resources")
 
 
 def variant_of(build: Build, defines: Mapping[str, str]) -> int | None:

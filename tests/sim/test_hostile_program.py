@@ -113,3 +113,27 @@ def test_host_code_printing_gigabytes_is_capped(layout: Layout) -> None:
     std::memset(line, 'B', sizeof line);
     for (int i = 0; i < 4096; ++i) std::fwrite(line, 1, sizeof line, stdout);""", timeout_s=60)
     assert len(res.stdout) < 3 << 20 and "bytes of output dropped" in res.stdout
+
+
+def test_host_code_filling_the_disk_is_stopped(layout: Layout, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """32 files of 16 MiB, each below the per-file limit, 512 MiB in all, against a run bound of 32 MiB: the box is killed near the
+    bound (docs/security.md, "Resources"), the user is told why, and the working directory keeps only what was
+    written by then."""
+    import akgen_lsp.sim.program as program_mod
+
+    monkeypatch.setattr(program_mod, "DISK_BYTES", 32 << 20)
+    res = program(layout, """
+    static char block[1 << 20];
+    std::memset(block, 'D', sizeof block);
+    for (int f = 0; f < 32; ++f) {
+        char name[32];
+        std::snprintf(name, sizeof name, "fill%d.bin", f);
+        FILE* out = std::fopen(name, "w");
+        for (int i = 0; out && i < 16; ++i) { std::fwrite(block, 1, sizeof block, out); std::fflush(out); }
+        if (out) std::fclose(out);
+    }""", timeout_s=120)
+    written = sum(p.stat().st_size for p in (layout.kernel / "work").glob("fill*.bin"))
+    print(f"written before the stop: {written >> 20} MiB")
+    assert written < 128 << 20, f"{written >> 20} MiB reached the disk"
+    assert res.status == "runtime_error" and "SIM-DISK" in {f.code for f in res.findings}, res.findings
+    assert any("to the disk in all" in f.message for f in res.findings)
