@@ -10,7 +10,6 @@ file ends up passing (it passed already, or `--apply` made it pass), 1 when it d
 from __future__ import annotations
 
 import asyncio
-import difflib
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -50,18 +49,22 @@ def fix(
         raise typer.Exit(2) from None
     extra: dict[str, Any] = {"fix.samples": samples} if samples else {}
     settings = _settings(file.resolve().parent, backend, model, endpoint, name, extra)
-    say = (lambda m: None) if json_out else (lambda m: typer.echo(m, err=True))
-    result = asyncio.run(_fix(file.resolve(), text, settings, task, not no_model, say))
-    if result.get("usage_error"):
-        typer.echo(f"akgen: {result['usage_error']}", err=True)
+    say = (lambda m: None) if json_out else (lambda m: typer.echo(f"akgen: {m}", err=True))
+    from akgen_lsp.repair.flow import NoTask
+
+    try:
+        run = asyncio.run(_fix(file.resolve(), text, settings, task, not no_model, say))
+    except NoTask as exc:
+        typer.echo(f"akgen: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if run.model_error:
+        typer.echo(f"akgen: {run.model_error}", err=True)
         raise typer.Exit(2)
-    final = result.pop("_text")
-    if apply and final != text:
-        file.write_text(final, encoding="utf-8")
+    result = {**run.report(), "applied": False, "stored": 0}
+    if apply and run.final != text:
+        file.write_text(run.final, encoding="utf-8")
         result["applied"] = True
-        result["stored"] = _remember(result.pop("_stored"), str(file), settings)
-    else:
-        result.pop("_stored")
+        result["stored"] = run.remember(settings, "cli")
     ends_passing = result["before"]["status"] == "pass" or (result["applied"] and result["passes"])
     if json_out:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
@@ -90,96 +93,16 @@ def _print(result: dict[str, Any], file: Path, apply: bool) -> None:
         typer.echo(f"{file}: no verified repair")
 
 
-def _remember(pending: list[dict[str, Any]], path: str, settings: Any) -> int:
-    from akgen_lsp.repair.remember import remember
-
-    n = 0
-    for item in pending:
-        if remember(item["target"], item["before"], item["after"], path=path, task=item["task"], model=item["model"],
-                    provenance="cli", settings=settings) is not None:
-            n += 1
-    return n
-
-
-def _summary(outcome: Any) -> dict[str, Any]:
-    return {"status": str(outcome.status), "summary": outcome.summary(), "passed_cases": len(outcome.passed),
-            "cases": outcome.cases, "estimate_us": outcome.estimate_us,
-            "errors": [{"code": f.code, "line": f.span.line, "message": f.message} for f in outcome.errors[:5]]}
-
-
-async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model: bool, say: Any) -> dict[str, Any]:
-    from akgen_lsp.check.result import Status, check_timeout
+async def _fix(path: Path, text: str, settings: Any, task: str | None, use_model: bool, say: Any) -> Any:
+    """The one fix flow (repair/flow.py) on a check worker of this command's own."""
+    from akgen_lsp.check.result import check_timeout
     from akgen_lsp.check.worker import CheckWorker, checker_for, plain_settings
-    from akgen_lsp.model.backends import BackendError
-    from akgen_lsp.repair import deterministic
-    from akgen_lsp.repair.backend import model_configured, repair_model
-    from akgen_lsp.repair.model_repair import model_repair
-    from akgen_lsp.repair.verify import repairable
+    from akgen_lsp.repair.flow import fix_flow
 
     worker = CheckWorker()
     timeout = check_timeout(float(settings["toolchain.timeout_s"]))
     checker = checker_for(worker, plain_settings(settings), timeout, task_name=task)
     try:
-        say(f"akgen: checking {path.name}")
-        before = await checker(str(path), text)
-        if not before.has_task:
-            problem = next((f.message for f in before.findings), None)
-            return {"usage_error": problem or (f"{path.name} has no task, so there is nothing to verify a fix "
-                                               "against; give --task NAME or add a [[task]] to akgen.toml")}
-        if before.status is Status.PASS:
-            return _result(path, text, text, before, before, [], None)
-        say(f"akgen: {before.summary()} ({before.status}); trying the certain fixes")
-        det = await deterministic.repair(text, str(path), checker, settings, before=before,
-                                         jobs=int(settings["fix.jobs"]))
-        final, outcome, repaired = det.text, det.outcome, None
-        stored = [{"target": vf.finding, "before": prev, "after": vf.text, "model": "deterministic",
-                   "task": before.figures.task}
-                  for vf, prev in zip(det.applied, [text, *[a.text for a in det.applied]], strict=False)]
-        target = next((f for f in outcome.findings if repairable(f)), None)
-        if not det.passes and use_model and target is not None and model_configured(settings):
-            try:
-                rm = repair_model(settings, path.parent)
-            except BackendError as exc:
-                return {"usage_error": str(exc)}
-            assert rm is not None
-            if rm.route:
-                say(f"akgen: {rm.route}")
-            say(f"akgen: asking {rm.label} for {settings['fix.samples']} candidates")
-            try:
-                await rm.backend.load()
-                repaired = await model_repair(det.text, str(path), target, outcome, rm.backend, checker, settings,
-                                              spec=rm.spec, model_name=rm.label,
-                                              progress=lambda message, _pct: say(f"akgen: {message}"))
-            except BackendError as exc:
-                say(f"akgen: {rm.label}: {exc}")
-            finally:
-                await rm.backend.close()
-            if repaired is not None and repaired.best is not None and repaired.best.verdict is not None:
-                stored.append({"target": target, "before": det.text, "after": repaired.best.text,
-                               "model": rm.label, "task": before.figures.task})
-                final, outcome = repaired.best.text or final, repaired.best.verdict.outcome
-        out = _result(path, text, final, before, outcome, det.applied, repaired)
-        out["_stored"] = stored
-        return out
+        return await fix_flow(path, text, checker, settings, use_model=use_model, say=say)
     finally:
         await worker.close()
-
-
-def _result(path: Path, text: str, final: str, before: Any, after: Any, applied: list[Any], repaired: Any
-            ) -> dict[str, Any]:
-    from akgen_lsp.check.result import Status
-
-    diff = "".join(difflib.unified_diff(text.splitlines(keepends=True), final.splitlines(keepends=True),
-                                        f"a/{path.name}", f"b/{path.name}"))
-    model = None
-    if repaired is not None:
-        model = {"model": repaired.model, "message": repaired.message(),
-                 "candidates": [{"index": c.index, "verified": c.ok, "why": c.verdict.reason if c.verdict else c.problem,
-                                 "generate_s": round(c.generate_s, 3), "verify_s": round(c.verify_s, 3)}
-                                for c in repaired.candidates]}
-    return {"path": str(path), "task": before.figures.task, "before": _summary(before),
-            "fixes": [{"title": vf.fix.title, "fixer": vf.proposal.fixer, "finding": vf.finding.code}
-                      for vf in applied],
-            "model": model, "after": _summary(after), "passes": after.status is Status.PASS, "diff": diff,
-            "applied": False, "stored": 0, "_text": final, "_stored": []}
-

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 
 from akgen_lsp.config import Settings, SettingsError, load_settings
 from akgen_lsp.mcp import knowledge
-from akgen_lsp.mcp.checking import CheckFailed, CheckService, figures_of, remember_fixes
+from akgen_lsp.mcp.checking import CheckFailed, CheckService, figures_of
 from akgen_lsp.mcp.jobs import JobFailed, run_akgen
 from akgen_lsp.mcp.roots import OutsideRoots, Roots
 from akgen_lsp.mcp.schemas import (
@@ -252,12 +252,12 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
 
         job = asyncio.ensure_future(state.checks.fix(file, source, settings, task=task, use_model=use_model,
                                                      say=say))
-        out = await _wait(job, ctx, f"repairing {file.name}")
-        final, stored = out.pop("text"), out.pop("stored")
+        run = await _wait(job, ctx, f"repairing {file.name}")
+        out = run.report()
         applied, n_stored = False, 0
         if apply and out["diff"] and out["passes"]:
-            file.write_text(final, encoding="utf-8")
-            applied, n_stored = True, remember_fixes(stored, file, out.get("task"), settings)
+            file.write_text(run.final, encoding="utf-8")
+            applied, n_stored = True, run.remember(settings, "mcp")
         model = FixResult(**out, applied=applied, stored=n_stored)
         before, after = out["before"], out["after"]
         if before["status"] == "pass":
