@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -112,3 +113,13 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="akgen-test-config-"))
     (folder / "trusted").write_text(f"{REPO}\n{base}\n", encoding="utf-8")
     os.environ["AKGEN_CONFIG_DIR"] = os.environ["AKGEN_TESTS_CONFIG_DIR"] = str(folder)
+
+
+@pytest.fixture
+def samples_copy(tmp_path: Path) -> Path:
+    """A copy of samples/ (its akgen.toml, kernels and broken kernels) that a test may change. (tests/mcp has no
+    conftest.py of its own: with no __init__.py there, so that its name does not hide the MCP SDK's `mcp` package, its
+    conftest would be imported as `conftest` and hide this file from the tests that import from it.)"""
+    dest = tmp_path / "samples"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "samples", dest, ignore=shutil.ignore_patterns(".vscode"))
+    return dest

@@ -41,10 +41,3 @@ async def mcp_session(cwd: Path, roots: Sequence[Path] | None, *extra: str) -> A
             read, write, list_roots_callback=list_roots if roots is not None else None) as session:
         await session.initialize()
         yield session
-
-
-def copy_samples(tmp_path: Path) -> Path:
-    """A copy of samples/ (its akgen.toml, kernels and broken kernels) that a test may change."""
-    dest = tmp_path / "samples"
-    shutil.copytree(SAMPLES, dest, ignore=shutil.ignore_patterns(".vscode"))
-    return dest

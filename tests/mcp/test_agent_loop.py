@@ -23,13 +23,13 @@ async def call(s: ClientSession, name: str, args: dict[str, Any], log: list[str]
 
 @needs_gxx
 @pytest.mark.slow
-async def test_a_scripted_agent_repairs_a_broken_kernel_through_the_tools(workspace: Path) -> None:
-    kernel = workspace / "kernels/add_custom.cpp"
+async def test_a_scripted_agent_repairs_a_broken_kernel_through_the_tools(samples_copy: Path) -> None:
+    kernel = samples_copy / "kernels/add_custom.cpp"
     good = kernel.read_text(encoding="utf-8")
     kernel.write_text(good.replace("Add(zLocal, xLocal, yLocal", "Add(zLocal, xLocall, yLocal"), encoding="utf-8")
     path = "kernels/add_custom.cpp"
     log: list[str] = []
-    async with mcp_session(workspace, [workspace]) as s:
+    async with mcp_session(samples_copy, [samples_copy]) as s:
         for _round in range(4):
             lint = await call(s, "lint", {"path": path}, log)
             assert lint["counts"]["error"] == 0  # the typo is a name the compiler finds, not the static rules

@@ -51,11 +51,11 @@ def _descendants(pid: int) -> list[int]:
 
 @needs_gxx
 @pytest.mark.slow
-async def test_a_cancelled_check_kills_its_job_and_the_next_check_runs(workspace: Path) -> None:
-    kernel = workspace / "kernels/add_custom.cpp"
+async def test_a_cancelled_check_kills_its_job_and_the_next_check_runs(samples_copy: Path) -> None:
+    kernel = samples_copy / "kernels/add_custom.cpp"
     busy = kernel.read_text(encoding="utf-8").replace("    op.Process();", BUSY)
     # --no-warm: the check is the worker's only job (no precompiled-header build beside it)
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         [server] = [p for p, cmd in _children(os.getpid()) if "akgen_lsp mcp" in cmd]
         answers: list[Any] = []
 
@@ -106,10 +106,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_http_needs_the_bearer_token(workspace: Path, tmp_path: Path) -> None:
+async def test_http_needs_the_bearer_token(samples_copy: Path, tmp_path: Path) -> None:
     port, token_file = _free_port(), tmp_path / "token"
     proc = subprocess.Popen([sys.executable, "-m", "akgen_lsp", "mcp", "--http", "--port", str(port), "--token-file",
-                             str(token_file), "--root", str(workspace), "--no-warm"], env=server_env(), cwd=REPO,
+                             str(token_file), "--root", str(samples_copy), "--no-warm"], env=server_env(), cwd=REPO,
                             stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/mcp"
     try:

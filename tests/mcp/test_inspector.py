@@ -36,17 +36,17 @@ def run(cwd: Path, *method: str, status: int = 0) -> Any:
     return json.loads(done.stdout)
 
 
-def test_the_inspector_lists_and_calls_the_tools(workspace: Path) -> None:
-    listed = run(workspace, "tools/list", "--strict")  # --strict: exit 6 on a schema portability error
+def test_the_inspector_lists_and_calls_the_tools(samples_copy: Path) -> None:
+    listed = run(samples_copy, "tools/list", "--strict")  # --strict: exit 6 on a schema portability error
     assert {t["name"] for t in listed["tools"]} == TOOLS
     assert all(t["outputSchema"]["type"] == "object" for t in listed["tools"])
-    explained = run(workspace, "tools/call", "--tool-name", "explain", "--tool-arg", "query=DataCopi")
+    explained = run(samples_copy, "tools/call", "--tool-name", "explain", "--tool-arg", "query=DataCopi")
     assert not explained["isError"] and "DataCopy" in explained["structuredContent"]["suggestions"]
-    linted = run(workspace, "tools/call", "--tool-name", "lint", "--tool-arg",
+    linted = run(samples_copy, "tools/call", "--tool-name", "lint", "--tool-arg",
                  "path=broken/akg120_dequeued_not_freed.cpp")
     assert [f["code"] for f in linted["structuredContent"]["findings"]] == ["AKG120"]
     assert "46:" in linted["content"][0]["text"]
-    refused = run(workspace, "tools/call", "--tool-name", "lint", "--tool-arg", "path=/etc/passwd", status=5)
+    refused = run(samples_copy, "tools/call", "--tool-name", "lint", "--tool-arg", "path=/etc/passwd", status=5)
     assert refused["isError"] and "outside the server's roots" in refused["content"][0]["text"]
-    arch = run(workspace, "resources/read", "--uri", "akgen://arch/Ascend910B2")
+    arch = run(samples_copy, "resources/read", "--uri", "akgen://arch/Ascend910B2")
     assert json.loads(arch["contents"][0]["text"])["memory"]["ub"] == 196608

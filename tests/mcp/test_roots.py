@@ -30,16 +30,16 @@ def test_paths_inside_a_root_resolve_and_the_others_are_refused(tmp_path: Path) 
     assert path_of_uri("file:///a%20b/c") == Path("/a b/c") and path_of_uri("http://x/y") is None
 
 
-async def test_tools_refuse_paths_outside_the_client_roots(workspace: Path, tmp_path: Path) -> None:
+async def test_tools_refuse_paths_outside_the_client_roots(samples_copy: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside.cpp"
-    outside.write_text((workspace / "kernels/add_custom.cpp").read_text(encoding="utf-8"), encoding="utf-8")
-    os.symlink(outside, workspace / "escape.cpp")
+    outside.write_text((samples_copy / "kernels/add_custom.cpp").read_text(encoding="utf-8"), encoding="utf-8")
+    os.symlink(outside, samples_copy / "escape.cpp")
     calls = [("lint", {"path": str(outside)}), ("lint", {"path": "../outside.cpp"}), ("lint", {"path": "escape.cpp"}),
              ("check", {"path": str(outside)}), ("fix", {"path": "escape.cpp", "apply": True}),
              ("report", {"log": str(outside)}), ("sim_run", {"manifest": str(outside)}),
              ("run_program", {"program": "kernels/add_custom.cpp", "include_dirs": [str(tmp_path)]}),
              ("bench", {"tasks": ["AddMath"], "out": str(tmp_path / "out")})]
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         for name, args in calls:
             res = await s.call_tool(name, args)
             assert res.is_error, (name, args)
@@ -47,10 +47,10 @@ async def test_tools_refuse_paths_outside_the_client_roots(workspace: Path, tmp_
     assert not (tmp_path / "out").exists()
 
 
-async def test_a_client_without_roots_gets_the_server_roots(workspace: Path, tmp_path: Path) -> None:
+async def test_a_client_without_roots_gets_the_server_roots(samples_copy: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside.cpp"
     outside.write_text("", encoding="utf-8")
-    async with mcp_session(tmp_path, None, "--no-warm", "--root", str(workspace)) as s:
+    async with mcp_session(tmp_path, None, "--no-warm", "--root", str(samples_copy)) as s:
         inside = await s.call_tool("lint", {"path": "broken/akg120_dequeued_not_freed.cpp"})
         assert not inside.is_error and inside.structured_content["findings"]
         res = await s.call_tool("lint", {"path": str(outside)})

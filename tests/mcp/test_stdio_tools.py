@@ -1,4 +1,4 @@
-"""Every tool of `akgen mcp`, called by the MCP SDK's own client over stdio, on a copy of the samples workspace."""
+"""Every tool of `akgen mcp`, called by the MCP SDK's own client over stdio, on a copy of the samples samples_copy."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def data(result: types.CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
-async def test_every_tool_and_resource_is_listed_with_its_schemas(workspace: Path) -> None:
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+async def test_every_tool_and_resource_is_listed_with_its_schemas(samples_copy: Path) -> None:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         tools = {t.name: t for t in (await s.list_tools()).tools}
         assert set(tools) == TOOLS
         for t in tools.values():
@@ -41,12 +41,12 @@ async def test_every_tool_and_resource_is_listed_with_its_schemas(workspace: Pat
         assert entry["entries"][0]["name"] == "AscendC::DataCopy"
 
 
-async def test_lint_explain_and_report(workspace: Path) -> None:
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+async def test_lint_explain_and_report(samples_copy: Path) -> None:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         by_path = data(await s.call_tool("lint", {"path": AKG120}))
         [f] = [f for f in by_path["findings"] if f["code"] == "AKG120"]
-        assert f["line"] == 46 and f["path"] == str(workspace / AKG120) and f["fixes"]
-        text = (workspace / AKG120).read_text(encoding="utf-8")
+        assert f["line"] == 46 and f["path"] == str(samples_copy / AKG120) and f["fixes"]
+        text = (samples_copy / AKG120).read_text(encoding="utf-8")
         by_text = data(await s.call_tool("lint", {"text": text}))
         assert [g["code"] for g in by_text["findings"]] == [g["code"] for g in by_path["findings"]]
         clean = data(await s.call_tool("lint", {"path": "kernels/add_custom.cpp"}))
@@ -68,7 +68,7 @@ async def test_lint_explain_and_report(workspace: Path) -> None:
 
         rep = data(await s.call_tool("report", {"finding": f, "path": AKG120}))
         assert len(rep["reports"]) == 1 and "AKG120" in rep["reports"][0]["markdown"]
-        log = (f"{workspace / 'kernels/add_custom.cpp'}:61:19: error: 'xLocall' was not declared in this scope; "
+        log = (f"{samples_copy / 'kernels/add_custom.cpp'}:61:19: error: 'xLocall' was not declared in this scope; "
                "did you mean 'xLocal'?\n")
         rep = data(await s.call_tool("report", {"log_text": log, "sources": ["kernels"]}))
         assert rep["reports"] and "xLocall" in rep["reports"][0]["markdown"]
@@ -76,8 +76,8 @@ async def test_lint_explain_and_report(workspace: Path) -> None:
 
 @needs_gxx
 @pytest.mark.slow
-async def test_check_and_fix_on_the_warm_worker(workspace: Path) -> None:
-    kernel = workspace / "kernels/add_custom.cpp"
+async def test_check_and_fix_on_the_warm_worker(samples_copy: Path) -> None:
+    kernel = samples_copy / "kernels/add_custom.cpp"
     good = kernel.read_text(encoding="utf-8")
     broken = good.replace("Add(zLocal, xLocal, yLocal", "Add(zLocal, xLocall, yLocal")
     assert broken != good
@@ -86,7 +86,7 @@ async def test_check_and_fix_on_the_warm_worker(workspace: Path) -> None:
     async def seen(_done: float, _total: float | None, message: str | None) -> None:
         progress.append(message or "")
 
-    async with mcp_session(workspace, [workspace]) as s:
+    async with mcp_session(samples_copy, [samples_copy]) as s:
         ok = data(await s.call_tool("check", {"path": "kernels/add_custom.cpp"}, progress_callback=seen))
         assert ok["passes"] and ok["status"] == "pass" and ok["task"]
         assert ok["cases"] >= 1 and ok["passed_cases"] == ok["cases"] and ok["estimate_us"] > 0
@@ -116,11 +116,11 @@ async def test_check_and_fix_on_the_warm_worker(workspace: Path) -> None:
 
 @needs_gxx
 @pytest.mark.slow
-async def test_sim_run_and_run_program(workspace: Path) -> None:
+async def test_sim_run_and_run_program(samples_copy: Path) -> None:
     import numpy as np
 
     tests = Path(__file__).resolve().parents[1]
-    folder = workspace / "run"
+    folder = samples_copy / "run"
     folder.mkdir()
     (folder / "add.cpp").write_text((tests / "sim/kernels/add_queue.cpp").read_text(encoding="utf-8"))
     x = np.arange(2048, dtype=np.float32)
@@ -133,7 +133,7 @@ async def test_sim_run_and_run_program(workspace: Path) -> None:
                          {"name": "t", "scalar": 1, "type": "uint32_t"}]}
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     (folder / "args.asc").write_text((tests / "sim/programs/args.asc").read_text(encoding="utf-8"))
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         run = data(await s.call_tool("sim_run", {"manifest": "run/manifest.json"}))
         assert run["ok"] and run["status"] == "ok" and run["result"]["estimate"]["us"] > 0
         np.testing.assert_array_equal(np.load(run["result"]["outputs"]["z"]), 2 * x)
@@ -143,11 +143,11 @@ async def test_sim_run_and_run_program(workspace: Path) -> None:
 
 @needs_gxx
 @pytest.mark.slow
-async def test_bench_runs_a_task_subset(workspace: Path) -> None:
-    async with mcp_session(workspace, [workspace], "--no-warm") as s:
+async def test_bench_runs_a_task_subset(samples_copy: Path) -> None:
+    async with mcp_session(samples_copy, [samples_copy], "--no-warm") as s:
         res = data(await s.call_tool("bench", {"tasks": ["AddMath"], "max_cases": 1, "out": "bench-out",
                                                "jobs": 1}))
-        assert res["out"] == str(workspace / "bench-out") and (workspace / "bench-out/summary.json").is_file()
+        assert res["out"] == str(samples_copy / "bench-out") and (samples_copy / "bench-out/summary.json").is_file()
         [(level, row)] = res["summary"]["levels"].items()
         assert level == "1" and row["tasks"] == 1 and row["passed"] == 1
         refused = await s.call_tool("bench", {})
