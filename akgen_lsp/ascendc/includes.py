@@ -95,19 +95,51 @@ class ProjectIndex:
             frontier = nxt
         return paths
 
-    def enqueued(self) -> frozenset[str]:
+    def related(self, path: Path) -> list[Path]:
+        """The files that share a kernel with `path`: those that include it (directly or not) and everything they and
+        it include. A folder of independent kernels (samples, a benchmark's answers) is not one kernel: a member of
+        the same name EnQue'd in a file that has nothing to do with this one does not count."""
+        paths = self._paths()
+        by_key = {os.path.realpath(p): p for p in paths}
+        edges: dict[str, list[str]] = {}
+        for p in paths:
+            facts = self._facts(p)
+            targets = [self._resolve(inc, p.parent) for inc in (facts.includes if facts else ())]
+            edges[os.path.realpath(p)] = [os.path.realpath(t) for t in targets if t is not None]
+        users: dict[str, set[str]] = {}
+        for k, targets in edges.items():
+            for t in targets:
+                users.setdefault(t, set()).add(k)
+        me = os.path.realpath(path)
+        roots, stack = {me}, [me]
+        while stack:  # every file that includes this one, however far up
+            for u in users.get(stack.pop(), ()):
+                if u not in roots:
+                    roots.add(u)
+                    stack.append(u)
+        seen, stack = set(roots), list(roots)
+        while stack:  # and everything those include
+            for t in edges.get(stack.pop(), ()):
+                if t not in seen:
+                    seen.add(t)
+                    stack.append(t)
+        return [by_key.get(k, Path(k)) for k in sorted(seen)]
+
+    def enqueued(self, path: Path) -> frozenset[str]:
+        """The receivers of EnQue in the files that share a kernel with `path` (`related`)."""
         out: set[str] = set()
-        for p in self._paths():
+        for p in self.related(path):
             f = self._facts(p)
             if f is not None:
                 out |= f.enqueued
         return frozenset(out)
 
-    def flags(self, exclude: Path | None = None) -> frozenset[tuple[str, str]]:
-        """(SetFlag | WaitFlag, event) written anywhere in the kernel's other files."""
+    def flags(self, path: Path) -> frozenset[tuple[str, str]]:
+        """(SetFlag | WaitFlag, event) written in the other files that share a kernel with `path`."""
+        me = os.path.realpath(path)
         out: set[tuple[str, str]] = set()
-        for p in self._paths():
-            if exclude is not None and p == exclude:
+        for p in self.related(path):
+            if os.path.realpath(p) == me:
                 continue
             f = self._facts(p)
             if f is not None:

@@ -44,8 +44,20 @@ def test_a_deque_in_a_base_class_enqueued_by_a_derived_class_in_another_header(t
     index = project_index(kernel / "grad_base.h")
     assert index is not None
     index.listed_at = 0.0  # list the tree again now (the index relists every few seconds)
-    assert "outQueXGrad" in index.enqueued()
+    assert "outQueXGrad" in index.enqueued(kernel / "grad_base.h")
     assert [f for f in lint_text(BASE, str(kernel / "grad_base.h")) if f.code == "AKG120"] == []
+
+
+def test_a_kernel_beside_it_in_the_same_folder_is_another_kernel(tmp_path: Path) -> None:
+    """A folder of independent kernels (samples/broken, a benchmark's answers): a queue of the same name EnQue'd in
+    a file that neither includes this one nor is included with it does not hide this file's missing EnQue."""
+    (tmp_path / "grad_base.h").write_text(BASE, encoding="utf-8")
+    (tmp_path / "other_kernel.cpp").write_text(DERIVED.replace('#include "grad_base.h"', '#include "kernel_operator.h"'),
+                                               encoding="utf-8")
+    index = project_index(tmp_path / "grad_base.h")
+    assert index is not None and index.enqueued(tmp_path / "grad_base.h") == frozenset()
+    found = [f for f in lint_text(BASE, str(tmp_path / "grad_base.h")) if f.code == "AKG120"]
+    assert any("nothing ever calls outQueXGrad.EnQue" in f.message for f in found)
 
 
 def test_names_the_project_declares_in_namespace_ascendc_are_its_own(tmp_path: Path) -> None:

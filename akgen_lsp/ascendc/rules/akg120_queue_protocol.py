@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from tree_sitter import Node
 
@@ -298,7 +299,7 @@ def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Findi
             continue
         if elsewhere is None:  # the other files of the kernel: a derived class in another header EnQues it
             index = project_index(ctx.path)
-            elsewhere = index.enqueued() if index is not None else frozenset()
+            elsewhere = index.enqueued(Path(ctx.path)) if index is not None else frozenset()
         if buf.name in elsewhere:
             continue
         yield _finding(

@@ -71,7 +71,7 @@ def _elsewhere(ctx: LintContext) -> frozenset[tuple[str, str]]:
     from pathlib import Path
 
     index = project_index(ctx.path)
-    return index.flags(exclude=Path(ctx.path)) if index is not None else frozenset()
+    return index.flags(Path(ctx.path)) if index is not None else frozenset()
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
