@@ -1,9 +1,10 @@
-// Runtime-only mistake: a SetFlag without its WaitFlag.
+// A SetFlag without its WaitFlag: the run finds it, and so does the static synchronisation audit (AKG170).
 //
 // This kernel manages its own synchronisation over TBufs instead of queues: MTE2 copies a tile in, the vector unit
 // takes its absolute value, MTE3 copies it out. The WaitFlag that should follow the MTE2 -> V SetFlag was lost, so
 // Abs may read the tile before the copy lands, and the next tile sets the same event again while it is still set:
-// two sets without a wait, which can hang the core. Every call is valid on its own; only a run sees the pairing.
+// two sets without a wait, which can hang the core. Every call is valid on its own: the run sees the pairing, and
+// AKG170 sees a set in a loop that never waits on it.
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -37,7 +38,7 @@ public:
                 WaitFlag<HardEvent::V_MTE2>(vToMte2);  // Abs of the previous tile has finished reading xLocal
             }
             DataCopy(xLocal, xGm[i * TILE_LENGTH], TILE_LENGTH);
-            SetFlag<HardEvent::MTE2_V>(mte2ToV);  // expect-run: SIM-SYNC-DOUBLE-SET, SIM-SYNC-UNPAIRED
+            SetFlag<HardEvent::MTE2_V>(mte2ToV);  // expect: AKG170 // expect-run: SIM-SYNC-DOUBLE-SET, SIM-SYNC-UNPAIRED
             if (i > 0) {
                 WaitFlag<HardEvent::MTE3_V>(mte3ToV);  // the previous tile has left yLocal
             }
