@@ -70,7 +70,7 @@ async def test_missing_dependencies_are_a_clear_error(tmp_path: Path, monkeypatc
     monkeypatch.setattr(tb, "_LOADED", {})
     with pytest.raises(BackendError) as err:
         await TransformersBackend(str(tmp_path)).load()
-    assert err.value.kind == "dependency" and "akgen-lsp[hf]" in str(err.value)
+    assert err.value.kind == "dependency" and "pip install 'transformers" in str(err.value)
 
 
 async def test_damaged_weights_are_a_clear_error(tmp_path: Path, tiny_hf: Path) -> None:

@@ -30,20 +30,31 @@ export function registerMcpServer(context: vscode.ExtensionContext, output: vsco
     return;
   }
   const changed = new vscode.EventEmitter<void>();
-  context.subscriptions.push(changed, lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
-    onDidChangeMcpServerDefinitions: changed.event,
-    async provideMcpServerDefinitions() {
-      const cmd = await found();
-      const mcp = cmd ? mcpCommand(cmd) : undefined;
-      if (!mcp) {
-        output.info("akgen: no MCP server to register (the language server was not found, or its command is " +
-          "not akgen's)");
-        return [];
-      }
-      output.info(`akgen: MCP server ${[mcp.command, ...mcp.args].join(" ")}`);
-      return [new Definition("akgen", mcp.command, mcp.args, {}, context.extension.packageJSON.version)];
-    },
-  }));
+  let registration: vscode.Disposable;
+  try {
+    registration = lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: changed.event,
+      async provideMcpServerDefinitions() {
+        const cmd = await found();
+        const mcp = cmd ? mcpCommand(cmd) : undefined;
+        if (!mcp) {
+          output.info("akgen: no MCP server to register (the language server was not found, or its command is " +
+            "not akgen's)");
+          return [];
+        }
+        output.info(`akgen: MCP server ${[mcp.command, ...mcp.args].join(" ")}`);
+        return [new Definition("akgen", mcp.command, mcp.args, {}, context.extension.packageJSON.version)];
+      },
+    });
+  } catch (err) {
+    // VS Code 1.100 (code-server 4.100) has a proposed form of this API that wants another package.json
+    // contribution and throws: the language server must start all the same
+    changed.dispose();
+    output.info(`akgen: this VS Code (${vscode.version}) refused the MCP server definition (${String(err)}); ` +
+      "add `akgen mcp` to .vscode/mcp.json by hand (docs/agents.md)");
+    return;
+  }
+  context.subscriptions.push(changed, registration);
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration("akgen.server.command")) {
       changed.fire();
