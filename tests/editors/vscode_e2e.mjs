@@ -90,8 +90,9 @@ async function openFile(relative) {
   await page.keyboard.press("Control+P");
   await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input");
   await page.keyboard.type(relative);
-  // the first row is the file (its folder too, where several files share the name: the row shows the folder)
-  const folder = path.dirname(relative).split("/").slice(-2).join("/");
+  // the first row is the file (its folder too, where several files share the name: the row shows the folder, all
+  // of it: generate/static/... and generate/dynamic/... end alike, and quick open lists the one opened last first)
+  const folder = path.dirname(relative);
   await until(`${relative} in quick open`, async () => {
     const row = await page.locator(".quick-input-list .monaco-list-row").first().innerText();
     return row.includes(path.basename(relative)) && (!relative.includes("/op_kernel/") || row.includes(folder));
