@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from akgen_lsp.bench.cann import select_toolchain
-from akgen_lsp.bench.cann_toolchain import CannToolchain
+from akgen_lsp.bench.cann.toolchain import CannToolchain
 from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.toolchain import SimToolchain
 

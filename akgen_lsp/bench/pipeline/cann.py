@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from akgen_lsp.ascendc.arch import load_arch
-from akgen_lsp.bench.cann_runner import call_params, case_spec
-from akgen_lsp.bench.cann_toolchain import CannOptions, CannToolchain, CannUnavailable
+from akgen_lsp.bench.cann.runner import call_params, case_spec
+from akgen_lsp.bench.cann.toolchain import CannOptions, CannToolchain, CannUnavailable
 from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
 from akgen_lsp.bench.pipeline.parse import _op_def_name, prepare_stage
 from akgen_lsp.bench.pipeline.record import Candidate, Settings, Timings, _finding, finish_record, new_record

@@ -17,8 +17,8 @@ import glob
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from akgen_lsp.bench.cann_project import Command
-from akgen_lsp.bench.cann_runner import RUNNER_SCRIPT
+from akgen_lsp.bench.cann.project import Command
+from akgen_lsp.bench.cann.runner import RUNNER_SCRIPT
 from akgen_lsp.sandbox import GiB, Limits, Policy
 
 PATH_VARS = ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH",

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from akgen_lsp.bench import cann_npu_runner as npu
-from akgen_lsp.bench.cann_runner import (
+from akgen_lsp.bench.cann import npu_runner as npu
+from akgen_lsp.bench.cann.runner import (
     PREFIX,
     RUNNER_SCRIPT,
     call_params,

@@ -112,7 +112,7 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
         if inc:
             includes.append((inc.group("file"), int(inc.group("line")), int(inc.group("col") or 1)))
             continue
-        if current is not None and s.startswith("fix-it:"):  # -fdiagnostics-parseable-fixits (cann_project)
+        if current is not None and s.startswith("fix-it:"):  # -fdiagnostics-parseable-fixits (cann/project.py)
             current.raw += "\n" + s
             continue
         d = _DIAG.match(s)

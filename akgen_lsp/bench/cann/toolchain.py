@@ -32,8 +32,8 @@ from akgen_lsp.bench.cann import (
     find_vendor_dir,
     parse_build_log,
 )
-from akgen_lsp.bench.cann_box import tool_policy
-from akgen_lsp.bench.cann_project import (
+from akgen_lsp.bench.cann.box import tool_policy
+from akgen_lsp.bench.cann.project import (
     Command,
     ProjectSpec,
     find_run_package,
@@ -44,7 +44,8 @@ from akgen_lsp.bench.cann_project import (
     pybind_commands,
     user_paths,
 )
-from akgen_lsp.bench.cann_runner import (
+from akgen_lsp.bench.cann.runner import (
+    RUNNER_NAME,
     RUNNER_SCRIPT,
     parse_runner_output,
     runner_env,
@@ -104,7 +105,7 @@ class _Result:
 
 def _run(cmd: Command, env: Mapping[str, str], timeout_s: float | None = None, python: str = sys.executable,
          read: Sequence[Path] = (), npu: bool = False) -> _Result:
-    """Run one command in the cann tool box (cann_box.tool_policy); on timeout the whole tree is killed."""
+    """Run one command in the cann tool box (cann/box.py tool_policy); on timeout the whole tree is killed."""
     limit = timeout_s if timeout_s is not None else cmd.timeout_s
     full = {**env, **cmd.env}
     try:
@@ -293,7 +294,7 @@ class CannToolchain:
 
     def run(self, build: CannBuild, case: dict[str, Any], out_dir: Path | None = None,
             reference_module: Path | None = None) -> Run:
-        """One case (a `cann_runner.case_spec`); see `run_cases`."""
+        """One case (a `cann.runner.case_spec`); see `run_cases`."""
         return self.run_cases(build, [case], reference_module)[0]
 
     def run_cases(self, build: CannBuild, cases: Sequence[dict[str, Any]], reference_module: Path | None = None
@@ -304,7 +305,7 @@ class CannToolchain:
         if not build.ok or build.module_dir is None:
             return [Run("runtime_error", [_error("CANN-NOT-BUILT", "the candidate was not built", "build", "harness")],
                         {}, {}, None, {}) for _ in cases]
-        script = work / RUNNER_SCRIPT.name
+        script = work / RUNNER_NAME
         shutil.copy(RUNNER_SCRIPT, script)
         spec = runner_spec(cases, build.module_dir, build.function, build.call, reference_module, self.device_index,
                            self.warmup, self.repeats, self.device)

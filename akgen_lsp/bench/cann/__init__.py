@@ -1,6 +1,7 @@
 """The real toolchain (`cann`): detection of a CANN install, the op description msopgen needs, NPUKernelBench's
-compile criterion, and (re-exported) the build-log parser. The project generation is in `cann_project`, the NPU
-runner in `cann_runner`, the toolchain itself (compile, run, evaluate) in `cann_toolchain`.
+compile criterion, and (re-exported) the build-log parser. The project generation is in `cann.project`, the NPU
+runner in `cann.runner` (the harness side) and `cann.npu_runner` (the script run beside a build), the sandbox box of
+its tools in `cann.box`, the toolchain itself (compile, run, evaluate) in `cann.toolchain`.
 
 Nothing here has ever run against a real CANN install or an NPU (this project is developed without either); see
 docs/bench.md, "cann toolchain", for exactly what is and is not exercised.
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.bench.cann_logs import parse_build_log
+from akgen_lsp.bench.cann.logs import parse_build_log
 
 __all__ = ["BUILD_TIMEOUT_S", "CannInstall", "cann_home", "compile_succeeded", "compute_unit", "detect_cann",
            "op_description", "parse_build_log", "select_toolchain"]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from akgen_lsp.bench.cann import BUILD_TIMEOUT_S
-from akgen_lsp.bench.cann_project import (
+from akgen_lsp.bench.cann.project import (
     FIXIT_OPTIONS,
     HELPER_HEADER,
     VALIDATION_CMAKE,

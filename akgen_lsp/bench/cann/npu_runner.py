@@ -14,7 +14,7 @@ It prints one line per case, ``AKGEN-CANN {json}``, so that CANN's own log lines
 results; the comparison with the reference is done by the harness (akgen_lsp.bench.compare), not here.
 
 Never executed on an NPU in akgen's own CI (there is none); its logic is tested on the CPU with stand-ins for
-torch_npu and kernel_gen_ops (tests/bench/test_cann_runner.py).
+torch_npu and kernel_gen_ops (tests/bench/cann/test_runner.py).
 """
 
 from __future__ import annotations

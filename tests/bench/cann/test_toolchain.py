@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from akgen_lsp.bench.cann_project import ProjectSpec
-from akgen_lsp.bench.cann_toolchain import (
+from akgen_lsp.bench.cann.project import ProjectSpec
+from akgen_lsp.bench.cann.toolchain import (
     CannBuild,
     CannOptions,
     CannToolchain,

@@ -1,4 +1,4 @@
-"""The harness side of the NPU runner (`cann_npu_runner.py`): the spec it reads, the environment it runs in, and the
+"""The harness side of the NPU runner (`npu_runner.py`, copied beside a build as `cann_npu_runner.py`): the spec it reads, the environment it runs in, and the
 parsing of what it prints. The runner itself executes in a subprocess with the user's torch_npu Python."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import numpy as np
 
 from akgen_lsp.bench.reference import CaseData
 
-RUNNER_SCRIPT = Path(__file__).with_name("cann_npu_runner.py")
+RUNNER_SCRIPT = Path(__file__).with_name("npu_runner.py")
+RUNNER_NAME = "cann_npu_runner.py"  # the name it has beside a build (the one its usage line and docs give)
 PREFIX = "AKGEN-CANN "
 WARMUP = 1  # NPUKernelBench: one warm-up call,
 REPEATS = 100  # then 100 timed calls (eval.num_perf_trials)
