@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.ascendc.commas import split_top_level  # re-exported: completion reads it here
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -210,34 +212,6 @@ def parse_version(text: str) -> tuple[int, ...]:
 # ----------------------------------------------------------------------------------------------- signatures
 
 _SIG = re.compile(r"^(?P<ret>.*?)(?P<name>[A-Za-z_~][\w]*|operator\s*\S+)\s*\((?P<params>.*)\)\s*(?P<tail>[\w\s&]*)$", re.S)
-
-
-def split_top_level(text: str, sep: str = ",") -> list[str]:
-    """Split at `sep` outside (), <>, [] and {} (a `<` is a bracket only after an identifier)."""
-    parts: list[str] = []
-    depth = 0
-    current: list[str] = []
-    prev = ""
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "<" and (prev.isalnum() or prev in "_ >"):
-            depth += 1
-        elif ch == ">" and depth > 0:
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(ch)
-        if not ch.isspace():
-            prev = ch
-    tail = "".join(current)
-    if tail.strip() or parts:
-        parts.append(tail)
-    return [p.strip() for p in parts]
 
 
 def parse_param(text: str) -> Param:

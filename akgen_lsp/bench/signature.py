@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from akgen_lsp.ascendc.commas import split_top_level
+
 GE_DTYPES = {
     "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
     "DT_INT8": "int8", "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
@@ -275,7 +277,7 @@ def parse_pybind(text: str) -> PybindCall | None:
     else:
         fm_params = fm.group(1)
     params: list[PyParam] = []
-    for raw in _split_args(fm_params):
+    for raw in _args(fm_params):
         raw = raw.split("=", 1)[0].strip()  # a default value (int64_t axis = -1)
         m = re.search(r"(\w+)\s*$", raw)
         if not m:
@@ -297,7 +299,7 @@ def parse_pybind(text: str) -> PybindCall | None:
     # an attribute converted for aclnn (`const char* r = reduction.c_str()`) is the parameter's value
     arrays = dict(_CONVERT.findall(body))  # aclIntArray* s = ConvertType(normalized_shape)
     converted = {**dict(_CSTR.findall(body)), **arrays, **aliases}
-    exec_args = tuple(converted.get(a.strip(), a.strip()) for a in _split_args(em.group(1)) if a.strip())
+    exec_args = tuple(converted.get(a.strip(), a.strip()) for a in _args(em.group(1)) if a.strip())
     returned: list[str] = []
     vectors = {m[0]: m[1] for m in _VECTOR.findall(body)}  # std::vector<at::Tensor> result = {yOut, rstdOut};
     conditional: list[tuple[str, str]] = []
@@ -332,23 +334,9 @@ def call_param(params: Sequence[PyParam], name: str) -> PyParam | None:
     return next((p for p in params if p.name == name and not p.is_tensor), None)
 
 
-def _split_args(text: str) -> list[str]:
-    parts: list[str] = []
-    depth = 0
-    cur = ""
-    for ch in text:
-        if ch in "(<{[":
-            depth += 1
-        elif ch in ")>}]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur)
-    return [p.strip() for p in parts if p.strip()]
+def _args(text: str) -> list[str]:
+    """The non-empty top-level parts of an argument or parameter list."""
+    return [p for p in split_top_level(text) if p]
 
 
 def pybind_for_task(validation: Path) -> PybindCall | None:
@@ -422,7 +410,7 @@ def aclnn_optional_fills(host_dir: Path | None, api: str | None, call: PybindCal
         m = head.search(code)
         if m is None:
             continue
-        names = [re.search(r"(\w+)\s*$", a).group(1) for a in _split_args(m.group(1))  # type: ignore[union-attr]
+        names = [re.search(r"(\w+)\s*$", a).group(1) for a in _args(m.group(1))  # type: ignore[union-attr]
                  if re.search(r"(\w+)\s*$", a)]
         to_call = {n: call.exec_args[k] for k, n in enumerate(names) if k < len(call.exec_args)}
         out: dict[str, OptionalFill] = {}

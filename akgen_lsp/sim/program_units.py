@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from akgen_lsp.ascendc.commas import split_top_level
 from akgen_lsp.sim.build_cache import parse_depfile
 from akgen_lsp.sim.compiler import INCLUDE_DIR
 from akgen_lsp.sim.cxx_text import code_only
@@ -146,20 +147,7 @@ def still_current(recorded: Mapping[str, str | None]) -> bool:
 
 
 def _split_params(params: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in params:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return [p for p in out if p and p != "void"]
+    return [p for p in split_top_level(params) if p and p != "void"]
 
 
 def kernel_signatures(text: str) -> list[tuple[str, list[tuple[str, str]]]]:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from akgen_lsp.ascendc.commas import split_top_level
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES
 from akgen_lsp.sim.cxx_text import code_only, launch_sites
 
@@ -59,22 +60,9 @@ _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b(?![^;{}]*\()")
 _ENUM_HEAD = re.compile(r"\benum\b")
 
 
-def _split_top(text: str) -> list[str]:
-    """`text` split at commas outside brackets."""
-    parts, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        parts.append("".join(cur).strip())
-    return parts
+def _args(text: str) -> list[str]:
+    """`text` split at commas outside brackets (the empty parts left out)."""
+    return [p for p in split_top_level(text) if p]
 
 
 def _class_bodies(code: str) -> list[tuple[int, int]]:
@@ -159,7 +147,7 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
         elif nm is None or code[m.end():nm.start()].rstrip().endswith("::"):
             continue
         name = re.sub(r"\s+", "", nm.group(1))
-        args = _split_top(nm.group(2))
+        args = _args(nm.group(2))
         primary = None
         for t in _TEMPLATE_HEAD.finditer(code, body_start, m.start()):
             if not t.group(1).strip():
@@ -174,7 +162,7 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
                 primary = t
         if primary is None:
             continue
-        params = _split_top(primary.group(1))
+        params = _args(primary.group(1))
         if len(params) != len(args):
             continue
         conds, names, plain = [], [], []

@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from akgen_lsp.ascendc import syntax
+from akgen_lsp.ascendc.commas import split_top_level
 from akgen_lsp.ascendc.kernel_model.bodies import _scan_calls, type_size
 from akgen_lsp.ascendc.kernel_model.qualifiers import _device_macros, _function, _original_bytes
 from akgen_lsp.ascendc.kernel_model.regions import _cpu_only_regions, _directives, _preprocessor_branches
@@ -161,17 +162,4 @@ def _template_args_of_text(text: str) -> tuple[str, ...]:
     if lt < 0:
         return ()
     inner = text[lt + 1 : text.rfind(">")]
-    out, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return tuple(out)
+    return tuple(p for p in split_top_level(inner) if p)

@@ -16,7 +16,8 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from akgen_lsp.ascendc.catalog import Overload, split_top_level
+from akgen_lsp.ascendc.catalog import Overload
+from akgen_lsp.ascendc.commas import split_top_level
 from akgen_lsp.ascendc.kernel_model import tensor_info
 from akgen_lsp.ascendc.syntax import Call, lookup
 from akgen_lsp.findings import Edit, Finding, Fix, Span
