@@ -38,27 +38,6 @@ int64_t& launch_count() {
     return n;
 }
 
-#ifdef AKGEN_HAVE_SECCOMP
-// The launcher's allow-list plus the file-system calls host code needs.
-bool install_program_seccomp() {
-    static const int allowed[] = {
-        SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,
-        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
-        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,
-        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
-        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,
-        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync,
-        // file system (host code)
-        SYS_open, SYS_openat, SYS_stat, SYS_lstat, SYS_access, SYS_faccessat, SYS_fcntl, SYS_getcwd, SYS_mkdir,
-        SYS_mkdirat, SYS_dup, SYS_dup2, SYS_dup3, SYS_ioctl, SYS_statx, SYS_readlink, SYS_readlinkat, SYS_getdents64,
-        SYS_ftruncate, SYS_fadvise64, SYS_chdir,
-    };
-    return install_seccomp_list(allowed, sizeof(allowed) / sizeof(allowed[0]));
-}
-#else
-bool install_program_seccomp() { return false; }
-#endif
-
 // A direct run: the program was started by a person (a binary the toolkit's CMake build made, run by the sample's
 // run.sh), not by akgen with a run spec. Findings are printed on stderr (and written as JSON lines to
 // $AKGEN_SIM_EVENTS when set), the configuration is the toolkit's spec of the SOC the kernel was built for, and no
@@ -220,7 +199,7 @@ __attribute__((constructor(102))) void akgen_program_setup() {
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_NPROC, 0);
     if (g_spec.unshare_net) g_net_isolated = try_unshare_net();
-    if (g_spec.seccomp) g_seccomp_on = install_program_seccomp();
+    if (g_spec.seccomp) g_seccomp_on = install_seccomp(/*host_files=*/true);  // sandbox.h: the launcher's list + files
     files_watched() = true;
 }
 

@@ -29,16 +29,26 @@ inline long raw_syscall(long n, long a = 0, long b = 0, long c = 0, long d = 0, 
 #ifdef AKGEN_HAVE_SECCOMP
 bool install_seccomp_list(const int* allowed, int n);
 
-bool install_seccomp() {
-    static const int allowed[] = {
-        SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,
-        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
-        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,
-        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
-        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,
-        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync,
-    };
-    return install_seccomp_list(allowed, sizeof(allowed) / sizeof(allowed[0]));
+// The one allow-list: what a kernel run needs (the launcher, the host runner), and what a program's host code needs
+// besides to use the file system (its ReadFile / WriteFile: program_main.cpp). fork, exec and sockets are in neither.
+#define AKGEN_SECCOMP_RUN_CALLS                                                                                       \
+    SYS_read, SYS_write, SYS_close, SYS_fstat, SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk,                \
+        SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_rt_sigreturn, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,     \
+        SYS_sched_yield, SYS_mremap, SYS_madvise, SYS_getpid, SYS_exit, SYS_gettimeofday, SYS_getrlimit,              \
+        SYS_sigaltstack, SYS_gettid, SYS_time, SYS_futex, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,   \
+        SYS_nanosleep, SYS_exit_group, SYS_tgkill, SYS_newfstatat, SYS_getrandom, SYS_prlimit64, SYS_rseq,            \
+        SYS_set_robust_list, SYS_getuid, SYS_geteuid, SYS_getgid, SYS_getegid, SYS_fsync, SYS_fdatasync
+#define AKGEN_SECCOMP_FILE_CALLS                                                                                      \
+    SYS_open, SYS_openat, SYS_stat, SYS_lstat, SYS_access, SYS_faccessat, SYS_fcntl, SYS_getcwd, SYS_mkdir,           \
+        SYS_mkdirat, SYS_dup, SYS_dup2, SYS_dup3, SYS_ioctl, SYS_statx, SYS_readlink, SYS_readlinkat,                 \
+        SYS_getdents64, SYS_ftruncate, SYS_fadvise64, SYS_chdir
+
+// The filter of a kernel run; with `host_files`, of a program whose host code uses the file system.
+bool install_seccomp(bool host_files = false) {
+    static const int run[] = {AKGEN_SECCOMP_RUN_CALLS};
+    static const int program[] = {AKGEN_SECCOMP_RUN_CALLS, AKGEN_SECCOMP_FILE_CALLS};
+    return host_files ? install_seccomp_list(program, sizeof(program) / sizeof(program[0]))
+                      : install_seccomp_list(run, sizeof(run) / sizeof(run[0]));
 }
 
 // A seccomp filter that allows exactly the `n` system calls in `allowed` (x86-64 only; anything else traps).
@@ -60,7 +70,7 @@ bool install_seccomp_list(const int* allowed, int n) {
     return raw_syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, reinterpret_cast<long>(&prog)) == 0;
 }
 #else
-bool install_seccomp() { return false; }
+bool install_seccomp(bool = false) { return false; }
 bool install_seccomp_list(const int*, int) { return false; }
 #endif
 
