@@ -112,7 +112,7 @@ def _throughput_again(args: argparse.Namespace) -> None:
 def _hand_labelled() -> list[Any]:
     sys.path.insert(0, str(REPO))
     from akgen_lsp.errors.classify import Classifier
-    from akgen_lsp.errors.parsers import mine_log
+    from akgen_lsp.logs.mine import mine_log
     from tests.errors.conftest import LOGS, hand_labels, label_blocks
 
     clf = Classifier()
@@ -124,9 +124,9 @@ def _hand_labelled() -> list[Any]:
 
 def accuracy(args: argparse.Namespace) -> None:
     from akgen_lsp.bench.executor import ResultStore
-    from akgen_lsp.errors.blocks import ErrorBlock
     from akgen_lsp.errors.classify import Classifier
     from akgen_lsp.errors.evaluate import confusion, render_confusion
+    from akgen_lsp.logs.blocks import ErrorBlock
 
     clf = Classifier()
     labelled: list[ErrorBlock] = []
@@ -169,8 +169,8 @@ def distribution(args: argparse.Namespace) -> None:
     from akgen_lsp.errors.classify import Classifier
     from akgen_lsp.errors.distribution import distribution as dist_of
     from akgen_lsp.errors.html_report import write_html
-    from akgen_lsp.errors.parsers import mine_log
     from akgen_lsp.errors.synthesis import export_candidates
+    from akgen_lsp.logs.mine import mine_log
 
     out = Path(args.out)
     records = ResultStore(Path(args.synth) / "mutants.jsonl").load()

@@ -18,7 +18,7 @@ LAYERS = {
     "safety": -2, "trust": -1,  # the trust model's guards and policy (docs/security.md), below the settings
     "error_classes": 0, "config": 0,
     "findings": 1,
-    "ascendc": 2, "sandbox": 2,
+    "ascendc": 2, "sandbox": 2, "logs": 2,  # logs: compiler output and build logs read (docs/architecture.md)
     "sim": 3,
     "bench": 4, "model": 4,
     "check": 5, "errors": 5,  # check: one kernel checked (the worker, its process, the result)

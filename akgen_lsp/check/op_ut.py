@@ -19,7 +19,8 @@ from typing import Any
 
 from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
+from akgen_lsp.logs.gcc import parse_gcc_output
+from akgen_lsp.sim.build_cache import generated_roots
 from akgen_lsp.sim.op_test import (
     OpLayout,
     OpTestError,
@@ -69,7 +70,7 @@ def check_op_command(path: Path, op_dir: Path, command: str, timeout_s: float) -
         msg = str(exc)
         return CheckResult((Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench",
                                     error_class="harness"),), Figures.no_task(msg), time.perf_counter() - started)
-    findings = [f for f in parse_gcc_output(res.output, {}, str(path)) if f.severity == Severity.ERROR][:50]
+    findings = [f for f in parse_gcc_output(res.output, {}, str(path), generated_roots()) if f.severity == Severity.ERROR][:50]
     ok = res.returncode == 0 and not res.timed_out
     if not ok and not findings:
         tail = " ".join(res.output.strip().splitlines()[-3:])[:300] if res.output.strip() else "no output"

@@ -23,7 +23,7 @@ def _settings(arch: str | None, cann: str | None) -> Any:
 
 
 def _read_blocks(files: list[Path]) -> list[Any]:
-    from akgen_lsp.errors.blocks import BlocksFileError, read_jsonl
+    from akgen_lsp.logs.blocks import BlocksFileError, read_jsonl
 
     blocks = []
     for f in files:
@@ -55,10 +55,10 @@ def register(app: typer.Typer) -> None:
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
     ) -> None:
         """Extract error blocks from logs (one JSON line each, classified)."""
-        from akgen_lsp.errors.blocks import write_jsonl
         from akgen_lsp.errors.classify import Classifier
-        from akgen_lsp.errors.parsers import FORMATS, LogFormatError, RecordsError, mine_log
-        from akgen_lsp.errors.paths import PathMapper
+        from akgen_lsp.logs.blocks import write_jsonl
+        from akgen_lsp.logs.mine import FORMATS, LogFormatError, RecordsError, mine_log
+        from akgen_lsp.logs.paths import PathMapper
 
         if fmt not in FORMATS:
             typer.echo(f"error: --format must be one of {', '.join(FORMATS)}, not {fmt!r}", err=True)
@@ -98,11 +98,11 @@ def register(app: typer.Typer) -> None:
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
     ) -> None:
         """Classify error blocks and report the distribution of classes (per tool, task, level, model)."""
-        from akgen_lsp.errors.blocks import write_jsonl
         from akgen_lsp.errors.classify import Classifier
         from akgen_lsp.errors.distribution import distribution
         from akgen_lsp.errors.evaluate import confusion, render_confusion
         from akgen_lsp.errors.html_report import write_html
+        from akgen_lsp.logs.blocks import write_jsonl
 
         settings = _settings(None, cann)
         blocks = Classifier(cann_version=str(settings["cann.version"])).classify_all(_read_blocks(files))
@@ -137,9 +137,9 @@ def register(app: typer.Typer) -> None:
         """The diagnostic report of each block: code context, the real API, hardware facts, similar repairs."""
         from akgen_lsp.ascendc.catalog import load_catalog
         from akgen_lsp.errors.classify import Classifier
-        from akgen_lsp.errors.paths import PathMapper
         from akgen_lsp.errors.report import build_report
         from akgen_lsp.errors.store import RepairStore, RepairStoreError, default_path
+        from akgen_lsp.logs.paths import PathMapper
 
         settings = _settings(arch, cann)
         blocks = _read_blocks(files)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog, parse_version
 from akgen_lsp.ascendc.rules.akg103_cann_version import since_of
 from akgen_lsp.error_classes import Taxonomy, load_taxonomy
-from akgen_lsp.errors.blocks import ErrorBlock
+from akgen_lsp.logs.blocks import ErrorBlock
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "`": "'"})
 _NOT_FOUND = re.compile(r"no (?:member|template|type) named '(?P<a>\w+)'|'(?P<b>\w+)' is not a member of|"

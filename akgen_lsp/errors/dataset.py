@@ -39,11 +39,11 @@ from typing import Any
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.error_classes import load_taxonomy
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.classify import Classifier
 from akgen_lsp.errors.report import build_report
 from akgen_lsp.errors.samples import code_answer, repair_answer, repair_messages
 from akgen_lsp.errors.store import RepairStore, unified_diff
+from akgen_lsp.logs.blocks import ErrorBlock
 from akgen_lsp.sim.build_cache import headers_hash
 from akgen_lsp.sim.compiler import compiler_id, find_cxx
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from akgen_lsp.error_classes import Taxonomy, load_taxonomy
-from akgen_lsp.errors.blocks import ErrorBlock
+from akgen_lsp.logs.blocks import ErrorBlock
 
 TOP_SIGNATURES = 5
 

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from akgen_lsp.errors.blocks import ErrorBlock
+from akgen_lsp.logs.blocks import ErrorBlock
 
 
 def confusion(blocks: Iterable[ErrorBlock]) -> dict[str, Any]:

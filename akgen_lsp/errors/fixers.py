@@ -32,10 +32,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from akgen_lsp.config import Settings
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.report import build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
 from akgen_lsp.findings import Edit, Finding, Severity, Span, apply_edits
+from akgen_lsp.logs.blocks import ErrorBlock
 from akgen_lsp.model.backends import Backend, BackendError, GenParams, Prompt, make_backend
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec

@@ -20,8 +20,8 @@ from akgen_lsp.bench.extract import ExtractError, extract_answer
 from akgen_lsp.bench.pipeline import Candidate
 from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks
 from akgen_lsp.errors.classify import Classifier
-from akgen_lsp.errors.parsers.findings import blocks_from_finding_json
 from akgen_lsp.errors.store import unified_diff
+from akgen_lsp.logs.findings import blocks_from_finding_json
 
 
 class HistoryError(ValueError):

@@ -28,10 +28,10 @@ from akgen_lsp.bench.executor import Executor, Job, LocalPoolExecutor, ResultSto
 from akgen_lsp.bench.metrics import pass_at_k
 from akgen_lsp.bench.pipeline import Candidate
 from akgen_lsp.config import Settings, defaults
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.fixers import BrokenKernel, CandidateEdit, Fixer, get_fixer
 from akgen_lsp.errors.synthesis import SynthOptions, bench_settings
 from akgen_lsp.findings import Finding, Severity, finding_from_json
+from akgen_lsp.logs.blocks import ErrorBlock
 
 
 class CorpusError(ValueError):

@@ -25,12 +25,12 @@ from akgen_lsp.ascendc.catalog import Catalog, Entry, load_catalog
 from akgen_lsp.ascendc.syntax import parse, user_defined_names
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.error_classes import load_taxonomy
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.classify import Classifier, close_names
 from akgen_lsp.errors.context import CodeContext, code_context
-from akgen_lsp.errors.parsers.findings import block_from_finding
 from akgen_lsp.errors.store import Repair, RepairStore, default_path
 from akgen_lsp.findings import Finding
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.findings import block_from_finding
 
 _IDENT = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _QUOTED_NAME = re.compile(r"['\u2018`]([A-Za-z_]\w*)['\u2019`]")

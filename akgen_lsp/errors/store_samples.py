@@ -20,10 +20,10 @@ from pathlib import Path
 
 from akgen_lsp.config import Settings, defaults
 from akgen_lsp.error_classes import load_taxonomy
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.report import build_report
 from akgen_lsp.errors.samples import repair_answer, repair_messages
 from akgen_lsp.errors.store import Repair, RepairStore
+from akgen_lsp.logs.blocks import ErrorBlock
 
 USER_PROVENANCES = ("editor", "cli", "history", "user")
 KERNEL_CLASSES = frozenset({"api_mismatch", "hallucinated_api", "renamed_api", "dtype", "scope", "memory", "syntax",

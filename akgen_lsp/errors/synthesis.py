@@ -32,12 +32,12 @@ from akgen_lsp.bench.pipeline import Candidate, Settings
 from akgen_lsp.bench.ray_executor import RayExecutor
 from akgen_lsp.bench.tasks import Answer, Task, discover_tasks, tasks_dir
 from akgen_lsp.config import defaults
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.classify import Classifier
 from akgen_lsp.errors.mutations import OBSERVABLE, Mutation, MutationContext, mutations, pick
-from akgen_lsp.errors.parsers.findings import block_from_finding, blocks_from_finding_json
 from akgen_lsp.errors.store import unified_diff
 from akgen_lsp.findings import Severity, finding_from_json
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.findings import block_from_finding, blocks_from_finding_json
 from akgen_lsp.safety import copy_tree, read_regular
 
 MUTANT_ORIGIN = "mutant"

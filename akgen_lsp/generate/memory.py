@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 
-from akgen_lsp.errors.parsers.findings import block_from_finding
 from akgen_lsp.errors.store import Repair, RepairStore, RepairStoreError
 from akgen_lsp.findings import Finding
+from akgen_lsp.logs.findings import block_from_finding
 
 log = logging.getLogger(__name__)
 PROVENANCE = "generate"

@@ -137,7 +137,7 @@ def explain(query: str, settings: Settings, catalog: Catalog | None = None) -> d
         return _found(query, "rule", text + rule.doc.strip(), {"code": rule.code, "name": rule.name,
                                                                 "summary": rule.summary, "doc": rule.doc})
     if (m := _NPU_CODE.match(q)) is not None:
-        from akgen_lsp.errors.parsers.npu import npu_codes
+        from akgen_lsp.logs.npu import npu_codes
 
         code = npu_codes().get(int(m.group(1)))
         if code is not None:
@@ -204,8 +204,8 @@ def reports_of_log(log: Path | None, log_text: str | None, sources: list[Path], 
                    fmt: str = "auto") -> list[dict[str, Any]]:
     """The diagnostic report of each error block of a log (a compiler's, a build's, the simulator's result, the NPU
     runtime's), as `akgen errors report` makes them."""
-    from akgen_lsp.errors.parsers import mine_log
-    from akgen_lsp.errors.paths import PathMapper
+    from akgen_lsp.logs.mine import mine_log
+    from akgen_lsp.logs.paths import PathMapper
 
     mapper = PathMapper(sources)
     with tempfile.TemporaryDirectory(prefix="akgen-mcp-log-") as tmp:

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.check.result import CHECK_SOURCES, Checker, CheckResult, Status
 from akgen_lsp.config import Settings, defaults
-from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Fix, Span, apply_edits
+from akgen_lsp.logs.signature import signature
 from akgen_lsp.repair.fixers import FixContext, Proposal, propose
 from akgen_lsp.repair.verify import Verdict, repairable, verify_fix
 

@@ -32,9 +32,9 @@ from akgen_lsp.check.result import Checker, CheckResult
 from akgen_lsp.config import Settings
 from akgen_lsp.errors.report import DiagnosticReport, build_report
 from akgen_lsp.errors.samples import extract_code, repair_messages
-from akgen_lsp.errors.signature import signature
 from akgen_lsp.errors.store import RepairStore, RepairStoreError
 from akgen_lsp.findings import Finding, Severity
+from akgen_lsp.logs.signature import signature
 from akgen_lsp.model.backends.base import Backend, BackendError, GenParams, Prompt
 from akgen_lsp.model.prompts import render_chat
 from akgen_lsp.model.registry import ModelSpec

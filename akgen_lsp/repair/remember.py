@@ -8,9 +8,9 @@ import logging
 from pathlib import Path
 
 from akgen_lsp.config import Settings
-from akgen_lsp.errors.parsers.findings import block_from_finding
 from akgen_lsp.errors.store import RepairStore, RepairStoreError, location_problem
 from akgen_lsp.findings import Finding
+from akgen_lsp.logs.findings import block_from_finding
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from akgen_lsp.check.result import CHECK_SOURCES, CheckResult
-from akgen_lsp.errors.signature import signature
 from akgen_lsp.findings import Finding, Severity
+from akgen_lsp.logs.signature import signature
 from akgen_lsp.repair.edits import line_mapper
 
 

@@ -1,7 +1,7 @@
 """Compile a kernel against our headers: `compile_kernel(sources, options) -> Build`. The pieces live beside it: the
 glue (`glue.py`), the precompiled header and launcher object (`pch.py`), bisheng-syntax shadow copies (`shadow.py`),
-split AIC/AIV passes (`split.py`), the content-hash cache (`build_cache.py`) and g++ diagnostics as findings
-(`gcc_diagnostics.py`).
+split AIC/AIV passes (`split.py`), the content-hash cache (`build_cache.py`); g++ diagnostics become findings in
+`akgen_lsp/logs/gcc.py`.
 
 Cache layout (``cache_dir()``: ``$AKGEN_CACHE_DIR`` or ``platformdirs.user_cache_dir("akgen")``, then ``sim/``):
 ``pch/<key>/akgen_pch.h(.gch)``, ``launcher/<key>/launcher.o``, ``builds/<key>/{kernel,build.json}``. The build key
@@ -21,11 +21,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from akgen_lsp.findings import finding_from_json, finding_to_json
+from akgen_lsp.logs.fixits import user_file_resolver, with_fixits
+from akgen_lsp.logs.gcc import parse_gcc_output
 from akgen_lsp.sim.build_cache import (
     SYSTEM_ROOTS,
     atomic_dir,
     build_key,
     cache_dir,
+    generated_roots,
     publish,
     read_depfile,
     reusable,
@@ -35,8 +38,6 @@ from akgen_lsp.sim.build_cache import (
 )
 from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.compiler import BASE_FLAGS, INCLUDE_DIR, SIM_DIR, find_cxx, run_compiler
-from akgen_lsp.sim.fixits import user_file_resolver, with_fixits
-from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.glue import generate_glue, variants_possible
 from akgen_lsp.sim.pch import ensure_launcher, ensure_pch
 from akgen_lsp.sim.repo_layout import kernel_layout, repository_root
@@ -113,7 +114,7 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     res = run_compiler(cmd, opts.timeout_s, tmp, read)
     log = (res.stderr or "") + (res.stdout or "")
     ok = res.returncode == 0
-    findings = [] if ok else with_fixits(parse_gcc_output(log, user_files, str(sources[0])),
+    findings = [] if ok else with_fixits(parse_gcc_output(log, user_files, str(sources[0]), generated_roots()),
                                                 user_file_resolver(user_files))
     if ok and not (tmp / "kernel").is_file():
         ok = False

@@ -9,6 +9,7 @@ renamed, so concurrent builds never see half a file.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -22,7 +23,7 @@ from typing import Any
 
 from akgen_lsp.sim import cache_prune
 from akgen_lsp.sim.build_types import BuildOptions
-from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, LAUNCHER_SRC, compiler_id
+from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, LAUNCHER_SRC, SIM_DIR, compiler_id
 
 
 def cache_dir() -> Path:
@@ -31,6 +32,18 @@ def cache_dir() -> Path:
     from akgen_lsp.safety import cache_base
 
     return cache_base() / "sim"
+
+
+@functools.lru_cache(maxsize=1)
+def _generated() -> tuple[str, ...]:
+    return (str(SIM_DIR) + os.sep, str(cache_dir()) + os.sep, os.path.join(tempfile.gettempdir(), "akgen-"))
+
+
+def generated_roots(build_folders: Sequence[Path] = ()) -> tuple[str, ...]:
+    """Where files that are never the user's live, as path prefixes for `logs.gcc.parse_gcc_output`: our headers
+    and launcher, the builds' cache, the scratch folders (``akgen-*`` in the temporary folder) and `build_folders`
+    (a build's own generated files)."""
+    return (*_generated(), *(str(g) + os.sep for g in build_folders))
 
 
 

@@ -20,12 +20,14 @@ from typing import Any
 
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
+from akgen_lsp.logs.gcc import parse_gcc_output
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim.build_cache import (
     DIGESTS,
     SYSTEM_ROOTS,
     atomic_dir,
     cache_dir,
+    generated_roots,
     headers_hash,
     publish,
     read_depfile,
@@ -41,7 +43,6 @@ from akgen_lsp.sim.compiler import (
     find_cxx,
     run_compiler,
 )
-from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 
 HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
 GE_DTYPES = {
@@ -202,7 +203,8 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
         res = run_compiler([cxx, *link, *objects, "-o", str(tmp / "host_runner")], timeout_s, tmp, box_read)
     assert res is not None
     ok = res.returncode == 0
-    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main))
+    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main),
+                                                       generated_roots())
     read = [p for d in tmp.glob("*.d") for p in read_depfile(d, tmp)]
     deps = user_deps(read, [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS], box_read)
     log = res.stderr + res.stdout

@@ -39,11 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span
+from akgen_lsp.logs.gcc import parse_gcc_output
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
-from akgen_lsp.sim.build_cache import cache_dir
+from akgen_lsp.sim.build_cache import cache_dir, generated_roots
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, ToolchainError, find_cxx
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
-from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
@@ -405,7 +405,7 @@ def _build_findings(log: str, layout: OpLayout) -> list[Finding]:
     """The compiler's errors of a failed build, at their files and lines (our generated units name the user's file
     through #line)."""
     fallback = str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt")
-    found = parse_gcc_output(log, {}, fallback)
+    found = parse_gcc_output(log, {}, fallback, generated_roots())
     return [f for f in found if f.severity == Severity.ERROR][:50]
 
 

@@ -30,9 +30,18 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
+from akgen_lsp.logs.gcc import parse_gcc_output
 from akgen_lsp.sandbox import RUN_DISK_BYTES, Limits, MiB, Policy, SandboxUnavailable, run_confined
 from akgen_lsp.sim import cache_prune, cost
-from akgen_lsp.sim.build_cache import atomic_dir, cache_dir, headers_hash, publish, reusable, seal
+from akgen_lsp.sim.build_cache import (
+    atomic_dir,
+    cache_dir,
+    generated_roots,
+    headers_hash,
+    publish,
+    reusable,
+    seal,
+)
 from akgen_lsp.sim.build_types import Build
 from akgen_lsp.sim.compiler import (
     BASE_FLAGS,
@@ -46,7 +55,6 @@ from akgen_lsp.sim.compiler import (
 )
 from akgen_lsp.sim.cxx_text import active_text, code_only, launch_sites
 from akgen_lsp.sim.events import EventCheck, box_outcome, dedupe, kernel_files, read_events, valid_block
-from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.pch import ensure_object, ensure_pch
 from akgen_lsp.sim.program_units import (
     KIND_MIX,
@@ -410,7 +418,7 @@ def compile_program(path: str | Path | Sequence[str | Path], use_cache: bool = T
     user_files = {os.path.normpath(str(u)): str(u) for u in units}
     for p in [*headers, *read]:
         user_files[os.path.normpath(str(p))] = str(p)
-    findings = [] if ok else parse_gcc_output(log, user_files, str(src), [tmp])
+    findings = [] if ok else parse_gcc_output(log, user_files, str(src), generated_roots([tmp]))
     meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:],
             "deps": digests(read), "units": [str(u) for u in units]}
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from akgen_lsp.errors.blocks import ErrorBlock
+from akgen_lsp.logs.blocks import ErrorBlock
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LOGS = FIXTURES / "logs"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from akgen_lsp.errors.blocks import ErrorBlock, Note
 from akgen_lsp.errors.classify import Classifier
 from akgen_lsp.errors.evaluate import confusion, render_confusion
-from akgen_lsp.errors.parsers import mine_log
+from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.mine import mine_log
 from tests.errors.conftest import LOGS, hand_labels, label_blocks
 
 

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import re
 
-from akgen_lsp.errors.blocks import ErrorBlock
 from akgen_lsp.errors.classify import Classifier
 from akgen_lsp.errors.distribution import distribution
 from akgen_lsp.errors.html_report import render_html
-from akgen_lsp.errors.parsers import mine_log
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.mine import mine_log
 from tests.errors.conftest import LOGS
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from akgen_lsp.errors.blocks import ErrorBlock
-from akgen_lsp.errors.parsers import LogFormatError, detect_format, mine_log
-from akgen_lsp.errors.paths import PathMapper
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.mine import LogFormatError, detect_format, mine_log
+from akgen_lsp.logs.paths import PathMapper
 from tests.errors.conftest import KERNELS, LOGS
 
 

@@ -10,10 +10,10 @@ import numpy as np
 
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.config import defaults
-from akgen_lsp.errors.parsers.findings import block_from_finding
 from akgen_lsp.errors.report import build_report
-from akgen_lsp.errors.signature import signature
 from akgen_lsp.errors.store import RepairStore
+from akgen_lsp.logs.findings import block_from_finding
+from akgen_lsp.logs.signature import signature
 from akgen_lsp.sim import run_manifest
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
@@ -93,7 +93,7 @@ def test_report_of_a_real_sim_build_error_with_members_and_a_stored_repair(tmp_p
 
 
 def test_report_without_a_source_still_says_what_it_knows() -> None:
-    from akgen_lsp.errors.blocks import ErrorBlock
+    from akgen_lsp.logs.blocks import ErrorBlock
 
     b = ErrorBlock(tool="bisheng", message="no member named 'Sofmax' in namespace 'AscendC'", file="gone.cpp",
                    line=3, code="CXX")

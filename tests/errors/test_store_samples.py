@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from akgen_lsp.cli import app
-from akgen_lsp.errors.signature import signature
 from akgen_lsp.errors.store import RepairStore
+from akgen_lsp.logs.signature import signature
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((REPO / "akgen_lsp" / "errors" / "schemas" / "sft.schema.json").read_text())

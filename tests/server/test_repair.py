@@ -133,7 +133,7 @@ async def test_save_list_resolve_apply_and_the_diagnostics_clear(client: Languag
 
 
 def _signature_of(message: str) -> str:
-    from akgen_lsp.errors.signature import signature
+    from akgen_lsp.logs.signature import signature
 
     return signature(message)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from akgen_lsp.findings import Finding, Span, apply_edits
+from akgen_lsp.logs.fixits import parse_fixits, user_file_resolver, with_fixits
 from akgen_lsp.sim import run_manifest
-from akgen_lsp.sim.fixits import parse_fixits, user_file_resolver, with_fixits
 
 from .conftest import marker_line, needs_gxx
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.bench.cann.logs import parse_build_log
+from akgen_lsp.logs.cann import parse_build_log
 
 __all__ = ["BUILD_TIMEOUT_S", "CannInstall", "cann_home", "compile_succeeded", "compute_unit", "detect_cann",
            "op_description", "parse_build_log", "select_toolchain"]

@@ -415,7 +415,7 @@ def prepare_project(spec: ProjectSpec) -> list[Command]:
 
 
 # bisheng (clang) prints its fix-it hints as machine-readable lines, which the log parser turns into fixes
-# (akgen_lsp/sim/fixits.py); add_ops_compile_options is the custom-op project's own way to pass kernel options.
+# (akgen_lsp/logs/fixits.py); add_ops_compile_options is the custom-op project's own way to pass kernel options.
 FIXIT_OPTIONS = "add_ops_compile_options(ALL OPTIONS -fdiagnostics-parseable-fixits)"
 
 

@@ -1,7 +1,7 @@
 """CANN build logs in the workspace -> findings at the files they name.
 
 A custom-op build (`build.sh`, CMake, msopgen) writes logs such as ``build.log`` / ``build_out/*.log`` /
-``CMakeFiles/CMakeError.log`` into the project. When one appears or changes, `bench.cann.logs.parse_build_log`
+``CMakeFiles/CMakeError.log`` into the project. When one appears or changes, `logs.cann.parse_build_log`
 reads it (bisheng diagnostics moved to the user's line, CMake, linker, msopgen errors) and its findings are shown in
 the sources of the project it belongs to, as the ``log`` diagnostic source, until the log changes again.
 """
@@ -12,8 +12,8 @@ import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 
-from akgen_lsp.bench.cann.logs import parse_build_log
 from akgen_lsp.findings import Finding
+from akgen_lsp.logs.cann import parse_build_log
 
 LOG_SOURCE = "log"
 MAX_LOG_BYTES = 8 * 1024 * 1024

@@ -26,7 +26,7 @@ from akgen_lsp.bench.toolchain import get_toolchain
 from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.toolchain import SimToolchain
 
-LOGS = Path(__file__).parent / "fixtures" / "cann_logs"
+LOGS = Path(__file__).parent.parent.parent / "logs" / "fixtures" / "cann_logs"
 
 MSOPGEN = """#!{python}
 import json, os, shutil, sys

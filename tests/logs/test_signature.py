@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from akgen_lsp.errors.signature import signature
+from akgen_lsp.logs.signature import signature
 
 
 def test_the_issue_example_shares_one_signature() -> None:

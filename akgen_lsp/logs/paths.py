@@ -13,9 +13,8 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import akgen_lsp.sim
-
-INCLUDE_DIR = Path(akgen_lsp.sim.__file__).resolve().parent / "include"  # the simulator's Ascend C headers
+# the simulator's Ascend C headers (akgen_lsp/sim/include; found by place: this layer is below the sim)
+INCLUDE_DIR = Path(__file__).resolve().parent.parent / "sim" / "include"
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inc", ".asc", ".txt", ".cmake", ".json")
 # path pieces of files that are not the user's: toolkits, system headers, our emulation and generated glue

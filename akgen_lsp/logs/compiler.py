@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from akgen_lsp.errors.blocks import ErrorBlock, Note
-from akgen_lsp.errors.paths import PathMapper
+from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.paths import PathMapper
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})
 DIAG = re.compile(r"^\s*(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"

@@ -18,15 +18,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from akgen_lsp.errors.blocks import ErrorBlock, Note
-from akgen_lsp.errors.signature import signature
+from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.signature import signature
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-CODES_FILE = Path(__file__).resolve().parent.parent / "npu_codes.toml"
+CODES_FILE = Path(__file__).resolve().with_name("npu_codes.toml")
 
 
 @dataclass(frozen=True)

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from akgen_lsp.error_classes import classify_message
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sim.build_cache import cache_dir
-from akgen_lsp.sim.compiler import SIM_DIR
 
 _DIAG = re.compile(r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<sev>fatal error|error|warning|note):\s*"
                    r"(?P<msg>.*)$")
@@ -32,29 +27,24 @@ def classify_cxx_error(message: str) -> str:
 _SYSTEM_ROOTS = ("/usr/", "/lib/", "/opt/", "/etc/")
 
 
-@functools.lru_cache(maxsize=1)
-def _generated_roots() -> tuple[str, ...]:
-    """Where generated files live (the glue, program units, shadow copies): never the user's."""
-    return (str(SIM_DIR) + os.sep, str(cache_dir()) + os.sep, os.path.join(tempfile.gettempdir(), "akgen-"))
-
-
-def is_user_file(path: str, generated: Sequence[Path] = ()) -> bool:
-    """A file the compiler read that is the user's own: an existing file outside our headers, the system's folders
-    and the folders of generated files (`generated` adds a build's own folders). An included `.cpp`, a header in a
-    subfolder or in an `-I` folder counts, so its errors are reported where they are."""
+def is_user_file(path: str, generated: Sequence[str] = ()) -> bool:
+    """A file the compiler read that is the user's own: an existing file outside the system's folders and the
+    places of generated files and of our headers (`generated`: path prefixes, given by the sim: `sim.build_cache.
+    generated_roots`). An included `.cpp`, a header in a subfolder or in an `-I` folder counts, so its errors are
+    reported where they are."""
     p = os.path.normpath(path)
     if not os.path.isabs(p) or not os.path.isfile(p):
         return False
-    roots = (*_SYSTEM_ROOTS, *_generated_roots(), *(str(g) + os.sep for g in generated))
-    return not p.startswith(roots)
+    return not p.startswith((*_SYSTEM_ROOTS, *generated))
 
 
 def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str,
-                     generated: Sequence[Path] = ()) -> list[Finding]:
+                     generated: Sequence[str] = ()) -> list[Finding]:
     """g++ diagnostics -> findings. Errors inside our headers are moved to the user's line that led there (the last
     "required from here" / include location in the user's files); `user_files` maps absolute paths to display paths,
     and any other file of the user's that the compile read (an included `.cpp`, a header elsewhere: `is_user_file`)
-    is shown as itself. `generated`: folders of the build's generated files besides the usual ones."""
+    is shown as itself. `generated`: the path prefixes of files that are not the user's besides the system's (the
+    sim's headers, its caches and the build's own folders: `sim.build_cache.generated_roots`)."""
     findings: list[Finding] = []
     pending: tuple[str, int, int] | None = None
     lead: list[str] = []  # context lines (include chain, "In instantiation of") before the next error

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 
-from akgen_lsp.errors.blocks import ErrorBlock, Note
-from akgen_lsp.errors.paths import PathMapper
-from akgen_lsp.errors.signature import signature
+from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.paths import PathMapper
+from akgen_lsp.logs.signature import signature
 
 _CMAKE_AT = re.compile(r"^\s*CMake (?P<sev>Error|Warning)(?: \(dev\))? (?:at|in) (?P<file>.+?)(?::(?P<line>\d+))?"
                        r"(?:\s*\((?P<cmd>\w+)\))?:?\s*$")

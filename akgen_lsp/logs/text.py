@@ -12,11 +12,11 @@ import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from akgen_lsp.errors.blocks import ErrorBlock
-from akgen_lsp.errors.parsers.build_system import BuildSystemParser
-from akgen_lsp.errors.parsers.compiler import CompilerParser
-from akgen_lsp.errors.parsers.npu import NpuParser
-from akgen_lsp.errors.paths import PathMapper
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.build_system import BuildSystemParser
+from akgen_lsp.logs.compiler import CompilerParser
+from akgen_lsp.logs.npu import NpuParser
+from akgen_lsp.logs.paths import PathMapper
 
 MAX_LINE = 64 * 1024  # longer lines are cut (a minified blob in a log must not take the memory)
 

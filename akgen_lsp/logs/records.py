@@ -12,9 +12,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.errors.blocks import ErrorBlock
-from akgen_lsp.errors.parsers.findings import blocks_from_finding_json
-from akgen_lsp.errors.parsers.text import iter_lines
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.findings import blocks_from_finding_json
+from akgen_lsp.logs.text import iter_lines
 
 MAX_JSON_BYTES = 256 * 1024 * 1024
 

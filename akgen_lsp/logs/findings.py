@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from akgen_lsp.errors.blocks import ErrorBlock
-from akgen_lsp.errors.parsers.compiler import parse_compiler_text
 from akgen_lsp.findings import Finding, finding_from_json
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.compiler import parse_compiler_text
 
 
 def tool_of(f: Finding) -> str:

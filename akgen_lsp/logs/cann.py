@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from akgen_lsp.findings import Finding, Severity, Span
-from akgen_lsp.sim.fixits import with_fixits
+from akgen_lsp.logs.fixits import with_fixits
 
 _DIAG = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+):\s*"
                    r"(?P<sev>fatal error|error|warning|note):\s*(?P<msg>.*)$")
@@ -74,7 +74,7 @@ class _Mapper:
 
 
 def _compiler_finding(g: _Group, m: _Mapper) -> Finding:
-    from akgen_lsp.sim.gcc_diagnostics import classify_cxx_error
+    from akgen_lsp.logs.gcc import classify_cxx_error
 
     path, line, col = g.path, g.line, g.col
     where = m.user(path)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, TextIO
 
-from akgen_lsp.errors.signature import signature
+from akgen_lsp.logs.signature import signature
 
 RAW_LIMIT = 4000  # characters of raw log kept per block
 NOTES_LIMIT = 40

@@ -16,11 +16,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.errors.blocks import ErrorBlock, Note, group_blocks
-from akgen_lsp.errors.parsers.compiler import DIAG
-from akgen_lsp.errors.parsers.records import RecordsError, mine_bench_records, mine_lint, mine_sim_result
-from akgen_lsp.errors.parsers.text import iter_lines, mine_lines, open_binary
-from akgen_lsp.errors.paths import PathMapper
+from akgen_lsp.logs.blocks import ErrorBlock, Note, group_blocks
+from akgen_lsp.logs.compiler import DIAG
+from akgen_lsp.logs.paths import PathMapper
+from akgen_lsp.logs.records import RecordsError, mine_bench_records, mine_lint, mine_sim_result
+from akgen_lsp.logs.text import iter_lines, mine_lines, open_binary
 
 FORMATS = ("auto", "gcc", "clang", "bisheng", "cmake", "make", "ninja", "msopgen", "ld", "npu", "sim", "bench",
            "lint")
