@@ -36,12 +36,13 @@ from typing import Any
 
 from akgen_lsp import config
 from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline.record import record_findings
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
 from akgen_lsp.check.op_ut import check_op_command, check_op_ut, op_folder, op_layout_for
 from akgen_lsp.check.result import CheckResult, Figures, Status
 from akgen_lsp.check.settings import settings_of
-from akgen_lsp.findings import Finding, Span, finding_from_json
+from akgen_lsp.findings import Finding, Span
 from akgen_lsp.sandbox import MODES, use_mode
 from akgen_lsp.sim.later import later, pending, remove_later
 from akgen_lsp.sim.op_test import A2A3, DEFAULT_SOC
@@ -438,17 +439,6 @@ def check_kernel(
     findings = tuple((_named_here(f, kernel, p) if text is not None else f) for f in record_findings(rec))
     figures = dataclasses.replace(record_figures(rec, mode, arch), trace=trace)
     return CheckResult(findings, figures, time.perf_counter() - started)
-
-
-def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
-    """The findings of a candidate's record (those that do not read back are left out)."""
-    out = []
-    for f in rec.get("findings", []):
-        try:
-            out.append(finding_from_json(f))
-        except (KeyError, TypeError, ValueError):
-            continue
-    return out
 
 
 def record_figures(rec: Mapping[str, Any], mode: str, arch: str) -> Figures:

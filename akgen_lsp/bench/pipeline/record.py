@@ -13,7 +13,7 @@ from typing import Any
 
 from akgen_lsp.bench.metrics import error_class_of, task_score
 from akgen_lsp.bench.tasks import Task
-from akgen_lsp.findings import Finding, Severity, Span, finding_to_json
+from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
 
 NO_ANSWER = "no_answer"  # Candidate.origin of a task whose checkout has no reference answer
 NO_ANSWER_REASON = "the checkout has no reference answer for this task"
@@ -78,12 +78,35 @@ def _finding(code: str, message: str, path: str, error_class: str, source: str =
                    error_class=error_class)
 
 
-def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> dict[str, Any]:
+class Record(dict[str, Any]):
+    """A candidate's record: the JSON-shaped dict docs/bench.md describes (what results.jsonl holds), which also
+    keeps, in the process that filled it, the findings themselves (`record_findings` reads those, so a check in
+    that process makes no JSON round trip of its findings)."""
+
+    found: tuple[Finding, ...] = ()
+    found_json: list[dict[str, Any]] | None = None  # the ``findings`` list written with `found`
+
+
+def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
+    """The findings of a candidate's record: those `finish_record` kept when the record still holds the list it
+    wrote, else read back from the JSON (those that do not read back are left out)."""
+    if isinstance(rec, Record) and rec.found_json is not None and rec.get("findings") is rec.found_json:
+        return list(rec.found)
+    out = []
+    for f in rec.get("findings", []):
+        try:
+            out.append(finding_from_json(f))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return out
+
+
+def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> Record:
     """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
-    return {"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
+    return Record({"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
             "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, **extra, "status": "pending",
             "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0, "cases": 0,
-            "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None, "speedup": None}
+            "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None, "speedup": None})
 
 
 def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str, tm: Timings,
@@ -92,6 +115,8 @@ def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str,
     tm.total = time.perf_counter() - t_start
     rec["status"] = status
     rec["findings"] = [finding_to_json(f) for f in findings[:20]]
+    if isinstance(rec, Record):
+        rec.found, rec.found_json = tuple(findings[:20]), rec["findings"]
     rec["error_class"] = error_class_of(rec["findings"], status)
     rec["score"] = task_score(rec["passed_cases"], rec["cases"])
     rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()}, "harness": round(tm.harness, 4)}
