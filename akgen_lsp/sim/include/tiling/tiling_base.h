@@ -2,6 +2,8 @@
 // tiling strategy derives from. DoTiling() runs the steps in CANN's order: GetShapeAttrsInfo, GetPlatformInfo,
 // IsCapable (false: GRAPH_PARAM_INVALID, so the registry tries the next strategy), DoOpTiling, DoLibApiTiling,
 // GetWorkspaceSize, PostTiling, then sets the tiling key; the first step that fails ends it with its status.
+// The one implementation: the operator base library's Ops::Base::TilingBaseClass (opbase/op_common/op_host/
+// tiling_base_class.h) derives from it, so a strategy of either kind registers with TilingTemplateRegistry.
 #pragma once
 
 #include <algorithm>
@@ -20,13 +22,16 @@
 namespace optiling {
 
 struct AiCoreParams {
-    uint64_t ubSize;
-    uint64_t blockDim;
-    uint64_t aicNum;
-    uint64_t l1Size;
-    uint64_t l0aSize;
-    uint64_t l0bSize;
-    uint64_t l0cSize;
+    uint64_t ubSize = 0;
+    union {  // the block count: blockDim in the op repositories, numBlocks in the operator base library
+        uint64_t blockDim = 0;
+        uint64_t numBlocks;
+    };
+    uint64_t aicNum = 0;
+    uint64_t l1Size = 0;
+    uint64_t l0aSize = 0;
+    uint64_t l0bSize = 0;
+    uint64_t l0cSize = 0;
 };
 
 class TilingBaseClass {
@@ -36,6 +41,7 @@ public:
     virtual ~TilingBaseClass() = default;
 
     ge::graphStatus DoTiling() {
+        if (context_ == nullptr) return ge::GRAPH_FAILED;
         ge::graphStatus ret = GetShapeAttrsInfo();
         if (ret != ge::GRAPH_SUCCESS) return ret;
         ret = GetPlatformInfo();
@@ -61,10 +67,20 @@ protected:
     virtual ge::graphStatus GetShapeAttrsInfo() = 0;
     virtual ge::graphStatus DoOpTiling() = 0;
     virtual ge::graphStatus DoLibApiTiling() = 0;
-    virtual uint64_t GetTilingKey() const = 0;
+    [[nodiscard]] virtual uint64_t GetTilingKey() const = 0;
     virtual ge::graphStatus GetWorkspaceSize() = 0;
     virtual ge::graphStatus PostTiling() = 0;
     virtual void DumpTilingInfo() {}
+    int64_t DefaultTilingInfoDump() { return 0; }
+
+    // blocks for `sliceNum` vector slices when each cube core drives aiv / aic vector cores
+    static uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+    [[nodiscard]] std::string GetTilingContextDebugStr() { return ""; }
+    [[nodiscard]] std::string GetTilingDataDebugStr() const { return ""; }
 
     gert::TilingContext* context_ = nullptr;
     std::unique_ptr<platform_ascendc::PlatformAscendC> ascendcPlatform_{nullptr};
