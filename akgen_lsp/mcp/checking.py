@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,7 @@ from akgen_lsp.check.result import check_timeout
 from akgen_lsp.check.worker import CheckFailed, CheckWorker, checker_for, plain_settings
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import finding_to_json, sort_findings
-from akgen_lsp.repair.flow import FixRun, NoTask, fix_flow
-
-Say = Callable[[str], Awaitable[None]]
-
-
-async def _quiet(_message: str) -> None:
-    return None
+from akgen_lsp.repair.flow import FixRun, NoTask, Say, fix_flow, quiet
 
 
 class CheckService:
@@ -71,7 +65,7 @@ class CheckService:
                 "figures": figures, "seconds": round(result.seconds, 3), "trace": trace_file}
 
     async def fix(self, path: Path, text: str, settings: Settings, *, task: str | None = None,
-                  use_model: bool = True, say: Say = _quiet) -> FixRun:
+                  use_model: bool = True, say: Say = quiet) -> FixRun:
         """`akgen fix`'s flow (repair/flow.py) on the warm worker. Nothing is written here; raises CheckFailed when
         the kernel has no task to verify a fix against."""
         checker = checker_for(self.worker, plain_settings(settings), self.timeout(settings), task_name=task)

@@ -17,7 +17,11 @@ from akgen_lsp.check.result import Checker, CheckResult, Status
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
 
-Say = Callable[[str], Awaitable[None] | None]
+Say = Callable[[str], Awaitable[None] | None]  # how the flow tells its progress: a plain or an async function
+
+
+def quiet(_message: str) -> None:
+    """A `Say` that tells nothing."""
 
 
 class NoTask(Exception):
