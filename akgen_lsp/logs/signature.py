@@ -35,38 +35,31 @@ _PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+@-]+){2,}/?|\b[\w.-]+\.(?:cpp|cc|cxx
 _SPACES = re.compile(r"\s+")
 
 
-def _template_args(text: str) -> str:
-    """``LocalTensor<half>`` -> ``LocalTensor<T>`` (nested brackets once)."""
+def _collapse(text: str, open_: str, close: str, inside: str) -> str:
+    """Each outermost `open_` ... `close` of `text` (nested ones within) replaced by `open_ + inside + close`."""
     out, depth = [], 0
     for ch in text:
-        if ch == "<":
+        if ch == open_:
             if depth == 0:
-                out.append("<T")
+                out.append(open_ + inside)
             depth += 1
-        elif ch == ">" and depth > 0:
+        elif ch == close and depth > 0:
             depth -= 1
             if depth == 0:
-                out.append(">")
+                out.append(close)
         elif depth == 0:
             out.append(ch)
     return "".join(out)
+
+
+def _template_args(text: str) -> str:
+    """``LocalTensor<half>`` -> ``LocalTensor<T>`` (nested brackets once)."""
+    return _collapse(text, "<", ">", "T")
 
 
 def _arg_lists(text: str) -> str:
     """``Exp(LocalTensor<T>&, int)`` -> ``Exp(...)``."""
-    out, depth = [], 0
-    for ch in text:
-        if ch == "(":
-            if depth == 0:
-                out.append("(...")
-            depth += 1
-        elif ch == ")" and depth > 0:
-            depth -= 1
-            if depth == 0:
-                out.append(")")
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
+    return _collapse(text, "(", ")", "...")
 
 
 def _quoted(inner: str) -> str:

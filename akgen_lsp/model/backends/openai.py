@@ -108,16 +108,19 @@ class OpenAIBackend(Backend):
                 return resp
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError) as exc:
                 if attempt >= self.retries:
-                    raise BackendError(
-                        f"cannot reach the model server at {self.endpoint} ({type(exc).__name__}); {self._url_hint()}",
-                        "unavailable",
-                        transient=True,
-                    ) from None
+                    raise self._unreachable(exc) from None
                 await asyncio.sleep(delay)
                 delay *= 2
             except httpx.TimeoutException:
                 raise self._timeout_error() from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _unreachable(self, exc: Exception) -> BackendError:
+        return BackendError(
+            f"cannot reach the model server at {self.endpoint} ({type(exc).__name__}); {self._url_hint()}",
+            "unavailable",
+            transient=True,
+        )
 
     def _timeout_error(self) -> BackendError:
         return BackendError(
@@ -221,11 +224,7 @@ class OpenAIBackend(Backend):
                 return
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 if attempt >= self.retries:
-                    raise BackendError(
-                        f"cannot reach the model server at {self.endpoint} ({type(exc).__name__}); {self._url_hint()}",
-                        "unavailable",
-                        transient=True,
-                    ) from None
+                    raise self._unreachable(exc) from None
                 await asyncio.sleep(delay)
                 delay *= 2
             except httpx.RemoteProtocolError as exc:
