@@ -340,3 +340,37 @@ def _collect(results: Path, names: Mapping[str, str], by_id: Mapping[str, CannBe
                       "passed": len(passing), "estimate_us": {k: v for k, v in passing.items() if v is not None},
                       "failed": {int(c["case_id"]): c.get("status") for c in cases if c.get("status") != "pass"}})
         entry["score_estimated"] = cann_bench_score(bool(entry["compiled"]), passing, task.baselines)
+
+
+def check_references(checkout: Path, out: Path, tasks: Sequence[str] = ()) -> dict[str, str]:
+    """For every task of `checkout`'s tasks/ folder: can it be run? The call is mapped (`plan`), and golden.py
+    computes the reference of the task's smallest case in the box on inputs drawn as above. {task id: "ok" or why
+    not}."""
+    from akgen_lsp.bench import ref_box, reference
+
+    loaded, failed = load_cann_bench(checkout)
+    report = {tid: f"does not load: {why}" for tid, why in failed.items() if tid.startswith("tasks/")}
+    for t in loaded:
+        if t.root.parent.parent.name != "tasks" or (tasks and t.id not in tasks and t.op not in tasks):
+            continue
+        p = plan(t)
+        if p.problem:
+            report[t.id] = p.problem
+            continue
+        smallest = min(t.cases, key=case_elements)
+        root, _ = materialize(p, out, None, max_elements=None)
+        task = _load(root)
+        case = next(c for c in task.cases() if c.case_id == int(smallest["case_id"]))
+        try:
+            data, _ = ref_box.compute_case(reference, task, case, list(p.inputs) + [n for n, _, _ in p.attrs],
+                                           list(p.outputs))
+            report[t.id] = "ok" if data.outputs else "golden.py returned no tensor"
+        except (reference.ReferenceError_, reference.Skip) as exc:
+            report[t.id] = f"golden.py: {str(exc).splitlines()[-1][:300] if str(exc) else type(exc).__name__}"
+    return report
+
+
+def _load(root: Path) -> Any:
+    from akgen_lsp.bench.tasks import load_task
+
+    return load_task(root)
