@@ -56,6 +56,7 @@ class Plan:
     outputs: tuple[str, ...]
     attrs: tuple[tuple[str, str, Any], ...]  # (name, C++ type, default)
     golden_keywords: bool  # golden.py takes the attrs by their proto names
+    golden_all_keywords: bool = False  # ... and the inputs too (its parameters interleave them: scatter)
     problem: str | None = None
 
     @property
@@ -98,6 +99,7 @@ def plan(task: CannBenchTask) -> Plan:
         problem = problem or "proto.yaml names no inputs or no outputs"
     params = _golden_params(task)
     keywords = all(name in params for name, _, _ in attrs)
+    all_keywords = keywords and all(name in params for name in inputs)
     for case in task.cases:
         shapes = case.get("input_shape")
         if not isinstance(shapes, list) or not all(isinstance(s, list) and all(isinstance(d, int) for d in s)
@@ -108,7 +110,7 @@ def plan(task: CannBenchTask) -> Plan:
             problem = problem or (f"case {case.get('case_id')}: {len(shapes)} input shapes for {len(inputs)} inputs"
                                   " (a tensor list or an optional input)")
             break
-    return Plan(task, inputs, outputs, tuple(attrs), keywords, problem)
+    return Plan(task, inputs, outputs, tuple(attrs), keywords, golden_all_keywords=all_keywords, problem=problem)
 
 
 def case_elements(case: Mapping[str, Any]) -> int:
@@ -129,13 +131,17 @@ _golden = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_golden)
 _FN = getattr(_golden, {op!r})
 N_INPUTS = {n_inputs}
+INPUTS = {inputs!r}
 ATTRS = {attrs!r}
 KEYWORDS = {keywords!r}
+ALL_KEYWORDS = {all_keywords!r}
 
 
 class Model(torch.nn.Module):
     def forward(self, *args):
         tensors, attrs = args[:N_INPUTS], args[N_INPUTS:]
+        if ALL_KEYWORDS:
+            return _FN(**dict(zip(INPUTS, tensors)), **dict(zip(ATTRS, attrs)))
         if KEYWORDS:
             return _FN(*tensors, **dict(zip(ATTRS, attrs)))
         return _FN(*tensors, *attrs)
@@ -267,7 +273,8 @@ def materialize(p: Plan, dest: Path, answer: Path | None = None, max_elements: i
         shutil.copyfile(p.task.root / "desc.md", root / "api_desc.md")
     attr_names = [n for n, _, _ in p.attrs]
     (root / "validation" / "module.py").write_text(_MODULE.format(
-        op=p.task.op, n_inputs=len(p.inputs), attrs=attr_names, keywords=p.golden_keywords, kop=p.op),
+        op=p.task.op, n_inputs=len(p.inputs), inputs=list(p.inputs), attrs=attr_names, keywords=p.golden_keywords,
+        all_keywords=p.golden_all_keywords, kop=p.op),
         encoding="utf-8")
     (root / "validation" / "prepare_inputs.py").write_text(_PREPARE.format(
         attrs=[(n, d) for n, _, d in p.attrs], thresholds=THRESHOLDS, small=SMALL_VALUES), encoding="utf-8")
