@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import threading
 import time
@@ -57,8 +58,9 @@ def next_step(body: Mapping[str, Any], path: str) -> tuple[str, dict[str, Any] |
     if not tools:  # the agent's side requests (a session title)
         return "text", None, "Fix the kernel"
     last = next((str(m.get("content")) for m in reversed(messages) if m.get("role") == "tool"), "")
-    verdict = "passes on the simulator" if '"passes":true' in last.replace(" ", "") or "pass" in last[:200] \
-        else "still fails on the simulator"
+    # the check tool's summary line: "add_custom.cpp: pass, 1/1 cases pass, ..." or "...: compile_error, 0/1 ..."
+    first = last.strip().splitlines()[0] if last.strip() else ""
+    verdict = "passes on the simulator" if re.search(r"(^|:\s)pass,", first) else "still fails on the simulator"
     return "text", None, f"Done: {path} {verdict}."
 
 
