@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from akgen_lsp.bench.cannbench import answers_in, materialize, plan, run_answers
+from akgen_lsp.bench.cannbench import answers_in, check_references, materialize, plan, run_answers
 from akgen_lsp.bench.other_suites import load_cann_bench
 from akgen_lsp.bench.tasks import TaskError, load_task
 
@@ -106,3 +108,18 @@ def test_a_right_and_a_wrong_answer_run_on_the_simulator(tmp_path: Path) -> None
     assert right["score_estimated"] == pytest.approx(2 + 2 * 3 + 5 * speedup, abs=0.01)
     assert bad["compiled"] and bad["passed"] == 0 and bad["failed"]
     assert bad["score_estimated"] == 2.0  # it compiles, no case passes
+
+
+def test_which_tasks_can_be_run_and_the_command_line(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    _task(tmp_path, 1, "sigmoid")
+    _task(tmp_path, 2, "sigmoid_list", attrs="[{name: dims, type: ListInt, default: [0]}]", params=", dims=(0,)")
+    refs = check_references(tmp_path, tmp_path / "refs")
+    assert refs["level1/sigmoid"] == "ok"  # golden.py computed the smallest case in the box
+    assert "ListInt" in refs["level2/sigmoid_list"]
+    cli = [sys.executable, "-m", "akgen_lsp", "bench", "cann-bench", str(tmp_path)]
+    out = subprocess.run(cli, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "--answers DIR" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "akgen_lsp", "bench", "mkb-examples", str(tmp_path), "--size", "x"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "op:name=value" in out.stderr
