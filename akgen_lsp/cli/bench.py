@@ -180,6 +180,88 @@ def register(app: typer.Typer) -> None:
             for where, why in d["failed"].items():
                 typer.echo(f"  {where}: {why}")
 
+    @bench.command("cann-bench")
+    def cann_bench_cmd(
+        checkout: Annotated[Path, typer.Argument(help="A checkout of hicann/cann-bench.")],
+        answers: Annotated[Path | None, typer.Option("--answers", help="Kernel answers laid out level<N>/<op>/"
+                                                     "{op_kernel,op_host} (entry <op>_custom).")] = None,
+        references: Annotated[bool, typer.Option("--references", help="Say for every task whether it can be run: "
+                                                 "its call maps and golden.py computes its smallest case.")] = False,
+        task: Annotated[list[str] | None, typer.Option("--task", help="Only this task (level1/exp or exp).")] = None,
+        max_elements: Annotated[int, typer.Option("--max-elements", help="Cases with more input elements are "
+                                                  "counted, not run.")] = 1 << 22,
+        out: Annotated[Path, typer.Option("--out", help="Work folder.")] = Path("cann-bench-out"),
+        jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Run kernel answers against cann-bench tasks on the simulator (bench/cannbench.py), or check which tasks
+        can be run."""
+        from akgen_lsp.bench.cannbench import check_references, run_answers
+        from akgen_lsp.bench.tasks import TaskError
+
+        if answers is None and not references:
+            typer.echo("error: give --answers DIR (run them) or --references (which tasks can be run)", err=True)
+            raise typer.Exit(2)
+        try:
+            if references:
+                refs = check_references(checkout, out / "references", list(task or ()))
+                if as_json:
+                    typer.echo(json.dumps(refs, indent=2))
+                else:
+                    for tid, why in sorted(refs.items()):
+                        typer.echo(f"{tid}: {why}")
+                    typer.echo(f"{sum(v == 'ok' for v in refs.values())} of {len(refs)} tasks can be run")
+            if answers is not None:
+                report = run_answers(checkout, answers, out, tasks=list(task or ()), max_elements=max_elements,
+                                     jobs=jobs)
+                report.pop("load_failed", None)
+                if as_json:
+                    typer.echo(json.dumps(report, indent=2, default=str))
+                else:
+                    for tid, r in report["tasks"].items():
+                        typer.echo(f"{tid}: {r.get('error') or ''}" if "error" in r else
+                                   f"{tid}: {r.get('passed', 0)}/{r.get('run', 0)} cases pass "
+                                   f"({len(r['left_out_for_size'])} of {r['cases']} left out for size), "
+                                   f"score {r.get('score_estimated')} (estimated)")
+        except TaskError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+    @bench.command("mkb-examples")
+    def mkb_cmd(
+        checkout: Annotated[Path, typer.Argument(help="A checkout of MultiKernelBench.")],
+        size: Annotated[list[str] | None, typer.Option("--size", help="op:name=value, a size global of the "
+                                                       "reference (leaky_relu:batch_size=16; a list as 1024,8).")]
+        = None,
+        out: Annotated[Path, typer.Option("--out", help="Work folder.")] = Path("mkb-out"),
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
+        """Run MultiKernelBench's AscendC example answers against their tasks on the simulator."""
+        from akgen_lsp.bench.multikernelbench import run_examples
+        from akgen_lsp.bench.tasks import TaskError
+
+        sizes: dict[str, dict[str, Any]] = {}
+        for s in size or ():
+            try:
+                op, rest = s.split(":", 1)
+                name, value = rest.split("=", 1)
+                sizes.setdefault(op, {})[name] = [int(v) for v in value.split(",") if v] if "," in value else int(value)
+            except ValueError:
+                typer.echo(f"error: --size {s!r}: write op:name=value (leaky_relu:batch_size=16)", err=True)
+                raise typer.Exit(2) from None
+        try:
+            report = run_examples(checkout, out, sizes)
+        except TaskError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            typer.echo(json.dumps(report, indent=2, default=str))
+            return
+        for op, r in report.items():
+            why = r.get("why") or "; ".join(r.get("findings") or [])[:300]
+            typer.echo(f"{op} {r['sizes']}: {r.get('status')}, {r.get('passed', 0)}/{r.get('cases', 0)} cases pass"
+                       + (f" ({why})" if why and r.get("status") != "pass" else ""))
+
     @bench.command("report")
     def report_cmd(
         out: Annotated[Path, typer.Argument(help="The output folder of a run (with results.jsonl).")],

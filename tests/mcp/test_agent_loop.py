@@ -1,6 +1,6 @@
 """The agent loop of skills/akgen-ascendc/SKILL.md, driven through the MCP SDK's client by a scripted agent that
 reads only the tools' structured results: lint, check, explain what failed, fix (apply), check again, until every
-case passes. (A real agent over a local model: docs/agents.md says why it is not run here.)"""
+case passes. (A real agent, OpenCode over a local model: benchmarks/opencode_agent.py, docs/agents.md.)"""
 
 from __future__ import annotations
 
