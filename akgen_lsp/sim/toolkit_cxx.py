@@ -64,9 +64,10 @@ def _output_of(args: Sequence[str]) -> str | None:
     return None
 
 
-def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None]:
+def compile_args(args: Sequence[str], asc: bool, toolkit: str | None = None) -> tuple[list[str], Path | None]:
     """The compile command for our generated unit instead of the user's source (arguments after the compiler), and the
-    unit written; the arguments unchanged (and None) for what is not a C++ compile."""
+    unit written; the arguments unchanged (and None) for what is not a C++ compile. `toolkit`: the toolkit's folder
+    (default: $AKGEN_TOOLKIT, which the wrapper's script sets)."""
     src_i = _source_of(args)
     out = _output_of(args)
     if src_i < 0 or "-c" not in args or out is None:
@@ -106,7 +107,7 @@ def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None
     if not any(a.startswith("-D__NPU_ARCH__") for a in new):
         head.append(f"-D__NPU_ARCH__={arch}")
     soc = soc or _ARCH_SOC.get(arch, "Ascend910B2")
-    toolkit = os.environ.get("AKGEN_TOOLKIT")
+    toolkit = toolkit or os.environ.get("AKGEN_TOOLKIT")
     if toolkit:  # a directly started binary reads the run configuration of the SoC it was built for
         spec = Path(toolkit) / "akgen" / "specs" / f"{soc}.spec"
         unit_text += f'static const bool akgen_default_spec = ::akgen_sim::program_default_spec("{spec}");\n'

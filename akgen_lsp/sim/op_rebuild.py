@@ -1,0 +1,291 @@
+"""The warm rebuild of an operator's kernel unit test (op_test.py): after CMake built the UT once, a save recompiles
+only the objects whose inputs changed and relinks, as the toolkit's compiler wrapper would, without CMake, make and
+the wrapper's own Python start for each step.
+
+After a build through CMake, `record` writes the plan (`akgen_plan.json` in the work folder): every object's compile
+command (CMake's compile_commands.json) with the content hash of every file its compile read (g++'s dependency list:
+the source, the operator's headers, the generated tiling header; our own headers are keyed by their version), and
+each test binary's link command (CMake's link.txt). The plan is void, and CMake runs again, when anything CMake read
+changed (CMAKE_MAKEFILE_DEPENDS: the CMakeLists files, the toolkit's .cmake), when the files of the UT's folder are
+not the same (its CMakeLists globs test_<op>*.cpp), or when the compiler, our headers, the toolkit or the driver
+project changed. Correctness first: an object is reused only when every file its last compile read has the same
+content.
+
+A recompile of an object includes a precompiled header of the API (program.h and kernel_operator.h, as the object's
+own flags resolve them) when the source defines no macro before its first #include (such a macro could change what the
+API headers declare); it is built in the work folder, keyed by the compile's flags, in the background after the first
+run, so the first save does not wait for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import re
+import shlex
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from akgen_lsp.sim.build_cache import (
+    SYSTEM_ROOTS,
+    deps_unchanged,
+    file_digest,
+    headers_hash,
+    read_depfile,
+    user_deps,
+)
+from akgen_lsp.sim.compiler import INCLUDE_DIR, compiler_id
+from akgen_lsp.sim.toolkit_cxx import compile_args, link_args
+
+PLAN = "akgen_plan.json"
+Run = Callable[[Sequence[str], Path], Any]  # (argv, cwd) -> the box's Confined result
+_DEP_FLAGS = frozenset({"-MF", "-MT", "-MQ", "-o"})
+_DEFINE_FIRST = re.compile(r"^\s*#\s*(?:define|undef)\b")
+_INCLUDE = re.compile(r"^\s*#\s*include\b")
+
+
+@dataclass
+class Rebuilt:
+    """What the warm rebuild did: `ok` (False: a compile or link failed, `log` has the compiler's words),
+    the objects it compiled and the binaries it linked."""
+
+    ok: bool
+    log: str
+    compiled: list[str]
+    linked: list[str]
+
+
+def plan_key(cxx: str, toolkit: Path, driver: str) -> str:
+    return hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{toolkit}|{driver}".encode()).hexdigest()[:24]
+
+
+def _listing(ut_dir: Path) -> list[str]:
+    return sorted(p.name for p in ut_dir.iterdir()) if ut_dir.is_dir() else []
+
+
+def _cmake_inputs(build: Path) -> dict[str, str]:
+    """The files CMake read to write this build folder (CMAKE_MAKEFILE_DEPENDS), each with its content hash; the
+    system's own modules (under /usr) are left out."""
+    text = (build / "CMakeFiles" / "Makefile.cmake").read_text(encoding="utf-8", errors="replace")
+    m = re.search(r"set\(CMAKE_MAKEFILE_DEPENDS\s+(.*?)\)", text, re.S)
+    out: dict[str, str] = {}
+    for name in re.findall(r'"([^"]+)"', m.group(1) if m else ""):
+        p = Path(name) if Path(name).is_absolute() else build / name
+        if p.name == "CMakeCache.txt" or any(p.is_relative_to(r) for r in SYSTEM_ROOTS) or not p.is_file():
+            continue
+        out[str(p)] = file_digest(p)
+    return out
+
+
+def _strip_launcher(args: list[str]) -> list[str]:
+    """The compiler command without the toolkit's RULE_LAUNCH prefix (`.../akgen-cxx launch`)."""
+    if len(args) > 2 and Path(args[0]).name == "akgen-cxx" and args[1] == "launch":
+        return args[2:]
+    return args
+
+
+def _object_deps(obj: dict[str, Any], inside: Sequence[Path], build: Path) -> dict[str, str]:
+    deps = read_depfile(Path(obj["depfile"]), Path(obj["directory"]))
+    return {obj["source"]: file_digest(Path(obj["source"])),
+            **user_deps(deps, [*SYSTEM_ROOTS, INCLUDE_DIR, build], inside)}
+
+
+def _absolute_output(args: Sequence[str], out: str | Path) -> list[str]:
+    i = list(args).index("-o")
+    return [*args[:i + 1], str(out), *args[i + 2:]]
+
+
+def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Path, inside: Sequence[Path],
+           toolkit: Path) -> None:
+    """Write the plan of a build folder CMake just built (every target's objects, compile and link commands, the
+    content hashes of what they read). A build folder without compile_commands.json gets no plan."""
+    plan_path = work / PLAN
+    plan_path.unlink(missing_ok=True)
+    try:
+        entries = json.loads((build / "compile_commands.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    objects: dict[str, dict[str, Any]] = {}
+    for e in entries:
+        directory = Path(e["directory"])
+        args = _strip_launcher(e.get("arguments") or shlex.split(e["command"]))
+        out = Path(e.get("output") or args[args.index("-o") + 1])
+        out = out if out.is_absolute() else directory / out
+        obj = {"directory": str(directory), "args": args, "output": str(out), "depfile": f"{out}.d",
+               "source": str(Path(e["file"]).resolve())}
+        if not out.is_file() or not Path(obj["depfile"]).is_file():
+            continue  # not built (a library nothing links): a link that needs it voids the plan below
+        obj["deps"] = _object_deps(obj, inside, build)
+        # the flags the toolkit's wrapper gave g++ (its head: C++20, our headers, the optimisation): the
+        # precompiled header's (and the unit it writes is the one CMake's compile just wrote)
+        new, _ = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit))
+        obj["pch_flags"] = _pch_flags(new)
+        objects[str(out)] = obj
+    links: list[dict[str, Any]] = []
+    for t in targets:
+        folder = build / "tests" / "ut" / "op_kernel"
+        link = folder / "CMakeFiles" / f"{t}.dir" / "link.txt"
+        if not link.is_file():
+            return
+        args = _strip_launcher(shlex.split(link.read_text(encoding="utf-8").strip()))
+        objs = [str(folder / a) if not Path(a).is_absolute() else a for a in args if a.endswith(".o")]
+        if any(o not in objects for o in objs):
+            return  # an object CMake compiles in a way the plan does not know
+        links.append({"target": t, "directory": str(folder), "args": args, "objects": objs,
+                      "binary": str(folder / t)})
+    plan = {"key": key, "cmake": _cmake_inputs(build), "listing": _listing(ut_dir), "objects": objects,
+            "links": links}
+    tmp = plan_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(plan), encoding="utf-8")
+    tmp.replace(plan_path)
+
+
+def usable(work: Path, build: Path, key: str, ut_dir: Path) -> dict[str, Any] | None:
+    """The plan, when nothing CMake read (nor the UT folder's file names, nor the compiler, headers, toolkit or
+    driver) changed since it was written; None: CMake must run."""
+    try:
+        plan = json.loads((work / PLAN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if plan.get("key") != key or plan.get("listing") != _listing(ut_dir):
+        return None
+    if not deps_unchanged({"deps": plan.get("cmake") or {}}) or not (build / "Makefile").is_file():
+        return None
+    return plan
+
+
+def rebuild(plan: dict[str, Any], work: Path, build: Path, inside: Sequence[Path], toolkit: Path, cxx: str,
+            run: Run) -> Rebuilt:
+    """Recompile the plan's objects whose inputs changed (or that are gone) and relink the binaries that link one,
+    each step in the box through `run`; the plan is updated with what the new compiles read."""
+    log, compiled, linked = "", [], []
+    for out, obj in plan["objects"].items():
+        if Path(out).is_file() and deps_unchanged(obj):
+            continue
+        args = list(obj["args"])
+        new, _unit = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit))
+        obj["pch_flags"] = _pch_flags(new)
+        pch = _pch_for(work, cxx, obj["pch_flags"], obj["source"])
+        # the dependency file as CMake's rule writes it (compile_commands.json leaves these flags out)
+        dep = ["-MD", "-MT", str(Path(out).relative_to(build)), "-MF", obj["depfile"]]
+        res = run([args[0], *(["-include", str(pch), "-Winvalid-pch"] if pch else []), *new, *dep],
+                  Path(obj["directory"]))
+        log += res.output
+        if res.timed_out or res.returncode != 0:
+            Path(out).unlink(missing_ok=True)  # make's next run recompiles it too
+            return Rebuilt(False, log, compiled, linked)
+        obj["deps"] = _object_deps(obj, inside, build)
+        compiled.append(out)
+    for link in plan["links"]:
+        if Path(link["binary"]).is_file() and not any(o in compiled for o in link["objects"]):
+            continue
+        args = link["args"]
+        res = run([args[0], *link_args(args[1:], cxx)], Path(link["directory"]))
+        log += res.output
+        if res.timed_out or res.returncode != 0:
+            Path(link["binary"]).unlink(missing_ok=True)
+            return Rebuilt(False, log, compiled, linked)
+        linked.append(link["target"])
+    tmp = work / (PLAN + ".tmp")
+    tmp.write_text(json.dumps(plan), encoding="utf-8")
+    tmp.replace(work / PLAN)
+    return Rebuilt(True, log, compiled, linked)
+
+
+# ------------------------------------------------------------------------------------------------ precompiled header
+def _pch_flags(args: Sequence[str]) -> list[str]:
+    """A compile's flags that decide what the API headers mean: all but the output, the dependency file, the
+    source and the forced includes (which come after the precompiled header)."""
+    out: list[str] = []
+    skip = False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a in _DEP_FLAGS or a == "-include":
+            skip = True
+            continue
+        if a in ("-c", "-MD", "-MMD") or (i == len(args) - 1 and not a.startswith("-")):
+            continue
+        out.append(a)
+    return out
+
+
+def _pch_dir(work: Path, cxx: str, flags: Sequence[str]) -> Path:
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{shlex.join(flags)}".encode()).hexdigest()[:20]
+    return work / "pch" / key
+
+
+def _defines_first(source: str) -> bool:
+    """Whether the source defines or undefines a macro before its first #include (the API headers could read it)."""
+    try:
+        text = Path(source).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    for line in text.splitlines():
+        if _INCLUDE.match(line):
+            return False
+        if _DEFINE_FIRST.match(line):
+            return True
+    return False
+
+
+def _pch_for(work: Path, cxx: str, flags: Sequence[str], source: str) -> Path | None:
+    if _defines_first(source):
+        return None
+    header = _pch_dir(work, cxx, flags) / "akgen_ut_pch.h"
+    return header if (header.parent / "akgen_ut_pch.h.gch").is_file() else None
+
+
+_building: set[str] = set()
+_lock = threading.Lock()
+
+
+def build_pchs_later(plan_path: Path, work: Path, cxx: str, run: Run) -> None:
+    """Build, on a thread of its own, the precompiled header of each object of the plan under op_kernel/ (the
+    sources a save changes); the next recompile uses it once it is there."""
+    try:
+        plan = json.loads(plan_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    wanted: dict[str, tuple[list[str], str]] = {}
+    for obj in plan["objects"].values():
+        if "/op_kernel/" not in obj["source"] or "/tests/" in obj["source"] or _defines_first(obj["source"]):
+            continue
+        flags = obj.get("pch_flags")
+        if not flags:
+            continue
+        folder = _pch_dir(work, cxx, flags)
+        if not (folder / "akgen_ut_pch.h.gch").is_file():
+            wanted[str(folder)] = (flags, obj["directory"])
+    for folder, (flags, directory) in wanted.items():
+        with _lock:
+            if folder in _building:
+                continue
+            _building.add(folder)
+        threading.Thread(target=_build_pch, args=(Path(folder), cxx, flags, Path(directory), run), daemon=True,
+                         name="akgen-op-ut-pch").start()
+
+
+def _build_pch(folder: Path, cxx: str, flags: list[str], directory: Path, run: Run) -> None:
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
+        header = tmp / "akgen_ut_pch.h"
+        header.write_text('#include "akgen_sim/program.h"\n#include "kernel_operator.h"\n', encoding="utf-8")
+        res = run([cxx, *flags, "-x", "c++-header", str(header), "-o", str(tmp / "akgen_ut_pch.h.gch")], directory)
+        if res.returncode == 0 and (tmp / "akgen_ut_pch.h.gch").is_file():
+            with contextlib.suppress(OSError):
+                tmp.replace(folder)
+        shutil.rmtree(tmp, ignore_errors=True)
+    except Exception:
+        pass
+    finally:
+        with _lock:
+            _building.discard(str(folder))
