@@ -11,22 +11,19 @@ not the same (its CMakeLists globs test_<op>*.cpp), or when the compiler, our he
 project changed. Correctness first: an object is reused only when every file its last compile read has the same
 content.
 
-A recompile of an object includes a precompiled header of the API (program.h and kernel_operator.h, as the object's
-own flags resolve them) when the source defines no macro before its first #include (such a macro could change what the
-API headers declare); it is built in the work folder, keyed by the compile's flags, in the background after the first
-run, so the first save does not wait for it.
+Every compile of a UT, CMake's and these, includes a precompiled header of the API (`ensure_ut_pch`: once per
+machine and SoC) when its source defines no macro before its first #include (such a macro could change what the API
+headers declare).
 """
 
 from __future__ import annotations
 
-import contextlib
+import fcntl
 import hashlib
 import json
 import re
 import shlex
 import shutil
-import tempfile
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,20 +31,20 @@ from typing import Any
 
 from akgen_lsp.sim.build_cache import (
     SYSTEM_ROOTS,
+    atomic_dir,
+    cache_dir,
     deps_unchanged,
     file_digest,
     headers_hash,
+    publish,
     read_depfile,
     user_deps,
 )
-from akgen_lsp.sim.compiler import INCLUDE_DIR, compiler_id
+from akgen_lsp.sim.compiler import INCLUDE_DIR, OPT_FLAGS, compiler_id, run_compiler
 from akgen_lsp.sim.toolkit_cxx import compile_args, link_args
 
 PLAN = "akgen_plan.json"
 Run = Callable[[Sequence[str], Path], Any]  # (argv, cwd) -> the box's Confined result
-_DEP_FLAGS = frozenset({"-MF", "-MT", "-MQ", "-o"})
-_DEFINE_FIRST = re.compile(r"^\s*#\s*(?:define|undef)\b")
-_INCLUDE = re.compile(r"^\s*#\s*include\b")
 
 
 @dataclass
@@ -101,8 +98,7 @@ def _absolute_output(args: Sequence[str], out: str | Path) -> list[str]:
     return [*args[:i + 1], str(out), *args[i + 2:]]
 
 
-def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Path, inside: Sequence[Path],
-           toolkit: Path) -> None:
+def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Path, inside: Sequence[Path]) -> None:
     """Write the plan of a build folder CMake just built (every target's objects, compile and link commands, the
     content hashes of what they read). A build folder without compile_commands.json gets no plan."""
     plan_path = work / PLAN
@@ -122,10 +118,6 @@ def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Pa
         if not out.is_file() or not Path(obj["depfile"]).is_file():
             continue  # not built (a library nothing links): a link that needs it voids the plan below
         obj["deps"] = _object_deps(obj, inside, build)
-        # the flags the toolkit's wrapper gave g++ (its head: C++20, our headers, the optimisation): the
-        # precompiled header's (and the unit it writes is the one CMake's compile just wrote)
-        new, _ = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit))
-        obj["pch_flags"] = _pch_flags(new)
         objects[str(out)] = obj
     links: list[dict[str, Any]] = []
     for t in targets:
@@ -157,25 +149,24 @@ def usable(work: Path, build: Path, key: str, ut_dir: Path) -> dict[str, Any] | 
         return None
     if not deps_unchanged({"deps": plan.get("cmake") or {}}) or not (build / "Makefile").is_file():
         return None
+    plan["path"] = str(work / PLAN)
     return plan
 
 
-def rebuild(plan: dict[str, Any], work: Path, build: Path, inside: Sequence[Path], toolkit: Path, cxx: str,
-            run: Run) -> Rebuilt:
+def rebuild(plan: dict[str, Any], build: Path, inside: Sequence[Path], toolkit: Path, cxx: str, run: Run,
+            pch: str | None = None) -> Rebuilt:
     """Recompile the plan's objects whose inputs changed (or that are gone) and relink the binaries that link one,
-    each step in the box through `run`; the plan is updated with what the new compiles read."""
+    each step in the box through `run` (`pch`: the UT's precompiled header); the plan is updated with what the new
+    compiles read."""
     log, compiled, linked = "", [], []
     for out, obj in plan["objects"].items():
         if Path(out).is_file() and deps_unchanged(obj):
             continue
         args = list(obj["args"])
-        new, _unit = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit))
-        obj["pch_flags"] = _pch_flags(new)
-        pch = _pch_for(work, cxx, obj["pch_flags"], obj["source"])
+        new, _unit = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit), pch=pch)
         # the dependency file as CMake's rule writes it (compile_commands.json leaves these flags out)
         dep = ["-MD", "-MT", str(Path(out).relative_to(build)), "-MF", obj["depfile"]]
-        res = run([args[0], *(["-include", str(pch), "-Winvalid-pch"] if pch else []), *new, *dep],
-                  Path(obj["directory"]))
+        res = run([args[0], *new, *dep], Path(obj["directory"]))
         log += res.output
         if res.timed_out or res.returncode != 0:
             Path(out).unlink(missing_ok=True)  # make's next run recompiles it too
@@ -192,100 +183,39 @@ def rebuild(plan: dict[str, Any], work: Path, build: Path, inside: Sequence[Path
             Path(link["binary"]).unlink(missing_ok=True)
             return Rebuilt(False, log, compiled, linked)
         linked.append(link["target"])
-    tmp = work / (PLAN + ".tmp")
+    tmp = Path(plan["path"] + ".tmp")
     tmp.write_text(json.dumps(plan), encoding="utf-8")
-    tmp.replace(work / PLAN)
+    tmp.replace(plan["path"])
     return Rebuilt(True, log, compiled, linked)
 
 
 # ------------------------------------------------------------------------------------------------ precompiled header
-def _pch_flags(args: Sequence[str]) -> list[str]:
-    """A compile's flags that decide what the API headers mean: all but the output, the dependency file, the
-    source and the forced includes (which come after the precompiled header)."""
-    out: list[str] = []
-    skip = False
-    for i, a in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if a in _DEP_FLAGS or a == "-include":
-            skip = True
-            continue
-        if a in ("-c", "-MD", "-MMD") or (i == len(args) - 1 and not a.startswith("-")):
-            continue
-        out.append(a)
-    return out
-
-
-def _pch_dir(work: Path, cxx: str, flags: Sequence[str]) -> Path:
-    key = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{shlex.join(flags)}".encode()).hexdigest()[:20]
-    return work / "pch" / key
-
-
-def _defines_first(source: str) -> bool:
-    """Whether the source defines or undefines a macro before its first #include (the API headers could read it)."""
-    try:
-        text = Path(source).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return True
-    for line in text.splitlines():
-        if _INCLUDE.match(line):
-            return False
-        if _DEFINE_FIRST.match(line):
-            return True
-    return False
-
-
-def _pch_for(work: Path, cxx: str, flags: Sequence[str], source: str) -> Path | None:
-    if _defines_first(source):
-        return None
-    header = _pch_dir(work, cxx, flags) / "akgen_ut_pch.h"
-    return header if (header.parent / "akgen_ut_pch.h.gch").is_file() else None
-
-
-_building: set[str] = set()
-_lock = threading.Lock()
-
-
-def build_pchs_later(plan_path: Path, work: Path, cxx: str, run: Run) -> None:
-    """Build, on a thread of its own, the precompiled header of each object of the plan under op_kernel/ (the
-    sources a save changes); the next recompile uses it once it is there."""
-    try:
-        plan = json.loads(plan_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return
-    wanted: dict[str, tuple[list[str], str]] = {}
-    for obj in plan["objects"].values():
-        if "/op_kernel/" not in obj["source"] or "/tests/" in obj["source"] or _defines_first(obj["source"]):
-            continue
-        flags = obj.get("pch_flags")
-        if not flags:
-            continue
-        folder = _pch_dir(work, cxx, flags)
-        if not (folder / "akgen_ut_pch.h.gch").is_file():
-            wanted[str(folder)] = (flags, obj["directory"])
-    for folder, (flags, directory) in wanted.items():
-        with _lock:
-            if folder in _building:
-                continue
-            _building.add(folder)
-        threading.Thread(target=_build_pch, args=(Path(folder), cxx, flags, Path(directory), run), daemon=True,
-                         name="akgen-op-ut-pch").start()
-
-
-def _build_pch(folder: Path, cxx: str, flags: list[str], directory: Path, run: Run) -> None:
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=folder.name + ".", dir=folder.parent))
-        header = tmp / "akgen_ut_pch.h"
-        header.write_text('#include "akgen_sim/program.h"\n#include "kernel_operator.h"\n', encoding="utf-8")
-        res = run([cxx, *flags, "-x", "c++-header", str(header), "-o", str(tmp / "akgen_ut_pch.h.gch")], directory)
-        if res.returncode == 0 and (tmp / "akgen_ut_pch.h.gch").is_file():
-            with contextlib.suppress(OSError):
-                tmp.replace(folder)
-        shutil.rmtree(tmp, ignore_errors=True)
-    except Exception:
-        pass
-    finally:
-        with _lock:
-            _building.discard(str(folder))
+def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600.0) -> Path | None:
+    """The precompiled header of a kernel UT's compiles for `soc` (`akgen_sim/program.h` and `kernel_operator.h`
+    with the flags the toolkit gives every compile of a UT: C++20, our headers, the optimisation, tikicpulib's
+    defines, CMake's Debug -g), built once per machine, compiler, header version and SoC; None when it cannot be
+    built (the compiles work without it). GCC checks a header's fit at each use (the defines it reads, -g, the
+    target flags) and compiles without it when it does not fit; another -I folder does not change it, so a header
+    of the operator's own named like one of ours (kernel_operator.h) loses to ours."""
+    flags = ["-std=c++20", *OPT_FLAGS, "-isystem", str(INCLUDE_DIR), f"-D__NPU_ARCH__={arch}",
+             f"-DAKGEN_SIM_SOC={soc}", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-g"]
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{shlex.join(flags)}".encode()).hexdigest()[:24]
+    final = cache_dir() / "op-ut-pch" / key
+    header = final / "akgen_ut_pch.h"
+    if (final / "akgen_ut_pch.h.gch").is_file():
+        return header
+    final.parent.mkdir(parents=True, exist_ok=True)
+    with open(final.parent / f".{key}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; who waited finds it made
+        if (final / "akgen_ut_pch.h.gch").is_file():
+            return header
+        tmp = atomic_dir(final)
+        (tmp / "akgen_ut_pch.h").write_text('#include "akgen_sim/program.h"\n#include "kernel_operator.h"\n',
+                                            encoding="utf-8")
+        res = run_compiler([cxx, *flags, "-x", "c++-header", str(tmp / "akgen_ut_pch.h"), "-o",
+                            str(tmp / "akgen_ut_pch.h.gch")], timeout_s, tmp)
+        if res.returncode != 0 or not (tmp / "akgen_ut_pch.h.gch").is_file():
+            shutil.rmtree(tmp, ignore_errors=True)
+            return None
+        publish(tmp, final)
+    return header

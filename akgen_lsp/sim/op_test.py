@@ -24,13 +24,11 @@ compared, or its absence is said.
 from __future__ import annotations
 
 import fcntl
-import functools
 import hashlib
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -48,11 +46,11 @@ from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
+from akgen_lsp.sim.ut_python import SCRIPT_LOG, box_python, python_roots, write_shims
 
 DEFAULT_SOC = "Ascend910B1"
 A2A3 = re.compile(r"^ascend910(b|_93)", re.IGNORECASE)
 _ADD_CASE = re.compile(r"^\s*AddOps?TestCase\s*\(([^)]*)\)", re.MULTILINE)
-_SCRIPT_LOG = "akgen_ut_scripts.log"
 
 
 class OpTestError(RuntimeError):
@@ -169,51 +167,6 @@ class OpTestResult:
         out.update(cases_total=self.cases_total, cases_passed=self.cases_passed, ok=self.ok)
         out.pop("log")
         return out
-
-
-# ------------------------------------------------------------------------------------------------ the box's Python
-@functools.lru_cache(maxsize=1)
-def box_python() -> Path | None:
-    """An interpreter with numpy for the tests' data scripts: $AKGEN_UT_PYTHON (one with the repository's test
-    requirements, such as ml_dtypes), else this one, else python3 on PATH (None: none has numpy)."""
-    for exe in (os.environ.get("AKGEN_UT_PYTHON"), sys.executable, shutil.which("python3")):
-        if not exe:
-            continue
-        try:
-            ok = subprocess.run([exe, "-c", "import numpy"], capture_output=True, timeout=60).returncode == 0
-        except (OSError, subprocess.SubprocessError):
-            ok = False
-        if ok:
-            return Path(exe)
-    return None
-
-
-@functools.lru_cache(maxsize=4)
-def python_roots(exe: Path) -> list[Path]:
-    """The folders an interpreter needs to run (its prefix, its base prefix, the folder of the real binary)."""
-    code = "import sys; print(sys.prefix); print(sys.base_prefix); print(sys.executable)"
-    try:
-        out = subprocess.run([str(exe), "-c", code], capture_output=True, text=True, timeout=60).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        out = []
-    roots = [Path(p) for p in out[:2]] + [Path(os.path.realpath(exe)).parent.parent]
-    return [r for r in roots if str(r) not in ("/", "/usr")]
-
-
-def _write_shims(folder: Path, exe: Path, log: Path, reuse: bool = False) -> None:
-    """`python3` / `python` for the box's PATH: run `exe` and append the exit status, the folder, the arguments
-    and the last line of what the script wrote on stderr (an exception's) to `log`, tab-separated. `reuse`: through
-    ut_pyrun.py, which replays a script's recorded run when nothing it read changed ($AKGEN_UT_SCRIPT_CACHE)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    runner = f' "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
-    text = ("#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
-            'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
-            f'"{exe}"{runner} "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\n'
-            f'rm -f "$err"\nprintf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n')
-    for name in ("python3", "python"):
-        if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text:
-            (folder / name).write_text(text, encoding="utf-8")
-            (folder / name).chmod(0o755)
 
 
 # ------------------------------------------------------------------------------------------------ the build
@@ -342,6 +295,9 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
            "ASCEND_HOME_PATH": str(toolkit.resolve()), "CMAKE_PREFIX_PATH": str(toolkit.resolve())}
     key = op_rebuild.plan_key(cxx, toolkit.resolve(), driver)
     inside = [layout.repo_root, generated, *include_dirs]
+    pch = op_rebuild.ensure_ut_pch(cxx, soc)  # once per machine and SoC: every compile of every UT includes it
+    if pch is not None:
+        env["AKGEN_UT_PCH"] = str(pch)  # akgen-cxx's compiles in CMake's build
 
     def boxed(argv: Sequence[str], cwd: Path) -> Any:
         return run_confined(list(argv), _policy(work, read, cwd, env, timeout_s))
@@ -350,7 +306,8 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
         plan = op_rebuild.usable(work, build, key, layout.ut_dir) if configured else None
         if plan is not None:  # nothing CMake read changed: recompile what changed and relink, as the wrapper would
             res.stage = "build"
-            rebuilt = op_rebuild.rebuild(plan, work, build, inside, toolkit.resolve(), cxx, boxed)
+            rebuilt = op_rebuild.rebuild(plan, build, inside, toolkit.resolve(), cxx, boxed,
+                                         str(pch) if pch else None)
             res.log += rebuilt.log
             if not rebuilt.ok:
                 res.reason = _first_error(rebuilt.log)
@@ -361,7 +318,7 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
             (work / op_rebuild.PLAN).unlink(missing_ok=True)
             if not _cmake_build(res, layout, work, build, src, cxx, read, env, timeout_s, jobs, configured and not void):
                 return _done(res, t0)
-            op_rebuild.record(work, build, key, _targets(build), layout.ut_dir, inside, toolkit.resolve())
+            op_rebuild.record(work, build, key, _targets(build), layout.ut_dir, inside)
         res.built = True
         targets = _targets(build)
         if not targets:
@@ -371,7 +328,6 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
             return _done(res, t0)
         res.stage = "run"
         _run_cases(res, layout, work, build, targets, read, env, python, timeout_s)
-        op_rebuild.build_pchs_later(work / op_rebuild.PLAN, work, cxx, boxed)  # the next save's compile
     except SandboxUnavailable as exc:
         raise OpTestError(str(exc)) from None
     return _done(res, t0)
@@ -419,7 +375,7 @@ def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
             *(python_roots(python) if python else [])]
     shims = work / "shims"
     if python is not None:
-        _write_shims(shims, python, work / _SCRIPT_LOG)
+        write_shims(shims, python, work / SCRIPT_LOG)
     env = {"PATH": f"{shims}:{toolkit}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
            "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent), "OP_DIR": str(op_dir),
            "ASCEND_HOME_PATH": str(toolkit), "ASCEND_INSTALL_PATH": str(toolkit),
@@ -459,7 +415,7 @@ def _run_root(work: Path, repo: Path) -> Path:
             link.symlink_to(entry)
     run = root / "build" / "tests" / "ut" / "op_kernel"
     run.mkdir(parents=True, exist_ok=True)
-    for old in (*run.glob("*.gtest.json"), *run.glob("*.events.jsonl"), run / _SCRIPT_LOG):
+    for old in (*run.glob("*.gtest.json"), *run.glob("*.events.jsonl"), run / SCRIPT_LOG):
         old.unlink(missing_ok=True)  # the last run's reports
     return run
 
@@ -468,9 +424,9 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
                read: Sequence[Path], env: dict[str, str], python: Path | None, timeout_s: float) -> None:
     run = _run_root(work, layout.repo_root)
     shims = work / "shims"
-    log = run / _SCRIPT_LOG
+    log = run / SCRIPT_LOG
     if python is not None:
-        _write_shims(shims, python, log, reuse=True)
+        write_shims(shims, python, log, reuse=True)
     files = [p for p in layout.op_dir.rglob("*") if p.suffix in (*HEADER_SUFFIXES, ".cpp", ".cc") and p.is_file()]
     check = EventCheck(files, str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt"))
     reasons: list[str] = []
