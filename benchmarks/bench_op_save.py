@@ -54,8 +54,12 @@ async def series(checkout: Path, runs: int, cold: bool, gap: float, pause: float
     if not cold:  # what every operator shares, built once per machine: made before the measured session
         warm = root / "warm-up"
         shutil.copytree(REPO / "tests" / "sim" / "ops_repo", warm)
-        subprocess.run([sys.executable, "-P", "-m", "akgen_lsp", "sim", "op-test", str(warm / "math" / "axpb")],
-                       env=env, capture_output=True, timeout=1800, check=False)
+        # the SoC of the editor's check: the default arch's (the CLI's default SoC is another A2 one)
+        subprocess.run([sys.executable, "-P", "-m", "akgen_lsp", "sim", "op-test", "--soc", "Ascend910B2",
+                        str(warm / "math" / "axpb")], env=env, capture_output=True, timeout=1800, check=False)
+        subprocess.run([sys.executable, "-P", "-c", "from akgen_lsp.sim.op_rebuild import ensure_ut_pch; "
+                        "from akgen_lsp.sim.compiler import find_cxx; ensure_ut_pch(find_cxx(), 'Ascend910B2')"],
+                       env=env, capture_output=True, timeout=1800, check=False)  # a no-op on a checkout without it
     editor = Editor(workspace)
     try:
         await editor.start(env)

@@ -12,18 +12,21 @@ project changed. Correctness first: an object is reused only when every file its
 content.
 
 Every compile of a UT, CMake's and these, includes a precompiled header of the API (`ensure_ut_pch`: once per
-machine and SoC) when its source defines no macro before its first #include (such a macro could change what the API
-headers declare).
+machine and SoC, built by a process of its own the first time, so no save waits for it) when its source defines no
+macro before its first #include (such a macro could change what the API headers declare).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -190,7 +193,19 @@ def rebuild(plan: dict[str, Any], build: Path, inside: Sequence[Path], toolkit: 
 
 
 # ------------------------------------------------------------------------------------------------ precompiled header
-def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600.0) -> Path | None:
+def ut_pch(cxx: str, soc: str) -> Path | None:
+    """The UT precompiled header of `soc` when it is built; else None, and a process of its own (which outlives the
+    caller, a save's job) builds it, so that no save waits for it: the next compile uses it."""
+    header = ensure_ut_pch(cxx, soc, build=False)
+    if header is None:
+        with contextlib.suppress(OSError):
+            subprocess.Popen([sys.executable, "-m", "akgen_lsp.sim.op_rebuild", cxx, soc], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    return header
+
+
+def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600.0,
+                  build: bool = True) -> Path | None:
     """The precompiled header of a kernel UT's compiles for `soc` (`akgen_sim/program.h` and `kernel_operator.h`
     with the flags the toolkit gives every compile of a UT: C++20, our headers, the optimisation, tikicpulib's
     defines, CMake's Debug -g), built once per machine, compiler, header version and SoC; None when it cannot be
@@ -204,6 +219,8 @@ def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600
     header = final / "akgen_ut_pch.h"
     if (final / "akgen_ut_pch.h.gch").is_file():
         return header
+    if not build:
+        return None
     final.parent.mkdir(parents=True, exist_ok=True)
     with open(final.parent / f".{key}.lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time; who waited finds it made
@@ -219,3 +236,7 @@ def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600
             return None
         publish(tmp, final)
     return header
+
+
+if __name__ == "__main__":  # `python -m akgen_lsp.sim.op_rebuild CXX SOC`: build the UT precompiled header (ut_pch)
+    ensure_ut_pch(sys.argv[1], sys.argv[2])

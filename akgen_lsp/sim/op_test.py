@@ -295,7 +295,7 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
            "ASCEND_HOME_PATH": str(toolkit.resolve()), "CMAKE_PREFIX_PATH": str(toolkit.resolve())}
     key = op_rebuild.plan_key(cxx, toolkit.resolve(), driver)
     inside = [layout.repo_root, generated, *include_dirs]
-    pch = op_rebuild.ensure_ut_pch(cxx, soc)  # once per machine and SoC: every compile of every UT includes it
+    pch = op_rebuild.ut_pch(cxx, soc)  # once per machine and SoC (built aside the first time): every UT compile
     if pch is not None:
         env["AKGEN_UT_PCH"] = str(pch)  # akgen-cxx's compiles in CMake's build
 
