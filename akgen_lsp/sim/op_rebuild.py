@@ -162,34 +162,38 @@ def rebuild(plan: dict[str, Any], build: Path, inside: Sequence[Path], toolkit: 
     each step in the box through `run` (`pch`: the UT's precompiled header); the plan is updated with what the new
     compiles read."""
     log, compiled, linked = "", [], []
-    for out, obj in plan["objects"].items():
-        if Path(out).is_file() and deps_unchanged(obj):
-            continue
-        args = list(obj["args"])
-        new, _unit = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit), pch=pch)
-        # the dependency file as CMake's rule writes it (compile_commands.json leaves these flags out)
-        dep = ["-MD", "-MT", str(Path(out).relative_to(build)), "-MF", obj["depfile"]]
-        res = run([args[0], *new, *dep], Path(obj["directory"]))
-        log += res.output
-        if res.timed_out or res.returncode != 0:
-            Path(out).unlink(missing_ok=True)  # make's next run recompiles it too
-            return Rebuilt(False, log, compiled, linked)
-        obj["deps"] = _object_deps(obj, inside, build)
-        compiled.append(out)
-    for link in plan["links"]:
-        if Path(link["binary"]).is_file() and not any(o in compiled for o in link["objects"]):
-            continue
-        args = link["args"]
-        res = run([args[0], *link_args(args[1:], cxx)], Path(link["directory"]))
-        log += res.output
-        if res.timed_out or res.returncode != 0:
-            Path(link["binary"]).unlink(missing_ok=True)
-            return Rebuilt(False, log, compiled, linked)
-        linked.append(link["target"])
-    tmp = Path(plan["path"] + ".tmp")
-    tmp.write_text(json.dumps(plan), encoding="utf-8")
-    tmp.replace(plan["path"])
-    return Rebuilt(True, log, compiled, linked)
+    try:
+        for out, obj in plan["objects"].items():
+            if Path(out).is_file() and deps_unchanged(obj):
+                continue
+            args = list(obj["args"])
+            new, _unit = compile_args(_absolute_output(args[1:], out), False, toolkit=str(toolkit), pch=pch)
+            # the dependency file as CMake's rule writes it (compile_commands.json leaves these flags out)
+            dep = ["-MD", "-MT", str(Path(out).relative_to(build)), "-MF", obj["depfile"]]
+            res = run([args[0], *new, *dep], Path(obj["directory"]))
+            log += res.output
+            if res.timed_out or res.returncode != 0:
+                Path(out).unlink(missing_ok=True)  # make's next run recompiles it too
+                return Rebuilt(False, log, compiled, linked)
+            obj["deps"] = _object_deps(obj, inside, build)
+            compiled.append(out)
+        for link in plan["links"]:
+            if Path(link["binary"]).is_file() and not any(o in compiled for o in link["objects"]):
+                continue
+            args = link["args"]
+            res = run([args[0], *link_args(args[1:], cxx)], Path(link["directory"]))
+            log += res.output
+            if res.timed_out or res.returncode != 0:
+                Path(link["binary"]).unlink(missing_ok=True)  # relinked on the next save
+                return Rebuilt(False, log, compiled, linked)
+            linked.append(link["target"])
+        return Rebuilt(True, log, compiled, linked)
+    finally:
+        # what the objects compiled now read, even when a later step failed: an object on disk is never paired
+        # with the hashes of an older compile (a revert to those would reuse it)
+        tmp = Path(plan["path"] + ".tmp")
+        tmp.write_text(json.dumps(plan), encoding="utf-8")
+        tmp.replace(plan["path"])
 
 
 # ------------------------------------------------------------------------------------------------ precompiled header

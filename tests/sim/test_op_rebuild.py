@@ -49,6 +49,9 @@ def test_a_header_edit_is_rebuilt_without_cmake_and_a_cmakelists_edit_with_it(tm
     broken = run_op_test(op, work=work)
     assert not broken.built and "Built target" not in broken.log
     assert any(f.span.path == str(header) for f in broken.findings)
+    header.write_text(good, encoding="utf-8")  # back to the text of a compile before: rebuilt, not reused
+    fixed = run_op_test(op, work=work)
+    assert fixed.ok and fixed.golden == "match" and "Built target" not in fixed.log
 
 
 def _pyrun(cwd: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
