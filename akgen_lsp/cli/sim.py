@@ -154,6 +154,8 @@ def register(app: typer.Typer) -> None:
                                                    "(or a file in it).")],
         soc: Annotated[str, typer.Option("--soc", help="The SoC whose AddOpTestCase cases run.")] = "Ascend910B1",
         include: Annotated[list[Path] | None, typer.Option("-I", "--include", help="More include folders.")] = None,
+        define: Annotated[list[str] | None, typer.Option("-D", "--define", help="Macros for every compile of the "
+                                                         "UT: NAME or NAME=VALUE.")] = None,
         timeout: Annotated[float, typer.Option("--timeout", help="Seconds for each step (configure, build, a run).")]
         = 900.0,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -165,7 +167,8 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.sim.op_test import OpTestError, run_op_test
 
         try:
-            result = run_op_test(opdir, soc=soc, timeout_s=timeout, include_dirs=[p.resolve() for p in include or []])
+            result = run_op_test(opdir, soc=soc, timeout_s=timeout, include_dirs=[p.resolve() for p in include or []],
+                                 defines=list(define or []))
         except OpTestError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

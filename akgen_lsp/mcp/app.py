@@ -440,6 +440,9 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
         return _result(text, BenchResult(summary=summary, out=str(out_dir),
                                          seconds=round(time.perf_counter() - started, 3)))
 
+    from akgen_lsp.mcp.op_tool import register_op_test  # the operator's own kernel UT (op_tool.py)
+
+    register_op_test(server, state)
     _resources(server)
     return server
 

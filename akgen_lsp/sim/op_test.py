@@ -24,13 +24,11 @@ compared, or its absence is said.
 from __future__ import annotations
 
 import fcntl
-import functools
 import hashlib
 import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -41,17 +39,18 @@ from typing import Any
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.logs.gcc import parse_gcc_output
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, SandboxUnavailable, run_confined
+from akgen_lsp.sim import op_rebuild
 from akgen_lsp.sim.build_cache import cache_dir, generated_roots
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, ToolchainError, find_cxx
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
 from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
+from akgen_lsp.sim.ut_python import SCRIPT_LOG, box_python, python_roots, write_shims
 
 DEFAULT_SOC = "Ascend910B1"
 A2A3 = re.compile(r"^ascend910(b|_93)", re.IGNORECASE)
 _ADD_CASE = re.compile(r"^\s*AddOps?TestCase\s*\(([^)]*)\)", re.MULTILINE)
-_SCRIPT_LOG = "akgen_ut_scripts.log"
 
 
 class OpTestError(RuntimeError):
@@ -164,52 +163,10 @@ class OpTestResult:
         from akgen_lsp.findings import finding_to_json
 
         out = asdict(self)
-        out["findings"] = [finding_to_json(f) for f in self.findings]
+        out["findings"] = [finding_to_json(f) for f in findings_of(self)]  # as the editor shows them
         out.update(cases_total=self.cases_total, cases_passed=self.cases_passed, ok=self.ok)
         out.pop("log")
         return out
-
-
-# ------------------------------------------------------------------------------------------------ the box's Python
-@functools.lru_cache(maxsize=1)
-def box_python() -> Path | None:
-    """An interpreter with numpy for the tests' data scripts: $AKGEN_UT_PYTHON (one with the repository's test
-    requirements, such as ml_dtypes), else this one, else python3 on PATH (None: none has numpy)."""
-    for exe in (os.environ.get("AKGEN_UT_PYTHON"), sys.executable, shutil.which("python3")):
-        if not exe:
-            continue
-        try:
-            ok = subprocess.run([exe, "-c", "import numpy"], capture_output=True, timeout=60).returncode == 0
-        except (OSError, subprocess.SubprocessError):
-            ok = False
-        if ok:
-            return Path(exe)
-    return None
-
-
-@functools.lru_cache(maxsize=4)
-def python_roots(exe: Path) -> list[Path]:
-    """The folders an interpreter needs to run (its prefix, its base prefix, the folder of the real binary)."""
-    code = "import sys; print(sys.prefix); print(sys.base_prefix); print(sys.executable)"
-    try:
-        out = subprocess.run([str(exe), "-c", code], capture_output=True, text=True, timeout=60).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        out = []
-    roots = [Path(p) for p in out[:2]] + [Path(os.path.realpath(exe)).parent.parent]
-    return [r for r in roots if str(r) not in ("/", "/usr")]
-
-
-def _write_shims(folder: Path, exe: Path, log: Path) -> None:
-    """`python3` / `python` for the box's PATH: run `exe` and append the exit status, the folder, the arguments
-    and the last line of what the script wrote on stderr (an exception's) to `log`, tab-separated."""
-    folder.mkdir(parents=True, exist_ok=True)
-    text = ("#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
-            'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
-            f'"{exe}" "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\nrm -f "$err"\n'
-            f'printf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n')
-    for name in ("python3", "python"):
-        (folder / name).write_text(text, encoding="utf-8")
-        (folder / name).chmod(0o755)
 
 
 # ------------------------------------------------------------------------------------------------ the build
@@ -232,6 +189,7 @@ def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, inc
     defs = " ".join('"' + d.removeprefix("-D").replace('"', '\\"') + '"' for d in defines if d.strip())
     return (f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
             "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
+            "set(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"  # the warm rebuild's plan (op_rebuild.py)
             f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
             f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
             f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
@@ -335,23 +293,32 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     env = {"PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
            "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent),
            "ASCEND_HOME_PATH": str(toolkit.resolve()), "CMAKE_PREFIX_PATH": str(toolkit.resolve())}
+    key = op_rebuild.plan_key(cxx, toolkit.resolve(), driver)
+    inside = [layout.repo_root, generated, *include_dirs]
+    pch = op_rebuild.ut_pch(cxx, soc)  # once per machine and SoC (built aside the first time): every UT compile
+    if pch is not None:
+        env["AKGEN_UT_PCH"] = str(pch)  # akgen-cxx's compiles in CMake's build
+
+    def boxed(argv: Sequence[str], cwd: Path) -> Any:
+        return run_confined(list(argv), _policy(work, read, cwd, env, timeout_s))
+
     try:
-        # the compiler the program runtime was built with (its cache key names it)
-        steps = [["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug",
-                  f"-DCMAKE_CXX_COMPILER={shutil.which(cxx) or cxx}"],
-                 ["cmake", "--build", str(build), "--", f"-j{max(1, jobs)}", "-k"]]
-        # a configured build folder reconfigures itself when a CMakeLists it read changed (make's own rule)
-        for stage, argv in zip(("configure", "build"), steps, strict=True):
-            if stage == "configure" and configured:
-                continue
-            res.stage = stage
-            out = run_confined(argv, _policy(work, read, work, env, timeout_s))
-            res.log += out.output
-            if out.timed_out or out.returncode != 0:
-                res.reason = (f"{stage} took more than {timeout_s:.0f} s" if out.timed_out
-                              else _first_error(out.output))
-                res.findings += _build_findings(out.output, layout)
+        plan = op_rebuild.usable(work, build, key, layout.ut_dir) if configured else None
+        if plan is not None:  # nothing CMake read changed: recompile what changed and relink, as the wrapper would
+            res.stage = "build"
+            rebuilt = op_rebuild.rebuild(plan, build, inside, toolkit.resolve(), cxx, boxed,
+                                         str(pch) if pch else None)
+            res.log += rebuilt.log
+            if not rebuilt.ok:
+                res.reason = _first_error(rebuilt.log)
+                res.findings += _build_findings(rebuilt.log, layout)
                 return _done(res, t0)
+        else:
+            void = (work / op_rebuild.PLAN).is_file()  # CMake's inputs changed: configure again
+            (work / op_rebuild.PLAN).unlink(missing_ok=True)
+            if not _cmake_build(res, layout, work, build, src, cxx, read, env, timeout_s, jobs, configured and not void):
+                return _done(res, t0)
+            op_rebuild.record(work, build, key, _targets(build), layout.ut_dir, inside)
         res.built = True
         targets = _targets(build)
         if not targets:
@@ -364,6 +331,30 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     except SandboxUnavailable as exc:
         raise OpTestError(str(exc)) from None
     return _done(res, t0)
+
+
+def _cmake_build(res: OpTestResult, layout: OpLayout, work: Path, build: Path, src: Path, cxx: str,
+                 read: Sequence[Path], env: dict[str, str], timeout_s: float, jobs: int, configured: bool) -> bool:
+    """CMake's configure (unless `configured`) and build steps in the box; False (with the reason and the
+    compiler's findings in `res`) when one fails."""
+    # the compiler the program runtime was built with (its cache key names it)
+    steps = [["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug",
+              f"-DCMAKE_CXX_COMPILER={shutil.which(cxx) or cxx}"],
+             ["cmake", "--build", str(build), "--", f"-j{max(1, jobs)}", "-k"]]
+    # a configured build folder reconfigures itself when a CMakeLists it read changed (make's own rule); a void
+    # plan (the UT folder's files changed: its CMakeLists globs them) configures again
+    for stage, argv in zip(("configure", "build"), steps, strict=True):
+        if stage == "configure" and configured:
+            continue
+        res.stage = stage
+        out = run_confined(argv, _policy(work, read, work, env, timeout_s))
+        res.log += out.output
+        if out.timed_out or out.returncode != 0:
+            res.reason = (f"{stage} took more than {timeout_s:.0f} s" if out.timed_out
+                          else _first_error(out.output))
+            res.findings += _build_findings(out.output, layout)
+            return False
+    return True
 
 
 def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
@@ -384,7 +375,7 @@ def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
             *(python_roots(python) if python else [])]
     shims = work / "shims"
     if python is not None:
-        _write_shims(shims, python, work / _SCRIPT_LOG)
+        write_shims(shims, python, work / SCRIPT_LOG)
     env = {"PATH": f"{shims}:{toolkit}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
            "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent), "OP_DIR": str(op_dir),
            "ASCEND_HOME_PATH": str(toolkit), "ASCEND_INSTALL_PATH": str(toolkit),
@@ -424,7 +415,7 @@ def _run_root(work: Path, repo: Path) -> Path:
             link.symlink_to(entry)
     run = root / "build" / "tests" / "ut" / "op_kernel"
     run.mkdir(parents=True, exist_ok=True)
-    for old in (*run.glob("*.gtest.json"), *run.glob("*.events.jsonl"), run / _SCRIPT_LOG):
+    for old in (*run.glob("*.gtest.json"), *run.glob("*.events.jsonl"), run / SCRIPT_LOG):
         old.unlink(missing_ok=True)  # the last run's reports
     return run
 
@@ -433,9 +424,9 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
                read: Sequence[Path], env: dict[str, str], python: Path | None, timeout_s: float) -> None:
     run = _run_root(work, layout.repo_root)
     shims = work / "shims"
-    log = run / _SCRIPT_LOG
+    log = run / SCRIPT_LOG
     if python is not None:
-        _write_shims(shims, python, log)
+        write_shims(shims, python, log, reuse=True)
     files = [p for p in layout.op_dir.rglob("*") if p.suffix in (*HEADER_SUFFIXES, ".cpp", ".cc") and p.is_file()]
     check = EventCheck(files, str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt"))
     reasons: list[str] = []
@@ -444,7 +435,7 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
         binary = build / "tests" / "ut" / "op_kernel" / target
         report, events = run / f"{target}.gtest.json", run / f"{target}.events.jsonl"
         benv = {**env, "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin", "AKGEN_SIM_EVENTS": str(events),
-                "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}"}
+                "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}", "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts")}
         out = run_confined([str(binary)], _policy(work, read, run, benv, timeout_s, runs=True))
         res.log += out.output
         evs, _bad = read_events(events)
@@ -530,15 +521,41 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
 
 
 def findings_of(result: OpTestResult) -> list[Finding]:
-    """The result as findings for the editor: the run's findings, one per failing case (at the test file), and a
-    golden mismatch (at the kernel)."""
+    """The result as findings for the editor and agents: the run's findings, one per failing case (at its test),
+    one at the kernel entry when the UT's compare script found the outputs differ from the golden data (the cases
+    themselves ignore it), and one there when the built UT did not run to completion."""
     out = list(result.findings)
     ut = Path(result.op_dir) / "tests" / "ut" / "op_kernel"
     for c in result.cases:
         if not c.passed:
             out.append(Finding("SIM-UT-CASE", f"kernel unit test {c.name} failed: {c.message}", Span.point(
                 str(_case_file(ut, c.name)), 1), severity=Severity.ERROR, source="akgen-run", error_class="runtime"))
+    kernel = Path(result.op_dir) / "op_kernel" / f"{result.op}.cpp"
+    if result.golden == "mismatch":
+        out.append(Finding("OP-UT-GOLDEN", f"the kernel's output differs from the golden data: "
+                           f"{result.golden_detail}; the UT's cases pass because they ignore the compare script's "
+                           "exit status", Span.point(str(kernel), entry_line(kernel)), severity=Severity.ERROR,
+                           source="akgen-run", error_class="numeric"))
+    if result.built and not result.ran:
+        out.append(Finding("OP-UT-RUN", f"the kernel UT did not run to completion: {result.reason}",
+                           Span.point(str(kernel), entry_line(kernel)), severity=Severity.ERROR,
+                           source="akgen-run", error_class="runtime"))
     return out
+
+
+_ENTRY = re.compile(r'(?:extern\s*"C"\s*)?__global__\s+__aicore__\s+void\s+\w+\s*\(')
+
+
+def entry_line(path: Path) -> int:
+    """The 1-based line of the first kernel entry (`__global__ __aicore__ void name(`) of `path`, else 1."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 1
+    for i, line in enumerate(text.splitlines(), 1):
+        if _ENTRY.search(line):
+            return i
+    return 1
 
 
 def _case_file(ut: Path, name: str) -> Path:

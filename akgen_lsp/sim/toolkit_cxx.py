@@ -41,6 +41,8 @@ CANN_LIBS = frozenset({
 _STD = re.compile(r"^-std=(?:c|gnu)\+\+(?:98|03|0x|11|1y|14|1z|17)$")
 _NPU_ARCH = re.compile(r"^--npu-arch=dav-(\d+)$")
 _ARCH_SOC = {"2201": "Ascend910B2", "2002": "Ascend310P3"}
+_DEFINE_FIRST = re.compile(r"^\s*#\s*(?:define|undef)\b")
+_INCLUDE = re.compile(r"^\s*#\s*include\b")
 
 
 def _source_of(args: Sequence[str]) -> int:
@@ -64,9 +66,13 @@ def _output_of(args: Sequence[str]) -> str | None:
     return None
 
 
-def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None]:
+def compile_args(args: Sequence[str], asc: bool, toolkit: str | None = None,
+                 pch: str | None = None) -> tuple[list[str], Path | None]:
     """The compile command for our generated unit instead of the user's source (arguments after the compiler), and the
-    unit written; the arguments unchanged (and None) for what is not a C++ compile."""
+    unit written; the arguments unchanged (and None) for what is not a C++ compile. `toolkit`: the toolkit's folder
+    (default: $AKGEN_TOOLKIT, which the wrapper's script sets); `pch`: a precompiled header of the API for this
+    compile's flags (default: $AKGEN_UT_PCH, which `akgen sim op-test` sets for a kernel UT's build), included first
+    unless the source defines a macro before its first #include."""
     src_i = _source_of(args)
     out = _output_of(args)
     if src_i < 0 or "-c" not in args or out is None:
@@ -106,7 +112,7 @@ def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None
     if not any(a.startswith("-D__NPU_ARCH__") for a in new):
         head.append(f"-D__NPU_ARCH__={arch}")
     soc = soc or _ARCH_SOC.get(arch, "Ascend910B2")
-    toolkit = os.environ.get("AKGEN_TOOLKIT")
+    toolkit = toolkit or os.environ.get("AKGEN_TOOLKIT")
     if toolkit:  # a directly started binary reads the run configuration of the SoC it was built for
         spec = Path(toolkit) / "akgen" / "specs" / f"{soc}.spec"
         unit_text += f'static const bool akgen_default_spec = ::akgen_sim::program_default_spec("{spec}");\n'
@@ -116,7 +122,28 @@ def compile_args(args: Sequence[str], asc: bool) -> tuple[list[str], Path | None
     head += ["-I", str(src.parent)]
     if asc:
         head += ["-x", "c++"]
+    head += pch_for_source(pch or os.environ.get("AKGEN_UT_PCH"), src)
     return head + new, unit
+
+
+def _defines_first(source: str) -> bool:
+    """Whether the source defines or undefines a macro before its first #include (the API headers could read it)."""
+    try:
+        text = Path(source).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return True
+    for line in text.splitlines():
+        if _INCLUDE.match(line):
+            return False
+        if _DEFINE_FIRST.match(line):
+            return True
+    return False
+
+
+def pch_for_source(pch: str | None, source: Path) -> list[str]:
+    """`-include PCH` for a compile of `source`, or nothing when there is no header or the source defines a macro
+    before its first #include (the header would come before that macro)."""
+    return ["-include", pch, "-Winvalid-pch"] if pch and not _defines_first(str(source)) else []
 
 
 def link_args(args: Sequence[str], cxx: str) -> list[str]:

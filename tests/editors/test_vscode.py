@@ -22,11 +22,7 @@ import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -36,27 +32,10 @@ from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.model.tiny import literal_grammar, write_tiny_gguf
 
 from .forced import CORRECT, MAX_TOKENS, ONE_CORE, forced
-from .tools import REPO, code_server, free_port, playwright, program
-
-DRIVER = Path(__file__).with_name("vscode_e2e.mjs")
-EXTENSION = REPO / "editors" / "vscode"
+from .tools import REPO, program
+from .vscode_session import run_session
 
 pytestmark = pytest.mark.e2e
-
-
-def _vsix(tmp: Path) -> Path:
-    """The extension as a user gets it: `vsce package` of editors/vscode (or AKGEN_VSIX, a .vsix built already)."""
-    given = os.environ.get("AKGEN_VSIX")
-    if given:
-        return Path(given)
-    npm = program("npm", "install Node.js 20 and npm (apt-get install nodejs npm)")
-    if not (EXTENSION / "node_modules" / ".bin" / "vsce").exists():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION, check=True,
-                       timeout=600)
-    out = tmp / "akgen-lsp.vsix"
-    subprocess.run([npm, "exec", "--", "vsce", "package", "--no-dependencies", "-o", str(out)], cwd=EXTENSION,
-                   check=True, timeout=600, capture_output=True)
-    return out
 
 
 N_CTX = 12288  # the dynamic-shape prompt and its three-file answer (tests/generate/dynamic.py)
@@ -88,26 +67,7 @@ def _generate_tasks(workspace: Path, gguf: Path) -> None:
         (workspace / "generate" / folder / "akgen.toml").write_text("\n".join(lines) + "\n" + bench, encoding="utf-8")
 
 
-def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"code-server exited with {proc.returncode}")
-        try:
-            urllib.request.urlopen(url, timeout=2)  # loopback only
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"code-server did not answer on {url}")
-
-
 def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    node = program("node", "install Node.js 20 (apt-get install nodejs)")
-    chromium = program("chromium", "apt-get install chromium")
-    entry = code_server()
-    pw = playwright()
-    shots = Path(os.environ.get("AKGEN_E2E_ARTIFACTS") or tmp_path) / "vscode-screenshots"
-    shots.mkdir(parents=True, exist_ok=True)
     checkout = tmp_path / "checkout"
     shutil.copytree(REPO / "samples", checkout / "samples")
     gguf = write_tiny_gguf(tmp_path / "tiny.gguf")  # the registry's akgen-tiny: an inline completion model (FIM)
@@ -115,52 +75,21 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     # the generation model: no registry entry (whose 2048-token context would cap model.n_ctx)
     _generate_tasks(workspace, write_tiny_gguf(tmp_path / "forced.gguf", n_ctx=N_CTX))
     home = tmp_path / "home"
-    user, extensions = tmp_path / "user", tmp_path / "extensions"
+    node = program("node", "install Node.js 20 (apt-get install nodejs)")
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
            "XDG_DATA_HOME": str(home / ".local" / "share"), "PATH": f"{Path(node).parent}:/usr/bin:/bin"}
     env.pop("AKGEN_CXX", None)
-    vsix = _vsix(tmp_path)
     # the server of this checkout's environment (it has llama-cpp-python for the model steps), named in the user's
     # settings: a user-level place (a .venv inside the opened folder or above it is never run, Workspace Trust's
     # rule; code-server's extension host gets a login shell's PATH); test_vscode_first_hour covers no setting at all
-    (user / "User").mkdir(parents=True, exist_ok=True)
-    (user / "User" / "settings.json").write_text(json.dumps(
-        {"akgen.server.command": [str(Path(sys.executable).parent / "akgen"), "serve"]}), encoding="utf-8")
-    subprocess.run([node, str(entry), "--user-data-dir", str(user), "--extensions-dir", str(extensions),
-                    "--install-extension", str(vsix)], env=env, check=True, timeout=180, capture_output=True)
-    port = free_port()
-    log = (tmp_path / "code-server.log").open("wb")
-    proc = subprocess.Popen(
-        [node, str(entry), "--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry",
-         "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", str(user), "--extensions-dir",
-         str(extensions), str(checkout / "samples")],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    report_path = tmp_path / "report.json"
-    started = time.monotonic()
-    try:
-        _wait_http(f"http://127.0.0.1:{port}/healthz", proc)
-        driver = subprocess.run(
-            [node, str(DRIVER)],
-            env={**env, "E2E_URL": f"http://127.0.0.1:{port}/?folder={checkout / 'samples'}",
-                 "E2E_PLAYWRIGHT": str(pw), "E2E_SHOTS": str(shots), "E2E_REPORT": str(report_path),
-                 "E2E_TINY_GGUF": str(gguf), "E2E_CHROMIUM": chromium, "E2E_WORKSPACE": str(workspace),
-                 "E2E_STATIC": STATIC, "E2E_DYNAMIC": DYNAMIC},
-            capture_output=True, text=True, timeout=1500,
-        )
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-        log.close()
-    wall = time.monotonic() - started
-    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.exists() else []
+    session = run_session(tmp_path, workspace, env, {"E2E_TINY_GGUF": str(gguf), "E2E_STATIC": STATIC,
+                                                     "E2E_DYNAMIC": DYNAMIC}, "vscode-screenshots",
+                          settings={"akgen.server.command": [str(Path(sys.executable).parent / "akgen"), "serve"]})
+    report, driver = session.report, session.driver
     with capsys.disabled():
-        steps = ", ".join(f"{r['step']} {r['seconds']:.0f} s" for r in report)
-        sys.stderr.write(f"\nVS Code end-to-end: {wall:.0f} s ({steps}); screenshots in {shots}\n")
-    assert report_path.exists(), f"the driver wrote no report: {driver.stderr[-3000:]}"
-    failed = [r for r in report if not r["ok"]]
-    assert not failed, (f"{failed[0]['step']}: {failed[0]['detail'][:1500]}\nscreenshot: {failed[0].get('screenshot')}"
-                        f"\ncode-server log: {tmp_path / 'code-server.log'}")
+        sys.stderr.write(f"\nVS Code end-to-end: {session.wall:.0f} s ({session.steps()}); screenshots in "
+                         f"{session.shots}\n")
+    assert not session.failure(), session.failure()
     steps = [r["step"] for r in report]
     assert len(steps) == 13 and driver.returncode == 0, (steps, driver.stderr[-2000:])
     details = {r["step"]: r["detail"] for r in report}

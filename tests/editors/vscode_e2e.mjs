@@ -7,7 +7,9 @@
 //   E2E_REPORT       the JSON report: [{step, ok, seconds, detail, screenshot}]
 //   E2E_TINY_GGUF    a tiny GGUF for the model step
 //   E2E_WORKSPACE    the workspace folder on disk (the generate steps read what the editor saved)
-//   E2E_FLOW         "first-hour": only the first-hour steps (the carried server installed, a sample checked)
+//   E2E_FLOW         "first-hour": only the first-hour steps (the carried server installed, a sample checked);
+//                    "ops": an operator repository (E2E_OPS_KERNEL, its op_kernel/<op>.cpp; E2E_OPS_LINE / E2E_OPS_COL,
+//                    where a typed "n" makes a wrong name): its kernel UT on save, a wrong edit at its line
 //   E2E_STATIC, E2E_DYNAMIC  the kernels (relative to the workspace) of two task folders whose akgen.toml switch the
 //                    tiny model on for "Generate kernel" / "Improve performance", forced by GBNF grammars
 // Steps are one session (one editor start): each waits for what a person would see, then screenshots.
@@ -251,6 +253,58 @@ try {
         (await page.locator(".codelens-decoration").allInnerTexts()).find((t) => t.includes("cases pass")) ?? false, 30000);
       await snap("estimate-code-lens");
       return `${row} / status: ${status} / lens: ${lens} / ${seconds} s after the save`;
+    });
+  } else if (process.env.E2E_FLOW === "ops") {
+    // an operator of an ops-math-shaped repository, no akgen.toml: saving its kernel runs the operator's own kernel
+    // UT on the simulator; a wrong edit shows the compiler's error at its line, and fixing it brings the cases back
+    const kernel = env("E2E_OPS_KERNEL");
+    const name = path.basename(kernel, ".cpp");
+    const passing = async (what) => {
+      await openProblems();
+      return until(what, async () =>
+        (await problems(name)).find((x) => /\d+\/\d+ cases pass/.test(x) && x.includes("estimate")) ?? false, 900000);
+    };
+    await step("opening the operator's kernel starts the server", async () => {
+      await page.goto(env("E2E_URL"));
+      await page.waitForSelector(".monaco-workbench", { timeout: 90000 });
+      // a C++ file activates the extension (no akgen.toml in this folder); quick open's first file search in a new
+      // folder can outlast one wait on a loaded machine: a person types the name again
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await openFile(kernel);
+          break;
+        } catch (error) {
+          if (attempt >= 5) throw error;
+          await page.keyboard.press("Escape");
+        }
+      }
+      return await until("the akgen status bar item", async () => (await statusText()) || false, 120000);
+    });
+
+    await step("saving the operator's kernel runs its kernel UT", async () => {
+      await page.locator(".editor-instance .monaco-editor textarea").first().focus();
+      const saved = Date.now();
+      await page.keyboard.press("Control+S");
+      const row = await passing("the kernel UT's cases and estimate in Problems");
+      return `${row} / ${((Date.now() - saved) / 1000).toFixed(1)} s after the save`;
+    });
+
+    await step("a wrong edit shows the failure at its line", async () => {
+      const line = Number(env("E2E_OPS_LINE"));
+      const column = Number(env("E2E_OPS_COL"));
+      await goTo(line, column);
+      await page.keyboard.type("n");
+      await page.keyboard.press("Control+S");
+      await openProblems();
+      const row = await until("the compile error at its line in Problems", async () =>
+        (await problems(name)).find((x) => x.includes("xinn") && x.includes(`[Ln ${line}, `)) ?? false, 600000);
+      await snap("the-error-at-its-line");
+      await goTo(line, column + 1);
+      await page.keyboard.press("Backspace");
+      await page.keyboard.press("Control+S");
+      const back = await passing("the cases back after the fix");
+      if ((await problems(name)).some((x) => x.includes("xinn"))) throw new Error("the fixed error is still shown");
+      return `${row} / after the fix: ${back}`;
     });
   } else {
     await step("workbench and server start", async () => {

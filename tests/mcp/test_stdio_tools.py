@@ -10,7 +10,7 @@ import pytest
 from mcp import types
 from mcp_helpers import mcp_session, needs_gxx
 
-TOOLS = {"lint", "check", "fix", "explain", "report", "sim_run", "run_program", "bench"}
+TOOLS = {"lint", "check", "fix", "explain", "report", "sim_run", "run_program", "bench", "op_test"}
 AKG120 = "broken/akg120_dequeued_not_freed.cpp"
 
 
