@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.ascendc.api_facts import PRODUCT_NAME, read_signatures, read_support
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -59,6 +61,8 @@ else:  # pragma: no cover
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
 NAMES_FILE = CATALOG_DIR / "names" / "asc_devkit.tsv"
+SUPPORT_FILE = CATALOG_DIR / "names" / "asc_devkit_support.tsv"
+SIGNATURES_FILE = CATALOG_DIR / "names" / "asc_devkit_signatures.tsv"
 SCHEMA = 1
 KINDS = ("class", "method", "function", "macro", "enum", "enumerator", "type", "variable", "namespace")
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL", "none")
@@ -288,8 +292,11 @@ class Catalog:
     """All entries, indexed by qualified name, by short name and by parent class."""
 
     def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = (),
-                 names: Mapping[str, KnownName] | None = None) -> None:
+                 names: Mapping[str, KnownName] | None = None,
+                 support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> None:
         self.names: dict[str, KnownName] = dict(names or {})
+        # the API reference's product support by page name: (products supported, products not)
+        self.support: dict[str, tuple[frozenset[str], frozenset[str]]] = dict(support or {})
         self.names_by_short: dict[str, list[KnownName]] = {}
         for kn in self.names.values():
             if kn.kind in ("function", "method"):
@@ -456,6 +463,43 @@ def _entry_from_toml(raw: Mapping[str, Any], family: str, origin: str) -> Entry:
     )
 
 
+def generated_entries(path: Path, hand: set[str],
+                      support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> list[Entry]:
+    """Entries for the functions of the CANN 9.x families the hand-written files do not describe, from the
+    declarations the headers give (``catalog/names/asc_devkit_signatures.tsv``): signatures for completion, hover
+    and signature help; no description, pipe or dtypes (``extra["generated"]``)."""
+    by_name: dict[str, list[tuple[str, ...]]] = {}
+    for row in read_signatures(path):
+        if row[0] not in hand:
+            by_name.setdefault(row[0], []).append(row)
+    out: list[Entry] = []
+    for name, rows in by_name.items():
+        _name, kind, family, archs, header, _t, _s = rows[0]
+        overloads = []
+        for row in rows:
+            try:
+                overloads.append(parse_signature(row[6], template=row[5]))
+            except CatalogError:
+                continue
+        where = "only Ascend 950 (__NPU_ARCH__ 3510)" if archs == "3510" else None
+        doc = f"Declared in the CANN headers ({header})" + (f"; {where}" if where else "") + \
+            ". No hand-written description: see the Ascend C API reference."
+        # only for global names (asc_*): a short name in a namespace may title another family's page (Simt::Abs)
+        documented = (support or {}).get(name) if "::" not in name else None
+        if documented and documented[0]:
+            doc += " The reference lists it for: " + ", ".join(PRODUCT_NAME.get(p, p) for p in sorted(documented[0])) \
+                + "."
+        out.append(Entry(name=name, kind=kind, doc=doc, header=header, overloads=tuple(overloads), family=family,
+                         extra={"generated": True, "header_archs": tuple(filter(None, archs.split(",")))}))
+    # the classes whose methods these are (RegTensor), so members and completion after `.` have an owner
+    done = hand | set(by_name)
+    for cls in sorted({e.parent for e in out if e.kind == "method"} - done):
+        first = next(e for e in out if e.parent == cls)
+        out.append(Entry(name=cls, kind="class", doc=f"A class of the CANN headers ({first.header}).",
+                         header=first.header, family=first.family, extra={"generated": True}))
+    return out
+
+
 def load_catalog_dir(folder: Path) -> Catalog:
     entries: list[Entry] = []
     invented: list[Invented] = []
@@ -486,7 +530,10 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 )
             except KeyError as exc:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
-    return Catalog(entries, invented, sources, read_names(folder / "names" / NAMES_FILE.name))
+    names = read_names(folder / "names" / NAMES_FILE.name)
+    support = read_support(folder / "names" / SUPPORT_FILE.name)
+    entries.extend(generated_entries(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support))
+    return Catalog(entries, invented, sources, names, support)
 
 
 @functools.lru_cache(maxsize=1)
