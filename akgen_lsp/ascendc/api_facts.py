@@ -69,11 +69,15 @@ def read_support(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]
     out: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
     if not path.is_file():
         return out
+    shared: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}  # a few dozen distinct pairs
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
         name, yes, no = [*line.split("\t"), "", ""][:3]
-        out[name] = (frozenset(filter(None, yes.split(","))), frozenset(filter(None, no.split(","))))
+        pair = shared.get((yes, no))
+        if pair is None:
+            pair = shared[(yes, no)] = (frozenset(filter(None, yes.split(","))), frozenset(filter(None, no.split(","))))
+        out[name] = pair
     return out
 
 

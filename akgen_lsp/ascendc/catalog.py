@@ -52,7 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from akgen_lsp.ascendc.api_facts import PRODUCT_NAME, read_signatures, read_support
+from akgen_lsp.ascendc.api_facts import read_support
+from akgen_lsp.ascendc.catalog_generated import generated_facts
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -75,7 +76,7 @@ class CatalogError(ValueError):
 # ----------------------------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Param:
     name: str
     type: str
@@ -86,7 +87,7 @@ class Param:
         return f"{text} = {self.default}" if self.default is not None else text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Overload:
     signature: str
     returns: str
@@ -111,7 +112,7 @@ class Overload:
         return f"{self.template} {self.signature}".strip() if self.template else self.signature
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     name: str
     kind: str
@@ -190,6 +191,8 @@ def read_names(path: Path) -> dict[str, KnownName]:
     out: dict[str, KnownName] = {}
     if not path.is_file():
         return out
+    shared_counts: dict[str, tuple[tuple[int, int], ...]] = {}
+    shared_archs: dict[str, tuple[str, ...]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
@@ -197,12 +200,19 @@ def read_names(path: Path) -> dict[str, KnownName]:
         if len(cols) < 7:
             raise CatalogError(f"{path.name}: a line has {len(cols)} columns, not 7: {line!r}")
         name, kind, family, archs, arities, bases, header = cols[:7]
-        ar = []
-        for piece in filter(None, arities.split(";")):
-            lo, _, hi = piece.partition("-")
-            ar.append((int(lo), -1 if hi == "*" else int(hi)))
-        out[name] = KnownName(name, kind, family, tuple(filter(None, archs.split(","))), tuple(ar),
-                              tuple(filter(None, bases.split(","))), header)
+        ar = shared_counts.get(arities)
+        if ar is None:
+            counts = []
+            for piece in filter(None, arities.split(";")):
+                lo, _, hi = piece.partition("-")
+                counts.append((int(lo), -1 if hi == "*" else int(hi)))
+            ar = shared_counts[arities] = tuple(counts)
+        arch_list = shared_archs.get(archs)
+        if arch_list is None:
+            arch_list = shared_archs[archs] = tuple(sys.intern(a) for a in archs.split(",") if a)
+        # kinds, families, argument counts, arch lists and headers repeat over 30,000 lines: one object each
+        out[name] = KnownName(name, sys.intern(kind), sys.intern(family), arch_list, ar,
+                              tuple(sys.intern(b) for b in bases.split(",") if b), sys.intern(header))
     return out
 
 
@@ -253,9 +263,10 @@ def parse_param(text: str) -> Param:
     m = re.match(r"^(?P<type>.*?)(?P<name>[A-Za-z_]\w*)\s*(?P<arr>(\[[^\]]*\])*)$", text, re.S)
     if not m or not m.group("type").strip() or m.group("type").strip().endswith("::"):
         # an unnamed parameter: the whole text is its type
-        return Param("", text, default)
+        return Param("", sys.intern(text), default)
     ptype = (m.group("type") + m.group("arr")).strip()
-    return Param(m.group("name"), ptype, default)
+    # interned: thousands of parameters share a few hundred names and types (the catalog stays resident)
+    return Param(sys.intern(m.group("name")), sys.intern(ptype), None if default is None else sys.intern(default))
 
 
 def parse_signature(signature: str, form: str = "", template: str = "") -> Overload:
@@ -277,10 +288,10 @@ def parse_signature(signature: str, form: str = "", template: str = "") -> Overl
             params.append(parse_param(piece))
     return Overload(
         signature=" ".join(signature.split()),
-        returns=m.group("ret").strip(),
+        returns=sys.intern(m.group("ret").strip()),
         params=tuple(params),
         form=form,
-        template=template,
+        template=sys.intern(template),
         variadic=variadic,
     )
 
@@ -463,43 +474,6 @@ def _entry_from_toml(raw: Mapping[str, Any], family: str, origin: str) -> Entry:
     )
 
 
-def generated_entries(path: Path, hand: set[str],
-                      support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> list[Entry]:
-    """Entries for the functions of the CANN 9.x families the hand-written files do not describe, from the
-    declarations the headers give (``catalog/names/asc_devkit_signatures.tsv``): signatures for completion, hover
-    and signature help; no description, pipe or dtypes (``extra["generated"]``)."""
-    by_name: dict[str, list[tuple[str, ...]]] = {}
-    for row in read_signatures(path):
-        if row[0] not in hand:
-            by_name.setdefault(row[0], []).append(row)
-    out: list[Entry] = []
-    for name, rows in by_name.items():
-        _name, kind, family, archs, header, _t, _s = rows[0]
-        overloads = []
-        for row in rows:
-            try:
-                overloads.append(parse_signature(row[6], template=row[5]))
-            except CatalogError:
-                continue
-        where = "only Ascend 950 (__NPU_ARCH__ 3510)" if archs == "3510" else None
-        doc = f"Declared in the CANN headers ({header})" + (f"; {where}" if where else "") + \
-            ". No hand-written description: see the Ascend C API reference."
-        # only for global names (asc_*): a short name in a namespace may title another family's page (Simt::Abs)
-        documented = (support or {}).get(name) if "::" not in name else None
-        if documented and documented[0]:
-            doc += " The reference lists it for: " + ", ".join(PRODUCT_NAME.get(p, p) for p in sorted(documented[0])) \
-                + "."
-        out.append(Entry(name=name, kind=kind, doc=doc, header=header, overloads=tuple(overloads), family=family,
-                         extra={"generated": True, "header_archs": tuple(filter(None, archs.split(",")))}))
-    # the classes whose methods these are (RegTensor), so members and completion after `.` have an owner
-    done = hand | set(by_name)
-    for cls in sorted({e.parent for e in out if e.kind == "method"} - done):
-        first = next(e for e in out if e.parent == cls)
-        out.append(Entry(name=cls, kind="class", doc=f"A class of the CANN headers ({first.header}).",
-                         header=first.header, family=first.family, extra={"generated": True}))
-    return out
-
-
 def load_catalog_dir(folder: Path) -> Catalog:
     entries: list[Entry] = []
     invented: list[Invented] = []
@@ -532,7 +506,17 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
     names = read_names(folder / "names" / NAMES_FILE.name)
     support = read_support(folder / "names" / SUPPORT_FILE.name)
-    entries.extend(generated_entries(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support))
+    parsed: dict[tuple[str, str], Overload | None] = {}  # one object per declaration (Reg and MicroAPI share them)
+    for f in generated_facts(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support):
+        for key in f.declarations:
+            if key not in parsed:
+                try:
+                    parsed[key] = parse_signature(key[1], template=key[0])
+                except CatalogError:
+                    parsed[key] = None
+        overloads = tuple(ov for key in f.declarations if (ov := parsed[key]) is not None)
+        entries.append(Entry(name=f.name, kind=f.kind, doc=f.doc, header=f.header, overloads=overloads,
+                             family=f.family, extra=f.extra))
     return Catalog(entries, invented, sources, names, support)
 
 
@@ -552,7 +536,9 @@ def _cache_file(folder: Path) -> Path | None:
     root = cache_base()  # private (0700), owner and mode checked: UnsafePath otherwise
     h = hashlib.sha256()
     h.update(f"{SCHEMA}:{sys.version_info[:3]}".encode())
-    for path in (Path(__file__), *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
+    here = Path(__file__)
+    code = (here, here.with_name("catalog_generated.py"), here.with_name("api_facts.py"))
+    for path in (*code, *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return Path(root) / "catalog" / f"{h.hexdigest()[:24]}.pickle"
