@@ -21,8 +21,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from akgen_lsp.ascendc.catalog import NAMES_FILE, load_catalog
-from akgen_lsp.ascendc.header_names import NameFact, read_tree, write_names
+from akgen_lsp.ascendc.api_facts import read_doc_support, write_signatures, write_support
+from akgen_lsp.ascendc.catalog import NAMES_FILE, SIGNATURES_FILE, SUPPORT_FILE, load_catalog
+from akgen_lsp.ascendc.header_names import NameFact, read_tree, signature_rows, write_names
 
 PUBLIC_IMPL_KINDS = {"type", "enum", "enumerator", "namespace"}
 
@@ -46,6 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         write_names(facts.values(), NAMES_FILE, f"asc-devkit at {args.devkit}")
         print(f"wrote {len(facts)} names to {NAMES_FILE}")
+        rows = list(signature_rows(facts.values()))
+        write_signatures(rows, SIGNATURES_FILE, f"asc-devkit at {args.devkit}")
+        print(f"wrote {len(rows)} declarations of the CANN 9.x families to {SIGNATURES_FILE}")
+        support = read_doc_support(args.devkit / "docs" / "zh" / "api")
+        write_support(support, SUPPORT_FILE, f"asc-devkit at {args.devkit} (docs/zh/api)")
+        print(f"wrote the product support of {len(support)} documented names to {SUPPORT_FILE}")
         load_catalog.cache_clear()
     cat = load_catalog()
     names = cat.names
@@ -58,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         fam = fact.family
         total[fam] += 1
-        in_hand = fact.name in cat
+        in_hand = fact.name in cat and not cat.get(fact.name).extra.get("generated")  # type: ignore[union-attr]
         hand[fam] += in_hand
         ok = in_hand or fact.name in names
         known[fam] += ok

@@ -1,11 +1,12 @@
-"""Recall of the static synchronisation audit (AKG170-AKG173) on synthesized mutants (target: >= 90%).
+"""Recall of the static synchronisation audit (AKG170-AKG174) on synthesized mutants (target: >= 90%).
 
     nice python benchmarks/sync_recall.py [--root /work/ext] [--files 200] [--show-missed 10]
 
 Takes kernels with literal ``SetFlag<HardEvent::...>`` / ``WaitFlag`` calls (our fixture
 ``tests/ascendc/rules/fixtures/sync_good.cpp``, then files of ops-math, ops-nn and asc-devkit's examples, sorted,
 at most ``--files``), applies each mutation of `akgen_lsp.errors.mutations.sync.SYNC_OPERATORS` alone (drop a
-WaitFlag, drop a SetFlag, flip a pair's HardEvent, an early return between a SetFlag and its WaitFlag), lints the
+WaitFlag, drop a SetFlag, flip a pair's HardEvent, an early return between a SetFlag and its WaitFlag, the
+``if (i > 0)`` guard of a pipelined loop's previous-tile work made ``if (true)``), lints the
 mutant at the original's path, and counts a mutant as caught when an AKG17x finding appears that the original does
 not have (compared by code and message, so moved lines do not count). It prints recall per operator, for any
 finding and for errors only. False errors on the unmutated corpus are counted by ``benchmarks/lint_corpus.py``.

@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.ascendc.api_facts import read_support
+from akgen_lsp.ascendc.catalog_generated import generated_facts
 from akgen_lsp.ascendc.commas import split_top_level  # re-exported: completion reads it here
 
 if sys.version_info >= (3, 11):
@@ -61,6 +63,8 @@ else:  # pragma: no cover
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
 NAMES_FILE = CATALOG_DIR / "names" / "asc_devkit.tsv"
+SUPPORT_FILE = CATALOG_DIR / "names" / "asc_devkit_support.tsv"
+SIGNATURES_FILE = CATALOG_DIR / "names" / "asc_devkit_signatures.tsv"
 SCHEMA = 1
 KINDS = ("class", "method", "function", "macro", "enum", "enumerator", "type", "variable", "namespace")
 PIPES = ("S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL", "none")
@@ -73,7 +77,7 @@ class CatalogError(ValueError):
 # ----------------------------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Param:
     name: str
     type: str
@@ -84,7 +88,7 @@ class Param:
         return f"{text} = {self.default}" if self.default is not None else text
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Overload:
     signature: str
     returns: str
@@ -109,7 +113,7 @@ class Overload:
         return f"{self.template} {self.signature}".strip() if self.template else self.signature
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     name: str
     kind: str
@@ -188,6 +192,8 @@ def read_names(path: Path) -> dict[str, KnownName]:
     out: dict[str, KnownName] = {}
     if not path.is_file():
         return out
+    shared_counts: dict[str, tuple[tuple[int, int], ...]] = {}
+    shared_archs: dict[str, tuple[str, ...]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
@@ -195,12 +201,19 @@ def read_names(path: Path) -> dict[str, KnownName]:
         if len(cols) < 7:
             raise CatalogError(f"{path.name}: a line has {len(cols)} columns, not 7: {line!r}")
         name, kind, family, archs, arities, bases, header = cols[:7]
-        ar = []
-        for piece in filter(None, arities.split(";")):
-            lo, _, hi = piece.partition("-")
-            ar.append((int(lo), -1 if hi == "*" else int(hi)))
-        out[name] = KnownName(name, kind, family, tuple(filter(None, archs.split(","))), tuple(ar),
-                              tuple(filter(None, bases.split(","))), header)
+        ar = shared_counts.get(arities)
+        if ar is None:
+            counts = []
+            for piece in filter(None, arities.split(";")):
+                lo, _, hi = piece.partition("-")
+                counts.append((int(lo), -1 if hi == "*" else int(hi)))
+            ar = shared_counts[arities] = tuple(counts)
+        arch_list = shared_archs.get(archs)
+        if arch_list is None:
+            arch_list = shared_archs[archs] = tuple(sys.intern(a) for a in archs.split(",") if a)
+        # kinds, families, argument counts, arch lists and headers repeat over 30,000 lines: one object each
+        out[name] = KnownName(name, sys.intern(kind), sys.intern(family), arch_list, ar,
+                              tuple(sys.intern(b) for b in bases.split(",") if b), sys.intern(header))
     return out
 
 
@@ -223,9 +236,10 @@ def parse_param(text: str) -> Param:
     m = re.match(r"^(?P<type>.*?)(?P<name>[A-Za-z_]\w*)\s*(?P<arr>(\[[^\]]*\])*)$", text, re.S)
     if not m or not m.group("type").strip() or m.group("type").strip().endswith("::"):
         # an unnamed parameter: the whole text is its type
-        return Param("", text, default)
+        return Param("", sys.intern(text), default)
     ptype = (m.group("type") + m.group("arr")).strip()
-    return Param(m.group("name"), ptype, default)
+    # interned: thousands of parameters share a few hundred names and types (the catalog stays resident)
+    return Param(sys.intern(m.group("name")), sys.intern(ptype), None if default is None else sys.intern(default))
 
 
 def parse_signature(signature: str, form: str = "", template: str = "") -> Overload:
@@ -247,10 +261,10 @@ def parse_signature(signature: str, form: str = "", template: str = "") -> Overl
             params.append(parse_param(piece))
     return Overload(
         signature=" ".join(signature.split()),
-        returns=m.group("ret").strip(),
+        returns=sys.intern(m.group("ret").strip()),
         params=tuple(params),
         form=form,
-        template=template,
+        template=sys.intern(template),
         variadic=variadic,
     )
 
@@ -262,8 +276,11 @@ class Catalog:
     """All entries, indexed by qualified name, by short name and by parent class."""
 
     def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = (),
-                 names: Mapping[str, KnownName] | None = None) -> None:
+                 names: Mapping[str, KnownName] | None = None,
+                 support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> None:
         self.names: dict[str, KnownName] = dict(names or {})
+        # the API reference's product support by page name: (products supported, products not)
+        self.support: dict[str, tuple[frozenset[str], frozenset[str]]] = dict(support or {})
         self.names_by_short: dict[str, list[KnownName]] = {}
         for kn in self.names.values():
             if kn.kind in ("function", "method"):
@@ -460,7 +477,20 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 )
             except KeyError as exc:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
-    return Catalog(entries, invented, sources, read_names(folder / "names" / NAMES_FILE.name))
+    names = read_names(folder / "names" / NAMES_FILE.name)
+    support = read_support(folder / "names" / SUPPORT_FILE.name)
+    parsed: dict[tuple[str, str], Overload | None] = {}  # one object per declaration (Reg and MicroAPI share them)
+    for f in generated_facts(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support):
+        for key in f.declarations:
+            if key not in parsed:
+                try:
+                    parsed[key] = parse_signature(key[1], template=key[0])
+                except CatalogError:
+                    parsed[key] = None
+        overloads = tuple(ov for key in f.declarations if (ov := parsed[key]) is not None)
+        entries.append(Entry(name=f.name, kind=f.kind, doc=f.doc, header=f.header, overloads=overloads,
+                             family=f.family, extra=f.extra))
+    return Catalog(entries, invented, sources, names, support)
 
 
 @functools.lru_cache(maxsize=1)
@@ -479,7 +509,9 @@ def _cache_file(folder: Path) -> Path | None:
     root = cache_base()  # private (0700), owner and mode checked: UnsafePath otherwise
     h = hashlib.sha256()
     h.update(f"{SCHEMA}:{sys.version_info[:3]}".encode())
-    for path in (Path(__file__), *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
+    here = Path(__file__)
+    code = (here, here.with_name("catalog_generated.py"), here.with_name("api_facts.py"))
+    for path in (*code, *sorted(folder.glob("*.toml")), *sorted(folder.glob("names/*.tsv"))):
         st = path.stat()
         h.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return Path(root) / "catalog" / f"{h.hexdigest()[:24]}.pickle"

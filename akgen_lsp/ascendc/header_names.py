@@ -43,6 +43,8 @@ class NameFact:
     arities: set[tuple[int, int]] = field(default_factory=set)  # functions: (min, max) arguments; max -1: variadic
     alias: str = ""  # namespaces: the namespace this one names (MicroAPI = Reg)
     bases: set[str] = field(default_factory=set)  # classes: the short names of their bases
+    # functions: (template head, ``ret name(params)``) of each declaration, rebuilt from the tokens
+    signatures: set[tuple[str, str]] = field(default_factory=set)
 
 
 def blank_comments(text: str) -> str:
@@ -341,6 +343,7 @@ def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], fa
                 return  # a constructor
             fact = NameFact(_qual(stack, name), "method" if member else "function", family, set(archs), header)
             fact.arities.add(_arity(toks[i:]))
+            fact.signatures.add(_signature(stmt[: len(stmt) - len(toks)], before, name, toks[i:]))
             facts.append(fact)
         return
     if "=" in toks:
@@ -348,6 +351,61 @@ def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], fa
         name = toks[i - 1] if i > 0 else ""
         if re.fullmatch(r"[A-Za-z_]\w*", name) and _record_ok(name) and i >= 2:
             facts.append(NameFact(_qual(stack, name), "variable", family, set(archs), header))
+
+
+# qualifiers and attribute macros before a declaration's return type (not part of the type a user reads)
+_NOT_TYPE = {"inline", "static", "extern", "constexpr", "__inline__", "__forceinline__", "virtual", "explicit",
+             "friend", "__aicore__", "__global__", "__device__", "__host__"}
+
+
+def _signature(head: list[str], before: list[str], name: str, params: list[str]) -> tuple[str, str]:
+    """(template head, ``ret name(params)``) of a declaration from its tokens: the last ``template <...>`` of the
+    head, the return type without qualifiers and ``__x__`` / ALL-CAPS attribute macros, the parameter list up to
+    its closing parenthesis."""
+    template = ""
+    if "template" in head:
+        template = _render(head[len(head) - head[::-1].index("template") - 1:])
+    ret: list[str] = []
+    skip = 0
+    for t in before:
+        if skip:
+            skip += {"(": 1, ")": -1}.get(t, 0)
+            continue
+        if t == "__attribute__":
+            skip = -1  # the group that follows: counted from its first "("
+            continue
+        if t in _NOT_TYPE or (t.startswith("__") and t.endswith("__")) or (t.isupper() and len(t) > 3):
+            continue
+        ret.append(t)
+    if skip == -1:
+        ret = []
+    depth, end = 0, len(params)
+    for k, t in enumerate(params):
+        depth += {"(": 1, ")": -1}.get(t, 0)
+        if depth == 0:
+            end = k + 1
+            break
+    sig = f"{_render(ret)} {name}{_render(params[:end])}".strip()
+    return template, sig
+
+
+def _render(toks: list[str]) -> str:
+    """Tokens back to C++ text with the usual spacing (``const LocalTensor<T>& dst, int32_t n = 128``)."""
+    out = ""
+    prev = ""
+    for t in toks:
+        word = t[:1].isalnum() or t[:1] == "_"
+        glued = (
+            t in (",", ")", "]", "::", "&", "*", ".") or prev in ("(", "[", "::", "<", "~", ".")
+            or (t == "(" and (prev[-1:].isalnum() or prev[-1:] in ("_", ">")))
+            or (t == "<" and (prev[-1:].isalnum() or prev[-1:] == "_") and prev != "template")
+            or (t == ">" and prev != ",")
+            or (word and prev.isdigit() and t.isdigit())
+            or (prev == "-" and t[:1].isdigit() and len(out) >= 2 and out[-2] in "=(, ")  # a default `= -1`
+        )
+        out = t if not out else out + t if glued else f"{out} {t}"
+        prev = t
+    return out
 
 
 def _arity(toks: list[str]) -> tuple[int, int]:
@@ -425,8 +483,10 @@ def read_tree(root: Path) -> dict[str, NameFact]:
                     if old.family == "impl" and fact.family != "impl":
                         # the public declaration's argument counts, not those of internal overloads
                         old.family, old.header, old.arities = fact.family, fact.header, set(fact.arities)
+                        old.signatures = set(fact.signatures)
                     elif (old.family == "impl") == (fact.family == "impl"):
                         old.arities |= fact.arities
+                        old.signatures |= fact.signatures
     for name in everywhere:
         merged[name].archs = set()
     for alias in [f for f in merged.values() if f.kind == "namespace" and f.alias]:
@@ -435,8 +495,28 @@ def read_tree(root: Path) -> dict[str, NameFact]:
         for f in list(merged.values()):
             if f.name.startswith(prefix):
                 name = alias.name + "::" + f.name[len(prefix):]
-                merged.setdefault(name, NameFact(name, f.kind, f.family, set(f.archs), f.header, set(f.arities)))
+                merged.setdefault(name, NameFact(name, f.kind, f.family, set(f.archs), f.header, set(f.arities),
+                                                 signatures=set(f.signatures)))
     return merged
+
+
+NEW_FAMILIES = ("c_api", "simt_api", "tensor_api")  # CANN 9.x; with the register API (below)
+_REG = ("AscendC::MicroAPI::", "AscendC::Reg::")
+
+
+def in_new_families(fact: NameFact) -> bool:
+    """A name of the CANN 9.x families: Reg/MicroAPI, SIMT, the C API ``asc_*``, the Tensor API."""
+    return fact.family in NEW_FAMILIES or (fact.family != "impl" and fact.name.startswith(_REG))
+
+
+def signature_rows(facts: Iterable[NameFact]) -> Iterator[tuple[str, ...]]:
+    """The rows of `api_facts.write_signatures` for the functions of the CANN 9.x families."""
+    for f in facts:
+        if f.kind in ("function", "method") and in_new_families(f) and not f.name.startswith("_") \
+                and (f.name.startswith("AscendC::") or "::" not in f.name):
+            for template, sig in f.signatures:
+                yield (f.name, f.kind, f.family, ",".join(sorted(f.archs)), f.header.removeprefix("include/"),
+                       template, sig)
 
 
 def write_names(facts: Iterable[NameFact], path: Path, source: str) -> None:

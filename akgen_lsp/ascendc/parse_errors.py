@@ -24,13 +24,20 @@ _FUNCTION = ("function_definition", "lambda_expression")
 _CLASS = ("class_specifier", "struct_specifier", "union_specifier")
 
 
+# a line's last code character first (a character class: the scan is quick), then whether the token is ::, -> or .
+_LAST_CHAR = re.compile(r"[:>.][ \t]*$", re.M)
 _UNFINISHED = re.compile(r"(?:::|->|(?<![.\d])\.)[ \t]*$", re.M)
 
 
 def unfinished_lines(parsed: ParsedFile) -> list[int]:
     """0-based rows whose code (comments and strings blanked) ends with ``::``, ``.`` or ``->``."""
     code = parsed.code
-    return [code.count("\n", 0, m.start()) for m in _UNFINISHED.finditer(code)]
+    out: list[int] = []
+    for m in _LAST_CHAR.finditer(code):
+        at = m.start()
+        if _UNFINISHED.match(code, max(at - 1, 0)) or _UNFINISHED.match(code, at):
+            out.append(code.count("\n", 0, at))
+    return out
 
 
 class BrokenRegions:

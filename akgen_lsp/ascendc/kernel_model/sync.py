@@ -27,9 +27,10 @@ if TYPE_CHECKING:
 PIPES = ("MTE1", "MTE2", "MTE3", "FIX", "V", "M", "S")
 _EVENT_RE = re.compile(r"(?:\bAscendC::)?\bHardEvent::(\w+)$")
 _PIPE_RE = re.compile(r"\bPIPE_(\w+)$")
-_STATEMENTS = ("expression_statement", "return_statement", "declaration", "if_statement", "for_statement",
+STATEMENTS = ("expression_statement", "return_statement", "declaration", "if_statement", "for_statement",
                "while_statement", "do_statement", "switch_statement", "compound_statement", "break_statement",
                "continue_statement")
+PREPROC_BLOCKS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
 
 
 @dataclass
@@ -184,8 +185,8 @@ def block_neighbours(statement: Node) -> tuple[list[Node], int]:
     parent = statement.parent
     if parent is None:
         return [statement], 0
-    items = [c for c in parent.named_children if c.type in _STATEMENTS or c.type.endswith("_statement")
-             or c.type == "declaration"]
+    items = [c for c in parent.named_children if c.type in STATEMENTS or c.type.endswith("_statement")
+             or c.type in PREPROC_BLOCKS]
     for i, c in enumerate(items):
         if c.start_byte == statement.start_byte:
             return items, i

@@ -10,6 +10,10 @@ headers of its ``op_kernel`` folder and what they include), reports:
 - a ``WaitFlag`` whose event id is set only later in the same block, and nowhere else (error): the first wait
   comes before any set, so it waits forever;
 - a ``SetFlag`` of an event that nothing waits on (warning): the flag stays set and the pipes are not ordered;
+- a ``WaitFlag`` (error) or a ``SetFlag`` (warning) whose other half exists only on other paths: every op of the
+  other kind with that event is in the same function, with the same id, but in another branch of an ``if``/``else``
+  (or after a return in this one's branch), and neither is in a loop (the ``if constexpr`` scenarios of a sample
+  each need their own pair);
 - a loop that only sets (or only waits on) an event and id, unconditionally at the top level of its body (error):
   each iteration sets again before a wait, or the second iteration waits forever;
 - two ``SetFlag`` (or two ``WaitFlag``) of one event and id in a row, with nothing of the other kind between
@@ -119,6 +123,20 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue
         if id(op) in repeated:
             continue
+        if not model.unknown_events and _other_half_only_in_other_branches(flags, op):
+            other = _elsewhere(ctx) if other is None else other
+            if op.kind == "wait" and ("SetFlag", ev) not in other:
+                yield _finding(ctx, op, f"WaitFlag<HardEvent::{ev}>({op.event_id}) is reached by no SetFlag: every "
+                                        "SetFlag of that event and id is in another branch of an if/else (or "
+                                        "after a return), so on this path the wait never ends; set the flag in "
+                                        "this branch, before the wait")
+                continue
+            if op.kind == "set" and ("WaitFlag", ev) not in other:
+                yield _finding(ctx, op, f"SetFlag<HardEvent::{ev}>({op.event_id}) is waited on by no WaitFlag on its "
+                                        "path: every WaitFlag of that event and id is in another branch of an "
+                                        f"if/else, so the {op.dst} pipe is not held back here and the flag stays "
+                                        "set; add the WaitFlag in this branch", Severity.WARNING)
+                continue
         if op.kind == "wait" and not model.unknown_events:
             later = _set_only_later(flags, op)
             if later:
@@ -267,8 +285,8 @@ def _exclusive(a: Node, b: Node) -> bool:
         n = n.parent
     if n is None:
         return False
-    if n.type in ("if_statement", "else_clause", "switch_statement", "conditional_expression", "case_statement"):
-        return True
+    if n.type in ("if_statement", "else_clause", "conditional_expression"):
+        return True  # `a` and `b` in different branches (two statements of one case are on one path)
     branch = chain[ids[n.id] - 1] if ids[n.id] > 0 else None  # the child of the common ancestor that holds `a`
     if branch is None or branch.type not in ("if_statement", "compound_statement"):
         return False
@@ -279,6 +297,32 @@ def _exclusive(a: Node, b: Node) -> bool:
             return True
         if x.type != "lambda_expression":
             stack.extend(x.named_children)
+    return False
+
+
+def _other_half_only_in_other_branches(flags: list[SyncOp], op: SyncOp) -> bool:
+    """Whether every op of the other kind with `op`'s event is in `op`'s function, with its id, and on no path
+    through `op` (another branch of an ``if``/``else``, or after a return in `op`'s branch); none of them, nor `op`,
+    in a loop (a loop's next iteration may take the other branch)."""
+    kind = "set" if op.kind == "wait" else "wait"
+    others = [o for o in flags if o.kind == kind and o.event == op.event]
+    if not others or op.function is None or _in_loop(op.call.node):
+        return False
+    for o in others:
+        if o.function is None or o.function.id != op.function.id or o.event_id != op.event_id or _in_loop(o.call.node):
+            return False
+        a, b = (o, op) if o.start < op.start else (op, o)
+        if not _exclusive(a.call.node, b.call.node):
+            return False
+    return True
+
+
+def _in_loop(node: Node) -> bool:
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        if n.type in _LOOPS:
+            return True
+        n = n.parent
     return False
 
 

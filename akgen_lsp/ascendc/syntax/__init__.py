@@ -74,6 +74,7 @@ from akgen_lsp.ascendc.syntax.grammar import (
     F_TYPE,
     F_VALUE,
 )
+from akgen_lsp.ascendc.syntax.index import for_loops
 from akgen_lsp.ascendc.syntax.masking import ATTRIBUTE_MACROS, DEVICE_KEYWORDS, mask_device_code
 from akgen_lsp.ascendc.syntax.names import (
     ASCEND_HEADER_PREFIXES,
@@ -95,8 +96,8 @@ __all__ = [
     "F_RIGHT", "F_SCOPE", "F_SIZE", "F_TYPE", "F_VALUE", "TYPE_SIZES",
     "Call", "ClassInfo", "Declaration", "Function", "Macro", "ParsedFile", "QualifiedRef",
     "ascendc_fields", "ascendc_visible_at", "base_type_name", "calls", "class_at", "class_named", "classes",
-    "code_view", "const_eval", "cursor", "declarations", "enumerators", "error_nodes", "expr_type", "foreign_names_possible",
-    "function_at", "functions", "kernel_entries", "lookup", "macros", "mask_device_code", "parse", "qualified_refs",
+    "code_view", "const_eval", "cursor", "declarations", "enumerators", "error_nodes", "expr_type", "for_loops",
+    "foreign_names_possible", "function_at", "functions", "kernel_entries", "lookup", "macros", "mask_device_code", "parse", "qualified_refs",
     "qualify_type", "sizeof_operands", "strip_templates", "type_aliases", "type_name_nodes", "undefined_macro_uses",
     "user_defined_names", "walk",
 ]

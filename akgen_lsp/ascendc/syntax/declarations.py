@@ -138,6 +138,7 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
     exact_tokens = not _tree_has_error(pf)
     starts: list[int] = []  # each declaration's name start (`Declaration.start`), to sort by
     body_start: dict[int, int] = {}  # start of each function's body (-1: none) by the function's start
+    of_type: dict[str, tuple[str, tuple[str, ...]]] = {}  # type text -> (type name, template argument texts)
     for cap, kind_default in (("decl", ""), ("field", "field"), ("param", "param")):
         for node in idx.get(cap, ()):
             type_node = node.child_by_field_id(F_TYPE)
@@ -180,8 +181,11 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
             type_text = " ".join(data[type_node.start_byte : type_node.end_byte].decode("utf-8", errors="replace").split())
             const, constexpr, static = _qualifiers(pf, node)
             owner = _enclosing_class_name(pf, node) if kind == "field" else None
-            targs = _template_arg_texts(pf, type_node)
-            tname = base_type_name(type_text)
+            # a type written the same way has the same name and arguments: read once per spelling (most repeat)
+            known = of_type.get(type_text)
+            if known is None:
+                known = of_type[type_text] = (base_type_name(type_text), _template_arg_texts(pf, type_node))
+            tname, targs = known
             default_value = node.child_by_field_id(F_DEFAULT_VALUE)
             pointer_type = "*" in type_text
             node_start, node_end = node.start_byte, node.end_byte

@@ -67,6 +67,11 @@ def _index(pf: ParsedFile) -> dict[str, list[Node]]:
     return got  # type: ignore[return-value]
 
 
+def for_loops(pf: ParsedFile) -> list[Node]:
+    """The ``for`` statements of the file, in document order (from the one query over the tree)."""
+    return [n for n in _index(pf).get("scope", ()) if n.type == "for_statement"]
+
+
 def _text(pf: ParsedFile, node: Node | None) -> str:
     return "" if node is None else pf.node_text(node)
 

@@ -6,6 +6,7 @@
 | drop_set_flag | a ``SetFlag<HardEvent::E>(id)`` removed |
 | flip_hard_event | a SetFlag/WaitFlag pair's event written backwards (``MTE2_V`` -> ``V_MTE2``), both calls |
 | return_between_flags | an early ``return`` between a SetFlag and its WaitFlag (the set moved before an exit) |
+| drop_first_iteration_guard | ``if (i > 0)`` around a pipelined loop's previous-iteration work (``i - 1``) made ``if (true)`` |
 
 They are kept apart from `akgen_lsp.errors.mutations.OPERATORS` (the synthesis of training data): their class is
 ``memory``, and what they cause at run time is a hang or a race, not a message of their own. `SYNC_OPERATORS` is
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-from akgen_lsp.ascendc.syntax import Call
+from akgen_lsp.ascendc.syntax import Call, for_loops
 from akgen_lsp.errors.mutations.base import Edit, Mutation, MutationContext
 
 _EVENT = re.compile(r"HardEvent\s*::\s*(\w+)_(\w+)")
@@ -98,9 +99,35 @@ def return_between_flags(ctx: MutationContext) -> Iterator[Mutation]:
                        "unbalanced at the end of the kernel.")
 
 
+_FIRST_GUARD = re.compile(r"^\(\s*([A-Za-z_]\w*)\s*(?:>\s*0|>=\s*1|!=\s*0)[uU]?\s*\)$")
+
+
+def drop_first_iteration_guard(ctx: MutationContext) -> Iterator[Mutation]:
+    """``if (i > 0) { ... bufs[(i - 1) % 2] ... }`` in a loop from 0: the guard of the previous-iteration work
+    written as ``if (true)``."""
+    for loop in for_loops(ctx.pf):
+        init = loop.child_by_field_name("initializer")
+        body = loop.child_by_field_name("body")
+        if init is None or body is None or not re.search(r"=\s*0[uU]?\s*;?$", ctx.node_text(init).strip()):
+            continue
+        for st in body.named_children:
+            cond = st.child_by_field_name("condition") if st.type == "if_statement" else None
+            m = _FIRST_GUARD.match(" ".join(ctx.node_text(cond).split())) if cond is not None else None
+            if m is None or not re.search(rf"\b{m.group(1)}\s*-\s*1\b", ctx.node_text(st)):
+                continue
+            if st.child_by_field_name("alternative") is not None:
+                continue
+            start, end = ctx.span(cond)
+            yield Mutation("drop_first_iteration_guard", "memory", (Edit(start, end, "(true)"),),
+                           ctx.line_of(start), f"the guard '{ctx.node_text(cond)}' of the previous-iteration work "
+                           "removed", "on the first iteration the double-buffer index i - 1 underflows: the other "
+                           "buffer, which nothing filled, or an event id nothing set.")
+
+
 SYNC_OPERATORS: dict[str, Callable[[MutationContext], Iterator[Mutation]]] = {
     "drop_wait_flag": drop_wait_flag,
     "drop_set_flag": drop_set_flag,
     "flip_hard_event": flip_hard_event,
     "return_between_flags": return_between_flags,
+    "drop_first_iteration_guard": drop_first_iteration_guard,
 }

@@ -86,7 +86,9 @@ def _entries(catalog: Catalog, scope: str) -> list[Entry]:
     if kind == "members":
         return [e for e in catalog.members(name) if e.kind in ("method", "variable", "function")]
     entries = [e for e in catalog.namespace_members("AscendC") if e.kind not in ("enumerator",)]
-    return entries + [e for e in catalog.namespace_members("") if e.kind == "macro"]
+    # global names: the macros, and the C API (asc_*) and SIMT functions of CANN 9.x
+    return entries + [e for e in catalog.namespace_members("") if e.kind == "macro"
+                      or (e.kind == "function" and e.family in ("c_api", "simt_api"))]
 
 
 def _items(

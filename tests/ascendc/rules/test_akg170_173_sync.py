@@ -57,3 +57,65 @@ def test_event_id_limit_follows_the_profile() -> None:
     text = "#include \"kernel_operator.h\"\nusing namespace AscendC;\n__aicore__ inline void G() {\n" \
            "    SetFlag<HardEvent::V_S>(EVENT_ID7);\n    WaitFlag<HardEvent::V_S>(EVENT_ID7);\n}\n"
     assert lint(text, "AKG173") == []
+
+
+def test_wait_whose_only_set_is_in_another_branch_is_unreached() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <int S>
+__aicore__ inline void Go(LocalTensor<float> x, GlobalTensor<float> g) {
+    if constexpr (S == 0) {
+        DataCopy(x, g, 64);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Abs(x, x, 64);
+    } else {
+        DataCopy(x, g, 64);
+        SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+        Abs(x, x, 64);
+    }
+}
+"""
+    (f,) = lint(text, "AKG170")
+    assert f.span.line == 7 and f.severity.value == "error" and "another branch" in f.message
+
+
+def test_pairs_in_one_case_of_a_switch_are_on_one_path() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+__aicore__ inline void Sync(int32_t e) {
+    switch (e) {
+        case 0:
+            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            break;
+        default:
+            SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+            break;
+    }
+}
+"""
+    assert lint(text, "AKG170") == []
+
+
+def test_backwards_event_is_seen_through_an_if_and_declarations() -> None:
+    text = """#include "kernel_operator.h"
+using namespace AscendC;
+template <int S>
+__aicore__ inline void Go(LocalTensor<float> x, LocalTensor<float> y, GlobalTensor<float> g) {
+    if constexpr (S == 0) {
+        DataCopy(x, g, 64);
+    } else {
+        DataCopy(y, g, 64);
+    }
+    SetFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);
+    uint32_t n = 64;
+    float s = 2.0f;
+    uint32_t m = n;
+    Muls(x, y, s, m);
+}
+"""
+    (f,) = lint(text, "AKG172")
+    assert f.span.line == 10 and "use HardEvent::MTE2_V" in f.message

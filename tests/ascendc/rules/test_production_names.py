@@ -55,3 +55,24 @@ def test_a_microapi_call_on_a_910b_is_one_error_naming_the_arch() -> None:
     guarded = text.replace("    AscendC::MicroAPI::Add", "#if __NPU_ARCH__ == 3510\n    AscendC::MicroAPI::Add") \
         .replace("m);\n}", "m);\n#endif\n}")
     assert lint_text(guarded, "v.h", on_910b, rules=rules) == []
+
+
+def test_an_a2_only_api_on_ascend_950_is_one_error_naming_the_arch() -> None:
+    text = ("#include \"kernel_operator.h\"\n__aicore__ inline void S() {\n    AscendC::SetSaturationFlag(1);\n"
+            "    AscendC::Muls(a, b, s, 8);\n#if __NPU_ARCH__ != 3510\n    AscendC::MmadWithSparse(c, a, b, p);\n"
+            "#endif\n}\n")
+    rules = select_rules(["AKG104"])
+    on_950 = defaults().with_overrides({"arch": "Ascend950PR"}, "akgen.toml")
+    (f,) = lint_text(text, "s.h", on_950, rules=rules)
+    assert f.span.line == 3 and "Ascend950PR" in f.message and "Atlas A2" in f.message
+    assert f.data["npu_arch"] == "3510"
+    on_910b = defaults().with_overrides({"arch": "Ascend910B2"}, "akgen.toml")
+    assert lint_text(text, "s.h", on_910b, rules=rules) == []
+
+
+def test_the_reference_support_facts_keep_950_forms_apart() -> None:
+    cat = load_catalog()
+    yes, no = cat.support["SetSaturationFlag"]
+    assert "950" in no and "910b" in yes
+    # the C API's A2/A3 pages and its 3510 pages share names: a name any page documents for 950 is not A2-only
+    assert "950" in cat.support["asc_add"][0] and "910b" in cat.support["asc_add"][0]
