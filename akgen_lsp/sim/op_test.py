@@ -46,6 +46,7 @@ from akgen_lsp.sim.events import EventCheck, dedupe, read_events
 from akgen_lsp.sim.gcc_diagnostics import parse_gcc_output
 from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
+from akgen_lsp.sim.repo_layout import kernel_layout
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
 
 DEFAULT_SOC = "Ascend910B1"
@@ -229,13 +230,17 @@ def tiling_data_header(layout: OpLayout, out: Path) -> Path:
 def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, include_dirs: Sequence[Path],
                  defines: Sequence[str] = ()) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
+    # the kernels' relative includes of other operators' folders resolve in CANN's ascendc/ layout, as in the kernel
+    # check (repo_layout.py); an operator outside such a repository has none
+    kl = kernel_layout(layout.kernel, cache_dir()) if layout.kernel.is_file() else None
     defs = " ".join('"' + d.removeprefix("-D").replace('"', '\\"') + '"' for d in defines if d.strip())
     return (f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
             "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
             f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
             f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
             f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
-            f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
+            + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
+            + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
             + (f"add_compile_definitions({defs})\n" if defs else "")
             + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
             f'include("{toolkit}/akgen/op_ut.cmake")\n'
