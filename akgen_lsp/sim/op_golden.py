@@ -45,9 +45,11 @@ def def_inputs(op_dir: Path) -> list[str] | None:
     """The op definition's input names in order (op_host/*_def.cpp), or None without a definition."""
     defs = sorted((op_dir / "op_host").glob("*_def.cpp")) if (op_dir / "op_host").is_dir() else []
     for d in defs:
-        names = re.findall(r"\bInput\s*\(\s*\"(\w+)\"", d.read_text(encoding="utf-8", errors="replace"))
+        text = d.read_text(encoding="utf-8", errors="replace")
+        first_out = re.search(r"\bOutput\s*\(", text)  # the op's own list, not a later per-SoC config's repeat
+        names = re.findall(r"\bInput\s*\(\s*\"(\w+)\"", text[: first_out.start()] if first_out else text)
         if names:
-            return names
+            return list(dict.fromkeys(names))
     return None
 
 

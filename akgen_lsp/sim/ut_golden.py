@@ -15,7 +15,10 @@ before the launch are handed to the golden function (its __golden__["kernel"][KE
 result (an array, or one per output) is compared with each output's bytes after the launch, up to the last element
 the launch changed (a test may allocate padded buffers; elements past the last changed one are not compared), within
 a tolerance per dtype (float16 1e-3, bfloat16 4e-3, float32 1e-4 relative and absolute; integers and bool exact;
-NaN equals NaN). A golden function that needs an argument the test does not show (an attribute) is not compared.
+NaN equals NaN). Only elementwise launches are compared: every input and output of one element count, and a golden
+function whose source does not work on shapes (axis, dim, shape, reshape, transpose, ...): flat arrays stand for
+tensors whose shapes the launch does not show. A golden function that needs an argument the test does not show (an
+attribute) is not compared either.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -99,6 +103,14 @@ def check(dump: Path, golden: Path, kernel: str, spec: dict[str, Any]) -> dict[s
     n_in = len(inputs) if inputs else sum(1 for p in positional if p.default is p.empty)
     if n_in == 0 or n_in >= len(data):
         return {"verdict": "not-compared", "detail": f"cannot tell {kernel}'s inputs from its outputs", "launches": 0}
+    try:
+        source = inspect.getsource(fn)
+    except (OSError, TypeError):
+        source = ""
+    shaped = re.findall(r"\b(axis|axes|dim|dims|shape|shapes|reshape|transpose|permute|broadcast_to)\b", source)
+    if shaped:
+        return {"verdict": "not-compared", "launches": 0,
+                "detail": f"golden.py works on shapes ({shaped[0]}), which the UT's launch does not show"}
     needed = [p.name for p in positional[n_in:] if p.default is p.empty]
     if needed:
         return {"verdict": "not-compared", "launches": 0,
@@ -115,6 +127,11 @@ def check(dump: Path, golden: Path, kernel: str, spec: dict[str, Any]) -> dict[s
         try:
             ins = [np.fromfile(dump / f"{launch}.{idx[n]}.0.bin", dtype=_dtype(dtypes[n])) for n in data[:n_in]]
             outs = data[n_in:]
+            sizes = {a.size for a in ins} | {args[idx[n]] // _dtype(dtypes[n]).itemsize for n in outs}
+            if len(sizes) != 1:  # not an elementwise launch: golden.py would need the tensors' shapes
+                return {"verdict": "not-compared", "launches": compared,
+                        "detail": f"{kernel}'s inputs and outputs differ in size ({sorted(sizes)[:4]}): the golden "
+                                  "needs their shapes, which the launch does not show"}
             res = fn(*ins, input_dtypes=[dtypes[n] for n in data[:n_in]],
                      output_dtypes=[dtypes[n] for n in outs], short_soc_version="Ascend910B")
         except Exception as exc:  # so is a golden function that fails

@@ -32,23 +32,30 @@ def test_the_golden_spec_from_the_operators_files(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def twice_result(tmp_path_factory: pytest.TempPathFactory) -> OpTestResult:
+def twice_work(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("twice") / "work"
+
+
+@pytest.fixture(scope="module")
+def twice_result(twice_work: Path) -> OpTestResult:
     from tests.sim.test_op_test import _ut_tools
 
     _ut_tools()
-    return run_op_test(TWICE, work=tmp_path_factory.mktemp("twice") / "work")
+    return run_op_test(TWICE, work=twice_work)
 
 
-def test_a_ut_that_runs_the_ops_tiling_func_builds_and_runs(twice_result: OpTestResult) -> None:
+def test_a_ut_that_runs_the_ops_tiling_func_builds_and_runs(twice_result: OpTestResult, twice_work: Path) -> None:
     # ExecuteTiling (our harness in tests/ut/common, on include/opbase's OpTilingContextBuilder and
     # DefaultOpImplSpaceRegistryV2) runs twice's IMPL_OP_OPTILING TilingFunc: its tiling key, block count and
     # workspace are asserted by the case. The TilingFunc includes op_host/tiling_base_util.h (EnsureNotScalar,
     # CeilDiv), its header log/log.h (include/opbase) and a header of op_host/arch22/ by name; the kernel includes
     # "../inc/twice_util.h" (CANN's ascendc/ layout of links); the InferShape source, whose include does not exist,
-    # is not built.
+    # is not built; exe_graph/runtime/storage_shape.h is one of metadef's names for gert's types.
     r = twice_result
     assert r.built and r.ran, r.reason + r.log[-3000:]
     assert [(c.name, c.passed) for c in r.cases] == [("TwiceTest.tiling_then_kernel", True)]
+    # the UT's own step, hung on opkernel_twice (ops-nn's name of the cases' object library), ran before the build
+    assert (twice_work / "root" / "build" / "tests" / "ut" / "op_kernel" / "synced").is_file()
 
 
 def test_a_ut_without_compare_script_is_compared_with_golden_py(twice_result: OpTestResult) -> None:
@@ -76,3 +83,45 @@ def test_without_golden_py_the_result_says_there_is_none(tmp_path: Path) -> None
     shutil.rmtree(repo / "math" / "twice" / "tests" / "assets")
     r = run_op_test(repo / "math" / "twice", work=tmp_path / "work")
     assert r.ran and r.golden == "none" and "no golden data" in r.summary()
+
+
+def _dump(folder: Path, launches: list[dict[int, tuple[bytes, bytes]]], kernel: str = "k") -> Path:
+    """A dump folder as tikicpulib's ICPU_RUN_KF writes it: per launch, per argument, the bytes before and after."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for n, args in enumerate(launches, 1):
+        for i, (before, after) in args.items():
+            (folder / f"{n}.{i}.0.bin").write_bytes(before)
+            (folder / f"{n}.{i}.1.bin").write_bytes(after)
+            lines.append(f"{n}\t{i}\t{kernel}\t{len(before)}\n")
+    (folder / "launches.tsv").write_text("".join(lines), encoding="utf-8")
+    return folder
+
+
+def test_the_golden_check_rules(tmp_path: Path) -> None:
+    import numpy as np
+
+    from akgen_lsp.sim.ut_golden import check
+
+    x = np.arange(8, dtype=np.float32)
+    zero = np.zeros(8, dtype=np.float32).tobytes()
+    spec = {"params": ["x", "y", "workspace", "tiling"], "inputs": None, "dtypes": {"x": "float32", "y": "float32"}}
+    golden = tmp_path / "golden.py"
+    golden.write_text("def k_golden(x, **kw):\n    return x * 2\n", encoding="utf-8")
+    good = _dump(tmp_path / "good", [{0: (x.tobytes(), x.tobytes()), 1: (zero, (x * 2).tobytes())}])
+    assert check(good, golden, "k", spec)["verdict"] == "match"
+    # a padded output whose tail the kernel left alone: compared up to the last element it changed
+    tail = np.concatenate([x[:6] * 2, np.zeros(2, dtype=np.float32)])
+    assert check(_dump(tmp_path / "tail", [{0: (x.tobytes(), x.tobytes()), 1: (zero, tail.tobytes())}]),
+                 golden, "k", spec)["verdict"] == "match"
+    bad = _dump(tmp_path / "bad", [{0: (x.tobytes(), x.tobytes()), 1: (zero, (x * 3).tobytes())}])
+    res = check(bad, golden, "k", spec)
+    assert res["verdict"] == "mismatch" and "7 of 8 elements differ" in res["detail"]  # 0 * 3 == 0 * 2
+    # not elementwise: sizes differ, or golden.py works on shapes, or needs an attribute
+    small = _dump(tmp_path / "small", [{0: (x.tobytes(), x.tobytes()), 1: (zero[:16], (x[:4] * 2).tobytes())}])
+    assert "differ in size" in check(small, golden, "k", spec)["detail"]
+    golden.write_text("def k_golden(x, **kw):\n    return x.sum(axis=0)\n", encoding="utf-8")
+    assert "works on shapes (axis)" in check(good, golden, "k", spec)["detail"]
+    golden.write_text("def k_golden(x, alpha, **kw):\n    return x * alpha\n", encoding="utf-8")
+    res = check(good, golden, "k", {**spec, "inputs": ["x"]})  # the op definition names x its only input
+    assert res["verdict"] == "not-compared" and "needs alpha" in res["detail"]
