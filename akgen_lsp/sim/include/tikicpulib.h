@@ -6,6 +6,8 @@
 // guard zones), so a kernel's out-of-bounds access is reported at its line.
 #pragma once
 
+// <cmath>: CANN's CPU-debug headers bring the C math library, and kernel UTs use its global names (float_t)
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>

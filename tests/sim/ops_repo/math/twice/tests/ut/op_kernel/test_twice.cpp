@@ -24,7 +24,8 @@ TEST_F(TwiceTest, tiling_then_kernel)
     ASSERT_EQ(tilingInfo.workspaceSizes.size(), 1u);
     float* x = (float*)AscendC::GmAlloc(512 * sizeof(float));
     float* y = (float*)AscendC::GmAlloc(512 * sizeof(float));
-    for (int i = 0; i < 512; ++i) x[i] = 0.25f * i - 3.0f;
+    // float_t: a C math name CANN's CPU-debug headers bring to kernel UTs
+    for (int i = 0; i < 512; ++i) x[i] = static_cast<float_t>(0.25f * i - 3.0f);
     uint8_t* workspace = (uint8_t*)AscendC::GmAlloc(tilingInfo.workspaceSizes[0]);
     uint8_t* tiling = (uint8_t*)AscendC::GmAlloc(tilingInfo.tilingDataSize);
     std::memcpy(tiling, tilingInfo.tilingData.get(), tilingInfo.tilingDataSize);
