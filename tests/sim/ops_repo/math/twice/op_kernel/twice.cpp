@@ -40,7 +40,7 @@ private:
 
 extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
-    TwiceTilingData t = *reinterpret_cast<__gm__ TwiceTilingData*>(tiling);
+    GET_TILING_DATA(t, tiling);
     KernelTwice op;
     op.Init(x, y, t);
     op.Process();

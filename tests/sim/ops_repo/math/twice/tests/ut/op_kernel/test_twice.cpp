@@ -10,6 +10,8 @@
 
 extern "C" __global__ __aicore__ void twice(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling);
 
+bool g_twiceUtTilingMacro = false;  // set by the GET_TILING_DATA of twice_tiling_def.h
+
 class TwiceTest : public testing::Test {};
 
 TEST_F(TwiceTest, tiling_then_kernel)
@@ -32,6 +34,7 @@ TEST_F(TwiceTest, tiling_then_kernel)
     ICPU_SET_TILING_KEY(tilingInfo.tilingKey);
     AscendC::SetKernelMode(KernelMode::AIV_MODE);
     ICPU_RUN_KF(twice, tilingInfo.blockNum, (uint8_t*)x, (uint8_t*)y, workspace, tiling);
+    EXPECT_TRUE(g_twiceUtTilingMacro);  // the UT's own GET_TILING_DATA, not the simulator's
     AscendC::GmFree(x);
     AscendC::GmFree(y);
     AscendC::GmFree(workspace);
