@@ -170,14 +170,15 @@ public:
     ge::Format origin_ = ge::FORMAT_ND, storage_ = ge::FORMAT_ND;
 };
 
-// The bytes of one element of a dtype (0: a sub-byte or unknown type).
+// The bytes of one element of a dtype (0: a sub-byte or unknown type), by ge::DataType's numbers (graph.h): the
+// kernel side's DT_* macros (kernel_type.h) may be live here when a UT includes a kernel before this header.
 inline size_t dtype_bytes(ge::DataType t) {
-    switch (t) {
-        case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: case ge::DT_QINT8: case ge::DT_QUINT8: return 1;
-        case ge::DT_FLOAT16: case ge::DT_BF16: case ge::DT_INT16: case ge::DT_UINT16: return 2;
-        case ge::DT_FLOAT: case ge::DT_INT32: case ge::DT_UINT32: case ge::DT_COMPLEX32: return 4;
-        case ge::DT_INT64: case ge::DT_UINT64: case ge::DT_DOUBLE: case ge::DT_COMPLEX64: return 8;
-        case ge::DT_COMPLEX128: return 16;
+    switch (static_cast<int32_t>(t)) {
+        case 2: case 4: case 12: case 18: case 21: return 1;  // int8, uint8, bool, qint8, quint8
+        case 1: case 6: case 7: case 27: return 2;            // float16, int16, uint16, bf16
+        case 0: case 3: case 8: case 33: return 4;            // float, int32, uint32, complex32
+        case 9: case 10: case 11: case 16: return 8;          // int64, uint64, double, complex64
+        case 17: return 16;                                   // complex128
         default: return 0;
     }
 }
