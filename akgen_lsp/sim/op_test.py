@@ -43,8 +43,10 @@ from akgen_lsp.sim import op_rebuild
 from akgen_lsp.sim.build_cache import cache_dir, generated_roots
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES, INCLUDE_DIR, ToolchainError, find_cxx
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
+from akgen_lsp.sim.op_golden import golden_spec, golden_verdict
 from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
+from akgen_lsp.sim.repo_layout import kernel_layout
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
 from akgen_lsp.sim.ut_python import SCRIPT_LOG, box_python, python_roots, write_shims
 
@@ -186,6 +188,9 @@ def tiling_data_header(layout: OpLayout, out: Path) -> Path:
 def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, include_dirs: Sequence[Path],
                  defines: Sequence[str] = ()) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
+    # the kernels' relative includes of other operators' folders resolve in CANN's ascendc/ layout, as in the kernel
+    # check (repo_layout.py); an operator outside such a repository has none
+    kl = kernel_layout(layout.kernel, cache_dir()) if layout.kernel.is_file() else None
     defs = " ".join('"' + d.removeprefix("-D").replace('"', '\\"') + '"' for d in defines if d.strip())
     return (f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
             "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
@@ -193,7 +198,8 @@ def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, inc
             f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
             f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
             f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
-            f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
+            + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
+            + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
             + (f"add_compile_definitions({defs})\n" if defs else "")
             + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
             f'include("{toolkit}/akgen/op_ut.cmake")\n'
@@ -431,11 +437,18 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
     check = EventCheck(files, str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt"))
     reasons: list[str] = []
     completed = 0
+    dumps: list[Path] = []
     for target in targets:
         binary = build / "tests" / "ut" / "op_kernel" / target
         report, events = run / f"{target}.gtest.json", run / f"{target}.events.jsonl"
         benv = {**env, "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin", "AKGEN_SIM_EVENTS": str(events),
                 "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}", "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts")}
+        if layout.golden is not None:  # the launches' buffers, for a golden check when no compare script runs
+            dump = run / f"{target}.dump"
+            shutil.rmtree(dump, ignore_errors=True)
+            dump.mkdir()
+            dumps.append(dump)
+            benv["AKGEN_UT_DUMP"] = str(dump)
         out = run_confined([str(binary)], _policy(work, read, run, benv, timeout_s, runs=True))
         res.log += out.output
         evs, _bad = read_events(events)
@@ -460,6 +473,13 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
     if res.ran:
         res.stage = "done"
     _golden_verdict(res, layout, log, python)
+    if res.golden == "not-compared" and python is not None and res.ran:
+        def box(argv: list[str]) -> Any:
+            return run_confined([str(python), *argv], _policy(work, read, run, {**env, "PATH": "/usr/bin:/bin"},
+                                                              timeout_s, runs=True))
+        spec = golden_spec(layout.op, layout.op_dir, layout.ut_dir / "CMakeLists.txt")
+        assert layout.golden is not None
+        res.golden, res.golden_detail = golden_verdict(layout.op, layout.golden, spec, dumps, box)
     failed = [c.name for c in res.cases if not c.passed]
     if failed:
         reasons.append(f"{len(failed)} case(s) fail: {', '.join(failed[:5])}")
@@ -514,8 +534,8 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
         res.golden_detail = (f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})" if bad
                              else f"{len(compares)} compare runs passed")
     elif layout.golden is not None:
-        res.golden = "not-compared"
-        res.golden_detail = "the UT runs no compare script and its outputs cannot be matched to golden.py's inputs"
+        res.golden = "not-compared"  # op_golden's check of the launches against golden.py may compare it
+        res.golden_detail = "the UT runs no compare script"
     else:
         res.golden = "none"
 

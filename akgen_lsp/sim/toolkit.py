@@ -24,6 +24,7 @@ import hashlib
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 from akgen_lsp.ascendc.arch import ArchError, load_arch
@@ -148,7 +149,7 @@ def ensure_toolkit() -> Path:
     if (final / "version.info").is_file():
         return final
     final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = final.parent / f".{final.name}.{os.getpid()}"
+    tmp = final.parent / f".{final.name}.{os.getpid()}.{threading.get_ident()}"  # threads of one process too
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         tmp.mkdir()

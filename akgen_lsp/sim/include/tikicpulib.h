@@ -6,8 +6,14 @@
 // guard zones), so a kernel's out-of-bounds access is reported at its line.
 #pragma once
 
+// <cmath>: CANN's CPU-debug headers bring the C math library, and kernel UTs use its global names (float_t)
+#include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <source_location>
+#include <string>
+#include <type_traits>
 
 #include "kernel_operator.h"
 #include "acl/acl.h"
@@ -91,6 +97,55 @@ inline int icpu_launch_mix(const char* name, const std::source_location& loc) {
 }
 }  // namespace akgen_sim
 
+namespace akgen_sim {
+// The golden check of a kernel UT with no compare script of its own (akgen_lsp/sim/ut_golden.py): with
+// AKGEN_UT_DUMP naming a folder, each ICPU_RUN_KF writes the bytes of every GmAlloc buffer it is given, from the
+// pointer to the end of what the test asked for, before (phase 0) and after (phase 1) the launch, as
+// `<launch>.<arg>.<phase>.bin`, and a line `launch arg name bytes` in launches.tsv. A buffer over 64 MiB, or past
+// 512 MiB in all, is left out (its line says bytes -1).
+inline void icpu_dump_arg(const char* dir, int launch, int index, int phase, const char* func, const void* p) {
+    static uint64_t total = 0;
+    auto* b = ::akgen_sim::acl::find_dev(p);
+    if (b == nullptr) return;
+    const uint8_t* q = static_cast<const uint8_t*>(p);
+    int64_t n = q < b->data + b->bytes ? static_cast<int64_t>(b->data + b->bytes - q) : 0;
+    if (n > (int64_t(64) << 20) || total + static_cast<uint64_t>(n) > (uint64_t(512) << 20)) n = -1;
+    if (n >= 0) {
+        total += static_cast<uint64_t>(n);
+        std::string path = std::string(dir) + "/" + std::to_string(launch) + "." + std::to_string(index) + "." +
+                           std::to_string(phase) + ".bin";
+        if (FILE* f = std::fopen(path.c_str(), "wb")) {
+            if (n > 0) std::fwrite(q, 1, static_cast<size_t>(n), f);
+            std::fclose(f);
+        }
+    }
+    if (phase == 0) {
+        if (FILE* f = std::fopen((std::string(dir) + "/launches.tsv").c_str(), "a")) {
+            std::fprintf(f, "%d\t%d\t%s\t%lld\n", launch, index, func, static_cast<long long>(n));
+            std::fclose(f);
+        }
+    }
+}
+inline int icpu_dump_launch(bool next) {
+    static int n = 0;
+    return next ? ++n : n;
+}
+template <typename... A> inline void icpu_dump(const char* func, int phase, const A&... args) {
+    static const char* dir = std::getenv("AKGEN_UT_DUMP");
+    if (dir == nullptr || *dir == '\0') return;
+    int launch = icpu_dump_launch(phase == 0);
+    int i = 0;
+    auto one = [&](const auto& a) {
+        using T = std::decay_t<decltype(a)>;
+        if constexpr (std::is_pointer_v<T>) {
+            if (a != nullptr) icpu_dump_arg(dir, launch, i, phase, func, static_cast<const void*>(a));
+        }
+        ++i;
+    };
+    (one(args), ...);
+}
+}  // namespace akgen_sim
+
 // The tiling key the next launches see (TILING_KEY_IS).
 #define ICPU_SET_TILING_KEY(tilingKey)                                          \
     do {                                                                        \
@@ -98,7 +153,11 @@ inline int icpu_launch_mix(const char* name, const std::source_location& loc) {
     } while (0)
 
 // Runs `func(args...)` on numBlocks simulated cores and returns when every block has ended.
-#define ICPU_RUN_KF(func, numBlocks, ...)                                                            \
-    ::akgen_sim::program_launch_blocks(                                                              \
-        static_cast<int64_t>(numBlocks), [&]() { ::akgen_sim::icpu_block_setup(); func(__VA_ARGS__); }, \
-        ::std::source_location::current(), ::akgen_sim::icpu_launch_mix(#func, ::std::source_location::current()))
+#define ICPU_RUN_KF(func, numBlocks, ...)                                                                \
+    do {                                                                                                 \
+        ::akgen_sim::icpu_dump(#func, 0, __VA_ARGS__);                                                   \
+        ::akgen_sim::program_launch_blocks(                                                              \
+            static_cast<int64_t>(numBlocks), [&]() { ::akgen_sim::icpu_block_setup(); func(__VA_ARGS__); }, \
+            ::std::source_location::current(), ::akgen_sim::icpu_launch_mix(#func, ::std::source_location::current())); \
+        ::akgen_sim::icpu_dump(#func, 1, __VA_ARGS__);                                                   \
+    } while (0)

@@ -77,16 +77,43 @@ function(AddOpsTestCase)
     message(WARNING "akgen: AddOpTestCase(${op} ...) finds no test_${op}*.cpp in ${CMAKE_CURRENT_SOURCE_DIR}")
     return()
   endif()
-  set(kernel "${op_dir}/op_kernel/${op}.cpp")
+  # the files named after the operator: the call's name, else the folder's (a UT that registers variants as
+  # AddOpTestCase(diag_part_fp16 ...), AddOpTestCase(diag_part_fp32 ...) builds the one op_kernel/diag_part.cpp)
+  get_filename_component(file_op "${op_dir}" NAME)
+  if(EXISTS "${op_dir}/op_kernel/${op}.cpp" OR EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling.h"
+     OR EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling_def.h")
+    set(file_op "${op}")
+  endif()
+  set(kernel "${op_dir}/op_kernel/${file_op}.cpp")
   set(included FALSE)
+  set(runs_tiling FALSE)
   foreach(c IN LISTS cases)
     file(READ "${c}" text)
-    string(FIND "${text}" "op_kernel/${op}.cpp\"" at)
+    string(FIND "${text}" "op_kernel/${file_op}.cpp\"" at)
     if(NOT at EQUAL -1)
       set(included TRUE)
     endif()
+    if(text MATCHES "#include[ \t]*[\"<][^\">]*(tiling_case_executor|tiling_context_faker)\\.h")
+      set(runs_tiling TRUE)
+    endif()
   endforeach()
   set(sources ${cases})
+  # A case that runs the operator's TilingFunc (tests/ut/common's ExecuteTiling on the gert context builder) gets, as
+  # in the repositories' build, the harness sources and the operator's tiling sources (its InferShape is left out:
+  # nothing the kernel UT runs needs it, and the op_host check leaves it out too)
+  if(runs_tiling)
+    foreach(name IN ITEMS tiling_case_executor tiling_context_faker)
+      if(EXISTS "${AKGEN_OP_UT_REPO}/tests/ut/common/${name}.cpp")
+        list(APPEND sources "${AKGEN_OP_UT_REPO}/tests/ut/common/${name}.cpp")
+      endif()
+    endforeach()
+    foreach(f IN LISTS UT_TILING_SRC_FILES)
+      get_filename_component(f_name "${f}" NAME)
+      if(EXISTS "${f}" AND NOT f_name MATCHES "_infershape\\.cpp$")
+        list(APPEND sources "${f}")
+      endif()
+    endforeach()
+  endif()
   if(EXISTS "${kernel}" AND NOT included)
     list(APPEND sources "${kernel}")
   endif()
@@ -94,21 +121,30 @@ function(AddOpsTestCase)
   get_filename_component(category "${op_dir}" DIRECTORY)
   get_filename_component(category "${category}" NAME)
   set(foreach_def "${AKGEN_OP_UT_REPO}/foreach/foreach_abs/tests/ut/op_kernel/foreach_abs_tiling_def.h")
-  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling.h")  # ops-math's hand-written tiling header
-    set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling.h")
+  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")  # ops-math's hand-written tiling header
+    set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")
     set(kernel_tiling_header "${tiling_header}")
-  elseif(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling_def.h")  # ops-nn's, for the kernel and the cases
-    set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${op}_tiling_def.h")
+  elseif(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling_def.h")  # ops-nn's, for the kernel and the cases
+    set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling_def.h")
     set(kernel_tiling_header "${tiling_header}")
   elseif(category STREQUAL "foreach" AND EXISTS "${foreach_def}")  # ops-nn's foreach operators share one
     set(tiling_header "${foreach_def}")
     set(kernel_tiling_header "${tiling_header}")
   else()
     # the test sources' copy leaves out the structs the UT defines itself; the kernel, compiled on its own, gets all
-    set(tiling_header "${AKGEN_OP_UT_GENERATED}/${op}_tiling_data.h")
-    set(kernel_tiling_header "${AKGEN_OP_UT_GENERATED}/${op}_tiling_data_kernel.h")
+    set(tiling_header "${AKGEN_OP_UT_GENERATED}/${file_op}_tiling_data.h")
+    set(kernel_tiling_header "${AKGEN_OP_UT_GENERATED}/${file_op}_tiling_data_kernel.h")
   endif()
   separate_arguments(extra UNIX_COMMAND "${UT_OTHER_COMPILE_OPTIONS}")
+  # op_host's sub-folders (arch22/, op_tiling/): its headers include each other by name across them
+  file(GLOB op_host_entries LIST_DIRECTORIES true "${op_dir}/op_host/*")
+  set(op_host_subdirs "")
+  foreach(e IN LISTS op_host_entries)
+    get_filename_component(e_name "${e}" NAME)
+    if(IS_DIRECTORY "${e}" AND NOT e_name STREQUAL "arch35")
+      list(APPEND op_host_subdirs "${e}")
+    endif()
+  endforeach()
   # the repositories' target names, which some UT CMakeLists name after the call (target_compile_options of the
   # tiling library, add_dependencies of the cases): the cases are the executable here, the tiling library is built
   # only when something needs it (the TilingFunc runs through op_host's build, not here)
@@ -131,12 +167,21 @@ function(AddOpsTestCase)
     add_library("${tiling_tmp}" STATIC EXCLUDE_FROM_ALL ${tiling_src})
   endif()
   add_executable("${target}" ${sources} $<TARGET_OBJECTS:akgen_op_ut_common>)
+  # ops-nn's build names the cases' object library opkernel_<op>; a UT that adds a dependency to it (a copy of its
+  # data scripts before the build) gets a target of that name that the executable waits for
+  if(NOT TARGET "opkernel_${op}")
+    add_custom_target("opkernel_${op}")
+  endif()
+  add_dependencies("${target}" "opkernel_${op}")
   target_compile_options("${target}" PRIVATE ${extra})
   set_property(SOURCE ${cases} APPEND PROPERTY COMPILE_OPTIONS -include "${tiling_header}")
   if(EXISTS "${kernel}" AND NOT included)
     set_property(SOURCE "${kernel}" APPEND PROPERTY COMPILE_OPTIONS -include "${kernel_tiling_header}")
   endif()
-  target_compile_definitions("${target}" PRIVATE "UT_SOC_VERSION=\"${AKGEN_OP_UT_SOC}\"")
+  string(TOLOWER "${soc_name}" soc_lower)
+  string(REGEX REPLACE "^(ascend910b|ascend910_93).*" "\\1" soc_short "${soc_lower}")
+  # BUILD_SOC_VERSION: the short SoC name the repositories' UT build gives (their tiling harness reads it)
+  target_compile_definitions("${target}" PRIVATE "UT_SOC_VERSION=\"${AKGEN_OP_UT_SOC}\"" "BUILD_SOC_VERSION=${soc_short}")
   if(EXISTS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake")
     file(STRINGS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake" kernelut REGEX "-DKERNELUT=1")
     if(kernelut)  # ops-nn's build marks its kernel UT compiles
@@ -147,7 +192,12 @@ function(AddOpsTestCase)
     "${CMAKE_CURRENT_SOURCE_DIR}" "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel" "${AKGEN_OP_UT_REPO}/tests/ut/common"
     "${op_dir}/op_kernel" "${op_dir}/op_host" "${AKGEN_OP_UT_GENERATED}" ${AKGEN_OP_UT_INCLUDES}
     # what the repositories' OP_TILING_INCLUDE names of their own tree
-    "${AKGEN_OP_UT_REPO}" "${AKGEN_OP_UT_REPO}/common/inc" "${AKGEN_OP_UT_REPO}/common/inc/op_host")
+    "${AKGEN_OP_UT_REPO}" "${AKGEN_OP_UT_REPO}/common/inc" "${AKGEN_OP_UT_REPO}/common/inc/op_host"
+    ${op_host_subdirs}
+    # CANN's ascendc/ layout of the kernels (`../inc/platform.h`, `../swi_glu/x.h`: repo_layout.py), as the kernel
+    # check gives it, and the operator base library's host headers (log/, util/, op_host/, platform/) last, so that
+    # a repository's own header of the same name wins
+    ${AKGEN_OP_UT_LAYOUT} "${AKGEN_TOOLKIT}/include/opbase")
   target_link_libraries("${target}" PRIVATE "tikicpulib::${AKGEN_OP_UT_SOC}" GTest::gtest)
   set_property(CACHE AKGEN_OP_UT_CASES PROPERTY VALUE "${AKGEN_OP_UT_CASES};${target}")
 endfunction()

@@ -151,8 +151,12 @@ template <typename T> inline T tiling_read(const uint8_t* p) {
 ::akgen_sim::NoTilingStruct akgen_tiling_default(...);
 #define REGISTER_TILING_DEFAULT(st) st akgen_tiling_default(int)
 #define REGISTER_TILING_FOR_TILINGKEY(expr, st) static_assert(sizeof(st) > 0, "a tiling struct")
+// A kernel UT's own tiling header (ops-nn's tests/ut/op_kernel/<op>_tiling_def.h, given to the kernel with -include)
+// may define GET_TILING_DATA for its struct, as CANN's CPU-debug build lets it: that definition stands.
+#ifndef GET_TILING_DATA
 #define GET_TILING_DATA(var, tiling)                                                                                   \
     decltype(akgen_tiling_default(0)) var = ::akgen_sim::tiling_read<decltype(akgen_tiling_default(0))>(tiling)
+#endif
 #define GET_TILING_DATA_WITH_STRUCT(st, var, tiling) st var = ::akgen_sim::tiling_from<st>(tiling)
 #define GET_TILING_DATA_MEMBER(st, member, var, tiling)                                                                \
     decltype(st::member) var;                                                                                          \

@@ -5,6 +5,9 @@
 #include <climits>
 #include <cstring>
 #include <initializer_list>
+#include <map>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -32,12 +35,38 @@ inline PlatformFigures& platform_figures() { static PlatformFigures f; return f;
 
 class PlatFormInfos {
 public:
+    // The resource tables (label -> key -> value) a kernel UT's tiling harness fills (SoCInfo, AICoreSpec, version):
+    // kept and given back; the figures a TilingFunc asks for come from the run's arch profile, as elsewhere.
+    bool Init() { return true; }
+    void SetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) { res_[label] = res; }
+    bool GetPlatformRes(const std::string& label, const std::string& key, std::string& value) const {
+        auto t = res_.find(label);
+        if (t == res_.end()) return false;
+        auto v = t->second.find(key);
+        if (v == t->second.end()) return false;
+        value = v->second;
+        return true;
+    }
+    bool GetPlatformResWithLock(const std::string& label, const std::string& key, std::string& value) const {
+        return GetPlatformRes(label, key, value);
+    }
+    bool GetPlatformRes(const std::string& label, std::map<std::string, std::string>& res) const {
+        auto t = res_.find(label);
+        if (t == res_.end()) return false;
+        res = t->second;
+        return true;
+    }
+    void SetCoreNumByCoreType(const std::string&) {}
+    uint32_t GetCoreNumByType(const std::string&) const { return GetCoreNum(); }
     uint32_t GetCoreNum() const { return platform_figures().cores; }
     void GetLocalMemSize(const LocalMemType& t, uint64_t& size) const {
         size_t i = static_cast<size_t>(t);
         size = i < 8 ? platform_figures().mem[i] : 0;
     }
     void GetLocalMemBw(const LocalMemType&, uint64_t& bw) const { bw = 0; }
+
+private:
+    std::map<std::string, std::map<std::string, std::string>> res_;
 };
 }  // namespace fe
 
@@ -99,8 +128,12 @@ class StorageShape {
 public:
     StorageShape() = default;
     explicit StorageShape(Shape s) : origin_(s), storage_(s) {}
+    // {{origin dims}, {storage dims}}, as a UT's tensor description writes it
+    StorageShape(std::initializer_list<int64_t> origin, std::initializer_list<int64_t> storage)
+        : origin_(origin), storage_(storage) {}
     const Shape& GetOriginShape() const { return origin_; }
     const Shape& GetStorageShape() const { return storage_; }
+    const Shape& GetShape() const { return storage_; }  // the runtime (storage) shape
     Shape& MutableOriginShape() { return origin_; }
     Shape& MutableStorageShape() { return storage_; }
     bool operator==(const StorageShape& o) const { return origin_ == o.origin_ && storage_ == o.storage_; }
@@ -118,8 +151,54 @@ public:
     ge::DataType dtype_ = ge::DT_FLOAT;
 };
 
+// Where a tensor's data lives and its format (gert::TensorPlacement, StorageFormat, ExpandDimsType): what a UT's
+// tiling harness passes when it makes a Tensor; the format is kept, the placement does not matter on the host here.
+enum TensorPlacement { kOnDeviceHbm = 0, kOnHost = 1, kFollowing = 2, kTensorPlacementEnd };
+class ExpandDimsType {
+public:
+    ExpandDimsType() = default;
+    explicit ExpandDimsType(const char*) {}
+    explicit ExpandDimsType(int64_t) {}
+};
+class StorageFormat {
+public:
+    StorageFormat() = default;
+    StorageFormat(ge::Format origin, ge::Format storage, const ExpandDimsType& = ExpandDimsType())
+        : origin_(origin), storage_(storage) {}
+    ge::Format GetOriginFormat() const { return origin_; }
+    ge::Format GetStorageFormat() const { return storage_; }
+    ge::Format origin_ = ge::FORMAT_ND, storage_ = ge::FORMAT_ND;
+};
+
+// The bytes of one element of a dtype (0: a sub-byte or unknown type), by ge::DataType's numbers (graph.h): the
+// kernel side's DT_* macros (kernel_type.h) may be live here when a UT includes a kernel before this header.
+inline size_t dtype_bytes(ge::DataType t) {
+    switch (static_cast<int32_t>(t)) {
+        case 2: case 4: case 12: case 18: case 21: return 1;  // int8, uint8, bool, qint8, quint8
+        case 1: case 6: case 7: case 27: return 2;            // float16, int16, uint16, bf16
+        case 0: case 3: case 8: case 33: return 4;            // float, int32, uint32, complex32
+        case 9: case 10: case 11: case 16: return 8;          // int64, uint64, double, complex64
+        case 17: return 16;                                   // complex128
+        default: return 0;
+    }
+}
+
 class Tensor {
 public:
+    Tensor() = default;
+    // A tensor of `shape` and `dtype`; `data` (may be null) holds its values on the host (a const input the TilingFunc
+    // reads): shape size x element size bytes are copied.
+    Tensor(const StorageShape& shape, const StorageFormat& format, TensorPlacement, ge::DataType dtype,
+           const void* data)
+        : dtype_(dtype), shape_(shape), format_(format) {
+        size_t n = static_cast<size_t>(shape.GetStorageShape().GetShapeSize()) * dtype_bytes(dtype);
+        if (data != nullptr && n > 0) {
+            const uint8_t* p = static_cast<const uint8_t*>(data);
+            data_.assign(p, p + n);
+        }
+    }
+    ge::Format GetOriginFormat() const { return format_.origin_; }
+    ge::Format GetStorageFormat() const { return format_.storage_; }
     ge::DataType GetDataType() const { return dtype_; }
     const Shape& GetOriginShape() const { return shape_.GetOriginShape(); }
     const Shape& GetStorageShape() const { return shape_.GetStorageShape(); }
@@ -130,12 +209,23 @@ public:
     }
     ge::DataType dtype_ = ge::DT_FLOAT;
     StorageShape shape_;
+    StorageFormat format_;
     std::vector<uint8_t> data_;
 };
 
 class TilingData {
 public:
+    TilingData() = default;
+    explicit TilingData(size_t cap) : buf_(cap, 0) {}
+    // A tiling data object of capacity `cap` in a byte buffer (CANN's layout: the object heads the buffer). The
+    // buffer's owner frees the bytes only: the object's own buffer is not freed (a test process's few KiB).
+    static std::unique_ptr<uint8_t[]> CreateCap(size_t cap) {
+        std::unique_ptr<uint8_t[]> p(new uint8_t[sizeof(TilingData)]);
+        new (p.get()) TilingData(cap);
+        return p;
+    }
     void* GetData() { return buf_.data(); }
+    const void* GetData() const { return buf_.data(); }
     size_t GetCapacity() const { return buf_.size(); }
     void SetDataSize(size_t n) { size_ = n; }
     size_t GetDataSize() const { return size_; }
@@ -145,6 +235,15 @@ public:
 
 template <typename T> class TypedContinuousVector {
 public:
+    // A vector of capacity `cap` of U in a byte buffer, as CANN's ContinuousVector::Create<U>(cap) (a workspace-size
+    // list for a tiling context); the same caveat as TilingData::CreateCap.
+    template <typename U> static std::unique_ptr<uint8_t[]> Create(size_t cap) {
+        std::unique_ptr<uint8_t[]> p(new uint8_t[sizeof(TypedContinuousVector<T>)]);
+        auto* v = new (p.get()) TypedContinuousVector<T>();
+        v->v_.reserve(cap);
+        return p;
+    }
+    size_t GetCapacity() const { return v_.capacity(); }
     size_t GetSize() const { return v_.size(); }
     const T* GetData() const { return v_.data(); }
     std::vector<T> v_;
@@ -290,7 +389,10 @@ public:
         tiling_.SetDataSize(sizeof(T));
         return static_cast<T*>(tiling_.GetData());
     }
-    fe::PlatFormInfos* GetPlatformInfo() const { static fe::PlatFormInfos p; return &p; }
+    fe::PlatFormInfos* GetPlatformInfo() const {
+        static fe::PlatFormInfos p;
+        return platform_ ? platform_ : &p;
+    }
     ge::graphStatus SetBlockDim(uint32_t n) { block_dim_ = n; return ge::GRAPH_SUCCESS; }
     uint32_t GetBlockDim() const { return block_dim_; }
     ge::graphStatus SetTilingKey(uint64_t k) { key_ = k; return ge::GRAPH_SUCCESS; }
@@ -304,20 +406,24 @@ public:
     const char* GetNodeType() const { return name_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inputs_.size(); }
     ge::graphStatus SetScheduleMode(uint32_t) { return ge::GRAPH_SUCCESS; }
+    // the UB the kernel may use beyond what it declares (a launch hint; the simulator's UB is the arch profile's)
+    ge::graphStatus SetLocalMemorySize(uint32_t) { return ge::GRAPH_SUCCESS; }
     // atomic clean of the outputs before the launch: the simulator starts every output zeroed anyway
     ge::graphStatus SetNeedAtomic(bool) { return ge::GRAPH_SUCCESS; }
     template <typename T> const T* GetCompileInfo() const {
+        if (compile_info_) return static_cast<const T*>(compile_info_);  // a UT's context builder gave it
         if (void* p = akgen_sim::host::compile_info_ready()) return static_cast<const T*>(p);
         static T t{};
         return &t;
     }
     const void* GetCompileInfo() const {
+        if (compile_info_) return compile_info_;
         static char blank[4096] = {};
         void* p = akgen_sim::host::compile_info_ready();
         return p ? p : blank;
     }
     const void* GetCompiledInfo() const { return GetCompileInfo(); }
-    bool GetDeterministic() const { return false; }
+    bool GetDeterministic() const { return deterministic_ != 0; }
 
     std::vector<Tensor> inputs_, outputs_;
     std::vector<CompileTimeTensorDesc> in_desc_, out_desc_;
@@ -329,6 +435,10 @@ public:
     std::string name_;
     // IR inputs/outputs as (first instance, instance count); empty = one instance per IR input (no lists).
     std::vector<AnchorInstanceInfo> ir_in_, ir_out_;
+    // what a UT's context builder (OpTilingContextBuilder) hands over: its compile info and platform info objects
+    const void* compile_info_ = nullptr;
+    fe::PlatFormInfos* platform_ = nullptr;
+    int32_t deterministic_ = 0;
 
 private:
     static std::vector<AnchorInstanceInfo> one_each(size_t n) {
