@@ -35,6 +35,9 @@ done
 if [ "$DEV" = 1 ]; then
   # code-server's kerberos module builds against these headers; libseccomp2 is on every Debian
   [ -e /usr/include/krb5.h ] || [ -e /usr/include/gssapi/gssapi.h ] || sys_need+=(libkrb5-dev)
+  # the operator repositories' kernel UTs (akgen sim op-test): GTest, and nlohmann JSON for their tiling harness
+  [ -e /usr/include/gtest/gtest.h ] || sys_need+=(libgtest-dev)
+  [ -e /usr/include/nlohmann/json.hpp ] || sys_need+=(nlohmann-json3-dev)
 fi
 if [ ${#sys_need[@]} -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
