@@ -381,6 +381,7 @@ try {
         !(await problems("add_tiling")).some((x) => x.includes("undefined_thing")), 300000);
       const estimate = await until("the kernel's estimate back", async () =>
         (await problems("tiled_add")).find((x) => x.includes("1/1 cases pass")) ?? false, 300000);
+      await openFile("kernels/add_custom.cpp"); // the next steps type in the add sample
       return `${row} / fixed: ${estimate}`;
     });
 
