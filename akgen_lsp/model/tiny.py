@@ -117,21 +117,29 @@ def write_tiny_gguf(path: str | Path, *, n_embd: int = 64, n_layer: int = 2, n_h
     return path
 
 
-def write_tiny_hf(folder: str | Path, *, hidden: int = 32, layers: int = 2, heads: int = 4, seed: int = 0) -> Path:
-    """Write a randomly initialised LlamaForCausalLM and a byte-level BPE tokenizer with `save_pretrained`.
+def write_tiny_hf(folder: str | Path, *, hidden: int = 32, layers: int = 2, heads: int = 4, seed: int = 0,
+                  qwen3: bool = False) -> Path:
+    """Write a randomly initialised LlamaForCausalLM (`qwen3`: a Qwen3ForCausalLM, KernelGen-LM's architecture) and a
+    byte-level BPE tokenizer with `save_pretrained`.
 
     Needs torch and transformers (the `hf` extra); builds the tokenizer locally with `tokenizers`.
     """
     from akgen_lsp.model.backends.transformers import hidden_npu_stubs
 
     with hidden_npu_stubs():
-        return _write_tiny_hf(Path(folder), hidden, layers, heads, seed)
+        return _write_tiny_hf(Path(folder), hidden, layers, heads, seed, qwen3)
 
 
-def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int) -> Path:
+def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int, qwen3: bool = False) -> Path:
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import (
+        LlamaConfig,
+        LlamaForCausalLM,
+        PreTrainedTokenizerFast,
+        Qwen3Config,
+        Qwen3ForCausalLM,
+    )
 
     folder.mkdir(parents=True, exist_ok=True)
     tokens, merges, specials = vocabulary()
@@ -145,12 +153,13 @@ def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int
     fast.save_pretrained(folder)
     torch.manual_seed(seed)
     eos = vocab[EOS_TOKEN]
-    config = LlamaConfig(
-        vocab_size=len(tokens), hidden_size=hidden, intermediate_size=hidden * 2, num_hidden_layers=layers,
-        num_attention_heads=heads, num_key_value_heads=heads, max_position_embeddings=2048,
-        bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, tie_word_embeddings=False,
-    )
-    model = LlamaForCausalLM(config)
+    shape = dict(vocab_size=len(tokens), hidden_size=hidden, intermediate_size=hidden * 2, num_hidden_layers=layers,
+                 num_attention_heads=heads, num_key_value_heads=heads, max_position_embeddings=2048,
+                 bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, tie_word_embeddings=False)
+    if qwen3:
+        model = Qwen3ForCausalLM(Qwen3Config(**shape, head_dim=hidden // heads))
+    else:
+        model = LlamaForCausalLM(LlamaConfig(**shape))
     with torch.no_grad():
         model.lm_head.weight.normal_(0.0, 1.0)
         model.lm_head.weight[silent_token_ids(len(tokens), len(specials))] = 0.0

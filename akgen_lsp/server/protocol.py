@@ -191,6 +191,7 @@ async def did_open(ls: AkgenServer, params: types.DidOpenTextDocumentParams) -> 
     uri = params.text_document.uri
     ls.schedule_lint(uri, 0.0)
     ls.publish_logged(uri)
+    ls.checks.headers.opened(ls, uri)  # a header shows what the checks of the kernels including it found there
     ls.workspace_lint.changed()  # a waiting workspace pull answers: this file's report is the push's now
     doc = ls.document(uri)
     settings = ls.settings_for(doc)
@@ -209,6 +210,7 @@ async def did_change(ls: AkgenServer, params: types.DidChangeTextDocumentParams)
         delay *= 2
     ls.schedule_lint(uri, delay)
     ls.checks.changed(ls, doc, settings)  # the save check starts ahead when typing pauses
+    watch.document_changed(ls, uri)  # the editor reloaded a file changed on disk: it is checked again
 
 
 @feature(types.TEXT_DOCUMENT_WILL_SAVE, empty=_none)

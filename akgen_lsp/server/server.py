@@ -11,18 +11,20 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.uris import from_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.config import Settings
 from akgen_lsp.findings import Finding
+from akgen_lsp.safety import read_regular
 from akgen_lsp.server import lifetime, tracking
 from akgen_lsp.server.convert import Lines, to_diagnostic
 from akgen_lsp.server.documents import DocumentState
@@ -40,6 +42,7 @@ from akgen_lsp.server.workspace import WorkspaceFiles
 log = logging.getLogger("akgen_lsp.server")
 
 STATUS_METHOD = "akgen/status"
+MAX_PUBLISHED_FILE = 4 << 20  # a header larger than this gets no diagnostics while closed
 
 
 class AkgenProtocol(LanguageServerProtocol):
@@ -78,6 +81,7 @@ class AkgenServer(LanguageServer):
         self.files = WorkspaceFiles(None)
         self.workspace_lint = WorkspaceLint()
         self.watcher: WorkspaceWatcher | None = None
+        self.watcher_pending: dict[str, str] = {}  # open documents changed on disk, until the editor reloads them
         self.loop: asyncio.AbstractEventLoop | None = None  # set at initialize (log records from other threads)
         # code actions for the findings a request is about: quick fixes (lint, verified build/run fixes), the model
         # repair of build and run diagnostics ("Fix with KernelGen-LM", resolved lazily)
@@ -320,6 +324,21 @@ class AkgenServer(LanguageServer):
         state.tracked_text = doc.source
         self.publish(uri, doc.version)
 
+    def publish_file(self, uri: str, findings: Sequence[Finding]) -> None:
+        """Diagnostics for a file that is not open (a header a checked kernel includes), placed in its text on disk
+        (nothing when it cannot be read; an empty list clears what the client shows for it)."""
+        if self.is_open(uri):
+            return
+        text = ""
+        if findings:
+            try:
+                text = read_regular(Path(to_fs_path(uri) or ""), MAX_PUBLISHED_FILE).decode("utf-8", "replace")
+            except OSError:
+                return
+        lines = Lines(text, self.workspace.position_codec)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=[to_diagnostic(f, lines) for f in findings]))
+
     def follow_edits(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> bool:
         """Move the build and run findings of `uri` with a didChange's content changes; True when some were kept
         or dropped (the caller publishes with the next lint)."""
@@ -403,6 +422,8 @@ class AkgenServer(LanguageServer):
         state = self.documents.pop(uri, None)
         if state is not None and state.diagnostics.merged():
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.watcher_pending.pop(uri, None)
+        self.checks.headers.closed(self, uri)  # a header keeps the findings a kernel's check put in it
 
     # ------------------------------------------------------------------------------------------- lifetime
 

@@ -21,14 +21,17 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from akgen_lsp.config import CONFIG_FILE
+from akgen_lsp.safety import read_regular
 from akgen_lsp.server.features import build_logs
 from akgen_lsp.server.features.commands import CommandHost
+from akgen_lsp.server.features.save_check import text_digest
 from akgen_lsp.server.features.workspace_diagnostics import WorkspaceLint
 from akgen_lsp.server.workspace import MAX_DIRS, SKIPPED, SOURCE_SUFFIXES, WorkspaceFiles, is_build_dir
 
 log = logging.getLogger(__name__)
 
 DEBOUNCE_S = 0.3
+MAX_DISK_TEXT = 8 << 20
 _INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 
 
@@ -36,6 +39,7 @@ class WatchHost(CommandHost, Protocol):
     files: WorkspaceFiles
     workspace_lint: WorkspaceLint
     watcher: WorkspaceWatcher | None
+    watcher_pending: dict[str, str]  # open documents changed on disk: the digest of the text the editor will load
 
     @property
     def workspace(self) -> Any: ...
@@ -175,9 +179,16 @@ def changed(host: WatchHost, paths: Iterable[str]) -> None:
     if not paths:
         return
     host.files_changed(paths)
-    if any(Path(p).name == CONFIG_FILE for p in paths):
+    configs = [Path(p).parent for p in paths if Path(p).name == CONFIG_FILE]
+    if configs:
         host.settings.clear()
         host.relint_all()
+        # its tasks may have changed (a [[task]] added, a shape, a reference): every open kernel below it that was
+        # checked is checked again, the ones that had no task too
+        for uri in _open_kernels(host):
+            doc = host.document(uri)
+            if any(folder == Path(doc.path).parent or folder in Path(doc.path).parents for folder in configs):
+                _recheck(host, uri, with_no_task=True)
     logs = [Path(p) for p in paths if build_logs.is_build_log(p)]
     sources = [Path(p) for p in paths if Path(p).suffix.lower() in SOURCE_SUFFIXES]
     if logs:
@@ -209,21 +220,65 @@ def _read_logs(host: WatchHost, logs: list[Path]) -> None:
             host.publish_findings(uri, build_logs.LOG_SOURCE, state.logged(path))
 
 
+def _open_kernels(host: WatchHost) -> list[str]:
+    out = []
+    for uri in list(host.workspace.text_documents):
+        doc = host.document(uri)
+        if doc.path and host.is_ascendc(doc):
+            out.append(uri)
+    return out
+
+
+def _recheck(host: WatchHost, uri: str, with_no_task: bool = False) -> None:
+    """Check the open kernel `uri` again, if a check of it ran before (and had a task, unless `with_no_task`) and
+    checks are on; a check already running for it is replaced."""
+    doc = host.document(uri)
+    last = host.checks.last.get(uri)
+    settings = host.settings_for(doc)
+    if last is None or (last.state == "no task" and not with_no_task) or settings["check_on_save"] == "off":
+        return
+    host.scheduler.schedule(uri, "save:check", lambda d=doc, s=settings: host.checks.check(host, d, s))
+
+
+def _disk_text(path: Path) -> str | None:
+    try:
+        return read_regular(path, MAX_DISK_TEXT).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def _sources_changed(host: WatchHost, sources: list[Path]) -> None:
     names = {p.name for p in sources}
     folders = {p.parent for p in sources}
-    changed_uris = {p.as_uri() for p in sources}
-    for uri in list(host.workspace.text_documents):
-        if uri in changed_uris:
-            continue  # the editor reloads it and tells us (didChange)
+    changed_uris = {p.as_uri(): p for p in sources}
+    for uri in _open_kernels(host):
         doc = host.document(uri)
-        if not doc.path or not host.is_ascendc(doc):
+        if uri in changed_uris:
+            _open_file_changed(host, uri, changed_uris[uri])
             continue
         here = Path(doc.path).parent
         if here not in folders and not names & _includes(doc.source):
             continue
         host.schedule_lint(uri, 0.0)
-        last = host.checks.last.get(uri)
-        settings = host.settings_for(doc)
-        if last is not None and last.state != "no task" and settings["check_on_save"] != "off":
-            host.scheduler.schedule(uri, "save:check", lambda d=doc, s=settings: host.checks.check(host, d, s))
+        _recheck(host, uri)
+
+
+def _open_file_changed(host: WatchHost, uri: str, path: Path) -> None:
+    """An open kernel changed on disk. The editor's own save wrote it: its check is under way (the text it started
+    from is this one). Else the editor reloads it (VS Code does for a file with no unsaved edits): it is checked once
+    its text is the disk's, now or at the didChange that brings it (`document_changed`)."""
+    text = _disk_text(path)
+    if text is None or host.checks.started.get(uri) == text_digest(text):
+        return
+    if host.document(uri).source == text:
+        _recheck(host, uri)
+    else:
+        host.watcher_pending[uri] = text_digest(text)
+
+
+def document_changed(host: WatchHost, uri: str) -> None:
+    """After a didChange: the editor has reloaded a file that changed on disk: check it."""
+    wanted = host.watcher_pending.get(uri)
+    if wanted is not None and text_digest(host.document(uri).source) == wanted:
+        del host.watcher_pending[uri]
+        _recheck(host, uri)

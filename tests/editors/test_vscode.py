@@ -6,7 +6,8 @@ The workspace is a copy of samples/; the server is this checkout's environment's
 (`akgen.server.command`, a user-level place: the extension never runs a program inside the opened folder or above
 it); test_vscode_first_hour.py covers default settings, the extension installing the server it carries. One editor session runs every step:
 diagnostic in the Problems panel -> hover -> completion after `AscendC::` -> the quick fix applied -> save a kernel
-with a task -> the estimate line -> a build error -> its code action -> ghost text from the catalog, then from a
+with a task -> the estimate line -> a build error -> its code action -> a build error inside a header (listed
+under the header before it is opened, cleared once the header is fixed and saved) -> ghost text from the catalog, then from a
 tiny GGUF model (real llama.cpp inference, its answer fixed by a GBNF grammar), then "Generate kernel for this
 task" from the command palette, cancelled from its notification (nothing written), then run on a static-shape task
 folder (a correct kernel on one core), "Improve performance" on
@@ -67,6 +68,46 @@ def _generate_tasks(workspace: Path, gguf: Path) -> None:
         (workspace / "generate" / folder / "akgen.toml").write_text("\n".join(lines) + "\n" + bench, encoding="utf-8")
 
 
+HEADER_TASK = """arch = "Ascend910B2"
+
+[[task]]
+name = "TiledAdd"
+file = "tiled_add.cpp"
+kernel = "add_custom"
+mode = "static"
+block_dim = 48
+reference = "x + y"
+inputs = [
+    { name = "x", shape = [48, 128, 512], dtype = "float16" },
+    { name = "y", shape = [48, 128, 512], dtype = "float16" },
+]
+outputs = [{ name = "z", shape = [48, 128, 512], dtype = "float16" }]
+"""
+HEADER_BAD = "constexpr int32_t TILE_NUM = 8 + undefined_thing;"
+
+
+def _header_task(workspace: Path) -> dict[str, str]:
+    """A folder with its own akgen.toml task: the add sample as ``tiled_add.cpp`` including ``add_tiling.h`` (its
+    constants), one of which does not compile. Returns the driver's E2E_HEADER_* (the bad line, the column after
+    ``= 8``)."""
+    folder = workspace / "with_header"
+    folder.mkdir()
+    (folder / "akgen.toml").write_text(HEADER_TASK, encoding="utf-8")
+    lines = (REPO / "samples" / "kernels" / "add_custom.cpp").read_text("utf-8").splitlines(True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("constexpr int32_t TOTAL_LENGTH"))
+    last = first
+    while lines[last + 1].startswith("constexpr"):
+        last += 1
+    header = ["#pragma once\n", "#include <cstdint>\n"]
+    header += [HEADER_BAD + "\n" if line.startswith("constexpr int32_t TILE_NUM") else line
+               for line in lines[first:last + 1]]
+    (folder / "add_tiling.h").write_text("".join(header), encoding="utf-8")
+    kernel = "".join(lines[:first]) + '#include "add_tiling.h"\n' + "".join(lines[last + 1:])
+    (folder / "tiled_add.cpp").write_text(kernel, encoding="utf-8")
+    bad = next(i for i, line in enumerate(header, 1) if line.startswith(HEADER_BAD))
+    return {"E2E_HEADER_LINE": str(bad), "E2E_HEADER_COLUMN": str(HEADER_BAD.index(" + ") + 1)}
+
+
 def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     checkout = tmp_path / "checkout"
     shutil.copytree(REPO / "samples", checkout / "samples")
@@ -74,6 +115,7 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     workspace = checkout / "samples"
     # the generation model: no registry entry (whose 2048-token context would cap model.n_ctx)
     _generate_tasks(workspace, write_tiny_gguf(tmp_path / "forced.gguf", n_ctx=N_CTX))
+    header_env = _header_task(workspace)
     home = tmp_path / "home"
     node = program("node", "install Node.js 20 (apt-get install nodejs)")
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
@@ -83,7 +125,7 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
     # settings: a user-level place (a .venv inside the opened folder or above it is never run, Workspace Trust's
     # rule; code-server's extension host gets a login shell's PATH); test_vscode_first_hour covers no setting at all
     session = run_session(tmp_path, workspace, env, {"E2E_TINY_GGUF": str(gguf), "E2E_STATIC": STATIC,
-                                                     "E2E_DYNAMIC": DYNAMIC}, "vscode-screenshots",
+                                                     "E2E_DYNAMIC": DYNAMIC, **header_env}, "vscode-screenshots",
                           settings={"akgen.server.command": [str(Path(sys.executable).parent / "akgen"), "serve"]})
     report, driver = session.report, session.driver
     with capsys.disabled():
@@ -91,11 +133,15 @@ def test_a_new_user_sees_every_feature_in_vs_code(tmp_path: Path, capsys: pytest
                          f"{session.shots}\n")
     assert not session.failure(), session.failure()
     steps = [r["step"] for r in report]
-    assert len(steps) == 13 and driver.returncode == 0, (steps, driver.stderr[-2000:])
+    assert len(steps) == 14 and driver.returncode == 0, (steps, driver.stderr[-2000:])
     details = {r["step"]: r["detail"] for r in report}
     assert "1/1 cases pass" in details["saving a kernel with a task shows the estimate"]
     assert "Change 'xLocall' to 'xLocal' (the compiler's fix-it) — verified: compiles, 1/1 cases pass" in \
         details["a build error and its code action"]  # Ctrl+. on a build error applies a verified fix
+    # a header's build error is listed under the header (never opened before), then cleared by its fix
+    header = details["a build error inside a header is the header's problem"]
+    assert "undefined_thing" in header and f"[Ln {header_env['E2E_HEADER_LINE']}," in header
+    assert "1/1 cases pass" in header
     assert "PipeBarrier<PIPE_V>();" in details["ghost text from a tiny GGUF model"]
     assert "nothing was written" in details["Generate kernel is cancelled from its notification"]
     # Generate, then Improve: what the editor saved is the verified kernel, the faster one in the end

@@ -414,6 +414,31 @@ try {
       return `${row} / offered: ${offered.join(" | ").slice(0, 600)}`;
     });
 
+    await step("a build error inside a header is the header's problem", async () => {
+      // with_header/tiled_add.cpp includes add_tiling.h, whose line E2E_HEADER_LINE does not compile: after a save
+      // of the kernel the error is listed under the header (never opened), at its own line
+      const bad = Number(env("E2E_HEADER_LINE"));
+      await openFile("with_header/tiled_add.cpp");
+      await page.keyboard.press("Control+S");
+      const row = await until("the header's error under add_tiling.h in Problems", async () =>
+        (await problems("add_tiling")).find((x) => x.includes("undefined_thing") && x.includes(`[Ln ${bad},`)) ?? false,
+      300000);
+      await snap("header-error-in-problems");
+      // the header opened, fixed and saved: the kernel is checked again (the server watches the files) and the
+      // error leaves both files
+      await openFile("with_header/add_tiling.h");
+      await goTo(bad, Number(env("E2E_HEADER_COLUMN")));
+      await page.keyboard.press("Shift+End");
+      await page.keyboard.type(";");
+      await page.keyboard.press("Control+S");
+      await until("the header's error gone", async () =>
+        !(await problems("add_tiling")).some((x) => x.includes("undefined_thing")), 300000);
+      const estimate = await until("the kernel's estimate back", async () =>
+        (await problems("tiled_add")).find((x) => x.includes("1/1 cases pass")) ?? false, 300000);
+      await openFile("kernels/add_custom.cpp"); // the next steps type in the add sample
+      return `${row} / fixed: ${estimate}`;
+    });
+
     await step("ghost text from the catalog", async () => {
       await goTo(62, 1);
       await page.keyboard.press("End");

@@ -21,12 +21,16 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 AHEAD_DONE = "akgen: checked k.cpp ahead of its save"
 AHEAD_USED = "akgen: k.cpp: the save shows the check made ahead of it"
+# the pause before a check ahead starts: a bound on how long the server may take between a didChange and the didSave
+# sent right after it ("typed again, then saved" must reach the save before a check ahead of the new text starts;
+# at 50 ms a loaded machine lost that race under stress-ng)
+AHEAD_MS = 3000
 
 
 @pytest_lsp.fixture(config=CONFIG, scope="module")
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(initialize_params(
-        "visual-studio-code", {"lint": {"debounce_ms": 20}, "check": {"ahead_ms": 50}}, root=SAMPLES))
+        "visual-studio-code", {"lint": {"debounce_ms": 20}, "check": {"ahead_ms": AHEAD_MS}}, root=SAMPLES))
     yield
     await lsp_client.shutdown_session()
 
@@ -147,7 +151,7 @@ async def test_no_check_ahead_when_it_is_off(client: LanguageClient, tmp_path: P
     uri = _open(client, kernel, text)
     done = _logged(client, AHEAD_DONE)
     _type_at_top(client, uri, 2, "// typed\n")
-    await asyncio.sleep(1.0)  # a pause (the check ahead, were it on, would start 50 ms into it and be logged)
+    await asyncio.sleep(AHEAD_MS / 1000 + 1.0)  # a pause (a check ahead, were it on, would start and be logged)
     _save(client, kernel, uri, "// typed\n" + text)
     await _run_diagnostics(client, uri, 2)
     await asyncio.sleep(0.5)

@@ -16,6 +16,7 @@ from pytest_lsp import LanguageClient
 from .lsp_helpers import (
     CLIENTS,
     CONFIG,
+    EVENT_BOUND_S,
     fixture_text,
     initialize_params,
     open_document,
@@ -45,7 +46,7 @@ async def test_configuration_change_applies_and_bad_values_are_reported(client: 
         while list(client.diagnostics.get(uri, ())):
             await asyncio.sleep(0.02)
 
-    await asyncio.wait_for(cleared(), 10)
+    await asyncio.wait_for(cleared(), EVENT_BOUND_S)
     client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings={"akgen": {"lint": {"enable": "yes"}}})
     )
@@ -77,7 +78,7 @@ async def test_a_changed_akgen_toml_is_picked_up(client: LanguageClient, tmp_pat
         while list(client.diagnostics.get(uri, ())):
             await asyncio.sleep(0.02)
 
-    await asyncio.wait_for(cleared(), 10)
+    await asyncio.wait_for(cleared(), EVENT_BOUND_S)
 
 
 async def test_a_broken_akgen_toml_is_reported_and_the_defaults_used(

@@ -35,7 +35,6 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from akgen_lsp.bench.cann import select_toolchain
-from akgen_lsp.check.op_ut import related_include
 from akgen_lsp.check.result import CheckResult, Figures, Status, check_timeout
 from akgen_lsp.check.worker import CheckFailed, CheckWorker, plain_settings
 from akgen_lsp.config import Settings
@@ -43,6 +42,7 @@ from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.sandbox import sandbox_warning
 from akgen_lsp.server.documents import Checked
 from akgen_lsp.server.features.check_ahead import CheckAhead
+from akgen_lsp.server.features.headers import HeaderFindings, include_line
 from akgen_lsp.server.host import FeatureHost
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ RUN = "run"
 ESTIMATE_CODE = "AKGEN-ESTIMATE"
 AUTOMATIC_REASONS = (types.TextDocumentSaveReason.AfterDelay, types.TextDocumentSaveReason.FocusOut)
 
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")  # saved alone, a header is no kernel: no "no task" message
 _ENTRY_RE = re.compile(r'extern\s*"C"|__global__')
 
 NO_TASK = (
@@ -122,7 +123,7 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
         if f.span.path and os.path.realpath(f.span.path) != here:
             # at the line that includes that file, when this one does (a header's error), else at line 1; the
             # finding's own place is its related information
-            at = related_include(text, f.span.path) or 1
+            at = include_line(path, text, f.span.path) or 1
             related = [{"path": f.span.path, "line": f.span.line, "message": f"{f.code} is here"}]
             f = Finding(f.code, f"{f.message} ({f.span.path}:{f.span.line})", Span.point(path, at),
                         severity=f.severity, source=f.source, error_class=f.error_class,
@@ -152,6 +153,10 @@ def word_span(text: str, span: Span) -> Span | None:
     if end == start:
         return None
     return Span(span.path, span.line, start + 1, span.line, end + 1)
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def trace_path(folder: Path, path: str) -> Path:
@@ -215,7 +220,8 @@ class SaveChecks:
         self.last: dict[str, LastCheck] = {}
         self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
-        self._included: dict[str, set[str]] = {}  # per checked document: other open files its findings were shown in
+        self.started: dict[str, str] = {}  # per document: the digest of the text its last check started from
+        self.headers = HeaderFindings(lambda path, text, found: split_findings(path, text, found, Figures.no_task()))
         self._warming: asyncio.Task[None] | None = None
         self.ahead = CheckAhead()
 
@@ -272,6 +278,7 @@ class SaveChecks:
         if (warning := sandbox_warning(settings)) is not None:  # every check: sandbox off, or it cannot start
             host.show(warning, types.MessageType.Warning)
         uri, path = doc.uri, doc.path
+        self.started[uri] = text_digest(doc.source)
         name = Path(path).name
         timeout = float(settings["toolchain.timeout_s"])
         tool = select_toolchain(str(settings["toolchain.name"]))
@@ -325,7 +332,7 @@ class SaveChecks:
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
                 return LastCheck(uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error")
             host.clear_sources(uri, (BUILD, RUN))
-            if path not in self._no_task_said:
+            if path not in self._no_task_said and Path(path).suffix.lower() not in HEADER_SUFFIXES:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
             return LastCheck(uri, "no task", f"{name} has no task: lint only (a [[task]] for it in akgen.toml "
@@ -346,31 +353,20 @@ class SaveChecks:
 
     def _publish_included(self, host: FeatureHost, uri: str, path: str, text: str,
                           findings: Sequence[Finding]) -> None:
-        """Findings in other files of the check (a header the kernel includes) published in those files too when
-        they are open, with the saved file's including line as related information; an open file shown before and
-        clean now is cleared."""
+        """Findings in other files of the check (a header the kernel includes, directly or through another header)
+        published for those files, open or not, with the kernel's including line as related information; a header
+        no check shows anything in any more is cleared."""
         here = os.path.realpath(path)
         by_file: dict[str, list[Finding]] = {}
         for f in findings:
-            if f.span.path and os.path.realpath(f.span.path) != here:
-                by_file.setdefault(os.path.realpath(f.span.path), []).append(f)
-        shown: set[str] = set()
-        for other, found in by_file.items():
-            other_uri = Path(other).as_uri()
-            if other_uri == uri or not host.is_open(other_uri):
+            other = os.path.realpath(f.span.path) if f.span.path else here
+            if other == here or not os.path.isfile(other):
                 continue
-            at = related_include(text, other)
-            related = [{"path": path, "line": at, "message": f"included by {Path(path).name}"}] if at else []
-            placed = [dataclasses.replace(f, data={**(f.data or {}), "related": related}) for f in found]
-            split = split_findings(other, host.document(other_uri).source, placed, Figures.no_task())
-            for source in (BUILD, RUN):
-                host.publish_findings(other_uri, source, split[source])
-            shown.add(other_uri)
-        for stale in self._included.get(uri, set()) - shown:
-            if host.is_open(stale):
-                for source in (BUILD, RUN):
-                    host.clear_source(stale, source)
-        self._included[uri] = shown
+            at = include_line(path, text, other)
+            related = [{"path": path, "line": at or 1, "message": f"included by {Path(path).name}"}]
+            by_file.setdefault(Path(other).as_uri(), []).append(
+                dataclasses.replace(f, data={**(f.data or {}), "related": related}))
+        self.headers.update(host, uri, by_file)
 
     def _status(self, host: FeatureHost, last: LastCheck) -> None:
         host.notify_status(check={"uri": last.uri, "state": last.state, "message": last.message,
