@@ -119,3 +119,54 @@ def test_int4_branch_builds_and_bf16_name(write_manifest, tmp_path: Path) -> Non
     res = run_manifest(write_manifest(src, "i4", args, defines={"DTYPE_Y": "bfloat16_t"}), tmp_path / "out2")
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 3)
+
+
+MULADD = """
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void mad(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR out, GM_ADDR workspace,
+                                          GM_ADDR tiling)
+{
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ta, tb, tc, tf;
+    pipe.InitBuffer(ta, 128 * sizeof(half));
+    pipe.InitBuffer(tb, 128 * sizeof(half));
+    pipe.InitBuffer(tc, 128 * sizeof(float));
+    pipe.InitBuffer(tf, 64 * sizeof(float));
+    GlobalTensor<half> aGm, bGm;
+    GlobalTensor<float> cGm, oGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, 128);
+    bGm.SetGlobalBuffer((__gm__ half*)b, 128);
+    cGm.SetGlobalBuffer((__gm__ float*)c, 128);
+    oGm.SetGlobalBuffer((__gm__ float*)out, 192);
+    LocalTensor<half> x = ta.Get<half>(), y = tb.Get<half>();
+    LocalTensor<float> acc = tc.Get<float>(), sq = tf.Get<float>();
+    DataCopy(x, aGm, 128);
+    DataCopy(y, bGm, 128);
+    DataCopy(acc, cGm, 128);
+    DataCopy(sq, cGm, 64);
+    PipeBarrier<PIPE_ALL>();
+    MulAddDst(acc, x, y, 128);                        // half * half + float
+    MulAddDst(sq, sq, sq, 64, 1, {1, 1, 1, 8, 8, 8});  // float repeat form: c * c + c
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(oGm, acc, 128);
+    DataCopy(oGm[128], sq, 64);
+}
+"""
+
+
+def test_mul_add_dst(write_manifest, tmp_path: Path) -> None:
+    src = tmp_path / "mad.cpp"
+    src.write_text(MULADD, encoding="utf-8")
+    a = (np.arange(128) * 0.125 - 4).astype(np.float16)
+    b = (np.arange(128)[::-1] * 0.0625 + 0.5).astype(np.float16)
+    c = (np.arange(128) * 0.3 - 7).astype(np.float32)
+    m = write_manifest(src, "mad", [
+        {"name": "a", "input": a}, {"name": "b", "input": b}, {"name": "c", "input": c},
+        {"name": "out", "output": "out.npy", "dtype": "float32", "shape": [192]},
+        {"name": "workspace", "workspace_bytes": 0}, {"name": "tiling", "tiling": {"fields": {}}}])
+    res = run_manifest(m, tmp_path / "out")
+    assert res.status == "ok", [f.message for f in res.findings]
+    o = np.load(res.outputs["out"])
+    np.testing.assert_allclose(o[:128], a.astype(np.float32) * b.astype(np.float32) + c, rtol=1e-6)
+    np.testing.assert_allclose(o[128:], c[:64] * c[:64] + c[:64], rtol=1e-6)

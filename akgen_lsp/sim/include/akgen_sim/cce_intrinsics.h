@@ -45,6 +45,7 @@ constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;  // the default stride of the data-copy parameter structs
 }  // namespace AscendC
 
 // The VA address registers of the vector unit (a compiler enum in CCE).
