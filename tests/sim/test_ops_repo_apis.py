@@ -1,7 +1,8 @@
 """Kernel-side APIs that A2/A3 kernels of CANN's operator repositories use and the simulator lacked: ReduceSum with a
 pattern (AR / RA, no tmp buffer), an assigned TPipe (`pipe_ = pipeIn;` in a kernel class), a Cast to int4b_t and an
-atomic store of it in a branch this run does not take, `__bf16`, and the kernel-side operator base headers
-(`op_kernel/platform_util.h`, `op_kernel/math_util.h`). Each kernel is checked against NumPy."""
+atomic store of it in a branch this run does not take, `__bf16`, the kernel-side operator base headers
+(`op_kernel/platform_util.h`, `op_kernel/math_util.h`), MulAddDst, PRELOAD and the constants FULL_MASK,
+B16/B32_DATA_NUM_PER_BLOCK / _PER_REPEAT, DEFAULT_DATA_COPY_STRIDE. Each kernel is checked against NumPy."""
 
 from __future__ import annotations
 
@@ -127,6 +128,9 @@ using namespace AscendC;
 extern "C" __global__ __aicore__ void mad(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR out, GM_ADDR workspace,
                                           GM_ADDR tiling)
 {
+    PRELOAD(2);  // an instruction prefetch: nothing to compute
+    static_assert(B32_DATA_NUM_PER_BLOCK == 8 && B16_DATA_NUM_PER_BLOCK == 16 && B32_DATA_NUM_PER_REPEAT == 64 &&
+                  B16_DATA_NUM_PER_REPEAT == 128 && DEFAULT_DATA_COPY_STRIDE == 0 && FULL_MASK == ~0ULL, "constants");
     TPipe pipe;
     TBuf<TPosition::VECCALC> ta, tb, tc, tf;
     pipe.InitBuffer(ta, 128 * sizeof(half));
@@ -147,7 +151,9 @@ extern "C" __global__ __aicore__ void mad(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_AD
     DataCopy(sq, cGm, 64);
     PipeBarrier<PIPE_ALL>();
     MulAddDst(acc, x, y, 128);                        // half * half + float
-    MulAddDst(sq, sq, sq, 64, 1, {1, 1, 1, 8, 8, 8});  // float repeat form: c * c + c
+    SetVectorMask<float>(FULL_MASK, FULL_MASK);
+    MulAddDst<float, float, false>(sq, sq, sq, 64, 1, {1, 1, 1, 8, 8, 8});  // float repeat form: c * c + c
+    ResetMask();
     PipeBarrier<PIPE_ALL>();
     DataCopy(oGm, acc, 128);
     DataCopy(oGm[128], sq, 64);
