@@ -317,6 +317,12 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
     text = src.read_text(encoding="utf-8", errors="replace")
     entry = ut_entry(case, text)
     params = _params(text, entry.split("<")[0].strip())
+    # an entry defined in one of the op's headers (sometimes by a macro: its line continuations joined)
+    for header in sorted(h for h in src.parent.rglob("*.h") if "arch35" not in h.parts) if not params else []:
+        htext = header.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+        params = _params(htext, entry.split("<")[0].strip())
+        if params:
+            break
     signature = []
     for i, (ctype, pname) in enumerate(params):
         if i == len(params) - 1 and "tiling" in pname.lower():
