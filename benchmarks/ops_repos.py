@@ -194,6 +194,37 @@ def tpl_first_args(op_kernel: Path, name: str, kernel_text: str) -> str | None:
     return f"{name}<{', '.join(decls[p] for p in params)}>"
 
 
+_ENUM = re.compile(r"\benum\s+(?:class\s+)?\w*\s*(?::\s*\w+\s*)?\{([^{}]*)\}")
+_CONST = re.compile(r"\bconstexpr\s+[\w:]+\s+(\w+)\s*=\s*(-?\w+)\s*;")
+
+
+def resolve_ut_names(case: OpCase, entry: str) -> str:
+    """The entry's template arguments with the names the UT defines for them replaced by their values (an enum or a
+    constexpr of the test file: `log_softmax_grad<kNoNeedReduce, false, true>`), which the kernel build does not see."""
+    if "<" not in entry:
+        return entry
+    values: dict[str, str] = {}
+    for f in sorted(Path(case.ut_dir).glob("*.cpp")):
+        text = re.sub(r"//[^\n]*", "", f.read_text(encoding="utf-8", errors="replace"))
+        for m in _ENUM.finditer(text):
+            nxt = 0
+            for item in m.group(1).split(","):
+                name, _, val = (x.strip() for x in item.partition("="))
+                if not re.fullmatch(r"\w+", name or "-"):
+                    continue
+                if val:
+                    try:
+                        nxt = int(val, 0)
+                    except ValueError:
+                        continue
+                values.setdefault(name, str(nxt))
+                nxt += 1
+        for m in _CONST.finditer(text):
+            values.setdefault(m.group(1), m.group(2))
+    base, _, args = entry.partition("<")
+    return base + "<" + re.sub(r"\b[A-Za-z_]\w*\b", lambda m: values.get(m.group(0), m.group(0)), args)
+
+
 def _params(text: str, name: str) -> list[tuple[str, str]]:
     m = re.search(rf"__global__[^;{{]*?\bvoid\s+{re.escape(name)}\s*\(([^)]*)\)", text)
     if not m:
@@ -315,7 +346,7 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
     if src is None:
         return "missing", f"no op_kernel/{case.op}.cpp", ""
     text = src.read_text(encoding="utf-8", errors="replace")
-    entry = ut_entry(case, text)
+    entry = resolve_ut_names(case, ut_entry(case, text))
     params = _params(text, entry.split("<")[0].strip())
     # an entry defined in one of the op's headers (sometimes by a macro: its line continuations joined)
     for header in sorted(h for h in src.parent.rglob("*.h") if "arch35" not in h.parts) if not params else []:

@@ -120,6 +120,10 @@ def test_int4_branch_builds_and_bf16_name(write_manifest, tmp_path: Path) -> Non
     res = run_manifest(write_manifest(src, "i4", args, defines={"DTYPE_Y": "bfloat16_t"}), tmp_path / "out2")
     assert res.status == "ok", [f.message for f in res.findings]
     np.testing.assert_array_equal(np.load(res.outputs["y"]), x * 3)
+    # a UT's own -Dfloat16_t=uint16_t (ops-nn's log_softmax_grad) does not clash with the library's alias
+    res = run_manifest(write_manifest(src, "i4", args, defines={"DTYPE_Y": "half", "float16_t": "uint16_t"}),
+                       tmp_path / "out3")
+    assert res.status == "ok", [f.message for f in res.findings]
 
 
 MULADD = """

@@ -163,7 +163,9 @@ struct bfloat16_t {
     bfloat16_t operator-() const { return bfloat16_t(akgen_sim::from_bits, static_cast<uint16_t>(bits ^ 0x8000u)); }
 };
 
+#ifndef float16_t  // a UT build may define it as a macro (ops-nn's log_softmax_grad: -Dfloat16_t=uint16_t)
 using float16_t = half;
+#endif
 using float32_t = float;
 using bfloat16 = bfloat16_t;  // some kernels spell it this way under CPU debug
 
