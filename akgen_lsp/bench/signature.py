@@ -35,6 +35,9 @@ GE_NAMES = {v: k for k, v in GE_DTYPES.items()}  # ORIG_DTYPE_<NAME> is the ge n
 
 _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")
+# `.DataType(xDtype)` naming a list the file defines: `std::vector<ge::DataType> xDtype = {ge::DT_FLOAT16, ...};`
+_DTYPES_NAMED = re.compile(r"\.\s*DataType\s*\(\s*(\w+)\s*\)")
+_DTYPE_LIST = re.compile(r"\b(\w+)\s*(?:=\s*)?\{((?:\s*(?:ge::)?DT_\w+\s*,?)+)\}")
 _PTYPE = re.compile(r"\.\s*ParamType\s*\(\s*(\w+)\s*\)")
 _ATTR = re.compile(r"this\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
 
@@ -65,12 +68,16 @@ def parse_opdef(text: str) -> OpDef | None:
         return None
     ins: list[OpParam] = []
     outs: list[OpParam] = []
+    named = {n.group(1): n.group(2) for n in _DTYPE_LIST.finditer(code)}
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(code)
         chain = code[m.end():end].split(";", 1)[0]
         dm = _DTYPES.search(chain)
-        dtypes = tuple(GE_DTYPES.get(d.strip().split("::")[-1], "") for d in dm.group(1).split(",") if d.strip()) \
-            if dm else ()
+        listed = dm.group(1) if dm else None
+        if listed is None and (nm := _DTYPES_NAMED.search(chain)) and nm.group(1) in named:
+            listed = named[nm.group(1)]
+        dtypes = tuple(GE_DTYPES.get(d.strip().split("::")[-1], "") for d in listed.split(",") if d.strip()) \
+            if listed is not None else ()
         pm = _PTYPE.search(chain)
         param = OpParam(m.group(2), dtypes, pm.group(1) if pm else "REQUIRED")
         (ins if m.group(1) == "Input" else outs).append(param)

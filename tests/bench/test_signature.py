@@ -172,3 +172,28 @@ def test_output_dtype_is_the_op_column_not_the_reference() -> None:
     assert _defines([("in", "x", x), ("out", "y", y)], cast)["DTYPE_Y"] == "int32_t"
     equal = OpDef((OpParam("x", ("float16", "float32")),), (OpParam("y", ("bool", "bool")),))
     assert _defines([("in", "x", x), ("out", "y", y)], equal)["DTYPE_Y"] == "bool"
+
+
+def test_opdef_dtype_lists_named_in_the_file() -> None:
+    """`.DataType(xDtype)` with `static const std::vector<ge::DataType> xDtype = {...};` (CANN's operator
+    repositories write their OpDefs so): the list is the parameter's dtype column, as when written inline."""
+    text = """
+    namespace ops {
+    static const std::vector<ge::DataType> xDtype = {ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16};
+    static const std::vector<ge::DataType> idxDtype{ge::DT_INT64, ge::DT_INT64, ge::DT_INT64};
+    class Clip : public OpDef {
+    public:
+        explicit Clip(const char* name) : OpDef(name) {
+            this->Input("x").ParamType(REQUIRED).DataType(xDtype);
+            this->Input("group_index").ParamType(OPTIONAL).DataType(idxDtype);
+            this->Output("y").ParamType(REQUIRED).DataType(xDtype);
+        }
+    };
+    }
+    """
+    od = parse_opdef(text)
+    assert od is not None
+    assert [p.dtypes for p in od.inputs] == [("float16", "float32", "bfloat16"), ("int64", "int64", "int64")]
+    assert od.outputs[0].dtypes == ("float16", "float32", "bfloat16")
+    defs = dtype_defines(od, {"x": "float32"}, C_TYPES)
+    assert defs["DTYPE_Y"] == "float" and defs["DTYPE_GROUP_INDEX"] == "int64_t"

@@ -1,9 +1,10 @@
-// akgen sim: the pattern reductions ReduceMax / ReduceMin<T, Pattern::Reduce::AR | RA, isReuseSource> of
+// akgen sim: the pattern reductions ReduceMax / ReduceMin / ReduceSum<T, Pattern::Reduce::AR | RA, isReuseSource> of
 // adv_api/reduce/reduce.h (A2/A3: half and float, 2-D shapes). srcShape = {first, last}; rows are last elements padded
 // to 32 bytes in UB (srcInnerPad must be true on A2/A3). AR: dst[first] = max/min of each row; RA: dst[last] = max/min
 // of each column. Max and min do not depend on the order the library takes (NaN inputs are not modelled: the running
-// value is replaced only by an element that compares greater / less). Checked: srcInnerPad, operand sizes.
-// Not emulated yet: ReduceSum / ReduceMean / ReduceProd / ReduceAny / ReduceAll with a pattern.
+// value is replaced only by an element that compares greater / less). ReduceSum adds in float, in element order
+// (the library's own order of partial sums is not modelled: a float sum may differ in its last bits). Checked:
+// srcInnerPad, operand sizes. Not emulated yet: ReduceMean / ReduceProd / ReduceAny / ReduceAll with a pattern.
 #pragma once
 
 #include <vector>
@@ -22,7 +23,7 @@ struct AR {};
 
 namespace akgen_sim {
 
-template <typename T, typename P, bool isMax>
+template <typename T, typename P, int op>  // op: 0 min, 1 max, 2 sum
 inline void reduce_pattern(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                            const uint32_t srcShape[], bool srcInnerPad, const loc_t& loc) {
     static_assert(one_of_v<T, half, float>,
@@ -47,7 +48,7 @@ inline void reduce_pattern(const char* api, const AscendC::LocalTensor<T>& dst, 
     const uint32_t outs = ar ? first : last;
     check_local(src, "src", api, (uint64_t(first - 1) * stride + last) * sizeof(T), loc);
     check_local(dst, "dst", api, uint64_t(outs) * sizeof(T), loc);
-    auto pick = [](float a, float b) { return (isMax ? b > a : b < a) ? b : a; };
+    auto pick = [](float a, float b) { return op == 2 ? a + b : (op == 1 ? b > a : b < a) ? b : a; };
     std::vector<T> out(outs);
     for (uint32_t o = 0; o < outs; ++o) {
         const uint32_t n = ar ? last : first;
@@ -59,7 +60,7 @@ inline void reduce_pattern(const char* api, const AscendC::LocalTensor<T>& dst, 
         out[o] = static_cast<T>(acc);
     }
     for (uint32_t o = 0; o < outs; ++o) dst.addr_[o] = out[o];
-    vec_charge(cost_key("max", cost_kind<T>()), api, repeats_for<T>(uint64_t(first) * stride) * 1.5, dst.slot_,
+    vec_charge(cost_key(op == 2 ? "add" : "max", cost_kind<T>()), api, repeats_for<T>(uint64_t(first) * stride) * 1.5, dst.slot_,
                {src.slot_}, loc);
 }
 
@@ -67,21 +68,22 @@ inline void reduce_pattern(const char* api, const AscendC::LocalTensor<T>& dst, 
 
 namespace AscendC {
 
-#define AKGEN_REDUCE_PATTERN(NAME, IS_MAX)                                                                             \
+#define AKGEN_REDUCE_PATTERN(NAME, OP)                                                                             \
     template <class T, class pattern, bool isReuseSource = false>                                                      \
     inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                                 \
                      const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[], bool srcInnerPad,        \
                      AKGEN_LOC) {                                                                                      \
         (void)sharedTmpBuffer;                                                                                         \
-        ::akgen_sim::reduce_pattern<T, pattern, IS_MAX>(#NAME, dstTensor, srcTensor, srcShape, srcInnerPad, loc);      \
+        ::akgen_sim::reduce_pattern<T, pattern, OP>(#NAME, dstTensor, srcTensor, srcShape, srcInnerPad, loc);      \
     }                                                                                                                  \
     template <class T, class pattern, bool isReuseSource = false>                                                      \
     inline void NAME(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t srcShape[],     \
                      bool srcInnerPad, AKGEN_LOC) {                                                                    \
-        ::akgen_sim::reduce_pattern<T, pattern, IS_MAX>(#NAME, dstTensor, srcTensor, srcShape, srcInnerPad, loc);      \
+        ::akgen_sim::reduce_pattern<T, pattern, OP>(#NAME, dstTensor, srcTensor, srcShape, srcInnerPad, loc);      \
     }
-AKGEN_REDUCE_PATTERN(ReduceMax, true)
-AKGEN_REDUCE_PATTERN(ReduceMin, false)
+AKGEN_REDUCE_PATTERN(ReduceMax, 1)
+AKGEN_REDUCE_PATTERN(ReduceMin, 0)
+AKGEN_REDUCE_PATTERN(ReduceSum, 2)
 #undef AKGEN_REDUCE_PATTERN
 
 }  // namespace AscendC

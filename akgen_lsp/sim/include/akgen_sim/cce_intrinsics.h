@@ -45,7 +45,19 @@ constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 constexpr uint32_t BRCB_MAX_REPEAT_SIZE = BRCB_BROADCAST_NUMBER * MAX_REPEAT_TIMES;
+constexpr uint8_t DEFAULT_DATA_COPY_STRIDE = 0;  // the default stride of the data-copy parameter structs
+constexpr uint64_t FULL_MASK = 0xffffffffffffffffULL;  // every bit of a 64-bit vector mask word
+constexpr uint8_t B32_DATA_NUM_PER_BLOCK = 8;  // 32-bit elements of one 32-byte block
+constexpr uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+constexpr int32_t B16_DATA_NUM_PER_REPEAT = 128;  // elements of one 256-byte repeat
+constexpr int32_t B32_DATA_NUM_PER_REPEAT = 64;
+constexpr uint32_t B64_DATA_NUM_PER_REPEAT = 32;
 }  // namespace AscendC
+// PRELOAD(len): prefetches the kernel's next `len` instruction blocks into the instruction cache on the NPU; it changes
+// no data, and CANN's CPU debug makes it empty, as here.
+#ifndef PRELOAD
+#define PRELOAD(len) do {} while (0)
+#endif
 
 // The VA address registers of the vector unit (a compiler enum in CCE).
 enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };

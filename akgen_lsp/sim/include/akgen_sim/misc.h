@@ -7,6 +7,7 @@
 #include "vec_misc.h"
 
 namespace akgen_sim {
+inline uint64_t& rsvd_cnt();  // vec_gather.h: the count the last GatherMask kept (AscendCUtils::GetRsvdCnt)
 inline void kernel_assert(bool ok, const char* text, const loc_t& loc) {
     if (!ok) fail("SIM-ASSERT", fmt("ASSERT(%s) failed", text), loc, "logic", "ASSERT");
 }
@@ -78,6 +79,8 @@ struct AscendCUtils {
     template <typename T> static void SetMask(uint64_t count) { SetVectorMask<T>(static_cast<int32_t>(count)); }
     template <typename T> static void SetMask(uint64_t maskHigh, uint64_t maskLow) { SetVectorMask<T>(maskHigh, maskLow); }
     static void ResetMask() { ::AscendC::ResetMask(); }
+    // The RSVD_CNT register: how many elements the last GatherMask kept (vec_gather.h sets it).
+    static int64_t GetRsvdCnt() { return static_cast<int64_t>(::akgen_sim::rsvd_cnt()); }
     // Elements of one 32-byte block (C0) for an element of `typeSize` bytes.
     static constexpr uint32_t GetC0Count(const uint32_t typeSize) { return typeSize == 0 ? 0 : 32 / typeSize; }
     // SetOverflow(1): CTRL[48] = 1, the inf/nan mode, which is how the simulator always computes; SetOverflow(0):

@@ -190,7 +190,12 @@ public:
     TPipe(AKGEN_LOC) { construct(loc); }
     ~TPipe() { Destroy(); }
     TPipe(const TPipe&) = delete;
-    TPipe& operator=(const TPipe&) = delete;
+    // CANN's TPipe is assignable (`pipe_ = *pipeIn;` in a kernel class): the copy hands out the same memories. Here
+    // every TPipe of a block allocates from the block's one pool, so the assigned pipe continues where the other is.
+    TPipe& operator=(const TPipe& other) {
+        next_event_ = other.next_event_;
+        return *this;
+    }
 
     template <class Q> bool InitBuffer(Q& que, uint8_t num, uint32_t len, AKGEN_LOC) {
         return init_buffer(que, num, len, loc);

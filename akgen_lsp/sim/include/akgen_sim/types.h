@@ -163,7 +163,9 @@ struct bfloat16_t {
     bfloat16_t operator-() const { return bfloat16_t(akgen_sim::from_bits, static_cast<uint16_t>(bits ^ 0x8000u)); }
 };
 
+#ifndef float16_t  // a UT build may define it as a macro (ops-nn's log_softmax_grad: -Dfloat16_t=uint16_t)
 using float16_t = half;
+#endif
 using float32_t = float;
 using bfloat16 = bfloat16_t;  // some kernels spell it this way under CPU debug
 
@@ -238,6 +240,9 @@ template <int32_t k_bits_, bool sign> struct integer_sub_type {
     constexpr integer_sub_type() = default;
     constexpr integer_sub_type(uint32_t value) : storage(static_cast<Storage>(value & mask)) {}
     constexpr integer_sub_type(int32_t value) : storage(static_cast<Storage>(static_cast<uint32_t>(value) & mask)) {}
+    // from a floating value: truncated to an integer first (what a Cast's rounding hands over is already integral)
+    template <typename F, std::enable_if_t<std::is_floating_point_v<F>, int> = 0>
+    constexpr integer_sub_type(F value) : integer_sub_type(static_cast<int32_t>(value)) {}
     constexpr operator T() const {
         if (k_signed && (storage & (1u << (k_bits_ - 1))) != 0) return static_cast<T>(storage | ~mask);
         return static_cast<T>(storage);
@@ -246,6 +251,23 @@ template <int32_t k_bits_, bool sign> struct integer_sub_type {
     constexpr bool operator!=(const integer_sub_type& o) const { return storage != o.storage; }
 };
 using int4b_t = integer_sub_type<4, true>;
+}  // namespace AscendC
+namespace akgen_sim {
+// a sub-byte integer computes as an int (atomic accumulation, comparisons)
+template <int32_t K, bool S> struct calc_type<AscendC::integer_sub_type<K, S>> { using type = int32_t; };
+}  // namespace akgen_sim
+// its range (a Cast to int4b_t saturates to [-8, 7])
+template <int32_t K, bool S> struct std::numeric_limits<AscendC::integer_sub_type<K, S>> {
+    using V = AscendC::integer_sub_type<K, S>;
+    static constexpr bool is_specialized = true;
+    static constexpr bool is_signed = S;
+    static constexpr bool is_integer = true;
+    static constexpr int digits = S ? K - 1 : K;
+    static constexpr V lowest() { return V(S ? -(1 << (K - 1)) : 0); }
+    static constexpr V min() { return lowest(); }
+    static constexpr V max() { return V(S ? (1 << (K - 1)) - 1 : (1 << K) - 1); }
+};
+namespace AscendC {
 using TEventID = int8_t;
 // Hardware constants of the device library.
 constexpr int32_t ONE_BLK_SIZE = 32;
