@@ -53,12 +53,22 @@ class Key:
 
 
 _KEYS: tuple[Key, ...] = (
-    Key("arch", str, "Ascend910B2", "Hardware profile: Ascend910B1..B4, Ascend910_93, Ascend310P, Ascend950PR, "
+    Key(
+        "arch",
+        str,
+        "Ascend910B2",
+        "Hardware profile: Ascend910B1..B4, Ascend910_93, Ascend310P, Ascend950PR, "
         "Ascend950DT (also 950, dav-3510). Unset, a file under arch35/ (or including arch35/ headers) is checked "
-        "for Ascend950PR."),
-    Key("cann.version", str, "9.0", "CANN version the kernel targets; decides which API names exist (AKG103). "
+        "for Ascend950PR.",
+    ),
+    Key(
+        "cann.version",
+        str,
+        "9.0",
+        "CANN version the kernel targets; decides which API names exist (AKG103). "
         "Unset, the project's version.cmake (set_cann_package), version.info, CMake CANN_VERSION or requirements pin "
-        "is read first."),
+        "is read first.",
+    ),
     Key("files.extensions", list, [".asc"], "Files always treated as AscendC."),
     Key(
         "files.cpp_extensions",
@@ -70,9 +80,17 @@ _KEYS: tuple[Key, ...] = (
     Key("lint.enable", bool, True, "Run the static checker."),
     Key("lint.select", list, [], "Rule codes to run (empty: the default set)."),
     Key("lint.ignore", list, [], "Rule codes never reported."),
-    Key("lint.extend_select", list, [], "Rule codes added to the default set (rules that are off by default)."),
+    Key(
+        "lint.extend_select", list, [], "Rule codes added to the default set (rules that are off by default)."
+    ),
     Key("lint.debounce_ms", int, 150, "Delay after a change before linting."),
-    Key("toolchain.name", str, "auto", "Toolchain for build-on-save: auto, sim or cann.", ("auto", "sim", "cann", "none")),
+    Key(
+        "toolchain.name",
+        str,
+        "auto",
+        "Toolchain for build-on-save: auto, sim or cann.",
+        ("auto", "sim", "cann", "none"),
+    ),
     Key("toolchain.cxx", str, "g++", "C++ compiler the sim toolchain uses."),
     Key("toolchain.timeout_s", float, 60.0, "Time limit of one compile or run."),
     Key(
@@ -84,9 +102,16 @@ _KEYS: tuple[Key, ...] = (
         ("manual", "always", "off"),
         ((True, "manual"), (False, "off"), ("true", "manual"), ("false", "off")),
     ),
-    Key("check.ahead", bool, True, "Start the save check while typing pauses (on the buffer's text), so that the save "
-        "that follows shows its result at once; no result is shown before the save."),
-    Key("check.ahead_ms", int, 400, "Pause after typing before the save check starts ahead, in milliseconds."),
+    Key(
+        "check.ahead",
+        bool,
+        True,
+        "Start the save check while typing pauses (on the buffer's text), so that the save "
+        "that follows shows its result at once; no result is shown before the save.",
+    ),
+    Key(
+        "check.ahead_ms", int, 400, "Pause after typing before the save check starts ahead, in milliseconds."
+    ),
     Key(
         "sim.checks",
         str,
@@ -104,76 +129,191 @@ _KEYS: tuple[Key, ...] = (
         ("on", "off"),
     ),
     Key("sim.max_timeout_s", float, 600.0, "Upper bound of a run manifest's timeout_s and cpu_s (seconds)."),
-    Key("sim.max_memory_mb", int, 16384, "Upper bound of a run manifest's memory_mb (the kernel's address space)."),
-    Key("ops.include_dirs", list, [], "More include folders for the kernel UT of an operator repository "
-        "(ops-math / ops-nn layout) checked on save, relative to akgen.toml's folder."),
-    Key("ops.defines", list, [], "Macros (NAME=VALUE) added to every compile of an operator repository's kernel UT "
-        "checked on save."),
-    Key("ops.test_command", str, "", "For an operator folder (<op>/op_kernel/) whose layout shows no kernel UT: a "
+    Key(
+        "sim.max_memory_mb",
+        int,
+        16384,
+        "Upper bound of a run manifest's memory_mb (the kernel's address space).",
+    ),
+    Key(
+        "ops.include_dirs",
+        list,
+        [],
+        "More include folders for the kernel UT of an operator repository "
+        "(ops-math / ops-nn layout) checked on save, relative to akgen.toml's folder.",
+    ),
+    Key(
+        "ops.defines",
+        list,
+        [],
+        "Macros (NAME=VALUE) added to every compile of an operator repository's kernel UT checked on save.",
+    ),
+    Key(
+        "ops.test_command",
+        str,
+        "",
+        "For an operator folder (<op>/op_kernel/) whose layout shows no kernel UT: a "
         "shell command run in the sandbox to test it on save ({op}, {op_dir} replaced; the simulator's toolkit on "
-        "PATH, ASCEND_HOME_PATH set); exit status 0 passes, `file:line:col: error:` lines are findings."),
+        "PATH, ASCEND_HOME_PATH set); exit status 0 passes, `file:line:col: error:` lines are findings.",
+    ),
     Key("bench.suite", str, "", "NPUKernelBench tasks folder (empty: the bundled suite)."),
     Key("bench.mode", str, "static", "static or dynamic shape mode.", ("static", "dynamic")),
     Key("model.backend", str, "none", "Completion backend.", ("llama_cpp", "transformers", "openai", "none")),
     Key("model.path", str, "", "GGUF file (llama_cpp) or HF directory (transformers)."),
     Key("model.endpoint", str, "", "Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1."),
-    Key("model.name", str, "", "Model name from the registry (models/registry.toml) or the server's model id."),
-    Key("model.api_key_env", str, "OPENAI_API_KEY", "Environment variable holding the API key for model.endpoint."),
+    Key(
+        "model.name", str, "", "Model name from the registry (models/registry.toml) or the server's model id."
+    ),
+    Key(
+        "model.api_key_env",
+        str,
+        "OPENAI_API_KEY",
+        "Environment variable holding the API key for model.endpoint.",
+    ),
     Key("model.max_tokens", int, 64, "Most tokens one inline completion may generate."),
     Key("model.temperature", float, 0.2, "Sampling temperature for completions."),
     Key("model.top_p", float, 0.95, "Nucleus sampling for completions."),
     Key("model.n_ctx", int, 4096, "Context length for llama_cpp."),
-    Key("model.n_threads", int, 0, "CPU threads for llama_cpp and torch on the CPU (0: half the cores, for prompt and generation)."),
+    Key(
+        "model.n_threads",
+        int,
+        0,
+        "CPU threads for llama_cpp and torch on the CPU (0: half the cores, for prompt and generation).",
+    ),
     Key("model.n_gpu_layers", int, 0, "Layers offloaded to the GPU by llama_cpp."),
     Key("model.device", str, "cpu", "Device for transformers: cpu or cuda."),
     Key("model.timeout_s", float, 30.0, "Time limit of one model request."),
-    Key("model.grammar", str, "", "A GBNF grammar the completions must follow (llama_cpp): demos and tests that need "
-        "a known answer from a small model."),
-    Key("model.route.models", list, [], "Registry names of the models routing chooses from (empty: every model "
-        "of the registry); `akgen model route --show` prints their Pareto front."),
-    Key("model.route.completion", str, "auto", "The model of inline completions: auto (by the budgets) or a name."),
+    Key(
+        "model.grammar",
+        str,
+        "",
+        "A GBNF grammar the completions must follow (llama_cpp): demos and tests that need "
+        "a known answer from a small model.",
+    ),
+    Key(
+        "model.route.models",
+        list,
+        [],
+        "Registry names of the models routing chooses from (empty: every model "
+        "of the registry); `akgen model route --show` prints their Pareto front.",
+    ),
+    Key(
+        "model.route.completion",
+        str,
+        "auto",
+        "The model of inline completions: auto (by the budgets) or a name.",
+    ),
     Key("model.route.repair", str, "auto", "The model of repairs: auto (by the budgets) or a registry name."),
-    Key("model.route.generation", str, "auto", "The model of `akgen generate`: auto (by the budgets) or a name."),
-    Key("model.route.completion_ms", float, 1000.0, "Latency budget of one inline completion (32 tokens), ms; 0: none."),
-    Key("model.route.repair_ms", float, 120000.0, "Latency budget of one repair answer (1024 tokens), ms; 0: none."),
-    Key("model.route.generation_ms", float, 900000.0, "Latency budget of one generation answer (4096 tokens), ms; "
-        "0: none."),
+    Key(
+        "model.route.generation",
+        str,
+        "auto",
+        "The model of `akgen generate`: auto (by the budgets) or a name.",
+    ),
+    Key(
+        "model.route.completion_ms",
+        float,
+        1000.0,
+        "Latency budget of one inline completion (32 tokens), ms; 0: none.",
+    ),
+    Key(
+        "model.route.repair_ms",
+        float,
+        120000.0,
+        "Latency budget of one repair answer (1024 tokens), ms; 0: none.",
+    ),
+    Key(
+        "model.route.generation_ms",
+        float,
+        900000.0,
+        "Latency budget of one generation answer (4096 tokens), ms; 0: none.",
+    ),
     Key("model.route.completion_j", float, 0.0, "Energy budget of one inline completion, J; 0: none."),
     Key("model.route.repair_j", float, 0.0, "Energy budget of one repair answer, J; 0: none."),
     Key("model.route.generation_j", float, 0.0, "Energy budget of one generation answer, J; 0: none."),
-    Key("model.route.bandwidth_gbps", float, 50.0, "Memory bandwidth for the estimate of an unmeasured model's "
-        "ms/token (decoding reads the weights once per token)."),
+    Key(
+        "model.route.bandwidth_gbps",
+        float,
+        50.0,
+        "Memory bandwidth for the estimate of an unmeasured model's "
+        "ms/token (decoding reads the weights once per token).",
+    ),
     Key("model.route.power_w", float, 30.0, "Power draw for the estimate of an unmeasured model's J/token."),
     Key("completion.enable", bool, True, "Serve inline completions."),
     Key("completion.debounce_ms", int, 200, "Base delay before a completion request reaches the model."),
     Key("completion.prompt_chars", int, 6000, "Character budget of the prompt (prefix and suffix)."),
-    Key("completion.prefix_share", float, 0.7, "Share of the prompt budget given to the text before the cursor."),
+    Key(
+        "completion.prefix_share",
+        float,
+        0.7,
+        "Share of the prompt budget given to the text before the cursor.",
+    ),
     Key("completion.cache_size", int, 256, "Entries in the completion cache."),
     Key("completion.cache_ttl_s", float, 300.0, "Lifetime of a completion cache entry."),
-    Key("fix.deterministic", bool, True, "After a check that fails, try the certain fixes of its errors (compiler "
-        "fix-its, catalog renames, ...) on the simulator and offer those that verify."),
-    Key("fix.samples", int, 4, "Candidates \"Fix with KernelGen-LM\" and `akgen fix` ask the model for."),
+    Key(
+        "fix.deterministic",
+        bool,
+        True,
+        "After a check that fails, try the certain fixes of its errors (compiler "
+        "fix-its, catalog renames, ...) on the simulator and offer those that verify.",
+    ),
+    Key("fix.samples", int, 4, 'Candidates "Fix with KernelGen-LM" and `akgen fix` ask the model for.'),
     Key("fix.temperature", float, 0.7, "Sampling temperature of the model's repair candidates."),
     Key("fix.max_tokens", int, 4096, "Most tokens one repair answer may generate (it holds the whole file)."),
     Key("fix.jobs", int, 2, "Repair candidates compiled and run on the simulator at once."),
     Key("fix.timeout_s", float, 600.0, "Time limit of one model repair: the answers and their verification."),
-    Key("fix.store", str, "", "The SQLite store of accepted repairs (empty: errors/repairs.sqlite in the user cache "
-        "folder); diagnostic reports show its similar repairs, `akgen errors synthesize` exports it."),
-    Key("fix.grammar", str, "", "A GBNF grammar the repair answers must follow (llama_cpp, or a llama.cpp server): "
-        "demos and tests that need a known answer from a small model."),
-    Key("generate.rounds", int, 3, "Correctness rounds of `akgen generate` and \"Generate kernel for this task\" "
-        "(round 0 is the first answer; each failure's diagnostic report is the next round's prompt)."),
-    Key("generate.perf_rounds", int, 0, "Performance rounds after the kernel passes (\"Improve performance\": "
-        "at least 1); a faster kernel is kept only if every case still passes."),
+    Key(
+        "fix.store",
+        str,
+        "",
+        "The SQLite store of accepted repairs (empty: errors/repairs.sqlite in the user cache "
+        "folder); diagnostic reports show its similar repairs, `akgen errors synthesize` exports it.",
+    ),
+    Key(
+        "fix.grammar",
+        str,
+        "",
+        "A GBNF grammar the repair answers must follow (llama_cpp, or a llama.cpp server): "
+        "demos and tests that need a known answer from a small model.",
+    ),
+    Key(
+        "generate.rounds",
+        int,
+        3,
+        'Correctness rounds of `akgen generate` and "Generate kernel for this task" '
+        "(round 0 is the first answer; each failure's diagnostic report is the next round's prompt).",
+    ),
+    Key(
+        "generate.perf_rounds",
+        int,
+        0,
+        'Performance rounds after the kernel passes ("Improve performance": '
+        "at least 1); a faster kernel is kept only if every case still passes.",
+    ),
     Key("generate.samples", int, 1, "Samples per instance (pass@k needs k or more)."),
     Key("generate.max_tokens", int, 8192, "Most tokens one generation answer may hold (the whole kernel)."),
-    Key("generate.temperature", float, 0.7, "Sampling temperature of generation answers (NPUKernelBench: 0.7)."),
+    Key(
+        "generate.temperature",
+        float,
+        0.7,
+        "Sampling temperature of generation answers (NPUKernelBench: 0.7).",
+    ),
     Key("generate.timeout_s", float, 900.0, "Time limit of one model answer in a generation round."),
     Key("generate.concurrency", int, 1, "Model requests at once to the one backend (a served model: more)."),
-    Key("generate.memory", bool, True, "The experience memory: verified repairs and improvements of earlier rounds "
-        "go to the store of repairs (fix.store) and the nearest few into later prompts."),
-    Key("generate.grammar", list, [], "GBNF grammars the answers of round 0, 1, ... must follow (the last one for "
-        "later rounds; llama_cpp or a llama.cpp server): demos and tests with known answers."),
+    Key(
+        "generate.memory",
+        bool,
+        True,
+        "The experience memory: verified repairs and improvements of earlier rounds "
+        "go to the store of repairs (fix.store) and the nearest few into later prompts.",
+    ),
+    Key(
+        "generate.grammar",
+        list,
+        [],
+        "GBNF grammars the answers of round 0, 1, ... must follow (the last one for "
+        "later rounds; llama_cpp or a llama.cpp server): demos and tests with known answers.",
+    ),
     Key("log.level", str, "info", "Server log level.", ("debug", "info", "warning", "error")),
 )
 
@@ -253,9 +393,13 @@ def _closest(key: str) -> str | None:
 def _type_name(t: type | tuple[type, ...]) -> str:
     if isinstance(t, tuple):
         return " or ".join(x.__name__ for x in t)
-    return {"str": "a string", "int": "an integer", "float": "a number", "bool": "true or false", "list": "a list"}[
-        t.__name__
-    ]
+    return {
+        "str": "a string",
+        "int": "an integer",
+        "float": "a number",
+        "bool": "true or false",
+        "list": "a list",
+    }[t.__name__]
 
 
 def _coerce(key: str, value: Any, origin: str, from_env: bool = False) -> Any:
@@ -287,7 +431,9 @@ def _coerce(key: str, value: Any, origin: str, from_env: bool = False) -> Any:
         ) from None
     if spec.choices and value not in spec.choices:
         raise SettingsError(
-            f"setting {key!r} in {origin} must be one of {', '.join(spec.choices)}; got {value!r}", key, origin
+            f"setting {key!r} in {origin} must be one of {', '.join(spec.choices)}; got {value!r}",
+            key,
+            origin,
         )
     return value
 
@@ -319,7 +465,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         raw = read_regular(path, trust.MAX_CONFIG_BYTES)
     except OSError as exc:
-        raise SettingsError(f"{path} cannot be read: {exc}; fix the file or remove it", origin=str(path)) from None
+        raise SettingsError(
+            f"{path} cannot be read: {exc}; fix the file or remove it", origin=str(path)
+        ) from None
     return _parse_config(path, raw)
 
 
@@ -327,7 +475,9 @@ def _parse_config(path: Path, raw: bytes) -> dict[str, Any]:
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path} is not valid TOML: {exc}; fix the file or remove it", origin=str(path)) from None
+        raise SettingsError(
+            f"{path} is not valid TOML: {exc}; fix the file or remove it", origin=str(path)
+        ) from None
     # Sections that belong to other parts of the project ([tasks], [[task]]) are not settings.
     return {k: v for k, v in data.items() if k not in ("tasks", "task")}
 
@@ -343,8 +493,9 @@ def set_notice_sink(sink: Callable[[str], None] | None) -> None:
     _told.clear()
 
 
-def _layer(settings: Settings, data: Mapping[str, Any], origin: str, layer: str, trusted: bool,
-           folder: Path | None) -> Settings:
+def _layer(
+    settings: Settings, data: Mapping[str, Any], origin: str, layer: str, trusted: bool, folder: Path | None
+) -> Settings:
     flat = dict(_flatten(data, origin))
     kept, notices = trust.filter_layer(flat, layer, origin, trusted, folder)
     out = settings.with_overrides(kept, origin)
@@ -372,12 +523,20 @@ def load_settings(
     trusted_here = bool(editor_trust)
     if workspace is not None:
         cfg, skipped = trust.find_repo_config(workspace, root)
-        project = Path(root) if root is not None else trust.project_root(workspace) or (cfg.parent if cfg else None)
-        settings = Settings(settings.values, settings.origins, (*settings.notices, *skipped),
-                            (project or Path(workspace)).resolve())
+        project = (
+            Path(root) if root is not None else trust.project_root(workspace) or (cfg.parent if cfg else None)
+        )
+        settings = Settings(
+            settings.values,
+            settings.origins,
+            (*settings.notices, *skipped),
+            (project or Path(workspace)).resolve(),
+        )
         if cfg is not None:
             trusted_here = trusted_here or trust.is_trusted(cfg.parent)
-            settings = _layer(settings, read_config_file(cfg), str(cfg), trust.REPOSITORY, trusted_here, cfg.parent)
+            settings = _layer(
+                settings, read_config_file(cfg), str(cfg), trust.REPOSITORY, trusted_here, cfg.parent
+            )
         else:
             trusted_here = trusted_here or trust.is_trusted(root or workspace)
     env = os.environ if env is None else env
@@ -391,8 +550,9 @@ def load_settings(
     project = settings.project or (Path(root).resolve() if root is not None else None)
     settings = Settings(values, origins, settings.notices, project)
     if editor_options:
-        settings = _layer(settings, editor_options, "the editor's initialization options", trust.EDITOR,
-                          trusted_here, None)
+        settings = _layer(
+            settings, editor_options, "the editor's initialization options", trust.EDITOR, trusted_here, None
+        )
     if _notice_sink is not None:
         for notice in settings.notices:
             if notice not in _told:

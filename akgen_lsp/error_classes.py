@@ -54,8 +54,15 @@ class ErrorClass:
     aliases: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "title": self.title, "definition": self.definition, "examples": list(self.examples),
-                "stage": self.stage, "kernel_error": self.kernel_error, "aliases": list(self.aliases)}
+        return {
+            "id": self.id,
+            "title": self.title,
+            "definition": self.definition,
+            "examples": list(self.examples),
+            "stage": self.stage,
+            "kernel_error": self.kernel_error,
+            "aliases": list(self.aliases),
+        }
 
 
 @dataclass(frozen=True)
@@ -67,8 +74,15 @@ class MessageRule:
 class Taxonomy:
     """The loaded table: classes by id, alias resolution, the code and message rules."""
 
-    def __init__(self, version: str, classes: Sequence[ErrorClass], codes: Sequence[tuple[str, str]],
-                 messages: Sequence[MessageRule], message_codes: Sequence[str], defaults: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        version: str,
+        classes: Sequence[ErrorClass],
+        codes: Sequence[tuple[str, str]],
+        messages: Sequence[MessageRule],
+        message_codes: Sequence[str],
+        defaults: Mapping[str, str],
+    ) -> None:
         self.version = version
         self.classes: dict[str, ErrorClass] = {c.id: c for c in classes}
         self._alias: dict[str, str] = {}
@@ -147,9 +161,17 @@ def parse_taxonomy(raw: Mapping[str, Any], origin: str = "error_classes.toml") -
     classes = []
     for i, c in enumerate(raw.get("class", ())):
         try:
-            classes.append(ErrorClass(str(c["id"]), str(c["title"]), str(c["definition"]).strip(),
-                                      tuple(str(e) for e in c.get("examples", ())), str(c.get("stage", "any")),
-                                      bool(c.get("kernel_error", True)), tuple(str(a) for a in c.get("aliases", ()))))
+            classes.append(
+                ErrorClass(
+                    str(c["id"]),
+                    str(c["title"]),
+                    str(c["definition"]).strip(),
+                    tuple(str(e) for e in c.get("examples", ())),
+                    str(c.get("stage", "any")),
+                    bool(c.get("kernel_error", True)),
+                    tuple(str(a) for a in c.get("aliases", ())),
+                )
+            )
         except KeyError as exc:
             raise TaxonomyError(f"{origin}: class {i + 1} has no {exc.args[0]!r}") from None
     ids = {c.id for c in classes}
@@ -159,14 +181,28 @@ def parse_taxonomy(raw: Mapping[str, Any], origin: str = "error_classes.toml") -
             raise TaxonomyError(f"{where}: class {cls!r} is not one of the classes of the table")
         return cls
 
-    codes = [(str(r["pattern"]), known(str(r["class"]), f"{origin}: [[code]] {r.get('pattern')}"))
-             for r in raw.get("code", ())]
-    messages = [MessageRule(_compile(str(r["pattern"]), f"{origin}: [[message]] {i + 1}"),
-                            known(str(r["class"]), f"{origin}: [[message]] {i + 1}"))
-                for i, r in enumerate(raw.get("message", ()))]
-    defaults = {str(k): known(str(v), f"{origin}: [meta] defaults {k}") for k, v in meta.get("defaults", {}).items()}
-    return Taxonomy(str(meta.get("version", "0")), classes, codes, messages,
-                    [str(c) for c in meta.get("message_codes", ())], defaults)
+    codes = [
+        (str(r["pattern"]), known(str(r["class"]), f"{origin}: [[code]] {r.get('pattern')}"))
+        for r in raw.get("code", ())
+    ]
+    messages = [
+        MessageRule(
+            _compile(str(r["pattern"]), f"{origin}: [[message]] {i + 1}"),
+            known(str(r["class"]), f"{origin}: [[message]] {i + 1}"),
+        )
+        for i, r in enumerate(raw.get("message", ()))
+    ]
+    defaults = {
+        str(k): known(str(v), f"{origin}: [meta] defaults {k}") for k, v in meta.get("defaults", {}).items()
+    }
+    return Taxonomy(
+        str(meta.get("version", "0")),
+        classes,
+        codes,
+        messages,
+        [str(c) for c in meta.get("message_codes", ())],
+        defaults,
+    )
 
 
 @functools.lru_cache(maxsize=1)

@@ -222,24 +222,42 @@ def render_text(finding: Finding, source_text: str | None = None) -> str:
 
 # --------------------------------------------------------------------------------------------------- SARIF
 
-_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+_SARIF_LEVEL = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "note",
+    Severity.HINT: "note",
+}
 
 # The CWE entries the simulator's memory-safety and concurrency findings carry (`data["cwe"]`, set where the finding
 # is made: launcher/findings.inc), by MITRE's names (CWE 4.14).
 CWE_NAMES: dict[int, str] = {
     119: "Improper Restriction of Operations within the Bounds of a Memory Buffer",
-    125: "Out-of-bounds Read", 190: "Integer Overflow or Wraparound", 362: "Concurrent Execution using Shared "
-    "Resource with Improper Synchronization ('Race Condition')", 369: "Divide By Zero",
-    401: "Missing Release of Memory after Effective Lifetime", 415: "Double Free", 416: "Use After Free",
-    457: "Use of Uninitialized Variable", 476: "NULL Pointer Dereference", 662: "Improper Synchronization",
-    787: "Out-of-bounds Write", 788: "Access of Memory Location After End of Buffer",
-    823: "Use of Out-of-range Pointer Offset", 824: "Access of Uninitialized Pointer", 833: "Deadlock",
+    125: "Out-of-bounds Read",
+    190: "Integer Overflow or Wraparound",
+    362: "Concurrent Execution using Shared Resource with Improper Synchronization ('Race Condition')",
+    369: "Divide By Zero",
+    401: "Missing Release of Memory after Effective Lifetime",
+    415: "Double Free",
+    416: "Use After Free",
+    457: "Use of Uninitialized Variable",
+    476: "NULL Pointer Dereference",
+    662: "Improper Synchronization",
+    787: "Out-of-bounds Write",
+    788: "Access of Memory Location After End of Buffer",
+    823: "Use of Out-of-range Pointer Offset",
+    824: "Access of Uninitialized Pointer",
+    833: "Deadlock",
     909: "Missing Initialization of Resource",
 }
-CWE_TAXONOMY = {"name": "CWE", "version": "4.14", "organization": "MITRE",
-                "informationUri": "https://cwe.mitre.org/data/published/cwe_v4.14.pdf",
-                "downloadUri": "https://cwe.mitre.org/data/xml/cwec_v4.14.xml.zip",
-                "shortDescription": {"text": "The MITRE Common Weakness Enumeration"}}
+CWE_TAXONOMY = {
+    "name": "CWE",
+    "version": "4.14",
+    "organization": "MITRE",
+    "informationUri": "https://cwe.mitre.org/data/published/cwe_v4.14.pdf",
+    "downloadUri": "https://cwe.mitre.org/data/xml/cwec_v4.14.xml.zip",
+    "shortDescription": {"text": "The MITRE Common Weakness Enumeration"},
+}
 
 
 def cwe_of(finding: Finding) -> int | None:
@@ -267,12 +285,17 @@ def findings_to_sarif(
     rules = []
     for code in codes:
         rule: dict[str, Any] = {"id": code, "shortDescription": {"text": rule_docs.get(code, code)}}
-        if code in rule_cwe:  # GitHub code scanning reads the tag; SARIF viewers the relationship to the taxon
+        if (
+            code in rule_cwe
+        ):  # GitHub code scanning reads the tag; SARIF viewers the relationship to the taxon
             c = rule_cwe[code]
             rule["properties"] = {"tags": ["security", f"external/cwe/cwe-{c}"]}
-            rule["relationships"] = [{"target": {"id": str(c), "index": taxon[c],
-                                                 "toolComponent": {"name": "CWE", "index": 0}},
-                                      "kinds": ["superset"]}]
+            rule["relationships"] = [
+                {
+                    "target": {"id": str(c), "index": taxon[c], "toolComponent": {"name": "CWE", "index": 0}},
+                    "kinds": ["superset"],
+                }
+            ]
         rules.append(rule)
     index = {code: i for i, code in enumerate(codes)}
     results = []
@@ -324,14 +347,28 @@ def findings_to_sarif(
                 for fix in f.fixes
             ]
         results.append(result)
-    driver: dict[str, Any] = {"name": "akgen", "version": tool_version,
-                              "informationUri": "https://github.com/akgen-lsp/akgen-lsp", "rules": rules}
+    driver: dict[str, Any] = {
+        "name": "akgen",
+        "version": tool_version,
+        "informationUri": "https://github.com/akgen-lsp/akgen-lsp",
+        "rules": rules,
+    }
     run: dict[str, Any] = {"tool": {"driver": driver}, "results": results}
     if cwes:
         driver["supportedTaxonomies"] = [{"name": "CWE", "index": 0}]
-        run["taxonomies"] = [{**CWE_TAXONOMY, "taxa": [
-            {"id": str(c), "name": CWE_NAMES.get(c, f"CWE-{c}"),
-             "helpUri": f"https://cwe.mitre.org/data/definitions/{c}.html"} for c in cwes]}]
+        run["taxonomies"] = [
+            {
+                **CWE_TAXONOMY,
+                "taxa": [
+                    {
+                        "id": str(c),
+                        "name": CWE_NAMES.get(c, f"CWE-{c}"),
+                        "helpUri": f"https://cwe.mitre.org/data/definitions/{c}.html",
+                    }
+                    for c in cwes
+                ],
+            }
+        ]
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": [run]}
 
 

@@ -57,18 +57,26 @@ def private_dir(path: Path) -> Path:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise UnsafePath(exc.errno or errno.EACCES, f"cannot create the private folder {path}: {exc.strerror}") \
-            from None
+        raise UnsafePath(
+            exc.errno or errno.EACCES, f"cannot create the private folder {path}: {exc.strerror}"
+        ) from None
     st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
-        raise UnsafePath(errno.ENOTDIR, f"{path} must be a folder of yours, not a link or a file; remove it and "
-                                        "run again")
+        raise UnsafePath(
+            errno.ENOTDIR, f"{path} must be a folder of yours, not a link or a file; remove it and run again"
+        )
     if st.st_uid != _uid():
-        raise UnsafePath(errno.EPERM, f"{path} is owned by another user (uid {st.st_uid}); anything in it may be "
-                                      "theirs: remove it, or point AKGEN_CACHE_DIR at a folder of your own")
+        raise UnsafePath(
+            errno.EPERM,
+            f"{path} is owned by another user (uid {st.st_uid}); anything in it may be "
+            "theirs: remove it, or point AKGEN_CACHE_DIR at a folder of your own",
+        )
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise UnsafePath(errno.EPERM, f"{path} is writable by other users (mode {stat.S_IMODE(st.st_mode):o}), so "
-                                      f"what is in it may not be yours: remove it (akgen makes it again, mode 700)")
+        raise UnsafePath(
+            errno.EPERM,
+            f"{path} is writable by other users (mode {stat.S_IMODE(st.st_mode):o}), so "
+            f"what is in it may not be yours: remove it (akgen makes it again, mode 700)",
+        )
     if st.st_mode & 0o077:
         os.chmod(path, 0o700)
     return path
@@ -131,17 +139,23 @@ def read_regular(path: Path, limit: int, root: Path | None = None) -> bytes:
         resolved = path.resolve()
         base = Path(root).resolve()
         if resolved != base and base not in resolved.parents:
-            raise UnsafePath(errno.EXDEV, f"{path} leads outside {base} (to {resolved}); akgen reads only files "
-                                          "inside the project")
+            raise UnsafePath(
+                errno.EXDEV,
+                f"{path} leads outside {base} (to {resolved}); akgen reads only files inside the project",
+            )
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise UnsafePath(errno.EINVAL, f"{path} is not a regular file (a device, FIFO or socket); akgen reads "
-                                           "only regular files")
+            raise UnsafePath(
+                errno.EINVAL,
+                f"{path} is not a regular file (a device, FIFO or socket); akgen reads only regular files",
+            )
         if st.st_size > limit:
-            raise UnsafePath(errno.EFBIG, f"{path} holds {st.st_size} bytes, more than the {limit} akgen reads")
+            raise UnsafePath(
+                errno.EFBIG, f"{path} holds {st.st_size} bytes, more than the {limit} akgen reads"
+            )
         chunks = []
         left = limit + 1
         while left > 0:
@@ -190,7 +204,9 @@ def write_private(path: Path, data: bytes) -> None:
     through a link someone planted), then renamed over it."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600)
+    fd = os.open(
+        tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o600
+    )
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -217,7 +233,9 @@ def user_key(folder: Path) -> bytes:
         return data
     st = os.lstat(path)
     if st.st_uid != _uid() or st.st_mode & 0o077 or len(data) < 32:
-        raise UnsafePath(errno.EPERM, f"{path} must be your own file of mode 600; remove it (akgen makes a new one)")
+        raise UnsafePath(
+            errno.EPERM, f"{path} must be your own file of mode 600; remove it (akgen makes a new one)"
+        )
     return data
 
 

@@ -68,8 +68,11 @@ def _safe_user_file(path: Path) -> bytes | None:
     for p in (path.parent, path):
         why = ownership_problem(p)
         if why:
-            raise UnsafePath(1, f"{why}; akgen does not read {path} from there: fix the owner or mode "
-                                "(chmod go-w) or remove it")
+            raise UnsafePath(
+                1,
+                f"{why}; akgen does not read {path} from there: fix the owner or mode "
+                "(chmod go-w) or remove it",
+            )
     return data
 
 
@@ -191,12 +194,17 @@ def find_repo_config(start: Path, workspace: Path | None = None) -> tuple[Path |
             if why is None and candidate.is_symlink():
                 real = candidate.resolve()
                 base = root or folder
-                why = (f"{candidate} is a link to {real}, outside the project" if real != base and base not in
-                       real.parents else ownership_problem(real))
+                why = (
+                    f"{candidate} is a link to {real}, outside the project"
+                    if real != base and base not in real.parents
+                    else ownership_problem(real)
+                )
         if why:
             if st is not None:
-                notices.append(f"akgen: {candidate} is not read: {why}; fix its owner or mode (chmod go-w) if it "
-                               "is yours")
+                notices.append(
+                    f"akgen: {candidate} is not read: {why}; fix its owner or mode (chmod go-w) if it "
+                    "is yours"
+                )
             return None, notices
         if st is not None and candidate.is_file():
             return candidate, notices
@@ -207,14 +215,18 @@ def _ignored(key: str, value: Any, origin: str, why: str, fix: str) -> str:
     return f"akgen: ignored {key} = {value!r} from {origin}: {why} ({RESTRICTED.get(key, '')}); {fix}"
 
 
-def filter_layer(values: Mapping[str, Any], layer: str, origin: str, trusted: bool,
-                 folder: Path | None = None) -> tuple[dict[str, Any], list[str]]:
+def filter_layer(
+    values: Mapping[str, Any], layer: str, origin: str, trusted: bool, folder: Path | None = None
+) -> tuple[dict[str, Any], list[str]]:
     """The keys of a layer of settings (flat, dotted) that this layer may set, and a notice per key it may not."""
     kept: dict[str, Any] = {}
     notices: list[str] = []
     user_fix = "set it in your user configuration instead"
-    trust_fix = (f"if you trust this folder, run `akgen trust add {folder}`, or set it in your user configuration"
-                 if folder is not None else "trust the folder in your editor, or set it in your user configuration")
+    trust_fix = (
+        f"if you trust this folder, run `akgen trust add {folder}`, or set it in your user configuration"
+        if folder is not None
+        else "trust the folder in your editor, or set it in your user configuration"
+    )
     for key, value in values.items():
         if layer == USER or key not in RESTRICTED:
             kept[key] = value
@@ -222,11 +234,22 @@ def filter_layer(values: Mapping[str, Any], layer: str, origin: str, trusted: bo
             if value == "on":
                 kept[key] = value
             else:
-                notices.append(_ignored(key, value, origin, "the sandbox is switched off only from user-level "
-                                        "configuration (the user config file or AKGEN_SIM_SANDBOX)", user_fix))
+                notices.append(
+                    _ignored(
+                        key,
+                        value,
+                        origin,
+                        "the sandbox is switched off only from user-level "
+                        "configuration (the user config file or AKGEN_SIM_SANDBOX)",
+                        user_fix,
+                    )
+                )
         elif layer == EDITOR and key in PROGRAM_KEYS:
-            notices.append(_ignored(key, value, origin, "an editor's initialization options never name a program",
-                                    user_fix))
+            notices.append(
+                _ignored(
+                    key, value, origin, "an editor's initialization options never name a program", user_fix
+                )
+            )
         elif trusted:
             kept[key] = value
         else:

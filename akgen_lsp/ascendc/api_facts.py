@@ -18,8 +18,14 @@ from pathlib import Path
 
 # the reference's product keys, and the __NPU_ARCH__ of each (the keys without one are kept as written)
 PRODUCT_NPU = {"950": "3510", "910b": "2201", "A3": "2201", "310p": "2002", "310b": "3002", "910": "1001"}
-PRODUCT_NAME = {"950": "Ascend 950PR/950DT", "910b": "Atlas A2 (910B)", "A3": "Atlas A3 (910_93)",
-                "310p": "Atlas inference (310P)", "310b": "Atlas 200I/500 A2 (310B)", "910": "Atlas training (910)"}
+PRODUCT_NAME = {
+    "950": "Ascend 950PR/950DT",
+    "910b": "Atlas A2 (910B)",
+    "A3": "Atlas A3 (910_93)",
+    "310p": "Atlas inference (310P)",
+    "310b": "Atlas 200I/500 A2 (310B)",
+    "910": "Atlas training (910)",
+}
 
 _SECTION = re.compile(r"^##\s*产品支持情况(.*?)(?=^##\s|\Z)", re.S | re.M)
 _ITEM = re.compile(r'<!--\s*npu="([^"]+)"[^>]*-->(.*?)<!--\s*end', re.S)
@@ -59,8 +65,15 @@ def write_support(support: Mapping[str, Mapping[str, bool]], path: Path, source:
     ]
     for name in sorted(support):
         s = support[name]
-        lines.append("\t".join((name, ",".join(sorted(k for k, v in s.items() if v)),
-                                ",".join(sorted(k for k, v in s.items() if not v)))))
+        lines.append(
+            "\t".join(
+                (
+                    name,
+                    ",".join(sorted(k for k, v in s.items() if v)),
+                    ",".join(sorted(k for k, v in s.items() if not v)),
+                )
+            )
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -76,7 +89,10 @@ def read_support(path: Path) -> dict[str, tuple[frozenset[str], frozenset[str]]]
         name, yes, no = [*line.split("\t"), "", ""][:3]
         pair = shared.get((yes, no))
         if pair is None:
-            pair = shared[(yes, no)] = (frozenset(filter(None, yes.split(","))), frozenset(filter(None, no.split(","))))
+            pair = shared[(yes, no)] = (
+                frozenset(filter(None, yes.split(","))),
+                frozenset(filter(None, no.split(","))),
+            )
         out[name] = pair
     return out
 

@@ -132,19 +132,47 @@ def _read(folder: Path, stem: str, seen: tuple[str, ...] = ()) -> dict[str, Any]
     return data
 
 
-_KNOWN = {"name", "soc", "npu_arch", "aic_cores", "aiv_cores", "clock_ghz", "hbm_gbps", "memory", "alignment", "limits",
-          "bandwidth_gibps", "cost", "doc"}
+_KNOWN = {
+    "name",
+    "soc",
+    "npu_arch",
+    "aic_cores",
+    "aiv_cores",
+    "clock_ghz",
+    "hbm_gbps",
+    "memory",
+    "alignment",
+    "limits",
+    "bandwidth_gibps",
+    "cost",
+    "doc",
+}
 
 
 def arch_names(folder: Path = ARCH_DIR) -> list[str]:
     return sorted(p.stem for p in folder.glob("*.toml") if not p.stem.startswith("_"))
 
 
-_ALIASES = {"910b1": "Ascend910B1", "910b2": "Ascend910B2", "910b3": "Ascend910B3", "910b4": "Ascend910B4",
-            "910_93": "Ascend910_93", "910_9391": "Ascend910_93", "310p": "Ascend310P",
-            "950": "Ascend950PR", "950pr": "Ascend950PR", "950dt": "Ascend950DT", "950pr_9599": "Ascend950PR",
-            "dav-3510": "Ascend950PR", "dav_3510": "Ascend950PR", "3510": "Ascend950PR", "2201": "Ascend910B2",
-            "dav-2201": "Ascend910B2", "dav-2002": "Ascend310P", "2002": "Ascend310P"}
+_ALIASES = {
+    "910b1": "Ascend910B1",
+    "910b2": "Ascend910B2",
+    "910b3": "Ascend910B3",
+    "910b4": "Ascend910B4",
+    "910_93": "Ascend910_93",
+    "910_9391": "Ascend910_93",
+    "310p": "Ascend310P",
+    "950": "Ascend950PR",
+    "950pr": "Ascend950PR",
+    "950dt": "Ascend950DT",
+    "950pr_9599": "Ascend950PR",
+    "dav-3510": "Ascend950PR",
+    "dav_3510": "Ascend950PR",
+    "3510": "Ascend950PR",
+    "2201": "Ascend910B2",
+    "dav-2201": "Ascend910B2",
+    "dav-2002": "Ascend310P",
+    "2002": "Ascend310P",
+}
 
 
 def canonical_arch(name: str) -> str:

@@ -163,8 +163,12 @@ class Invented:
     replacement: str
     certain: bool = False
     note: str = ""
-    max_version: str | None = None  # the replacement applies only below this CANN version (Divs -> Muls on < 9)
-    negate: int | None = None  # the replacement takes this argument (0-based) negated: Subs(d, s, v, n) = Adds(d, s, -v, n)
+    max_version: str | None = (
+        None  # the replacement applies only below this CANN version (Divs -> Muls on < 9)
+    )
+    negate: int | None = (
+        None  # the replacement takes this argument (0-based) negated: Subs(d, s, v, n) = Adds(d, s, -v, n)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,8 +216,15 @@ def read_names(path: Path) -> dict[str, KnownName]:
         if arch_list is None:
             arch_list = shared_archs[archs] = tuple(sys.intern(a) for a in archs.split(",") if a)
         # kinds, families, argument counts, arch lists and headers repeat over 30,000 lines: one object each
-        out[name] = KnownName(name, sys.intern(kind), sys.intern(family), arch_list, ar,
-                              tuple(sys.intern(b) for b in bases.split(",") if b), sys.intern(header))
+        out[name] = KnownName(
+            name,
+            sys.intern(kind),
+            sys.intern(family),
+            arch_list,
+            ar,
+            tuple(sys.intern(b) for b in bases.split(",") if b),
+            sys.intern(header),
+        )
     return out
 
 
@@ -224,7 +235,9 @@ def parse_version(text: str) -> tuple[int, ...]:
 
 # ----------------------------------------------------------------------------------------------- signatures
 
-_SIG = re.compile(r"^(?P<ret>.*?)(?P<name>[A-Za-z_~][\w]*|operator\s*\S+)\s*\((?P<params>.*)\)\s*(?P<tail>[\w\s&]*)$", re.S)
+_SIG = re.compile(
+    r"^(?P<ret>.*?)(?P<name>[A-Za-z_~][\w]*|operator\s*\S+)\s*\((?P<params>.*)\)\s*(?P<tail>[\w\s&]*)$", re.S
+)
 
 
 def parse_param(text: str) -> Param:
@@ -239,7 +252,9 @@ def parse_param(text: str) -> Param:
         return Param("", sys.intern(text), default)
     ptype = (m.group("type") + m.group("arr")).strip()
     # interned: thousands of parameters share a few hundred names and types (the catalog stays resident)
-    return Param(sys.intern(m.group("name")), sys.intern(ptype), None if default is None else sys.intern(default))
+    return Param(
+        sys.intern(m.group("name")), sys.intern(ptype), None if default is None else sys.intern(default)
+    )
 
 
 def parse_signature(signature: str, form: str = "", template: str = "") -> Overload:
@@ -275,9 +290,14 @@ def parse_signature(signature: str, form: str = "", template: str = "") -> Overl
 class Catalog:
     """All entries, indexed by qualified name, by short name and by parent class."""
 
-    def __init__(self, entries: Iterable[Entry], invented: Iterable[Invented] = (), sources: Iterable[str] = (),
-                 names: Mapping[str, KnownName] | None = None,
-                 support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> None:
+    def __init__(
+        self,
+        entries: Iterable[Entry],
+        invented: Iterable[Invented] = (),
+        sources: Iterable[str] = (),
+        names: Mapping[str, KnownName] | None = None,
+        support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None,
+    ) -> None:
         self.names: dict[str, KnownName] = dict(names or {})
         # the API reference's product support by page name: (products supported, products not)
         self.support: dict[str, tuple[frozenset[str], frozenset[str]]] = dict(support or {})
@@ -380,8 +400,11 @@ class Catalog:
         if namespace not in cache:
             prefix = namespace + "::"
             shorts = {e.short for e in self.namespace_members(namespace)}
-            shorts.update(kn.short for kn in self.names.values()
-                          if kn.name.startswith(prefix) and "::" not in kn.name[len(prefix):])
+            shorts.update(
+                kn.short
+                for kn in self.names.values()
+                if kn.name.startswith(prefix) and "::" not in kn.name[len(prefix) :]
+            )
             cache[namespace] = sorted(shorts)
         return cache[namespace]
 
@@ -421,8 +444,22 @@ def _entry_from_toml(raw: Mapping[str, Any], family: str, origin: str) -> Entry:
         except CatalogError as exc:
             raise CatalogError(f"{origin}: {name}: {exc}") from None
     known = {
-        "name", "kind", "doc", "pipe", "header", "overload", "template", "bases", "dtypes", "constraints", "since",
-        "removed", "replaced_by", "deprecated", "value", "snippet",
+        "name",
+        "kind",
+        "doc",
+        "pipe",
+        "header",
+        "overload",
+        "template",
+        "bases",
+        "dtypes",
+        "constraints",
+        "since",
+        "removed",
+        "replaced_by",
+        "deprecated",
+        "value",
+        "snippet",
     }
     dtypes = {str(k): tuple(v) for k, v in raw.get("dtypes", {}).items()}
     return Entry(
@@ -479,7 +516,9 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
     names = read_names(folder / "names" / NAMES_FILE.name)
     support = read_support(folder / "names" / SUPPORT_FILE.name)
-    parsed: dict[tuple[str, str], Overload | None] = {}  # one object per declaration (Reg and MicroAPI share them)
+    parsed: dict[
+        tuple[str, str], Overload | None
+    ] = {}  # one object per declaration (Reg and MicroAPI share them)
     for f in generated_facts(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support):
         for key in f.declarations:
             if key not in parsed:
@@ -488,8 +527,17 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 except CatalogError:
                     parsed[key] = None
         overloads = tuple(ov for key in f.declarations if (ov := parsed[key]) is not None)
-        entries.append(Entry(name=f.name, kind=f.kind, doc=f.doc, header=f.header, overloads=overloads,
-                             family=f.family, extra=f.extra))
+        entries.append(
+            Entry(
+                name=f.name,
+                kind=f.kind,
+                doc=f.doc,
+                header=f.header,
+                overloads=overloads,
+                family=f.family,
+                extra=f.extra,
+            )
+        )
     return Catalog(entries, invented, sources, names, support)
 
 

@@ -24,8 +24,9 @@ class GeneratedFacts(NamedTuple):
     declarations: tuple[tuple[str, str], ...]  # (template head, ``ret name(params)``)
 
 
-def generated_facts(path: Path, hand: set[str],
-                    support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None) -> list[GeneratedFacts]:
+def generated_facts(
+    path: Path, hand: set[str], support: Mapping[str, tuple[frozenset[str], frozenset[str]]] | None = None
+) -> list[GeneratedFacts]:
     """The facts of an entry for each function of the signatures file that `hand` (the hand-written names) lacks,
     and for each class whose methods these are (``MicroAPI::RegTensor``)."""
     by_name: dict[str, list[tuple[str, ...]]] = {}
@@ -38,19 +39,45 @@ def generated_facts(path: Path, hand: set[str],
     for name, rows in by_name.items():
         _name, kind, family, archs, header, _t, _s = rows[0]
         # the header is shown beside the doc; the doc texts are a few shared strings
-        doc = "Declared in the CANN headers" + (", for Ascend 950 only (__NPU_ARCH__ 3510)" if archs == "3510" else "") \
+        doc = (
+            "Declared in the CANN headers"
+            + (", for Ascend 950 only (__NPU_ARCH__ 3510)" if archs == "3510" else "")
             + ". No hand-written description: see the Ascend C API reference."
+        )
         # only for global names (asc_*): a short name in a namespace may title another family's page (Simt::Abs)
         documented = (support or {}).get(name) if "::" not in name else None
         if documented and documented[0]:
-            doc += " The reference lists it for: " + ", ".join(PRODUCT_NAME.get(p, p) for p in sorted(documented[0])) \
+            doc += (
+                " The reference lists it for: "
+                + ", ".join(PRODUCT_NAME.get(p, p) for p in sorted(documented[0]))
                 + "."
-        extra = extras.setdefault(archs, {"generated": True, "header_archs": tuple(filter(None, archs.split(",")))})
-        out.append(GeneratedFacts(name, kind, docs.setdefault(doc, doc), sys.intern(header), family, extra,
-                                  tuple((row[5], row[6]) for row in rows)))
+            )
+        extra = extras.setdefault(
+            archs, {"generated": True, "header_archs": tuple(filter(None, archs.split(",")))}
+        )
+        out.append(
+            GeneratedFacts(
+                name,
+                kind,
+                docs.setdefault(doc, doc),
+                sys.intern(header),
+                family,
+                extra,
+                tuple((row[5], row[6]) for row in rows),
+            )
+        )
     done = hand | set(by_name)
     for cls in sorted({f.name.rsplit("::", 1)[0] for f in out if f.kind == "method"} - done):
         first = next(f for f in out if f.name.rsplit("::", 1)[0] == cls)
-        out.append(GeneratedFacts(cls, "class", f"A class of the CANN headers ({first.header}).", first.header,
-                                  first.family, {"generated": True}, ()))
+        out.append(
+            GeneratedFacts(
+                cls,
+                "class",
+                f"A class of the CANN headers ({first.header}).",
+                first.header,
+                first.family,
+                {"generated": True},
+                (),
+            )
+        )
     return out

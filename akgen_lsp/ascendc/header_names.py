@@ -25,11 +25,39 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ARCH_DIRS = {"dav_3510": "3510", "dav_c220": "2201", "dav_m200": "2002", "dav_c100": "1001", "dav_m300": "3002",
-             "dav_m310": "3102", "dav_l300": "3003", "dav_l311": "3113", "dav_m510": "5102"}
+ARCH_DIRS = {
+    "dav_3510": "3510",
+    "dav_c220": "2201",
+    "dav_m200": "2002",
+    "dav_c100": "1001",
+    "dav_m300": "3002",
+    "dav_m310": "3102",
+    "dav_l300": "3003",
+    "dav_l311": "3113",
+    "dav_m510": "5102",
+}
 _INTERNAL_NS = {"detail", "internal", "Internal", "Impl", "impl", "Detail", "KernelUtils", "std"}
-_SKIP_WORDS = {"if", "for", "while", "switch", "return", "sizeof", "decltype", "static_assert", "alignas", "alignof",
-               "__attribute__", "operator", "defined", "noexcept", "requires", "throw", "new", "delete", "catch"}
+_SKIP_WORDS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "sizeof",
+    "decltype",
+    "static_assert",
+    "alignas",
+    "alignof",
+    "__attribute__",
+    "operator",
+    "defined",
+    "noexcept",
+    "requires",
+    "throw",
+    "new",
+    "delete",
+    "catch",
+}
 _TOKEN = re.compile(r"[A-Za-z_]\w*|::|[{};()<>=,\[\]]|\S")
 
 
@@ -40,7 +68,9 @@ class NameFact:
     family: str  # basic_api, adv_api, c_api, simt_api, tensor_api, impl, ...
     archs: set[str] = field(default_factory=set)  # empty: every arch (or not known)
     header: str = ""
-    arities: set[tuple[int, int]] = field(default_factory=set)  # functions: (min, max) arguments; max -1: variadic
+    arities: set[tuple[int, int]] = field(
+        default_factory=set
+    )  # functions: (min, max) arguments; max -1: variadic
     alias: str = ""  # namespaces: the namespace this one names (MicroAPI = Reg)
     bases: set[str] = field(default_factory=set)  # classes: the short names of their bases
     # functions: (template head, ``ret name(params)``) of each declaration, rebuilt from the tokens
@@ -99,8 +129,11 @@ def _lines_with_guards(text: str) -> Iterator[tuple[str, set[str], str]]:
             d = s[1:].strip()
             kind = ""
             if d.startswith(("if ", "ifdef", "ifndef", "if(")):
-                stack.append(_arch_of_condition(d) if d.startswith("if") and not d.startswith(("ifdef", "ifndef"))
-                             else set())
+                stack.append(
+                    _arch_of_condition(d)
+                    if d.startswith("if") and not d.startswith(("ifdef", "ifndef"))
+                    else set()
+                )
                 kind = "if"
             elif d.startswith("elif") and stack:
                 stack[-1] = _arch_of_condition(d)
@@ -153,9 +186,21 @@ def scan(text: str, family: str, header: str = "", file_archs: set[str] | None =
         for tok in _TOKEN.findall(line):
             if tok == "{":
                 scope = _open_scope(stmt, stack)
-                if scope.kind in ("class", "enum") and _public_ns(stack) is not None and _record_ok(scope.name):
-                    facts.append(NameFact(_qual(stack, scope.name), "enum" if scope.kind == "enum" else "class",
-                                          family, set(archs), header, bases=_bases(stmt)))
+                if (
+                    scope.kind in ("class", "enum")
+                    and _public_ns(stack) is not None
+                    and _record_ok(scope.name)
+                ):
+                    facts.append(
+                        NameFact(
+                            _qual(stack, scope.name),
+                            "enum" if scope.kind == "enum" else "class",
+                            family,
+                            set(archs),
+                            header,
+                            bases=_bases(stmt),
+                        )
+                    )
                 elif scope.kind == "block" and _declares_here(stack):
                     _declaration(stmt, stack, facts, family, archs, header)
                 stack.append(scope)
@@ -170,8 +215,12 @@ def scan(text: str, family: str, header: str = "", file_archs: set[str] | None =
                 if _declares_here(stack):
                     _declaration(stmt, stack, facts, family, archs, header)
                 stmt = []
-            elif tok == ":" and stack and stack[-1].kind == "class" and stmt[-1:] in (["public"], ["private"],
-                                                                                      ["protected"]):
+            elif (
+                tok == ":"
+                and stack
+                and stack[-1].kind == "class"
+                and stmt[-1:] in (["public"], ["private"], ["protected"])
+            ):
                 stack[-1].public = stmt[-1] == "public"
                 stmt = []
             elif tok == "," and stack and stack[-1].kind == "enum":
@@ -222,7 +271,7 @@ def _open_scope(stmt: list[str], stack: list[_Scope]) -> _Scope:
     for key in ("enum", "class", "struct", "union"):
         if key in toks and "(" not in toks[: toks.index(key)] and "=" not in toks:
             i = toks.index(key)
-            after = [t for t in toks[i + 1:] if t not in ("class", "struct")]
+            after = [t for t in toks[i + 1 :] if t not in ("class", "struct")]
             name = ""
             for t in after:
                 if t in (":", "<", "final"):
@@ -242,7 +291,7 @@ def _bases(stmt: list[str]) -> set[str]:
     if ":" not in toks:
         return set()
     out, depth, prev = set(), 0, ""
-    for t in toks[toks.index(":") + 1:]:
+    for t in toks[toks.index(":") + 1 :]:
         if t == "<":
             if depth == 0 and prev:
                 out.add(prev)
@@ -253,7 +302,11 @@ def _bases(stmt: list[str]) -> set[str]:
             if prev:
                 out.add(prev)
             prev = ""
-        elif depth == 0 and re.fullmatch(r"[A-Za-z_]\w*", t) and t not in ("public", "private", "protected", "virtual"):
+        elif (
+            depth == 0
+            and re.fullmatch(r"[A-Za-z_]\w*", t)
+            and t not in ("public", "private", "protected", "virtual")
+        ):
             prev = t
     if prev and depth == 0:
         out.add(prev)
@@ -280,14 +333,15 @@ def _strip_template(stmt: list[str]) -> list[str]:
                 if depth == 0:
                     break
             i += 1
-        toks = toks[i + 1:]
+        toks = toks[i + 1 :]
         if toks[:2] == ["[", "["]:
             return _strip_template(toks)
     return toks
 
 
-def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], family: str, archs: set[str],
-                 header: str) -> None:
+def _declaration(
+    stmt: list[str], stack: list[_Scope], facts: list[NameFact], family: str, archs: set[str], header: str
+) -> None:
     toks = _strip_template(stmt)
     while toks[:2] in (["public", ":"], ["private", ":"], ["protected", ":"]):
         toks = toks[2:]
@@ -341,7 +395,9 @@ def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], fa
                 return  # a macro invocation at namespace scope
             if member and name == stack[-1].name:
                 return  # a constructor
-            fact = NameFact(_qual(stack, name), "method" if member else "function", family, set(archs), header)
+            fact = NameFact(
+                _qual(stack, name), "method" if member else "function", family, set(archs), header
+            )
             fact.arities.add(_arity(toks[i:]))
             fact.signatures.add(_signature(stmt[: len(stmt) - len(toks)], before, name, toks[i:]))
             facts.append(fact)
@@ -354,8 +410,21 @@ def _declaration(stmt: list[str], stack: list[_Scope], facts: list[NameFact], fa
 
 
 # qualifiers and attribute macros before a declaration's return type (not part of the type a user reads)
-_NOT_TYPE = {"inline", "static", "extern", "constexpr", "__inline__", "__forceinline__", "virtual", "explicit",
-             "friend", "__aicore__", "__global__", "__device__", "__host__"}
+_NOT_TYPE = {
+    "inline",
+    "static",
+    "extern",
+    "constexpr",
+    "__inline__",
+    "__forceinline__",
+    "virtual",
+    "explicit",
+    "friend",
+    "__aicore__",
+    "__global__",
+    "__device__",
+    "__host__",
+}
 
 
 def _signature(head: list[str], before: list[str], name: str, params: list[str]) -> tuple[str, str]:
@@ -364,7 +433,7 @@ def _signature(head: list[str], before: list[str], name: str, params: list[str])
     its closing parenthesis."""
     template = ""
     if "template" in head:
-        template = _render(head[len(head) - head[::-1].index("template") - 1:])
+        template = _render(head[len(head) - head[::-1].index("template") - 1 :])
     ret: list[str] = []
     skip = 0
     for t in before:
@@ -396,7 +465,8 @@ def _render(toks: list[str]) -> str:
     for t in toks:
         word = t[:1].isalnum() or t[:1] == "_"
         glued = (
-            t in (",", ")", "]", "::", "&", "*", ".") or prev in ("(", "[", "::", "<", "~", ".")
+            t in (",", ")", "]", "::", "&", "*", ".")
+            or prev in ("(", "[", "::", "<", "~", ".")
             or (t == "(" and (prev[-1:].isalnum() or prev[-1:] in ("_", ">")))
             or (t == "<" and (prev[-1:].isalnum() or prev[-1:] == "_") and prev != "template")
             or (t == ">" and prev != ",")
@@ -441,11 +511,15 @@ def _arity(toks: list[str]) -> tuple[int, int]:
     return (params - defaults - (1 if variadic else 0), -1 if variadic else params)
 
 
-def _enumerator(stmt: list[str], stack: list[_Scope], facts: list[NameFact], family: str, archs: set[str],
-                header: str) -> None:
+def _enumerator(
+    stmt: list[str], stack: list[_Scope], facts: list[NameFact], family: str, archs: set[str], header: str
+) -> None:
     if stmt and re.fullmatch(r"[A-Za-z_]\w*", stmt[0]) and _public_ns(stack[:-1]) is not None:
-        facts.append(NameFact(f"{_qual(stack[:-1], stack[-1].name)}::{stmt[0]}", "enumerator", family, set(archs),
-                              header))
+        facts.append(
+            NameFact(
+                f"{_qual(stack[:-1], stack[-1].name)}::{stmt[0]}", "enumerator", family, set(archs), header
+            )
+        )
 
 
 def family_of(rel: Path) -> str:
@@ -490,13 +564,27 @@ def read_tree(root: Path) -> dict[str, NameFact]:
     for name in everywhere:
         merged[name].archs = set()
     for alias in [f for f in merged.values() if f.kind == "namespace" and f.alias]:
-        target = alias.alias if "::" in alias.alias else f"{alias.name.rpartition('::')[0]}::{alias.alias}".lstrip(":")
+        target = (
+            alias.alias
+            if "::" in alias.alias
+            else f"{alias.name.rpartition('::')[0]}::{alias.alias}".lstrip(":")
+        )
         prefix = target + "::"
         for f in list(merged.values()):
             if f.name.startswith(prefix):
-                name = alias.name + "::" + f.name[len(prefix):]
-                merged.setdefault(name, NameFact(name, f.kind, f.family, set(f.archs), f.header, set(f.arities),
-                                                 signatures=set(f.signatures)))
+                name = alias.name + "::" + f.name[len(prefix) :]
+                merged.setdefault(
+                    name,
+                    NameFact(
+                        name,
+                        f.kind,
+                        f.family,
+                        set(f.archs),
+                        f.header,
+                        set(f.arities),
+                        signatures=set(f.signatures),
+                    ),
+                )
     return merged
 
 
@@ -512,11 +600,22 @@ def in_new_families(fact: NameFact) -> bool:
 def signature_rows(facts: Iterable[NameFact]) -> Iterator[tuple[str, ...]]:
     """The rows of `api_facts.write_signatures` for the functions of the CANN 9.x families."""
     for f in facts:
-        if f.kind in ("function", "method") and in_new_families(f) and not f.name.startswith("_") \
-                and (f.name.startswith("AscendC::") or "::" not in f.name):
+        if (
+            f.kind in ("function", "method")
+            and in_new_families(f)
+            and not f.name.startswith("_")
+            and (f.name.startswith("AscendC::") or "::" not in f.name)
+        ):
             for template, sig in f.signatures:
-                yield (f.name, f.kind, f.family, ",".join(sorted(f.archs)), f.header.removeprefix("include/"),
-                       template, sig)
+                yield (
+                    f.name,
+                    f.kind,
+                    f.family,
+                    ",".join(sorted(f.archs)),
+                    f.header.removeprefix("include/"),
+                    template,
+                    sig,
+                )
 
 
 def write_names(facts: Iterable[NameFact], path: Path, source: str) -> None:
@@ -528,8 +627,13 @@ def write_names(facts: Iterable[NameFact], path: Path, source: str) -> None:
     ]
     for f in sorted(facts, key=lambda f: f.name):
         ar = ";".join(f"{lo}-{'*' if hi < 0 else hi}" for lo, hi in sorted(f.arities))
-        header = "" if f.family == "impl" else f.header.removeprefix("include/")  # impl/: many, and not the API
-        lines.append("\t".join((f.name, f.kind, f.family, ",".join(sorted(f.archs)), ar, ",".join(sorted(f.bases)),
-                                header)))
+        header = (
+            "" if f.family == "impl" else f.header.removeprefix("include/")
+        )  # impl/: many, and not the API
+        lines.append(
+            "\t".join(
+                (f.name, f.kind, f.family, ",".join(sorted(f.archs)), ar, ",".join(sorted(f.bases)), header)
+            )
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -164,8 +164,9 @@ def read_facts(path: Path) -> FileFacts:
     if "namespace AscendC" in text:
         names = frozenset(f.name for f in scan(text, "project") if f.name.startswith("AscendC::"))
         names |= {n.rsplit("::", 1)[0] for n in names if n.count("::") > 1}
-    return FileFacts(frozenset(_ENQUE.findall(text)), names, tuple(_INCLUDE.findall(text)),
-                     frozenset(_FLAG.findall(text)))
+    return FileFacts(
+        frozenset(_ENQUE.findall(text)), names, tuple(_INCLUDE.findall(text)), frozenset(_FLAG.findall(text))
+    )
 
 
 def _list_tree(root: Path) -> list[Path]:

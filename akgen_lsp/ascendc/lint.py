@@ -20,7 +20,12 @@ from akgen_lsp.findings import Finding, Severity, Span, sort_findings
 log = logging.getLogger(__name__)
 _reported: set[tuple[str, str]] = set()
 
-ASCENDC_HEADERS = ("kernel_operator.h", "kernel_operator_intf.h", "lib/matmul_intf.h", "kernel_tiling/kernel_tiling.h")
+ASCENDC_HEADERS = (
+    "kernel_operator.h",
+    "kernel_operator_intf.h",
+    "lib/matmul_intf.h",
+    "kernel_tiling/kernel_tiling.h",
+)
 
 
 def is_ascendc(path: str | Path, text: str | None, settings: Settings | None = None) -> bool:
@@ -47,7 +52,9 @@ def target_cann(settings: Settings, project: ProjectFacts) -> tuple[str, str]:
     return project.cann_version, project.version_source
 
 
-def target_arch(settings: Settings, path: str, text: str, project: ProjectFacts | None = None) -> tuple[str, str]:
+def target_arch(
+    settings: Settings, path: str, text: str, project: ProjectFacts | None = None
+) -> tuple[str, str]:
     """(arch profile, why): the setting when set, else what the file says (arch35/), else what the project's CMake
     builds for, else the default."""
     if settings.origin("arch") == "default":
@@ -93,9 +100,15 @@ def lint_parsed(
     if depth > MAX_NESTING:
         # the tree of such a text is as deep, and tree-sitter's queries and parent links are slow on deep trees (48 KB
         # of `(` took seconds per keystroke): one finding says so, no rule runs (docs/security.md, "Resources")
-        return [Finding("AKG000", f"brackets nest {depth} deep in this file (more than {MAX_NESTING}): the static "
-                        "checks skip it; no kernel nests that deep, so look for text pasted by mistake",
-                        Span.point(path, 1), Severity.WARNING)]
+        return [
+            Finding(
+                "AKG000",
+                f"brackets nest {depth} deep in this file (more than {MAX_NESTING}): the static "
+                "checks skip it; no kernel nests that deep, so look for text pasted by mistake",
+                Span.point(path, 1),
+                Severity.WARNING,
+            )
+        ]
     project = project_facts(path, parsed.text)
     ctx = LintContext(
         parsed=parsed,
@@ -109,7 +122,9 @@ def lint_parsed(
     for rule in rules if rules is not None else rules_for(settings):
         try:
             found = list(rule.check(ctx))
-            if broken is not None:  # half-typed code: a rule is silent where its facts come from a misread tree
+            if (
+                broken is not None
+            ):  # half-typed code: a rule is silent where its facts come from a misread tree
                 found = [f for f in found if not broken.covers(f.span, rule.region)]
             findings.extend(found)
         except Exception:  # a broken rule must not take the others down

@@ -66,8 +66,10 @@ class BrokenRegions:
         class for "class"); None at file scope."""
         function = None
         for n in _ancestors(node, self.parsed.root):
-            if region == "statement" and n.type != "compound_statement" and (
-                n.type.endswith("_statement") or n.type in _STATEMENT
+            if (
+                region == "statement"
+                and n.type != "compound_statement"
+                and (n.type.endswith("_statement") or n.type in _STATEMENT)
             ):
                 return n
             if n.type in _FUNCTION:

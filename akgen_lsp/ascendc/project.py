@@ -35,9 +35,14 @@ _MAX_UP = 12
 _PACKAGE = re.compile(r'set_cann_package\s*\(\s*[\w.-]+\s+VERSION\s+"?(\d+\.\d+(?:\.\d+)?)')
 _INFO = re.compile(r"^\s*version\s*[=:]\s*(\d+\.\d+(?:\.\d+)?)", re.I | re.M)
 _CMAKE = re.compile(r'\b(?:ASCEND_)?CANN_VERSION\b["\s]*[\s"]+(\d+\.\d+(?:\.\d+)?)')
-_REQ = re.compile(r"^\s*(?:cann|ascend-cann-toolkit|cann-toolkit)\s*(?:==|>=|~=)\s*(\d+\.\d+(?:\.\d+)?)", re.I | re.M)
-_CMAKE_ARCH = re.compile(r'(?:CMAKE_ASC_ARCHITECTURES|npu-arch[= ])\s*"?(dav[-_]\d{4})|'
-                         r'\bSOC_VERSION\b[\s"]+(Ascend\w+)', re.I)
+_REQ = re.compile(
+    r"^\s*(?:cann|ascend-cann-toolkit|cann-toolkit)\s*(?:==|>=|~=)\s*(\d+\.\d+(?:\.\d+)?)", re.I | re.M
+)
+_CMAKE_ARCH = re.compile(
+    r'(?:CMAKE_ASC_ARCHITECTURES|npu-arch[= ])\s*"?(dav[-_]\d{4})|'
+    r'\bSOC_VERSION\b[\s"]+(Ascend\w+)',
+    re.I,
+)
 _ARCH35_INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:[\w./]*/)?arch35/', re.M)
 
 ASCEND950 = "Ascend950PR"
@@ -129,8 +134,9 @@ def project_facts(path: str | Path, text: str | None = None) -> ProjectFacts:
         return ProjectFacts(None, None, "", kind)
     facts = _facts_of_folder(str(p.parent))
     if facts.kind == "unknown" and (p.suffix == ".asc" or (text is not None and "<<<" in text)):
-        return ProjectFacts(facts.root, facts.cann_version, facts.version_source, "direct", facts.arch,
-                            facts.arch_source)
+        return ProjectFacts(
+            facts.root, facts.cann_version, facts.version_source, "direct", facts.arch, facts.arch_source
+        )
     return facts
 
 
@@ -138,12 +144,18 @@ def file_arch(path: str | Path, text: str) -> tuple[str, str] | None:
     """(profile name, why) when the file says which arch it is written for; else None."""
     parts = Path(path).parts
     if "arch35" in parts:
-        return ASCEND950, "the file is under an arch35/ folder (Ascend 950 code in CANN's operator repositories)"
+        return (
+            ASCEND950,
+            "the file is under an arch35/ folder (Ascend 950 code in CANN's operator repositories)",
+        )
     # substring tests first: they run at memchr speed, the patterns (alternations after \b) scan at Python's
     if "arch35/" in text and _ARCH35_INCLUDE.search(text[:100_000]):
         return ASCEND950, "it includes the operator's arch35/ headers (Ascend 950 code)"
     if any(w in text for w in _ONLY_950_WORDS) and _ONLY_950_USE.search(text[:200_000]):
-        return ASCEND950, "it uses the register or SIMT API (MicroAPI / Reg / Simt), which only Ascend 950 has"
+        return (
+            ASCEND950,
+            "it uses the register or SIMT API (MicroAPI / Reg / Simt), which only Ascend 950 has",
+        )
     if re.search(r"(?:^|_)310p(?:_|\.|$)", Path(path).name.lower()):
         return "Ascend310P", "its name ends in _310p (the operator's Atlas inference kernel)"
     return None

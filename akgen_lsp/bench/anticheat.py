@@ -23,13 +23,21 @@ import numpy as np
 from akgen_lsp.findings import Finding, Severity, Span
 
 MOVE_PIPES = ("MTE2", "MTE1", "MTE3", "FIX")
-_MOVE_APIS = re.compile(r"\b(DataCopy|DataCopyPad|LoadData|Fixpipe|IterateAll|GetTensorC|Iterate|SetGlobalBuffer)\b")
+_MOVE_APIS = re.compile(
+    r"\b(DataCopy|DataCopyPad|LoadData|Fixpipe|IterateAll|GetTensorC|Iterate|SetGlobalBuffer)\b"
+)
 _SCALAR_KEYS = ("gm_scalar_read", "gm_scalar_write")
 
 
 def _no_work(message: str, path: str) -> Finding:
-    return Finding(code="BENCH-NO-WORK", message=message, span=Span.point(path, 1), severity=Severity.ERROR,
-                   source="akgen-run", error_class="anti_cheat")
+    return Finding(
+        code="BENCH-NO-WORK",
+        message=message,
+        span=Span.point(path, 1),
+        severity=Severity.ERROR,
+        source="akgen-run",
+        error_class="anti_cheat",
+    )
 
 
 def must_write(outputs: Sequence[tuple[Any, Any]]) -> bool:
@@ -73,29 +81,42 @@ def gm_traffic(blocks: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return out
 
 
-def check_blocks(blocks: Sequence[Mapping[str, Any]], path: str, has_inputs: bool = True,
-                 has_outputs: bool = True) -> tuple[Finding | None, Finding | None]:
+def check_blocks(
+    blocks: Sequence[Mapping[str, Any]], path: str, has_inputs: bool = True, has_outputs: bool = True
+) -> tuple[Finding | None, Finding | None]:
     """(error, info) from the launcher's per-block GM figures. The error: the kernel wrote none of its outputs, or
     read none of its inputs. The info: all GM traffic went through the scalar unit (legal, slow)."""
     t = gm_traffic(blocks)
     reads = t["dma_read"] + t["scalar_read"]
     writes = t["dma_write"] + t["scalar_write"]
     if has_outputs and writes == 0:
-        return _no_work("the kernel wrote nothing to GM (no DataCopy/Fixpipe to GM and no GlobalTensor::SetValue): "
-                        "its outputs were not computed by the kernel", path), None
+        return _no_work(
+            "the kernel wrote nothing to GM (no DataCopy/Fixpipe to GM and no GlobalTensor::SetValue): "
+            "its outputs were not computed by the kernel",
+            path,
+        ), None
     if has_inputs and reads == 0:
-        return _no_work(f"the kernel wrote {writes} bytes to GM but never read its inputs (no DataCopy/LoadData from "
-                        "GM and no GlobalTensor::GetValue): an output that does not depend on the inputs was not "
-                        "computed from them", path), None
+        return _no_work(
+            f"the kernel wrote {writes} bytes to GM but never read its inputs (no DataCopy/LoadData from "
+            "GM and no GlobalTensor::GetValue): an output that does not depend on the inputs was not "
+            "computed from them",
+            path,
+        ), None
     info = None
     if t["dma_read"] + t["dma_write"] == 0 and t["scalar_read"] + t["scalar_write"] > 0:
-        info = Finding(code="BENCH-SCALAR-GM",
-                       message=(f"the kernel moves all its GM data with scalar GetValue/SetValue ({t['scalar_read']} "
-                                f"bytes read, {t['scalar_write']} written) and none by DMA: legal, but each access "
-                                "costs tens of cycles on the scalar unit; copy tiles with DataCopy through UB to "
-                                "use the vector unit"),
-                       span=Span.point(path, 1), severity=Severity.INFO, source="akgen-run",
-                       error_class="performance")
+        info = Finding(
+            code="BENCH-SCALAR-GM",
+            message=(
+                f"the kernel moves all its GM data with scalar GetValue/SetValue ({t['scalar_read']} "
+                f"bytes read, {t['scalar_write']} written) and none by DMA: legal, but each access "
+                "costs tens of cycles on the scalar unit; copy tiles with DataCopy through UB to "
+                "use the vector unit"
+            ),
+            span=Span.point(path, 1),
+            severity=Severity.INFO,
+            source="akgen-run",
+            error_class="performance",
+        )
     return None, info
 
 
@@ -108,11 +129,17 @@ def check_run(estimate: Mapping[str, Any] | None, path: str, has_inputs: bool = 
         return None
     pipes = estimate["pipes"]
     if not pipes and not estimate.get("gm_bytes"):
-        return _no_work("the kernel moved no data (no DMA and no GM access in the simulator): the result was not "
-                        "computed by the kernel", path)
+        return _no_work(
+            "the kernel moved no data (no DMA and no GM access in the simulator): the result was not "
+            "computed by the kernel",
+            path,
+        )
     if not any(p in pipes for p in MOVE_PIPES) and not estimate.get("gm_bytes"):
-        return _no_work("the kernel moved no data through UB/L1 (no MTE2, MTE1, MTE3 or FIX work in the simulator) "
-                        "and the run reported no GM traffic: the result was not computed by the kernel", path)
+        return _no_work(
+            "the kernel moved no data through UB/L1 (no MTE2, MTE1, MTE3 or FIX work in the simulator) "
+            "and the run reported no GM traffic: the result was not computed by the kernel",
+            path,
+        )
     return None
 
 
@@ -121,5 +148,8 @@ def static_check(source: str, path: str) -> Finding | None:
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", source, flags=re.DOTALL)
     if _MOVE_APIS.search(code) or re.search(r"\b(GetValue|SetValue)\s*\(", code):
         return None
-    return _no_work("the kernel calls no data-movement API (DataCopy, DataCopyPad, LoadData, Fixpipe, Matmul "
-                    "Iterate) and no GlobalTensor GetValue/SetValue: it cannot have computed the result", path)
+    return _no_work(
+        "the kernel calls no data-movement API (DataCopy, DataCopyPad, LoadData, Fixpipe, Matmul "
+        "Iterate) and no GlobalTensor GetValue/SetValue: it cannot have computed the result",
+        path,
+    )

@@ -23,7 +23,7 @@ from akgen_lsp.bench.tasks import Task
 def answer_candidates(tasks: Sequence[Task], samples: int | None = None) -> list[Candidate]:
     out: list[Candidate] = []
     for t in tasks:
-        answers = list(t.answers)[: samples] if samples else list(t.answers)
+        answers = list(t.answers)[:samples] if samples else list(t.answers)
         if not answers:
             # The checkout ships only question/ and validation/ for this task: reported as skipped (no reference
             # answer), counted apart from parse failures.
@@ -54,7 +54,9 @@ def _longest_answer(obj: Any) -> str | None:
 
 def _sample_candidate(task: Task, sample: int, path: Path) -> Candidate | None:
     if path.is_file():
-        return Candidate(task.id, sample, text=path.read_text(encoding="utf-8", errors="replace"), origin=str(path))
+        return Candidate(
+            task.id, sample, text=path.read_text(encoding="utf-8", errors="replace"), origin=str(path)
+        )
     for base in (path / "src", path):
         k = base / "op_kernel" / f"{task.op}.cpp"
         if k.is_file():
@@ -70,7 +72,9 @@ def _sample_candidate(task: Task, sample: int, path: Path) -> Candidate | None:
             return Candidate(task.id, sample, text=text, origin=str(log))
     for ext in (".txt", ".md"):
         for f in sorted(path.glob(f"*{ext}")):
-            return Candidate(task.id, sample, text=f.read_text(encoding="utf-8", errors="replace"), origin=str(f))
+            return Candidate(
+                task.id, sample, text=f.read_text(encoding="utf-8", errors="replace"), origin=str(f)
+            )
     return None
 
 

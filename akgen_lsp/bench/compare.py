@@ -50,14 +50,24 @@ class Comparison:
     reason: str = ""
     part: str = ""  # "real" or "imag" for a complex output
     details: dict[str, Any] = field(default_factory=dict)
-    custom: bool = False  # the task's custom_check_precision decided pass/fail (the statistics are the default's)
+    custom: bool = (
+        False  # the task's custom_check_precision decided pass/fail (the statistics are the default's)
+    )
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "max_abs": _num(self.max_abs), "max_rel": _num(self.max_rel),
-                "first_bad": self.first_bad, "first_bad_index": list(self.first_bad_index)
-                if self.first_bad_index is not None else None, "output": self.output_name or self.output,
-                "expected": _num(self.expected), "actual": _num(self.actual), "bad_count": self.bad_count,
-                "reason": self.reason, "part": self.part or None}
+        return {
+            "ok": self.ok,
+            "max_abs": _num(self.max_abs),
+            "max_rel": _num(self.max_rel),
+            "first_bad": self.first_bad,
+            "first_bad_index": list(self.first_bad_index) if self.first_bad_index is not None else None,
+            "output": self.output_name or self.output,
+            "expected": _num(self.expected),
+            "actual": _num(self.actual),
+            "bad_count": self.bad_count,
+            "reason": self.reason,
+            "part": self.part or None,
+        }
 
 
 def _num(v: float | None) -> float | str | None:
@@ -128,8 +138,9 @@ def _round_to(x: np.ndarray, dtype: str | None) -> np.ndarray:
     return x
 
 
-def _compare_one(ref: np.ndarray, out: np.ndarray, tol: Tolerance, compute: str | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+def _compare_one(
+    ref: np.ndarray, out: np.ndarray, tol: Tolerance, compute: str | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     """Per-element (abs diff, rel diff, bad) and the reason. In the default mode the pass/fail decision follows
     NPUKernelBench's check in the `compute` dtype (`check_dtype`): the differences rounded to it, and a relative
     error past its range (float16: above 65504, where the reference is 0 and the error above ~0.008) fails, as the
@@ -156,9 +167,14 @@ def _compare_one(ref: np.ndarray, out: np.ndarray, tol: Tolerance, compute: str 
 CHUNK = 1 << 22  # elements compared at a time: the float64 working set stays ~100 MB for any output size
 
 
-def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol: Tolerance | None = None,
-                    names: Sequence[str] = (), custom: Callable[[], bool] | None = None,
-                    dtypes: Sequence[str | None] = ()) -> Comparison:
+def compare_outputs(
+    refs: Sequence[np.ndarray],
+    outs: Sequence[np.ndarray],
+    tol: Tolerance | None = None,
+    names: Sequence[str] = (),
+    custom: Callable[[], bool] | None = None,
+    dtypes: Sequence[str | None] = (),
+) -> Comparison:
     """Compare every output. `custom`, when given, decides pass/fail (a task's custom_check_precision); when it
     passes and exposes ``custom.last_stats`` = (max abs, max rel) from its own pass, those are the statistics;
     otherwise they are computed here (a failing custom check gets the first bad element too). The arrays may be raw (bfloat16 as uint16 bits, named in `dtypes`)
@@ -181,9 +197,13 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
         r_arr = np.asarray(r0)
         o_arr = np.asarray(o0)
         if r_arr.size != o_arr.size:
-            return Comparison(False, output=i, output_name=name,
-                              reason=f"{name}: {o_arr.size} elements, the reference has {r_arr.size} "
-                                     f"(shape {list(r_arr.shape)})")
+            return Comparison(
+                False,
+                output=i,
+                output_name=name,
+                reason=f"{name}: {o_arr.size} elements, the reference has {r_arr.size} "
+                f"(shape {list(r_arr.shape)})",
+            )
         shape = r_arr.shape
         r = r_arr.reshape(-1)
         o = o_arr.reshape(-1)
@@ -193,7 +213,7 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
         hit: tuple[int, float, float, str] | None = None
         same_kind = r.dtype == o.dtype and not is_complex
         for s0 in range(0, max(r.size, 1), CHUNK):
-            r_raw, o_raw = r[s0:s0 + CHUNK], o[s0:s0 + CHUNK]
+            r_raw, o_raw = r[s0 : s0 + CHUNK], o[s0 : s0 + CHUNK]
             if same_kind and _same_bits(r_raw, o_raw) and _all_finite_raw(r_raw, dt):
                 result.max_abs = _worst(result.max_abs, 0.0)  # bit-identical and finite: nothing to widen
                 continue
@@ -222,17 +242,30 @@ def compare_outputs(refs: Sequence[np.ndarray], outs: Sequence[np.ndarray], tol:
         if hit is not None and first is None:
             flat, exp, act, part = hit
             idx = tuple(int(x) for x in np.unravel_index(flat, shape)) if shape else ()
-            first = Comparison(False, first_bad=flat, first_bad_index=idx, output=i, output_name=name,
-                               expected=exp, actual=act, bad_count=bad_total,
-                               reason="non-finite value" if nonfinite else "out of tolerance", part=part)
+            first = Comparison(
+                False,
+                first_bad=flat,
+                first_bad_index=idx,
+                output=i,
+                output_name=name,
+                expected=exp,
+                actual=act,
+                bad_count=bad_total,
+                reason="non-finite value" if nonfinite else "out of tolerance",
+                part=part,
+            )
     ok = first is None if custom_ok is None else custom_ok
     result.ok = ok
     result.custom = custom_ok is not None
     if first is not None:
         result.first_bad, result.first_bad_index = first.first_bad, first.first_bad_index
         result.output, result.output_name = first.output, first.output_name
-        result.expected, result.actual, result.bad_count, result.reason = (first.expected, first.actual,
-                                                                           first.bad_count, first.reason)
+        result.expected, result.actual, result.bad_count, result.reason = (
+            first.expected,
+            first.actual,
+            first.bad_count,
+            first.reason,
+        )
         result.part = first.part
     elif not ok:
         result.reason = "the task's custom precision check failed"
@@ -262,15 +295,28 @@ def comparison_finding(cmp: Comparison, path: str, case_label: str, tol: Toleran
     if cmp.first_bad is not None:
         idx = ", ".join(str(i) for i in (cmp.first_bad_index or ()))
         part = f" ({cmp.part} part)" if cmp.part else ""
-        where = (f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected "
-                 f"{cmp.expected:.6g}, got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail")
+        where = (
+            f"; first bad element {cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected "
+            f"{cmp.expected:.6g}, got {cmp.actual:.6g}; {cmp.bad_count} element(s) fail"
+        )
         if cmp.custom:
             # the custom check names no elements: these are past the default tolerance, which may be stricter
-            where = (f"; first element past the default tolerance (not the custom check's, which names none): "
-                     f"{cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected {cmp.expected:.6g}, got "
-                     f"{cmp.actual:.6g}; {cmp.bad_count} element(s) past it")
+            where = (
+                f"; first element past the default tolerance (not the custom check's, which names none): "
+                f"{cmp.output_name}[{idx}] (flat {cmp.first_bad}){part}: expected {cmp.expected:.6g}, got "
+                f"{cmp.actual:.6g}; {cmp.bad_count} element(s) past it"
+            )
     allowed = "as the task's custom_check_precision decides" if cmp.custom else tol.describe()
-    msg = (f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
-           f"max rel error {cmp.max_rel:.4g} (allowed: {allowed}){where}")
-    return Finding(code="BENCH-PRECISION", message=msg, span=Span.point(path, 1), severity=Severity.ERROR,
-                   source="akgen-run", error_class="precision", data={"case": case_label, **cmp.to_json()})
+    msg = (
+        f"wrong result for {case_label}: {cmp.reason or 'mismatch'}; max abs error {cmp.max_abs:.4g}, "
+        f"max rel error {cmp.max_rel:.4g} (allowed: {allowed}){where}"
+    )
+    return Finding(
+        code="BENCH-PRECISION",
+        message=msg,
+        span=Span.point(path, 1),
+        severity=Severity.ERROR,
+        source="akgen-run",
+        error_class="precision",
+        data={"case": case_label, **cmp.to_json()},
+    )

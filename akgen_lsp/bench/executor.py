@@ -47,11 +47,30 @@ def evaluate_job(job: Job) -> dict[str, Any]:
         task = load_task(Path(job.task_root))
         return evaluate(task, job.candidate, job.settings)
     except Exception as exc:  # a bug in the harness must not kill the run
-        return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
-                "level": _level(job.candidate.task_id), "status": "harness_error", "error_class": "harness", "parsed": False, "compiled": False,
-                "ran": False, "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
-                "findings": [{"severity": "error", "code": "BENCH-INTERNAL", "source": "akgen-bench",
-                              "message": f"internal error: {type(exc).__name__}: {exc}", "error_class": "harness"}]}
+        return {
+            "task": job.candidate.task_id,
+            "sample": job.candidate.sample,
+            "mode": job.settings.mode,
+            "level": _level(job.candidate.task_id),
+            "status": "harness_error",
+            "error_class": "harness",
+            "parsed": False,
+            "compiled": False,
+            "ran": False,
+            "correct": False,
+            "passed_cases": 0,
+            "cases": 0,
+            "score": 0.0,
+            "findings": [
+                {
+                    "severity": "error",
+                    "code": "BENCH-INTERNAL",
+                    "source": "akgen-bench",
+                    "message": f"internal error: {type(exc).__name__}: {exc}",
+                    "error_class": "harness",
+                }
+            ],
+        }
 
 
 def _level(task_id: str) -> int:
@@ -60,13 +79,30 @@ def _level(task_id: str) -> int:
 
 
 def timeout_record(job: Job) -> dict[str, Any]:
-    return {"task": job.candidate.task_id, "sample": job.candidate.sample, "mode": job.settings.mode,
-            "level": _level(job.candidate.task_id),
-            "status": "timeout", "error_class": "runtime", "parsed": True, "compiled": False, "ran": False,
-            "correct": False, "passed_cases": 0, "cases": 0, "score": 0.0,
-            "findings": [{"severity": "error", "code": "BENCH-TIMEOUT", "source": "akgen-bench",
-                          "error_class": "runtime",
-                          "message": f"the candidate took longer than {job.timeout_s:g} s in all; stopped"}]}
+    return {
+        "task": job.candidate.task_id,
+        "sample": job.candidate.sample,
+        "mode": job.settings.mode,
+        "level": _level(job.candidate.task_id),
+        "status": "timeout",
+        "error_class": "runtime",
+        "parsed": True,
+        "compiled": False,
+        "ran": False,
+        "correct": False,
+        "passed_cases": 0,
+        "cases": 0,
+        "score": 0.0,
+        "findings": [
+            {
+                "severity": "error",
+                "code": "BENCH-TIMEOUT",
+                "source": "akgen-bench",
+                "error_class": "runtime",
+                "message": f"the candidate took longer than {job.timeout_s:g} s in all; stopped",
+            }
+        ],
+    }
 
 
 class Executor(Protocol):
@@ -101,7 +137,9 @@ class LocalPoolExecutor:
         if not jobs:
             return
         torch_needed = _needs_torch(jobs)
-        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid())
+        )
         pending: dict[Future[dict[str, Any]], tuple[Job, float]] = {}
         queue = list(jobs)
         timed_out = False
@@ -135,7 +173,11 @@ class LocalPoolExecutor:
                     pool.shutdown(wait=False, cancel_futures=True)
                     for job in suspects:
                         on_result(job, _run_alone(job))
-                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
+                    pool = ProcessPoolExecutor(
+                        max_workers=self.workers,
+                        initializer=warm_worker,
+                        initargs=(torch_needed, os.getpid()),
+                    )
                     timed_out = False
                     continue
                 now = time.monotonic()
@@ -149,7 +191,11 @@ class LocalPoolExecutor:
                     # a worker may still be busy with a stopped candidate: start a fresh pool for the rest
                     _kill_workers(pool)
                     pool.shutdown(wait=False, cancel_futures=True)
-                    pool = ProcessPoolExecutor(max_workers=self.workers, initializer=warm_worker, initargs=(torch_needed, os.getpid()))
+                    pool = ProcessPoolExecutor(
+                        max_workers=self.workers,
+                        initializer=warm_worker,
+                        initargs=(torch_needed, os.getpid()),
+                    )
                     timed_out = False
         finally:
             if timed_out or pending:
@@ -186,14 +232,21 @@ def warm_worker(torch_needed: bool = False, parent: int | None = None) -> None:
 
 def _run_alone(job: Job) -> dict[str, Any]:
     """One job in a pool of its own (after a worker died): its record, or a harness error naming the crash."""
-    pool = ProcessPoolExecutor(max_workers=1, initializer=warm_worker, initargs=(_needs_torch([job]), os.getpid()))
+    pool = ProcessPoolExecutor(
+        max_workers=1, initializer=warm_worker, initargs=(_needs_torch([job]), os.getpid())
+    )
     try:
         fut = pool.submit(evaluate_job, job)
         try:
             return fut.result(timeout=job.timeout_s)
         except BrokenProcessPool:
-            return evaluate_job_failure(job, RuntimeError("the worker process died while running this candidate "
-                                                          "(a crash in the task's Python or out of memory)"))
+            return evaluate_job_failure(
+                job,
+                RuntimeError(
+                    "the worker process died while running this candidate "
+                    "(a crash in the task's Python or out of memory)"
+                ),
+            )
         except TimeoutError:
             return timeout_record(job)
         except Exception as exc:
@@ -213,8 +266,11 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 def evaluate_job_failure(job: Job, exc: BaseException) -> dict[str, Any]:
     rec = timeout_record(job)
     rec.update(status="harness_error", error_class="harness")
-    rec["findings"][0].update(code="BENCH-WORKER", error_class="harness",
-                              message=f"the worker process failed: {type(exc).__name__}: {exc}")
+    rec["findings"][0].update(
+        code="BENCH-WORKER",
+        error_class="harness",
+        message=f"the worker process failed: {type(exc).__name__}: {exc}",
+    )
     return rec
 
 
@@ -252,8 +308,11 @@ class ResultStore:
         return out
 
     def done_keys(self) -> set[str]:
-        return {record_key(r["task"], int(r.get("sample", 0)), r.get("mode", "static")) for r in self.load()
-                if "task" in r}
+        return {
+            record_key(r["task"], int(r.get("sample", 0)), r.get("mode", "static"))
+            for r in self.load()
+            if "task" in r
+        }
 
     def _lead(self) -> str:
         if self.path.is_file() and self.path.stat().st_size > 0:

@@ -58,8 +58,12 @@ def extract_answer(text: str, op: str | None = None) -> Extracted:
     if op:
         kernel = _section(body, f"op_kernel/{op}.cpp")
         if kernel:
-            return Extracted(kernel, _section(body, f"op_host/{op}.cpp"), _section(body, f"op_host/{op}_tiling.h"),
-                             how="sections")
+            return Extracted(
+                kernel,
+                _section(body, f"op_host/{op}.cpp"),
+                _section(body, f"op_host/{op}_tiling.h"),
+                how="sections",
+            )
     blocks = [(lang.lower(), code.strip()) for lang, code in _FENCE.findall(body)]
     blocks = [(lang, code) for lang, code in blocks if lang in _CPP_LANGS and code]
     if blocks:
@@ -69,5 +73,7 @@ def extract_answer(text: str, op: str | None = None) -> Extracted:
     stripped = body.strip()
     if "__global__" in stripped or stripped.startswith("#include"):
         return Extracted(stripped, how="raw")
-    raise ExtractError("no kernel code found in the answer: expected <kernel_impl>...</kernel_impl>, a ```cpp "
-                       "block, or the op_kernel/<op>.cpp section")
+    raise ExtractError(
+        "no kernel code found in the answer: expected <kernel_impl>...</kernel_impl>, a ```cpp "
+        "block, or the op_kernel/<op>.cpp section"
+    )

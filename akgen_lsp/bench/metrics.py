@@ -92,11 +92,19 @@ def error_class_of(findings: Sequence[Mapping[str, Any]], status: str) -> str | 
     for f in findings:
         if f.get("severity", "error") == "error" and f.get("error_class"):
             return normalize(str(f.get("code", "")), str(f["error_class"]), str(f.get("message", ""))) or str(
-                f["error_class"])
+                f["error_class"]
+            )
     return {
-        "parse_error": "syntax", "compile_error": "api_mismatch", "compile_timeout": "runtime", "timeout": "runtime",
-        "runtime_error": "runtime", "crash": "runtime", "wrong_answer": "precision", "no_work": "precision",
-        "skipped": "harness", "harness_error": "harness",
+        "parse_error": "syntax",
+        "compile_error": "api_mismatch",
+        "compile_timeout": "runtime",
+        "timeout": "runtime",
+        "runtime_error": "runtime",
+        "crash": "runtime",
+        "wrong_answer": "precision",
+        "no_work": "precision",
+        "skipped": "harness",
+        "harness_error": "harness",
     }.get(status, "harness")
 
 

@@ -30,7 +30,14 @@ from typing import Any
 from akgen_lsp.bench.other_suites import MkbTask
 from akgen_lsp.bench.tasks import TaskError, camel_to_snake
 
-PARTS = ("project_json_src", "host_tiling_src", "host_operator_src", "kernel_src", "python_bind_src", "model_src")
+PARTS = (
+    "project_json_src",
+    "host_tiling_src",
+    "host_operator_src",
+    "kernel_src",
+    "python_bind_src",
+    "model_src",
+)
 
 
 def example_parts(path: Path) -> dict[str, str]:
@@ -41,12 +48,19 @@ def example_parts(path: Path) -> dict[str, str]:
         raise TaskError(f"{path} does not parse ({exc})") from None
     out: dict[str, str] = {}
     for node in tree.body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
             out[node.targets[0].id] = node.value.value
     missing = [p for p in PARTS if p not in out]
     if missing:
-        raise TaskError(f"{path} has no {', '.join(missing)} (an AscendC answer defines all of {', '.join(PARTS)})")
+        raise TaskError(
+            f"{path} has no {', '.join(missing)} (an AscendC answer defines all of {', '.join(PARTS)})"
+        )
     return out
 
 
@@ -111,7 +125,9 @@ def _op_type(parts: Mapping[str, str]) -> str:
     except (ValueError, KeyError, IndexError, TypeError):
         m = re.search(r"OP_ADD\((\w+)\)", parts["host_operator_src"])
         if not m:
-            raise TaskError("the example names no op (project_json_src's op, or OP_ADD in host_operator_src)") from None
+            raise TaskError(
+                "the example names no op (project_json_src's op, or OP_ADD in host_operator_src)"
+            ) from None
         return m.group(1)
 
 
@@ -130,13 +146,16 @@ def materialize(task: MkbTask, dest: Path, sizes: Mapping[str, Any] | None = Non
         d.mkdir(parents=True)
     # ModelNew's op module is the harness's kernel_gen_ops (its stand-in records the call: bench/reference.py)
     model_new = re.sub(r"\bcustom_ops_lib\b", "kernel_gen_ops", parts["model_src"])
-    (val / "module.py").write_text(task.path.read_text(encoding="utf-8") + "\n\n# the answer's ModelNew\n"
-                                   + model_new, encoding="utf-8")
+    (val / "module.py").write_text(
+        task.path.read_text(encoding="utf-8") + "\n\n# the answer's ModelNew\n" + model_new, encoding="utf-8"
+    )
     (val / "prepare_inputs.py").write_text(_PREPARE.format(sizes=dict(sizes or {})), encoding="utf-8")
     (val / "pybind.cpp").write_text(parts["python_bind_src"], encoding="utf-8")
     (val / "test_cases.csv").write_text("case_id\n0\n", encoding="utf-8")
     m = re.search(r'#include\s+"(\w+_tiling\.h)"', parts["host_operator_src"])
-    (ans / "op_host" / (m.group(1) if m else f"{op}_tiling.h")).write_text(parts["host_tiling_src"], encoding="utf-8")
+    (ans / "op_host" / (m.group(1) if m else f"{op}_tiling.h")).write_text(
+        parts["host_tiling_src"], encoding="utf-8"
+    )
     (ans / "op_host" / f"{op}.cpp").write_text(parts["host_operator_src"], encoding="utf-8")
     (ans / "op_kernel" / f"{op}.cpp").write_text(parts["kernel_src"], encoding="utf-8")
     return root
@@ -163,8 +182,13 @@ def input_bytes(task: MkbTask, sizes: Mapping[str, Any] | None = None) -> int | 
     return total or None
 
 
-def run_examples(checkout: Path, out: Path, sizes: Mapping[str, Mapping[str, Any]] | None = None,
-                 jobs: int | None = None, max_input_bytes: int = 1 << 30) -> dict[str, Any]:
+def run_examples(
+    checkout: Path,
+    out: Path,
+    sizes: Mapping[str, Mapping[str, Any]] | None = None,
+    jobs: int | None = None,
+    max_input_bytes: int = 1 << 30,
+) -> dict[str, Any]:
     """Run every example answer of `checkout` against its reference task on the simulator. `sizes`: per op, the
     reference globals to set (a reduced problem). A task whose inputs at its sizes exceed `max_input_bytes` is not
     run (said so). The summary per op: status, cases passed, the estimate."""
@@ -182,8 +206,12 @@ def run_examples(checkout: Path, out: Path, sizes: Mapping[str, Mapping[str, Any
         report[t.op] = entry
         if need is None or need > max_input_bytes:
             entry["status"] = "not_run"
-            entry["why"] = (f"its inputs take {need / 2**30:.1f} GiB at these sizes (limit "
-                            f"{max_input_bytes / 2**30:.1f} GiB)" if need else "its input size is unknown")
+            entry["why"] = (
+                f"its inputs take {need / 2**30:.1f} GiB at these sizes (limit "
+                f"{max_input_bytes / 2**30:.1f} GiB)"
+                if need
+                else "its input size is unknown"
+            )
             continue
         try:
             root = materialize(t, suite, s)
@@ -192,8 +220,17 @@ def run_examples(checkout: Path, out: Path, sizes: Mapping[str, Mapping[str, Any
             continue
         names[root.name] = t.op
     if names:
-        run_bench(RunOptions(suite=suite, tasks=tuple(names), mode="dynamic", candidates="answers", jobs=jobs,
-                             out=out / "run", toolchain="sim"))
+        run_bench(
+            RunOptions(
+                suite=suite,
+                tasks=tuple(names),
+                mode="dynamic",
+                candidates="answers",
+                jobs=jobs,
+                out=out / "run",
+                toolchain="sim",
+            )
+        )
         results = out / "run" / "results.jsonl"
         for line in results.read_text(encoding="utf-8").splitlines() if results.is_file() else []:
             rec = json.loads(line)
@@ -201,8 +238,15 @@ def run_examples(checkout: Path, out: Path, sizes: Mapping[str, Mapping[str, Any
             if op is None:
                 continue
             cases = rec.get("case_results") or []
-            report[op].update({"status": rec.get("status"), "passed": sum(c.get("status") == "pass" for c in cases),
-                               "cases": len(cases), "estimate_us": rec.get("estimate_us"),
-                               "findings": [f"{f.get('code')}: {str(f.get('message'))[:300]}"
-                                            for f in rec.get("findings", [])[:3]]})
+            report[op].update(
+                {
+                    "status": rec.get("status"),
+                    "passed": sum(c.get("status") == "pass" for c in cases),
+                    "cases": len(cases),
+                    "estimate_us": rec.get("estimate_us"),
+                    "findings": [
+                        f"{f.get('code')}: {str(f.get('message'))[:300]}" for f in rec.get("findings", [])[:3]
+                    ],
+                }
+            )
     return report

@@ -37,7 +37,13 @@ def bf16_bits_to_f32(bits: np.ndarray) -> np.ndarray:
 
 def dtype_name(dtype: str) -> str:
     d = str(dtype).lower()
-    return {"float": "float32", "half": "float16", "fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}.get(d, d)
+    return {
+        "float": "float32",
+        "half": "float16",
+        "fp16": "float16",
+        "bf16": "bfloat16",
+        "fp32": "float32",
+    }.get(d, d)
 
 
 def cast(x: np.ndarray, dtype: str) -> np.ndarray:
@@ -84,7 +90,8 @@ def matmul_tolerance(dtype: str, k: int) -> Tolerance:
     (K split into base blocks, bias first) differs from numpy's, and for bfloat16 the element-wise rtol is below one
     ulp for |ref| >= 1, so a single rounding flip would fail the case."""
     general, long_k = {"float16": (1 / 256, 1 / 128), "bfloat16": (1 / 128, 1 / 64)}.get(
-        dtype_name(dtype), (1 / 2048, 1 / 512))
+        dtype_name(dtype), (1 / 2048, 1 / 512)
+    )
     return Tolerance(rtol=long_k if int(k) >= 2048 else general, mode="scaled")
 
 

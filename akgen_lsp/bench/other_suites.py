@@ -74,8 +74,9 @@ def _cases(root: Path) -> list[dict[str, Any]]:
                     try:
                         case[key] = json.loads(case[key])
                     except ValueError:
-                        raise TaskError(f"{root / 'cases.csv'}: case {case.get('case_id')}: {key} is not JSON"
-                                        ) from None
+                        raise TaskError(
+                            f"{root / 'cases.csv'}: case {case.get('case_id')}: {key} is not JSON"
+                        ) from None
             out.append(case)
         return out
     raise TaskError(f"{root} has neither cases.yaml nor cases.csv")
@@ -99,8 +100,9 @@ def load_cann_bench_task(root: Path, baselines: Mapping[str, Any] | None = None)
     if not isinstance(op, Mapping) or not op.get("name"):
         raise TaskError(f"{root / 'proto.yaml'} has no operator.name")
     if not _golden_has(root, root.name):
-        raise TaskError(f"{root / 'golden.py'} defines no {root.name}() (the reference it must name after the "
-                        "folder)")
+        raise TaskError(
+            f"{root / 'golden.py'} defines no {root.name}() (the reference it must name after the folder)"
+        )
     cases = _cases(root)
     if not cases or any("case_id" not in c or "input_shape" not in c for c in cases):
         raise TaskError(f"{root}: every case needs a case_id and an input_shape")
@@ -108,11 +110,23 @@ def load_cann_bench_task(root: Path, baselines: Mapping[str, Any] | None = None)
         level = int(root.parent.name.removeprefix("level"))
     except ValueError:
         raise TaskError(f"{root} is not below a level<N> folder") from None
-    base = {int(k): float(v["baseline_perf_us"]) for k, v in (baselines or {}).items()
-            if isinstance(v, Mapping) and v.get("baseline_perf_us") is not None}
-    return CannBenchTask(level, root.name, str(op["name"]), str(op.get("category") or ""),
-                         tuple(op.get("inputs") or ()), tuple(op.get("outputs") or ()), tuple(op.get("attrs") or ()),
-                         tuple(cases), root, base)
+    base = {
+        int(k): float(v["baseline_perf_us"])
+        for k, v in (baselines or {}).items()
+        if isinstance(v, Mapping) and v.get("baseline_perf_us") is not None
+    }
+    return CannBenchTask(
+        level,
+        root.name,
+        str(op["name"]),
+        str(op.get("category") or ""),
+        tuple(op.get("inputs") or ()),
+        tuple(op.get("outputs") or ()),
+        tuple(op.get("attrs") or ()),
+        tuple(cases),
+        root,
+        base,
+    )
 
 
 def cann_bench_roots(checkout: Path) -> Iterator[Path]:
@@ -146,7 +160,9 @@ def load_cann_bench(checkout: Path) -> tuple[list[CannBenchTask], dict[str, str]
     return loaded, failed
 
 
-def cann_bench_score(compiled: bool, passing: Mapping[int, float | None], baselines: Mapping[int, float]) -> float:
+def cann_bench_score(
+    compiled: bool, passing: Mapping[int, float | None], baselines: Mapping[int, float]
+) -> float:
     """compile x 2 + sum over the passing cases of (3 + 5 x speed-up); `passing`: case id -> estimated time (us).
     A passing case with no estimate or no baseline counts 3 (no speed-up term)."""
     score = 2.0 if compiled else 0.0
@@ -176,12 +192,16 @@ def load_mkb_task(path: Path) -> MkbTask:
         raise TaskError(f"{path} does not parse ({exc})") from None
     names = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
     model = names.get("Model")
-    if not isinstance(model, ast.ClassDef) or not any(isinstance(n, ast.FunctionDef) and n.name == "forward"
-                                                       for n in model.body):
+    if not isinstance(model, ast.ClassDef) or not any(
+        isinstance(n, ast.FunctionDef) and n.name == "forward" for n in model.body
+    ):
         raise TaskError(f"{path} has no class Model with a forward()")
     # the NPUKernelBench-derived sets give several input groups (get_input_groups) where the others give one
-    missing = [f for f in ("get_inputs", "get_init_inputs") if f not in names
-               and not (f == "get_inputs" and "get_input_groups" in names)]
+    missing = [
+        f
+        for f in ("get_inputs", "get_init_inputs")
+        if f not in names and not (f == "get_inputs" and "get_input_groups" in names)
+    ]
     if missing:
         raise TaskError(f"{path} has no {', '.join(missing)}()")
     example = path.parents[2] / "prompts" / f"ascendc_new_model_{path.stem}.py"

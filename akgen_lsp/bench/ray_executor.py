@@ -26,8 +26,10 @@ def _ray() -> ModuleType:
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise RayUnavailable("the Ray executor needs ray: pip install 'akgen-lsp[ray]' (or `pip install "
-                             "'ray>=2.9,<2.50'`), or use --executor local") from None
+        raise RayUnavailable(
+            "the Ray executor needs ray: pip install 'akgen-lsp[ray]' (or `pip install "
+            "'ray>=2.9,<2.50'`), or use --executor local"
+        ) from None
 
 
 class RayExecutor:
@@ -38,8 +40,13 @@ class RayExecutor:
     as a batch, and starting Ray per batch cost seconds a round. `close()` (or the ``with`` block's end) shuts down
     the Ray this executor started (with `shutdown`); a Ray someone else started is left alone."""
 
-    def __init__(self, address: str | None = None, num_cpus: int | None = None, local_mode: bool = False,
-                 shutdown: bool = True) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        num_cpus: int | None = None,
+        local_mode: bool = False,
+        shutdown: bool = True,
+    ) -> None:
         self.address = address
         self.num_cpus = num_cpus
         self.local_mode = local_mode
@@ -57,7 +64,11 @@ class RayExecutor:
         ray = _ray()
         if ray.is_initialized():
             return ray
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "ignore_reinit_error": True}
+        kwargs: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "ignore_reinit_error": True,
+        }
         if self.address:
             kwargs["address"] = self.address
         else:
@@ -87,7 +98,9 @@ class RayExecutor:
             if ray.is_initialized():
                 ray.shutdown()
 
-    def _run(self, ray: ModuleType, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
+    def _run(
+        self, ray: ModuleType, jobs: Sequence[Job], on_result: Callable[[Job, dict[str, Any]], None]
+    ) -> None:
         task = ray.remote(num_cpus=1, max_retries=0)(evaluate_job)
         window = max(1, int(self.num_cpus or ray.available_resources().get("CPU", 1)) * 2)
         queue = list(jobs)

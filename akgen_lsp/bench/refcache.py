@@ -104,11 +104,22 @@ def _code_version() -> str:
     return _code_hash
 
 
-def case_key(validation: Path, case: Mapping[str, Any], seed: int, input_names: Sequence[str] = (),
-             output_names: Sequence[str] = ()) -> str:
+def case_key(
+    validation: Path,
+    case: Mapping[str, Any],
+    seed: int,
+    input_names: Sequence[str] = (),
+    output_names: Sequence[str] = (),
+) -> str:
     row = json.dumps({str(k): repr(v) for k, v in case.items()}, sort_keys=True)
-    parts = [validation_hash(validation), row, str(seed), "|".join(input_names), "|".join(output_names),
-             _code_version()]
+    parts = [
+        validation_hash(validation),
+        row,
+        str(seed),
+        "|".join(input_names),
+        "|".join(output_names),
+        _code_version(),
+    ]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -176,7 +187,9 @@ def _decode(fh: Any) -> Any:
     size = os.fstat(fh.fileno()).st_size
     if size < len(_MAGIC) + _MAC + 16:
         raise ValueError("short entry")
-    mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY)  # private: a write to an array never reaches the file
+    mm = mmap.mmap(
+        fh.fileno(), 0, access=mmap.ACCESS_COPY
+    )  # private: a write to an array never reaches the file
     view = memoryview(mm)
     if bytes(view[: len(_MAGIC)]) != _MAGIC:
         raise ValueError("not an entry of this format")
@@ -187,7 +200,9 @@ def _decode(fh: Any) -> Any:
         raise ValueError("a damaged entry")
     import hmac
 
-    if not hmac.compare_digest(_mac(view[at:head], view[head : head + blob_len]), bytes(view[len(_MAGIC) : at])):
+    if not hmac.compare_digest(
+        _mac(view[at:head], view[head : head + blob_len]), bytes(view[len(_MAGIC) : at])
+    ):
         raise ValueError("an entry not sealed with your key")
     table = struct.unpack_from(f"<{2 * n}Q", mm, at + 16)
     bufs = []
@@ -204,8 +219,16 @@ def get(key: str) -> Any | None:
         p = _path(key)
         with p.open("rb") as fh:
             value = _decode(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, ValueError, TypeError,
-            struct.error):
+    except (
+        OSError,
+        EOFError,
+        pickle.UnpicklingError,
+        AttributeError,
+        ImportError,
+        ValueError,
+        TypeError,
+        struct.error,
+    ):
         return None
     with contextlib.suppress(OSError):
         os.utime(p)  # recently used: pruned last

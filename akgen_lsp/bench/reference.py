@@ -42,8 +42,14 @@ class ReferenceError_(Exception):
     """The task's own Python (prepare_inputs, module, reference) failed; the message carries the cause."""
 
 
-_NEUTRALISED = ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu", "torch_npu.npu",
-                "kernel_gen_ops", "torchair")
+_NEUTRALISED = (
+    "torch_npu",
+    "torch_npu.contrib",
+    "torch_npu.contrib.transfer_to_npu",
+    "torch_npu.npu",
+    "kernel_gen_ops",
+    "torchair",
+)
 
 
 class _Inert(types.ModuleType):
@@ -170,9 +176,11 @@ TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 def torch_fix() -> str:
     """What to run to get torch for a reference that needs it: the CPU build (the default wheel on PyPI for Linux is
     the CUDA one, several GB), its size first."""
-    return (f"install the CPU build of torch (a download of about 190 MB, 0.7 GB installed) with "
-            f"`bash scripts/setup.sh --torch` in akgen's checkout, or `{sys.executable} -m pip install torch "
-            f"--index-url {TORCH_CPU_INDEX}`")
+    return (
+        f"install the CPU build of torch (a download of about 190 MB, 0.7 GB installed) with "
+        f"`bash scripts/setup.sh --torch` in akgen's checkout, or `{sys.executable} -m pip install torch "
+        f"--index-url {TORCH_CPU_INDEX}`"
+    )
 
 
 def case_seed(task_id: str, case_id: int) -> int:
@@ -315,12 +323,14 @@ def _call(fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
     except (Skip, _KernelCall):
         raise
     except Exception as exc:
-        raise ReferenceError_(f"{getattr(fn, '__module__', '')}.{getattr(fn, '__name__', 'call')}: "
-                              f"{type(exc).__name__}: {exc}") from None
+        raise ReferenceError_(
+            f"{getattr(fn, '__module__', '')}.{getattr(fn, '__name__', 'call')}: {type(exc).__name__}: {exc}"
+        ) from None
 
 
-def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
-              ) -> CaseData:
+def load_case(
+    task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
+) -> CaseData:
     """Make the inputs (seeded) and the reference outputs of one case. Raises Skip or ReferenceError_.
 
     Served from the on-disk reference cache (bench/refcache.py) when the same validation files, case and seed were
@@ -328,8 +338,9 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
     key = None
     if refcache.enabled():
         try:
-            key = refcache.case_key(task.validation, case, case_seed(task.id, case.case_id), input_names,
-                                    output_names)
+            key = refcache.case_key(
+                task.validation, case, case_seed(task.id, case.case_id), input_names, output_names
+            )
         except OSError:
             key = None
     if key is not None:
@@ -341,7 +352,9 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
                 if boxed():
                     from akgen_lsp.bench import ref_box
 
-                    data.custom_check = ref_box.custom_check(sys.modules[__name__], task, case, input_names, output_names)
+                    data.custom_check = ref_box.custom_check(
+                        sys.modules[__name__], task, case, input_names, output_names
+                    )
                     return data
                 tp = task_python(task)
                 if tp.prepare is None or not hasattr(tp.prepare, "custom_check_precision"):
@@ -356,9 +369,18 @@ def load_case(task: Task, case: Case, input_names: Sequence[str] = (), output_na
         data, ref = _compute_case(task, case, input_names, output_names)
     if key is not None:
         custom = data.custom_check is not None
-        size = sum(tensorlist.n_bytes(t) for t in [*data.inputs, *data.outputs])  # a list is not joined for it
-        refcache.put(key, {"data": dataclasses.replace(data, custom_check=None), "custom": custom,
-                           "ref": ref if custom else None}, size_hint=size * (2 if custom else 1))
+        size = sum(
+            tensorlist.n_bytes(t) for t in [*data.inputs, *data.outputs]
+        )  # a list is not joined for it
+        refcache.put(
+            key,
+            {
+                "data": dataclasses.replace(data, custom_check=None),
+                "custom": custom,
+                "ref": ref if custom else None,
+            },
+            size_hint=size * (2 if custom else 1),
+        )
     return data
 
 
@@ -380,8 +402,9 @@ def _link_stored_inputs(key: str, data: CaseData) -> None:
             t.stored = (path, t.array) if path is not None else None
 
 
-def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
-                  ) -> tuple[CaseData, Any]:
+def _compute_case(
+    task: Task, case: Case, input_names: Sequence[str] = (), output_names: Sequence[str] = ()
+) -> tuple[CaseData, Any]:
     """load_case without the cache: (case data, the reference's own return value)."""
     tp = task_python(task)
     if tp.skip_reason:
@@ -389,12 +412,18 @@ def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), outpu
     if tp.prepare is None or not hasattr(tp.prepare, "get_inputs"):
         raise ReferenceError_(f"{task.validation}: no get_inputs(case) in prepare_inputs.py")
     _seed(case_seed(task.id, case.case_id))
-    raw_inputs = _call(tp.prepare.get_inputs, case, device=None) if _accepts_device(tp.prepare.get_inputs) \
+    raw_inputs = (
+        _call(tp.prepare.get_inputs, case, device=None)
+        if _accepts_device(tp.prepare.get_inputs)
         else _call(tp.prepare.get_inputs, case)
+    )
     init = []
     if hasattr(tp.prepare, "get_init_inputs"):
-        init = _call(tp.prepare.get_init_inputs, case, device=None) if _accepts_device(tp.prepare.get_init_inputs) \
+        init = (
+            _call(tp.prepare.get_init_inputs, case, device=None)
+            if _accepts_device(tp.prepare.get_init_inputs)
             else _call(tp.prepare.get_init_inputs, case)
+        )
     init = list(init or [])
     raw_inputs = list(raw_inputs) if isinstance(raw_inputs, (list, tuple)) else [raw_inputs]
     if tp.reference_np is not None:
@@ -419,7 +448,9 @@ def _compute_case(task: Task, case: Case, input_names: Sequence[str] = (), outpu
     attrs: dict[str, Any] = {}
     for i, x in enumerate(raw_inputs):
         name = input_names[i] if i < len(input_names) else f"in{i}"
-        if tensorlist.is_tensor_list(x, _to_numpy):  # a TensorList: one kernel parameter (bench/tensorlist.py)
+        if tensorlist.is_tensor_list(
+            x, _to_numpy
+        ):  # a TensorList: one kernel parameter (bench/tensorlist.py)
             try:
                 inputs.append(tensorlist.make_list(name, x, _to_numpy, Tensor, index=i))  # type: ignore[arg-type]
             except ValueError as exc:

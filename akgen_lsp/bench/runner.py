@@ -58,19 +58,31 @@ def make_jobs(opts: RunOptions, tasks: Sequence[Task]) -> list[Job]:
     else:
         cdir = Path(opts.candidates)
         if not cdir.is_dir():
-            raise FileNotFoundError(f"candidates folder not found: {cdir}; give `answers` or a folder of generated "
-                                    "kernels (see docs/bench.md)")
+            raise FileNotFoundError(
+                f"candidates folder not found: {cdir}; give `answers` or a folder of generated "
+                "kernels (see docs/bench.md)"
+            )
         cands = dir_candidates(cdir, tasks, opts.samples)
     roots = {t.id: str(t.root) for t in tasks}
     # a case's run may take NPUKernelBench's eval timeout (300 s) of wall clock and 60 s of CPU: on a loaded machine
     # the wall clock of a big case (StridesliceNegConcatV2's 512M elements) passes 60 s, its CPU time does not
-    settings = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, toolchain=opts.toolchain,
-                        checks=opts.checks, run_timeout_s=RUN_WALL_S, run_cpu_s=RUN_CPU_S)
+    settings = Settings(
+        mode=opts.mode,
+        arch=opts.arch,
+        max_cases=opts.max_cases,
+        toolchain=opts.toolchain,
+        checks=opts.checks,
+        run_timeout_s=RUN_WALL_S,
+        run_cpu_s=RUN_CPU_S,
+    )
     return [Job(roots[c.task_id], c, settings, opts.timeout_s) for c in cands]
 
 
-def run_bench(opts: RunOptions, executor: Executor | None = None,
-              progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+def run_bench(
+    opts: RunOptions,
+    executor: Executor | None = None,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """Run (or resume) a bench run and return its summary."""
     if opts.mode not in ("static", "dynamic"):
         raise ValueError(f"unknown mode {opts.mode!r}: use static or dynamic")
@@ -92,10 +104,20 @@ def run_bench(opts: RunOptions, executor: Executor | None = None,
         executor = SerialExecutor() if (opts.jobs or 2) == 1 else LocalPoolExecutor(opts.jobs)
     executor.run(todo, on_result)
     wanted = {j.key for j in jobs}
-    records = [r for r in store.load()
-               if record_key(r.get("task", ""), int(r.get("sample", 0)), r.get("mode", "static")) in wanted]
-    meta = {"suite": str(opts.suite), "mode": opts.mode, "toolchain": select_toolchain(opts.toolchain), "arch": opts.arch,
-            "candidates_from": opts.candidates, "resumed": total - len(todo), "checks": opts.checks}
+    records = [
+        r
+        for r in store.load()
+        if record_key(r.get("task", ""), int(r.get("sample", 0)), r.get("mode", "static")) in wanted
+    ]
+    meta = {
+        "suite": str(opts.suite),
+        "mode": opts.mode,
+        "toolchain": select_toolchain(opts.toolchain),
+        "arch": opts.arch,
+        "candidates_from": opts.candidates,
+        "resumed": total - len(todo),
+        "checks": opts.checks,
+    }
     summary = summarise(records, meta)
     write_report(opts.out, summary)
     return summary

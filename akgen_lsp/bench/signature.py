@@ -25,13 +25,26 @@ from pathlib import Path
 from akgen_lsp.ascendc.commas import split_top_level
 
 GE_DTYPES = {
-    "DT_FLOAT16": "float16", "DT_FLOAT": "float32", "DT_BF16": "bfloat16", "DT_DOUBLE": "float64",
-    "DT_INT8": "int8", "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
-    "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
-    "DT_COMPLEX64": "complex64", "DT_COMPLEX128": "complex128",
+    "DT_FLOAT16": "float16",
+    "DT_FLOAT": "float32",
+    "DT_BF16": "bfloat16",
+    "DT_DOUBLE": "float64",
+    "DT_INT8": "int8",
+    "DT_UINT8": "uint8",
+    "DT_INT16": "int16",
+    "DT_UINT16": "uint16",
+    "DT_INT32": "int32",
+    "DT_UINT32": "uint32",
+    "DT_INT64": "int64",
+    "DT_UINT64": "uint64",
+    "DT_BOOL": "bool",
+    "DT_COMPLEX64": "complex64",
+    "DT_COMPLEX128": "complex128",
 }
 
-GE_NAMES = {v: k for k, v in GE_DTYPES.items()}  # ORIG_DTYPE_<NAME> is the ge name (-DORIG_DTYPE_X=DT_FLOAT16)
+GE_NAMES = {
+    v: k for k, v in GE_DTYPES.items()
+}  # ORIG_DTYPE_<NAME> is the ge name (-DORIG_DTYPE_X=DT_FLOAT16)
 
 _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")
@@ -53,7 +66,9 @@ class OpParam:
 class OpDef:
     inputs: tuple[OpParam, ...]
     outputs: tuple[OpParam, ...]
-    attrs: tuple[str, ...] = ()  # the ``this->Attr("name")`` names in declaration order (aclnn passes them so)
+    attrs: tuple[
+        str, ...
+    ] = ()  # the ``this->Attr("name")`` names in declaration order (aclnn passes them so)
 
     @property
     def names(self) -> list[str]:
@@ -71,13 +86,16 @@ def parse_opdef(text: str) -> OpDef | None:
     named = {n.group(1): n.group(2) for n in _DTYPE_LIST.finditer(code)}
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(code)
-        chain = code[m.end():end].split(";", 1)[0]
+        chain = code[m.end() : end].split(";", 1)[0]
         dm = _DTYPES.search(chain)
         listed = dm.group(1) if dm else None
         if listed is None and (nm := _DTYPES_NAMED.search(chain)) and nm.group(1) in named:
             listed = named[nm.group(1)]
-        dtypes = tuple(GE_DTYPES.get(d.strip().split("::")[-1], "") for d in listed.split(",") if d.strip()) \
-            if listed is not None else ()
+        dtypes = (
+            tuple(GE_DTYPES.get(d.strip().split("::")[-1], "") for d in listed.split(",") if d.strip())
+            if listed is not None
+            else ()
+        )
         pm = _PTYPE.search(chain)
         param = OpParam(m.group(2), dtypes, pm.group(1) if pm else "REQUIRED")
         (ins if m.group(1) == "Input" else outs).append(param)
@@ -151,21 +169,34 @@ def dtype_defines(opdef: OpDef, bound: Mapping[str, str], c_types: Mapping[str, 
 _FUN = re.compile(r"custom_pybind_(?:fun|api)\s*\(([^)]*)\)\s*\{", re.DOTALL)
 # any function definition (`std::vector<at::Tensor> rms_norm(at::Tensor x, ...) {`): the one that calls the op
 _ANY_FUN = re.compile(r"\b(\w+)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)\s*(?:const\s*)?\{", re.DOTALL)
-_NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "return", "PYBIND11_MODULE", "TORCH_LIBRARY",
-                  "TORCH_LIBRARY_IMPL"}
+_NOT_FUNCTIONS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "catch",
+    "return",
+    "PYBIND11_MODULE",
+    "TORCH_LIBRARY",
+    "TORCH_LIBRARY_IMPL",
+}
 _EXEC = re.compile(r"EXEC_NPU_CMD\s*\(\s*\w+\s*,([^;]*)\)\s*;", re.DOTALL)
 _RETURN = re.compile(r"\breturn\s+([^;]+);")
 _LIKE = re.compile(r"\bat::Tensor\s+(\w+)\s*=\s*(?:at|torch)::empty_like\s*\(\s*(\w+)")
-_LOCAL_TENSOR = re.compile(r"\b(?:at|torch)::Tensor\s+(\w+)\s*[=;]"
-                           r"|\bauto\s+(\w+)\s*=\s*(?:at|torch)::(?:empty|zeros|ones|full)\w*\s*\(")
+_LOCAL_TENSOR = re.compile(
+    r"\b(?:at|torch)::Tensor\s+(\w+)\s*[=;]"
+    r"|\bauto\s+(\w+)\s*=\s*(?:at|torch)::(?:empty|zeros|ones|full)\w*\s*\("
+)
 _OPTIONAL = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*has_value\s*\(\s*\)\s*\?\s*\2\s*\.\s*value\s*\(")
 _CONVERT = re.compile(r"\b(\w+)\s*=\s*ConvertType\s*\(\s*(?:(?:at|c10)::IntArrayRef\s*\(\s*)?(\w+)\s*\)")
 _CSTR = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*c_str\s*\(\s*\)")
 _VECTOR = re.compile(r"\bstd::vector\s*<\s*(?:at|torch)::Tensor\s*>\s+(\w+)\s*(?:=\s*)?\{([^}]*)\}")
 _PUSH_IF = re.compile(r"\bif\s*\(\s*(\w+)\s*\)\s*\{([^{}]*)\}")
 # `if (flag) { result = {a, b}; } else { result = {c}; }`: the returned vector filled by a bool parameter
-_ASSIGN_IF_ELSE = re.compile(r"\bif\s*\(\s*(!?)\s*(\w+)\s*\)\s*\{\s*(\w+)\s*=\s*\{([^{}]*)\}\s*;\s*\}"
-                             r"\s*else\s*\{\s*\3\s*=\s*\{([^{}]*)\}\s*;\s*\}")
+_ASSIGN_IF_ELSE = re.compile(
+    r"\bif\s*\(\s*(!?)\s*(\w+)\s*\)\s*\{\s*(\w+)\s*=\s*\{([^{}]*)\}\s*;\s*\}"
+    r"\s*else\s*\{\s*\3\s*=\s*\{([^{}]*)\}\s*;\s*\}"
+)
 
 
 @dataclass(frozen=True)
@@ -186,7 +217,9 @@ class PybindCall:
     locals_: tuple[str, ...] = field(default_factory=tuple)
     likes: Mapping[str, str] = field(default_factory=dict)  # local -> the parameter it is empty_like of
     scalars: tuple[str, ...] = ()  # parameters handed to aclnn as scalars (the op gets them in its own dtype)
-    arrays: tuple[str, ...] = ()  # int-list parameters converted to an aclIntArray (an op input of their values)
+    arrays: tuple[
+        str, ...
+    ] = ()  # int-list parameters converted to an aclIntArray (an op input of their values)
     # outputs appended to the returned vector under a bool parameter (`if (returnZloss) result.push_back(z);`):
     # (parameter, output); the call returns them only when the parameter is true
     conditional: tuple[tuple[str, str], ...] = ()
@@ -217,8 +250,13 @@ class PybindCall:
     def attr_args(self) -> list[str]:
         """The parameters the op gets as attributes, in the call's order (aclnn passes them in the OpDef's Attr
         order)."""
-        return [a for a in self.exec_args if (pos := self.position(a)) is not None and not self.params[pos].is_tensor
-                and a not in self.scalars]
+        return [
+            a
+            for a in self.exec_args
+            if (pos := self.position(a)) is not None
+            and not self.params[pos].is_tensor
+            and a not in self.scalars
+        ]
 
     def kernel_tensors(self) -> list[tuple[str, str, int | None]]:
         """The op's tensor arguments in order as (name, kind, get_inputs position): kind is ``in``, ``inout``
@@ -252,16 +290,25 @@ def scalar_inputs(call: PybindCall, opdef: OpDef | None) -> PybindCall:
 
     inputs = {fold(p.name) for p in opdef.inputs}
     attrs = {fold(a) for a in opdef.attrs}
-    extra = [a for a in call.exec_args
-             if (pos := call.position(a)) is not None and not call.params[pos].is_tensor
-             and a not in call.scalars and a not in call.arrays and fold(a) in inputs and fold(a) not in attrs]
+    extra = [
+        a
+        for a in call.exec_args
+        if (pos := call.position(a)) is not None
+        and not call.params[pos].is_tensor
+        and a not in call.scalars
+        and a not in call.arrays
+        and fold(a) in inputs
+        and fold(a) not in attrs
+    ]
     if not extra:
         return call
     return replace(call, arrays=tuple(sorted({*call.arrays, *extra})))
 
 
-_SCALAR_OF_TENSOR = re.compile(r"\b(\w+)\s*=\s*ConvertTensorToAclScaler\s*\(\s*(\w+)"
-                               r"|\bScalar\s+(\w+)\s*\(\s*(\w+)\s*\.item\s*<")
+_SCALAR_OF_TENSOR = re.compile(
+    r"\b(\w+)\s*=\s*ConvertTensorToAclScaler\s*\(\s*(\w+)"
+    r"|\bScalar\s+(\w+)\s*\(\s*(\w+)\s*\.item\s*<"
+)
 
 
 def parse_pybind(text: str) -> PybindCall | None:
@@ -294,7 +341,7 @@ def parse_pybind(text: str) -> PybindCall | None:
         params.append(PyParam(m.group(1), "Tensor" in decl and not is_list, is_list))
     if any(p.is_list for p in params):
         return None
-    body = code[fm.end():]
+    body = code[fm.end() :]
     # A tensor handed to the op as an aclnn scalar (`auto s = ConvertTensorToAclScaler(t)`, `c10::Scalar
     # s(t.item<float>())`) is still the op's input `t`: a value-depend OpDef input the kernel reads from GM.
     aliases = {m[0] or m[2]: m[1] or m[3] for m in _SCALAR_OF_TENSOR.findall(body)}
@@ -325,16 +372,27 @@ def parse_pybind(text: str) -> PybindCall | None:
         for bm in _ASSIGN_IF_ELSE.finditer(body):
             if bm.group(3) != returned[0] or call_param(params, bm.group(2)) is None:
                 continue
-            yes, no = (tuple(e.strip() for e in g.split(",") if re.fullmatch(r"\s*\w+\s*", e))
-                       for g in (bm.group(4), bm.group(5)))
+            yes, no = (
+                tuple(e.strip() for e in g.split(",") if re.fullmatch(r"\s*\w+\s*", e))
+                for g in (bm.group(4), bm.group(5))
+            )
             branches.append((bm.group(2), no, yes) if bm.group(1) else (bm.group(2), yes, no))
         if branches:
             _, yes, no = branches[0]
             returned = list(yes if len(yes) >= len(no) else no)
     locals_ = tuple(a or b for a, b in _LOCAL_TENSOR.findall(body) if (a or b) not in optional)
     likes = dict(_LIKE.findall(body))
-    return PybindCall(tuple(params), exec_args, tuple(returned), locals_, likes, tuple(sorted(scalar_of)),
-                      tuple(sorted(set(arrays.values()))), tuple(conditional), branches=tuple(branches))
+    return PybindCall(
+        tuple(params),
+        exec_args,
+        tuple(returned),
+        locals_,
+        likes,
+        tuple(sorted(scalar_of)),
+        tuple(sorted(set(arrays.values()))),
+        tuple(conditional),
+        branches=tuple(branches),
+    )
 
 
 def call_param(params: Sequence[PyParam], name: str) -> PyParam | None:
@@ -411,14 +469,19 @@ def aclnn_optional_fills(host_dir: Path | None, api: str | None, call: PybindCal
     head = re.compile(rf"\b{re.escape(api)}GetWorkspaceSize\s*\(([^)]*)\)\s*\{{")
     for f in sorted(host_dir.glob("*.cpp")):
         try:
-            code = re.sub(r"//[^\n]*|/\*.*?\*/", "", f.read_text(encoding="utf-8", errors="replace"), flags=re.DOTALL)
+            code = re.sub(
+                r"//[^\n]*|/\*.*?\*/", "", f.read_text(encoding="utf-8", errors="replace"), flags=re.DOTALL
+            )
         except OSError:
             continue
         m = head.search(code)
         if m is None:
             continue
-        names = [re.search(r"(\w+)\s*$", a).group(1) for a in _args(m.group(1))  # type: ignore[union-attr]
-                 if re.search(r"(\w+)\s*$", a)]
+        names = [
+            re.search(r"(\w+)\s*$", a).group(1)
+            for a in _args(m.group(1))  # type: ignore[union-attr]
+            if re.search(r"(\w+)\s*$", a)
+        ]
         to_call = {n: call.exec_args[k] for k, n in enumerate(names) if k < len(call.exec_args)}
         out: dict[str, OptionalFill] = {}
         for k, name in enumerate(names):
@@ -431,7 +494,7 @@ def aclnn_optional_fills(host_dir: Path | None, api: str | None, call: PybindCal
             em = _ELSE.match(code, end)
             if em is None:
                 continue
-            body = code[em.end(): _block_end(code, em.end() - 1)]
+            body = code[em.end() : _block_end(code, em.end() - 1)]
             sm, shm = _SCALAR.search(body), _FILL_SHAPE.search(body)
             if "Fill" not in body or sm is None or shm is None or shm.group(1) not in to_call:
                 continue

@@ -49,8 +49,13 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
     no_answer: list[dict[str, Any]] = []
     for r in records:
         if is_no_answer(r):
-            no_answer.append({"task": str(r.get("task")), "level": int(r.get("level") or _level_of(str(r.get("task")))),
-                              "reason": r.get("skip_reason") or "the checkout has no reference answer for this task"})
+            no_answer.append(
+                {
+                    "task": str(r.get("task")),
+                    "level": int(r.get("level") or _level_of(str(r.get("task")))),
+                    "reason": r.get("skip_reason") or "the checkout has no reference answer for this task",
+                }
+            )
             continue
         by_task[str(r.get("task"))].append(r)
     records = [r for r in records if not is_no_answer(r)]
@@ -62,8 +67,10 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
     fast_rows: list[tuple[bool, float | None]] = []
     for task_id in sorted(by_task):
         recs = sorted(by_task[task_id], key=lambda r: int(r.get("sample", 0)))
-        best = max(recs, key=lambda r: (bool(r.get("correct")), int(r.get("passed_cases", 0)),
-                                        bool(r.get("compiled"))))
+        best = max(
+            recs,
+            key=lambda r: (bool(r.get("correct")), int(r.get("passed_cases", 0)), bool(r.get("compiled"))),
+        )
         level = int(best.get("level") or _level_of(task_id))
         n = len(recs)
         comp_counts.append((n, sum(1 for r in recs if r.get("compiled"))))
@@ -71,11 +78,20 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         fast_rows.append((bool(best.get("correct")), best.get("speedup")))
         scores = [float(r.get("score", 0.0)) for r in recs]
         level_scores[level].append(sum(scores) / len(scores))
-        row = {"task": task_id, "level": level, "status": best.get("status"), "compiled": bool(best.get("compiled")),
-               "passed_cases": int(best.get("passed_cases", 0)), "cases": int(best.get("cases", 0)),
-               "error_class": best.get("error_class"), "estimate_us": best.get("estimate_us"),
-               "baseline_us": best.get("baseline_us"), "speedup": best.get("speedup"), "samples": n,
-               "first_finding": _first_finding(best)}
+        row = {
+            "task": task_id,
+            "level": level,
+            "status": best.get("status"),
+            "compiled": bool(best.get("compiled")),
+            "passed_cases": int(best.get("passed_cases", 0)),
+            "cases": int(best.get("cases", 0)),
+            "error_class": best.get("error_class"),
+            "estimate_us": best.get("estimate_us"),
+            "baseline_us": best.get("baseline_us"),
+            "speedup": best.get("speedup"),
+            "samples": n,
+            "first_finding": _first_finding(best),
+        }
         tasks.append(row)
         lv = levels.setdefault(str(level), {"tasks": 0, "compiled": 0, "passed": 0})
         lv["tasks"] += 1
@@ -93,8 +109,10 @@ def summarise(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         "tasks": tasks,
         "score": round(weighted_score(level_scores), 4),
         "level_scores": {str(k): round(sum(v) / len(v), 4) for k, v in sorted(level_scores.items()) if v},
-        "pass_at_k": {"compile": {str(k): round(mean_pass_at_k(comp_counts, k), 4) for k in ks},
-                      "correct": {str(k): round(mean_pass_at_k(corr_counts, k), 4) for k in ks}},
+        "pass_at_k": {
+            "compile": {str(k): round(mean_pass_at_k(comp_counts, k), 4) for k in ks},
+            "correct": {str(k): round(mean_pass_at_k(corr_counts, k), 4) for k in ks},
+        },
         "stage_rates": {k: round(v, 4) for k, v in stage_rates(records).items()},
         "fast_p": {str(p): round(fast_p(fast_rows, p), 4) for p in (0.0, 0.5, 0.8, 1.0)},
         "error_classes": error_histogram(r.get("error_class") for r in records),
@@ -119,8 +137,24 @@ def _timings(records: Iterable[Mapping[str, Any]]) -> dict[str, float]:
 
 def compact(summary: Mapping[str, Any]) -> dict[str, Any]:
     """The `--json` shape of `akgen bench run`: levels, tasks (the documented keys) and score, plus the metrics."""
-    keys = ("task", "level", "status", "compiled", "passed_cases", "cases", "error_class", "estimate_us", "speedup")
-    return {"levels": summary["levels"], "tasks": [{k: t.get(k) for k in keys} for t in summary["tasks"]],
-            "score": summary["score"], "pass_at_k": summary["pass_at_k"], "stage_rates": summary["stage_rates"],
-            "fast_p": summary["fast_p"], "error_classes": summary["error_classes"],
-            "no_answer": [d["task"] for d in summary.get("no_answer", [])]}
+    keys = (
+        "task",
+        "level",
+        "status",
+        "compiled",
+        "passed_cases",
+        "cases",
+        "error_class",
+        "estimate_us",
+        "speedup",
+    )
+    return {
+        "levels": summary["levels"],
+        "tasks": [{k: t.get(k) for k in keys} for t in summary["tasks"]],
+        "score": summary["score"],
+        "pass_at_k": summary["pass_at_k"],
+        "stage_rates": summary["stage_rates"],
+        "fast_p": summary["fast_p"],
+        "error_classes": summary["error_classes"],
+        "no_answer": [d["task"] for d in summary.get("no_answer", [])],
+    }

@@ -53,7 +53,9 @@ def parse_shape(text: str | int | Any) -> tuple[int, ...]:
         raise TaskError(f"{text!r} is not a shape; write it like [48, 128, 512]") from None
     if isinstance(value, int) and not isinstance(value, bool):
         return (value,)
-    if isinstance(value, (list, tuple)) and all(isinstance(d, int) and not isinstance(d, bool) for d in value):
+    if isinstance(value, (list, tuple)) and all(
+        isinstance(d, int) and not isinstance(d, bool) for d in value
+    ):
         return tuple(value)
     raise TaskError(f"{text!r} is not a shape of integers; write it like [48, 128, 512]")
 
@@ -112,12 +114,24 @@ def parse_test_cases(text: str, where: str = "test_cases.csv") -> list[Case]:
 
 
 _DTYPE_ALIASES = {
-    "float16": "float16", "half": "float16", "fp16": "float16",
-    "bfloat16": "bfloat16", "bf16": "bfloat16",
-    "float": "float32", "float32": "float32", "fp32": "float32",
-    "float64": "float64", "double": "float64",
-    "int8": "int8", "uint8": "uint8", "int16": "int16", "int32": "int32", "int": "int32", "int64": "int64",
-    "bool": "bool", "complex64": "complex64",
+    "float16": "float16",
+    "half": "float16",
+    "fp16": "float16",
+    "bfloat16": "bfloat16",
+    "bf16": "bfloat16",
+    "float": "float32",
+    "float32": "float32",
+    "fp32": "float32",
+    "float64": "float64",
+    "double": "float64",
+    "int8": "int8",
+    "uint8": "uint8",
+    "int16": "int16",
+    "int32": "int32",
+    "int": "int32",
+    "int64": "int64",
+    "bool": "bool",
+    "complex64": "complex64",
 }
 
 
@@ -215,22 +229,31 @@ def _answers(root: Path, op: str) -> tuple[Answer, ...]:
     adir = root / "answer"
     if not adir.is_dir():
         return ()
-    for d in sorted((p for p in adir.iterdir() if p.is_dir() and p.name.isdigit()), key=lambda p: int(p.name)):
+    for d in sorted(
+        (p for p in adir.iterdir() if p.is_dir() and p.name.isdigit()), key=lambda p: int(p.name)
+    ):
         kernel = d / "op_kernel" / f"{op}.cpp"
         if not kernel.is_file():
             cpps = sorted((d / "op_kernel").glob("*.cpp")) if (d / "op_kernel").is_dir() else []
             kernel = cpps[0] if len(cpps) == 1 else kernel
         host = d / "op_host" / f"{op}.cpp"
-        tiling = next(iter(sorted((d / "op_host").glob("*tiling*.h"))), None) if (d / "op_host").is_dir() else None
-        out.append(Answer(int(d.name), d, kernel if kernel.is_file() else None, host if host.is_file() else None,
-                          tiling))
+        tiling = (
+            next(iter(sorted((d / "op_host").glob("*tiling*.h"))), None) if (d / "op_host").is_dir() else None
+        )
+        out.append(
+            Answer(
+                int(d.name), d, kernel if kernel.is_file() else None, host if host.is_file() else None, tiling
+            )
+        )
     return tuple(out)
 
 
 def load_task(root: Path) -> Task:
     root = Path(root).resolve()
     if not (root / "validation").is_dir():
-        raise TaskError(f"{root}: not a task folder (no validation/); expected tasks/<level>/<Category>/<Op>/")
+        raise TaskError(
+            f"{root}: not a task folder (no validation/); expected tasks/<level>/<Category>/<Op>/"
+        )
     name = root.name
     category = root.parent.name
     level = root.parent.parent.name
@@ -246,14 +269,17 @@ def tasks_dir(suite: Path) -> Path:
     return suite
 
 
-def discover_tasks(suite: Path, level: int | None = None, names: Mapping[str, Any] | list[str] | None = None
-                   ) -> list[Task]:
+def discover_tasks(
+    suite: Path, level: int | None = None, names: Mapping[str, Any] | list[str] | None = None
+) -> list[Task]:
     """Every task under the suite (``<suite>/tasks/level*/<Cat>/<Op>`` or ``<suite>/level*/...``), sorted by id.
     `names` filters by op folder name, snake name or id (case-insensitive)."""
     base = tasks_dir(suite)
     if not base.is_dir():
-        raise TaskError(f"{suite}: no such folder; give a checkout of NPUKernelBench or a suite folder with "
-                        "tasks/level1 ...")
+        raise TaskError(
+            f"{suite}: no such folder; give a checkout of NPUKernelBench or a suite folder with "
+            "tasks/level1 ..."
+        )
     wanted = {str(n).lower() for n in names} if names else None
     out: list[Task] = []
     for task_root in _task_roots_at(base):
@@ -273,7 +299,9 @@ def _task_roots_at(base: Path) -> Iterator[Path]:
     elif base.name.startswith("level"):
         yield from _iter_task_roots(base.parent, only=base.name)
     elif base.parent.name.startswith("level"):
-        yield from (op for op in sorted(p for p in base.iterdir() if p.is_dir()) if (op / "validation").is_dir())
+        yield from (
+            op for op in sorted(p for p in base.iterdir() if p.is_dir()) if (op / "validation").is_dir()
+        )
     else:
         yield from _iter_task_roots(base)
 
@@ -286,14 +314,19 @@ def no_tasks_message(suite: Path, level: int | None = None, names: Sequence[str]
     if names:
         filters.append(f"named {', '.join(names)}")
     which = f" ({'; '.join(filters)})" if filters else ""
-    return (f"no task{which} in {suite}: looked for task folders (an <Op> folder with validation/) at "
-            f"tasks/level*/<Category>/<Op> below it, or at it as a level, category or task folder; "
-            f"`akgen bench list --suite {suite}` lists the tasks there")
+    return (
+        f"no task{which} in {suite}: looked for task folders (an <Op> folder with validation/) at "
+        f"tasks/level*/<Category>/<Op> below it, or at it as a level, category or task folder; "
+        f"`akgen bench list --suite {suite}` lists the tasks there"
+    )
 
 
 def _iter_task_roots(base: Path, only: str | None = None) -> Iterator[Path]:
-    for lvl in sorted(p for p in base.iterdir() if p.is_dir() and p.name.startswith("level")
-                      and (only is None or p.name == only)):
+    for lvl in sorted(
+        p
+        for p in base.iterdir()
+        if p.is_dir() and p.name.startswith("level") and (only is None or p.name == only)
+    ):
         for cat in sorted(p for p in lvl.iterdir() if p.is_dir()):
             for op in sorted(p for p in cat.iterdir() if p.is_dir()):
                 if (op / "validation").is_dir():

@@ -31,7 +31,9 @@ class TensorList:
     items: list[Any]
     index: int = -1  # position in get_inputs (inputs); -1 for outputs
     expected: TensorList | None = None
-    write_dtype: str | None = None  # an output list: the dtype the kernel writes when it is not the reference's
+    write_dtype: str | None = (
+        None  # an output list: the dtype the kernel writes when it is not the reference's
+    )
     _name: str = field(default="", repr=False)
 
     @property
@@ -55,8 +57,11 @@ class TensorList:
         used to concatenate it again)."""
         arrays = [t.array for t in self.items]
         cached = self.__dict__.get("_joined")
-        if cached is not None and len(cached[0]) == len(arrays) and all(
-                a is b for a, b in zip(cached[0], arrays, strict=True)):
+        if (
+            cached is not None
+            and len(cached[0]) == len(arrays)
+            and all(a is b for a, b in zip(cached[0], arrays, strict=True))
+        ):
             return cached[1]
         joined = np.concatenate([np.asarray(a).reshape(-1) for a in arrays])
         self.__dict__["_joined"] = (arrays, joined)
@@ -86,7 +91,9 @@ def is_tensor_list(x: Any, convert: Converter) -> bool:
     return isinstance(x, (list, tuple)) and bool(x) and all(convert(e) is not None for e in x)
 
 
-def make_list(name: str, values: Sequence[Any], convert: Converter, tensor_type: type, index: int = -1) -> TensorList:
+def make_list(
+    name: str, values: Sequence[Any], convert: Converter, tensor_type: type, index: int = -1
+) -> TensorList:
     """A TensorList of `tensor_type` (reference.Tensor) elements from torch tensors or numpy arrays; one dtype."""
     items = []
     dtypes = set()
@@ -97,8 +104,10 @@ def make_list(name: str, values: Sequence[Any], convert: Converter, tensor_type:
         items.append(tensor_type(f"{name}[{k}]", np.ascontiguousarray(conv[0]), conv[1]))
         dtypes.add(conv[1])
     if len(dtypes) > 1:
-        raise ValueError(f"the tensors of list {name} have different dtypes ({', '.join(sorted(dtypes))}); a "
-                         "TensorList holds one dtype")
+        raise ValueError(
+            f"the tensors of list {name} have different dtypes ({', '.join(sorted(dtypes))}); a "
+            "TensorList holds one dtype"
+        )
     tl = TensorList(items, index=index)
     tl.name = name
     return tl
@@ -123,7 +132,9 @@ def list_output(ref: Any, inputs: Sequence[Any], convert: Converter) -> bool:
     return _paired_input(ref, inputs, convert) is not None
 
 
-def output_list(name: str, ref: Any, inputs: Sequence[Any], convert: Converter, tensor_type: type) -> TensorList:
+def output_list(
+    name: str, ref: Any, inputs: Sequence[Any], convert: Converter, tensor_type: type
+) -> TensorList:
     """The reference's output list. The kernel writes it in the dtype of the input list it pairs with, as the
     tasks' pybind allocates it (``torch::empty_like(x[i])``): ForeachMaximumScalar's bf16 list maxed with a float32
     scalar tensor gives a float32 reference, the op writes bf16 (the comparison widens both)."""
@@ -135,7 +146,9 @@ def output_list(name: str, ref: Any, inputs: Sequence[Any], convert: Converter, 
     return tl
 
 
-def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path, init_from: str | None = None) -> dict[str, Any]:
+def manifest_arg(
+    kind: str, name: str, tl: TensorList, case_dir: Path, init_from: str | None = None
+) -> dict[str, Any]:
     """The simulator manifest argument of a bound list (kind in, inout or out); inputs are saved as .npy files. An
     output list that is a ref of input list `init_from` (saved before it) starts with that list's elements."""
     elems: list[dict[str, Any]] = []
@@ -147,8 +160,11 @@ def manifest_arg(kind: str, name: str, tl: TensorList, case_dir: Path, init_from
             if kind == "inout":
                 e["output"] = str(case_dir / f"{name}.{k}.out.npy")
         else:
-            e = {"output": str(case_dir / f"{name}.{k}.out.npy"), "dtype": tl.write_dtype or t.dtype,
-                 "shape": [int(d) for d in t.array.shape]}
+            e = {
+                "output": str(case_dir / f"{name}.{k}.out.npy"),
+                "dtype": tl.write_dtype or t.dtype,
+                "shape": [int(d) for d in t.array.shape],
+            }
             if init_from is not None:
                 e["init"] = str(case_dir / f"{init_from}.{k}.npy")
         elems.append(e)
@@ -249,8 +265,9 @@ def _opdef_order(inputs: list[tuple[str, Any]], opdef: Any) -> list[tuple[str, A
     return [(lists if p.param_type == "DYNAMIC" else others).pop(0) for p in ins]
 
 
-def fit_plan(data: Any, plan: list[tuple[str, Any]], n_params: int, tensor_type: type, opdef: Any = None
-             ) -> list[tuple[str, Any]] | None:
+def fit_plan(
+    data: Any, plan: list[tuple[str, Any]], n_params: int, tensor_type: type, opdef: Any = None
+) -> list[tuple[str, Any]] | None:
     """A better positional plan for a task with tensor lists when the plain one (tensor inputs, then outputs) does
     not match the kernel's `n_params` parameters (workspace and tiling last), or None:
 

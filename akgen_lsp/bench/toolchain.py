@@ -23,5 +23,7 @@ def get_toolchain(name: str = "auto", env: Mapping[str, str] | None = None) -> A
     if choice == "cann":
         return CannToolchain.from_env(env)
     if choice == "none":
-        raise ToolchainError("toolchain.name is \"none\": no toolchain is configured; set it to auto, sim or cann")
+        raise ToolchainError(
+            'toolchain.name is "none": no toolchain is configured; set it to auto, sim or cann'
+        )
     return SimToolchain()

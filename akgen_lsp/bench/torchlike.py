@@ -133,7 +133,7 @@ class T:
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> T:
         s = list(self.shape)
         end = end_dim % len(s) if s else 0
-        return T(self.a.reshape([*s[:start_dim], -1, *s[end + 1:]]) if s else self.a.reshape(1), self.dtype)
+        return T(self.a.reshape([*s[:start_dim], -1, *s[end + 1 :]]) if s else self.a.reshape(1), self.dtype)
 
     def unsqueeze(self, dim: int) -> T:
         return T(np.expand_dims(self.a, dim), self.dtype)
@@ -161,16 +161,20 @@ class T:
         return T(np.broadcast_to(self.a, want), self.dtype)
 
     def __getitem__(self, key: Any) -> T:
-        key = tuple(k.a if isinstance(k, T) else k for k in key) if isinstance(key, tuple) else \
-            (key.a if isinstance(key, T) else key)
+        key = (
+            tuple(k.a if isinstance(k, T) else k for k in key)
+            if isinstance(key, tuple)
+            else (key.a if isinstance(key, T) else key)
+        )
         return T(self.a[key], self.dtype)
 
     def __len__(self) -> int:
         return len(self.a)
 
     # -- arithmetic ----------------------------------------------------------------------------------------------
-    def _binary(self, other: Any, fn: Callable[[Any, Any], Any], *, reverse: bool = False,
-                out: str | None = None) -> T:
+    def _binary(
+        self, other: Any, fn: Callable[[Any, Any], Any], *, reverse: bool = False, out: str | None = None
+    ) -> T:
         if isinstance(other, T):
             dtype = _result_dtype(self.dtype, other.dtype)
             b: Any = other.a
@@ -317,8 +321,9 @@ def _unary(fn: Callable[[np.ndarray], np.ndarray], *, floats: bool = True) -> Ca
         dtype = t.dtype if (t.dtype in _FLOATS or not floats) else "float32"
         work = _compute(dtype)
         with np.errstate(all="ignore"):
-            values = fn(t.a.astype(work) if work else (t.a.astype(np.float32) if floats and t.dtype in _INTS
-                                                       else t.a))
+            values = fn(
+                t.a.astype(work) if work else (t.a.astype(np.float32) if floats and t.dtype in _INTS else t.a)
+            )
         return T(_store(values, dtype), dtype)
 
     return apply
@@ -337,22 +342,36 @@ def _gelu(x: Any, approximate: str = "none") -> T:
     work = t.a.astype(np.float32) if t.dtype in ("float16", "bfloat16") else t.a
     with np.errstate(all="ignore"):
         if approximate == "tanh":
-            v = 0.5 * work * (1 + np.tanh(math.sqrt(2 / math.pi) * (work + 0.044715 * work ** 3)))
+            v = 0.5 * work * (1 + np.tanh(math.sqrt(2 / math.pi) * (work + 0.044715 * work**3)))
         else:
             v = 0.5 * work * (1 + _erf(work / math.sqrt(2)))
     return T(_store(v, t.dtype), t.dtype)
 
 
 _UNARY: dict[str, Callable[..., T]] = {
-    "exp": _unary(np.exp), "log": _unary(np.log), "sqrt": _unary(np.sqrt), "sin": _unary(np.sin),
-    "cos": _unary(np.cos), "tanh": _unary(np.tanh), "sigmoid": _unary(_sigmoid), "erf": _unary(_erf),
-    "rsqrt": _unary(lambda a: 1 / np.sqrt(a)), "reciprocal": _unary(lambda a: 1 / a),
-    "exp2": _unary(np.exp2), "log2": _unary(np.log2), "log1p": _unary(np.log1p), "expm1": _unary(np.expm1),
-    "abs": _unary(np.abs, floats=False), "neg": _unary(np.negative, floats=False),
+    "exp": _unary(np.exp),
+    "log": _unary(np.log),
+    "sqrt": _unary(np.sqrt),
+    "sin": _unary(np.sin),
+    "cos": _unary(np.cos),
+    "tanh": _unary(np.tanh),
+    "sigmoid": _unary(_sigmoid),
+    "erf": _unary(_erf),
+    "rsqrt": _unary(lambda a: 1 / np.sqrt(a)),
+    "reciprocal": _unary(lambda a: 1 / a),
+    "exp2": _unary(np.exp2),
+    "log2": _unary(np.log2),
+    "log1p": _unary(np.log1p),
+    "expm1": _unary(np.expm1),
+    "abs": _unary(np.abs, floats=False),
+    "neg": _unary(np.negative, floats=False),
     "relu": _unary(lambda a: np.maximum(a, 0).astype(a.dtype), floats=False),
-    "square": _unary(np.square, floats=False), "sign": _unary(np.sign, floats=False),
-    "floor": _unary(np.floor, floats=False), "ceil": _unary(np.ceil, floats=False),
-    "round": _unary(np.rint, floats=False), "trunc": _unary(np.trunc, floats=False),
+    "square": _unary(np.square, floats=False),
+    "sign": _unary(np.sign, floats=False),
+    "floor": _unary(np.floor, floats=False),
+    "ceil": _unary(np.ceil, floats=False),
+    "round": _unary(np.rint, floats=False),
+    "trunc": _unary(np.trunc, floats=False),
     "silu": _unary(lambda a: a * _sigmoid(a)),
 }
 
@@ -483,11 +502,26 @@ def _stack(tensors: Sequence[Any], dim: int = 0) -> T:
 
 
 _METHODS: dict[str, Callable[..., Any]] = {
-    "sum": _reduce(np.sum, "sum"), "mean": _reduce(np.mean, "mean"), "prod": _reduce(np.prod, "prod"),
-    "max": _extreme("max"), "min": _extreme("min"), "amax": _amax("max"), "amin": _amax("min"),
-    "maximum": maximum, "minimum": minimum, "clamp": clamp, "clip": clamp, "softmax": softmax, "cumsum": cumsum,
-    "matmul": matmul, "mm": matmul, "pow": _pow, "add": lambda a, b, alpha=1: a + b * alpha if alpha != 1 else a + b,
-    "sub": lambda a, b: a - b, "mul": lambda a, b: a * b, "div": lambda a, b: a / b,
+    "sum": _reduce(np.sum, "sum"),
+    "mean": _reduce(np.mean, "mean"),
+    "prod": _reduce(np.prod, "prod"),
+    "max": _extreme("max"),
+    "min": _extreme("min"),
+    "amax": _amax("max"),
+    "amin": _amax("min"),
+    "maximum": maximum,
+    "minimum": minimum,
+    "clamp": clamp,
+    "clip": clamp,
+    "softmax": softmax,
+    "cumsum": cumsum,
+    "matmul": matmul,
+    "mm": matmul,
+    "pow": _pow,
+    "add": lambda a, b, alpha=1: a + b * alpha if alpha != 1 else a + b,
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "div": lambda a, b: a / b,
     "gelu": _gelu,
 }
 
@@ -508,22 +542,45 @@ class _Namespace:
 
 
 def _functional() -> _Namespace:
-    return _Namespace("torch.nn.functional", {**_UNARY, "gelu": _gelu, "softmax": softmax,
-                                              "leaky_relu": lambda x, negative_slope=0.01: where(
-                                                  _as_t(x) > 0, _as_t(x), _as_t(x) * negative_slope)})
+    return _Namespace(
+        "torch.nn.functional",
+        {
+            **_UNARY,
+            "gelu": _gelu,
+            "softmax": softmax,
+            "leaky_relu": lambda x, negative_slope=0.01: where(
+                _as_t(x) > 0, _as_t(x), _as_t(x) * negative_slope
+            ),
+        },
+    )
 
 
 def torch_namespace() -> _Namespace:
     """The ``torch`` an expression sees."""
     dtypes = {name: _Dtype(name) for name in _ORDER}
-    dtypes.update(half=_Dtype("float16"), float=_Dtype("float32"), double=_Dtype("float64"),
-                  long=_Dtype("int64"), int=_Dtype("int32"))
+    dtypes.update(
+        half=_Dtype("float16"),
+        float=_Dtype("float32"),
+        double=_Dtype("float64"),
+        long=_Dtype("int64"),
+        int=_Dtype("int32"),
+    )
     fn = _functional()
-    return _Namespace("torch", {
-        **_UNARY, **_METHODS, **dtypes, "where": where, "cat": _cat, "stack": _stack,
-        "tensor": lambda v, dtype=None: T(_store(np.asarray(v), str(dtype)), str(dtype)) if dtype else _as_t(v),
-        "nn": _Namespace("torch.nn", {"functional": fn}),
-    })
+    return _Namespace(
+        "torch",
+        {
+            **_UNARY,
+            **_METHODS,
+            **dtypes,
+            "where": where,
+            "cat": _cat,
+            "stack": _stack,
+            "tensor": lambda v, dtype=None: (
+                T(_store(np.asarray(v), str(dtype)), str(dtype)) if dtype else _as_t(v)
+            ),
+            "nn": _Namespace("torch.nn", {"functional": fn}),
+        },
+    )
 
 
 def evaluate(expression: str, inputs: dict[str, Any], params: dict[str, Any]) -> Any:

@@ -67,18 +67,39 @@ def check_op_command(path: Path, op_dir: Path, command: str, timeout_s: float) -
         res = run_test_command(op_dir, command, timeout_s)
     except OpTestError as exc:
         msg = str(exc)
-        return CheckResult((Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench",
-                                    error_class="harness"),), Figures.no_task(msg), time.perf_counter() - started)
-    findings = [f for f in parse_gcc_output(res.output, {}, str(path), generated_roots()) if f.severity == Severity.ERROR][:50]
+        return CheckResult(
+            (Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench", error_class="harness"),),
+            Figures.no_task(msg),
+            time.perf_counter() - started,
+        )
+    findings = [
+        f
+        for f in parse_gcc_output(res.output, {}, str(path), generated_roots())
+        if f.severity == Severity.ERROR
+    ][:50]
     ok = res.returncode == 0 and not res.timed_out
     if not ok and not findings:
         tail = " ".join(res.output.strip().splitlines()[-3:])[:300] if res.output.strip() else "no output"
-        why = f"took more than {timeout_s:.0f} s" if res.timed_out else f"exit status {res.returncode}: {tail}"
-        findings.append(Finding("OP-UT-COMMAND", f"the operator's test command failed ({why})",
-                                Span.point(str(path), 1), source="akgen-run", error_class="runtime"))
-    figures = Figures(task=f"test command of {op_dir.name}", status=Status.PASS if ok else Status.WRONG_ANSWER,
-                      mode="op-command", passed_cases=1 if ok else 0, cases=1,
-                      timings={"op_ut_s": round(time.perf_counter() - started, 2)})
+        why = (
+            f"took more than {timeout_s:.0f} s" if res.timed_out else f"exit status {res.returncode}: {tail}"
+        )
+        findings.append(
+            Finding(
+                "OP-UT-COMMAND",
+                f"the operator's test command failed ({why})",
+                Span.point(str(path), 1),
+                source="akgen-run",
+                error_class="runtime",
+            )
+        )
+    figures = Figures(
+        task=f"test command of {op_dir.name}",
+        status=Status.PASS if ok else Status.WRONG_ANSWER,
+        mode="op-command",
+        passed_cases=1 if ok else 0,
+        cases=1,
+        timings={"op_ut_s": round(time.perf_counter() - started, 2)},
+    )
     return CheckResult(tuple(findings), figures, time.perf_counter() - started)
 
 
@@ -97,8 +118,9 @@ def _list(settings: Any, key: str) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def check_op_ut(path: Path, layout: OpLayout, settings: Any, soc: str, timeout_s: float,
-                text: str | None = None) -> CheckResult:
+def check_op_ut(
+    path: Path, layout: OpLayout, settings: Any, soc: str, timeout_s: float, text: str | None = None
+) -> CheckResult:
     """Run the operator's kernel UT for a save of `path`, as check_kernel's result."""
     started = time.perf_counter()
     if text is not None and _disk_text(path) != text:
@@ -107,13 +129,19 @@ def check_op_ut(path: Path, layout: OpLayout, settings: Any, soc: str, timeout_s
     includes = [(root / d).resolve() for d in _list(settings, "ops.include_dirs")]
     defines = _list(settings, "ops.defines")
     try:
-        res = run_op_test(layout.op_dir, soc=soc, timeout_s=max(timeout_s, 300.0), include_dirs=includes,
-                          defines=defines)
+        res = run_op_test(
+            layout.op_dir, soc=soc, timeout_s=max(timeout_s, 300.0), include_dirs=includes, defines=defines
+        )
     except OpTestError as exc:
         msg = str(exc)
-        return CheckResult((Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench",
-                                    error_class="harness"),), Figures.no_task(msg), time.perf_counter() - started)
-    return CheckResult(tuple(op_ut_findings(res, layout)), op_ut_figures(res, layout), time.perf_counter() - started)
+        return CheckResult(
+            (Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench", error_class="harness"),),
+            Figures.no_task(msg),
+            time.perf_counter() - started,
+        )
+    return CheckResult(
+        tuple(op_ut_findings(res, layout)), op_ut_figures(res, layout), time.perf_counter() - started
+    )
 
 
 def _disk_text(path: Path) -> str | None:
@@ -126,9 +154,16 @@ def _disk_text(path: Path) -> str | None:
 def op_ut_findings(res: OpTestResult, layout: OpLayout) -> list[Finding]:
     out = findings_of(res)  # the run's, the failing cases', a golden mismatch's and an unfinished run's
     if not res.built and not any(f.severity == Severity.ERROR for f in out):
-        out.append(Finding("OP-UT-BUILD", f"the kernel UT did not build: {res.reason}",
-                           Span.point(str(layout.ut_dir / "CMakeLists.txt"), 1), severity=Severity.ERROR,
-                           source="akgen-build", error_class="harness"))
+        out.append(
+            Finding(
+                "OP-UT-BUILD",
+                f"the kernel UT did not build: {res.reason}",
+                Span.point(str(layout.ut_dir / "CMakeLists.txt"), 1),
+                severity=Severity.ERROR,
+                source="akgen-build",
+                error_class="harness",
+            )
+        )
     return out
 
 
@@ -146,12 +181,21 @@ def op_ut_figures(res: OpTestResult, layout: OpLayout) -> Figures:
         status = Status.NO_WORK
     else:
         status = Status.RUNTIME_ERROR
-    return Figures(task=f"kernel UT of {layout.op}", status=status, mode="op-ut", passed_cases=res.cases_passed,
-                   cases=res.cases_total, estimate_us=worst[0] if worst else None,
-                   arch=worst[1] if worst else res.soc, estimate_label="estimate, the UT's slowest launch",
-                   timings={"op_ut_s": round(res.seconds, 2), "golden": res.golden},
-                   case_results=tuple({"case_id": i, "name": c.name, "status": "pass" if c.passed else "fail"}
-                                      for i, c in enumerate(res.cases)))
+    return Figures(
+        task=f"kernel UT of {layout.op}",
+        status=status,
+        mode="op-ut",
+        passed_cases=res.cases_passed,
+        cases=res.cases_total,
+        estimate_us=worst[0] if worst else None,
+        arch=worst[1] if worst else res.soc,
+        estimate_label="estimate, the UT's slowest launch",
+        timings={"op_ut_s": round(res.seconds, 2), "golden": res.golden},
+        case_results=tuple(
+            {"case_id": i, "name": c.name, "status": "pass" if c.passed else "fail"}
+            for i, c in enumerate(res.cases)
+        ),
+    )
 
 
 def related_include(text: str, header: str) -> int | None:
@@ -164,5 +208,11 @@ def related_include(text: str, header: str) -> int | None:
     return None
 
 
-__all__: Sequence[str] = ("OpUtTextDiffers", "check_op_command", "check_op_ut", "op_folder", "op_layout_for",
-                          "related_include")
+__all__: Sequence[str] = (
+    "OpUtTextDiffers",
+    "check_op_command",
+    "check_op_ut",
+    "op_folder",
+    "op_layout_for",
+    "related_include",
+)

@@ -114,13 +114,16 @@ def _run_job(request: dict[str, Any]) -> dict[str, Any]:
         return {"event": "done", "figures": warm_toolchain(settings), "findings": []}
     text, task, cases = request.get("text"), request.get("task"), request.get("max_cases")
     required, host_dir = request.get("required"), request.get("host_dir")
-    result = check_kernel(request["path"], settings, trace_to=request.get("trace"),
-                          host_dir=Path(host_dir) if isinstance(host_dir, str) and host_dir else None,
-                          text=text if isinstance(text, str) else None,
-                          task_name=task if isinstance(task, str) and task else None,
-                          max_cases=cases if isinstance(cases, int) and cases > 0 else None,
-                          required=tuple(c for c in required if isinstance(c, int))
-                          if isinstance(required, list) else ())
+    result = check_kernel(
+        request["path"],
+        settings,
+        trace_to=request.get("trace"),
+        host_dir=Path(host_dir) if isinstance(host_dir, str) and host_dir else None,
+        text=text if isinstance(text, str) else None,
+        task_name=task if isinstance(task, str) and task else None,
+        max_cases=cases if isinstance(cases, int) and cases > 0 else None,
+        required=tuple(c for c in required if isinstance(c, int)) if isinstance(required, list) else (),
+    )
     return {"event": "done", **result.to_json()}
 
 
@@ -151,7 +154,9 @@ def _child(request: dict[str, Any], out_fd: int) -> None:
             import tempfile
 
             tempfile.tempdir = scratch
-        with answer_first() as afterwards:  # files only read later (a trace), scratch removal: after the answer
+        with (
+            answer_first() as afterwards
+        ):  # files only read later (a trace), scratch removal: after the answer
             try:
                 answer = _run_job(request)
             except BaseException as exc:
@@ -184,7 +189,9 @@ class Job:
     eof: bool = False
     cancelled: bool = False
     answered: bool = False  # its answer was sent (on end of file; the process may still be cleaning up)
-    scratch: str = ""  # the job's private temporary folder (its TMPDIR), removed when it ends, cancelled or not
+    scratch: str = (
+        ""  # the job's private temporary folder (its TMPDIR), removed when it ends, cancelled or not
+    )
 
 
 class Worker:

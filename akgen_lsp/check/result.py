@@ -55,14 +55,36 @@ class Status(str, enum.Enum):
         return format(self.value, spec)
 
 
-_STAGES = {Status.RUNTIME_ERROR: 1, Status.TIMEOUT: 1, Status.NO_WORK: 2, Status.WRONG_ANSWER: 2, Status.PASS: 3}
+_STAGES = {
+    Status.RUNTIME_ERROR: 1,
+    Status.TIMEOUT: 1,
+    Status.NO_WORK: 2,
+    Status.WRONG_ANSWER: 2,
+    Status.PASS: 3,
+}
 # the same by name (docs and callers that hold a status's JSON value)
 STAGES = {s.value: s.stage for s in Status if s not in (Status.NO_ANSWER, Status.PENDING, Status.UNKNOWN)}
 CHECK_SOURCES = ("akgen-build", "akgen-run", "akgen-bench")
 
 # the keys of a full check's figures, in the order they are written (`Figures.to_json`)
-_FULL_KEYS = ("task", "mode", "status", "passed_cases", "cases", "estimate_us", "baseline_us", "speedup", "bound",
-              "max_abs", "max_rel", "arch", "estimate_label", "timings", "trace", "case_results")
+_FULL_KEYS = (
+    "task",
+    "mode",
+    "status",
+    "passed_cases",
+    "cases",
+    "estimate_us",
+    "baseline_us",
+    "speedup",
+    "bound",
+    "max_abs",
+    "max_rel",
+    "arch",
+    "estimate_label",
+    "timings",
+    "trace",
+    "case_results",
+)
 
 
 @dataclass(frozen=True)
@@ -103,9 +125,13 @@ class Figures:
         """The figures of a JSON object (the worker's answer, a stored record); unknown keys are left out."""
         known = {f.name for f in fields(cls)} - {"full", "status", "case_results", "timings"}
         values: dict[str, Any] = {k: data[k] for k in known if k in data}
-        return cls(status=Status.of(data.get("status")), timings=dict(data.get("timings") or {}),
-                   case_results=tuple(dict(c) for c in data.get("case_results") or () if isinstance(c, Mapping)),
-                   full=any(k in data for k in _FULL_KEYS if k not in ("task", "status")), **values)
+        return cls(
+            status=Status.of(data.get("status")),
+            timings=dict(data.get("timings") or {}),
+            case_results=tuple(dict(c) for c in data.get("case_results") or () if isinstance(c, Mapping)),
+            full=any(k in data for k in _FULL_KEYS if k not in ("task", "status")),
+            **values,
+        )
 
     def to_json(self, leave_out: Sequence[str] = ()) -> dict[str, Any]:
         """The figures as JSON (the keys `check_kernel` has always written, in its order), without `leave_out`."""
@@ -125,8 +151,11 @@ class Figures:
         return {k: v for k, v in out.items() if k not in leave_out}
 
     def passed_case_ids(self) -> frozenset[int]:
-        return frozenset(int(c["case_id"]) for c in self.case_results
-                         if c.get("status") == "pass" and c.get("case_id") is not None)
+        return frozenset(
+            int(c["case_id"])
+            for c in self.case_results
+            if c.get("status") == "pass" and c.get("case_id") is not None
+        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +174,9 @@ class CheckResult:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], seconds: float = 0.0) -> CheckResult:
         """Raises KeyError, TypeError or ValueError for an answer that is not a check's."""
-        return cls(tuple(finding_from_json(f) for f in data["findings"]), Figures.from_json(data["figures"]),
-                   seconds)
+        return cls(
+            tuple(finding_from_json(f) for f in data["findings"]), Figures.from_json(data["figures"]), seconds
+        )
 
     # -------------------------------------------------------------------------------------------- what it says
 
@@ -233,5 +263,6 @@ class FilesChecker(Protocol):
     """``await checker(path, text, host=files)``: a `Checker` that also takes the candidate's op_host files by name
     (dynamic shape: ``<op>.cpp``, ``<op>_tiling.h``), checked in place of the task folder's."""
 
-    def __call__(self, path: str, text: str, required: Sequence[int] = (),
-                 host: Mapping[str, str] | None = None) -> Awaitable[CheckResult]: ...
+    def __call__(
+        self, path: str, text: str, required: Sequence[int] = (), host: Mapping[str, str] | None = None
+    ) -> Awaitable[CheckResult]: ...

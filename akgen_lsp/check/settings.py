@@ -15,7 +15,11 @@ from akgen_lsp.config import KEYS, Settings, defaults
 
 def plain_settings(settings: Settings) -> dict[str, Any]:
     """The settings as JSON values (what a check job gets over the worker's pipe)."""
-    return {k: v for k, v in settings.as_dict().items() if isinstance(v, (str, int, float, bool, list, type(None)))}
+    return {
+        k: v
+        for k, v in settings.as_dict().items()
+        if isinstance(v, (str, int, float, bool, list, type(None)))
+    }
 
 
 def settings_of(settings: Settings | Mapping[str, Any] | None) -> Settings:

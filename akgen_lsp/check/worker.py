@@ -79,8 +79,13 @@ class CheckWorker:
         env = {**self.env, PARENT_ENV: str(os.getpid())}
         try:
             self.proc = await asyncio.create_subprocess_exec(
-                self.python, "-m", MODULE, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                env=env, limit=1 << 26,
+                self.python,
+                "-m",
+                MODULE,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+                limit=1 << 26,
             )
         except OSError as exc:
             self._starting.set_exception(CheckFailed(f"the check worker did not start ({exc})"))
@@ -114,7 +119,9 @@ class CheckWorker:
             if self.proc is proc:
                 self.proc = None
             how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-            problem = CheckFailed(f"the check worker stopped ({how}; {reason}); it is started again on the next save")
+            problem = CheckFailed(
+                f"the check worker stopped ({how}; {reason}); it is started again on the next save"
+            )
             if self._starting is not None and not self._starting.done():
                 self._starting.set_exception(problem)
             for job in list(self._jobs.values()):
@@ -176,9 +183,16 @@ class CheckWorker:
         self._jobs.pop(job.id, None)
 
     async def check(
-        self, path: str, settings: Mapping[str, Any], timeout_s: float, trace_to: str | None = None,
-        text: str | None = None, task_name: str | None = None, max_cases: int | None = None,
-        required: Sequence[int] = (), host_dir: str | None = None,
+        self,
+        path: str,
+        settings: Mapping[str, Any],
+        timeout_s: float,
+        trace_to: str | None = None,
+        text: str | None = None,
+        task_name: str | None = None,
+        max_cases: int | None = None,
+        required: Sequence[int] = (),
+        host_dir: str | None = None,
     ) -> CheckResult:
         """`check_kernel(path, settings)` in a job of the worker (with `text`, that text checked as the file: a repair
         candidate; with `task_name`, against that suite task; with `host_dir`, that op_host folder in place of the
@@ -193,14 +207,18 @@ class CheckWorker:
         if max_cases:
             request["max_cases"] = max_cases  # the first N cases only (a static-shape instance: the first)
         if required:
-            request["required"] = [int(c) for c in required]  # run first; nothing runs after one of them fails
+            request["required"] = [
+                int(c) for c in required
+            ]  # run first; nothing runs after one of them fails
         if host_dir:
             request["host_dir"] = host_dir
         answer = await self._job(request, timeout_s)
         if answer.get("event") == "error":
             raise CheckFailed(str(answer.get("message") or "the check failed"))
         try:
-            return CheckResult.from_json(answer, float(answer.get("seconds") or time.perf_counter() - started))
+            return CheckResult.from_json(
+                answer, float(answer.get("seconds") or time.perf_counter() - started)
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise CheckFailed(f"the check worker gave an answer that is not findings ({exc})") from exc
 
@@ -245,30 +263,51 @@ class CheckWorker:
                 await self._reader
 
 
-def checker_for(worker: CheckWorker, settings: Mapping[str, Any], timeout_s: float,
-                task_name: str | None = None, max_cases: int | None = None) -> FilesChecker:
+def checker_for(
+    worker: CheckWorker,
+    settings: Mapping[str, Any],
+    timeout_s: float,
+    task_name: str | None = None,
+    max_cases: int | None = None,
+) -> FilesChecker:
     """The repair layer's `Checker` over `worker`: each candidate text is a check job (cancelling the repair kills
     its jobs' trees). A job that could not run is a failed check of that candidate, not an exception. With `host`
     (file name -> text: a dynamic-shape answer's ``<op>.cpp`` and ``<op>_tiling.h``) those files are the op_host
     folder the kernel is checked with (a temporary folder, removed after the job)."""
 
-    async def check(path: str, text: str, required: Sequence[int] = (),
-                    host: Mapping[str, str] | None = None) -> CheckResult:
+    async def check(
+        path: str, text: str, required: Sequence[int] = (), host: Mapping[str, str] | None = None
+    ) -> CheckResult:
         try:
             with contextlib.ExitStack() as stack:
                 host_dir = None
                 if host:
-                    host_dir = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="akgen-host-")))
-                                   / "op_host")
+                    host_dir = str(
+                        Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="akgen-host-")))
+                        / "op_host"
+                    )
                     Path(host_dir).mkdir()
                     for name, content in host.items():
                         (Path(host_dir) / Path(name).name).write_text(content, encoding="utf-8")
-                result = await worker.check(path, settings, timeout_s, text=text, task_name=task_name,
-                                            max_cases=max_cases, required=required, host_dir=host_dir)
+                result = await worker.check(
+                    path,
+                    settings,
+                    timeout_s,
+                    text=text,
+                    task_name=task_name,
+                    max_cases=max_cases,
+                    required=required,
+                    host_dir=host_dir,
+                )
         except (CheckFailed, asyncio.TimeoutError, TimeoutError, OSError) as exc:
             why = str(exc) or f"the check took more than {timeout_s:g} s"
-            problem = Finding("BENCH-CHECK", f"the candidate could not be checked: {why}", Span.point(path, 1),
-                              source="akgen-bench", error_class="harness")
+            problem = Finding(
+                "BENCH-CHECK",
+                f"the candidate could not be checked: {why}",
+                Span.point(path, 1),
+                source="akgen-bench",
+                error_class="harness",
+            )
             return CheckResult((problem,), Figures.harness_error())
         return result
 

@@ -19,7 +19,18 @@ app = typer.Typer(
 )
 
 # Modules of this package that add commands to `app`, in help order.
-_GROUPS: tuple[str, ...] = ("check", "fix", "generate", "sim", "model", "bench", "info", "errors", "trust", "mcp")
+_GROUPS: tuple[str, ...] = (
+    "check",
+    "fix",
+    "generate",
+    "sim",
+    "model",
+    "bench",
+    "info",
+    "errors",
+    "trust",
+    "mcp",
+)
 
 for _name in _GROUPS:
     importlib.import_module(f"{__name__}.{_name}").register(app)

@@ -21,7 +21,19 @@ if TYPE_CHECKING:
     from akgen_lsp.findings import Edit, Finding, Span
 
 # Folders never walked into when a folder is checked.
-SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "build", "dist", ".tox", ".mypy_cache"}
+SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    "build",
+    "dist",
+    ".tox",
+    ".mypy_cache",
+}
 # Files above this size are skipped with a note (a generated table, not a kernel).
 MAX_BYTES = 32 * 1024 * 1024
 ENCODING_CODE = "ENCODING"
@@ -128,7 +140,9 @@ def _check_arch(settings: Settings) -> None:
     try:
         load_arch(settings["arch"])
     except (ArchError, OSError, KeyError) as exc:
-        raise UsageError(f"unknown arch {settings['arch']!r} ({exc}); use one of the profiles in akgen_lsp/ascendc/catalog/arch") from None
+        raise UsageError(
+            f"unknown arch {settings['arch']!r} ({exc}); use one of the profiles in akgen_lsp/ascendc/catalog/arch"
+        ) from None
 
 
 def read_source(path: Path) -> tuple[str | None, str | None, tuple[int, int] | None]:
@@ -138,7 +152,11 @@ def read_source(path: Path) -> tuple[str | None, str | None, tuple[int, int] | N
     except OSError as exc:
         return None, f"cannot read {path}: {exc.strerror or exc}", None
     if size > MAX_BYTES:
-        return None, f"skipped {path}: {size // (1024 * 1024)} MiB is larger than {MAX_BYTES // (1024 * 1024)} MiB", None
+        return (
+            None,
+            f"skipped {path}: {size // (1024 * 1024)} MiB is larger than {MAX_BYTES // (1024 * 1024)} MiB",
+            None,
+        )
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -162,7 +180,9 @@ def lint_sources(sources: Sequence[Source], settings_cache: SettingsCache) -> Re
     for source in sources:
         settings = settings_cache.for_path(source.path)
         suffix = source.path.suffix.lower()
-        known = {e.lower() for e in settings["files.extensions"]} | {e.lower() for e in settings["files.cpp_extensions"]}
+        known = {e.lower() for e in settings["files.extensions"]} | {
+            e.lower() for e in settings["files.cpp_extensions"]
+        }
         if suffix not in known:
             if source.explicit:
                 report.skipped.append(
@@ -268,7 +288,9 @@ def render(report: Report, fmt: OutputFormat) -> str:
 
         docs = {r.code: r.summary for r in all_rules()}
         docs.setdefault(ENCODING_CODE, "The file is not valid UTF-8.")
-        return json.dumps(findings_to_sarif(findings, docs, tool_version=_version()), indent=2, ensure_ascii=False)
+        return json.dumps(
+            findings_to_sarif(findings, docs, tool_version=_version()), indent=2, ensure_ascii=False
+        )
     return "\n".join(render_text(f, report.texts.get(f.path)) for f in findings)
 
 
@@ -288,7 +310,11 @@ def summary(report: Report, seconds: float) -> str:
     files = f"{report.files} file{'s' if report.files != 1 else ''}"
     if not report.findings:
         return f"All checks passed: {files} in {seconds:.2f} s."
-    parts = [f"{counts[k]} {k}{'s' if counts[k] != 1 else ''}" for k in ("error", "warning", "info", "hint") if counts[k]]
+    parts = [
+        f"{counts[k]} {k}{'s' if counts[k] != 1 else ''}"
+        for k in ("error", "warning", "info", "hint")
+        if counts[k]
+    ]
     with_findings = len({f.path for f in report.findings})
     return f"Found {', '.join(parts)} in {with_findings} of {files} ({seconds:.2f} s)."
 
@@ -298,23 +324,34 @@ def register(app: typer.Typer) -> None:
     def check(
         paths: Annotated[list[Path], typer.Argument(help="Files or folders to check.", show_default=False)],
         output_format: Annotated[
-            OutputFormat, typer.Option("--format", "-f", help="Output: compiler-style text, JSON or SARIF 2.1.0.")
+            OutputFormat,
+            typer.Option("--format", "-f", help="Output: compiler-style text, JSON or SARIF 2.1.0."),
         ] = OutputFormat.text,
         select: Annotated[
-            list[str] | None, typer.Option("--select", help="Rule codes or prefixes to run (comma-separated).")
+            list[str] | None,
+            typer.Option("--select", help="Rule codes or prefixes to run (comma-separated)."),
         ] = None,
         ignore: Annotated[
-            list[str] | None, typer.Option("--ignore", help="Rule codes or prefixes never reported (comma-separated).")
+            list[str] | None,
+            typer.Option("--ignore", help="Rule codes or prefixes never reported (comma-separated)."),
         ] = None,
         extend_select: Annotated[
-            list[str] | None, typer.Option("--extend-select", help="Rules added to the default set (comma-separated).")
+            list[str] | None,
+            typer.Option("--extend-select", help="Rules added to the default set (comma-separated)."),
         ] = None,
-        arch: Annotated[str | None, typer.Option("--arch", help="Hardware profile, e.g. Ascend910B2.")] = None,
-        cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernel targets, e.g. 8.5.")] = None,
+        arch: Annotated[
+            str | None, typer.Option("--arch", help="Hardware profile, e.g. Ascend910B2.")
+        ] = None,
+        cann: Annotated[
+            str | None, typer.Option("--cann", help="CANN version the kernel targets, e.g. 8.5.")
+        ] = None,
         output: Annotated[
-            Path | None, typer.Option("--output", "-o", help="Write the report to this file instead of stdout.")
+            Path | None,
+            typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
         ] = None,
-        exit_zero: Annotated[bool, typer.Option("--exit-zero", help="Exit with 0 even when errors are found.")] = False,
+        exit_zero: Annotated[
+            bool, typer.Option("--exit-zero", help="Exit with 0 even when errors are found.")
+        ] = False,
         fix: Annotated[
             bool, typer.Option("--fix", help="Apply the safe fixes in place, then report what is left.")
         ] = False,
@@ -370,24 +407,35 @@ def register(app: typer.Typer) -> None:
         tcp: Annotated[
             str | None, typer.Option("--tcp", metavar="HOST:PORT", help="Listen on TCP instead of stdio.")
         ] = None,
-        stdio: Annotated[bool, typer.Option("--stdio", help="Serve over stdin/stdout (the default).")] = False,
+        stdio: Annotated[
+            bool, typer.Option("--stdio", help="Serve over stdin/stdout (the default).")
+        ] = False,
         socket: Annotated[
             int | None,
             typer.Option("--socket", metavar="PORT", help="Connect to a client listening on 127.0.0.1:PORT."),
         ] = None,
         pipe: Annotated[
-            str | None, typer.Option("--pipe", metavar="NAME", help="Connect to a client's named pipe (a unix socket).")
+            str | None,
+            typer.Option("--pipe", metavar="NAME", help="Connect to a client's named pipe (a unix socket)."),
         ] = None,
         client_process_id: Annotated[
             int | None,
-            typer.Option("--clientProcessId", "--client-process-id", metavar="PID",
-                         help="Exit when this process (the editor) exits."),
+            typer.Option(
+                "--clientProcessId",
+                "--client-process-id",
+                metavar="PID",
+                help="Exit when this process (the editor) exits.",
+            ),
         ] = None,
         node_ipc: Annotated[bool, typer.Option("--node-ipc", hidden=True)] = False,
         token_file: Annotated[
             Path | None,
-            typer.Option("--token-file", metavar="PATH", help="--tcp: the token clients must send, in a file only "
-                         "you can read (made with a fresh token when absent); without it a token is printed."),
+            typer.Option(
+                "--token-file",
+                metavar="PATH",
+                help="--tcp: the token clients must send, in a file only "
+                "you can read (made with a fresh token when absent); without it a token is printed.",
+            ),
         ] = None,
     ) -> None:
         """Run the language server (stdio by default).
@@ -400,12 +448,22 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp import server as lsp
 
         if node_ipc:
-            _err("error: akgen serve cannot use Node's IPC channel (--node-ipc); start it with the stdio transport")
+            _err(
+                "error: akgen serve cannot use Node's IPC channel (--node-ipc); start it with the stdio transport"
+            )
             raise typer.Exit(2)
         if ctx.args:
             _err(f"akgen serve: ignoring unknown arguments {' '.join(ctx.args)}")
-        chosen = [name for name, on in (("--tcp", tcp is not None), ("--socket", socket is not None),
-                                        ("--pipe", pipe is not None), ("--stdio", stdio)) if on]
+        chosen = [
+            name
+            for name, on in (
+                ("--tcp", tcp is not None),
+                ("--socket", socket is not None),
+                ("--pipe", pipe is not None),
+                ("--stdio", stdio),
+            )
+            if on
+        ]
         if len(chosen) > 1:
             _err(f"error: choose one transport, not {' and '.join(chosen)}")
             raise typer.Exit(2)
@@ -435,15 +493,21 @@ def register(app: typer.Typer) -> None:
             except OSError as exc:
                 _err(f"error: {exc}")
                 raise typer.Exit(2) from None
-            _err(f"akgen serve: clients send the header line `Akgen-Token: <the token in {token_file}>` first")
+            _err(
+                f"akgen serve: clients send the header line `Akgen-Token: <the token in {token_file}>` first"
+            )
         else:
             token = secrets.token_hex(24)
-            _err(f"akgen serve: clients send the header line `Akgen-Token: {token}` first (or use --token-file)")
+            _err(
+                f"akgen serve: clients send the header line `Akgen-Token: {token}` first (or use --token-file)"
+            )
         lsp.run_tcp(host, int(port_text), token)
 
     @app.command()
     def rule(
-        code: Annotated[str | None, typer.Argument(help="A rule code such as AKG120; none lists every rule.")] = None,
+        code: Annotated[
+            str | None, typer.Argument(help="A rule code such as AKG120; none lists every rule.")
+        ] = None,
     ) -> None:
         """List the static rules, or show one rule's documentation."""
         from rich.console import Console
@@ -475,7 +539,9 @@ def register(app: typer.Typer) -> None:
             hint = f" Did you mean {', '.join(close)}?" if close else ""
             _err(f"error: no rule {code!r}.{hint} Run `akgen rule` to list the rules.")
             raise typer.Exit(2)
-        console.print(Markdown(f"# {found.code} {found.name}\n\n{found.summary}\n\n{rule_body(found.doc, found.code)}"))
+        console.print(
+            Markdown(f"# {found.code} {found.name}\n\n{found.summary}\n\n{rule_body(found.doc, found.code)}")
+        )
 
 
 def rule_body(doc: str, code: str) -> str:

@@ -36,22 +36,47 @@ def _read_blocks(files: list[Path]) -> list[Any]:
 
 
 def register(app: typer.Typer) -> None:
-    errors = typer.Typer(help="Error-derived supervision: logs -> classified error blocks, distributions, diagnostic "
-                              "reports, repairs and training data.", no_args_is_help=True)
+    errors = typer.Typer(
+        help="Error-derived supervision: logs -> classified error blocks, distributions, diagnostic "
+        "reports, repairs and training data.",
+        no_args_is_help=True,
+    )
     app.add_typer(errors, name="errors")
 
     @errors.command("mine")
     def mine_cmd(
-        logs: Annotated[list[Path], typer.Argument(help="Build logs, run logs, `akgen sim run --json` results, "
-                                                   "results.jsonl of bench runs (.gz is read too).")],
-        fmt: Annotated[str, typer.Option("--format", help="auto, gcc, clang, bisheng, cmake, make, ninja, msopgen, "
-                                         "ld, npu, sim, bench or lint.")] = "auto",
-        out: Annotated[Path | None, typer.Option("--out", help="The JSONL file of blocks (default: stdout).")] = None,
-        source: Annotated[list[Path] | None, typer.Option("--source", help="A folder (or file) with the user's "
-                                                          "sources: log paths are mapped to these files.")] = None,
+        logs: Annotated[
+            list[Path],
+            typer.Argument(
+                help="Build logs, run logs, `akgen sim run --json` results, "
+                "results.jsonl of bench runs (.gz is read too)."
+            ),
+        ],
+        fmt: Annotated[
+            str,
+            typer.Option(
+                "--format",
+                help="auto, gcc, clang, bisheng, cmake, make, ninja, msopgen, ld, npu, sim, bench or lint.",
+            ),
+        ] = "auto",
+        out: Annotated[
+            Path | None, typer.Option("--out", help="The JSONL file of blocks (default: stdout).")
+        ] = None,
+        source: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--source",
+                help="A folder (or file) with the user's sources: log paths are mapped to these files.",
+            ),
+        ] = None,
         warnings: Annotated[bool, typer.Option("--warnings", help="Keep warnings too.")] = False,
-        model: Annotated[str | None, typer.Option("--model", help="The model that wrote the kernels (bench runs of "
-                                                  "several models are told apart by it).")] = None,
+        model: Annotated[
+            str | None,
+            typer.Option(
+                "--model",
+                help="The model that wrote the kernels (bench runs of several models are told apart by it).",
+            ),
+        ] = None,
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
     ) -> None:
         """Extract error blocks from logs (one JSON line each, classified)."""
@@ -82,19 +107,32 @@ def register(app: typer.Typer) -> None:
             if out:
                 sink.close()
         if out:
-            typer.echo(f"{total} error blocks from {len(logs) - failed} of {len(logs)} logs -> {out}", err=True)
+            typer.echo(
+                f"{total} error blocks from {len(logs) - failed} of {len(logs)} logs -> {out}", err=True
+            )
         if failed:
             raise typer.Exit(2)
 
     @errors.command("classify")
     def classify_cmd(
-        files: Annotated[list[Path], typer.Argument(help="JSONL files of blocks (from `akgen errors mine`).")],
+        files: Annotated[
+            list[Path], typer.Argument(help="JSONL files of blocks (from `akgen errors mine`).")
+        ],
         as_json: Annotated[bool, typer.Option("--json", help="Print the distribution as JSON.")] = False,
-        html_out: Annotated[Path | None, typer.Option("--html", help="Write the distribution as a self-contained "
-                                                      "HTML page.")] = None,
-        out: Annotated[Path | None, typer.Option("--out", help="Write the classified blocks (JSONL).")] = None,
-        evaluate: Annotated[bool, typer.Option("--evaluate", help="Measure the classifier on the blocks that carry "
-                                               "a known class (`label`): accuracy and confusion matrix.")] = False,
+        html_out: Annotated[
+            Path | None, typer.Option("--html", help="Write the distribution as a self-contained HTML page.")
+        ] = None,
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Write the classified blocks (JSONL).")
+        ] = None,
+        evaluate: Annotated[
+            bool,
+            typer.Option(
+                "--evaluate",
+                help="Measure the classifier on the blocks that carry "
+                "a known class (`label`): accuracy and confusion matrix.",
+            ),
+        ] = False,
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
     ) -> None:
         """Classify error blocks and report the distribution of classes (per tool, task, level, model)."""
@@ -126,10 +164,16 @@ def register(app: typer.Typer) -> None:
 
     @errors.command("report")
     def report_cmd(
-        files: Annotated[list[Path], typer.Argument(help="JSONL files of blocks (from `akgen errors mine`).")],
-        source: Annotated[list[Path] | None, typer.Option("--source", help="A folder (or file) with the sources the "
-                                                          "blocks point into.")] = None,
-        index: Annotated[int | None, typer.Option("--index", help="Only the block at this position (0-based).")] = None,
+        files: Annotated[
+            list[Path], typer.Argument(help="JSONL files of blocks (from `akgen errors mine`).")
+        ],
+        source: Annotated[
+            list[Path] | None,
+            typer.Option("--source", help="A folder (or file) with the sources the blocks point into."),
+        ] = None,
+        index: Annotated[
+            int | None, typer.Option("--index", help="Only the block at this position (0-based).")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="One JSON report per line.")] = False,
         arch: Annotated[str | None, typer.Option("--arch", help="Hardware profile.")] = None,
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
@@ -161,46 +205,103 @@ def register(app: typer.Typer) -> None:
             text, path = _source_of(b, mapper)
             if text is None and b.file:
                 missing += 1
-            report = build_report(b, text or "", path or (b.file or ""), settings, catalog=catalog, store=store,
-                                  classifier=classifier)
+            report = build_report(
+                b,
+                text or "",
+                path or (b.file or ""),
+                settings,
+                catalog=catalog,
+                store=store,
+                classifier=classifier,
+            )
             if as_json:
                 typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
             else:
                 typer.echo(("\n\n---\n\n" if i else "") + report.markdown())
         if missing:
-            typer.echo(f"note: {missing} blocks point into files not found (pass --source DIR with the sources); "
-                       "their reports have no code context", err=True)
-
+            typer.echo(
+                f"note: {missing} blocks point into files not found (pass --source DIR with the sources); "
+                "their reports have no code context",
+                err=True,
+            )
 
     @errors.command("synthesize")
     def synthesize_cmd(
-        out: Annotated[Path, typer.Option("--out", help="Output folder (mutants/, mutants.jsonl, sft/, dpo/, "
-                                          "repairs.jsonl, manifest.json); a rerun resumes.")],
-        sources: Annotated[list[Path] | None, typer.Option("--from", help="A folder of tasks with reference answers: "
-                                                           "the bundled suite, a checkout of NPUKernelBench (its "
-                                                           "tasks/), any folder in that layout; repeatable.")] = None,
-        runs: Annotated[list[Path] | None, typer.Option("--from-runs", help="A bench run folder (`akgen bench run "
-                                                        "--candidates DIR --out RUN`): each failing sample with a "
-                                                        "later passing sample of its task is a repair; repeatable."
-                                                        )] = None,
-        per_kernel: Annotated[int, typer.Option("--per-kernel", help="At most this many mutants per source kernel, "
-                                                "spread over the operators.")] = 12,
-        jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
-        executor: Annotated[str, typer.Option("--executor", help="local (a process pool), ray (pip install "
-                                              "'akgen-lsp\\[ray]') or serial.")] = "local",
-        ray_address: Annotated[str | None, typer.Option("--ray-address", help="A Ray cluster to run on (default: "
-                                                        "start a local Ray).")] = None,
-        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases run per mutant (0: all): the first case of "
-                                               "each dtype, then the next ones.")] = 4,
-        operators: Annotated[str | None, typer.Option("--operators", help="Comma-separated operators (default: "
-                                                      "all; see docs/errors.md).")] = None,
+        out: Annotated[
+            Path,
+            typer.Option(
+                "--out",
+                help="Output folder (mutants/, mutants.jsonl, sft/, dpo/, "
+                "repairs.jsonl, manifest.json); a rerun resumes.",
+            ),
+        ],
+        sources: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--from",
+                help="A folder of tasks with reference answers: "
+                "the bundled suite, a checkout of NPUKernelBench (its "
+                "tasks/), any folder in that layout; repeatable.",
+            ),
+        ] = None,
+        runs: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--from-runs",
+                help="A bench run folder (`akgen bench run "
+                "--candidates DIR --out RUN`): each failing sample with a "
+                "later passing sample of its task is a repair; repeatable.",
+            ),
+        ] = None,
+        per_kernel: Annotated[
+            int,
+            typer.Option(
+                "--per-kernel", help="At most this many mutants per source kernel, spread over the operators."
+            ),
+        ] = 12,
+        jobs: Annotated[
+            int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")
+        ] = None,
+        executor: Annotated[
+            str,
+            typer.Option(
+                "--executor", help="local (a process pool), ray (pip install 'akgen-lsp\\[ray]') or serial."
+            ),
+        ] = "local",
+        ray_address: Annotated[
+            str | None,
+            typer.Option("--ray-address", help="A Ray cluster to run on (default: start a local Ray)."),
+        ] = None,
+        max_cases: Annotated[
+            int,
+            typer.Option(
+                "--max-cases",
+                help="Cases run per mutant (0: all): the first case of each dtype, then the next ones.",
+            ),
+        ] = 4,
+        operators: Annotated[
+            str | None,
+            typer.Option("--operators", help="Comma-separated operators (default: all; see docs/errors.md)."),
+        ] = None,
         level: Annotated[int | None, typer.Option("--level", help="Only tasks of this level.")] = None,
         task: Annotated[list[str] | None, typer.Option("--task", help="Only this task; repeatable.")] = None,
-        into_store: Annotated[bool, typer.Option("--into-store", help="Also add the repairs to the local store of "
-                                                 "repairs (reports find them as similar errors).")] = False,
-        from_store: Annotated[bool, typer.Option("--from-store", help="Also write the repairs users accepted "
-                                                 "(the store of repairs: fix.store, else the user cache) as SFT "
-                                                 "samples, OUT/sft/store.jsonl.")] = False,
+        into_store: Annotated[
+            bool,
+            typer.Option(
+                "--into-store",
+                help="Also add the repairs to the local store of "
+                "repairs (reports find them as similar errors).",
+            ),
+        ] = False,
+        from_store: Annotated[
+            bool,
+            typer.Option(
+                "--from-store",
+                help="Also write the repairs users accepted "
+                "(the store of repairs: fix.store, else the user cache) as SFT "
+                "samples, OUT/sft/store.jsonl.",
+            ),
+        ] = False,
         cann: Annotated[str | None, typer.Option("--cann", help="CANN version the kernels target.")] = None,
         arch: Annotated[str | None, typer.Option("--arch", help="Hardware profile.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
@@ -225,27 +326,44 @@ def register(app: typer.Typer) -> None:
         ops = [o.strip() for o in operators.split(",")] if operators else None
         unknown = [o for o in ops or () if o not in OPERATORS]
         if unknown:
-            typer.echo(f"error: unknown operator {unknown[0]!r}; the operators are {', '.join(OPERATORS)}", err=True)
+            typer.echo(
+                f"error: unknown operator {unknown[0]!r}; the operators are {', '.join(OPERATORS)}", err=True
+            )
             raise typer.Exit(2)
         if executor not in ("local", "ray", "serial"):
             typer.echo(f"error: --executor must be local, ray or serial, not {executor!r}", err=True)
             raise typer.Exit(2)
         sources = sources or []
         if not sources and not runs and not from_store:
-            typer.echo("error: give --from (folders of tasks with answers), --from-runs (bench run folders) or "
-                       "--from-store (the repairs users accepted)", err=True)
+            typer.echo(
+                "error: give --from (folders of tasks with answers), --from-runs (bench run folders) or "
+                "--from-store (the repairs users accepted)",
+                err=True,
+            )
             raise typer.Exit(2)
         missing = [s for s in sources if not s.is_dir()]
         if missing:
             typer.echo(f"error: {missing[0]} is not a folder of tasks", err=True)
             raise typer.Exit(2)
         settings = _settings(arch, cann)
-        opts = SynthOptions(sources=sources, out=out, per_kernel=per_kernel or None, operators=ops, jobs=jobs,
-                            max_cases=max_cases or None, arch=str(settings["arch"]),
-                            cann_version=str(settings["cann.version"]), checks=str(settings["sim.checks"]),
-                            level=level, tasks=tuple(task or ()))
-        runner = RayExecutor(address=ray_address, num_cpus=jobs) if executor == "ray" else make_executor(executor,
-                                                                                                           jobs)
+        opts = SynthOptions(
+            sources=sources,
+            out=out,
+            per_kernel=per_kernel or None,
+            operators=ops,
+            jobs=jobs,
+            max_cases=max_cases or None,
+            arch=str(settings["arch"]),
+            cann_version=str(settings["cann.version"]),
+            checks=str(settings["sim.checks"]),
+            level=level,
+            tasks=tuple(task or ()),
+        )
+        runner = (
+            RayExecutor(address=ray_address, num_cpus=jobs)
+            if executor == "ray"
+            else make_executor(executor, jobs)
+        )
         user_samples = 0
         try:
             if from_store:
@@ -254,20 +372,28 @@ def register(app: typer.Typer) -> None:
 
                 store_file = store_path(settings) or default_path()
                 if not store_file.is_file():
-                    raise RepairStoreError(f"there is no store of repairs at {store_file}: accept a repair in the "
-                                           "editor or run `akgen fix --apply` first, or set fix.store")
+                    raise RepairStoreError(
+                        f"there is no store of repairs at {store_file}: accept a repair in the "
+                        "editor or run `akgen fix --apply` first, or set fix.store"
+                    )
                 user_samples = write_store_samples(RepairStore(store_file), out, settings)
             if not sources and not runs:
                 counts = {"store_samples": user_samples}
-                typer.echo(json.dumps(counts, indent=2) if as_json else
-                           f"{user_samples} SFT samples from the store of repairs: {out / 'sft' / 'store.jsonl'}")
+                typer.echo(
+                    json.dumps(counts, indent=2)
+                    if as_json
+                    else f"{user_samples} SFT samples from the store of repairs: {out / 'sft' / 'store.jsonl'}"
+                )
                 return
             if sources and not source_kernels(opts):
-                typer.echo(f"error: nothing to mutate: no reference answer in {', '.join(map(str, sources))}"
-                           f"{' (level ' + str(level) + ')' if level is not None else ''}"
-                           f"{' (task ' + ', '.join(task) + ')' if task else ''}; looked for tasks with "
-                           "<Op>/answer/<N>/op_kernel/<op>.cpp beside <Op>/validation/, at tasks/level*/<Category>/"
-                           "<Op> below each folder or at it as a level, category or task folder", err=True)
+                typer.echo(
+                    f"error: nothing to mutate: no reference answer in {', '.join(map(str, sources))}"
+                    f"{' (level ' + str(level) + ')' if level is not None else ''}"
+                    f"{' (task ' + ', '.join(task) + ')' if task else ''}; looked for tasks with "
+                    "<Op>/answer/<N>/op_kernel/<op>.cpp beside <Op>/validation/, at tasks/level*/<Category>/"
+                    "<Op> below each folder or at it as a level, category or task folder",
+                    err=True,
+                )
                 raise typer.Exit(1)
             if sources:
                 run = run_synthesis(opts, runner) if as_json else _synthesize_with_progress(opts, runner)
@@ -275,55 +401,94 @@ def register(app: typer.Typer) -> None:
                 run = SynthRun(0, 0, 0, 0, 0, [], 0.0)
             history = [r for d in runs or () for r in history_records(d, out)]
             store = RepairStore() if into_store else None
-            report = build_dataset([*run.records, *history], out,
-                                   {**{k: str(v) for k, v in opts.__dict__.items()}, "executor": executor,
-                                    "from_runs": [str(d) for d in runs or ()],
-                                    "sources_not_passing": run.failing_sources}, settings, store)
+            report = build_dataset(
+                [*run.records, *history],
+                out,
+                {
+                    **{k: str(v) for k, v in opts.__dict__.items()},
+                    "executor": executor,
+                    "from_runs": [str(d) for d in runs or ()],
+                    "sources_not_passing": run.failing_sources,
+                },
+                settings,
+                store,
+            )
         except (TaskError, RayUnavailable, RepairStoreError, HistoryError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         finally:
             close_executor(runner)  # Ray, started once for the run's batches (originals, mutants)
-        counts = {"planned": run.planned, "ran": run.ran, "resumed": run.resumed, "kept": run.kept,
-                  "sources_not_passing": run.failing_sources,
-                  **({"store_samples": user_samples} if from_store else {}),
-                  "history_repairs": sum(1 for r in history if r["kept"]),
-                  "seconds": round(run.seconds, 1), "verified_per_minute": run.verified_per_minute,
-                  **report.to_json()}
+        counts = {
+            "planned": run.planned,
+            "ran": run.ran,
+            "resumed": run.resumed,
+            "kept": run.kept,
+            "sources_not_passing": run.failing_sources,
+            **({"store_samples": user_samples} if from_store else {}),
+            "history_repairs": sum(1 for r in history if r["kept"]),
+            "seconds": round(run.seconds, 1),
+            "verified_per_minute": run.verified_per_minute,
+            **report.to_json(),
+        }
         if as_json:
             typer.echo(json.dumps(counts, indent=2))
             return
         if run.failing_sources:
-            typer.echo(f"{len(run.failing_sources)} source kernels do not pass as they are and were not mutated: "
-                       + ", ".join(f"{k} ({v})" for k, v in sorted(run.failing_sources.items())[:8]))
-        typer.echo(f"{run.planned} mutants ({run.ran} run now, {run.resumed} from {out / 'mutants.jsonl'}), "
-                   f"{run.kept} really fail; {report.samples} SFT samples and {report.dpo_pairs} DPO pairs after "
-                   f"removing {report.dropped_exact} exact and {report.dropped_near} near duplicates")
+            typer.echo(
+                f"{len(run.failing_sources)} source kernels do not pass as they are and were not mutated: "
+                + ", ".join(f"{k} ({v})" for k, v in sorted(run.failing_sources.items())[:8])
+            )
+        typer.echo(
+            f"{run.planned} mutants ({run.ran} run now, {run.resumed} from {out / 'mutants.jsonl'}), "
+            f"{run.kept} really fail; {report.samples} SFT samples and {report.dpo_pairs} DPO pairs after "
+            f"removing {report.dropped_exact} exact and {report.dropped_near} near duplicates"
+        )
         for split, c in report.splits.items():
             typer.echo(f"  {split}: {c.get('sft', 0)} SFT, {c.get('dpo', 0)} DPO")
         if from_store:
             typer.echo(f"  store: {user_samples} SFT (the repairs users accepted)")
         typer.echo(f"wrote {out / 'sft'}, {out / 'dpo'}, {out / 'repairs.jsonl'}, {out / 'manifest.json'}")
         if not run.kept and not any(r["kept"] for r in history) and not user_samples:
-            typer.echo("error: no sample was made: no mutant failed on the simulator and no run had a repair",
-                       err=True)
+            typer.echo(
+                "error: no sample was made: no mutant failed on the simulator and no run had a repair",
+                err=True,
+            )
             raise typer.Exit(1)
-
 
     @errors.command("bench")
     def bench_cmd(
-        corpus: Annotated[Path, typer.Option("--corpus", help="The --out folder of `akgen errors synthesize`.")],
-        fixer: Annotated[str, typer.Option("--fixer", help="deterministic, model, both, or a registered fixer.")
-                         ] = "deterministic",
-        samples: Annotated[int, typer.Option("--samples", help="Candidates per broken kernel (k of pass@k).")] = 1,
-        split: Annotated[str, typer.Option("--split", help="test (held out), validation, train or all.")] = "test",
-        jobs: Annotated[int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")] = None,
-        out: Annotated[Path | None, typer.Option("--out", help="Where candidates and repair_results.jsonl go "
-                                                 "(default: CORPUS/repair-bench).")] = None,
-        max_cases: Annotated[int, typer.Option("--max-cases", help="Cases each candidate runs (0: all, the "
-                                               "default: a repair must pass its task).")] = 0,
-        grammar: Annotated[Path | None, typer.Option("--grammar", help="A GBNF grammar the model's answers must "
-                                                     "follow (llama.cpp).")] = None,
+        corpus: Annotated[
+            Path, typer.Option("--corpus", help="The --out folder of `akgen errors synthesize`.")
+        ],
+        fixer: Annotated[
+            str, typer.Option("--fixer", help="deterministic, model, both, or a registered fixer.")
+        ] = "deterministic",
+        samples: Annotated[
+            int, typer.Option("--samples", help="Candidates per broken kernel (k of pass@k).")
+        ] = 1,
+        split: Annotated[
+            str, typer.Option("--split", help="test (held out), validation, train or all.")
+        ] = "test",
+        jobs: Annotated[
+            int | None, typer.Option("--jobs", help="Workers (default: the number of cores).")
+        ] = None,
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                "--out", help="Where candidates and repair_results.jsonl go (default: CORPUS/repair-bench)."
+            ),
+        ] = None,
+        max_cases: Annotated[
+            int,
+            typer.Option(
+                "--max-cases",
+                help="Cases each candidate runs (0: all, the default: a repair must pass its task).",
+            ),
+        ] = 0,
+        grammar: Annotated[
+            Path | None,
+            typer.Option("--grammar", help="A GBNF grammar the model's answers must follow (llama.cpp)."),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     ) -> None:
         """Measure repairs: does a fixer restore each broken kernel to compiling and passing its cases?"""
@@ -334,15 +499,19 @@ def register(app: typer.Typer) -> None:
         names = ["deterministic", "model"] if fixer == "both" else [fixer]
         unknown = [n for n in names if n not in fixer_names()]
         if unknown:
-            typer.echo(f"error: unknown fixer {unknown[0]!r}; the fixers are {', '.join(fixer_names())} (or both)",
-                       err=True)
+            typer.echo(
+                f"error: unknown fixer {unknown[0]!r}; the fixers are {', '.join(fixer_names())} (or both)",
+                err=True,
+            )
             raise typer.Exit(2)
         if split not in ("test", "validation", "train", "all"):
             typer.echo(f"error: --split must be test, validation, train or all, not {split!r}", err=True)
             raise typer.Exit(2)
         from akgen_lsp.repair.bench_fixer import VerifiedFixer
 
-        objects: dict[str, Any] = {"deterministic": VerifiedFixer(max_cases=max_cases or None)}  # the editor's fixes
+        objects: dict[str, Any] = {
+            "deterministic": VerifiedFixer(max_cases=max_cases or None)
+        }  # the editor's fixes
         if grammar is not None and not grammar.is_file():
             typer.echo(f"error: grammar file not found: {grammar}", err=True)
             raise typer.Exit(2)
@@ -353,12 +522,25 @@ def register(app: typer.Typer) -> None:
         try:
             if "model" in names:  # the repair kind's pick (model routing), said once for the run
                 routed, spec, note = model_fixer.routed(settings)
-                routed_model = {"name": spec.name if spec.known else None, "path": routed["model.path"] or None,
-                                "endpoint": routed["model.endpoint"] or None, "route": note}
+                routed_model = {
+                    "name": spec.name if spec.known else None,
+                    "path": routed["model.path"] or None,
+                    "endpoint": routed["model.endpoint"] or None,
+                    "route": note,
+                }
                 if note:
                     typer.echo(f"akgen: repair: {note}", err=True)
-            result = run_repair_bench(corpus, [fixer], max(1, samples), split, out, jobs, settings,
-                                      fixer_objects=objects, max_cases=max_cases or None)
+            result = run_repair_bench(
+                corpus,
+                [fixer],
+                max(1, samples),
+                split,
+                out,
+                jobs,
+                settings,
+                fixer_objects=objects,
+                max_cases=max_cases or None,
+            )
         except (CorpusError, BackendError, ValueError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -379,12 +561,21 @@ def _print_repairs(result: dict[str, Any]) -> None:
     con = Console()
     k = result["samples"]
     for name, rows in result["fixers"].items():
-        t = Table(title=f"repairs by {name} on the {result['split']} split ({result['broken']} broken kernels)")
+        t = Table(
+            title=f"repairs by {name} on the {result['split']} split ({result['broken']} broken kernels)"
+        )
         for col in ("class", "broken", "top-1", f"pass@{k}", "proposed", "verified", "not verified"):
             t.add_column(col, justify="left" if col == "class" else "right")
         for cls, r in rows.items():
-            t.add_row(cls, str(r["broken"]), f"{r['top1']:.3f}", f"{r[f'pass@{k}']:.3f}", str(r["proposed"]),
-                      str(r["verified"]), str(r["not_verified"]))
+            t.add_row(
+                cls,
+                str(r["broken"]),
+                f"{r['top1']:.3f}",
+                f"{r[f'pass@{k}']:.3f}",
+                str(r["proposed"]),
+                str(r["verified"]),
+                str(r["not_verified"]),
+            )
         con.print(t)
     con.print("only verified candidates would be offered in the editor: offered but not verified = 0")
 
@@ -395,14 +586,26 @@ def _synthesize_with_progress(opts: Any, executor: Any) -> Any:
     from akgen_lsp.cli.output import console, safe
     from akgen_lsp.errors.synthesis import run_synthesis
 
-    with Progress(TextColumn("[bold]synthesize"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}", markup=False), console=console()) as prog:
+    with Progress(
+        TextColumn("[bold]synthesize"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}", markup=False),
+        console=console(),
+    ) as prog:
         bar = prog.add_task("planning", total=None)
 
         def progress(done: int, total: int, row: dict[str, Any]) -> None:
             verdict = "kept" if row.get("kept") else "passes (dropped)"
-            prog.update(bar, completed=done, total=total,
-                        description=safe(f"{row.get('task', '').rsplit('/', 1)[-1]} {row.get('operator')}: {verdict}"))
+            prog.update(
+                bar,
+                completed=done,
+                total=total,
+                description=safe(
+                    f"{row.get('task', '').rsplit('/', 1)[-1]} {row.get('operator')}: {verdict}"
+                ),
+            )
 
         return run_synthesis(opts, executor, progress=progress)
 
@@ -425,8 +628,10 @@ def _print_distribution(dist: dict[str, Any]) -> None:
     from rich.table import Table
 
     con = Console()
-    t = Table(title=f"error classes ({dist['blocks']} blocks, {dist['kernel_errors']} kernel errors, "
-                    f"taxonomy {dist['taxonomy_version']})")
+    t = Table(
+        title=f"error classes ({dist['blocks']} blocks, {dist['kernel_errors']} kernel errors, "
+        f"taxonomy {dist['taxonomy_version']})"
+    )
     for col in ("class", "blocks", "share", "top signature"):
         t.add_column(col, justify="right" if col in ("blocks", "share") else "left")
     for c in dist["classes"]:
@@ -437,4 +642,6 @@ def _print_distribution(dist: dict[str, Any]) -> None:
     con.print(t)
     for key in ("by_tool", "by_level", "by_model"):
         if dist[key]:
-            con.print(f"{key[3:]}: " + "; ".join(f"{k} {sum(v.values())}" for k, v in list(dist[key].items())[:12]))
+            con.print(
+                f"{key[3:]}: " + "; ".join(f"{k} {sum(v.values())}" for k, v in list(dist[key].items())[:12])
+            )

@@ -18,7 +18,9 @@ import typer
 
 from akgen_lsp.cli.model import BackendOpt, EndpointOpt, ModelOpt, NameOpt, _settings
 
-FileArg = Annotated[Path, typer.Argument(help="The kernel file (its task: the NPUKernelBench layout or akgen.toml).")]
+FileArg = Annotated[
+    Path, typer.Argument(help="The kernel file (its task: the NPUKernelBench layout or akgen.toml).")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -27,13 +29,21 @@ def register(app: typer.Typer) -> None:
 
 def fix(
     file: FileArg,
-    task: Annotated[str | None, typer.Option("--task", help="The suite task to check against (AddCustom, or "
-                                             "level1/Math/AddCustom) when the file's layout does not say.")] = None,
+    task: Annotated[
+        str | None,
+        typer.Option(
+            "--task",
+            help="The suite task to check against (AddCustom, or "
+            "level1/Math/AddCustom) when the file's layout does not say.",
+        ),
+    ] = None,
     backend: BackendOpt = None,
     model: ModelOpt = None,
     endpoint: EndpointOpt = None,
     name: NameOpt = None,
-    samples: Annotated[int | None, typer.Option("--samples", min=1, help="Model candidates (fix.samples).")] = None,
+    samples: Annotated[
+        int | None, typer.Option("--samples", min=1, help="Model candidates (fix.samples).")
+    ] = None,
     no_model: Annotated[bool, typer.Option("--no-model", help="Only the deterministic fixes.")] = False,
     apply: Annotated[bool, typer.Option("--apply", help="Write the verified repair to FILE.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,

@@ -14,7 +14,9 @@ import typer
 def register(app: typer.Typer) -> None:
     @app.command()
     def info(
-        path: Annotated[Path | None, typer.Argument(help="A file or folder whose akgen.toml applies.")] = None,
+        path: Annotated[
+            Path | None, typer.Argument(help="A file or folder whose akgen.toml applies.")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     ) -> None:
         """Report the environment: akgen version, toolchain, g++, sandbox, model. Exit 1 when something is missing."""

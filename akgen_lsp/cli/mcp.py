@@ -13,18 +13,34 @@ def register(app: typer.Typer) -> None:
 
 
 def mcp_cmd(
-    root: Annotated[list[Path] | None, typer.Option(
-        "--root", help="A folder the tools may use when the client sends no MCP roots (repeatable; default: the "
-                       "working directory).")] = None,
-    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP on a loopback address (with a "
-                                       "bearer token) instead of stdio.")] = False,
+    root: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--root",
+            help="A folder the tools may use when the client sends no MCP roots (repeatable; default: the "
+            "working directory).",
+        ),
+    ] = None,
+    http: Annotated[
+        bool,
+        typer.Option(
+            "--http",
+            help="Serve streamable HTTP on a loopback address (with a bearer token) instead of stdio.",
+        ),
+    ] = False,
     host: Annotated[str, typer.Option("--host", help="--http: the loopback address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="--http: the port.")] = 8765,
-    token_file: Annotated[Path | None, typer.Option(
-        "--token-file", help="--http: the bearer token's file (mode 0600; made when missing). Default: a new token "
-                             "for this run, printed on stderr.")] = None,
-    no_warm: Annotated[bool, typer.Option("--no-warm", help="Do not start the check worker before the first "
-                                          "check.")] = False,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--token-file",
+            help="--http: the bearer token's file (mode 0600; made when missing). Default: a new token "
+            "for this run, printed on stderr.",
+        ),
+    ] = None,
+    no_warm: Annotated[
+        bool, typer.Option("--no-warm", help="Do not start the check worker before the first check.")
+    ] = False,
 ) -> None:
     """Serve akgen's tools (lint, check, fix, explain, report, sim_run, run_program, bench) to a coding agent over
     the Model Context Protocol: stdio by default, or streamable HTTP on loopback with --http."""

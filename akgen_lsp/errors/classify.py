@@ -26,17 +26,32 @@ from akgen_lsp.error_classes import Taxonomy, load_taxonomy
 from akgen_lsp.logs.blocks import ErrorBlock
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "`": "'"})
-_NOT_FOUND = re.compile(r"no (?:member|template|type) named '(?P<a>\w+)'|'(?P<b>\w+)' is not a member of|"
-                        r"has no member named '(?P<c>\w+)'|'(?P<d>\w+)' was not declared|use of undeclared identifier "
-                        r"'(?P<e>\w+)'|unknown type name '(?P<f>\w+)'|'(?P<g>\w+)' (?:does not name a type|has not "
-                        r"been declared)|undefined (?:reference to|symbol:?) '(?:AscendC::)?(?P<h>\w+)|there are no arguments to "
-                        r"'(?P<i>\w+)' that depend on a template parameter")
-_ELEMENT = re.compile(r"\b(_Float16|__bf16|half|float|bfloat16_t|float16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
-                      r"uint64_t|long int|unsigned int|short int|signed char|unsigned char|int|double)\b")
-_DEFAULT_BY_TOOL = {"gcc": "api_mismatch", "clang": "api_mismatch", "bisheng": "api_mismatch", "cmake": "harness",
-                    "make": "harness", "ninja": "harness", "build.sh": "harness", "msopgen": "harness",
-                    "ld": "scope", "npu-runtime": "runtime", "sim": "runtime", "bench": "harness",
-                    "lint": "api_mismatch"}
+_NOT_FOUND = re.compile(
+    r"no (?:member|template|type) named '(?P<a>\w+)'|'(?P<b>\w+)' is not a member of|"
+    r"has no member named '(?P<c>\w+)'|'(?P<d>\w+)' was not declared|use of undeclared identifier "
+    r"'(?P<e>\w+)'|unknown type name '(?P<f>\w+)'|'(?P<g>\w+)' (?:does not name a type|has not "
+    r"been declared)|undefined (?:reference to|symbol:?) '(?:AscendC::)?(?P<h>\w+)|there are no arguments to "
+    r"'(?P<i>\w+)' that depend on a template parameter"
+)
+_ELEMENT = re.compile(
+    r"\b(_Float16|__bf16|half|float|bfloat16_t|float16_t|int8_t|uint8_t|int16_t|uint16_t|int32_t|uint32_t|int64_t|"
+    r"uint64_t|long int|unsigned int|short int|signed char|unsigned char|int|double)\b"
+)
+_DEFAULT_BY_TOOL = {
+    "gcc": "api_mismatch",
+    "clang": "api_mismatch",
+    "bisheng": "api_mismatch",
+    "cmake": "harness",
+    "make": "harness",
+    "ninja": "harness",
+    "build.sh": "harness",
+    "msopgen": "harness",
+    "ld": "scope",
+    "npu-runtime": "runtime",
+    "sim": "runtime",
+    "bench": "harness",
+    "lint": "api_mismatch",
+}
 
 
 _NAMES: dict[int, tuple[Catalog, list[str]]] = {}
@@ -51,7 +66,7 @@ def api_names(catalog: Catalog) -> list[str]:
 
 
 def close_names(catalog: Catalog, name: str, n: int = 3) -> list[str]:
-    """"Did you mean" candidates for `name` among the catalog's names: those of a similar length first (a typo keeps
+    """ "Did you mean" candidates for `name` among the catalog's names: those of a similar length first (a typo keeps
     the length within three characters), the whole list only when none is close."""
     pool = api_names(catalog)
     near = [p for p in pool if abs(len(p) - len(name)) <= 3]
@@ -67,8 +82,9 @@ class Classification:
 class Classifier:
     """Classifies blocks; holds the catalog and the taxonomy (load once, classify many)."""
 
-    def __init__(self, catalog: Catalog | None = None, cann_version: str = "8.5",
-                 taxonomy: Taxonomy | None = None) -> None:
+    def __init__(
+        self, catalog: Catalog | None = None, cann_version: str = "8.5", taxonomy: Taxonomy | None = None
+    ) -> None:
         self.catalog = catalog or load_catalog()
         self.taxonomy = taxonomy or load_taxonomy()
         self.cann_version = cann_version
@@ -80,8 +96,11 @@ class Classifier:
         fixed = tax.for_code(code) if code else None
         if fixed is not None:
             if code in ("SIM-UB-OOB", "SIM-MEM-OOB") and _outside_memory(block.message):
-                return Classification("memory", f"code {code}: the tensor lies past the end of the memory, so "
-                                                "its buffer was placed beyond the budget")
+                return Classification(
+                    "memory",
+                    f"code {code}: the tensor lies past the end of the memory, so "
+                    "its buffer was placed beyond the budget",
+                )
             return Classification(fixed, f"code {code}")
         if block.tool == "npu-runtime":
             detail = " ".join(str(block.extra.get(k, "")) for k in ("error_str", "exception"))
@@ -123,7 +142,9 @@ class Classifier:
                 return Classification("dtype", "candidates failed on the element type")
         return None
 
-    def _unknown_name(self, cls: str, name: str, message: str, block: ErrorBlock | None = None) -> Classification:
+    def _unknown_name(
+        self, cls: str, name: str, message: str, block: ErrorBlock | None = None
+    ) -> Classification:
         cat = self.catalog
         entries = [e for e in cat.lookup(name) if e.kind != "namespace"]
         version = parse_version(self.cann_version)
@@ -136,16 +157,26 @@ class Classifier:
                 return Classification("scope", f"catalog: {name} is a real API used where it is not visible")
             if any(parse_version(since_of(cat, e) or "0") > version for e in entries):
                 return Classification("renamed_api", f"catalog: {name} is not in CANN {self.cann_version}")
-            return Classification("api_mismatch", f"catalog: {name} is a real API, not of this class or scope")
+            return Classification(
+                "api_mismatch", f"catalog: {name} is a real API, not of this class or scope"
+            )
         if cat.invented_short.get(name):
             return Classification("hallucinated_api", f"catalog: {name} is a known invented name")
         if in_ascendc or cls == "hallucinated_api":
             return Classification("hallucinated_api", f"catalog: no API named {name}")
         if name[:1].isupper() and close_names(cat, name, n=1):
             return Classification("hallucinated_api", f"catalog: {name} is close to a real API name")
-        if block is not None and name[:1].isupper() and name not in cat.names_by_short and _api_like_call(name, block):
-            return Classification("hallucinated_api", f"{name} is called like an Ascend C API (on LocalTensor "
-                                                      "arguments), defined nowhere in the file and not in the catalog")
+        if (
+            block is not None
+            and name[:1].isupper()
+            and name not in cat.names_by_short
+            and _api_like_call(name, block)
+        ):
+            return Classification(
+                "hallucinated_api",
+                f"{name} is called like an Ascend C API (on LocalTensor "
+                "arguments), defined nowhere in the file and not in the catalog",
+            )
         return Classification(cls, "message rule")
 
 
@@ -174,20 +205,28 @@ def _api_like_call(name: str, block: ErrorBlock) -> bool:
     if m is None:
         return False
     n = re.escape(name)
-    if unit and re.search(rf"#\s*define\s+{n}\b|\b(?:class|struct|using|typedef)\s+{n}\b|"
-                          rf"\b{n}\s*(?:<[^;(){{}}]*>)?\s*\([^;{{}})]*\)\s*(?:const\s*)?\{{", unit):
+    if unit and re.search(
+        rf"#\s*define\s+{n}\b|\b(?:class|struct|using|typedef)\s+{n}\b|"
+        rf"\b{n}\s*(?:<[^;(){{}}]*>)?\s*\([^;{{}})]*\)\s*(?:const\s*)?\{{",
+        unit,
+    ):
         return False  # the unit defines it (a helper of the kernel's own)
     args = set(re.findall(r"[A-Za-z_]\w*", m.group(1)))
     for a in args:
-        if unit and re.search(rf"LocalTensor\s*<[^;>]*>\s*&?\s*{a}\b|\b{a}\s*=\s*[\w.\->\[\]]*"
-                              r"(?:AllocTensor|DeQue|Get)\s*<", unit):
+        if unit and re.search(
+            rf"LocalTensor\s*<[^;>]*>\s*&?\s*{a}\b|\b{a}\s*=\s*[\w.\->\[\]]*"
+            r"(?:AllocTensor|DeQue|Get)\s*<",
+            unit,
+        ):
             return True
         if not unit and re.fullmatch(r"\w*(?:Local|LocalTensor|Ub|UB)\d*", a):
             return True
     return False
 
 
-_AT_OFFSET = re.compile(r"at (?:UB|L1|L0A|L0B|L0C|BT) offset (\d+)[^;]*?;\s*(?:UB|L1|L0A|L0B|L0C|BT) has (\d+) bytes")
+_AT_OFFSET = re.compile(
+    r"at (?:UB|L1|L0A|L0B|L0C|BT) offset (\d+)[^;]*?;\s*(?:UB|L1|L0A|L0B|L0C|BT) has (\d+) bytes"
+)
 
 
 def _outside_memory(message: str) -> bool:
@@ -198,8 +237,10 @@ def _outside_memory(message: str) -> bool:
 
 
 _CONFLICT = re.compile(r"deduced conflicting types for parameter '\w+' \('([^']+)' (?:and|vs\.) '([^']+)'\)")
-_CONVERSION = re.compile(r"(?:no known conversion for argument \d+|cannot convert) from '[^']*?Tensor<([^<>']+)>[^']*' "
-                         r"to '[^']*?Tensor<([^<>']+)>")
+_CONVERSION = re.compile(
+    r"(?:no known conversion for argument \d+|cannot convert) from '[^']*?Tensor<([^<>']+)>[^']*' "
+    r"to '[^']*?Tensor<([^<>']+)>"
+)
 
 
 def _dtype_mismatch(message: str, notes: str) -> bool:

@@ -34,18 +34,27 @@ class CodeContext:
     function_lines: tuple[int, int] | None = None
     class_name: str | None = None
     members: list[Member] = field(default_factory=list)
-    calls: list[str] = field(default_factory=list)  # callee texts on the line, resolved to the catalog where known
+    calls: list[str] = field(
+        default_factory=list
+    )  # callee texts on the line, resolved to the catalog where known
 
     def numbered(self) -> str:
         width = len(str(self.window[-1][0])) if self.window else 1
         return "\n".join(f"{'>' if n == self.line else ' '} {n:>{width}} | {t}" for n, t in self.window)
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "code_line": self.code_line,
-                "window": [{"line": n, "text": t} for n, t in self.window], "function": self.function,
-                "function_signature": self.function_signature,
-                "function_lines": list(self.function_lines) if self.function_lines else None,
-                "class": self.class_name, "members": [m.to_json() for m in self.members], "calls": self.calls}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "code_line": self.code_line,
+            "window": [{"line": n, "text": t} for n, t in self.window],
+            "function": self.function,
+            "function_signature": self.function_signature,
+            "function_lines": list(self.function_lines) if self.function_lines else None,
+            "class": self.class_name,
+            "members": [m.to_json() for m in self.members],
+            "calls": self.calls,
+        }
 
 
 def _enclosing(pf: ParsedFile, line: int) -> Function | None:
@@ -57,8 +66,14 @@ def _enclosing(pf: ParsedFile, line: int) -> Function | None:
     return best
 
 
-def code_context(text: str, path: str, line: int, catalog: Catalog | None = None, radius: int = 4,
-                 parsed: ParsedFile | None = None) -> CodeContext:
+def code_context(
+    text: str,
+    path: str,
+    line: int,
+    catalog: Catalog | None = None,
+    radius: int = 4,
+    parsed: ParsedFile | None = None,
+) -> CodeContext:
     """The context of `line` (1-based) in `text`; a line outside the text gives an empty context."""
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
@@ -69,7 +84,9 @@ def code_context(text: str, path: str, line: int, catalog: Catalog | None = None
     fn = _enclosing(pf, line)
     if fn is None:
         return ctx
-    ctx.function = fn.qualified if "::" in fn.qualified or not fn.class_name else f"{fn.class_name}::{fn.qualified}"
+    ctx.function = (
+        fn.qualified if "::" in fn.qualified or not fn.class_name else f"{fn.class_name}::{fn.qualified}"
+    )
     ctx.function_lines = (fn.node.start_point[0] + 1, fn.node.end_point[0] + 1)
     params = ", ".join(f"{p.type_text} {p.name}".strip() for p in fn.params)
     ctx.function_signature = f"{fn.return_type} {ctx.function}({params})".strip()
@@ -84,6 +101,9 @@ def code_context(text: str, path: str, line: int, catalog: Catalog | None = None
                 seen.add(name)
                 ctx.members.append(Member(name, decl.type_text, decl.node.start_point[0] + 1))
     for c in calls(pf, catalog):
-        if c.node.start_point[0] + 1 <= line <= c.node.end_point[0] + 1 and c.name_node.start_point[0] + 1 == line:
+        if (
+            c.node.start_point[0] + 1 <= line <= c.node.end_point[0] + 1
+            and c.name_node.start_point[0] + 1 == line
+        ):
             ctx.calls.append(c.resolved or c.text)
     return ctx

@@ -51,8 +51,12 @@ NEAR = 0.9
 SPLITS = ("train", "validation", "test")
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")
 RANK = {"correct": 2, "wrong_numbers": 1, "does_not_compile": 0}
-_TIER = {"wrong_answer": "wrong_numbers", "no_work": "wrong_numbers", "compile_error": "does_not_compile",
-         "parse_error": "does_not_compile"}
+_TIER = {
+    "wrong_answer": "wrong_numbers",
+    "no_work": "wrong_numbers",
+    "compile_error": "does_not_compile",
+    "parse_error": "does_not_compile",
+}
 
 
 def tier_of(status: str) -> str | None:
@@ -75,7 +79,7 @@ class DatasetReport:
 
 def _shingles(text: str, k: int = 5) -> set[int]:
     toks = _TOKEN.findall(re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S))
-    return {hash(tuple(toks[i:i + k])) for i in range(max(1, len(toks) - k + 1))}
+    return {hash(tuple(toks[i : i + k])) for i in range(max(1, len(toks) - k + 1))}
 
 
 def dedupe(records: Sequence[dict[str, Any]], near: float = NEAR) -> tuple[list[dict[str, Any]], int, int]:
@@ -117,17 +121,23 @@ def assign_splits(ops: Iterable[str], fractions: tuple[float, float] = (0.8, 0.9
 
 def _reasoning(r: Mapping[str, Any], title: str) -> list[str]:
     where = f"line {r['line']}" if r.get("line") else "the kernel"
-    return [f"This is a {title.lower()} error at {where}.", str(r["explanation"]),
-            "The fix restores what the kernel needs there and changes nothing else."]
+    return [
+        f"This is a {title.lower()} error at {where}.",
+        str(r["explanation"]),
+        "The fix restores what the kernel needs there and changes nothing else.",
+    ]
 
 
-def _prompt(r: Mapping[str, Any], settings: Settings, catalog: Catalog, classifier: Classifier) -> list[dict[str, str]]:
+def _prompt(
+    r: Mapping[str, Any], settings: Settings, catalog: Catalog, classifier: Classifier
+) -> list[dict[str, str]]:
     block = ErrorBlock.from_json(r["primary"])
     path = r["kernel_file"]
     if block.file and Path(block.file).name == Path(path).name:
         block.file = path  # the prompt names the file as the task's layout does, not where it was run
-    report = build_report(block, r["mutant_text"], path, settings, catalog=catalog, classifier=classifier,
-                          use_store=False)
+    report = build_report(
+        block, r["mutant_text"], path, settings, catalog=catalog, classifier=classifier, use_store=False
+    )
     return repair_messages(report.markdown(), r["mutant_text"], path)
 
 
@@ -137,12 +147,16 @@ def licence_of(suite: Path) -> str:
         for name in ("LICENSE", "LICENSE.txt", "LICENSE.md", "COPYING"):
             f = base / name
             if f.is_file():
-                first = next((ln.strip() for ln in f.read_text(errors="replace").splitlines() if ln.strip()), "")
+                first = next(
+                    (ln.strip() for ln in f.read_text(errors="replace").splitlines() if ln.strip()), ""
+                )
                 return f"{first} ({f})"
     if Path(__file__).resolve().parents[1] in suite.resolve().parents:
         return "Apache-2.0 (akgen-lsp's bundled suite)"
-    return ("no licence file found: derived data may not be redistributable; ask the authors before publishing it "
-            "(NPUKernelBench has no licence file)")
+    return (
+        "no licence file found: derived data may not be redistributable; ask the authors before publishing it "
+        "(NPUKernelBench has no licence file)"
+    )
 
 
 def _tool_versions() -> dict[str, Any]:
@@ -154,12 +168,23 @@ def _tool_versions() -> dict[str, Any]:
         cxx = compiler_id(find_cxx())
     except Exception as exc:  # no compiler: the manifest says so rather than failing the write
         cxx = f"unknown ({exc})"
-    return {"akgen": version, "python": sys.version.split()[0], "platform": platform.platform(), "cxx": cxx,
-            "sim_headers": headers_hash(), "taxonomy": load_taxonomy().version}
+    return {
+        "akgen": version,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cxx": cxx,
+        "sim_headers": headers_hash(),
+        "taxonomy": load_taxonomy().version,
+    }
 
 
-def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping[str, Any],
-                  settings: Settings | None = None, store: RepairStore | None = None) -> DatasetReport:
+def build_dataset(
+    records: Sequence[dict[str, Any]],
+    out: Path,
+    options: Mapping[str, Any],
+    settings: Settings | None = None,
+    store: RepairStore | None = None,
+) -> DatasetReport:
     """Write sft/, dpo/, repairs.jsonl and manifest.json under `out` from the records of `run_synthesis` (reading
     each mutant's text from its file). Returns the counts."""
     settings = settings or defaults()
@@ -167,7 +192,9 @@ def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping
     classifier = Classifier(catalog, str(settings["cann.version"]))
     tax = load_taxonomy()
     kept = []
-    for r in sorted((r for r in records if r.get("kept") and r.get("primary")), key=lambda r: (r["source"], r["id"])):
+    for r in sorted(
+        (r for r in records if r.get("kept") and r.get("primary")), key=lambda r: (r["source"], r["id"])
+    ):
         p = Path(r["mutant_path"])
         if not p.is_file() or not Path(r["source_path"]).is_file():
             continue  # a mutant or its source removed since the run: nothing to write for it
@@ -178,8 +205,10 @@ def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping
     rep = DatasetReport(dropped_exact=exact, dropped_near=close)
     for kind in ("sft", "dpo"):
         (out / kind).mkdir(parents=True, exist_ok=True)
-    files = {s: {kind: (out / kind / f"{s}.jsonl").open("w", encoding="utf-8") for kind in ("sft", "dpo")}
-             for s in SPLITS}
+    files = {
+        s: {kind: (out / kind / f"{s}.jsonl").open("w", encoding="utf-8") for kind in ("sft", "dpo")}
+        for s in SPLITS
+    }
     repairs = (out / "repairs.jsonl").open("w", encoding="utf-8")
     provenance = []
     counts: dict[str, Counter[str]] = {s: Counter() for s in SPLITS}
@@ -188,33 +217,68 @@ def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping
         for r in unique:
             by_source[r["source"]].append(r)
         for src, rows in by_source.items():
-            original = originals.setdefault(src, Path(rows[0]["source_path"]).read_text(encoding="utf-8",
-                                                                                      errors="replace"))
+            original = originals.setdefault(
+                src, Path(rows[0]["source_path"]).read_text(encoding="utf-8", errors="replace")
+            )
             for r in rows:
                 split = split_of[r["op"]]
                 cls = r["injected_class"]
                 title = tax.classes[cls].title if cls in tax.classes else cls
                 prompt = _prompt(r, settings, catalog, classifier)
                 answer = repair_answer(_reasoning(r, title), original)
-                meta = {"id": r["id"], "task": r["task"], "op": r["op"], "source": src, "split": split,
-                        "operator": r["operator"], "injected_class": cls, "classified_as": r.get("classified_as"),
-                        "status": r["status"], "failed_by": r["failed_by"]}
-                files[split]["sft"].write(json.dumps({"messages": [*prompt, {"role": "assistant", "content": answer}],
-                                                      "meta": meta}, ensure_ascii=False) + "\n")
+                meta = {
+                    "id": r["id"],
+                    "task": r["task"],
+                    "op": r["op"],
+                    "source": src,
+                    "split": split,
+                    "operator": r["operator"],
+                    "injected_class": cls,
+                    "classified_as": r.get("classified_as"),
+                    "status": r["status"],
+                    "failed_by": r["failed_by"],
+                }
+                files[split]["sft"].write(
+                    json.dumps(
+                        {"messages": [*prompt, {"role": "assistant", "content": answer}], "meta": meta},
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 counts[split]["sft"] += 1
-                repairs.write(json.dumps({"signature": r["primary"]["signature"], "error_class": cls,
-                                          "message": r["primary"]["message"], "before": r["mutant_text"],
-                                          "after": original, "diff": unified_diff(r["mutant_text"], original, r["kernel_file"]),
-                                          "task": r["task"],
-                                          "provenance": "synthesized", "mutation": r["operator"]},
-                                         ensure_ascii=False) + "\n")
+                repairs.write(
+                    json.dumps(
+                        {
+                            "signature": r["primary"]["signature"],
+                            "error_class": cls,
+                            "message": r["primary"]["message"],
+                            "before": r["mutant_text"],
+                            "after": original,
+                            "diff": unified_diff(r["mutant_text"], original, r["kernel_file"]),
+                            "task": r["task"],
+                            "provenance": "synthesized",
+                            "mutation": r["operator"],
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 if store is not None:
-                    store.add(r["primary"]["signature"], r["mutant_text"], original, error_class=cls,
-                              message=r["primary"]["message"], task=r["task"], model="synthesized",
-                              provenance="synthesized", path=r["kernel_file"])
+                    store.add(
+                        r["primary"]["signature"],
+                        r["mutant_text"],
+                        original,
+                        error_class=cls,
+                        message=r["primary"]["message"],
+                        task=r["task"],
+                        model="synthesized",
+                        provenance="synthesized",
+                        path=r["kernel_file"],
+                    )
                 for pair in _pairs(r, rows, original, prompt):
-                    files[split]["dpo"].write(json.dumps({**pair, "meta": {**meta, **pair["meta"]}},
-                                                         ensure_ascii=False) + "\n")
+                    files[split]["dpo"].write(
+                        json.dumps({**pair, "meta": {**meta, **pair["meta"]}}, ensure_ascii=False) + "\n"
+                    )
                     counts[split]["dpo"] += 1
                 provenance.append(meta)
     finally:
@@ -225,18 +289,30 @@ def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping
     rep.samples = sum(c["sft"] for c in counts.values())
     rep.dpo_pairs = sum(c["dpo"] for c in counts.values())
     rep.splits = {s: dict(c) for s, c in counts.items()}
-    rep.files = [str(out / k / f"{s}.jsonl") for s in SPLITS for k in ("sft", "dpo")] + [str(out / "repairs.jsonl")]
+    rep.files = [str(out / k / f"{s}.jsonl") for s in SPLITS for k in ("sft", "dpo")] + [
+        str(out / "repairs.jsonl")
+    ]
     suites = sorted({r["suite"] for r in records})
     manifest = {
-        "format": "akgen-errors-dataset", "version": 1, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "tools": _tool_versions(), "options": dict(options),
+        "format": "akgen-errors-dataset",
+        "version": 1,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "tools": _tool_versions(),
+        "options": dict(options),
         "sources": [{"path": s, "licence": licence_of(Path(s))} for s in suites],
-        "counts": {"mutants": len(records), "kept": sum(1 for r in records if r.get("kept")),
-                   "after_dedupe": len(unique), "dropped_exact": exact, "dropped_near": close,
-                   "samples": rep.samples, "dpo_pairs": rep.dpo_pairs, "splits": rep.splits,
-                   "per_operator": dict(Counter(r["operator"] for r in unique)),
-                   "per_class": dict(Counter(r["injected_class"] for r in unique)),
-                   "per_status": dict(Counter(r["status"] for r in unique))},
+        "counts": {
+            "mutants": len(records),
+            "kept": sum(1 for r in records if r.get("kept")),
+            "after_dedupe": len(unique),
+            "dropped_exact": exact,
+            "dropped_near": close,
+            "samples": rep.samples,
+            "dpo_pairs": rep.dpo_pairs,
+            "splits": rep.splits,
+            "per_operator": dict(Counter(r["operator"] for r in unique)),
+            "per_class": dict(Counter(r["injected_class"] for r in unique)),
+            "per_status": dict(Counter(r["status"] for r in unique)),
+        },
         "splits": {op: s for op, s in sorted(split_of.items())},
         "samples": provenance,
     }
@@ -244,20 +320,29 @@ def build_dataset(records: Sequence[dict[str, Any]], out: Path, options: Mapping
     return rep
 
 
-def _pairs(r: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], original: str,
-           prompt: list[dict[str, str]]) -> list[dict[str, Any]]:
+def _pairs(
+    r: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], original: str, prompt: list[dict[str, str]]
+) -> list[dict[str, Any]]:
     """The preference pairs of one broken kernel's prompt (see the module docstring)."""
     tiers: dict[str, Mapping[str, Any] | None] = {"wrong_numbers": None, "does_not_compile": None}
     for other in rows:
         t = _TIER.get(str(other["status"]))
-        if other["id"] != r["id"] and t and tiers[t] is None and (other.get("failed_by") or "").startswith("sim"):
+        if (
+            other["id"] != r["id"]
+            and t
+            and tiers[t] is None
+            and (other.get("failed_by") or "").startswith("sim")
+        ):
             tiers[t] = other
     out = []
 
     def pair(chosen: str, c_rank: str, rejected: str, r_rank: str, rejected_id: str | None) -> dict[str, Any]:
-        return {"prompt": prompt, "chosen": [{"role": "assistant", "content": code_answer(chosen)}],
-                "rejected": [{"role": "assistant", "content": code_answer(rejected)}],
-                "meta": {"chosen_rank": c_rank, "rejected_rank": r_rank, "rejected_mutant": rejected_id}}
+        return {
+            "prompt": prompt,
+            "chosen": [{"role": "assistant", "content": code_answer(chosen)}],
+            "rejected": [{"role": "assistant", "content": code_answer(rejected)}],
+            "meta": {"chosen_rank": c_rank, "rejected_rank": r_rank, "rejected_mutant": rejected_id},
+        }
 
     wrong, broken = tiers["wrong_numbers"], tiers["does_not_compile"]
     if wrong is not None:
@@ -265,5 +350,9 @@ def _pairs(r: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], original: st
     if broken is not None:
         out.append(pair(original, "correct", broken["mutant_text"], "does_not_compile", broken["id"]))
     if wrong is not None and broken is not None:
-        out.append(pair(wrong["mutant_text"], "wrong_numbers", broken["mutant_text"], "does_not_compile", broken["id"]))
+        out.append(
+            pair(
+                wrong["mutant_text"], "wrong_numbers", broken["mutant_text"], "does_not_compile", broken["id"]
+            )
+        )
     return out

@@ -26,7 +26,9 @@ def distribution(blocks: Iterable[ErrorBlock], taxonomy: Taxonomy | None = None)
     tax = taxonomy or load_taxonomy()
     per_class: Counter[str] = Counter()
     occurrences = 0
-    by: dict[str, defaultdict[str, Counter[str]]] = {k: defaultdict(Counter) for k in ("tool", "task", "level", "model")}
+    by: dict[str, defaultdict[str, Counter[str]]] = {
+        k: defaultdict(Counter) for k in ("tool", "task", "level", "model")
+    }
     sigs: dict[str, Counter[str]] = defaultdict(Counter)
     example: dict[tuple[str, str], ErrorBlock] = {}
     n = 0
@@ -48,18 +50,42 @@ def distribution(blocks: Iterable[ErrorBlock], taxonomy: Taxonomy | None = None)
     for c in order + [c for c in per_class if c not in tax.classes]:
         info = tax.classes.get(c)
         count = per_class.get(c, 0)
-        classes.append({"class": c, "title": info.title if info else c, "count": count,
-                        "share": round(count / n, 4) if n else 0.0,
-                        "kernel_share": round(count / kernel, 4) if kernel and info and info.kernel_error else None})
+        classes.append(
+            {
+                "class": c,
+                "title": info.title if info else c,
+                "count": count,
+                "share": round(count / n, 4) if n else 0.0,
+                "kernel_share": round(count / kernel, 4) if kernel and info and info.kernel_error else None,
+            }
+        )
     top = {}
     for c, counter in sigs.items():
         rows = []
         for sig, count in counter.most_common(TOP_SIGNATURES):
             ex = example[(c, sig)]
-            rows.append({"signature": sig, "count": count, "example": {"message": ex.message, "where": ex.where,
-                                                                        "tool": ex.tool,
-                                                                        "task": ex.origin.get("task")}})
+            rows.append(
+                {
+                    "signature": sig,
+                    "count": count,
+                    "example": {
+                        "message": ex.message,
+                        "where": ex.where,
+                        "tool": ex.tool,
+                        "task": ex.origin.get("task"),
+                    },
+                }
+            )
         top[c] = rows
-    return {"taxonomy_version": tax.version, "blocks": n, "occurrences": occurrences, "kernel_errors": kernel,
-            "classes": classes, "by_tool": _nested(by["tool"]), "by_task": _nested(by["task"]),
-            "by_level": _nested(by["level"]), "by_model": _nested(by["model"]), "top_signatures": top}
+    return {
+        "taxonomy_version": tax.version,
+        "blocks": n,
+        "occurrences": occurrences,
+        "kernel_errors": kernel,
+        "classes": classes,
+        "by_tool": _nested(by["tool"]),
+        "by_task": _nested(by["task"]),
+        "by_level": _nested(by["level"]),
+        "by_model": _nested(by["model"]),
+        "top_signatures": top,
+    }

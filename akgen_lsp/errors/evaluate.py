@@ -26,26 +26,40 @@ def confusion(blocks: Iterable[ErrorBlock]) -> dict[str, Any]:
         matrix[b.label][pred] += 1
         predicted[pred] += 1
         if pred != b.label and len(mistakes[(b.label, pred)]) < 3:
-            mistakes[(b.label, pred)].append({"message": b.message[:200], "where": b.where, "tool": b.tool,
-                                              "origin": {k: b.origin.get(k) for k in ("mutation", "log", "task")
-                                                         if b.origin.get(k)}})
+            mistakes[(b.label, pred)].append(
+                {
+                    "message": b.message[:200],
+                    "where": b.where,
+                    "tool": b.tool,
+                    "origin": {k: b.origin.get(k) for k in ("mutation", "log", "task") if b.origin.get(k)},
+                }
+            )
     labels = sorted(set(matrix) | set(predicted), key=lambda c: (-sum(matrix[c].values()), c))
     per_class = {}
     for lab in labels:
         total = sum(matrix[lab].values())
         hits = matrix[lab][lab]
-        per_class[lab] = {"n": total, "recall": round(hits / total, 4) if total else None,
-                          "precision": round(hits / predicted[lab], 4) if predicted[lab] else None}
-    return {"n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None, "labels": labels,
-            "matrix": {lab: dict(matrix[lab]) for lab in labels if matrix[lab]}, "per_class": per_class,
-            "mistakes": [{"label": a, "predicted": p, "examples": ex} for (a, p), ex in mistakes.items()]}
+        per_class[lab] = {
+            "n": total,
+            "recall": round(hits / total, 4) if total else None,
+            "precision": round(hits / predicted[lab], 4) if predicted[lab] else None,
+        }
+    return {
+        "n": n,
+        "correct": correct,
+        "accuracy": round(correct / n, 4) if n else None,
+        "labels": labels,
+        "matrix": {lab: dict(matrix[lab]) for lab in labels if matrix[lab]},
+        "per_class": per_class,
+        "mistakes": [{"label": a, "predicted": p, "examples": ex} for (a, p), ex in mistakes.items()],
+    }
 
 
 def render_confusion(result: dict[str, Any]) -> str:
     """The confusion matrix as text (rows: the known class, columns: the predicted one)."""
     labels = result["labels"]
     if not labels:
-        return "no labelled blocks (a block's \"label\" is its known class)"
+        return 'no labelled blocks (a block\'s "label" is its known class)'
     short = {lab: lab[:10] for lab in labels}
     width = max(len(lab) for lab in labels)
     head = " " * (width + 2) + " ".join(f"{short[lab]:>10}" for lab in labels) + "      n  recall"

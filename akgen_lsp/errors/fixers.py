@@ -70,8 +70,9 @@ class CandidateEdit:
 class Fixer(Protocol):
     name: str
 
-    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
-                   k: int) -> list[CandidateEdit]: ...
+    def candidates(
+        self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings, k: int
+    ) -> list[CandidateEdit]: ...
 
 
 _SUGGESTION = re.compile(r"['\u2018](\w+)['\u2019].*?did you mean ['\u2018](\w+)['\u2019]")
@@ -88,9 +89,13 @@ def fixit_edit(finding: Finding, text: str) -> Edit | None:
     if not 1 <= line <= len(lines):
         return None
     src = lines[line - 1]
-    starts = [i for i in range(len(src)) if src.startswith(wrong, i)
-              and (i == 0 or not (src[i - 1].isalnum() or src[i - 1] == "_"))
-              and (i + len(wrong) == len(src) or not (src[i + len(wrong)].isalnum() or src[i + len(wrong)] == "_"))]
+    starts = [
+        i
+        for i in range(len(src))
+        if src.startswith(wrong, i)
+        and (i == 0 or not (src[i - 1].isalnum() or src[i - 1] == "_"))
+        and (i + len(wrong) == len(src) or not (src[i + len(wrong)].isalnum() or src[i + len(wrong)] == "_"))
+    ]
     if not starts:
         return None
     col = min(starts, key=lambda i: abs(i + 1 - finding.span.column)) + 1
@@ -102,11 +107,13 @@ class FindingFixer:
 
     name = "deterministic"
 
-    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
-                   k: int) -> list[CandidateEdit]:
+    def candidates(
+        self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings, k: int
+    ) -> list[CandidateEdit]:
         errors = [f for f in findings if f.severity is Severity.ERROR]
-        ordered = [(fx, f) for f in errors for fx in f.fixes if fx.safe] + \
-                  [(fx, f) for f in errors for fx in f.fixes if not fx.safe]
+        ordered = [(fx, f) for f in errors for fx in f.fixes if fx.safe] + [
+            (fx, f) for f in errors for fx in f.fixes if not fx.safe
+        ]
         out: list[CandidateEdit] = []
         seen = {broken.text}
         for fx, _f in ordered:
@@ -120,14 +127,27 @@ class FindingFixer:
                 new = apply_edits(broken.text, [edit])
                 if new not in seen:
                     seen.add(new)
-                    out.append(CandidateEdit(new, f"Rename to '{edit.new_text}' (the compiler's suggestion)",
-                                             self.name))
+                    out.append(
+                        CandidateEdit(
+                            new, f"Rename to '{edit.new_text}' (the compiler's suggestion)", self.name
+                        )
+                    )
         return out[:k]
 
 
 # the settings that make one backend (`make_backend`): kernels whose routed settings agree on them share it
-_BACKEND_KEYS = ("model.backend", "model.path", "model.endpoint", "model.name", "model.n_ctx", "model.n_threads",
-                 "model.n_gpu_layers", "model.device", "model.api_key_env", "model.timeout_s")
+_BACKEND_KEYS = (
+    "model.backend",
+    "model.path",
+    "model.endpoint",
+    "model.name",
+    "model.n_ctx",
+    "model.n_threads",
+    "model.n_gpu_layers",
+    "model.device",
+    "model.api_key_env",
+    "model.timeout_s",
+)
 
 
 class ModelFixer:
@@ -137,8 +157,12 @@ class ModelFixer:
 
     name = "model"
 
-    def __init__(self, grammar: str | Callable[[BrokenKernel], str] | None = None,
-                 max_tokens: int | None = None, workspace: Path | None = None) -> None:
+    def __init__(
+        self,
+        grammar: str | Callable[[BrokenKernel], str] | None = None,
+        max_tokens: int | None = None,
+        workspace: Path | None = None,
+    ) -> None:
         self.grammar = grammar  # a GBNF grammar, or one per broken kernel
         self.max_tokens = max_tokens
         self.workspace = workspace  # where routing looks for models/ when no akgen.toml configured it
@@ -169,8 +193,11 @@ class ModelFixer:
         if backend is None:
             backend = make_backend(settings, spec.context if spec.known else None)
             if backend is None:
-                raise BackendError("the model fixer needs a model: set model.backend and model.path (or "
-                                   "model.endpoint); see models/README.md", "config")
+                raise BackendError(
+                    "the model fixer needs a model: set model.backend and model.path (or "
+                    "model.endpoint); see models/README.md",
+                    "config",
+                )
             await backend.load()
             self._backends[key] = backend
         return backend
@@ -182,25 +209,38 @@ class ModelFixer:
         routed = resolve_model_path(routed, workspace)
         return routed, registry.for_model(routed["model.name"], routed["model.path"]), note
 
-    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
-                   k: int) -> list[CandidateEdit]:
+    def candidates(
+        self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings, k: int
+    ) -> list[CandidateEdit]:
         item: Finding | ErrorBlock | None = broken.primary or next(
-            (f for f in findings if f.severity is Severity.ERROR), None)
+            (f for f in findings if f.severity is Severity.ERROR), None
+        )
         if item is None:
             return []
         routed, spec, _note = self.routed(settings)
         report = build_report(item, broken.text, broken.path, settings, use_store=False)
         messages = repair_messages(report.markdown(), broken.text, broken.path)
         template = spec.chat_template if spec.known else "qwen3"
-        prompt = Prompt(render_chat(messages, template=template, think=False), messages=tuple(messages), kind="chat",
-                        think=False)
+        prompt = Prompt(
+            render_chat(messages, template=template, think=False),
+            messages=tuple(messages),
+            kind="chat",
+            think=False,
+        )
         grammar = self.grammar(broken) if callable(self.grammar) else self.grammar
         if self._loop is None:
             self._loop = asyncio.new_event_loop()
         return self._loop.run_until_complete(self._ask(prompt, routed, spec, k, broken.text, grammar))
 
-    async def _ask(self, prompt: Prompt, settings: Settings, spec: ModelSpec, k: int, broken_text: str,
-                   grammar: str | None) -> list[CandidateEdit]:
+    async def _ask(
+        self,
+        prompt: Prompt,
+        settings: Settings,
+        spec: ModelSpec,
+        k: int,
+        broken_text: str,
+        grammar: str | None,
+    ) -> list[CandidateEdit]:
         backend = await self._backend(settings, spec)
         out: list[CandidateEdit] = []
         for i in range(k):
@@ -209,10 +249,14 @@ class ModelFixer:
             default = max(1024, len(prompt.text) // 2)
             if settings["model.backend"] != "openai":
                 default = min(default, max(256, int(settings["model.n_ctx"]) // 2))
-            params = GenParams(max_tokens=self.max_tokens or default,
-                               temperature=float(settings["model.temperature"]), top_p=float(settings["model.top_p"]),
-                               seed=1234 + i, timeout_s=float(settings["model.timeout_s"]) * 8,
-                               grammar=grammar)
+            params = GenParams(
+                max_tokens=self.max_tokens or default,
+                temperature=float(settings["model.temperature"]),
+                top_p=float(settings["model.top_p"]),
+                seed=1234 + i,
+                timeout_s=float(settings["model.timeout_s"]) * 8,
+                grammar=grammar,
+            )
             gen = backend.stream(prompt, params)
             try:
                 answer = await asyncio.wait_for(gen.text(), params.timeout_s)

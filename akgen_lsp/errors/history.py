@@ -45,13 +45,17 @@ def history_records(run: Path, out: Path, classifier: Classifier | None = None) 
     summary_path = run / "summary.json"
     results = run / "results.jsonl"
     if not results.is_file() or not summary_path.is_file():
-        raise HistoryError(f"{run} is not a bench run folder (results.jsonl and summary.json); give the --out of "
-                           "`akgen bench run --candidates DIR`")
+        raise HistoryError(
+            f"{run} is not a bench run folder (results.jsonl and summary.json); give the --out of "
+            "`akgen bench run --candidates DIR`"
+        )
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     cands_dir = Path(str(summary.get("candidates_from", "")))
     if not cands_dir.is_dir():
-        raise HistoryError(f"{run}: its candidates folder {cands_dir} is gone (summary.json candidates_from); the "
-                           "kernels' text is needed for the repairs")
+        raise HistoryError(
+            f"{run}: its candidates folder {cands_dir} is gone (summary.json candidates_from); the "
+            "kernels' text is needed for the repairs"
+        )
     try:
         tasks = {t.id: t for t in discover_tasks(Path(str(summary.get("suite", ""))))}
     except TaskError as exc:
@@ -71,15 +75,28 @@ def history_records(run: Path, out: Path, classifier: Classifier | None = None) 
             rec = samples[s]
             if rec.get("status") == "pass" or texts.get(s) is None:
                 continue
-            later = next((p for p in order[i + 1:] if samples[p].get("status") == "pass" and texts.get(p)), None)
+            later = next(
+                (p for p in order[i + 1 :] if samples[p].get("status") == "pass" and texts.get(p)), None
+            )
             if later is None:
                 continue
-            out_records.append(_record(task, rec, s, later, str(texts[s]), str(texts[later]), run, out, classifier))
+            out_records.append(
+                _record(task, rec, s, later, str(texts[s]), str(texts[later]), run, out, classifier)
+            )
     return out_records
 
 
-def _record(task: Task, rec: dict[str, Any], s: int, p: int, broken: str, fixed: str, run: Path, out: Path,
-            classifier: Classifier) -> dict[str, Any]:
+def _record(
+    task: Task,
+    rec: dict[str, Any],
+    s: int,
+    p: int,
+    broken: str,
+    fixed: str,
+    run: Path,
+    out: Path,
+    classifier: Classifier,
+) -> dict[str, Any]:
     rid = hashlib.sha1(f"history\0{run}\0{task.id}\0{s}\0{p}".encode()).hexdigest()[:16]
     folder = out / "history" / rid
     (folder / "broken" / "op_kernel").mkdir(parents=True, exist_ok=True)
@@ -92,14 +109,32 @@ def _record(task: Task, rec: dict[str, Any], s: int, p: int, broken: str, fixed:
     primary = blocks[0] if blocks else None
     cls = primary.error_class if primary else "harness"
     return {
-        "task": task.id, "sample": s, "mode": rec.get("mode", "static"), "id": rid, "source": f"history:{task.id}#{p}",
-        "suite": str(task.root.parents[2]), "op": task.op, "level": task.level_number,
-        "kernel_file": f"op_kernel/{name}", "mutant_path": str(folder / "broken" / "op_kernel" / name),
-        "source_path": str(folder / "fixed" / "op_kernel" / name), "operator": "history", "injected_class": cls,
-        "observable": False, "description": f"sample {s} failed ({rec.get('status')}); sample {p} of the same task "
-        "passes", "explanation": (f"{primary.message}" if primary else "the kernel fails") + f". Sample {p} of the "
-        "same task fixes it.", "line": primary.line if primary else None, "status": rec.get("status"),
-        "failed_by": "sim", "kept": primary is not None and cls != "harness", "findings": rec.get("findings") or [], "lint": [],
-        "blocks": [b.to_json() for b in blocks], "primary": primary.to_json() if primary else None,
-        "classified_as": cls, "diff": unified_diff(fixed, broken, f"op_kernel/{name}"), "provenance": "history",
+        "task": task.id,
+        "sample": s,
+        "mode": rec.get("mode", "static"),
+        "id": rid,
+        "source": f"history:{task.id}#{p}",
+        "suite": str(task.root.parents[2]),
+        "op": task.op,
+        "level": task.level_number,
+        "kernel_file": f"op_kernel/{name}",
+        "mutant_path": str(folder / "broken" / "op_kernel" / name),
+        "source_path": str(folder / "fixed" / "op_kernel" / name),
+        "operator": "history",
+        "injected_class": cls,
+        "observable": False,
+        "description": f"sample {s} failed ({rec.get('status')}); sample {p} of the same task passes",
+        "explanation": (f"{primary.message}" if primary else "the kernel fails") + f". Sample {p} of the "
+        "same task fixes it.",
+        "line": primary.line if primary else None,
+        "status": rec.get("status"),
+        "failed_by": "sim",
+        "kept": primary is not None and cls != "harness",
+        "findings": rec.get("findings") or [],
+        "lint": [],
+        "blocks": [b.to_json() for b in blocks],
+        "primary": primary.to_json() if primary else None,
+        "classified_as": cls,
+        "diff": unified_diff(fixed, broken, f"op_kernel/{name}"),
+        "provenance": "history",
     }

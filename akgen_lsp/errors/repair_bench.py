@@ -39,8 +39,11 @@ class CorpusError(ValueError):
 
 
 def _lint_keys(text: str, path: str, settings: Settings) -> set[tuple[str, str]]:
-    return {(f.code, f.message) for f in lint_text(text, path, settings, load_catalog())
-            if f.severity is Severity.ERROR}
+    return {
+        (f.code, f.message)
+        for f in lint_text(text, path, settings, load_catalog())
+        if f.severity is Severity.ERROR
+    }
 
 
 def load_corpus(corpus: Path, split: str = "test", settings: Settings | None = None) -> list[BrokenKernel]:
@@ -48,12 +51,16 @@ def load_corpus(corpus: Path, split: str = "test", settings: Settings | None = N
     settings = settings or defaults()
     manifest_path = corpus / "manifest.json"
     if not manifest_path.is_file():
-        raise CorpusError(f"{corpus} has no manifest.json: give the --out folder of `akgen errors synthesize`")
+        raise CorpusError(
+            f"{corpus} has no manifest.json: give the --out folder of `akgen errors synthesize`"
+        )
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     ids = {s["id"] for s in manifest.get("samples", ()) if split == "all" or s.get("split") == split}
     if not ids:
-        raise CorpusError(f"{corpus}: no sample in the {split!r} split (splits: "
-                          f"{sorted({s.get('split') for s in manifest.get('samples', ())})})")
+        raise CorpusError(
+            f"{corpus}: no sample in the {split!r} split (splits: "
+            f"{sorted({s.get('split') for s in manifest.get('samples', ())})})"
+        )
     out = []
     originals: dict[str, frozenset[tuple[str, str]]] = {}
     for r in ResultStore(corpus / "mutants.jsonl").load():
@@ -68,10 +75,21 @@ def load_corpus(corpus: Path, split: str = "test", settings: Settings | None = N
             originals[src] = frozenset(_lint_keys(text, r["kernel_file"], settings))
         task_root = Path(r["suite"]) / r["task"]
         host = Path(src).parent.parent / "op_host"
-        out.append(BrokenKernel(r["id"], r["task"], str(task_root), r["kernel_file"], file,
-                                file.read_text(encoding="utf-8", errors="replace"), host if host.is_dir() else None,
-                                r["injected_class"], ErrorBlock.from_json(r["primary"]) if r.get("primary") else None,
-                                originals[src], tuple(r.get("findings") or ())))
+        out.append(
+            BrokenKernel(
+                r["id"],
+                r["task"],
+                str(task_root),
+                r["kernel_file"],
+                file,
+                file.read_text(encoding="utf-8", errors="replace"),
+                host if host.is_dir() else None,
+                r["injected_class"],
+                ErrorBlock.from_json(r["primary"]) if r.get("primary") else None,
+                originals[src],
+                tuple(r.get("findings") or ()),
+            )
+        )
     return out
 
 
@@ -81,8 +99,15 @@ def findings_of(broken: BrokenKernel, settings: Settings) -> list[Finding]:
     run = []
     for d in broken.run_findings:
         try:
-            f = finding_from_json({**d, "path": broken.path if d.get("path") == str(broken.file) else d.get("path")
-                                   or broken.path, "line": d.get("line") or 1})
+            f = finding_from_json(
+                {
+                    **d,
+                    "path": broken.path
+                    if d.get("path") == str(broken.file)
+                    else d.get("path") or broken.path,
+                    "line": d.get("line") or 1,
+                }
+            )
         except (KeyError, ValueError, TypeError):
             continue
         if f.severity is Severity.ERROR:
@@ -99,8 +124,9 @@ class Attempt:
     records: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _verify(attempts: Sequence[Attempt], out: Path, opts: SynthOptions, settings: Settings,
-            executor: Executor) -> None:
+def _verify(
+    attempts: Sequence[Attempt], out: Path, opts: SynthOptions, settings: Settings, executor: Executor
+) -> None:
     """Run every candidate of every attempt through the bench and the linter; fills `verified` and `records`."""
     jobs: dict[str, tuple[Job, Attempt, int]] = {}
     bench = bench_settings(opts)
@@ -116,8 +142,12 @@ def _verify(attempts: Sequence[Attempt], out: Path, opts: SynthOptions, settings
             kernel = kdir / a.broken.file.name
             kernel.write_text(cand.text, encoding="utf-8")
             sample = int(hashlib.sha1(f"{a.broken.id}/{a.fixer}/{i}".encode()).hexdigest()[:9], 16)
-            job = Job(a.broken.task_root, Candidate(a.broken.task_id, sample, kernel, a.broken.host_dir,
-                                                    origin="repair"), bench, opts.timeout_s)
+            job = Job(
+                a.broken.task_root,
+                Candidate(a.broken.task_id, sample, kernel, a.broken.host_dir, origin="repair"),
+                bench,
+                opts.timeout_s,
+            )
             jobs[job.key] = (job, a, i)
 
     def on_result(job: Job, rec: dict[str, Any]) -> None:
@@ -140,31 +170,56 @@ def _summary(attempts: Iterable[Attempt], k: int) -> dict[str, Any]:
         proposed = sum(len(a.candidates) for a in items)
         verified = sum(sum(a.verified) for a in items)
         top1 = sum(1 for a in items if a.verified[:1] == [True])
-        pk = [pass_at_k(len(a.candidates), sum(a.verified), min(k, len(a.candidates))) if a.candidates else 0.0
-              for a in items]
-        return {"broken": n, "top1": round(top1 / n, 4) if n else None,
-                f"pass@{k}": round(sum(pk) / n, 4) if n else None, "repaired": sum(1 for a in items if any(a.verified)),
-                "proposed": proposed, "verified": verified, "not_verified": proposed - verified,
-                "no_candidate": sum(1 for a in items if not a.candidates), "offered_unverified": 0}
+        pk = [
+            pass_at_k(len(a.candidates), sum(a.verified), min(k, len(a.candidates))) if a.candidates else 0.0
+            for a in items
+        ]
+        return {
+            "broken": n,
+            "top1": round(top1 / n, 4) if n else None,
+            f"pass@{k}": round(sum(pk) / n, 4) if n else None,
+            "repaired": sum(1 for a in items if any(a.verified)),
+            "proposed": proposed,
+            "verified": verified,
+            "not_verified": proposed - verified,
+            "no_candidate": sum(1 for a in items if not a.candidates),
+            "offered_unverified": 0,
+        }
 
     return {cls: row(items) for cls, items in sorted(per.items(), key=lambda kv: (kv[0] != "all", kv[0]))}
 
 
-def run_repair_bench(corpus: Path, fixers: Sequence[str], samples: int = 1, split: str = "test", out: Path | None = None,
-                     jobs: int | None = None, settings: Settings | None = None, executor: Executor | None = None,
-                     fixer_objects: Mapping[str, Fixer] | None = None,
-                     progress: Callable[[str, int, int], None] | None = None,
-                     max_cases: int | None = None) -> dict[str, Any]:
+def run_repair_bench(
+    corpus: Path,
+    fixers: Sequence[str],
+    samples: int = 1,
+    split: str = "test",
+    out: Path | None = None,
+    jobs: int | None = None,
+    settings: Settings | None = None,
+    executor: Executor | None = None,
+    fixer_objects: Mapping[str, Fixer] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    max_cases: int | None = None,
+) -> dict[str, Any]:
     """Run the benchmark; returns {"split", "samples", "fixers": {name: {class: row}}, "corpus"}. Candidates run
     every case of their task unless `max_cases` says fewer."""
     settings = settings or defaults()
     out = out or corpus / "repair-bench"
     broken = load_corpus(corpus, split, settings)
-    opts = SynthOptions(sources=[], out=out, max_cases=max_cases, arch=str(settings["arch"]),
-                        cann_version=str(settings["cann.version"]), checks=str(settings["sim.checks"]))
+    opts = SynthOptions(
+        sources=[],
+        out=out,
+        max_cases=max_cases,
+        arch=str(settings["arch"]),
+        cann_version=str(settings["cann.version"]),
+        checks=str(settings["sim.checks"]),
+    )
     executor = executor or (SerialExecutor() if jobs == 1 else LocalPoolExecutor(jobs))
     objects = dict(fixer_objects or {})
-    made: dict[str, Fixer] = {}  # the fixers this run made (one each, reused by every step): closed at its end
+    made: dict[
+        str, Fixer
+    ] = {}  # the fixers this run made (one each, reused by every step): closed at its end
     results: dict[str, Any] = {}
     done: dict[str, list[Attempt]] = {}
     for name in fixers:
@@ -172,13 +227,22 @@ def run_repair_bench(corpus: Path, fixers: Sequence[str], samples: int = 1, spli
         attempts: list[Attempt] = []
         for step in chain:
             fixer = objects.get(step) or made.get(step) or made.setdefault(step, get_fixer(step))
-            todo = [b for b in broken if not (step == "model" and name == "both" and any(
-                a.broken.id == b.id and any(a.verified) for a in attempts))]
+            todo = [
+                b
+                for b in broken
+                if not (
+                    step == "model"
+                    and name == "both"
+                    and any(a.broken.id == b.id and any(a.verified) for a in attempts)
+                )
+            ]
             step_attempts = []
             for i, b in enumerate(todo):
                 if progress:
                     progress(f"{step}: proposing", i, len(todo))
-                step_attempts.append(Attempt(b, step, fixer.candidates(b, findings_of(b, settings), settings, samples)))
+                step_attempts.append(
+                    Attempt(b, step, fixer.candidates(b, findings_of(b, settings), settings, samples))
+                )
             if progress:
                 progress(f"{step}: verifying", len(todo), len(todo))
             _verify(step_attempts, out / name, opts, settings, executor)
@@ -189,13 +253,29 @@ def run_repair_bench(corpus: Path, fixers: Sequence[str], samples: int = 1, spli
         close = getattr(made_fixer, "close", None)
         if callable(close):
             close()
-    rows = [{"id": a.broken.id, "task": a.broken.task_id, "class": a.broken.error_class, "fixer": name,
-             "candidates": [{"title": c.title, "fixer": c.fixer, "verified": v, **r}
-                            for c, v, r in zip(a.candidates, a.verified, a.records, strict=True)]}
-            for name, attempts in done.items() for a in attempts]
+    rows = [
+        {
+            "id": a.broken.id,
+            "task": a.broken.task_id,
+            "class": a.broken.error_class,
+            "fixer": name,
+            "candidates": [
+                {"title": c.title, "fixer": c.fixer, "verified": v, **r}
+                for c, v, r in zip(a.candidates, a.verified, a.records, strict=True)
+            ],
+        }
+        for name, attempts in done.items()
+        for a in attempts
+    ]
     out.mkdir(parents=True, exist_ok=True)
     (out / "repair_results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return {"corpus": str(corpus), "split": split, "samples": samples, "broken": len(broken), "fixers": results}
+    return {
+        "corpus": str(corpus),
+        "split": split,
+        "samples": samples,
+        "broken": len(broken),
+        "fixers": results,
+    }
 
 
 def _merge(before: list[Attempt], after: list[Attempt]) -> list[Attempt]:

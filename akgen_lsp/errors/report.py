@@ -83,16 +83,25 @@ class DiagnosticReport:
     cann_version: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"error_class": self.error_class, "class_title": self.class_title,
-                "class_definition": self.class_definition, "block": self.block.to_json(),
-                "context": self.context.to_json(), "apis": [a.to_json() for a in self.apis],
-                "unknown_names": [u.to_json() for u in self.unknown], "hardware": self.hardware,
-                "similar": [r.to_json() for r in self.similar], "cann_version": self.cann_version}
+        return {
+            "error_class": self.error_class,
+            "class_title": self.class_title,
+            "class_definition": self.class_definition,
+            "block": self.block.to_json(),
+            "context": self.context.to_json(),
+            "apis": [a.to_json() for a in self.apis],
+            "unknown_names": [u.to_json() for u in self.unknown],
+            "hardware": self.hardware,
+            "similar": [r.to_json() for r in self.similar],
+            "cann_version": self.cann_version,
+        }
 
     def markdown(self, max_similar: int = 2) -> str:
         b, ctx = self.block, self.context
-        out = [f"## {self.error_class}: {self.class_title}",
-               f"`{b.where}` {b.severity}[{b.code or b.tool}] ({b.tool}): {b.message}"]
+        out = [
+            f"## {self.error_class}: {self.class_title}",
+            f"`{b.where}` {b.severity}[{b.code or b.tool}] ({b.tool}): {b.message}",
+        ]
         if b.count > 1:
             out.append(f"(reported {b.count} times: the same cause at {b.count} places)")
         out.extend(f"> note{f' {n.file}:{n.line}' if n.file else ''}: {n.message}" for n in b.notes[:6])
@@ -102,11 +111,18 @@ class DiagnosticReport:
             out.append("\n### Code\n```cpp\n" + ctx.numbered() + "\n```")
             where = []
             if ctx.function:
-                lines = f" (lines {ctx.function_lines[0]}-{ctx.function_lines[1]})" if ctx.function_lines else ""
+                lines = (
+                    f" (lines {ctx.function_lines[0]}-{ctx.function_lines[1]})" if ctx.function_lines else ""
+                )
                 where.append(f"In `{ctx.function_signature or ctx.function}`{lines}.")
             if ctx.members:
-                where.append("Members of `" + (ctx.class_name or "the class") + "` on this line: " + ", ".join(
-                    f"`{m.name}` (`{m.type}`, line {m.line})" for m in ctx.members) + ".")
+                where.append(
+                    "Members of `"
+                    + (ctx.class_name or "the class")
+                    + "` on this line: "
+                    + ", ".join(f"`{m.name}` (`{m.type}`, line {m.line})" for m in ctx.members)
+                    + "."
+                )
             if where:
                 out.append(" ".join(where))
         if self.unknown:
@@ -129,22 +145,31 @@ class DiagnosticReport:
                 if len(a.signatures) > 4:
                     out.append(f"  - ... and {len(a.signatures) - 4} more overloads")
                 if a.dtypes:
-                    out.append(f"  - dtypes on {self.hardware.get('arch', 'this arch')}: {', '.join(a.dtypes)}")
+                    out.append(
+                        f"  - dtypes on {self.hardware.get('arch', 'this arch')}: {', '.join(a.dtypes)}"
+                    )
                 out.extend(f"  - {c}" for c in a.constraints[:3])
                 if not a.available:
-                    life = [f"since {a.since}" if a.since else "", f"removed in {a.removed}" if a.removed else ""]
+                    life = [
+                        f"since {a.since}" if a.since else "",
+                        f"removed in {a.removed}" if a.removed else "",
+                    ]
                     use = f"; use `{a.replaced_by}`" if a.replaced_by else ""
-                    out.append(f"  - not in CANN {self.cann_version} ({', '.join(x for x in life if x)}){use}")
+                    out.append(
+                        f"  - not in CANN {self.cann_version} ({', '.join(x for x in life if x)}){use}"
+                    )
                 elif a.deprecated:
                     out.append(f"  - deprecated{'; use `' + a.replaced_by + '`' if a.replaced_by else ''}")
                 if not a.supported_on_arch:
                     out.append(f"  - not supported on {self.hardware.get('arch', 'this arch')}")
         if self.hardware:
             h = self.hardware
-            out.append(f"\n### Hardware ({h['arch']})\nUB {h['ub_bytes']} bytes per core ({h['ub_usable_bytes']} "
-                       f"usable), addresses and DataCopy lengths {h['ub_align']}-byte aligned; {h['aiv_cores']} "
-                       f"vector and {h['aic_cores']} cube cores; a repeat is {h['repeat_bytes']} bytes, repeatTime "
-                       f"at most {h['max_repeat']}.")
+            out.append(
+                f"\n### Hardware ({h['arch']})\nUB {h['ub_bytes']} bytes per core ({h['ub_usable_bytes']} "
+                f"usable), addresses and DataCopy lengths {h['ub_align']}-byte aligned; {h['aiv_cores']} "
+                f"vector and {h['aic_cores']} cube cores; a repeat is {h['repeat_bytes']} bytes, repeatTime "
+                f"at most {h['max_repeat']}."
+            )
         if self.similar:
             out.append("\n### Similar errors already fixed")
             for r in self.similar[:max_similar]:
@@ -158,21 +183,43 @@ def _clip(text: str, n: int) -> str:
 
 
 def _hardware(arch: ArchProfile) -> dict[str, Any]:
-    return {"arch": arch.name, "soc": arch.soc, "npu_arch": arch.npu_arch, "ub_bytes": arch.ub_bytes,
-            "ub_usable_bytes": arch.ub_usable_bytes, "ub_align": int(arch.alignment.get("ub", 32)),
-            "datacopy_align": int(arch.alignment.get("datacopy", 32)), "aiv_cores": arch.aiv_cores,
-            "aic_cores": arch.aic_cores, "repeat_bytes": int(arch.limits.get("repeat_bytes", 256)),
-            "max_repeat": int(arch.limits.get("max_repeat", 255)), "block_bytes": int(arch.limits.get("block_bytes", 32))}
+    return {
+        "arch": arch.name,
+        "soc": arch.soc,
+        "npu_arch": arch.npu_arch,
+        "ub_bytes": arch.ub_bytes,
+        "ub_usable_bytes": arch.ub_usable_bytes,
+        "ub_align": int(arch.alignment.get("ub", 32)),
+        "datacopy_align": int(arch.alignment.get("datacopy", 32)),
+        "aiv_cores": arch.aiv_cores,
+        "aic_cores": arch.aic_cores,
+        "repeat_bytes": int(arch.limits.get("repeat_bytes", 256)),
+        "max_repeat": int(arch.limits.get("max_repeat", 255)),
+        "block_bytes": int(arch.limits.get("block_bytes", 32)),
+    }
 
 
 def _fact(e: Entry, arch: ArchProfile, version: str) -> ApiFact:
-    return ApiFact(e.name, e.kind, e.doc, e.pipe, [o.label() for o in e.overloads], list(e.dtypes_for(arch.npu_arch)),
-                   list(e.constraints), e.exists_in(version), e.supported_on(arch.npu_arch), e.since, e.removed,
-                   e.replaced_by, e.deprecated)
+    return ApiFact(
+        e.name,
+        e.kind,
+        e.doc,
+        e.pipe,
+        [o.label() for o in e.overloads],
+        list(e.dtypes_for(arch.npu_arch)),
+        list(e.constraints),
+        e.exists_in(version),
+        e.supported_on(arch.npu_arch),
+        e.since,
+        e.removed,
+        e.replaced_by,
+        e.deprecated,
+    )
 
 
-def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext, own: frozenset[str] = frozenset()
-          ) -> tuple[list[Entry], list[str]]:
+def _apis(
+    cat: Catalog, block: ErrorBlock, ctx: CodeContext, own: frozenset[str] = frozenset()
+) -> tuple[list[Entry], list[str]]:
     """Catalog entries named on the line or in the message (resolved calls first), and names that exist nowhere.
     Names the document defines itself (`own`) and plain C++ types are not the API."""
     found: list[Entry] = []
@@ -197,8 +244,11 @@ def _apis(cat: Catalog, block: ErrorBlock, ctx: CodeContext, own: frozenset[str]
             hits = [e for e in cat.lookup(short) if e.kind not in _SKIP_KINDS]
             if len(hits) == 1 or (hits and name.startswith("AscendC::")):
                 add(hits[0])
-    missing = [n for n in _QUOTED_NAME.findall(block.message)
-               if not cat.lookup(n) and n not in ("AscendC", "std") and n not in own]
+    missing = [
+        n
+        for n in _QUOTED_NAME.findall(block.message)
+        if not cat.lookup(n) and n not in ("AscendC", "std") and n not in own
+    ]
     return found[:MAX_APIS], list(dict.fromkeys(missing))
 
 
@@ -207,7 +257,11 @@ def _unknown(cat: Catalog, names: Sequence[str], found: list[Entry]) -> list[Unk
     for name in names:
         invented = next(iter(cat.invented_short.get(name, ())), None)
         sugg = close_names(cat, name, n=3)
-        out.append(UnknownName(name, sugg, invented.replacement if invented else None, invented.note if invented else ""))
+        out.append(
+            UnknownName(
+                name, sugg, invented.replacement if invented else None, invented.note if invented else ""
+            )
+        )
         for s in ([invented.replacement] if invented else []) + sugg[:1]:
             e = cat.get(s) or next(iter(cat.lookup(s.rsplit("::", 1)[-1])), None)
             if e is not None and e not in found and len(found) < MAX_APIS:
@@ -225,10 +279,18 @@ def _classifier(cat: Catalog, version: str) -> Classifier:
     return got
 
 
-def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Settings | None = None, *,
-                 catalog: Catalog | None = None, store: RepairStore | None = None,
-                 classifier: Classifier | None = None, k_similar: int = 3, use_store: bool = True
-                 ) -> DiagnosticReport:
+def build_report(
+    item: Finding | ErrorBlock,
+    text: str,
+    path: str,
+    settings: Settings | None = None,
+    *,
+    catalog: Catalog | None = None,
+    store: RepairStore | None = None,
+    classifier: Classifier | None = None,
+    k_similar: int = 3,
+    use_store: bool = True,
+) -> DiagnosticReport:
     """The diagnostic report of `item` in the document `text` at `path` (see the module docstring). Without a
     `store`, the default repair store is read when it exists (it is never created here); `use_store=False` reads
     none (training prompts must not carry repairs of other kernels)."""
@@ -241,11 +303,25 @@ def build_report(item: Finding | ErrorBlock, text: str, path: str, settings: Set
     cls = clf.classify(block).error_class
     info = load_taxonomy().classes[cls]
     pf = parse(text, path) if text else None
-    ctx = code_context(text, path, block.line, cat, parsed=pf) if block.line and pf else CodeContext(path, 0, "")
+    ctx = (
+        code_context(text, path, block.line, cat, parsed=pf)
+        if block.line and pf
+        else CodeContext(path, 0, "")
+    )
     entries, missing = _apis(cat, block, ctx, user_defined_names(pf) if pf else frozenset())
     unknown = _unknown(cat, missing, entries) if missing else []
     if store is None and use_store and default_path().is_file():
         store = RepairStore()
     similar = store.similar(block.signature, k_similar, cls) if store is not None and use_store else []
-    return DiagnosticReport(block, cls, info.title, info.definition, ctx,
-                            [_fact(e, arch, version) for e in entries], unknown, _hardware(arch), similar, version)
+    return DiagnosticReport(
+        block,
+        cls,
+        info.title,
+        info.definition,
+        ctx,
+        [_fact(e, arch, version) for e in entries],
+        unknown,
+        _hardware(arch),
+        similar,
+        version,
+    )

@@ -16,10 +16,12 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 def repair_messages(report_markdown: str, code: str, path: str) -> list[dict[str, str]]:
     """[system, user]: the diagnostic report of the first error and the whole file."""
-    user = (f"The Ascend C kernel `{path}` fails. The diagnostic report of its first error:\n\n{report_markdown}\n\n"
-            f"### The file\n```cpp\n{code.rstrip()}\n```\n\n"
-            "Fix the error using only the real API above and change nothing else. Say in a few sentences what is "
-            "wrong and why, then give the whole corrected file in one ```cpp block.")
+    user = (
+        f"The Ascend C kernel `{path}` fails. The diagnostic report of its first error:\n\n{report_markdown}\n\n"
+        f"### The file\n```cpp\n{code.rstrip()}\n```\n\n"
+        "Fix the error using only the real API above and change nothing else. Say in a few sentences what is "
+        "wrong and why, then give the whole corrected file in one ```cpp block."
+    )
     return [{"role": "system", "content": SYSTEM_REPAIR}, {"role": "user", "content": user}]
 
 

@@ -95,14 +95,19 @@ def location_problem(path: Path, origin: str, workspace: Path | None) -> str | N
         base = Path(place).resolve()
         if base in target.parents:
             return None
-    return (f"{origin} may keep it only inside the workspace or the user's data folders "
-            f"({', '.join(str(p) for p in places)}); set fix.store to a file there, or set it in your user "
-            "configuration (config.toml) or AKGEN_FIX_STORE")
+    return (
+        f"{origin} may keep it only inside the workspace or the user's data folders "
+        f"({', '.join(str(p) for p in places)}); set fix.store to a file there, or set it in your user "
+        "configuration (config.toml) or AKGEN_FIX_STORE"
+    )
 
 
 def unified_diff(before: str, after: str, path: str = "kernel.cpp") -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        f"a/{path}", f"b/{path}"))
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -150,29 +155,55 @@ class RepairStore:
                 db.execute("CREATE INDEX IF NOT EXISTS repairs_class ON repairs (error_class)")
                 db.execute(f"PRAGMA user_version={SCHEMA}")
         except (OSError, sqlite3.Error) as exc:
-            raise RepairStoreError(f"cannot open the repair store {self.path}: {exc}; set AKGEN_CACHE_DIR to a "
-                                   "writable folder") from None
+            raise RepairStoreError(
+                f"cannot open the repair store {self.path}: {exc}; set AKGEN_CACHE_DIR to a writable folder"
+            ) from None
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with closing(sqlite3.connect(self.path, timeout=30.0)) as db, db:
             yield db
 
-    def add(self, signature: str, before: str, after: str, *, error_class: str | None = None, message: str = "",
-            task: str | None = None, model: str | None = None, provenance: str = "user",
-            path: str | None = None) -> int | None:
+    def add(
+        self,
+        signature: str,
+        before: str,
+        after: str,
+        *,
+        error_class: str | None = None,
+        message: str = "",
+        task: str | None = None,
+        model: str | None = None,
+        provenance: str = "user",
+        path: str | None = None,
+    ) -> int | None:
         """Store one repair; returns its id, or None when the same repair was already stored."""
         if before == after:
             raise ValueError("a repair must change the code (before and after are the same)")
-        key = hashlib.sha256("\0".join((signature, before, after)).encode("utf-8", "surrogatepass")).hexdigest()
+        key = hashlib.sha256(
+            "\0".join((signature, before, after)).encode("utf-8", "surrogatepass")
+        ).hexdigest()
         diff = unified_diff(before, after, path or "kernel.cpp")
         try:
             with self._connect() as db:
                 cur = db.execute(
                     "INSERT OR IGNORE INTO repairs (signature, error_class, message, before, after, diff, task, model,"
                     " provenance, path, created, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (signature, error_class, message, before, after, diff, task, model, provenance, path,
-                     time.time(), key))
+                    (
+                        signature,
+                        error_class,
+                        message,
+                        before,
+                        after,
+                        diff,
+                        task,
+                        model,
+                        provenance,
+                        path,
+                        time.time(),
+                        key,
+                    ),
+                )
                 return int(cur.lastrowid) if cur.rowcount else None
         except sqlite3.Error as exc:
             raise RepairStoreError(f"cannot write the repair store {self.path}: {exc}") from None
@@ -185,12 +216,19 @@ class RepairStore:
         """Up to `k` repairs: those of the same signature (newest first), then those of the same class whose
         signature is closest (token overlap, at least 0.5)."""
         with self._connect() as db:
-            exact = [self._row(r, 1.0) for r in db.execute(
-                "SELECT * FROM repairs WHERE signature = ? ORDER BY created DESC LIMIT ?", (signature, k))]
+            exact = [
+                self._row(r, 1.0)
+                for r in db.execute(
+                    "SELECT * FROM repairs WHERE signature = ? ORDER BY created DESC LIMIT ?", (signature, k)
+                )
+            ]
             if len(exact) >= k or not error_class:
                 return exact
-            rows = db.execute("SELECT * FROM repairs WHERE error_class = ? AND signature != ? ORDER BY created DESC "
-                              "LIMIT 2000", (error_class, signature)).fetchall()
+            rows = db.execute(
+                "SELECT * FROM repairs WHERE error_class = ? AND signature != ? ORDER BY created DESC "
+                "LIMIT 2000",
+                (error_class, signature),
+            ).fetchall()
         want = set(_TOKEN.findall(signature))
         scored = []
         for r in rows:
@@ -213,4 +251,6 @@ class RepairStore:
 
     @staticmethod
     def _row(r: tuple[Any, ...], score: float) -> Repair:
-        return Repair(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], float(r[11]), score)
+        return Repair(
+            int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], float(r[11]), score
+        )

@@ -26,8 +26,22 @@ from akgen_lsp.errors.store import Repair, RepairStore
 from akgen_lsp.logs.blocks import ErrorBlock
 
 USER_PROVENANCES = ("editor", "cli", "history", "user")
-KERNEL_CLASSES = frozenset({"api_mismatch", "hallucinated_api", "renamed_api", "dtype", "scope", "memory", "syntax",
-                            "device_restriction", "tiling", "precision", "runtime", "performance"})
+KERNEL_CLASSES = frozenset(
+    {
+        "api_mismatch",
+        "hallucinated_api",
+        "renamed_api",
+        "dtype",
+        "scope",
+        "memory",
+        "syntax",
+        "device_restriction",
+        "tiling",
+        "precision",
+        "runtime",
+        "performance",
+    }
+)
 
 
 def _first_changed_line(before: str, after: str) -> int:
@@ -45,29 +59,60 @@ def store_sample(rep: Repair, settings: Settings) -> dict[str, object] | None:
         return None
     path = rep.path or "kernel.cpp"
     line = _first_changed_line(rep.before, rep.after)
-    block = ErrorBlock(tool="akgen", message=rep.message, file=path, line=line, severity="error",
-                       error_class=rep.error_class, signature=rep.signature, raw=rep.message)
+    block = ErrorBlock(
+        tool="akgen",
+        message=rep.message,
+        file=path,
+        line=line,
+        severity="error",
+        error_class=rep.error_class,
+        signature=rep.signature,
+        raw=rep.message,
+    )
     report = build_report(block, rep.before, path, settings, use_store=False)
     prompt = repair_messages(report.markdown(), rep.before, path)
     who = "the model's repair" if rep.provenance == "editor" else "the fix"
-    answer = repair_answer([f"The error at line {line}: {rep.message}.",
-                            f"This is {who} the user accepted after it compiled and passed on the simulator."],
-                           rep.after)
+    answer = repair_answer(
+        [
+            f"The error at line {line}: {rep.message}.",
+            f"This is {who} the user accepted after it compiled and passed on the simulator.",
+        ],
+        rep.after,
+    )
     key = hashlib.sha1("\0".join((rep.signature, rep.before, rep.after)).encode("utf-8", "surrogatepass"))
     stage = load_taxonomy().classes[cls].stage if cls in load_taxonomy().classes else "compile"
     # the synthesized samples' meta (sft.schema.json), for a repair a user accepted: its own "operator"
-    meta = {"id": key.hexdigest()[:16], "task": rep.task or "", "op": Path(path).stem, "source": f"store:{rep.id}",
-            "split": "train", "operator": f"accepted:{rep.provenance}", "injected_class": cls,
-            "classified_as": cls, "status": _STATUS.get(stage, "compile_error"), "failed_by": "sim",
-            "provenance": rep.provenance, "model": rep.model}
+    meta = {
+        "id": key.hexdigest()[:16],
+        "task": rep.task or "",
+        "op": Path(path).stem,
+        "source": f"store:{rep.id}",
+        "split": "train",
+        "operator": f"accepted:{rep.provenance}",
+        "injected_class": cls,
+        "classified_as": cls,
+        "status": _STATUS.get(stage, "compile_error"),
+        "failed_by": "sim",
+        "provenance": rep.provenance,
+        "model": rep.model,
+    }
     return {"messages": [*prompt, {"role": "assistant", "content": answer}], "meta": meta}
 
 
-_STATUS = {"compile": "compile_error", "run": "runtime_error", "verify": "wrong_answer", "any": "compile_error"}
+_STATUS = {
+    "compile": "compile_error",
+    "run": "runtime_error",
+    "verify": "wrong_answer",
+    "any": "compile_error",
+}
 
 
-def write_store_samples(store: RepairStore, out: Path, settings: Settings | None = None,
-                        provenances: Sequence[str] = USER_PROVENANCES) -> int:
+def write_store_samples(
+    store: RepairStore,
+    out: Path,
+    settings: Settings | None = None,
+    provenances: Sequence[str] = USER_PROVENANCES,
+) -> int:
     """Write ``out/sft/store.jsonl`` from the store's repairs of `provenances`; returns how many."""
     settings = settings or defaults()
     rows_file = out / "store-repairs.jsonl"

@@ -94,8 +94,9 @@ def source_kernels(opts: SynthOptions) -> list[SourceKernel]:
             for ans in task.answers:
                 if ans.kernel is None or not ans.kernel.is_file():
                     continue
-                out.append(SourceKernel(task, ans, root,
-                                        ans.kernel.read_text(encoding="utf-8", errors="replace")))
+                out.append(
+                    SourceKernel(task, ans, root, ans.kernel.read_text(encoding="utf-8", errors="replace"))
+                )
     return out
 
 
@@ -105,9 +106,20 @@ def _mutant_id(src: SourceKernel, m: Mutation) -> str:
 
 def _lint_errors(text: str, path: str, cann: str, catalog: Catalog) -> list[dict[str, Any]]:
     settings = defaults().with_overrides({"cann.version": cann}, "akgen errors synthesize")
-    return [{"code": f.code, "message": f.message, "line": f.span.line, "column": f.span.column,
-             "error_class": f.error_class, "path": path, "severity": f.severity.value, "source": f.source}
-            for f in lint_text(text, path, settings, catalog) if f.severity is Severity.ERROR]
+    return [
+        {
+            "code": f.code,
+            "message": f.message,
+            "line": f.span.line,
+            "column": f.span.column,
+            "error_class": f.error_class,
+            "path": path,
+            "severity": f.severity.value,
+            "source": f.source,
+        }
+        for f in lint_text(text, path, settings, catalog)
+        if f.severity is Severity.ERROR
+    ]
 
 
 def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMutant]:
@@ -117,7 +129,9 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
     planned = []
     for src in source_kernels(opts):
         ctx = MutationContext(src.text, str(src.answer.kernel), catalog, opts.cann_version)
-        base_lint = {(d["code"], d["message"]) for d in _lint_errors(src.text, "k.cpp", opts.cann_version, catalog)}
+        base_lint = {
+            (d["code"], d["message"]) for d in _lint_errors(src.text, "k.cpp", opts.cann_version, catalog)
+        }
         for m in pick(mutations(ctx, opts.operators), opts.per_kernel):
             mid = _mutant_id(src, m)
             kdir = opts.out / "mutants" / mid / "op_kernel"
@@ -128,23 +142,44 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
                     if f.name == kernel.name:
                         continue
                     try:  # a regular file inside the kernel's folder: a link to a file outside is not followed
-                        (kdir / f.name).write_bytes(read_regular(f, HELPER_MAX_BYTES, root=src.answer.kernel_dir))
+                        (kdir / f.name).write_bytes(
+                            read_regular(f, HELPER_MAX_BYTES, root=src.answer.kernel_dir)
+                        )
                     except OSError:
                         continue
                 kernel.write_text(m.apply(src.text), encoding="utf-8")
             host = src.answer.root / "op_host"
-            new_lint = [d for d in _lint_errors(m.apply(src.text), str(kernel), opts.cann_version, catalog)
-                        if (d["code"], d["message"]) not in base_lint]
-            planned.append(PlannedMutant(src, m, mid, int(mid[:12], 16) % (10 ** 12) + 1000, kernel,
-                                         host if host.is_dir() else None, new_lint))
+            new_lint = [
+                d
+                for d in _lint_errors(m.apply(src.text), str(kernel), opts.cann_version, catalog)
+                if (d["code"], d["message"]) not in base_lint
+            ]
+            planned.append(
+                PlannedMutant(
+                    src,
+                    m,
+                    mid,
+                    int(mid[:12], 16) % (10**12) + 1000,
+                    kernel,
+                    host if host.is_dir() else None,
+                    new_lint,
+                )
+            )
     return planned
 
 
 def bench_settings(opts: SynthOptions, task: Task | None = None) -> Settings:
     """The bench settings of the mutants of `task`: its cases spread over its dtypes (`spread_cases`)."""
-    base = Settings(mode=opts.mode, arch=opts.arch, max_cases=opts.max_cases, checks=opts.checks, toolchain="sim",
-                    compile_timeout_s=min(120.0, opts.timeout_s), run_timeout_s=min(60.0, opts.timeout_s),
-                    stop_at_failure=True)
+    base = Settings(
+        mode=opts.mode,
+        arch=opts.arch,
+        max_cases=opts.max_cases,
+        checks=opts.checks,
+        toolchain="sim",
+        compile_timeout_s=min(120.0, opts.timeout_s),
+        run_timeout_s=min(60.0, opts.timeout_s),
+        stop_at_failure=True,
+    )
     if task is None or opts.max_cases is None:
         return base
     ids = spread_cases(task, opts.max_cases)
@@ -183,14 +218,20 @@ def _primary(blocks: list[ErrorBlock], kernel: str) -> ErrorBlock | None:
     """The block a repair starts from: the first error at the kernel's own lines, preferring a check of the
     simulator or a compile error over the bench's generic "wrong numbers" verdict."""
     errors = [b for b in blocks if b.severity == "error"]
-    for pool in ([b for b in blocks if b.file == kernel and b.code not in ("BENCH-PRECISION",)],
-                 [b for b in errors if b.file == kernel], errors, blocks):
+    for pool in (
+        [b for b in blocks if b.file == kernel and b.code not in ("BENCH-PRECISION",)],
+        [b for b in errors if b.file == kernel],
+        errors,
+        blocks,
+    ):
         if pool:
             return pool[0]
     return None
 
 
-def check_originals(planned: Sequence[PlannedMutant], opts: SynthOptions, executor: Executor) -> dict[str, str]:
+def check_originals(
+    planned: Sequence[PlannedMutant], opts: SynthOptions, executor: Executor
+) -> dict[str, str]:
     """Run each source kernel as it is, with its mutants' cases (``OUT/originals.jsonl``, resumable): only a kernel
     that passes is a correct kernel to mutate. Returns the failing ones (source id -> status)."""
     store = ResultStore(opts.out / "originals.jsonl")
@@ -200,19 +241,27 @@ def check_originals(planned: Sequence[PlannedMutant], opts: SynthOptions, execut
         if any(sid == src.id for _j, sid in jobs.values()):
             continue
         host = src.answer.root / "op_host"
-        job = Job(str(src.task.root), Candidate(src.task.id, src.answer.index, src.answer.kernel,
-                                                host if host.is_dir() else None),
-                  bench_settings(opts, src.task), opts.timeout_s)
+        job = Job(
+            str(src.task.root),
+            Candidate(src.task.id, src.answer.index, src.answer.kernel, host if host.is_dir() else None),
+            bench_settings(opts, src.task),
+            opts.timeout_s,
+        )
         jobs[job.key] = (job, src.id)
-    done = {f"{r['task']}#{r.get('sample', 0)}#{r.get('mode', 'static')}": r for r in store.load() if "task" in r}
+    done = {
+        f"{r['task']}#{r.get('sample', 0)}#{r.get('mode', 'static')}": r for r in store.load() if "task" in r
+    }
 
     def on_result(job: Job, rec: dict[str, Any]) -> None:
         store.append(rec)
         done[job.key] = rec
 
     executor.run([job for key, (job, _sid) in jobs.items() if key not in done], on_result)
-    return {sid: str(done.get(key, {}).get("status", "missing")) for key, (_job, sid) in jobs.items()
-            if done.get(key, {}).get("status") != "pass"}
+    return {
+        sid: str(done.get(key, {}).get("status", "missing"))
+        for key, (_job, sid) in jobs.items()
+        if done.get(key, {}).get("status") != "pass"
+    }
 
 
 def mutant_record(pm: PlannedMutant, rec: dict[str, Any], classifier: Classifier) -> dict[str, Any]:
@@ -220,32 +269,60 @@ def mutant_record(pm: PlannedMutant, rec: dict[str, Any], classifier: Classifier
     status = str(rec.get("status", "harness_error"))
     kernel = str(pm.kernel)
     findings = list(rec.get("findings") or [])
-    origin = {"task": pm.source.task.id, "level": pm.source.task.level_number, "mutation": pm.mutation.operator,
-              "mutant": pm.id}
+    origin = {
+        "task": pm.source.task.id,
+        "level": pm.source.task.level_number,
+        "mutation": pm.mutation.operator,
+        "mutant": pm.id,
+    }
     blocks = blocks_from_finding_json(findings, origin, errors_only=False)
     lint_blocks = [block_from_finding_dict(d, origin) for d in pm.lint_new]
     blocks = classifier.classify_all(blocks + lint_blocks)
     # a failure with no error finding says nothing about the mutation (a build killed from outside, a tool that
     # could not start): not a sample, whatever the status
-    silent = status in FAILED_STATUSES and not any(b.severity == "error" for b in blocks if b.code not in lint_codes(pm))
+    silent = status in FAILED_STATUSES and not any(
+        b.severity == "error" for b in blocks if b.code not in lint_codes(pm)
+    )
     sim_failed = status in FAILED_STATUSES and not silent
     failed_by = "+".join(x for x, on in (("sim", sim_failed), ("lint", bool(pm.lint_new))) if on)
     harness = status in ("harness_error", "skipped") or (silent and not pm.lint_new)
-    primary = _primary([b for b in blocks if b.code != "BENCH-SKIP"], kernel) if (failed_by and not harness) else None
+    primary = (
+        _primary([b for b in blocks if b.code != "BENCH-SKIP"], kernel)
+        if (failed_by and not harness)
+        else None
+    )
     if primary is not None:
         primary.label = pm.mutation.error_class if pm.mutation.operator in OBSERVABLE else None
     src = pm.source
     return {
-        "task": src.task.id, "sample": pm.sample, "mode": rec.get("mode", "static"), "id": pm.id,
-        "source": src.id, "suite": str(src.suite), "op": src.task.op, "level": src.task.level_number,
-        "kernel_file": f"op_kernel/{pm.kernel.name}", "mutant_path": kernel, "source_path": str(src.answer.kernel),
-        "operator": pm.mutation.operator, "injected_class": pm.mutation.error_class,
-        "observable": pm.mutation.operator in OBSERVABLE, "description": pm.mutation.description,
-        "explanation": pm.mutation.explanation, "line": pm.mutation.line,
-        "status": status, "compiled": bool(rec.get("compiled")), "passed_cases": rec.get("passed_cases", 0),
-        "cases": rec.get("cases", 0), "failed_by": failed_by or None, "kept": bool(failed_by) and not harness,
-        "harness_problem": harness, "findings": findings, "lint": pm.lint_new,
-        "blocks": [b.to_json() for b in blocks], "primary": primary.to_json() if primary else None,
+        "task": src.task.id,
+        "sample": pm.sample,
+        "mode": rec.get("mode", "static"),
+        "id": pm.id,
+        "source": src.id,
+        "suite": str(src.suite),
+        "op": src.task.op,
+        "level": src.task.level_number,
+        "kernel_file": f"op_kernel/{pm.kernel.name}",
+        "mutant_path": kernel,
+        "source_path": str(src.answer.kernel),
+        "operator": pm.mutation.operator,
+        "injected_class": pm.mutation.error_class,
+        "observable": pm.mutation.operator in OBSERVABLE,
+        "description": pm.mutation.description,
+        "explanation": pm.mutation.explanation,
+        "line": pm.mutation.line,
+        "status": status,
+        "compiled": bool(rec.get("compiled")),
+        "passed_cases": rec.get("passed_cases", 0),
+        "cases": rec.get("cases", 0),
+        "failed_by": failed_by or None,
+        "kept": bool(failed_by) and not harness,
+        "harness_problem": harness,
+        "findings": findings,
+        "lint": pm.lint_new,
+        "blocks": [b.to_json() for b in blocks],
+        "primary": primary.to_json() if primary else None,
         "classified_as": primary.error_class if primary else None,
         "diff": unified_diff(src.text, pm.mutation.apply(src.text), f"op_kernel/{pm.kernel.name}"),
         "timings": rec.get("timings", {}),
@@ -277,8 +354,11 @@ class SynthRun:
         return round(self.kept_now / (self.seconds / 60.0), 1) if self.ran and self.seconds > 0 else None
 
 
-def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
-                  progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> SynthRun:
+def run_synthesis(
+    opts: SynthOptions,
+    executor: Executor | None = None,
+    progress: Callable[[int, int, dict[str, Any]], None] | None = None,
+) -> SynthRun:
     """Plan, run (or resume) and record every mutant; returns the records of this plan (kept or not)."""
     t0 = time.perf_counter()
     catalog = load_catalog()
@@ -293,8 +373,12 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
     for pm in planned:
         task = pm.source.task
         settings = per_task.setdefault(task.id, bench_settings(opts, task))
-        job = Job(str(task.root), Candidate(task.id, pm.sample, pm.kernel, pm.host_dir, origin=MUTANT_ORIGIN),
-                  settings, opts.timeout_s)
+        job = Job(
+            str(task.root),
+            Candidate(task.id, pm.sample, pm.kernel, pm.host_dir, origin=MUTANT_ORIGIN),
+            settings,
+            opts.timeout_s,
+        )
         jobs[job.key] = (job, pm)
     done = store.done_keys()
     todo = [j for k, (j, _) in jobs.items() if k not in done]
@@ -312,11 +396,21 @@ def run_synthesis(opts: SynthOptions, executor: Executor | None = None,
     executor.run(todo, on_result)
     wanted = set(jobs)
     records = [r for r in store.load() if f"{r.get('task')}#{r.get('sample')}#{r.get('mode')}" in wanted]
-    return SynthRun(len(planned), len(todo), len(jobs) - len(todo), sum(1 for r in records if r.get("kept")),
-                    kept_now[0], records, time.perf_counter() - t0, failing)
+    return SynthRun(
+        len(planned),
+        len(todo),
+        len(jobs) - len(todo),
+        sum(1 for r in records if r.get("kept")),
+        kept_now[0],
+        records,
+        time.perf_counter() - t0,
+        failing,
+    )
 
 
-def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True, link: bool = False) -> int:
+def export_candidates(
+    records: Iterable[dict[str, Any]], out: Path, kept_only: bool = True, link: bool = False
+) -> int:
     """The mutants as a folder of generated candidates in the layout `akgen bench run --candidates DIR` reads
     (``<Task>/<sample>/op_kernel/<op>.cpp`` and the answer's ``op_host/``), one sample number per mutant of a task;
     returns how many were written. With `link`, ``op_kernel`` is a symbolic link to the mutant's folder: the
@@ -345,7 +439,9 @@ def export_candidates(records: Iterable[dict[str, Any]], out: Path, kept_only: b
                 (dst / "op_host").symlink_to(host.resolve(), target_is_directory=True)
         elif host.is_dir():
             copy_tree(host, dst / "op_host")
-        (dst / "mutant.json").write_text(json.dumps({k: r.get(k) for k in ("id", "operator", "injected_class",
-                                                                           "description")}), encoding="utf-8")
+        (dst / "mutant.json").write_text(
+            json.dumps({k: r.get(k) for k in ("id", "operator", "injected_class", "description")}),
+            encoding="utf-8",
+        )
         n += 1
     return n

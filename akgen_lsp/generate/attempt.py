@@ -39,10 +39,16 @@ def answer_text(op: str, mode: str, kernel: str, host: Mapping[str, str | None] 
     if mode != "dynamic":
         return f"<kernel_impl>\n```cpp\n{kernel.rstrip()}\n```\n</kernel_impl>"
     files = dict(host or {})
-    parts = [(f"op_host/{op}_tiling.h", files.get(f"{op}_tiling.h")), (f"op_host/{op}.cpp", files.get(f"{op}.cpp")),
-             (f"op_kernel/{op}.cpp", kernel)]
-    return "\n\n".join(f"================== {name} ==================\n```cpp\n{text.rstrip()}\n```"
-                         for name, text in parts if text is not None)
+    parts = [
+        (f"op_host/{op}_tiling.h", files.get(f"{op}_tiling.h")),
+        (f"op_host/{op}.cpp", files.get(f"{op}.cpp")),
+        (f"op_kernel/{op}.cpp", kernel),
+    ]
+    return "\n\n".join(
+        f"================== {name} ==================\n```cpp\n{text.rstrip()}\n```"
+        for name, text in parts
+        if text is not None
+    )
 
 
 @dataclass(frozen=True)
@@ -114,9 +120,19 @@ class Round:
 class Attempt:
     """The rounds of one instance (see the module docstring)."""
 
-    def __init__(self, task: Task, arch: ArchProfile, cfg: LoopConfig, settings: Settings, *, case_id: int | None = None,
-                 sample: int = 0, example: str = "", memory: ExperienceMemory | None = None,
-                 catalog: Catalog | None = None) -> None:
+    def __init__(
+        self,
+        task: Task,
+        arch: ArchProfile,
+        cfg: LoopConfig,
+        settings: Settings,
+        *,
+        case_id: int | None = None,
+        sample: int = 0,
+        example: str = "",
+        memory: ExperienceMemory | None = None,
+        catalog: Catalog | None = None,
+    ) -> None:
         self.task, self.cfg, self.settings, self.sample = task, cfg, settings, sample
         self.case = instance_case(task, case_id) if cfg.mode == "static" else None
         self.case_id = self.case.case_id if self.case is not None else None
@@ -172,16 +188,28 @@ class Attempt:
             r.problem = f"{exc}{cut}"
             return
         if self.cfg.mode == "dynamic" and not ex.host:
-            r.problem = (f"the answer has no op_host/{self.task.op}.cpp section; dynamic shape needs the tiling "
-                         "header, the host tiling and the kernel")
+            r.problem = (
+                f"the answer has no op_host/{self.task.op}.cpp section; dynamic shape needs the tiling "
+                "header, the host tiling and the kernel"
+            )
         r.code = ex.kernel
         if self.cfg.mode == "dynamic":
             r.host, r.tiling = ex.host, ex.tiling_header
 
     def same_as(self, r: Round) -> Round | None:
         """The earlier evaluated round whose files are the ones `r` answers (a model that loops), or None."""
-        return next((p for p in self.rounds if p is not r and p.outcome is not None and p.code == r.code
-                     and p.host == r.host and p.tiling == r.tiling), None)
+        return next(
+            (
+                p
+                for p in self.rounds
+                if p is not r
+                and p.outcome is not None
+                and p.code == r.code
+                and p.host == r.host
+                and p.tiling == r.tiling
+            ),
+            None,
+        )
 
     def host_files(self, r: Round) -> dict[str, str]:
         """Dynamic shape: the round's op_host files by name (``<op>.cpp``, ``<op>_tiling.h``); {} in static shape."""
@@ -224,9 +252,10 @@ class Attempt:
             else:
                 feedback = self._failure_feedback(r)
                 if same is not None:
-                    feedback = (f"Your answer is the kernel of round {same.index} again, so it was not run again: "
-                                "it fails the same way. Change the kernel where the report below says.\n\n"
-                                + feedback)
+                    feedback = (
+                        f"Your answer is the kernel of round {same.index} again, so it was not run again: "
+                        "it fails the same way. Change the kernel where the report below says.\n\n" + feedback
+                    )
             self._remember_repair(prev, r)
         else:
             assert best_before is not None and best_before.outcome is not None
@@ -240,10 +269,22 @@ class Attempt:
                 why = f"it is not faster ({new} us against {old} us)"
             if why is None:
                 self.best, r.kept = r, True
-                if self.memory is not None and best_before.code and r.code and old is not None and new is not None:
-                    self.memory.remember_improvement(best_before.outcome.figures.bound, best_before.code,
-                                                     r.code, est_before=old, est_after=new, task=self.task.id,
-                                                     path=self.path)
+                if (
+                    self.memory is not None
+                    and best_before.code
+                    and r.code
+                    and old is not None
+                    and new is not None
+                ):
+                    self.memory.remember_improvement(
+                        best_before.outcome.figures.bound,
+                        best_before.code,
+                        r.code,
+                        est_before=old,
+                        est_after=new,
+                        task=self.task.id,
+                        path=self.path,
+                    )
             feedback = self._perf_feedback(why)
         self.turns.append(Turn(r.answer, feedback, r.summary()))
 
@@ -262,15 +303,26 @@ class Attempt:
     def _failure_feedback(self, r: Round) -> str:
         assert r.outcome is not None
         path, text = self.failing_file(r)
-        feedback, _report = failure_turn(r.outcome, text, path, self.settings, catalog=self.catalog,
-                                         store=self.memory.store if self.memory else None, layout=self.layout)
+        feedback, _report = failure_turn(
+            r.outcome,
+            text,
+            path,
+            self.settings,
+            catalog=self.catalog,
+            store=self.memory.store if self.memory else None,
+            layout=self.layout,
+        )
         return feedback
 
     def _perf_feedback(self, last_failed: str | None) -> str:
         best = self.best
         assert best is not None and best.outcome is not None and best.code is not None
         tips = self.memory.improvements(best.outcome.figures.bound) if self.memory is not None else []
-        files = answer_text(self.task.op, "dynamic", best.code, self.host_files(best)) if self.host_files(best) else None
+        files = (
+            answer_text(self.task.op, "dynamic", best.code, self.host_files(best))
+            if self.host_files(best)
+            else None
+        )
         return perf_turn(best.outcome, best.code, self.layout, last_failed, tips, files)
 
     def _remember_repair(self, prev: Round | None, r: Round) -> None:
@@ -282,5 +334,8 @@ class Attempt:
         target = target_finding(prev.outcome)
         if target is None:
             return
-        if verify_fix(target, prev.outcome, r.outcome, prev.code, r.code).ok and r.outcome.stage > prev.outcome.stage:
+        if (
+            verify_fix(target, prev.outcome, r.outcome, prev.code, r.code).ok
+            and r.outcome.stage > prev.outcome.stage
+        ):
             self.memory.remember_repair(target, prev.code, r.code, task=self.task.id, path=self.path)

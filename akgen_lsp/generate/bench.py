@@ -53,7 +53,9 @@ class GenerateOptions:
     toolchain: str = "auto"
     checks: str = "npu"
     eval_timeout_s: float = 900.0
-    eval_max_cases: int | None = None  # dynamic shape: run only the first N cases of a task (benchmarks, smoke runs)
+    eval_max_cases: int | None = (
+        None  # dynamic shape: run only the first N cases of a task (benchmarks, smoke runs)
+    )
 
 
 def _instances(task: Task, opts: GenerateOptions, mode: str) -> list[int | None]:
@@ -63,14 +65,21 @@ def _instances(task: Task, opts: GenerateOptions, mode: str) -> list[int | None]
     if opts.cases:
         missing = [c for c in opts.cases if c not in ids]
         if missing:
-            raise TaskError(f"task {task.id} has no case {missing[0]}; its cases are "
-                            f"{', '.join(str(i) for i in ids[:12])}")
+            raise TaskError(
+                f"task {task.id} has no case {missing[0]}; its cases are "
+                f"{', '.join(str(i) for i in ids[:12])}"
+            )
         return list(opts.cases)
     return list(ids[: opts.max_cases] if opts.max_cases else ids)
 
 
-def make_attempts(tasks: Sequence[Task], opts: GenerateOptions, cfg: LoopConfig, settings: Settings,
-                  memory: ExperienceMemory | None) -> tuple[list[Attempt], list[dict[str, str]]]:
+def make_attempts(
+    tasks: Sequence[Task],
+    opts: GenerateOptions,
+    cfg: LoopConfig,
+    settings: Settings,
+    memory: ExperienceMemory | None,
+) -> tuple[list[Attempt], list[dict[str, str]]]:
     """The attempts of the run, and the tasks left out with the reason (no api_desc.md, no test cases)."""
     arch = load_arch(opts.arch)
     catalog = load_catalog()
@@ -80,8 +89,19 @@ def make_attempts(tasks: Sequence[Task], opts: GenerateOptions, cfg: LoopConfig,
         try:
             for case in _instances(t, opts, cfg.mode):
                 for s in range(opts.samples):
-                    attempts.append(Attempt(t, arch, cfg, settings, case_id=case, sample=s, example=opts.example,
-                                            memory=memory, catalog=catalog))
+                    attempts.append(
+                        Attempt(
+                            t,
+                            arch,
+                            cfg,
+                            settings,
+                            case_id=case,
+                            sample=s,
+                            example=opts.example,
+                            memory=memory,
+                            catalog=catalog,
+                        )
+                    )
         except TaskError as exc:
             if len(tasks) == 1:
                 raise
@@ -97,32 +117,58 @@ def grammar_for(grammars: Sequence[str]) -> Callable[[int, Attempt], str | None]
     return lambda r, _a: gs[min(r, len(gs) - 1)]
 
 
-def loop_config(settings: Settings, backend: Backend, spec: ModelSpec | None = None, **over: Any) -> LoopConfig:
+def loop_config(
+    settings: Settings, backend: Backend, spec: ModelSpec | None = None, **over: Any
+) -> LoopConfig:
     """The loop's configuration from the settings (``generate.*``), the model's context (the backend's, else the
     registry's) and its chat template; `over` replaces any field (the command line's options)."""
     n_ctx = getattr(backend, "n_ctx", None)
-    context = int(n_ctx) if isinstance(n_ctx, int) and n_ctx > 0 else (spec.context if spec is not None else 32768)
-    cfg = LoopConfig(rounds=max(1, int(settings["generate.rounds"])), perf_rounds=max(0, int(settings["generate.perf_rounds"])),
-                     mode=str(settings["bench.mode"]), max_tokens=int(settings["generate.max_tokens"]),
-                     temperature=float(settings["generate.temperature"]), top_p=float(settings["model.top_p"]),
-                     timeout_s=float(settings["generate.timeout_s"]), context=context,
-                     concurrency=max(1, int(settings["generate.concurrency"])),
-                     think=bool(spec.think) if spec is not None else False,
-                     chat_template=spec.chat_template if spec is not None else "qwen3",
-                     grammar=grammar_for([str(g) for g in settings["generate.grammar"]]))
+    context = (
+        int(n_ctx) if isinstance(n_ctx, int) and n_ctx > 0 else (spec.context if spec is not None else 32768)
+    )
+    cfg = LoopConfig(
+        rounds=max(1, int(settings["generate.rounds"])),
+        perf_rounds=max(0, int(settings["generate.perf_rounds"])),
+        mode=str(settings["bench.mode"]),
+        max_tokens=int(settings["generate.max_tokens"]),
+        temperature=float(settings["generate.temperature"]),
+        top_p=float(settings["model.top_p"]),
+        timeout_s=float(settings["generate.timeout_s"]),
+        context=context,
+        concurrency=max(1, int(settings["generate.concurrency"])),
+        think=bool(spec.think) if spec is not None else False,
+        chat_template=spec.chat_template if spec is not None else "qwen3",
+        grammar=grammar_for([str(g) for g in settings["generate.grammar"]]),
+    )
     return replace(cfg, **{k: v for k, v in over.items() if v is not None})
 
 
-def run_generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, settings: Settings, *,
-                   executor: Executor | None = None, progress: Progress | None = None,
-                   on_line: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+def run_generation(
+    opts: GenerateOptions,
+    cfg: LoopConfig,
+    backend: Backend,
+    settings: Settings,
+    *,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    on_line: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """`generation` in an event loop of its own."""
-    return asyncio.run(generation(opts, cfg, backend, settings, executor=executor, progress=progress, on_line=on_line))
+    return asyncio.run(
+        generation(opts, cfg, backend, settings, executor=executor, progress=progress, on_line=on_line)
+    )
 
 
-async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, settings: Settings, *,
-                     executor: Executor | None = None, progress: Progress | None = None,
-                     on_line: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+async def generation(
+    opts: GenerateOptions,
+    cfg: LoopConfig,
+    backend: Backend,
+    settings: Settings,
+    *,
+    executor: Executor | None = None,
+    progress: Progress | None = None,
+    on_line: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
     """Run (or resume) a generation run with a loaded `backend`; returns its summary (see the module docstring)."""
     tasks = discover_tasks(opts.suite, level=opts.level, names=list(opts.tasks) or None)
     if not tasks:
@@ -130,10 +176,17 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
     store = RepairStore(opts.memory) if opts.memory is not None else None
     memory = ExperienceMemory(store, model=opts.model) if store is not None else None
     attempts, skipped = make_attempts(tasks, opts, cfg, settings, memory)
-    results = ResultStore(opts.out / "results.jsonl", fsync_each=False)  # flushed per round, fsynced at the end
+    results = ResultStore(
+        opts.out / "results.jsonl", fsync_each=False
+    )  # flushed per round, fsynced at the end
     stored: dict[tuple[str, str, int, str], list[dict[str, Any]]] = defaultdict(list)
     for line in results.load():
-        key = (str(line.get("task")), str(line.get("case")), int(line.get("sample", 0)), str(line.get("mode")))
+        key = (
+            str(line.get("task")),
+            str(line.get("case")),
+            int(line.get("sample", 0)),
+            str(line.get("mode")),
+        )
         stored[key].append(line)
     count = token_counter(backend)
     resumed = 0
@@ -149,15 +202,23 @@ async def generation(opts: GenerateOptions, cfg: LoopConfig, backend: Backend, s
         if on_line is not None:
             on_line(line)
 
-    psettings = PipelineSettings(arch=opts.arch, toolchain=opts.toolchain, checks=opts.checks, mode=cfg.mode,
-                                 max_cases=opts.eval_max_cases)
+    psettings = PipelineSettings(
+        arch=opts.arch,
+        toolchain=opts.toolchain,
+        checks=opts.checks,
+        mode=cfg.mode,
+        max_cases=opts.eval_max_cases,
+    )
     evaluate = ExecutorEvaluator(executor or SerialExecutor(), psettings, opts.eval_timeout_s)
     try:
         await run_rounds(attempts, backend, evaluate, cfg, on_round=on_round, progress=progress)
     finally:
         results.close()
-    written = {"rounds_written": len(results.write_s), "write_s": [round(x, 6) for x in results.write_s],
-               "sync_s": round(results.sync_s, 6)}
+    written = {
+        "rounds_written": len(results.write_s),
+        "write_s": [round(x, 6) for x in results.write_s],
+        "sync_s": round(results.sync_s, 6),
+    }
     return finish_run(attempts, opts, cfg, skipped, resumed, memory, written)
 
 
@@ -172,9 +233,15 @@ def _sealed_last(lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(last.values())
 
 
-def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConfig, skipped: Sequence[dict[str, str]],
-               resumed: int, memory: ExperienceMemory | None, written: dict[str, Any] | None = None
-               ) -> dict[str, Any]:
+def finish_run(
+    attempts: Sequence[Attempt],
+    opts: GenerateOptions,
+    cfg: LoopConfig,
+    skipped: Sequence[dict[str, str]],
+    resumed: int,
+    memory: ExperienceMemory | None,
+    written: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The kernels, the training data and the summary of a run whose attempts are over; `written` is what this
     run's results file cost (the seconds of each round's line, in the order written, and the final fsync)."""
     kernels = opts.out / "kernels"
@@ -191,25 +258,49 @@ def finish_run(attempts: Sequence[Attempt], opts: GenerateOptions, cfg: LoopConf
             (folder.parent / "op_host").mkdir(exist_ok=True)
             for fname, text in host.items():
                 (folder.parent / "op_host" / fname).write_text(text.rstrip() + "\n", encoding="utf-8")
-        best.append({"task": a.task.id, "case": a.case_id, "sample": a.sample, "round": a.best.index,
-                     "estimate_us": a.best.outcome.estimate_us if a.best.outcome else None,
-                     "path": str(folder / f"{a.task.op}.cpp")})
+        best.append(
+            {
+                "task": a.task.id,
+                "case": a.case_id,
+                "sample": a.sample,
+                "round": a.best.index,
+                "estimate_us": a.best.outcome.estimate_us if a.best.outcome else None,
+                "path": str(folder / f"{a.task.op}.cpp"),
+            }
+        )
     training = write_training(attempts, opts.out / "training", opts.model)
     # only this user's sealed lines count (a planted or edited line reports nothing), the last line of each round
     lines = _sealed_last(ResultStore(opts.out / "results.jsonl").load())
-    meta = {"model": opts.model, "mode": cfg.mode, "rounds": cfg.rounds, "perf_rounds": cfg.perf_rounds,
-            "samples_per_instance": opts.samples, "arch": opts.arch, "resumed_rounds": resumed,
-            "memory": str(opts.memory) if opts.memory else None,
-            "memory_added": memory.added if memory is not None else 0, "skipped": list(skipped)}
+    meta = {
+        "model": opts.model,
+        "mode": cfg.mode,
+        "rounds": cfg.rounds,
+        "perf_rounds": cfg.perf_rounds,
+        "samples_per_instance": opts.samples,
+        "arch": opts.arch,
+        "resumed_rounds": resumed,
+        "memory": str(opts.memory) if opts.memory else None,
+        "memory_added": memory.added if memory is not None else 0,
+        "skipped": list(skipped),
+    }
     summary = summarise_rounds(lines, meta)
     summary["stopped"] = sorted(set(summary["stopped"]) | {a.stopped for a in attempts if a.stopped})
     summary["best"] = best
     summary["training"] = training
     if written is not None:
         summary["results_file"] = written
-    summary["attempts"] = [{"task": a.task.id, "case": a.case_id, "sample": a.sample, "rounds": len(a.rounds),
-                            "passed_at": a.passed_at, "stopped": a.stopped,
-                            "best": a.best.summary() if a.best else None,
-                            "history": [r.summary() for r in a.rounds]} for a in attempts]
+    summary["attempts"] = [
+        {
+            "task": a.task.id,
+            "case": a.case_id,
+            "sample": a.sample,
+            "rounds": len(a.rounds),
+            "passed_at": a.passed_at,
+            "stopped": a.stopped,
+            "best": a.best.summary() if a.best else None,
+            "history": [r.summary() for r in a.rounds],
+        }
+        for a in attempts
+    ]
     (opts.out / "summary.json").write_text(json.dumps(summary, indent=2, default=str), encoding="utf-8")
     return summary

@@ -60,8 +60,9 @@ def _size(messages: Sequence[dict[str, str]], count: Counter) -> int:
     return sum(count(m["content"]) + MESSAGE_OVERHEAD for m in messages)
 
 
-def bound(task: Sequence[dict[str, str]], turns: Sequence[Turn], budget: int, count: Counter = estimate_tokens
-          ) -> Bounded:
+def bound(
+    task: Sequence[dict[str, str]], turns: Sequence[Turn], budget: int, count: Counter = estimate_tokens
+) -> Bounded:
     """The messages for the next answer within `budget` tokens (see the module docstring)."""
     system, user = list(task[:-1]), dict(task[-1])
 
@@ -69,7 +70,9 @@ def bound(task: Sequence[dict[str, str]], turns: Sequence[Turn], budget: int, co
         head = dict(user)
         if kept_from > 0:
             lines = "\n".join(f"- round {i}: {t.summary}" for i, t in enumerate(turns[:kept_from]))
-            head["content"] = (f"{user['content']}\n\n## Earlier rounds (summarised to fit the context)\n{lines}")
+            head["content"] = (
+                f"{user['content']}\n\n## Earlier rounds (summarised to fit the context)\n{lines}"
+            )
         out = [*system, head]
         for i, t in enumerate(turns[kept_from:], kept_from):
             if not (drop_answer and i == len(turns) - 1):
@@ -90,6 +93,8 @@ def bound(task: Sequence[dict[str, str]], turns: Sequence[Turn], budget: int, co
     else:
         msgs = build(0)
         n = _size(msgs, count)
-    raise ContextOverflow(f"the task prompt and the last feedback need {n} tokens, and the model's context leaves "
-                          f"{budget} for the prompt; raise model.n_ctx (the model's context) or lower "
-                          "generate.max_tokens")
+    raise ContextOverflow(
+        f"the task prompt and the last feedback need {n} tokens, and the model's context leaves "
+        f"{budget} for the prompt; raise model.n_ctx (the model's context) or lower "
+        "generate.max_tokens"
+    )

@@ -29,8 +29,11 @@ Evaluate = Callable[[Sequence[tuple[Attempt, Round]]], Awaitable[list[Evaluation
 def outcome_of(rec: Mapping[str, Any], mode: str, arch: str) -> CheckResult:
     """A bench record (or a round's stored line) as a check outcome."""
     total = (rec.get("timings") or {}).get("total", 0.0)
-    return CheckResult(tuple(record_findings(rec)), record_figures(rec, mode, arch),
-                       float(total) if isinstance(total, (int, float)) else 0.0)
+    return CheckResult(
+        tuple(record_findings(rec)),
+        record_figures(rec, mode, arch),
+        float(total) if isinstance(total, (int, float)) else 0.0,
+    )
 
 
 class ExecutorEvaluator:
@@ -44,8 +47,11 @@ class ExecutorEvaluator:
         jobs = []
         for i, (a, r) in enumerate(items):
             cand = Candidate(a.task.id, i, text=r.answer, origin=f"model:{a.key}:round{r.index}")
-            st = replace(self.settings, mode=a.cfg.mode,
-                         case_ids=(a.case_id,) if a.case_id is not None else self.settings.case_ids)
+            st = replace(
+                self.settings,
+                mode=a.cfg.mode,
+                case_ids=(a.case_id,) if a.case_id is not None else self.settings.case_ids,
+            )
             jobs.append(Job(str(a.task.root), cand, st, self.timeout_s))
         got: dict[int, dict[str, Any]] = {}
 
@@ -72,11 +78,25 @@ class CheckerEvaluator:
         out = []
         for a, r in items:
             host = a.host_files(r)
-            outcome = await (self.checker(self.path, r.code or "", host=host) if host
-                             else self.checker(self.path, r.code or ""))
+            outcome = await (
+                self.checker(self.path, r.code or "", host=host)
+                if host
+                else self.checker(self.path, r.code or "")
+            )
             f = outcome.figures.to_json()
-            rec = {k: f.get(k) for k in ("status", "passed_cases", "cases", "estimate_us", "baseline_us", "speedup",
-                                         "bound", "case_results")}
+            rec = {
+                k: f.get(k)
+                for k in (
+                    "status",
+                    "passed_cases",
+                    "cases",
+                    "estimate_us",
+                    "baseline_us",
+                    "speedup",
+                    "bound",
+                    "case_results",
+                )
+            }
             rec["findings"] = []
             out.append(Evaluation(outcome, rec))
         return out

@@ -52,8 +52,12 @@ def token_counter(backend: Backend) -> Callable[[str], int]:
 
 def _prompt(r: Round, cfg: LoopConfig) -> Prompt:
     msgs = tuple(r.messages)
-    return Prompt(render_chat(msgs, template=cfg.chat_template, think=cfg.think), messages=msgs, kind="chat",
-                  think=cfg.think)
+    return Prompt(
+        render_chat(msgs, template=cfg.chat_template, think=cfg.think),
+        messages=msgs,
+        kind="chat",
+        think=cfg.think,
+    )
 
 
 async def _drain(gen: Generation, into: list[str]) -> None:
@@ -64,8 +68,14 @@ async def _drain(gen: Generation, into: list[str]) -> None:
 async def ask(backend: Backend, a: Attempt, r: Round, cfg: LoopConfig) -> None:
     """The model's answer to round `r` (set on it: answer, tokens, finish, model_s, or problem)."""
     grammar = cfg.grammar(r.index, a) if cfg.grammar is not None else None
-    params = GenParams(max_tokens=cfg.max_tokens, temperature=cfg.temperature, top_p=cfg.top_p,
-                       seed=cfg.seed + 7919 * a.sample + r.index, timeout_s=cfg.timeout_s, grammar=grammar)
+    params = GenParams(
+        max_tokens=cfg.max_tokens,
+        temperature=cfg.temperature,
+        top_p=cfg.top_p,
+        seed=cfg.seed + 7919 * a.sample + r.index,
+        timeout_s=cfg.timeout_s,
+        grammar=grammar,
+    )
     prompt = _prompt(r, cfg)
     t0 = time.perf_counter()
     for attempt_no in range(RETRIES + 1):
@@ -77,8 +87,12 @@ async def ask(backend: Backend, a: Attempt, r: Round, cfg: LoopConfig) -> None:
             r.finish = gen.stats.finish_reason or "stop"
         except asyncio.TimeoutError:
             r.finish = "timeout"
-            r.note = (r.note + "; " if r.note else "") + f"the model's answer was cut at the time limit ({cfg.timeout_s:g} s)"
-        except Exception as exc:  # BackendError, or a transport error a backend let through (a dropped stream)
+            r.note = (
+                r.note + "; " if r.note else ""
+            ) + f"the model's answer was cut at the time limit ({cfg.timeout_s:g} s)"
+        except (
+            Exception
+        ) as exc:  # BackendError, or a transport error a backend let through (a dropped stream)
             await gen.aclose()
             transient = exc.transient if isinstance(exc, BackendError) else True
             if transient and attempt_no < RETRIES:
@@ -94,13 +108,22 @@ async def ask(backend: Backend, a: Attempt, r: Round, cfg: LoopConfig) -> None:
         if gen.stats.prompt_tokens:
             r.prompt_tokens = gen.stats.prompt_tokens
         if r.finish == "length":
-            r.note = (r.note + "; " if r.note else "") + f"the answer was cut at max_tokens ({cfg.max_tokens})"
+            r.note = (
+                r.note + "; " if r.note else ""
+            ) + f"the answer was cut at max_tokens ({cfg.max_tokens})"
         break
     r.model_s = time.perf_counter() - t0
 
 
-async def run_rounds(attempts: Sequence[Attempt], backend: Backend, evaluate: Evaluate, cfg: LoopConfig, *,
-                     on_round: OnRound | None = None, progress: Progress | None = None) -> None:
+async def run_rounds(
+    attempts: Sequence[Attempt],
+    backend: Backend,
+    evaluate: Evaluate,
+    cfg: LoopConfig,
+    *,
+    on_round: OnRound | None = None,
+    progress: Progress | None = None,
+) -> None:
     """Run every attempt to its end (see the module docstring). Cancelling the caller cancels the model's streams
     and the evaluation (the evaluator's own cancellation kills the processes it started)."""
     gate = asyncio.Semaphore(max(1, cfg.concurrency))
@@ -128,7 +151,9 @@ async def run_rounds(attempts: Sequence[Attempt], backend: Backend, evaluate: Ev
             same = a.same_as(r)
             if same is not None:
                 r.outcome, r.record = same.outcome, same.record
-                r.note = "; ".join(x for x in (r.note, f"the same files as round {same.index}: not run again") if x)
+                r.note = "; ".join(
+                    x for x in (r.note, f"the same files as round {same.index}: not run again") if x
+                )
         todo = [(a, r) for a, r in todo if r.outcome is None]
         extract = (time.perf_counter() - t1) / max(1, len(live))
         if todo and progress is not None:
@@ -143,7 +168,11 @@ async def run_rounds(attempts: Sequence[Attempt], backend: Backend, evaluate: Ev
             t3 = time.perf_counter()
             a.take(r)
             feedback = time.perf_counter() - t3
-            r.loop_parts = {"prompt": round(prep, 6), "extract": round(extract, 6), "feedback": round(feedback, 6)}
+            r.loop_parts = {
+                "prompt": round(prep, 6),
+                "extract": round(extract, 6),
+                "feedback": round(feedback, 6),
+            }
             r.loop_s = prep + extract + feedback
             if on_round is not None:
                 on_round(a, r)  # the results file: its own seconds are the store's (ResultStore.write_s)
@@ -155,25 +184,65 @@ def round_line(a: Attempt, r: Round) -> dict[str, Any]:
     """A round as one line of results.jsonl (what `replay` and the summary read back)."""
     rec = r.record
     o = r.outcome
-    out: dict[str, Any] = {"task": a.task.id, "name": a.task.name, "level": a.task.level_number, "category": a.task.category,
-            "case": a.case_id, "sample": a.sample, "mode": a.cfg.mode, "round": r.index, "kind": r.kind,
-            "status": r.status, "compiled": r.compiled, "correct": r.correct,
-            "passed_cases": len(o.passed) if o else 0, "cases": o.cases if o else 0,
-            "estimate_us": rec.get("estimate_us"), "baseline_us": rec.get("baseline_us"),
-            "speedup": rec.get("speedup"), "bound": rec.get("bound"),
-            "error_class": rec.get("error_class") if o else "parse", "findings": rec.get("findings", []),
-            "case_results": rec.get("case_results", []), "timings": rec.get("timings", {}),
-            "answer": r.answer, "problem": r.problem, "tokens": r.tokens, "prompt_tokens": r.prompt_tokens,
-            "finish": r.finish, "model_s": round(r.model_s, 4), "eval_s": round(r.eval_s, 4),
-            "loop_s": round(r.loop_s, 6), "loop_parts": r.loop_parts, "note": r.note, "kept": r.kept, "stopped": a.stopped,
-            "feedback": a.turns[r.index].feedback if r.index < len(a.turns) else None}
+    out: dict[str, Any] = {
+        "task": a.task.id,
+        "name": a.task.name,
+        "level": a.task.level_number,
+        "category": a.task.category,
+        "case": a.case_id,
+        "sample": a.sample,
+        "mode": a.cfg.mode,
+        "round": r.index,
+        "kind": r.kind,
+        "status": r.status,
+        "compiled": r.compiled,
+        "correct": r.correct,
+        "passed_cases": len(o.passed) if o else 0,
+        "cases": o.cases if o else 0,
+        "estimate_us": rec.get("estimate_us"),
+        "baseline_us": rec.get("baseline_us"),
+        "speedup": rec.get("speedup"),
+        "bound": rec.get("bound"),
+        "error_class": rec.get("error_class") if o else "parse",
+        "findings": rec.get("findings", []),
+        "case_results": rec.get("case_results", []),
+        "timings": rec.get("timings", {}),
+        "answer": r.answer,
+        "problem": r.problem,
+        "tokens": r.tokens,
+        "prompt_tokens": r.prompt_tokens,
+        "finish": r.finish,
+        "model_s": round(r.model_s, 4),
+        "eval_s": round(r.eval_s, 4),
+        "loop_s": round(r.loop_s, 6),
+        "loop_parts": r.loop_parts,
+        "note": r.note,
+        "kept": r.kept,
+        "stopped": a.stopped,
+        "feedback": a.turns[r.index].feedback if r.index < len(a.turns) else None,
+    }
     line = out
     line["seal"] = line_seal(line)
     return line
 
 
-_SEALED = ("task", "case", "sample", "mode", "round", "kind", "status", "compiled", "correct", "passed_cases",
-           "cases", "estimate_us", "speedup", "problem", "stopped")
+_SEALED = (
+    "task",
+    "case",
+    "sample",
+    "mode",
+    "round",
+    "kind",
+    "status",
+    "compiled",
+    "correct",
+    "passed_cases",
+    "cases",
+    "estimate_us",
+    "speedup",
+    "problem",
+    "stopped",
+)
 
 
 def _seal_key() -> bytes | None:
@@ -196,7 +265,9 @@ def line_seal(line: Mapping[str, Any], key: bytes | None = None) -> str | None:
     if key is None:
         return None
     body = {k: line.get(k) for k in _SEALED}
-    body["answer_sha256"] = hashlib.sha256(str(line.get("answer") or "").encode("utf-8", "surrogatepass")).hexdigest()
+    body["answer_sha256"] = hashlib.sha256(
+        str(line.get("answer") or "").encode("utf-8", "surrogatepass")
+    ).hexdigest()
     return hmac.new(key, json.dumps(body, sort_keys=True, default=str).encode(), hashlib.sha256).hexdigest()
 
 
@@ -208,8 +279,9 @@ def sealed(line: Mapping[str, Any], key: bytes | None = None) -> bool:
     return want is not None and isinstance(line.get("seal"), str) and hmac.compare_digest(want, line["seal"])
 
 
-def replay(a: Attempt, lines: Sequence[Mapping[str, Any]], arch: str,
-           count: Callable[[str], int] = estimate_tokens) -> None:
+def replay(
+    a: Attempt, lines: Sequence[Mapping[str, Any]], arch: str, count: Callable[[str], int] = estimate_tokens
+) -> None:
     """Rebuild an attempt from its stored rounds (a resumed run): each round is requested and taken again with the
     stored answer and outcome, so the conversation and the best kernel are what they were. Replay stops at the first
     line without this user's seal over its verdict and its answer's content hash (`sealed`: planted, edited, or
@@ -221,7 +293,11 @@ def replay(a: Attempt, lines: Sequence[Mapping[str, Any]], arch: str,
         r = a.request(count)
         if r is None or r.index != int(line.get("round", -1)):
             return
-        r.answer, r.tokens, r.finish = str(line.get("answer") or ""), int(line.get("tokens") or 0), str(line.get("finish") or "")
+        r.answer, r.tokens, r.finish = (
+            str(line.get("answer") or ""),
+            int(line.get("tokens") or 0),
+            str(line.get("finish") or ""),
+        )
         r.prompt_tokens = int(line.get("prompt_tokens") or r.prompt_tokens)
         r.model_s, r.eval_s, r.loop_s = (float(line.get(k) or 0.0) for k in ("model_s", "eval_s", "loop_s"))
         if line.get("problem"):

@@ -40,18 +40,43 @@ class ExperienceMemory:
         self.added += rid is not None
         return rid
 
-    def remember_repair(self, target: Finding, before: str, after: str, *, task: str, path: str) -> int | None:
+    def remember_repair(
+        self, target: Finding, before: str, after: str, *, task: str, path: str
+    ) -> int | None:
         """A change that removed `target` (verified on the simulator by the caller)."""
         block = block_from_finding(target)
-        return self._add(block.signature, before, after, error_class=block.error_class or target.error_class,
-                         message=target.message, task=task, path=path)
+        return self._add(
+            block.signature,
+            before,
+            after,
+            error_class=block.error_class or target.error_class,
+            message=target.message,
+            task=task,
+            path=path,
+        )
 
-    def remember_improvement(self, bound: str | None, before: str, after: str, *, est_before: float,
-                             est_after: float, task: str, path: str) -> int | None:
+    def remember_improvement(
+        self,
+        bound: str | None,
+        before: str,
+        after: str,
+        *,
+        est_before: float,
+        est_after: float,
+        task: str,
+        path: str,
+    ) -> int | None:
         """A change that kept every case passing and lowered the estimate."""
         message = f"estimate {est_before:.2f} us -> {est_after:.2f} us (bound by {bound or 'unknown'})"
-        return self._add(perf_signature(bound), before, after, error_class="performance", message=message,
-                         task=task, path=path)
+        return self._add(
+            perf_signature(bound),
+            before,
+            after,
+            error_class="performance",
+            message=message,
+            task=task,
+            path=path,
+        )
 
     def improvements(self, bound: str | None) -> list[Repair]:
         try:

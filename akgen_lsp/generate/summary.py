@@ -26,8 +26,12 @@ def _instance(line: Mapping[str, Any]) -> tuple[str, str, str]:
     return (str(line.get("task")), str(line.get("case")), str(line.get("mode", "static")))
 
 
-def _by_sample(lines: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, str], dict[int, list[Mapping[str, Any]]]]:
-    out: dict[tuple[str, str, str], dict[int, list[Mapping[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+def _by_sample(
+    lines: Sequence[Mapping[str, Any]],
+) -> dict[tuple[str, str, str], dict[int, list[Mapping[str, Any]]]]:
+    out: dict[tuple[str, str, str], dict[int, list[Mapping[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
     for ln in lines:
         out[_instance(ln)][int(ln.get("sample", 0))].append(ln)
     for samples in out.values():
@@ -45,12 +49,14 @@ def _final(rounds: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
     return kept[-1] if kept else rounds[-1]
 
 
-def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None,
-                     ks: Sequence[int] = K_VALUES) -> dict[str, Any]:
+def summarise_rounds(
+    lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | None = None, ks: Sequence[int] = K_VALUES
+) -> dict[str, Any]:
     meta = dict(meta or {})
     groups = _by_sample(lines)
-    n_rounds = int(meta.get("rounds") or 0) or 1 + max((int(x.get("round", 0)) for x in lines
-                                                        if x.get("kind") != "perf"), default=0)
+    n_rounds = int(meta.get("rounds") or 0) or 1 + max(
+        (int(x.get("round", 0)) for x in lines if x.get("kind") != "perf"), default=0
+    )
     levels: dict[int, list[tuple[str, str, str]]] = defaultdict(list)
     for inst, samples in groups.items():
         first = next(iter(samples.values()))[0]
@@ -62,12 +68,22 @@ def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]
             continue
         n_min = min(len(groups[i]) for i in insts)
         for r in range(n_rounds):
-            comp = [(len(groups[i]), sum(_reached(rs, r, "compiled") for rs in groups[i].values())) for i in insts]
-            corr = [(len(groups[i]), sum(_reached(rs, r, "correct") for rs in groups[i].values())) for i in insts]
-            table.append({"level": "all" if level is None else level, "round": r, "instances": len(insts),
-                          "samples": n_min,
-                          "compile": {str(k): round(mean_pass_at_k(comp, k), 4) for k in ks},
-                          "correct": {str(k): round(mean_pass_at_k(corr, k), 4) for k in ks}})
+            comp = [
+                (len(groups[i]), sum(_reached(rs, r, "compiled") for rs in groups[i].values())) for i in insts
+            ]
+            corr = [
+                (len(groups[i]), sum(_reached(rs, r, "correct") for rs in groups[i].values())) for i in insts
+            ]
+            table.append(
+                {
+                    "level": "all" if level is None else level,
+                    "round": r,
+                    "instances": len(insts),
+                    "samples": n_min,
+                    "compile": {str(k): round(mean_pass_at_k(comp, k), 4) for k in ks},
+                    "correct": {str(k): round(mean_pass_at_k(corr, k), 4) for k in ks},
+                }
+            )
     finals = {(inst, s): _final(rs) for inst, samples in groups.items() for s, rs in samples.items()}
     fast_rows = [(bool(f.get("correct")), f.get("speedup")) for f in finals.values()]
     task_scores: dict[str, list[float]] = defaultdict(list)
@@ -78,14 +94,29 @@ def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]
     level_scores: dict[int, list[float]] = defaultdict(list)
     for t, scores in task_scores.items():
         level_scores[task_level[t]].append(sum(scores) / len(scores))
-    per_round_errors = {str(r): error_histogram(x.get("error_class") for x in lines
-                                                if int(x.get("round", 0)) == r and not x.get("correct"))
-                        for r in sorted({int(x.get("round", 0)) for x in lines})}
+    per_round_errors = {
+        str(r): error_histogram(
+            x.get("error_class") for x in lines if int(x.get("round", 0)) == r and not x.get("correct")
+        )
+        for r in sorted({int(x.get("round", 0)) for x in lines})
+    }
     tasks: dict[str, dict[str, Any]] = {}
     for x in lines:
-        t = tasks.setdefault(str(x.get("task")), {"task": x.get("task"), "level": x.get("level"), "rounds": 0,
-                                                   "tokens": 0, "prompt_tokens": 0, "wall_s": 0.0, "model_s": 0.0,
-                                                   "eval_s": 0.0, "loop_s": 0.0, "score": None})
+        t = tasks.setdefault(
+            str(x.get("task")),
+            {
+                "task": x.get("task"),
+                "level": x.get("level"),
+                "rounds": 0,
+                "tokens": 0,
+                "prompt_tokens": 0,
+                "wall_s": 0.0,
+                "model_s": 0.0,
+                "eval_s": 0.0,
+                "loop_s": 0.0,
+                "score": None,
+            },
+        )
         t["rounds"] += 1
         t["tokens"] += int(x.get("tokens") or 0)
         t["prompt_tokens"] += int(x.get("prompt_tokens") or 0)
@@ -101,12 +132,21 @@ def summarise_rounds(lines: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]
     loop = sum(t["loop_s"] for t in tasks.values())
     notes = sorted({str(x["note"]) for x in lines if x.get("note")})
     stopped = sorted({str(x["stopped"]) for x in lines if x.get("stopped")})
-    return {**meta, "instances": len(groups), "samples": len(finals), "rounds_run": len(lines),
-            "pass_at_k": table, "fast_p": {str(p): round(fast_p(fast_rows, p), 4) for p in FAST_P},
-            "score": round(weighted_score(level_scores), 4),
-            "level_scores": {str(k): round(sum(v) / len(v), 4) for k, v in sorted(level_scores.items()) if v},
-            "error_classes_per_round": per_round_errors, "tasks": sorted(tasks.values(), key=lambda t: str(t["task"])),
-            "loop_overhead_ratio": round(loop / wall, 5) if wall else 0.0, "notes": notes, "stopped": stopped}
+    return {
+        **meta,
+        "instances": len(groups),
+        "samples": len(finals),
+        "rounds_run": len(lines),
+        "pass_at_k": table,
+        "fast_p": {str(p): round(fast_p(fast_rows, p), 4) for p in FAST_P},
+        "score": round(weighted_score(level_scores), 4),
+        "level_scores": {str(k): round(sum(v) / len(v), 4) for k, v in sorted(level_scores.items()) if v},
+        "error_classes_per_round": per_round_errors,
+        "tasks": sorted(tasks.values(), key=lambda t: str(t["task"])),
+        "loop_overhead_ratio": round(loop / wall, 5) if wall else 0.0,
+        "notes": notes,
+        "stopped": stopped,
+    }
 
 
 def pass_table(summary: Mapping[str, Any], rounds: Sequence[int] = (0, 1, 3)) -> list[str]:

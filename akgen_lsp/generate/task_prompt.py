@@ -46,13 +46,15 @@ def instance_case(task: Task, case_id: int | None) -> Case | None:
     raise TaskError(f"task {task.id} has no case {case_id}; its cases are {ids}")
 
 
-def task_messages(task: Task, arch: ArchProfile, mode: str = "static", case: Case | None = None,
-                  example: str = "") -> list[dict[str, str]]:
+def task_messages(
+    task: Task, arch: ArchProfile, mode: str = "static", case: Case | None = None, example: str = ""
+) -> list[dict[str, str]]:
     """[system, user]: the generation request of one instance (see the module docstring). Raises TaskError when the
     task lacks what the prompt needs (api_desc.md)."""
     if not task.api_desc.is_file():
-        raise TaskError(f"task {task.id} has no api_desc.md, which the prompt is built from; add it or pick another "
-                        "task")
+        raise TaskError(
+            f"task {task.id} has no api_desc.md, which the prompt is built from; add it or pick another task"
+        )
     api = _read(task.api_desc, "api_desc.md")
     module = task.validation / "module.py"
     reference = _read(module, "reference model", MAX_REFERENCE_CHARS) if module.is_file() else ""
@@ -61,15 +63,28 @@ def task_messages(task: Task, arch: ArchProfile, mode: str = "static", case: Cas
         cases = task.cases()[:MAX_CASES]
         header = (task.validation / "test_cases.csv").read_text(encoding="utf-8").splitlines()[0]
         rows = "\n".join(case_row(task, c).splitlines()[1] for c in cases)
-        test_case = (f"Every case below must pass with the same files (dynamic shape):\n{header}\n{rows}")
+        test_case = f"Every case below must pass with the same files (dynamic shape):\n{header}\n{rows}"
         host = _read(task.question_host, "host template") if task.question_host.is_file() else ""
         rules = tuple(r.replace("<op>", task.op) for r in DYNAMIC_RULES)
     else:
         chosen = case if case is not None else instance_case(task, None)
         assert chosen is not None
-        test_case = (f"This instance is case {chosen.case_id} (static shape): the kernel runs on this case only, so "
-                     f"hard-code its shape and tiling.\n{case_row(task, chosen)}")
+        test_case = (
+            f"This instance is case {chosen.case_id} (static shape): the kernel runs on this case only, so "
+            f"hard-code its shape and tiling.\n{case_row(task, chosen)}"
+        )
         host = ""
         rules = tuple(r.replace("<op>", task.op) for r in KERNEL_RULES)
-    return list(kernel_messages(api, test_case, arch, question=question, example=example, reference=reference,
-                                host=host, rules=rules, layout=answer_layout(task.op, mode)))
+    return list(
+        kernel_messages(
+            api,
+            test_case,
+            arch,
+            question=question,
+            example=example,
+            reference=reference,
+            host=host,
+            rules=rules,
+            layout=answer_layout(task.op, mode),
+        )
+    )

@@ -41,7 +41,9 @@ def _answer(r: Round) -> str:
     return f"{words}\n\n{body}" if words else body
 
 
-def _sft(a: Attempt, r: Round, prev: Round | None, split: str, model: str) -> tuple[str, dict[str, Any]] | None:
+def _sft(
+    a: Attempt, r: Round, prev: Round | None, split: str, model: str
+) -> tuple[str, dict[str, Any]] | None:
     if not r.messages or r.code is None:
         return None
     system = next((m for m in r.messages if m["role"] == "system"), None)
@@ -49,10 +51,19 @@ def _sft(a: Attempt, r: Round, prev: Round | None, split: str, model: str) -> tu
     if system is None or user["role"] != "user":
         return None
     status = r.outcome.status if r.outcome else "pass"
-    meta: dict[str, Any] = {"id": _id(a.key, str(r.index), r.answer), "task": a.task.id, "op": a.task.op,
-                            "source": f"generate:{model}", "split": split, "operator": f"generate:{r.kind}",
-                            "status": status, "failed_by": "sim", "round": r.index, "case": a.case_id,
-                            "sample": a.sample}
+    meta: dict[str, Any] = {
+        "id": _id(a.key, str(r.index), r.answer),
+        "task": a.task.id,
+        "op": a.task.op,
+        "source": f"generate:{model}",
+        "split": split,
+        "operator": f"generate:{r.kind}",
+        "status": status,
+        "failed_by": "sim",
+        "round": r.index,
+        "case": a.case_id,
+        "sample": a.sample,
+    }
     kind = "generate"
     if r.kind == "repair" and prev is not None and prev.outcome is not None:
         target = target_finding(prev.outcome)
@@ -78,21 +89,37 @@ def _dpo(a: Attempt, split: str) -> list[dict[str, Any]]:
         tiers.setdefault(t, r)
     out = []
     for i, hi in enumerate(_ORDER):
-        for lo in _ORDER[i + 1:]:
+        for lo in _ORDER[i + 1 :]:
             if hi in tiers and lo in tiers and tiers[hi].code != tiers[lo].code:
                 c, rj = tiers[hi], tiers[lo]
-                out.append({"prompt": prompt, "chosen": [{"role": "assistant", "content": code_answer(c.code or "")}],
-                            "rejected": [{"role": "assistant", "content": code_answer(rj.code or "")}],
-                            "meta": {"id": _id(a.key, hi, lo, c.code or "", rj.code or ""), "task": a.task.id,
-                                     "split": split, "chosen_rank": hi, "rejected_rank": lo, "rejected_mutant": None,
-                                     "chosen_round": c.index, "rejected_round": rj.index}})
+                out.append(
+                    {
+                        "prompt": prompt,
+                        "chosen": [{"role": "assistant", "content": code_answer(c.code or "")}],
+                        "rejected": [{"role": "assistant", "content": code_answer(rj.code or "")}],
+                        "meta": {
+                            "id": _id(a.key, hi, lo, c.code or "", rj.code or ""),
+                            "task": a.task.id,
+                            "split": split,
+                            "chosen_rank": hi,
+                            "rejected_rank": lo,
+                            "rejected_mutant": None,
+                            "chosen_round": c.index,
+                            "rejected_round": rj.index,
+                        },
+                    }
+                )
     return out
 
 
 def write_training(attempts: Sequence[Attempt], out: Path, model: str = "model") -> dict[str, int]:
     """Write the files of the module docstring under `out` (each rewritten from the attempts); returns the counts."""
     splits = assign_splits(a.task.op for a in attempts)
-    rows: dict[str, list[dict[str, Any]]] = {"sft/repair.jsonl": [], "sft/generate.jsonl": [], "dpo/generate.jsonl": []}
+    rows: dict[str, list[dict[str, Any]]] = {
+        "sft/repair.jsonl": [],
+        "sft/generate.jsonl": [],
+        "dpo/generate.jsonl": [],
+    }
     for a in attempts:
         split = splits.get(a.task.op, "train")
         prev: Round | None = None

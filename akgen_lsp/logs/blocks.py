@@ -33,12 +33,22 @@ class Note:
     column: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in (("message", self.message), ("file", self.file), ("line", self.line),
-                                  ("column", self.column)) if v is not None}
+        return {
+            k: v
+            for k, v in (
+                ("message", self.message),
+                ("file", self.file),
+                ("line", self.line),
+                ("column", self.column),
+            )
+            if v is not None
+        }
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Note:
-        return cls(str(obj.get("message", "")), obj.get("file"), _int(obj.get("line")), _int(obj.get("column")))
+        return cls(
+            str(obj.get("message", "")), obj.get("file"), _int(obj.get("line")), _int(obj.get("column"))
+        )
 
 
 @dataclass
@@ -84,17 +94,32 @@ class ErrorBlock:
         """Blocks with this key are one root cause: the same message (not only the same signature) in one file, with
         the same notes apart from their places (clang says only "no matching function for call to 'Add'": its
         candidates' notes tell a missing argument from a wrong dtype)."""
-        notes = tuple(n.message for n in self.notes if "requested here" not in n.message
-                      and "required from" not in n.message)
+        notes = tuple(
+            n.message
+            for n in self.notes
+            if "requested here" not in n.message and "required from" not in n.message
+        )
         return (self.tool, self.file, self.message, self.code, notes)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "tool": self.tool, "severity": self.severity, "file": self.file, "line": self.line,
-            "column": self.column, "message": self.message, "code": self.code, "error_class": self.error_class,
-            "signature": self.signature, "signature_id": self.signature_id, "notes": [n.to_json() for n in self.notes],
-            "source_line": self.source_line, "context": list(self.context), "fixits": list(self.fixits),
-            "count": self.count, "occurrences": [list(o) for o in self.occurrences], "origin": dict(self.origin),
+            "tool": self.tool,
+            "severity": self.severity,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "code": self.code,
+            "error_class": self.error_class,
+            "signature": self.signature,
+            "signature_id": self.signature_id,
+            "notes": [n.to_json() for n in self.notes],
+            "source_line": self.source_line,
+            "context": list(self.context),
+            "fixits": list(self.fixits),
+            "count": self.count,
+            "occurrences": [list(o) for o in self.occurrences],
+            "origin": dict(self.origin),
             "raw": self.raw,
         }
         if self.label:
@@ -105,17 +130,31 @@ class ErrorBlock:
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> ErrorBlock:
         known = {f.name for f in fields(cls)} | {"signature_id"}
-        occ = [(o[0], _int(o[1]), _int(o[2])) for o in obj.get("occurrences", ()) if isinstance(o, list | tuple)
-               and len(o) == 3]
+        occ = [
+            (o[0], _int(o[1]), _int(o[2]))
+            for o in obj.get("occurrences", ())
+            if isinstance(o, list | tuple) and len(o) == 3
+        ]
         return cls(
-            tool=str(obj.get("tool", "unknown")), message=str(obj.get("message", "")), file=obj.get("file"),
-            line=_int(obj.get("line")), column=_int(obj.get("column")), severity=str(obj.get("severity", "error")),
+            tool=str(obj.get("tool", "unknown")),
+            message=str(obj.get("message", "")),
+            file=obj.get("file"),
+            line=_int(obj.get("line")),
+            column=_int(obj.get("column")),
+            severity=str(obj.get("severity", "error")),
             notes=[Note.from_json(n) for n in obj.get("notes", ()) if isinstance(n, Mapping)],
-            source_line=obj.get("source_line"), context=[str(c) for c in obj.get("context", ())],
-            fixits=[str(x) for x in obj.get("fixits", ())], raw=str(obj.get("raw", "")), code=obj.get("code"),
-            error_class=obj.get("error_class"), signature=str(obj.get("signature", "")),
-            count=int(obj.get("count", 1) or 1), occurrences=occ, origin=dict(obj.get("origin", {}) or {}),
-            label=obj.get("label"), extra={k: v for k, v in obj.items() if k not in known},
+            source_line=obj.get("source_line"),
+            context=[str(c) for c in obj.get("context", ())],
+            fixits=[str(x) for x in obj.get("fixits", ())],
+            raw=str(obj.get("raw", "")),
+            code=obj.get("code"),
+            error_class=obj.get("error_class"),
+            signature=str(obj.get("signature", "")),
+            count=int(obj.get("count", 1) or 1),
+            occurrences=occ,
+            origin=dict(obj.get("origin", {}) or {}),
+            label=obj.get("label"),
+            extra={k: v for k, v in obj.items() if k not in known},
         )
 
 
@@ -172,9 +211,13 @@ def read_jsonl(path: str | Path) -> Iterator[ErrorBlock]:
             except json.JSONDecodeError:
                 if not line.endswith("\n"):
                     return  # the last line, cut short
-                raise BlocksFileError(f"{p}:{n}: not a JSON line of error blocks; write it with `akgen errors mine "
-                                      "LOG --out FILE.jsonl`") from None
+                raise BlocksFileError(
+                    f"{p}:{n}: not a JSON line of error blocks; write it with `akgen errors mine "
+                    "LOG --out FILE.jsonl`"
+                ) from None
             if not isinstance(obj, dict) or "message" not in obj:
-                raise BlocksFileError(f"{p}:{n}: not an error block (no \"message\"); write it with `akgen errors "
-                                      "mine LOG --out FILE.jsonl`")
+                raise BlocksFileError(
+                    f'{p}:{n}: not an error block (no "message"); write it with `akgen errors '
+                    "mine LOG --out FILE.jsonl`"
+                )
             yield ErrorBlock.from_json(obj)

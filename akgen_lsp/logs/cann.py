@@ -25,15 +25,23 @@ from dataclasses import dataclass, field
 from akgen_lsp.findings import Finding, Severity, Span
 from akgen_lsp.logs.fixits import with_fixits
 
-_DIAG = re.compile(r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+):\s*"
-                   r"(?P<sev>fatal error|error|warning|note):\s*(?P<msg>.*)$")
-_INCLUDED = re.compile(r"^(?:In file included from|\s*from)\s+(?P<file>[^:]+):(?P<line>\d+)(?::(?P<col>\d+))?[:,]?$")
-_DRIVER = re.compile(r"^(?P<tool>bisheng|ccec|clang(?:\+\+)?|ccec_compiler)(?:\[\d+\])?:\s*(?:fatal )?error:\s*(?P<msg>.*)$")
+_DIAG = re.compile(
+    r"^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?P<col>\d+):\s*"
+    r"(?P<sev>fatal error|error|warning|note):\s*(?P<msg>.*)$"
+)
+_INCLUDED = re.compile(
+    r"^(?:In file included from|\s*from)\s+(?P<file>[^:]+):(?P<line>\d+)(?::(?P<col>\d+))?[:,]?$"
+)
+_DRIVER = re.compile(
+    r"^(?P<tool>bisheng|ccec|clang(?:\+\+)?|ccec_compiler)(?:\[\d+\])?:\s*(?:fatal )?error:\s*(?P<msg>.*)$"
+)
 _CMAKE_AT = re.compile(r"^CMake Error at (?P<file>.+?):(?P<line>\d+)(?:\s*\((?P<cmd>\w+)\))?:?\s*$")
 _CMAKE_PLAIN = re.compile(r"^CMake Error:\s*(?P<msg>.+)$")
 _LD = re.compile(r"(?:undefined reference to|undefined symbol:?)\s*[`'\"]?(?P<sym>[^'`\"\s]+?)[`'\"]?\s*$")
 _MSOPGEN = re.compile(r"(?:\[ERROR\]|\bERROR\b:?)\s*(?P<msg>.*)$")
-_MAKE = re.compile(r"^(?:g?make)(?:\[\d+\])?: (?:\*\*\* .*Error \d+|\*\*\* No rule to make target.*|.*没有规则.*)")
+_MAKE = re.compile(
+    r"^(?:g?make)(?:\[\d+\])?: (?:\*\*\* .*Error \d+|\*\*\* No rule to make target.*|.*没有规则.*)"
+)
 
 
 @dataclass
@@ -81,21 +89,40 @@ def _compiler_finding(g: _Group, m: _Mapper) -> Finding:
     data: dict[str, object] = {"compiler": "bisheng", "raw": g.raw}
     msg = g.msg
     if where is None:
-        found = next(((m.user(p), ln, c) for p, ln, c, note in g.notes
-                      if m.user(p) and ("requested here" in note or "in instantiation" in note or "expanded from"
-                                        in note or "required from" in note)), None)
+        found = next(
+            (
+                (m.user(p), ln, c)
+                for p, ln, c, note in g.notes
+                if m.user(p)
+                and (
+                    "requested here" in note
+                    or "in instantiation" in note
+                    or "expanded from" in note
+                    or "required from" in note
+                )
+            ),
+            None,
+        )
         if found is None:
             found = next(((m.user(p), ln, c) for p, ln, c in reversed(g.includes) if m.user(p)), None)
         if found is not None:
             data["header"] = f"{path}:{line}:{col}"
             msg = f"{msg} (reported in {os.path.basename(path)}:{line})"
             where, line, col = found[0], found[1], found[2]
-    return Finding("CXX", msg, Span(where or path, line, col, line, col), Severity.ERROR, "akgen-build",
-                   classify_cxx_error(g.msg), data=data)
+    return Finding(
+        "CXX",
+        msg,
+        Span(where or path, line, col, line, col),
+        Severity.ERROR,
+        "akgen-build",
+        classify_cxx_error(g.msg),
+        data=data,
+    )
 
 
-def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_json: str | None = None,
-                    tool: str = "build") -> list[Finding]:
+def parse_build_log(
+    text: str, user_files: Mapping[str, str] | None = None, op_json: str | None = None, tool: str = "build"
+) -> list[Finding]:
     """Errors of a CANN build log -> findings (warnings are dropped; duplicates removed). With ``tool="msopgen"``
     the text is msopgen's own output and each of its ERROR lines is a finding at `op_json`."""
     m = _Mapper(user_files or {})
@@ -112,7 +139,9 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
         if inc:
             includes.append((inc.group("file"), int(inc.group("line")), int(inc.group("col") or 1)))
             continue
-        if current is not None and s.startswith("fix-it:"):  # -fdiagnostics-parseable-fixits (cann/project.py)
+        if current is not None and s.startswith(
+            "fix-it:"
+        ):  # -fdiagnostics-parseable-fixits (cann/project.py)
             current.raw += "\n" + s
             continue
         d = _DIAG.match(s)
@@ -133,8 +162,17 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
             continue
         drv = _DRIVER.match(s)
         if drv:
-            out.append(Finding("CXX", f"{drv.group('tool')}: {drv.group('msg').strip()}", Span.point(m.kernel, 1),
-                               Severity.ERROR, "akgen-build", "toolchain", data={"raw": s}))
+            out.append(
+                Finding(
+                    "CXX",
+                    f"{drv.group('tool')}: {drv.group('msg').strip()}",
+                    Span.point(m.kernel, 1),
+                    Severity.ERROR,
+                    "akgen-build",
+                    "toolchain",
+                    data={"raw": s},
+                )
+            )
             continue
         c = _CMAKE_AT.match(s)
         if c:
@@ -148,28 +186,61 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
                 if t:
                     detail.append(t)
             file = c.group("file")
-            out.append(Finding("CMAKE", "CMake error: " + (" ".join(detail) or s),
-                               Span.point(m.user(file) or file, int(c.group("line"))), Severity.ERROR, "akgen-build",
-                               "build_system", data={"raw": s, "command": c.group("cmd") or ""}))
+            out.append(
+                Finding(
+                    "CMAKE",
+                    "CMake error: " + (" ".join(detail) or s),
+                    Span.point(m.user(file) or file, int(c.group("line"))),
+                    Severity.ERROR,
+                    "akgen-build",
+                    "build_system",
+                    data={"raw": s, "command": c.group("cmd") or ""},
+                )
+            )
             continue
         cp = _CMAKE_PLAIN.match(s)
         if cp:
-            out.append(Finding("CMAKE", f"CMake error: {cp.group('msg').strip()}", Span.point("CMakeLists.txt", 1),
-                               Severity.ERROR, "akgen-build", "build_system", data={"raw": s}))
+            out.append(
+                Finding(
+                    "CMAKE",
+                    f"CMake error: {cp.group('msg').strip()}",
+                    Span.point("CMakeLists.txt", 1),
+                    Severity.ERROR,
+                    "akgen-build",
+                    "build_system",
+                    data={"raw": s},
+                )
+            )
             continue
         ld = _LD.search(s)
         if ld and ("error" in s or "undefined reference" in s):
-            out.append(Finding("LINK", f"undefined symbol {ld.group('sym')}: an API or function that is declared but "
-                               "not defined (a wrong name, or a missing source in the project)",
-                               Span.point(m.kernel, 1), Severity.ERROR, "akgen-build", "api_mismatch",
-                               data={"raw": s}))
+            out.append(
+                Finding(
+                    "LINK",
+                    f"undefined symbol {ld.group('sym')}: an API or function that is declared but "
+                    "not defined (a wrong name, or a missing source in the project)",
+                    Span.point(m.kernel, 1),
+                    Severity.ERROR,
+                    "akgen-build",
+                    "api_mismatch",
+                    data={"raw": s},
+                )
+            )
             continue
         if tool == "msopgen" or "msopgen" in s.lower():
             mo = _MSOPGEN.search(s)
             if mo:
-                out.append(Finding("MSOPGEN", f"msopgen: {mo.group('msg').strip() or s}",
-                                   Span.point(op_json or m.kernel, 1), Severity.ERROR, "akgen-build", "build_system",
-                                   data={"raw": s}))
+                out.append(
+                    Finding(
+                        "MSOPGEN",
+                        f"msopgen: {mo.group('msg').strip() or s}",
+                        Span.point(op_json or m.kernel, 1),
+                        Severity.ERROR,
+                        "akgen-build",
+                        "build_system",
+                        data={"raw": s},
+                    )
+                )
     compiler = with_fixits([_compiler_finding(g, m) for g in groups], m.user)
     seen: set[tuple[str, int, int, str]] = set()
     result: list[Finding] = []
@@ -182,6 +253,15 @@ def parse_build_log(text: str, user_files: Mapping[str, str] | None = None, op_j
     if not result:
         last = next((ln.strip() for ln in reversed(lines) if _MAKE.match(ln.strip())), None)
         if last is not None:
-            result.append(Finding("BUILD", f"the build failed: {last}; see the build log", Span.point(m.kernel, 1),
-                                  Severity.ERROR, "akgen-build", "build_system", data={"raw": last}))
+            result.append(
+                Finding(
+                    "BUILD",
+                    f"the build failed: {last}; see the build log",
+                    Span.point(m.kernel, 1),
+                    Severity.ERROR,
+                    "akgen-build",
+                    "build_system",
+                    data={"raw": last},
+                )
+            )
     return result

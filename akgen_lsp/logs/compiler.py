@@ -25,31 +25,46 @@ from akgen_lsp.logs.blocks import ErrorBlock, Note
 from akgen_lsp.logs.paths import PathMapper
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'"})
-DIAG = re.compile(r"^\s*(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
-                  r"(?P<sev>fatal error|error|warning|note|remark):\s*(?P<msg>.*)$")
-_INCLUDED = re.compile(r"^\s*(?:In file included from|from)\s+(?P<file>[^\s:][^:\n]*?):(?P<line>\d+)(?::(?P<col>\d+))?"
-                       r"[:,]?\s*$")
-_IN_CONTEXT = re.compile(r"^\s*(?P<file>[^\s:][^:\n]*?): (?P<what>In (?:function|member function|static member "
-                         r"function|instantiation of|constructor|destructor|lambda function|substitution of)\b.*?):?\s*$")
-_REQUIRED = re.compile(r"^\s*(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s+(?P<what>(?:recursively )?"
-                       r"required (?:from|by)\b.*)$")
+DIAG = re.compile(
+    r"^\s*(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*"
+    r"(?P<sev>fatal error|error|warning|note|remark):\s*(?P<msg>.*)$"
+)
+_INCLUDED = re.compile(
+    r"^\s*(?:In file included from|from)\s+(?P<file>[^\s:][^:\n]*?):(?P<line>\d+)(?::(?P<col>\d+))?"
+    r"[:,]?\s*$"
+)
+_IN_CONTEXT = re.compile(
+    r"^\s*(?P<file>[^\s:][^:\n]*?): (?P<what>In (?:function|member function|static member "
+    r"function|instantiation of|constructor|destructor|lambda function|substitution of)\b.*?):?\s*$"
+)
+_REQUIRED = re.compile(
+    r"^\s*(?P<file>[^\s:][^:\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s+(?P<what>(?:recursively )?"
+    r"required (?:from|by)\b.*)$"
+)
 _GCC_SOURCE = re.compile(r"^\s*(?P<n>\d+)?\s*\|(?P<code>.*)$")
 _CARET = re.compile(r"^\s*(?:\|\s*)?[~^]*\^[~^]*\s*$|^\s*(?:\|\s*)?~+\s*$")
 _FIXIT = re.compile(r"^\s*fix-it:\s*(?P<what>.*)$")
-_END = re.compile(r"^\s*(?:\d+ (?:errors?|warnings?)(?: and \d+ errors?)? generated\.|compilation terminated\.|"
-                  r"\d+ warnings? and \d+ errors? generated\.)\s*$")
-_DRIVER = re.compile(r"^\s*(?P<tool>bisheng|ccec|clang\+\+|clang|g\+\+|gcc|c\+\+|cc1plus)(?:\[\d+\])?:\s*"
-                     r"(?:fatal )?error:\s*(?P<msg>.+)$")
+_END = re.compile(
+    r"^\s*(?:\d+ (?:errors?|warnings?)(?: and \d+ errors?)? generated\.|compilation terminated\.|"
+    r"\d+ warnings? and \d+ errors? generated\.)\s*$"
+)
+_DRIVER = re.compile(
+    r"^\s*(?P<tool>bisheng|ccec|clang\+\+|clang|g\+\+|gcc|c\+\+|cc1plus)(?:\[\d+\])?:\s*"
+    r"(?:fatal )?error:\s*(?P<msg>.+)$"
+)
 _BISHENG = re.compile(r"\bbisheng\b|\bccec\b|tikcfw|ascendc_kernel", re.I)
-_USER_FRAME = re.compile(r"requested here|required from here|required from|in instantiation of|expanded from",
-                         re.I)
+_USER_FRAME = re.compile(
+    r"requested here|required from here|required from|in instantiation of|expanded from", re.I
+)
 
 
 @dataclass
 class _Pending:
     includes: list[tuple[str, int]] = field(default_factory=list)
     frames: list[str] = field(default_factory=list)
-    user_frames: list[tuple[str, int, int]] = field(default_factory=list)  # (file, line, col) of required-from frames
+    user_frames: list[tuple[str, int, int]] = field(
+        default_factory=list
+    )  # (file, line, col) of required-from frames
     raw: list[str] = field(default_factory=list)
 
     def clear(self) -> None:
@@ -68,10 +83,16 @@ class CompilerParser:
         self.warnings = warnings
         self.pending = _Pending()
         self.current: ErrorBlock | None = None
-        self._header: tuple[str, int, int] | None = None  # where the current block was reported, if a library file
+        self._header: tuple[str, int, int] | None = (
+            None  # where the current block was reported, if a library file
+        )
         self._weak = False  # the block sits at the user's #include line: a later instantiation note is better
-        self._held: str | None = None  # an unindented line after a diagnostic: its source line if a caret follows
-        self._last_user: tuple[str, int, int | None] | None = None  # where the previous header error was moved
+        self._held: str | None = (
+            None  # an unindented line after a diagnostic: its source line if a caret follows
+        )
+        self._last_user: tuple[str, int, int | None] | None = (
+            None  # where the previous header error was moved
+        )
         self._after_caret = False
         self._last_plain: str | None = None
         self._line_no = 0
@@ -105,8 +126,15 @@ class CompilerParser:
         elif (drv := _DRIVER.match(text)) is not None:
             self._finish()
             tool = "bisheng" if drv.group("tool") in ("bisheng", "ccec") else self.tool
-            self._done.append(ErrorBlock(tool=tool, message=f"{drv.group('tool')}: {drv.group('msg').strip()}",
-                                         code="CXX", raw=text, origin={"log_line": self._line_no}))
+            self._done.append(
+                ErrorBlock(
+                    tool=tool,
+                    message=f"{drv.group('tool')}: {drv.group('msg').strip()}",
+                    code="CXX",
+                    raw=text,
+                    origin={"log_line": self._line_no},
+                )
+            )
         elif self.current is not None:
             self._body(text)
         out, self._done = self._done, []
@@ -132,7 +160,11 @@ class CompilerParser:
                 return
             self.current.notes.append(Note(msg, self.mapper.display(file), line, col))
             self.current.raw += "\n" + "\n".join([*self.pending.raw, text])
-            if self.mapper.is_user(file) and _USER_FRAME.search(msg) and (self._header is not None or self._weak):
+            if (
+                self.mapper.is_user(file)
+                and _USER_FRAME.search(msg)
+                and (self._header is not None or self._weak)
+            ):
                 self._move_to(file, line, col)
                 self._weak = False
             self.pending.clear()
@@ -143,32 +175,53 @@ class CompilerParser:
             self.pending.clear()
             return
         severity = "error" if sev in ("error", "fatal error") else "warning"
-        block = ErrorBlock(tool=self.tool, message=msg, file=self.mapper.display(file), line=line, column=col,
-                           severity=severity, code="CXX", raw="\n".join([*self.pending.raw, text]),
-                           context=list(self.pending.frames),
-                           origin={"log_line": self._line_no})
-        block.context.extend(f"included from {self.mapper.display(f)}:{n}" for f, n in self.pending.includes
-                             if self.mapper.is_user(f))  # the toolkit's and our glue's own include lines are noise
+        block = ErrorBlock(
+            tool=self.tool,
+            message=msg,
+            file=self.mapper.display(file),
+            line=line,
+            column=col,
+            severity=severity,
+            code="CXX",
+            raw="\n".join([*self.pending.raw, text]),
+            context=list(self.pending.frames),
+            origin={"log_line": self._line_no},
+        )
+        block.context.extend(
+            f"included from {self.mapper.display(f)}:{n}"
+            for f, n in self.pending.includes
+            if self.mapper.is_user(f)
+        )  # the toolkit's and our glue's own include lines are noise
         self.current = block
         self._header = None
         self._weak = False
         if not self.mapper.is_user(file):
             self._header = (file, line, col or 1)
-            if self.pending.user_frames:  # the innermost frame in the user's code: the call that led into the header
+            if (
+                self.pending.user_frames
+            ):  # the innermost frame in the user's code: the call that led into the header
                 self._move_to(*self.pending.user_frames[0])
             elif not self.pending.includes and not self.pending.frames and self._last_user is not None:
-                self._move_to(*self._last_user)  # a further error of the instantiation the previous one reported
+                self._move_to(
+                    *self._last_user
+                )  # a further error of the instantiation the previous one reported
             else:
-                inc = next(((f, n) for f, n in reversed(self.pending.includes) if self.mapper.is_user(f)), None)
+                inc = next(
+                    ((f, n) for f, n in reversed(self.pending.includes) if self.mapper.is_user(f)), None
+                )
                 if inc is not None:
                     self._move_to(inc[0], inc[1], None)
                     self._weak = True
         self.pending.clear()
         self._after_caret = False
         self._last_plain = None
-        self._last_user = ((file, line, col) if self.mapper.is_user(file) else
-                           (block.file or file, block.line or line, block.column)
-                           if any(c.startswith("reported in") for c in block.context) else None)
+        self._last_user = (
+            (file, line, col)
+            if self.mapper.is_user(file)
+            else (block.file or file, block.line or line, block.column)
+            if any(c.startswith("reported in") for c in block.context)
+            else None
+        )
 
     def _move_to(self, file: str, line: int, col: int | None) -> None:
         assert self.current is not None
@@ -196,7 +249,12 @@ class CompilerParser:
             cur.raw += "\n" + text
             return
         if _CARET.match(text):
-            if self._last_plain is not None and cur.source_line is None and not cur.notes and self._header is None:
+            if (
+                self._last_plain is not None
+                and cur.source_line is None
+                and not cur.notes
+                and self._header is None
+            ):
                 cur.source_line = self._last_plain
             self._after_caret = True
             cur.raw += "\n" + text
@@ -204,7 +262,9 @@ class CompilerParser:
         g = _GCC_SOURCE.match(text)
         if g is not None:
             code = g.group("code")
-            if g.group("n") is None and self._after_caret:  # g++'s "    |   SoftMax" suggestion under the caret
+            if (
+                g.group("n") is None and self._after_caret
+            ):  # g++'s "    |   SoftMax" suggestion under the caret
                 if code.strip() and not cur.notes:
                     cur.fixits.append(code.strip())
             else:
@@ -238,14 +298,16 @@ class CompilerParser:
             self._header = None
 
 
-def parse_compiler_lines(lines: Iterable[str], tool: str = "gcc", mapper: PathMapper | None = None,
-                         warnings: bool = False) -> Iterator[ErrorBlock]:
+def parse_compiler_lines(
+    lines: Iterable[str], tool: str = "gcc", mapper: PathMapper | None = None, warnings: bool = False
+) -> Iterator[ErrorBlock]:
     parser = CompilerParser(tool, mapper, warnings)
     for n, line in enumerate(lines, 1):
         yield from parser.feed(line, n)
     yield from parser.close()
 
 
-def parse_compiler_text(text: str, tool: str = "gcc", mapper: PathMapper | None = None,
-                        warnings: bool = False) -> list[ErrorBlock]:
+def parse_compiler_text(
+    text: str, tool: str = "gcc", mapper: PathMapper | None = None, warnings: bool = False
+) -> list[ErrorBlock]:
     return list(parse_compiler_lines(text.splitlines(), tool, mapper, warnings))

@@ -21,14 +21,25 @@ def tool_of(f: Finding) -> str:
     return {"CMAKE": "cmake", "MSOPGEN": "msopgen", "LINK": "ld", "BUILD": "make"}.get(f.code, "sim")
 
 
-def block_from_finding(f: Finding, tool: str | None = None, origin: Mapping[str, Any] | None = None) -> ErrorBlock:
+def block_from_finding(
+    f: Finding, tool: str | None = None, origin: Mapping[str, Any] | None = None
+) -> ErrorBlock:
     """A finding as a block. A compiler finding's raw lines (`data.raw`: its context, the error and its notes, as
     the sim's build keeps them) are parsed again, so the block has the notes and frames of the real log."""
     data = dict(f.data or {})
     raw = str(data.get("raw") or data.get("log") or "")
-    block = ErrorBlock(tool=tool or tool_of(f), message=f.message, file=f.span.path, line=f.span.line,
-                       column=f.span.column, severity=f.severity.value, code=f.code, error_class=f.error_class,
-                       raw=raw or f.message, origin=dict(origin or {}))
+    block = ErrorBlock(
+        tool=tool or tool_of(f),
+        message=f.message,
+        file=f.span.path,
+        line=f.span.line,
+        column=f.span.column,
+        severity=f.severity.value,
+        code=f.code,
+        error_class=f.error_class,
+        raw=raw or f.message,
+        origin=dict(origin or {}),
+    )
     if raw and f.code == "CXX":
         parsed = next(iter(parse_compiler_text(raw, tool=block.tool)), None)
         if parsed is not None:
@@ -41,8 +52,9 @@ def block_from_finding(f: Finding, tool: str | None = None, origin: Mapping[str,
     return block
 
 
-def blocks_from_finding_json(items: Iterable[Any], origin: Mapping[str, Any] | None = None,
-                             errors_only: bool = True) -> list[ErrorBlock]:
+def blocks_from_finding_json(
+    items: Iterable[Any], origin: Mapping[str, Any] | None = None, errors_only: bool = True
+) -> list[ErrorBlock]:
     """Blocks of findings in their JSON shape (a `akgen sim run --json` result, a bench record, `akgen check
     --format json`); with `errors_only`, warnings and information are left out."""
     out = []

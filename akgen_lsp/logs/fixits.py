@@ -26,10 +26,23 @@ from collections.abc import Callable, Mapping, Sequence
 
 from akgen_lsp.findings import Edit, Finding, Fix, Span
 
-_FIXIT = re.compile(r'^\s*fix-it:"(?P<file>(?:[^"\\]|\\.)*)":\{(?P<l1>\d+):(?P<c1>\d+)-(?P<l2>\d+):(?P<c2>\d+)\}:'
-                    r'"(?P<text>(?:[^"\\]|\\.)*)"\s*$')
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b", "f": "\f",
-            "v": "\v", "0": "\0"}
+_FIXIT = re.compile(
+    r'^\s*fix-it:"(?P<file>(?:[^"\\]|\\.)*)":\{(?P<l1>\d+):(?P<c1>\d+)-(?P<l2>\d+):(?P<c2>\d+)\}:'
+    r'"(?P<text>(?:[^"\\]|\\.)*)"\s*$'
+)
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "\\": "\\",
+    '"': '"',
+    "'": "'",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "0": "\0",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,8 +92,16 @@ def parse_fixits(raw: str) -> list[FixIt]:
     for line in raw.splitlines():
         m = _FIXIT.match(line)
         if m is not None:
-            out.append(FixIt(_unescape(m.group("file")), int(m.group("l1")), int(m.group("c1")), int(m.group("l2")),
-                             int(m.group("c2")), _unescape(m.group("text"))))
+            out.append(
+                FixIt(
+                    _unescape(m.group("file")),
+                    int(m.group("l1")),
+                    int(m.group("c1")),
+                    int(m.group("l2")),
+                    int(m.group("c2")),
+                    _unescape(m.group("text")),
+                )
+            )
     return out
 
 

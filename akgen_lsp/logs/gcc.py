@@ -9,14 +9,20 @@ from collections.abc import Mapping, Sequence
 from akgen_lsp.error_classes import classify_message
 from akgen_lsp.findings import Finding, Severity, Span
 
-_DIAG = re.compile(r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<sev>fatal error|error|warning|note):\s*"
-                   r"(?P<msg>.*)$")
-_CONTEXT = re.compile(r"^(?:In file included from |\s+from )?(?P<file>[^:\n]+?):(?P<line>\d+)(?::(?P<col>\d+))?[:,]"
-                      r"\s*(?P<rest>.*)$")
+_DIAG = re.compile(
+    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)?\s*(?P<sev>fatal error|error|warning|note):\s*"
+    r"(?P<msg>.*)$"
+)
+_CONTEXT = re.compile(
+    r"^(?:In file included from |\s+from )?(?P<file>[^:\n]+?):(?P<line>\d+)(?::(?P<col>\d+))?[:,]"
+    r"\s*(?P<rest>.*)$"
+)
 
 # a line that opens the context of the next diagnostic (g++: "x.cpp: In function 'f':", include chains)
-_CONTEXT_START = re.compile(r"^(?:In file included from |[^:\n]+: In (?:function|member function|static member function|"
-                            r"instantiation|constructor|destructor|lambda|substitution)\b)")
+_CONTEXT_START = re.compile(
+    r"^(?:In file included from |[^:\n]+: In (?:function|member function|static member function|"
+    r"instantiation|constructor|destructor|lambda|substitution)\b)"
+)
 
 
 def classify_cxx_error(message: str) -> str:
@@ -38,8 +44,9 @@ def is_user_file(path: str, generated: Sequence[str] = ()) -> bool:
     return not p.startswith((*_SYSTEM_ROOTS, *generated))
 
 
-def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str,
-                     generated: Sequence[str] = ()) -> list[Finding]:
+def parse_gcc_output(
+    text: str, user_files: Mapping[str, str], fallback: str, generated: Sequence[str] = ()
+) -> list[Finding]:
     """g++ diagnostics -> findings. Errors inside our headers are moved to the user's line that led there (the last
     "required from here" / include location in the user's files); `user_files` maps absolute paths to display paths,
     and any other file of the user's that the compile read (an included `.cpp`, a header elsewhere: `is_user_file`)
@@ -48,7 +55,9 @@ def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str,
     findings: list[Finding] = []
     pending: tuple[str, int, int] | None = None
     lead: list[str] = []  # context lines (include chain, "In instantiation of") before the next error
-    own: list[str] | None = None  # the last error's lines: its context, itself, then its notes and source lines
+    own: list[str] | None = (
+        None  # the last error's lines: its context, itself, then its notes and source lines
+    )
     raws: list[tuple[dict[str, object], list[str]]] = []
 
     def user(path: str) -> str | None:
@@ -92,16 +101,31 @@ def parse_gcc_output(text: str, user_files: Mapping[str, str], fallback: str,
         data: dict[str, object] = {"compiler_file": path, "compiler_line": line} if not shown else {}
         own, lead = [*lead, raw], []
         raws.append((data, own))
-        findings.append(Finding(
-            code="CXX", message=msg, span=Span(loc[0], loc[1], loc[2], loc[1], loc[2]), severity=Severity.ERROR,
-            source="akgen-build", error_class=classify_cxx_error(msg), data=data,
-        ))
+        findings.append(
+            Finding(
+                code="CXX",
+                message=msg,
+                span=Span(loc[0], loc[1], loc[2], loc[1], loc[2]),
+                severity=Severity.ERROR,
+                source="akgen-build",
+                error_class=classify_cxx_error(msg),
+                data=data,
+            )
+        )
         pending = None
     for data, lines in raws:  # the real log lines of each error, for akgen errors (bounded)
         data["raw"] = "\n".join(lines)[:3000]
     if not findings and text.strip():
         # A link error or a crash of the compiler: keep the text so nothing is lost.
         first = next((ln for ln in text.splitlines() if "error" in ln), text.strip().splitlines()[-1])
-        findings.append(Finding(code="CXX", message=first.strip(), span=Span.point(fallback, 1), source="akgen-build",
-                                error_class=classify_cxx_error(first), data={"log": text[-4000:]}))
+        findings.append(
+            Finding(
+                code="CXX",
+                message=first.strip(),
+                span=Span.point(fallback, 1),
+                source="akgen-build",
+                error_class=classify_cxx_error(first),
+                data={"log": text[-4000:]},
+            )
+        )
     return findings

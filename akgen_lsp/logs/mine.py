@@ -22,8 +22,21 @@ from akgen_lsp.logs.paths import PathMapper
 from akgen_lsp.logs.records import RecordsError, mine_bench_records, mine_lint, mine_sim_result
 from akgen_lsp.logs.text import iter_lines, mine_lines, open_binary
 
-FORMATS = ("auto", "gcc", "clang", "bisheng", "cmake", "make", "ninja", "msopgen", "ld", "npu", "sim", "bench",
-           "lint")
+FORMATS = (
+    "auto",
+    "gcc",
+    "clang",
+    "bisheng",
+    "cmake",
+    "make",
+    "ninja",
+    "msopgen",
+    "ld",
+    "npu",
+    "sim",
+    "bench",
+    "lint",
+)
 TEXT_FORMATS = ("gcc", "clang", "bisheng", "cmake", "make", "ninja", "msopgen", "ld", "npu")
 HEAD_BYTES = 64 * 1024
 MAX_GROUPS = 100_000
@@ -36,8 +49,13 @@ class LogFormatError(ValueError):
 
 
 _MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("npu", re.compile(r"\bEZ9999\b|\b50701[3-6]\b|\b5070(?:3[4-6]|4[2-6])\b|aclrt\w+\(.*\) failed|\baclnn\w+ failed|"
-                       r"ACL stream synchronize failed|\b56100[0-3]\b|\b5611\d\d\b")),
+    (
+        "npu",
+        re.compile(
+            r"\bEZ9999\b|\b50701[3-6]\b|\b5070(?:3[4-6]|4[2-6])\b|aclrt\w+\(.*\) failed|\baclnn\w+ failed|"
+            r"ACL stream synchronize failed|\b56100[0-3]\b|\b5611\d\d\b"
+        ),
+    ),
     ("msopgen", re.compile(r"msopgen\b.*(?:ERROR|error)|\[ERROR\].*(?:op description|json)", re.I)),
     ("cmake", re.compile(r"^\s*CMake Error\b", re.M)),
     ("ninja", re.compile(r"^\s*(?:FAILED: |ninja: build stopped)", re.M)),
@@ -66,8 +84,10 @@ def detect_format(path: Path) -> str:
     except OSError as exc:
         raise LogFormatError(f"cannot read {path}: {exc.strerror or exc}") from None
     if _looks_binary(head):
-        raise LogFormatError(f"{path} is binary data, not a text log; nothing was mined (pass the build's text "
-                             "output, a results.jsonl or a `akgen sim run --json` result)")
+        raise LogFormatError(
+            f"{path} is binary data, not a text log; nothing was mined (pass the build's text "
+            "output, a results.jsonl or a `akgen sim run --json` result)"
+        )
     text = head.decode("utf-8", errors="replace")
     stripped = text.lstrip()
     if stripped.startswith("{"):
@@ -90,9 +110,11 @@ def detect_format(path: Path) -> str:
     for name, rx in _MARKERS:
         if rx.search(text):
             return name
-    raise LogFormatError(f"could not recognise this log ({path}): no compiler diagnostic, build-system, linker or NPU "
-                         "runtime error in its first 64 KiB; use --format (one of "
-                         f"{', '.join(FORMATS[1:])})")
+    raise LogFormatError(
+        f"could not recognise this log ({path}): no compiler diagnostic, build-system, linker or NPU "
+        "runtime error in its first 64 KiB; use --format (one of "
+        f"{', '.join(FORMATS[1:])})"
+    )
 
 
 _FOLLOW_ON = re.compile(r"^(?:expected |stray |missing terminating)")
@@ -104,9 +126,15 @@ def _fold_follow_ons(blocks: Iterable[ErrorBlock]) -> Iterator[ErrorBlock]:
     (a second failure inside the template the first one instantiated): it becomes a note of the first."""
     prev: ErrorBlock | None = None
     for b in blocks:
-        if (prev is not None and b.code == "CXX" and prev.code == "CXX" and b.file == prev.file
-                and b.line == prev.line and b.message != prev.message
-                and (_FOLLOW_ON.match(b.message) or any(c.startswith("reported in") for c in b.context))):
+        if (
+            prev is not None
+            and b.code == "CXX"
+            and prev.code == "CXX"
+            and b.file == prev.file
+            and b.line == prev.line
+            and b.message != prev.message
+            and (_FOLLOW_ON.match(b.message) or any(c.startswith("reported in") for c in b.context))
+        ):
             prev.notes.append(Note(f"follow-on error: {b.message}", b.file, b.line, b.column))
             continue
         if prev is not None:
@@ -132,8 +160,14 @@ def _dedupe(blocks: Iterable[ErrorBlock]) -> Iterator[ErrorBlock]:
         yield b
 
 
-def mine_log(path: str | Path, fmt: str = "auto", mapper: PathMapper | None = None, warnings: bool = False,
-             origin: Mapping[str, Any] | None = None, model: str | None = None) -> list[ErrorBlock]:
+def mine_log(
+    path: str | Path,
+    fmt: str = "auto",
+    mapper: PathMapper | None = None,
+    warnings: bool = False,
+    origin: Mapping[str, Any] | None = None,
+    model: str | None = None,
+) -> list[ErrorBlock]:
     """The error blocks of one log, grouped by root cause, in log order."""
     p = Path(path)
     if fmt not in FORMATS:
@@ -151,8 +185,11 @@ def mine_log(path: str | Path, fmt: str = "auto", mapper: PathMapper | None = No
         raw = list(mine_bench_records(p, model, warnings))
     else:
         tool = fmt if fmt in ("gcc", "clang", "bisheng") else "gcc"
-        raw = list(_fold_follow_ons(_dedupe(mine_lines(iter_lines(p), tool, mapper, warnings,
-                                                       msopgen=fmt == "msopgen"))))
+        raw = list(
+            _fold_follow_ons(
+                _dedupe(mine_lines(iter_lines(p), tool, mapper, warnings, msopgen=fmt == "msopgen"))
+            )
+        )
     blocks = group_blocks(_drop_wrappers(raw)) if fmt != "bench" else _group_per_record(raw)
     for b in blocks:
         b.origin.setdefault("log", str(p))
@@ -179,8 +216,13 @@ def _group_per_record(blocks: list[ErrorBlock]) -> list[ErrorBlock]:
     return out
 
 
-def mine_logs(paths: Iterable[str | Path], fmt: str = "auto", sources: Iterable[str | Path] = (),
-              warnings: bool = False, model: str | None = None) -> Iterator[ErrorBlock]:
+def mine_logs(
+    paths: Iterable[str | Path],
+    fmt: str = "auto",
+    sources: Iterable[str | Path] = (),
+    warnings: bool = False,
+    model: str | None = None,
+) -> Iterator[ErrorBlock]:
     """`mine_log` over several logs, with one path mapper for the source folders."""
     mapper = PathMapper(list(sources))
     for p in paths:

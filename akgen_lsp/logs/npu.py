@@ -42,17 +42,27 @@ class NpuCode:
 def npu_codes() -> dict[int, NpuCode]:
     with CODES_FILE.open("rb") as fh:
         raw = tomllib.load(fh)
-    return {int(c["code"]): NpuCode(int(c["code"]), str(c["name"]), str(c["meaning"]), str(c["class"]),
-                                    str(c.get("source", ""))) for c in raw.get("code", ())}
+    return {
+        int(c["code"]): NpuCode(
+            int(c["code"]), str(c["name"]), str(c["meaning"]), str(c["class"]), str(c.get("source", ""))
+        )
+        for c in raw.get("code", ())
+    }
 
 
-_RET = re.compile(r"(?:failed|error code|errcode|error|ret(?:urn)?(?: ?code)?|status)\s*[:=(]?\s*(?:is\s*)?"
-                  r"(?P<code>[1-5]\d{5})\b", re.I)
+_RET = re.compile(
+    r"(?:failed|error code|errcode|error|ret(?:urn)?(?: ?code)?|status)\s*[:=(]?\s*(?:is\s*)?"
+    r"(?P<code>[1-5]\d{5})\b",
+    re.I,
+)
 _CALL = re.compile(r"\b(?P<call>acl\w+|aclnn\w+|rt\w+)\s*\(")
 _EZ = re.compile(r"\b(?P<ez>E[A-Z][0-9A-Z]\d{3})\b(?:\[PID[^\]]*\][^:]*:|:)\s*(?P<msg>.*)$")
 _ERROR_STR = re.compile(r"errorStr:\s*(?P<s>[^.\[]+(?:\.[^.\[]+)?)")
-_EXCEPTION = re.compile(r"there is an? (?:exception of )?(?P<kind>[\w ]*?(?:aicore|aivec|vector core|fftsplus)[\w ]*?"
-                        r"(?:error exception|exception|error))\b", re.I)
+_EXCEPTION = re.compile(
+    r"there is an? (?:exception of )?(?P<kind>[\w ]*?(?:aicore|aivec|vector core|fftsplus)[\w ]*?"
+    r"(?:error exception|exception|error))\b",
+    re.I,
+)
 _CORE = re.compile(r"core id is (?P<core>\d+)")
 _RETCODE = re.compile(r"retCode=(?P<rc>0x[0-9a-f]+), \[(?P<what>[^\]]+)\]")
 _SOURCE_AT = re.compile(r"\((?P<file>[^():\s]+\.(?:cpp|cc|py|asc|h)):(?P<line>\d+)\)")
@@ -85,26 +95,41 @@ class NpuParser:
             self._finish()
             call = _CALL.search(text)
             at = _SOURCE_AT.search(text)
-            self.current = ErrorBlock(tool="npu-runtime", message="", code=f"NPU-{code.code}", raw=text,
-                                      file=at.group("file") if at else None,
-                                      line=int(at.group("line")) if at else None,
-                                      error_class=code.error_class, origin={"log_line": line_no})
-            self.current.extra.update(npu_code=code.code, npu_name=code.name, npu_meaning=code.meaning,
-                                      npu_source=code.source)
+            self.current = ErrorBlock(
+                tool="npu-runtime",
+                message="",
+                code=f"NPU-{code.code}",
+                raw=text,
+                file=at.group("file") if at else None,
+                line=int(at.group("line")) if at else None,
+                error_class=code.error_class,
+                origin={"log_line": line_no},
+            )
+            self.current.extra.update(
+                npu_code=code.code, npu_name=code.name, npu_meaning=code.meaning, npu_source=code.source
+            )
             if call:
                 self.current.context.append(f"returned by {call.group('call')}")
             return True
         ez = _EZ.search(text)
         if ez is not None and (ez.group("ez").startswith("EZ") or "Inner Error" in text):
             if self.current is None:
-                self.current = ErrorBlock(tool="npu-runtime", message="", code=f"NPU-{ez.group('ez')}", raw=text,
-                                          origin={"log_line": line_no})
+                self.current = ErrorBlock(
+                    tool="npu-runtime",
+                    message="",
+                    code=f"NPU-{ez.group('ez')}",
+                    raw=text,
+                    origin={"log_line": line_no},
+                )
             else:
                 self.current.raw += "\n" + text
             self._detail(text)
             return True
-        if self.current is not None and (text.startswith((" ", "\t")) or "TraceBack" in text
-                                         or (text.lstrip().startswith("[") and "INFO]" in text[:40])):
+        if self.current is not None and (
+            text.startswith((" ", "\t"))
+            or "TraceBack" in text
+            or (text.lstrip().startswith("[") and "INFO]" in text[:40])
+        ):
             self._add(text)
             return True
         if self.current is not None:
@@ -137,8 +162,10 @@ class NpuParser:
         if "npu_code" in cur.extra:
             parts.append(f"{cur.extra['npu_code']} {cur.extra['npu_name']}: {cur.extra['npu_meaning']}")
         else:
-            parts.append(f"{cur.code.removeprefix('NPU-') if cur.code else 'NPU'}: Inner Error reported by the NPU "
-                         "runtime")
+            parts.append(
+                f"{cur.code.removeprefix('NPU-') if cur.code else 'NPU'}: Inner Error reported by the NPU "
+                "runtime"
+            )
         if "exception" in cur.extra:
             core = f" on core {cur.extra['core']}" if "core" in cur.extra else ""
             parts.append(f"{cur.extra['exception']}{core}")

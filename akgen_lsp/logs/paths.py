@@ -16,20 +16,53 @@ from pathlib import Path
 # the simulator's Ascend C headers (akgen_lsp/sim/include; found by place: this layer is below the sim)
 INCLUDE_DIR = Path(__file__).resolve().parent.parent / "sim" / "include"
 
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".inc", ".asc", ".txt", ".cmake", ".json")
+SOURCE_SUFFIXES = (
+    ".cpp",
+    ".cc",
+    ".cxx",
+    ".c",
+    ".h",
+    ".hpp",
+    ".hh",
+    ".inc",
+    ".asc",
+    ".txt",
+    ".cmake",
+    ".json",
+)
 # path pieces of files that are not the user's: toolkits, system headers, our emulation and generated glue
 LIBRARY_MARKERS = (
-    "/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/lib/llvm", "/opt/rh/", "/Ascend/",
-    "ascend-toolkit", "/tikcpp/", "/tikcfw/", "/tikcfw", "/cann-", "/compiler/ccec_compiler/", "/opp/built-in/",
-    "/akgen_sim/", "/sim/include/", "<built-in>", "<command-line>", "<stdin>", "/site-packages/torch",
-    "/sim/builds/", "/sim/programs/", "/sim/host/",
+    "/usr/include/",
+    "/usr/lib/gcc/",
+    "/usr/local/include/",
+    "/usr/lib/llvm",
+    "/opt/rh/",
+    "/Ascend/",
+    "ascend-toolkit",
+    "/tikcpp/",
+    "/tikcfw/",
+    "/tikcfw",
+    "/cann-",
+    "/compiler/ccec_compiler/",
+    "/opp/built-in/",
+    "/akgen_sim/",
+    "/sim/include/",
+    "<built-in>",
+    "<command-line>",
+    "<stdin>",
+    "/site-packages/torch",
+    "/sim/builds/",
+    "/sim/programs/",
+    "/sim/host/",
 )
 
 
 class PathMapper:
     """`is_user(path)` and `display(path)` for the paths of one log."""
 
-    def __init__(self, sources: Sequence[str | Path] = (), library_markers: Iterable[str] = LIBRARY_MARKERS) -> None:
+    def __init__(
+        self, sources: Sequence[str | Path] = (), library_markers: Iterable[str] = LIBRARY_MARKERS
+    ) -> None:
         self.markers = tuple(library_markers)
         self.include_dir = str(INCLUDE_DIR)
         self.files: list[Path] = []
@@ -38,8 +71,11 @@ class PathMapper:
             if p.is_file():
                 self.files.append(p.resolve())
             elif p.is_dir():
-                self.files.extend(f.resolve() for f in sorted(p.rglob("*"))
-                                  if f.is_file() and f.suffix.lower() in SOURCE_SUFFIXES and len(self.files) < 20000)
+                self.files.extend(
+                    f.resolve()
+                    for f in sorted(p.rglob("*"))
+                    if f.is_file() and f.suffix.lower() in SOURCE_SUFFIXES and len(self.files) < 20000
+                )
         self._by_name: dict[str, list[Path]] = {}
         for f in self.files:
             self._by_name.setdefault(f.name, []).append(f)

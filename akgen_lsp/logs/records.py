@@ -25,19 +25,22 @@ class RecordsError(ValueError):
 
 def _load_json(path: Path) -> Any:
     if path.stat().st_size > MAX_JSON_BYTES:
-        raise RecordsError(f"{path} is larger than {MAX_JSON_BYTES >> 20} MiB; a `akgen sim run --json` result is "
-                           "far smaller: is this the right file?")
+        raise RecordsError(
+            f"{path} is larger than {MAX_JSON_BYTES >> 20} MiB; a `akgen sim run --json` result is "
+            "far smaller: is this the right file?"
+        )
     try:
         return json.loads(path.read_text(encoding="utf-8", errors="replace"))
     except json.JSONDecodeError as exc:
-        raise RecordsError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); use --format for a text "
-                           "log") from None
+        raise RecordsError(
+            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}); use --format for a text log"
+        ) from None
 
 
 def mine_sim_result(path: Path, warnings: bool = False) -> list[ErrorBlock]:
     obj = _load_json(path)
     if not isinstance(obj, Mapping) or not isinstance(obj.get("findings"), list):
-        raise RecordsError(f"{path}: not a `akgen sim run --json` result (no \"findings\" list)")
+        raise RecordsError(f'{path}: not a `akgen sim run --json` result (no "findings" list)')
     origin = {"log": str(path), "status": obj.get("status")}
     return blocks_from_finding_json(obj["findings"], origin, errors_only=not warnings)
 
@@ -76,9 +79,18 @@ def mine_bench_records(path: Path, model: str | None = None, warnings: bool = Fa
         except json.JSONDecodeError:
             continue  # a line cut short by an interrupted run: the bench skips it too
         if not isinstance(rec, Mapping) or "findings" not in rec:
-            raise RecordsError(f"{path}:{n}: not a bench record (no \"findings\"); mine a results.jsonl written by "
-                               "`akgen bench run`")
-        origin = {"log": str(path), "log_line": n, "task": rec.get("task"), "level": rec.get("level"),
-                  "sample": rec.get("sample"), "mode": rec.get("mode"), "status": rec.get("status"),
-                  "model": rec.get("model") or default_model}
+            raise RecordsError(
+                f'{path}:{n}: not a bench record (no "findings"); mine a results.jsonl written by '
+                "`akgen bench run`"
+            )
+        origin = {
+            "log": str(path),
+            "log_line": n,
+            "task": rec.get("task"),
+            "level": rec.get("level"),
+            "sample": rec.get("sample"),
+            "mode": rec.get("mode"),
+            "status": rec.get("status"),
+            "model": rec.get("model") or default_model,
+        }
         yield from blocks_from_finding_json(rec.get("findings") or (), origin, errors_only=not warnings)

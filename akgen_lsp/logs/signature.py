@@ -17,21 +17,75 @@ from __future__ import annotations
 
 import re
 
-KEEP = frozenset({
-    "AscendC", "std", "optiling", "gert", "ge", "matmul", "platform_ascendc", "LocalTensor", "GlobalTensor", "TQue",
-    "TQueBind", "TPipe", "TBuf", "TBufPool", "TPosition", "QuePosition", "HardEvent", "Matmul", "class", "struct",
-    "const", "volatile", "unsigned", "signed", "namespace", "operator", "typename", "template", "auto", "void",
-})
-_TYPES = frozenset({
-    "half", "float", "double", "bfloat16_t", "float16_t", "int", "long", "short", "char", "bool", "int8_t", "uint8_t",
-    "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "float16", "bfloat16",
-})
+KEEP = frozenset(
+    {
+        "AscendC",
+        "std",
+        "optiling",
+        "gert",
+        "ge",
+        "matmul",
+        "platform_ascendc",
+        "LocalTensor",
+        "GlobalTensor",
+        "TQue",
+        "TQueBind",
+        "TPipe",
+        "TBuf",
+        "TBufPool",
+        "TPosition",
+        "QuePosition",
+        "HardEvent",
+        "Matmul",
+        "class",
+        "struct",
+        "const",
+        "volatile",
+        "unsigned",
+        "signed",
+        "namespace",
+        "operator",
+        "typename",
+        "template",
+        "auto",
+        "void",
+    }
+)
+_TYPES = frozenset(
+    {
+        "half",
+        "float",
+        "double",
+        "bfloat16_t",
+        "float16_t",
+        "int",
+        "long",
+        "short",
+        "char",
+        "bool",
+        "int8_t",
+        "uint8_t",
+        "int16_t",
+        "uint16_t",
+        "int32_t",
+        "uint32_t",
+        "int64_t",
+        "uint64_t",
+        "size_t",
+        "float16",
+        "bfloat16",
+    }
+)
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "`": "'"})
-_SUFFIXES = re.compile(r"(?:;\s*did you mean [^?]*\??|\s*\(reported in [^)]*\)|\s*\[-W[\w=-]+\]|\s*\[-fpermissive\])\s*$")
+_SUFFIXES = re.compile(
+    r"(?:;\s*did you mean [^?]*\??|\s*\(reported in [^)]*\)|\s*\[-W[\w=-]+\]|\s*\[-fpermissive\])\s*$"
+)
 _QUOTED = re.compile(r"'([^'\n]{0,400})'")
 _IDENT = re.compile(r"[A-Za-z_~][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"(?<![A-Za-z_<])(?:0[xX][0-9a-fA-F]+|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?![A-Za-z_])")
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:/[\w.+@-]+){2,}/?|\b[\w.-]+\.(?:cpp|cc|cxx|h|hpp|asc|cmake|json|log|o|so|py)\b")
+_PATH = re.compile(
+    r"(?:[A-Za-z]:)?(?:/[\w.+@-]+){2,}/?|\b[\w.-]+\.(?:cpp|cc|cxx|h|hpp|asc|cmake|json|log|o|so|py)\b"
+)
 _SPACES = re.compile(r"\s+")
 
 
@@ -93,7 +147,7 @@ def signature(message: str) -> str:
     parts: list[str] = []
     last = 0
     for m in _QUOTED.finditer(text):
-        parts.append(_outside(text[last:m.start()]))
+        parts.append(_outside(text[last : m.start()]))
         parts.append("'" + _quoted(m.group(1)) + "'")
         last = m.end()
     parts.append(_outside(text[last:]))

@@ -44,8 +44,13 @@ def iter_lines(path: Path, max_line: int = MAX_LINE) -> Iterator[str]:
             yield chunk.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def mine_lines(lines: Iterable[str], tool: str = "gcc", mapper: PathMapper | None = None, warnings: bool = False,
-               msopgen: bool = False) -> Iterator[ErrorBlock]:
+def mine_lines(
+    lines: Iterable[str],
+    tool: str = "gcc",
+    mapper: PathMapper | None = None,
+    warnings: bool = False,
+    msopgen: bool = False,
+) -> Iterator[ErrorBlock]:
     """The blocks of a text log, in log order (not grouped)."""
     mapper = mapper or PathMapper()
     compiler = CompilerParser(tool, mapper, warnings)
@@ -53,8 +58,15 @@ def mine_lines(lines: Iterable[str], tool: str = "gcc", mapper: PathMapper | Non
     npu = NpuParser()
     for n, line in enumerate(lines, 1):
         text = line.replace("\x00", "")
-        if compiler.idle() and build.current is None and not build.active() and npu.current is None and \
-                ":" not in text and "rror" not in text and "FAILED" not in text:
+        if (
+            compiler.idle()
+            and build.current is None
+            and not build.active()
+            and npu.current is None
+            and ":" not in text
+            and "rror" not in text
+            and "FAILED" not in text
+        ):
             continue  # most lines of a build log ("[ 12%] Building CXX object ..."): nothing can start here
         if build.feed(text, n) or npu.feed(text, n):
             yield from compiler.close()

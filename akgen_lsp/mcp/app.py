@@ -67,17 +67,34 @@ ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
 _IN_ROOTS = "inside the client's roots (absolute, or relative to the first root)"
 KernelPath = Annotated[str, Field(description=f"the kernel source file, {_IN_ROOTS}")]
 OptKernelPath = Annotated[str | None, Field(description=f"the kernel source file, {_IN_ROOTS}")]
-Text = Annotated[str | None, Field(description="code to use as the file's content instead of what is on disk "
-                                               "(never written)")]
-Arch = Annotated[str | None, Field(description="hardware profile: Ascend910B2, Ascend910B4, Ascend310P, ... "
-                                               "(default: the nearest akgen.toml's arch)")]
-Cann = Annotated[str | None, Field(description="the CANN version the code targets, e.g. 8.5 (default: akgen.toml's)")]
-Task = Annotated[str | None, Field(description="the task to check against when akgen.toml or the NPUKernelBench "
-                                               "layout does not say: AddCustom or level1/Math/AddCustom")]
+Text = Annotated[
+    str | None,
+    Field(description="code to use as the file's content instead of what is on disk (never written)"),
+]
+Arch = Annotated[
+    str | None,
+    Field(
+        description="hardware profile: Ascend910B2, Ascend910B4, Ascend310P, ... "
+        "(default: the nearest akgen.toml's arch)"
+    ),
+]
+Cann = Annotated[
+    str | None, Field(description="the CANN version the code targets, e.g. 8.5 (default: akgen.toml's)")
+]
+Task = Annotated[
+    str | None,
+    Field(
+        description="the task to check against when akgen.toml or the NPUKernelBench "
+        "layout does not say: AddCustom or level1/Math/AddCustom"
+    ),
+]
 
 
-def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _tool(
+    server: MCPServer, annotations: ToolAnnotations
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """`server.tool` with the function's docstring, dedented, as the tool's description."""
+
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         server.tool(description=inspect.cleandoc(fn.__doc__ or ""), annotations=annotations)(fn)
         return fn
@@ -86,8 +103,9 @@ def _tool(server: MCPServer, annotations: ToolAnnotations) -> Callable[[Callable
 
 
 def _result(text: str, model: BaseModel) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=model.model_dump(mode="json"))
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=model.model_dump(mode="json")
+    )
 
 
 class Akgen:
@@ -183,15 +201,26 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
                 await state.checks.close()
             state.executor.shutdown(wait=False, cancel_futures=True)
 
-    server: MCPServer = MCPServer("akgen", title="akgen: AscendC kernels without an NPU", version=_version(),
-                                  instructions=INSTRUCTIONS, lifespan=lifespan, log_level="WARNING")
+    server: MCPServer = MCPServer(
+        "akgen",
+        title="akgen: AscendC kernels without an NPU",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        log_level="WARNING",
+    )
     server.akgen = state  # type: ignore[attr-defined]  # the tests and the benchmark read the worker's pid
 
     # ------------------------------------------------------------------------------------------------ lint
 
     @_tool(server, _READ_ONLY)
-    async def lint(roots: ClientRoots, path: OptKernelPath = None, text: Text = None,
-                   arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, LintResult]:
+    async def lint(
+        roots: ClientRoots,
+        path: OptKernelPath = None,
+        text: Text = None,
+        arch: Arch = None,
+        cann: Cann = None,
+    ) -> Annotated[CallToolResult, LintResult]:
         """Static check of an AscendC kernel: a file (`path`), or `text` (unsaved code; with `path`, linted as that
         file). Findings with file, line, code, message and fixes (`safe` fixes are certain). Milliseconds."""
         if path is None and text is None:
@@ -206,9 +235,15 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
     # ------------------------------------------------------------------------------------------------ check
 
     @_tool(server, _RUNS)
-    async def check(roots: ClientRoots, ctx: Context, path: KernelPath, text: Text = None, task: Task = None,
-                    max_cases: Annotated[int | None, Field(description="only the first N cases")] = None,
-                    arch: Arch = None) -> Annotated[CallToolResult, CheckResultModel]:
+    async def check(
+        roots: ClientRoots,
+        ctx: Context,
+        path: KernelPath,
+        text: Text = None,
+        task: Task = None,
+        max_cases: Annotated[int | None, Field(description="only the first N cases")] = None,
+        arch: Arch = None,
+    ) -> Annotated[CallToolResult, CheckResultModel]:
         """The save check of a kernel against its task (akgen.toml [[task]] or the NPUKernelBench layout; or
         `task`): compile on the CPU simulator, run every case in the sandbox, compare with the reference, estimate
         the time. `text` checks that code as the file without writing it. Findings at file and line, the verdict,
@@ -218,16 +253,27 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             raise ToolError(f"{file} is not a file; give the kernel's path (or `text` to check as that file)")
         settings = state.settings(file.parent, arch)
         started = time.perf_counter()
-        job = asyncio.ensure_future(state.checks.check(file, settings, text=text, task=task, max_cases=max_cases))
+        job = asyncio.ensure_future(
+            state.checks.check(file, settings, text=text, task=task, max_cases=max_cases)
+        )
         out = await _wait(job, ctx, f"checking {file.name} on the simulator")
         fig = figures_of(out)
         passes = fig.get("status") == "pass"
         verdict = _verdict(file.name, out)
-        model = CheckResultModel(path=str(file), passes=passes, verdict=verdict, findings=out["findings"],
-                                 trace=out.get("trace"), seconds=round(time.perf_counter() - started, 3),
-                                 figures=out["figures"], **fig)
-        lines = [verdict] + [f"  {f['path']}:{f['line']}: {f['severity']} {f['code']}: {f['message']}"
-                             for f in out["findings"][:15]]
+        model = CheckResultModel(
+            path=str(file),
+            passes=passes,
+            verdict=verdict,
+            findings=out["findings"],
+            trace=out.get("trace"),
+            seconds=round(time.perf_counter() - started, 3),
+            figures=out["figures"],
+            **fig,
+        )
+        lines = [verdict] + [
+            f"  {f['path']}:{f['line']}: {f['severity']} {f['code']}: {f['message']}"
+            for f in out["findings"][:15]
+        ]
         if out.get("trace"):
             lines.append(f"trace: {out['trace']}")
         return _result("\n".join(lines), model)
@@ -235,11 +281,21 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
     # ------------------------------------------------------------------------------------------------ fix
 
     @_tool(server, ToolAnnotations(destructive_hint=False, open_world_hint=False))
-    async def fix(roots: ClientRoots, ctx: Context, path: KernelPath, text: Text = None, task: Task = None,
-                  use_model: Annotated[bool, Field(description="also ask the configured model (akgen.toml's "
-                                                   "[model]) when the deterministic fixes do not make it pass")] = True,
-                  apply: Annotated[bool, Field(description="write the verified repair to the file")] = False,
-                  ) -> Annotated[CallToolResult, FixResult]:
+    async def fix(
+        roots: ClientRoots,
+        ctx: Context,
+        path: KernelPath,
+        text: Text = None,
+        task: Task = None,
+        use_model: Annotated[
+            bool,
+            Field(
+                description="also ask the configured model (akgen.toml's "
+                "[model]) when the deterministic fixes do not make it pass"
+            ),
+        ] = True,
+        apply: Annotated[bool, Field(description="write the verified repair to the file")] = False,
+    ) -> Annotated[CallToolResult, FixResult]:
         """Verified repairs of a failing kernel as a unified diff: the deterministic fixes (each checked on the
         simulator), then the configured model's repair (verified the same way) when one is configured. Nothing
         is written unless `apply` is true. `text`: repair that code instead of the file's."""
@@ -250,8 +306,9 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
         async def say(message: str) -> None:
             await _progress(ctx, message)
 
-        job = asyncio.ensure_future(state.checks.fix(file, source, settings, task=task, use_model=use_model,
-                                                     say=say))
+        job = asyncio.ensure_future(
+            state.checks.fix(file, source, settings, task=task, use_model=use_model, say=say)
+        )
         run = await _wait(job, ctx, f"repairing {file.name}")
         out = run.report()
         applied, n_stored = False, 0
@@ -264,21 +321,31 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             text_out = f"{file.name}: passes ({before['summary']}); nothing to fix"
         elif out["diff"]:
             state_word = "applied" if applied else "not written (apply=true writes it)"
-            text_out = (f"{file.name}: {before['summary']} -> {after['summary']}; repair {state_word}\n"
-                        + out["diff"])
+            text_out = (
+                f"{file.name}: {before['summary']} -> {after['summary']}; repair {state_word}\n" + out["diff"]
+            )
         else:
             text_out = f"{file.name}: {before['summary']}; no verified repair" + "".join(
-                f"\nnote: {n}" for n in out["notes"])
+                f"\nnote: {n}" for n in out["notes"]
+            )
         return _result(text_out, model)
 
     # ------------------------------------------------------------------------------------------------ explain
 
     @_tool(server, _READ_ONLY)
-    async def explain(query: Annotated[str, Field(description="an API (DataCopy, AscendC::TQue::AllocTensor), a rule "
-                                                   "(AKG120), an NPU error code (507015), a finding code "
-                                                   "(SIM-QUE-DOUBLE-FREE) or error class, or an arch and fact words "
-                                                   "(Ascend910B2 ub)")],
-                      arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, ExplainResult]:
+    async def explain(
+        query: Annotated[
+            str,
+            Field(
+                description="an API (DataCopy, AscendC::TQue::AllocTensor), a rule "
+                "(AKG120), an NPU error code (507015), a finding code "
+                "(SIM-QUE-DOUBLE-FREE) or error class, or an arch and fact words "
+                "(Ascend910B2 ub)"
+            ),
+        ],
+        arch: Arch = None,
+        cann: Cann = None,
+    ) -> Annotated[CallToolResult, ExplainResult]:
         """What akgen knows of a name: an Ascend C API (signatures, dtypes per arch, pipe, constraints), a rule
         (AKG120), an NPU error code (507015), a finding code or error class (SIM-QUE-DOUBLE-FREE), or an arch fact
         ("Ascend910B2 ub"). Unknown names get "did you mean" suggestions."""
@@ -288,18 +355,26 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
     # ------------------------------------------------------------------------------------------------ report
 
     @_tool(server, _READ_ONLY)
-    async def report(roots: ClientRoots,
-                     finding: Annotated[dict[str, Any] | None, Field(description="a finding as lint or check "
-                                                                     "returned it")] = None,
-                     path: Annotated[str | None, Field(description=f"the finding's source file, {_IN_ROOTS}")] = None,
-                     log: Annotated[str | None, Field(description=f"a log file, {_IN_ROOTS}")] = None,
-                     log_text: Annotated[str | None, Field(description="the log's text: compiler, build, "
-                                                           "simulator or NPU runtime output")] = None,
-                     sources: Annotated[list[str] | None, Field(description="folders or files the log points "
-                                                                f"into, {_IN_ROOTS}")] = None,
-                     format: Annotated[str, Field(description="the log's format: auto, gcc, clang, bisheng, "
-                                                  "msopgen, sim, lint, bench, ...")] = "auto",
-                     arch: Arch = None, cann: Cann = None) -> Annotated[CallToolResult, ReportResult]:
+    async def report(
+        roots: ClientRoots,
+        finding: Annotated[
+            dict[str, Any] | None, Field(description="a finding as lint or check returned it")
+        ] = None,
+        path: Annotated[str | None, Field(description=f"the finding's source file, {_IN_ROOTS}")] = None,
+        log: Annotated[str | None, Field(description=f"a log file, {_IN_ROOTS}")] = None,
+        log_text: Annotated[
+            str | None, Field(description="the log's text: compiler, build, simulator or NPU runtime output")
+        ] = None,
+        sources: Annotated[
+            list[str] | None, Field(description=f"folders or files the log points into, {_IN_ROOTS}")
+        ] = None,
+        format: Annotated[
+            str,
+            Field(description="the log's format: auto, gcc, clang, bisheng, msopgen, sim, lint, bench, ..."),
+        ] = "auto",
+        arch: Arch = None,
+        cann: Cann = None,
+    ) -> Annotated[CallToolResult, ReportResult]:
         """The diagnostic report of an error (as `akgen errors report`): the code around it, the real API it
         touched, the hardware facts, similar repairs. Give a `finding` from lint or check (with `path`, its
         source), or a log: `log` (a file) or `log_text` (compiler, build, simulator or NPU runtime output) with
@@ -313,8 +388,9 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             try:
                 reports = [await state.run(knowledge.report_of_finding, finding, src, settings)]
             except (KeyError, TypeError, ValueError) as exc:
-                raise ToolError(f"the finding is not one lint or check gave ({exc}); pass it as they return it"
-                                ) from None
+                raise ToolError(
+                    f"the finding is not one lint or check gave ({exc}); pass it as they return it"
+                ) from None
         elif log is not None or log_text is not None:
             log_file = state.confine(roots, log, "log") if log else None
             if log_file is not None and not log_file.is_file():
@@ -323,7 +399,9 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             folder = found[0] if found and found[0].is_dir() else (found[0].parent if found else None)
             settings = state.settings(folder, arch, cann)
             try:
-                reports = await state.run(knowledge.reports_of_log, log_file, log_text, found, settings, format)
+                reports = await state.run(
+                    knowledge.reports_of_log, log_file, log_text, found, settings, format
+                )
             except ValueError as exc:
                 raise ToolError(str(exc)) from None
         else:
@@ -334,11 +412,18 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
     # ------------------------------------------------------------------------------------------------ sim
 
     @_tool(server, _RUNS)
-    async def sim_run(roots: ClientRoots, ctx: Context,
-                      manifest: Annotated[str, Field(description=f"the run manifest (JSON), {_IN_ROOTS}")],
-                      checks: Annotated[Literal["npu", "cpu-debug"] | None, Field(
-                          description="npu: the hardware's rules; cpu-debug: every check of CANN's CPU debug "
-                                      "stops the kernel (default: the manifest's)")] = None) -> Annotated[CallToolResult, RunResult]:
+    async def sim_run(
+        roots: ClientRoots,
+        ctx: Context,
+        manifest: Annotated[str, Field(description=f"the run manifest (JSON), {_IN_ROOTS}")],
+        checks: Annotated[
+            Literal["npu", "cpu-debug"] | None,
+            Field(
+                description="npu: the hardware's rules; cpu-debug: every check of CANN's CPU debug "
+                "stops the kernel (default: the manifest's)"
+            ),
+        ] = None,
+    ) -> Annotated[CallToolResult, RunResult]:
         """Compile and run a kernel on the CPU simulator from a run manifest (JSON: sources, kernel, block_dim,
         args), as `akgen sim run`: findings, outputs, the estimate and the trace."""
         file = state.confine(roots, manifest, "manifest")
@@ -351,20 +436,26 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
         return await _run_job(ctx, args, file.parent, f"running {file.name} on the simulator", 600.0)
 
     @_tool(server, _RUNS)
-    async def run_program(roots: ClientRoots, ctx: Context,
-                          program: Annotated[str, Field(description="a single-source .asc, a CPU-debug main or a "
-                                                        f"folder of sources, {_IN_ROOTS}")],
-                          sources: Annotated[list[str] | None, Field(description="more sources or folders of the "
-                                                                     "program (each compiled on its own)")] = None,
-                          include_dirs: Annotated[list[str] | None, Field(description="header folders")] = None,
-                          workdir: Annotated[str | None, Field(description="the program's working directory "
-                                                               "(default: the program's folder)")] = None,
-                          args: Annotated[list[str] | None, Field(description="the program's arguments")] = None,
-                          defines: Annotated[dict[str, str] | None, Field(description="macros: NAME -> VALUE"
-                                                                          )] = None,
-                          timeout_s: Annotated[float, Field(description="wall-clock limit of the run")] = 120.0,
-                          checks: Literal["npu", "cpu-debug"] = "npu",
-                          ) -> Annotated[CallToolResult, RunResult]:
+    async def run_program(
+        roots: ClientRoots,
+        ctx: Context,
+        program: Annotated[
+            str,
+            Field(description=f"a single-source .asc, a CPU-debug main or a folder of sources, {_IN_ROOTS}"),
+        ],
+        sources: Annotated[
+            list[str] | None,
+            Field(description="more sources or folders of the program (each compiled on its own)"),
+        ] = None,
+        include_dirs: Annotated[list[str] | None, Field(description="header folders")] = None,
+        workdir: Annotated[
+            str | None, Field(description="the program's working directory (default: the program's folder)")
+        ] = None,
+        args: Annotated[list[str] | None, Field(description="the program's arguments")] = None,
+        defines: Annotated[dict[str, str] | None, Field(description="macros: NAME -> VALUE")] = None,
+        timeout_s: Annotated[float, Field(description="wall-clock limit of the run")] = 120.0,
+        checks: Literal["npu", "cpu-debug"] = "npu",
+    ) -> Annotated[CallToolResult, RunResult]:
         """Compile a whole program (host main() and kernels: a .asc, a CPU-debug main, or a folder) and run it on
         the simulator, as `akgen sim run-program`: its output, findings and each launch's estimate."""
         prog = state.confine(roots, program, "program")
@@ -384,26 +475,44 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
     # ------------------------------------------------------------------------------------------------ bench
 
     @_tool(server, _RUNS)
-    async def bench(roots: ClientRoots, ctx: Context,
-                    tasks: Annotated[list[str] | None, Field(description="task names (AddMath) or ids "
-                                                             "(level1/Math/AddMath)")] = None,
-                    level: Annotated[int | None, Field(description="every task of this level")] = None,
-                    suite: Annotated[str | None, Field(description="a suite folder (NPUKernelBench's tasks; "
-                                                       "default: the bundled suite)")] = None,
-                    candidates: Annotated[str, Field(description="answers (the suite's reference answers) or a "
-                                                     "folder of generated kernels")] = "answers",
-                    max_cases: Annotated[int | None, Field(description="only the first N cases per task")] = None,
-                    mode: Literal["static", "dynamic"] = "static", arch: str = "Ascend910B2",
-                    out: Annotated[str | None, Field(description="the output folder (default: a temporary "
-                                                     "one)")] = None,
-                    jobs: Annotated[int | None, Field(description="worker processes")] = None,
-                    ) -> Annotated[CallToolResult, BenchResult]:
+    async def bench(
+        roots: ClientRoots,
+        ctx: Context,
+        tasks: Annotated[
+            list[str] | None, Field(description="task names (AddMath) or ids (level1/Math/AddMath)")
+        ] = None,
+        level: Annotated[int | None, Field(description="every task of this level")] = None,
+        suite: Annotated[
+            str | None,
+            Field(description="a suite folder (NPUKernelBench's tasks; default: the bundled suite)"),
+        ] = None,
+        candidates: Annotated[
+            str, Field(description="answers (the suite's reference answers) or a folder of generated kernels")
+        ] = "answers",
+        max_cases: Annotated[int | None, Field(description="only the first N cases per task")] = None,
+        mode: Literal["static", "dynamic"] = "static",
+        arch: str = "Ascend910B2",
+        out: Annotated[str | None, Field(description="the output folder (default: a temporary one)")] = None,
+        jobs: Annotated[int | None, Field(description="worker processes")] = None,
+    ) -> Annotated[CallToolResult, BenchResult]:
         """A bench run of a task subset on the simulator (`akgen bench run`): the suite's reference answers or a
         folder of generated kernels (`candidates`), scored; times are estimates. Progress counts the results."""
         if not tasks and level is None:
             raise ToolError("name the tasks (`tasks`) or a `level`: a whole suite is hours of simulation")
         out_dir = state.confine(roots, out, "out") if out else state.outputs / f"bench-{time.time_ns()}"
-        cmd = ["bench", "run", "--json", "--out", str(out_dir), "--mode", mode, "--arch", arch, "--toolchain", "sim"]
+        cmd = [
+            "bench",
+            "run",
+            "--json",
+            "--out",
+            str(out_dir),
+            "--mode",
+            mode,
+            "--arch",
+            arch,
+            "--toolchain",
+            "sim",
+        ]
         if suite:
             cmd += ["--suite", str(state.confine(roots, suite, "suite"))]
         if candidates != "answers":
@@ -432,13 +541,19 @@ def build_server(roots: Sequence[Path] = (), warm: bool = True) -> MCPServer:
             raise ToolError(str(exc)) from None
         levels = summary.get("levels") or {}
         if not levels:
-            raise ToolError(f"no task of the suite matches {tasks or []} (level {level}); `akgen bench list` "
-                            "lists the tasks (op folder names such as AddMath, or ids such as level1/Math/AddMath)")
-        text = (f"bench ({summary.get('toolchain', 'sim')}; times are estimates): score {summary.get('score')}, "
-                + ", ".join(f"level {lv}: {d.get('passed')}/{d.get('tasks')} pass" for lv, d in levels.items())
-                + f"; results in {out_dir}")
-        return _result(text, BenchResult(summary=summary, out=str(out_dir),
-                                         seconds=round(time.perf_counter() - started, 3)))
+            raise ToolError(
+                f"no task of the suite matches {tasks or []} (level {level}); `akgen bench list` "
+                "lists the tasks (op folder names such as AddMath, or ids such as level1/Math/AddMath)"
+            )
+        text = (
+            f"bench ({summary.get('toolchain', 'sim')}; times are estimates): score {summary.get('score')}, "
+            + ", ".join(f"level {lv}: {d.get('passed')}/{d.get('tasks')} pass" for lv, d in levels.items())
+            + f"; results in {out_dir}"
+        )
+        return _result(
+            text,
+            BenchResult(summary=summary, out=str(out_dir), seconds=round(time.perf_counter() - started, 3)),
+        )
 
     from akgen_lsp.mcp.op_tool import register_op_test  # the operator's own kernel UT (op_tool.py)
 
@@ -463,7 +578,9 @@ async def _wait(job: asyncio.Future[Any], ctx: Context, message: str) -> Any:
     except CheckFailed as exc:
         raise ToolError(str(exc)) from None
     except (asyncio.TimeoutError, TimeoutError):
-        raise ToolError(f"{message} took too long and was stopped; raise toolchain.timeout_s in akgen.toml") from None
+        raise ToolError(
+            f"{message} took too long and was stopped; raise toolchain.timeout_s in akgen.toml"
+        ) from None
     finally:
         if not job.done():
             job.cancel()
@@ -490,15 +607,25 @@ async def _run_job(ctx: Context, cmd: list[str], cwd: Path, message: str, timeou
         raise ToolError(str(exc)) from None
     status = str(payload.get("status", "unknown"))
     findings = payload.get("findings") or []
-    lines = [f"status: {status}"] + [f"  {f.get('path')}:{f.get('line')}: {f.get('severity')} {f.get('code')}: "
-                                     f"{f.get('message')}" for f in findings[:15]]
+    lines = [f"status: {status}"] + [
+        f"  {f.get('path')}:{f.get('line')}: {f.get('severity')} {f.get('code')}: {f.get('message')}"
+        for f in findings[:15]
+    ]
     est = payload.get("estimate") or {}
     if est.get("us") is not None:
         lines.append(f"estimate: {est['us']:.2f} us on {est.get('arch')} (an estimate, not a measurement)")
     if payload.get("stdout"):
         lines.append("stdout:\n" + str(payload["stdout"])[-2000:])
-    return _result("\n".join(lines), RunResult(status=status, ok=bool(payload.get("ok", status == "ok")),
-                                               findings=findings, result=payload, seconds=round(res.seconds, 3)))
+    return _result(
+        "\n".join(lines),
+        RunResult(
+            status=status,
+            ok=bool(payload.get("ok", status == "ok")),
+            findings=findings,
+            result=payload,
+            seconds=round(res.seconds, 3),
+        ),
+    )
 
 
 def _version() -> str:
@@ -514,15 +641,18 @@ def _verdict(name: str, out: dict[str, Any]) -> str:
     fig = out.get("figures") or {}
     if not fig.get("task"):
         problem = next((f["message"] for f in out.get("findings") or []), None)
-        return f"{name}: no task to check against" + (f" ({problem})" if problem else
-                                                       "; add a [[task]] to akgen.toml or pass task=NAME")
+        return f"{name}: no task to check against" + (
+            f" ({problem})" if problem else "; add a [[task]] to akgen.toml or pass task=NAME"
+        )
     status = fig.get("status") or "unknown"
     parts = [f"{name}: {status}"]
     if fig.get("cases") is not None:
         parts.append(f"{fig.get('passed_cases', 0)}/{fig['cases']} cases pass")
     if fig.get("estimate_us") is not None:
-        parts.append(f"{float(fig['estimate_us']):.2f} us on {fig.get('arch')} "
-                     f"({fig.get('estimate_label') or 'estimate'}; bound: {fig.get('bound') or '?'})")
+        parts.append(
+            f"{float(fig['estimate_us']):.2f} us on {fig.get('arch')} "
+            f"({fig.get('estimate_label') or 'estimate'}; bound: {fig.get('bound') or '?'})"
+        )
     return ", ".join(parts)
 
 
@@ -555,11 +685,16 @@ def _resources(server: MCPServer) -> None:
         try:
             return json.dumps(load_arch(name).as_dict())
         except (ArchError, OSError, KeyError) as exc:
-            raise ResourceNotFoundError(f"no arch profile {name!r} ({exc}); read akgen://arch for the names"
-                                        ) from None
+            raise ResourceNotFoundError(
+                f"no arch profile {name!r} ({exc}); read akgen://arch for the names"
+            ) from None
 
     @server.resource("akgen://rules", mime_type="application/json", title="Static rules")
     def rules() -> str:
         """The static checker's rules: code, name, summary, on by default."""
-        return json.dumps([{"code": r.code, "name": r.name, "summary": r.summary, "default": r.default_enabled}
-                           for r in all_rules()])
+        return json.dumps(
+            [
+                {"code": r.code, "name": r.name, "summary": r.summary, "default": r.default_enabled}
+                for r in all_rules()
+            ]
+        )

@@ -52,20 +52,47 @@ class CheckService:
     def timeout(settings: Settings) -> float:
         return check_timeout(float(settings["toolchain.timeout_s"]))
 
-    async def check(self, path: Path, settings: Settings, *, text: str | None = None, task: str | None = None,
-                    max_cases: int | None = None, trace: Path | None = None) -> dict[str, Any]:
+    async def check(
+        self,
+        path: Path,
+        settings: Settings,
+        *,
+        text: str | None = None,
+        task: str | None = None,
+        max_cases: int | None = None,
+        trace: Path | None = None,
+    ) -> dict[str, Any]:
         """The save check of `path` (or of `text` as that file): findings (the CLI's JSON), figures, the trace.
         Raises CheckFailed (a sentence) when the check could not run, TimeoutError past the settings' limit."""
         trace = trace or self.trace_path(path)
-        result = await self.worker.check(str(path), plain_settings(settings), self.timeout(settings), str(trace),
-                                         text=text, task_name=task, max_cases=max_cases)
+        result = await self.worker.check(
+            str(path),
+            plain_settings(settings),
+            self.timeout(settings),
+            str(trace),
+            text=text,
+            task_name=task,
+            max_cases=max_cases,
+        )
         figures = result.figures.to_json()
         trace_file = figures.get("trace") or (str(trace) if trace.is_file() else None)
-        return {"findings": [finding_to_json(f) for f in sort_findings(result.findings)],
-                "figures": figures, "seconds": round(result.seconds, 3), "trace": trace_file}
+        return {
+            "findings": [finding_to_json(f) for f in sort_findings(result.findings)],
+            "figures": figures,
+            "seconds": round(result.seconds, 3),
+            "trace": trace_file,
+        }
 
-    async def fix(self, path: Path, text: str, settings: Settings, *, task: str | None = None,
-                  use_model: bool = True, say: Say = quiet) -> FixRun:
+    async def fix(
+        self,
+        path: Path,
+        text: str,
+        settings: Settings,
+        *,
+        task: str | None = None,
+        use_model: bool = True,
+        say: Say = quiet,
+    ) -> FixRun:
         """`akgen fix`'s flow (repair/flow.py) on the warm worker. Nothing is written here; raises CheckFailed when
         the kernel has no task to verify a fix against."""
         checker = checker_for(self.worker, plain_settings(settings), self.timeout(settings), task_name=task)

@@ -41,7 +41,9 @@ class JobResult:
             return json.loads(self.stdout)
         except ValueError:
             tail = (self.stderr or self.stdout).strip().splitlines()[-5:]
-            raise JobFailed(f"akgen exited with status {self.code} and no JSON result: " + " | ".join(tail)) from None
+            raise JobFailed(
+                f"akgen exited with status {self.code} and no JSON result: " + " | ".join(tail)
+            ) from None
 
 
 def _kill_group(pid: int) -> None:
@@ -49,14 +51,26 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
-async def run_akgen(args: Sequence[str], cwd: Path, timeout_s: float, tick: Tick | None = None,
-                    env: dict[str, str] | None = None) -> JobResult:
+async def run_akgen(
+    args: Sequence[str],
+    cwd: Path,
+    timeout_s: float,
+    tick: Tick | None = None,
+    env: dict[str, str] | None = None,
+) -> JobResult:
     """`python -m akgen_lsp ARGS` in `cwd`; `tick(seconds)` about once a second while it runs. Cancelling the
     awaiting task, or `timeout_s` passing (TimeoutError), kills its process group."""
     started = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "akgen_lsp", *args, cwd=str(cwd), stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+        sys.executable,
+        "-m",
+        "akgen_lsp",
+        *args,
+        cwd=str(cwd),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
         env={**os.environ, **(env or {})},
     )
     communicate = asyncio.ensure_future(proc.communicate())
@@ -67,7 +81,9 @@ async def run_akgen(args: Sequence[str], cwd: Path, timeout_s: float, tick: Tick
                 break
             elapsed = time.perf_counter() - started
             if elapsed > timeout_s:
-                raise TimeoutError(f"akgen {' '.join(args[:2])} took more than {timeout_s:g} s and was stopped")
+                raise TimeoutError(
+                    f"akgen {' '.join(args[:2])} took more than {timeout_s:g} s and was stopped"
+                )
             if tick is not None:
                 await tick(elapsed)
         out, err = communicate.result()
@@ -77,5 +93,9 @@ async def run_akgen(args: Sequence[str], cwd: Path, timeout_s: float, tick: Tick
             communicate.cancel()
             with anyio.CancelScope(shield=True), contextlib.suppress(asyncio.TimeoutError, TimeoutError):
                 await asyncio.wait_for(proc.wait(), 5.0)
-    return JobResult(int(proc.returncode or 0), out.decode(errors="replace"), err.decode(errors="replace"),
-                     time.perf_counter() - started)
+    return JobResult(
+        int(proc.returncode or 0),
+        out.decode(errors="replace"),
+        err.decode(errors="replace"),
+        time.perf_counter() - started,
+    )

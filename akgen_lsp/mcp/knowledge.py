@@ -45,9 +45,12 @@ def lint(text: str, path: str, settings: Settings, parses: Parses | None = None)
     """The static checker's findings on `text` (named `path`), in the CLI's JSON (fixes included)."""
     findings = lint_parsed(parses.parse(text, path) if parses else parse(text, path), settings)
     counts = Counter(f.severity.value for f in findings)
-    return {"path": path, "findings": [finding_to_json(f) for f in findings],
-            "counts": {k: counts.get(k, 0) for k in ("error", "warning", "info", "hint")},
-            "safe_fixes": sum(1 for f in findings for fx in f.fixes if fx.safe)}
+    return {
+        "path": path,
+        "findings": [finding_to_json(f) for f in findings],
+        "counts": {k: counts.get(k, 0) for k in ("error", "warning", "info", "hint")},
+        "safe_fixes": sum(1 for f in findings for fx in f.fixes if fx.safe),
+    }
 
 
 def lint_summary(result: Mapping[str, Any]) -> str:
@@ -57,7 +60,10 @@ def lint_summary(result: Mapping[str, Any]) -> str:
     c = result["counts"]
     parts = [f"{c[k]} {k}{'s' if c[k] != 1 else ''}" for k in ("error", "warning", "info", "hint") if c[k]]
     lines = [f"{name}: {', '.join(parts)}; {result['safe_fixes']} safe fix(es)."]
-    lines += [f"  {f['line']}:{f['column']} {f['severity']} {f['code']}: {f['message']}" for f in result["findings"][:20]]
+    lines += [
+        f"  {f['line']}:{f['column']} {f['severity']} {f['code']}: {f['message']}"
+        for f in result["findings"][:20]
+    ]
     if len(result["findings"]) > 20:
         lines.append(f"  ... and {len(result['findings']) - 20} more (see the structured result)")
     return "\n".join(lines)
@@ -69,11 +75,23 @@ _NPU_CODE = re.compile(r"^\s*(?:ACL_ERROR_\w+\s*)?\(?([1-5]\d{5})\)?\s*$")
 
 
 def _entry_json(e: Entry, version: str, npu_arch: str) -> dict[str, Any]:
-    return {"name": e.name, "kind": e.kind, "doc": e.doc, "pipe": e.pipe, "header": e.header,
-            "signatures": [o.label() for o in e.overloads], "dtypes": {k: list(v) for k, v in e.dtypes.items()},
-            "dtypes_here": list(e.dtypes_for(npu_arch)), "constraints": list(e.constraints), "since": e.since,
-            "removed": e.removed, "replaced_by": e.replaced_by, "deprecated": e.deprecated,
-            "exists_in_cann": e.exists_in(version), "supported_on_arch": e.supported_on(npu_arch)}
+    return {
+        "name": e.name,
+        "kind": e.kind,
+        "doc": e.doc,
+        "pipe": e.pipe,
+        "header": e.header,
+        "signatures": [o.label() for o in e.overloads],
+        "dtypes": {k: list(v) for k, v in e.dtypes.items()},
+        "dtypes_here": list(e.dtypes_for(npu_arch)),
+        "constraints": list(e.constraints),
+        "since": e.since,
+        "removed": e.removed,
+        "replaced_by": e.replaced_by,
+        "deprecated": e.deprecated,
+        "exists_in_cann": e.exists_in(version),
+        "supported_on_arch": e.supported_on(npu_arch),
+    }
 
 
 def _entry_markdown(d: Mapping[str, Any], arch: str, version: str) -> str:
@@ -87,7 +105,9 @@ def _entry_markdown(d: Mapping[str, Any], arch: str, version: str) -> str:
         out.append("dtypes: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in d["dtypes"].items()))
     out += [f"- {c}" for c in d["constraints"]]
     if not d["exists_in_cann"]:
-        out.append(f"not in CANN {version} (since {d['since']}, removed {d['removed']}; use {d['replaced_by']})")
+        out.append(
+            f"not in CANN {version} (since {d['since']}, removed {d['removed']}; use {d['replaced_by']})"
+        )
     if not d["supported_on_arch"]:
         out.append(f"not supported on {arch}")
     if d["deprecated"]:
@@ -129,21 +149,40 @@ def explain(query: str, settings: Settings, catalog: Catalog | None = None) -> d
     q = query.strip()
     arch, version = str(settings["arch"]), str(settings["cann.version"])
     if not q:
-        return {"query": query, "kind": "unknown", "found": False, "text": "Give a name to explain.", "data": {},
-                "suggestions": []}
+        return {
+            "query": query,
+            "kind": "unknown",
+            "found": False,
+            "text": "Give a name to explain.",
+            "data": {},
+            "suggestions": [],
+        }
     rule = rule_by_code(q) or next((r for r in all_rules() if r.name.lower() == q.lower()), None)
     if rule is not None:
         text = f"{rule.code} {rule.name} ({'on' if rule.default_enabled else 'off'} by default): {rule.summary}\n\n"
-        return _found(query, "rule", text + rule.doc.strip(), {"code": rule.code, "name": rule.name,
-                                                                "summary": rule.summary, "doc": rule.doc})
+        return _found(
+            query,
+            "rule",
+            text + rule.doc.strip(),
+            {"code": rule.code, "name": rule.name, "summary": rule.summary, "doc": rule.doc},
+        )
     if (m := _NPU_CODE.match(q)) is not None:
         from akgen_lsp.logs.npu import npu_codes
 
         code = npu_codes().get(int(m.group(1)))
         if code is not None:
-            return _found(query, "npu_error_code", f"{code.code} {code.name}: {code.meaning} (class {code.error_class})",
-                          {"code": code.code, "name": code.name, "meaning": code.meaning,
-                           "error_class": code.error_class, "source": code.source})
+            return _found(
+                query,
+                "npu_error_code",
+                f"{code.code} {code.name}: {code.meaning} (class {code.error_class})",
+                {
+                    "code": code.code,
+                    "name": code.name,
+                    "meaning": code.meaning,
+                    "error_class": code.error_class,
+                    "source": code.source,
+                },
+            )
     tax = load_taxonomy()
     cls_id = tax.resolve(q.lower())
     if cls_id is None and re.fullmatch(r"[A-Z][A-Z0-9]*(-[A-Z0-9*]+)+|CXX|LINK", q):
@@ -154,17 +193,29 @@ def explain(query: str, settings: Settings, catalog: Catalog | None = None) -> d
     if cls_id is not None:
         c = tax.classes[cls_id]
         head = f"{q}: error class {c.id}" if kind == "finding_code" else f"error class {c.id}"
-        return _found(query, kind, f"{head} ({c.title}; stage {c.stage}): {c.definition}",
-                      {"code": q if kind == "finding_code" else None, "error_class": c.to_json()})
+        return _found(
+            query,
+            kind,
+            f"{head} ({c.title}; stage {c.stage}): {c.definition}",
+            {"code": q if kind == "finding_code" else None, "error_class": c.to_json()},
+        )
     if (hit := _arch_of(q)) is not None:
         name, words = hit
         try:
             profile = load_arch(name).as_dict()
         except (ArchError, OSError) as exc:
-            return _found(query, "arch", f"{name}: its profile does not load ({exc})", {"name": name}, found=False)
-        facts = {k: v for k, v in _flat({k: v for k, v in profile.items() if k != "cost"})
-                 if not words or all(w in k.lower() for w in words)}
-        text = "\n".join(f"{k} = {v}" for k, v in facts.items()) or f"no fact of {name} matches {' '.join(words)!r}"
+            return _found(
+                query, "arch", f"{name}: its profile does not load ({exc})", {"name": name}, found=False
+            )
+        facts = {
+            k: v
+            for k, v in _flat({k: v for k, v in profile.items() if k != "cost"})
+            if not words or all(w in k.lower() for w in words)
+        }
+        text = (
+            "\n".join(f"{k} = {v}" for k, v in facts.items())
+            or f"no fact of {name} matches {' '.join(words)!r}"
+        )
         return _found(query, "arch", f"{name}:\n{text}", {"name": name, "facts": facts}, found=bool(facts))
     invented = cat.invented.get(q) or next(iter(cat.invented_short.get(q.rsplit("::", 1)[-1], ())), None)
     entries = _api(cat, q)
@@ -174,15 +225,24 @@ def explain(query: str, settings: Settings, catalog: Catalog | None = None) -> d
         text = "\n\n".join(_entry_markdown(d, arch, version) for d in data)
         return _found(query, "api", text, {"entries": data, "arch": arch, "cann": version})
     if invented is not None:
-        return _found(query, "invented_api",
-                      f"{invented.name} is not an Ascend C API; use {invented.replacement}. {invented.note}".strip(),
-                      {"name": invented.name, "replacement": invented.replacement, "note": invented.note})
+        return _found(
+            query,
+            "invented_api",
+            f"{invented.name} is not an Ascend C API; use {invented.replacement}. {invented.note}".strip(),
+            {"name": invented.name, "replacement": invented.replacement, "note": invented.note},
+        )
     short = q.rsplit("::", 1)[-1]
     pool = [*cat.by_short, *(r.code for r in all_rules()), *(r.name for r in all_rules()), *arch_names()]
     close = cat.suggest(short, pool, n=5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
-    return {"query": query, "kind": "unknown", "found": False, "data": {}, "suggestions": close,
-            "text": f"akgen knows no API, rule, error code or arch named {q!r}.{hint}"}
+    return {
+        "query": query,
+        "kind": "unknown",
+        "found": False,
+        "data": {},
+        "suggestions": close,
+        "text": f"akgen knows no API, rule, error code or arch named {q!r}.{hint}",
+    }
 
 
 def _found(query: str, kind: str, text: str, data: dict[str, Any], found: bool = True) -> dict[str, Any]:
@@ -200,8 +260,9 @@ def report_of_finding(finding: Mapping[str, Any], source: Path | None, settings:
     return _report(f, text, str(path), settings)
 
 
-def reports_of_log(log: Path | None, log_text: str | None, sources: list[Path], settings: Settings,
-                   fmt: str = "auto") -> list[dict[str, Any]]:
+def reports_of_log(
+    log: Path | None, log_text: str | None, sources: list[Path], settings: Settings, fmt: str = "auto"
+) -> list[dict[str, Any]]:
     """The diagnostic report of each error block of a log (a compiler's, a build's, the simulator's result, the NPU
     runtime's), as `akgen errors report` makes them."""
     from akgen_lsp.logs.mine import mine_log
@@ -216,7 +277,7 @@ def reports_of_log(log: Path | None, log_text: str | None, sources: list[Path], 
     out = []
     for b in blocks:
         text, path = "", b.file or ""
-        for cand in ((mapper.display(b.file), b.file) if b.file else ()):
+        for cand in (mapper.display(b.file), b.file) if b.file else ():
             if Path(cand).is_file():
                 text, path = Path(cand).read_text(encoding="utf-8", errors="replace"), str(cand)
                 break

@@ -57,8 +57,10 @@ class OpTestResultModel(BaseModel):
     cases_total: int
     cases_passed: int
     cases: list[CaseModel]
-    golden: str = Field(description="match / mismatch (the UT's compare scripts), not-compared (a "
-                                    "tests/assets/golden.py no script compares), none")
+    golden: str = Field(
+        description="match / mismatch (the UT's compare scripts), not-compared (a "
+        "tests/assets/golden.py no script compares), none"
+    )
     golden_detail: str
     reason: str = Field(description="why it stopped or what failed, in a sentence")
     verdict: str = Field(description="one line: the cases that pass and the golden verdict")
@@ -82,19 +84,39 @@ async def _progress(ctx: Context, message: str, done: float = 0.0) -> None:
 def register_op_test(server: MCPServer, state: Any) -> None:
     """Add `op_test` to the server; `state`: app.py's Akgen (its roots and settings)."""
 
-    async def op_test(roots: ClientRoots, ctx: Context,
-                      op_dir: Annotated[str, Field(description="the operator folder (the one with op_kernel/ and "
-                                                   f"tests/ut/op_kernel/), or a file in it, {_IN_ROOTS}")],
-                      soc: Annotated[str, Field(description="the SoC whose AddOpTestCase cases run (an A2/A3 one: "
-                                                "Ascend910B1, Ascend910_9391)")] = "Ascend910B1",
-                      include_dirs: Annotated[list[str] | None, Field(description="more header folders for every "
-                                                                      "compile of the UT (besides akgen.toml's "
-                                                                      "ops.include_dirs)")] = None,
-                      defines: Annotated[dict[str, str] | None, Field(description="more macros for every compile: "
-                                                                      "NAME -> VALUE (besides ops.defines)")] = None,
-                      timeout_s: Annotated[float, Field(description="the limit of each step (configure, build, a "
-                                                        "run)")] = 900.0,
-                      ) -> Annotated[CallToolResult, OpTestResultModel]:
+    async def op_test(
+        roots: ClientRoots,
+        ctx: Context,
+        op_dir: Annotated[
+            str,
+            Field(
+                description="the operator folder (the one with op_kernel/ and "
+                f"tests/ut/op_kernel/), or a file in it, {_IN_ROOTS}"
+            ),
+        ],
+        soc: Annotated[
+            str,
+            Field(
+                description="the SoC whose AddOpTestCase cases run (an A2/A3 one: "
+                "Ascend910B1, Ascend910_9391)"
+            ),
+        ] = "Ascend910B1",
+        include_dirs: Annotated[
+            list[str] | None,
+            Field(
+                description="more header folders for every "
+                "compile of the UT (besides akgen.toml's "
+                "ops.include_dirs)"
+            ),
+        ] = None,
+        defines: Annotated[
+            dict[str, str] | None,
+            Field(description="more macros for every compile: NAME -> VALUE (besides ops.defines)"),
+        ] = None,
+        timeout_s: Annotated[
+            float, Field(description="the limit of each step (configure, build, a run)")
+        ] = 900.0,
+    ) -> Annotated[CallToolResult, OpTestResultModel]:
         """Run an operator's own kernel unit test (CANN's ops-math / ops-nn layout: op_kernel/<op>.cpp and
         tests/ut/op_kernel/ with AddOpTestCase) on the CPU simulator, as `akgen sim op-test`: the repository's
         CMakeLists builds the gtest cases against the simulator's toolkit, and they run in the sandbox with their
@@ -102,8 +124,10 @@ def register_op_test(server: MCPServer, state: Any) -> None:
         scripts, and the findings at file and line. Sends progress; cancelling stops the build and the run."""
         target = state.confine(roots, op_dir, "op_dir")
         if not target.exists():
-            raise ToolError(f"{target} does not exist; give the operator folder (with op_kernel/ and "
-                            "tests/ut/op_kernel/) or a file in it")
+            raise ToolError(
+                f"{target} does not exist; give the operator folder (with op_kernel/ and "
+                "tests/ut/op_kernel/) or a file in it"
+            )
         folder = target if target.is_dir() else target.parent
         settings = state.settings(folder)
         cfg = find_config_file(folder)
@@ -129,13 +153,21 @@ def register_op_test(server: MCPServer, state: Any) -> None:
             res = await run_akgen(cmd, folder, 4 * timeout_s + 300.0, tick)
             out = res.json()
         except (TimeoutError, OSError, JobFailed) as exc:
-            raise ToolError(str(exc).replace("akgen exited with status 2 and no JSON result: error: ", "")) from None
-        model = OpTestResultModel(**{k: v for k, v in out.items() if k in OpTestResultModel.model_fields and k != "seconds"},
-                                  verdict=_verdict(out), seconds=round(time.perf_counter() - started, 3))
-        lines = [model.verdict] + [f"  {f.path}:{f.line}: {f.severity} {f.code}: {f.message[:300]}"
-                                   for f in model.findings[:15]]
-        return CallToolResult(content=[TextContent(type="text", text="\n".join(lines))],
-                              structured_content=model.model_dump(mode="json"))
+            raise ToolError(
+                str(exc).replace("akgen exited with status 2 and no JSON result: error: ", "")
+            ) from None
+        model = OpTestResultModel(
+            **{k: v for k, v in out.items() if k in OpTestResultModel.model_fields and k != "seconds"},
+            verdict=_verdict(out),
+            seconds=round(time.perf_counter() - started, 3),
+        )
+        lines = [model.verdict] + [
+            f"  {f.path}:{f.line}: {f.severity} {f.code}: {f.message[:300]}" for f in model.findings[:15]
+        ]
+        return CallToolResult(
+            content=[TextContent(type="text", text="\n".join(lines))],
+            structured_content=model.model_dump(mode="json"),
+        )
 
     server.tool(description=inspect.cleandoc(op_test.__doc__ or ""), annotations=_RUNS)(op_test)
 
@@ -146,12 +178,18 @@ def _verdict(out: dict[str, Any]) -> str:
         return f"{op}: no kernel UT case to run ({out.get('reason', '')})"
     if not out.get("built"):
         return f"{op}: the kernel UT did not build ({out.get('stage')}): {out.get('reason', '')}"
-    gold = {"match": "golden data match", "mismatch": "golden data MISMATCH",
-            "not-compared": "golden.py present, not compared", "none": "no golden data"}.get(out.get("golden", ""),
-                                                                                          "golden: ?")
+    gold = {
+        "match": "golden data match",
+        "mismatch": "golden data MISMATCH",
+        "not-compared": "golden.py present, not compared",
+        "none": "no golden data",
+    }.get(out.get("golden", ""), "golden: ?")
     ran = "" if out.get("ran") else "; did not run to completion"
-    return (f"{op}: {'ok' if out.get('ok') else 'FAILED'}, {out.get('cases_passed', 0)}/{out.get('cases_total', 0)} "
-            f"cases pass, {gold}{ran}" + (f" ({out['reason']})" if out.get("reason") and not out.get("ok") else ""))
+    return (
+        f"{op}: {'ok' if out.get('ok') else 'FAILED'}, {out.get('cases_passed', 0)}/{out.get('cases_total', 0)} "
+        f"cases pass, {gold}{ran}"
+        + (f" ({out['reason']})" if out.get("reason") and not out.get("ok") else "")
+    )
 
 
 __all__ = ["OpTestResultModel", "register_op_test"]

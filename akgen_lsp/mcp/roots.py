@@ -57,16 +57,20 @@ class Roots:
         raw = Path(os.path.expanduser(str(path)))
         if not raw.is_absolute():
             if not self.folders:
-                raise OutsideRoots(f"the {what} {str(path)!r} is relative and there is no root to resolve it against; "
-                                   "give an absolute path inside one of the client's roots")
+                raise OutsideRoots(
+                    f"the {what} {str(path)!r} is relative and there is no root to resolve it against; "
+                    "give an absolute path inside one of the client's roots"
+                )
             raw = self.folders[0] / raw
         real = _real(raw)
         for root in self.folders:
             if real == root or real.is_relative_to(root):
                 return real
         who = "the client's roots" if self.origin == "client" else "the server's roots (akgen mcp --root)"
-        raise OutsideRoots(f"the {what} {str(path)!r} (resolved: {real}) is outside {who}: {self.describe()}; "
-                           "give a path inside a root, or add its folder as a root of the client")
+        raise OutsideRoots(
+            f"the {what} {str(path)!r} (resolved: {real}) is outside {who}: {self.describe()}; "
+            "give a path inside a root, or add its folder as a root of the client"
+        )
 
     def confine_all(self, paths: Sequence[str | Path], what: str = "path") -> list[Path]:
         return [self.confine(p, what) for p in paths]

@@ -59,20 +59,25 @@ class CheckResultModel(BaseModel):
     verdict: str = Field(description="one line: the cases that pass and the estimate")
     cases: int | None = None
     passed_cases: int | None = None
-    estimate_us: float | None = Field(None, description="the simulator's time estimate (an estimate, "
-                                      "not a measurement)")
+    estimate_us: float | None = Field(
+        None, description="the simulator's time estimate (an estimate, not a measurement)"
+    )
     estimate_label: str | None = None
     arch: str | None = None
     bound: str | None = None
     findings: list[FindingModel]
-    trace: str | None = Field(None, description="the Chrome trace of the first case (chrome://tracing, Perfetto)")
+    trace: str | None = Field(
+        None, description="the Chrome trace of the first case (chrome://tracing, Perfetto)"
+    )
     seconds: float
     figures: dict[str, Any] = Field(description="everything the check reported")
 
 
 class ExplainResult(BaseModel):
     query: str
-    kind: str = Field(description="rule, api, invented_api, npu_error_code, finding_code, error_class, arch, unknown")
+    kind: str = Field(
+        description="rule, api, invented_api, npu_error_code, finding_code, error_class, arch, unknown"
+    )
     found: bool
     text: str
     data: dict[str, Any]
@@ -110,7 +115,9 @@ class RunResult(BaseModel):
     status: str
     ok: bool
     findings: list[FindingModel]
-    result: dict[str, Any] = Field(description="the full result (`akgen sim run --json`, `run-program --json`)")
+    result: dict[str, Any] = Field(
+        description="the full result (`akgen sim run --json`, `run-program --json`)"
+    )
     seconds: float
 
 

@@ -34,8 +34,10 @@ def check_loopback(host: str) -> None:
     except ValueError:
         loopback = host == "localhost"
     if not loopback:
-        raise TransportError(f"--host {host} is not a loopback address; akgen mcp serves only this machine "
-                             "(127.0.0.1, ::1 or localhost): its tools compile and run kernels")
+        raise TransportError(
+            f"--host {host} is not a loopback address; akgen mcp serves only this machine "
+            "(127.0.0.1, ::1 or localhost): its tools compile and run kernels"
+        )
 
 
 def read_token(path: Path) -> str:
@@ -49,12 +51,16 @@ def read_token(path: Path) -> str:
         return token
     mode = path.stat().st_mode
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise TransportError(f"{path} can be read by other users (mode {stat.S_IMODE(mode):o}); "
-                             f"run `chmod 600 {path}` so that only you can")
+        raise TransportError(
+            f"{path} can be read by other users (mode {stat.S_IMODE(mode):o}); "
+            f"run `chmod 600 {path}` so that only you can"
+        )
     token = path.read_text(encoding="utf-8").strip()
     if len(token) < 16:
-        raise TransportError(f"the token in {path} is shorter than 16 characters; put a longer one there "
-                             "(or delete the file and a new one is made)")
+        raise TransportError(
+            f"the token in {path} is shorter than 16 characters; put a longer one there "
+            "(or delete the file and a new one is made)"
+        )
     return token
 
 
@@ -66,10 +72,19 @@ def require_bearer(app: ASGIApp, token: str) -> ASGIApp:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or ()).get(b"authorization", b"")
             if not hmac.compare_digest(given, expected):
-                await send({"type": "http.response.start", "status": 401,
-                            "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
-                await send({"type": "http.response.body",
-                            "body": b"akgen mcp: send the token as 'Authorization: Bearer <token>'\n"})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
+                await send(
+                    {
+                        "type": "http.response.body",
+                        "body": b"akgen mcp: send the token as 'Authorization: Bearer <token>'\n",
+                    }
+                )
                 return
         await app(scope, receive, send)
 
@@ -88,5 +103,9 @@ def serve_http(server: Any, host: str, port: int, token: str) -> None:
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
         await uvicorn.Server(config).serve()
 
-    print(f"akgen mcp: serving http://{host}:{port}/mcp (Authorization: Bearer <token>)", file=sys.stderr, flush=True)
+    print(
+        f"akgen mcp: serving http://{host}:{port}/mcp (Authorization: Bearer <token>)",
+        file=sys.stderr,
+        flush=True,
+    )
     anyio.run(main)

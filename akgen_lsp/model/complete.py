@@ -124,12 +124,21 @@ class CompletionCache:
     windows (with the lengths), so an entry costs a few dozen bytes whatever the document's size.
     """
 
-    def __init__(self, maxsize: int = 256, ttl_s: float = 300.0, prefix_chars: int = 4096, suffix_chars: int = 1024,
-                 forward_chars: int = 256, timer: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        maxsize: int = 256,
+        ttl_s: float = 300.0,
+        prefix_chars: int = 4096,
+        suffix_chars: int = 1024,
+        forward_chars: int = 256,
+        timer: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.prefix_chars = prefix_chars
         self.suffix_chars = suffix_chars
         self.forward_chars = forward_chars
-        self._answers: TTLCache[tuple[int, int, int], str] = TTLCache(maxsize=max(1, maxsize), ttl=ttl_s, timer=timer)
+        self._answers: TTLCache[tuple[int, int, int], str] = TTLCache(
+            maxsize=max(1, maxsize), ttl=ttl_s, timer=timer
+        )
         self._forward: TTLCache[tuple[int, int, int], tuple[str, int]] = TTLCache(
             maxsize=max(1, maxsize) * 16, ttl=ttl_s, timer=timer
         )
@@ -220,8 +229,16 @@ def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
     for point in {(row, byte_col), before}:
         probe = pf.root.descendant_for_point_range(point, point)
         while probe is not None:
-            if probe.type in ("comment", "string_literal", "raw_string_literal", "char_literal", "system_lib_string",
-                              "preproc_include", "preproc_def", "preproc_function_def"):
+            if probe.type in (
+                "comment",
+                "string_literal",
+                "raw_string_literal",
+                "char_literal",
+                "system_lib_string",
+                "preproc_include",
+                "preproc_def",
+                "preproc_function_def",
+            ):
                 return "single"
             probe = probe.parent
     if not lp.strip():
@@ -234,8 +251,21 @@ def decide_mode(text: str, cursor: Cursor, path: str = "<memory>") -> str:
 # ----------------------------------------------------------------------------------------------- stop rules
 
 TOP_LEVEL_STARTS: tuple[str, ...] = (
-    "#include", "#define", "#if", "#pragma", "namespace ", "template", "extern ", "class ", "struct ", "using ",
-    "static ", "typedef ", "int main", "__global__", "constexpr ",
+    "#include",
+    "#define",
+    "#if",
+    "#pragma",
+    "namespace ",
+    "template",
+    "extern ",
+    "class ",
+    "struct ",
+    "using ",
+    "static ",
+    "typedef ",
+    "int main",
+    "__global__",
+    "constexpr ",
 )
 
 
@@ -313,7 +343,7 @@ class StopRules:
             elif st == "/*":
                 if c == "/" and i > 0 and text[i - 1] == "*":
                     self._state = ""
-            elif st in ("\"", "'"):
+            elif st in ('"', "'"):
                 if self._escape:
                     self._escape = False
                 elif c == "\\":
@@ -362,7 +392,9 @@ def replace_range(text: str, cursor: Cursor) -> tuple[int, int, int, int]:
 
 # ----------------------------------------------------------------------------------------------- catalog fallback
 
-_TYPED = re.compile(r"(?:(?P<qual>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::|(?P<member>[.>]))?(?P<word>[A-Za-z_]\w*)$")
+_TYPED = re.compile(
+    r"(?:(?P<qual>[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::|(?P<member>[.>]))?(?P<word>[A-Za-z_]\w*)$"
+)
 _SNIPPET_FIELD = re.compile(r"\$\{\d+:([^}]*)\}|\$\d+")
 
 
@@ -393,8 +425,9 @@ def catalog_completion(catalog: Catalog, cursor: Cursor, cann_version: str | Non
     return found[0] if found else None
 
 
-def catalog_completions(catalog: Catalog, cursor: Cursor, cann_version: str | None = None
-                        ) -> tuple[str, str] | None:
+def catalog_completions(
+    catalog: Catalog, cursor: Cursor, cann_version: str | None = None
+) -> tuple[str, str] | None:
     """`catalog_completion`'s text and the same completion as a snippet (the parameters as tab stops), or None."""
     lp = cursor.line_prefix
     m = _TYPED.search(lp)
@@ -407,13 +440,17 @@ def catalog_completions(catalog: Catalog, cursor: Cursor, cann_version: str | No
         return None
     pool: list[Entry] = []
     for e in catalog:
-        if not e.short.startswith(word) or (e.short == word and e.kind not in ("function", "method", "macro")):
+        if not e.short.startswith(word) or (
+            e.short == word and e.kind not in ("function", "method", "macro")
+        ):
             continue
         if cann_version and not e.exists_in(cann_version):
             continue
         if member and e.kind != "method":
             continue
-        if qual and not (e.parent == qual or e.parent.endswith("::" + qual) or e.parent.split("::")[-1] == qual):
+        if qual and not (
+            e.parent == qual or e.parent.endswith("::" + qual) or e.parent.split("::")[-1] == qual
+        ):
             continue
         if not qual and not member and e.kind == "method":
             continue

@@ -85,7 +85,11 @@ def drop_restated_word(text: str, ctx: FilterContext) -> str | None:
     if m is None or len(m.group(0)) < 3:
         return text
     word = m.group(0)
-    if text.startswith(word) and len(text) > len(word) and (text[len(word)].isalnum() or text[len(word)] == "_"):
+    if (
+        text.startswith(word)
+        and len(text) > len(word)
+        and (text[len(word)].isalnum() or text[len(word)] == "_")
+    ):
         return text[len(word) :]
     return text
 
@@ -208,7 +212,9 @@ POST_FILTERS: tuple[tuple[str, Filter], ...] = (
 )
 
 
-def post_filter(text: str, ctx: FilterContext, filters: Sequence[tuple[str, Filter]] = POST_FILTERS) -> str | None:
+def post_filter(
+    text: str, ctx: FilterContext, filters: Sequence[tuple[str, Filter]] = POST_FILTERS
+) -> str | None:
     for _name, f in filters:
         result = f(text, ctx)
         if result is None:

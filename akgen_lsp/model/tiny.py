@@ -16,19 +16,35 @@ import numpy as np
 
 # Merges present in the vocabulary (GPT-2 byte symbols: "Ġ" is a space, "Ċ" a newline).
 MERGES: tuple[tuple[str, str], ...] = (
-    ("Ġ", "Ġ"), ("ĠĠ", "ĠĠ"), ("i", "n"), ("e", "r"), ("Ġ", "t"), ("o", "r"), ("a", "l"), (";", "Ċ"),
+    ("Ġ", "Ġ"),
+    ("ĠĠ", "ĠĠ"),
+    ("i", "n"),
+    ("e", "r"),
+    ("Ġ", "t"),
+    ("o", "r"),
+    ("a", "l"),
+    (";", "Ċ"),
 )
 SPECIAL_TOKENS: tuple[str, ...] = (
-    "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>",
-    "<|fim_pad|>", "<think>", "</think>",
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|fim_prefix|>",
+    "<|fim_middle|>",
+    "<|fim_suffix|>",
+    "<|fim_pad|>",
+    "<think>",
+    "</think>",
 )
 EOS_TOKEN = "<|endoftext|>"
 
 
 def _byte_symbols() -> list[str]:
     """GPT-2's reversible byte -> printable character table, in byte order."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(
-        range(ord("®"), ord("ÿ") + 1)
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
     )
     extra = 0
     table: dict[int, str] = {}
@@ -60,8 +76,16 @@ def silent_token_ids(n_vocab: int, n_special: int) -> list[int]:
     return bytes_out + list(range(n_vocab - n_special, n_vocab))
 
 
-def write_tiny_gguf(path: str | Path, *, n_embd: int = 64, n_layer: int = 2, n_head: int = 4, n_ff: int = 128,
-                    n_ctx: int = 2048, seed: int = 0) -> Path:
+def write_tiny_gguf(
+    path: str | Path,
+    *,
+    n_embd: int = 64,
+    n_layer: int = 2,
+    n_head: int = 4,
+    n_ff: int = 128,
+    n_ctx: int = 2048,
+    seed: int = 0,
+) -> Path:
     """Write a llama-architecture GGUF with random float32 weights; returns the path."""
     import gguf
 
@@ -117,8 +141,15 @@ def write_tiny_gguf(path: str | Path, *, n_embd: int = 64, n_layer: int = 2, n_h
     return path
 
 
-def write_tiny_hf(folder: str | Path, *, hidden: int = 32, layers: int = 2, heads: int = 4, seed: int = 0,
-                  qwen3: bool = False) -> Path:
+def write_tiny_hf(
+    folder: str | Path,
+    *,
+    hidden: int = 32,
+    layers: int = 2,
+    heads: int = 4,
+    seed: int = 0,
+    qwen3: bool = False,
+) -> Path:
     """Write a randomly initialised LlamaForCausalLM (`qwen3`: a Qwen3ForCausalLM, KernelGen-LM's architecture) and a
     byte-level BPE tokenizer with `save_pretrained`.
 
@@ -130,7 +161,9 @@ def write_tiny_hf(folder: str | Path, *, hidden: int = 32, layers: int = 2, head
         return _write_tiny_hf(Path(folder), hidden, layers, heads, seed, qwen3)
 
 
-def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int, qwen3: bool = False) -> Path:
+def _write_tiny_hf(
+    folder: Path, hidden: int, layers: int, heads: int, seed: int, qwen3: bool = False
+) -> Path:
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import (
@@ -153,9 +186,19 @@ def _write_tiny_hf(folder: Path, hidden: int, layers: int, heads: int, seed: int
     fast.save_pretrained(folder)
     torch.manual_seed(seed)
     eos = vocab[EOS_TOKEN]
-    shape = dict(vocab_size=len(tokens), hidden_size=hidden, intermediate_size=hidden * 2, num_hidden_layers=layers,
-                 num_attention_heads=heads, num_key_value_heads=heads, max_position_embeddings=2048,
-                 bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, tie_word_embeddings=False)
+    shape = dict(
+        vocab_size=len(tokens),
+        hidden_size=hidden,
+        intermediate_size=hidden * 2,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=heads,
+        max_position_embeddings=2048,
+        bos_token_id=eos,
+        eos_token_id=eos,
+        pad_token_id=eos,
+        tie_word_embeddings=False,
+    )
     if qwen3:
         model = Qwen3ForCausalLM(Qwen3Config(**shape, head_dim=hidden // heads))
     else:

@@ -1,4 +1,4 @@
-""""Fix this build error": fixes of a check's findings that are offered only after they verified on the simulator.
+""" "Fix this build error": fixes of a check's findings that are offered only after they verified on the simulator.
 
 The use case below the editor and the command line (the server's `features/repair.py` and `akgen fix` are thin
 adapters over it):

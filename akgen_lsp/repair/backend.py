@@ -15,7 +15,7 @@ from akgen_lsp.model.service import resolve_model_path
 DEFAULT_LABEL = "KernelGen-LM"
 
 HOW_TO_CONFIGURE = (
-    "No model is configured, so \"Fix with KernelGen-LM\" is not offered. Set `akgen.model.backend` to `llama_cpp` "
+    'No model is configured, so "Fix with KernelGen-LM" is not offered. Set `akgen.model.backend` to `llama_cpp` '
     "and `akgen.model.path` to a GGUF file (or `openai` and `akgen.model.endpoint` to a server such as vLLM), in "
     "akgen.toml or the editor's settings; models/README.md says where KernelGen-LM comes from. Certain fixes are "
     "offered without a model."
@@ -45,7 +45,9 @@ def model_label(settings: Settings, workspace: Path | None = None, kind: str = "
     return spec.name if spec.known else DEFAULT_LABEL
 
 
-def repair_model(settings: Settings, workspace: Path | None = None, kind: str = "repair") -> RepairModel | None:
+def repair_model(
+    settings: Settings, workspace: Path | None = None, kind: str = "repair"
+) -> RepairModel | None:
     """The backend to ask for a request of `kind` ("repair", or "generation" for the loop of akgen generate and the
     editor's generation), routed by ``model.route.*`` (not loaded yet), or None when no model is configured.
     Raises `BackendError` when the configuration cannot work (a backend without its path or endpoint)."""

@@ -30,7 +30,11 @@ from akgen_lsp.repair.fixers import FixContext, propose
 
 def _suite_of(broken: BrokenKernel) -> str:
     root = str(Path(broken.task_root))
-    return root[: -len(broken.task_id)].rstrip("/") if root.endswith(broken.task_id) else str(Path(root).parents[2])
+    return (
+        root[: -len(broken.task_id)].rstrip("/")
+        if root.endswith(broken.task_id)
+        else str(Path(root).parents[2])
+    )
 
 
 class VerifiedFixer:
@@ -48,19 +52,29 @@ class VerifiedFixer:
 
         async def check(path: str, text: str, required: Sequence[int] = ()) -> CheckResult:
             return await asyncio.to_thread(
-                check_kernel, broken.file, values, None, text=text, task_name=broken.task_id,
-                host_dir=broken.host_dir, max_cases=self.max_cases, required=required)
+                check_kernel,
+                broken.file,
+                values,
+                None,
+                text=text,
+                task_name=broken.task_id,
+                host_dir=broken.host_dir,
+                max_cases=self.max_cases,
+                required=required,
+            )
 
         return check
 
-    def candidates(self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings,
-                   k: int) -> list[CandidateEdit]:
+    def candidates(
+        self, broken: BrokenKernel, findings: Sequence[Finding], settings: Settings, k: int
+    ) -> list[CandidateEdit]:
         return asyncio.run(self._candidates(broken, settings, k))
 
     async def _candidates(self, broken: BrokenKernel, settings: Settings, k: int) -> list[CandidateEdit]:
         checker = self.checker(broken, settings)
-        done = await deterministic.repair(broken.text, str(broken.file), checker, settings, rounds=self.rounds,
-                                          jobs=self.jobs)
+        done = await deterministic.repair(
+            broken.text, str(broken.file), checker, settings, rounds=self.rounds, jobs=self.jobs
+        )
         text, outcome, titles = done.text, done.outcome, [vf.proposal.fix.title for vf in done.applied]
         for _ in range(self.rounds):  # what only the linter sees: its own fix, checked like the others
             lint = self._new_lint(text, broken, settings)
@@ -77,14 +91,22 @@ class VerifiedFixer:
 
     @staticmethod
     def _new_lint(text: str, broken: BrokenKernel, settings: Settings) -> list[Finding]:
-        return [f for f in lint_text(text, broken.path, settings, load_catalog())
-                if f.severity is Severity.ERROR and (f.code, f.message) not in broken.original_lint]
+        return [
+            f
+            for f in lint_text(text, broken.path, settings, load_catalog())
+            if f.severity is Severity.ERROR and (f.code, f.message) not in broken.original_lint
+        ]
 
-    async def _lint_fix(self, text: str, lint: list[Finding], broken: BrokenKernel, settings: Settings,
-                        checker: Checker) -> tuple[str, CheckResult, str] | None:
-        fixes = [fx for f in lint for fx in f.fixes if fx.safe] + [fx for f in lint for fx in f.fixes if not fx.safe]
+    async def _lint_fix(
+        self, text: str, lint: list[Finding], broken: BrokenKernel, settings: Settings, checker: Checker
+    ) -> tuple[str, CheckResult, str] | None:
+        fixes = [fx for f in lint for fx in f.fixes if fx.safe] + [
+            fx for f in lint for fx in f.fixes if not fx.safe
+        ]
         ctx = FixContext(text, str(broken.file), settings)
-        fixes += [p.fix for f in lint for p in propose(ctx, f) if p.fix not in fixes]  # the fixers on its messages
+        fixes += [
+            p.fix for f in lint for p in propose(ctx, f) if p.fix not in fixes
+        ]  # the fixers on its messages
         for fx in fixes[:6]:
             new = apply_edits(text, fx.edits)
             left = self._new_lint(new, broken, settings)

@@ -47,8 +47,11 @@ class VerifiedFix:
 
     @property
     def fix(self) -> Fix:
-        return Fix(f"{self.proposal.fix.title} — verified: {self.verdict.reason}", self.proposal.fix.edits,
-                   safe=self.safe)
+        return Fix(
+            f"{self.proposal.fix.title} — verified: {self.verdict.reason}",
+            self.proposal.fix.edits,
+            safe=self.safe,
+        )
 
 
 def spans_overlap(a: Span, b: Span) -> bool:
@@ -73,9 +76,18 @@ def fix_targets(before: CheckResult, limit: int = MAX_TARGETS) -> list[Finding]:
     return out[:limit]
 
 
-async def verified_fixes(text: str, path: str, before: CheckResult, checker: Checker, settings: Settings | None = None,
-                         *, jobs: int = 2, catalog: Catalog | None = None, targets: Sequence[Finding] | None = None,
-                         max_checks: int = MAX_CHECKS) -> list[VerifiedFix]:
+async def verified_fixes(
+    text: str,
+    path: str,
+    before: CheckResult,
+    checker: Checker,
+    settings: Settings | None = None,
+    *,
+    jobs: int = 2,
+    catalog: Catalog | None = None,
+    targets: Sequence[Finding] | None = None,
+    max_checks: int = MAX_CHECKS,
+) -> list[VerifiedFix]:
     """The verified fixes of `before`'s findings (see the module docstring), best first per finding."""
     settings = settings or defaults()
     ctx = FixContext(text, path, settings, catalog or load_catalog())
@@ -96,10 +108,15 @@ async def verified_fixes(text: str, path: str, before: CheckResult, checker: Che
     out: list[VerifiedFix] = []
     per_target: list[tuple[Finding, list[VerifiedFix]]] = []
     for target in wanted:
-        mine = [(p, new, verify_fix(target, before, outcomes[new], text, new)) for t, p, new in proposals
-                if t is target]
+        mine = [
+            (p, new, verify_fix(target, before, outcomes[new], text, new))
+            for t, p, new in proposals
+            if t is target
+        ]
         good = sorted([(p, new, v) for p, new, v in mine if v.ok], key=lambda x: x[2].rank)
-        if good:  # of the fixes of one error, only the best kind: one that passes makes one that compiles moot
+        if (
+            good
+        ):  # of the fixes of one error, only the best kind: one that passes makes one that compiles moot
             top = good[0][2].rank[:2]
             good = [g for g in good if g[2].rank[:2] == top]
         for p, _new, v in mine:
@@ -114,8 +131,15 @@ async def verified_fixes(text: str, path: str, before: CheckResult, checker: Che
     return out
 
 
-async def _together(text: str, path: str, before: CheckResult, per_target: Sequence[tuple[Finding, list[VerifiedFix]]],
-                    checker: Checker, gate: asyncio.Semaphore, max_combos: int = MAX_COMBOS) -> list[VerifiedFix]:
+async def _together(
+    text: str,
+    path: str,
+    before: CheckResult,
+    per_target: Sequence[tuple[Finding, list[VerifiedFix]]],
+    checker: Checker,
+    gate: asyncio.Semaphore,
+    max_combos: int = MAX_COMBOS,
+) -> list[VerifiedFix]:
     """Errors that each have a verified fix, fixed together: a fix of one error can verify alone and still be the
     wrong one once the others are fixed (``Addd`` -> ``Adds`` beside an undeclared argument), so the best fixes of
     each error are combined (non-overlapping edits, at most `max_combos` texts) and checked as one. A combination
@@ -127,7 +151,7 @@ async def _together(text: str, path: str, before: CheckResult, per_target: Seque
     texts: dict[str, tuple[VerifiedFix, ...]] = {}
     for combo in combos:
         edits = [e for vf in combo for e in vf.proposal.fix.edits]
-        if any(spans_overlap(a.span, b.span) for i, a in enumerate(edits) for b in edits[i + 1:]):
+        if any(spans_overlap(a.span, b.span) for i, a in enumerate(edits) for b in edits[i + 1 :]):
             continue
         new = apply_edits(text, edits)
         texts.setdefault(new, combo)
@@ -148,8 +172,9 @@ async def _together(text: str, path: str, before: CheckResult, per_target: Seque
     return out
 
 
-async def check_all(texts: Iterable[str], path: str, checker: Checker, gate: asyncio.Semaphore
-                    ) -> dict[str, CheckResult]:
+async def check_all(
+    texts: Iterable[str], path: str, checker: Checker, gate: asyncio.Semaphore
+) -> dict[str, CheckResult]:
     """The check of each text, as many at once as `gate` lets through; cancelled together."""
 
     async def check(new: str) -> CheckResult:
@@ -170,8 +195,10 @@ def with_fixes(findings: Sequence[Finding], fixes: Sequence[VerifiedFix]) -> lis
     by_id: dict[int, list[Fix]] = {}
     for vf in fixes:
         by_id.setdefault(id(vf.finding), []).append(vf.fix)
-    return [dataclasses.replace(f, fixes=tuple(by_id.get(id(f), ()))) if f.source in CHECK_SOURCES else f
-            for f in findings]
+    return [
+        dataclasses.replace(f, fixes=tuple(by_id.get(id(f), ()))) if f.source in CHECK_SOURCES else f
+        for f in findings
+    ]
 
 
 @dataclass
@@ -187,16 +214,26 @@ class Repaired:
         return self.outcome.status is Status.PASS
 
 
-async def repair(text: str, path: str, checker: Checker, settings: Settings | None = None, *,
-                 before: CheckResult | None = None, rounds: int = 4, jobs: int = 2,
-                 catalog: Catalog | None = None) -> Repaired:
+async def repair(
+    text: str,
+    path: str,
+    checker: Checker,
+    settings: Settings | None = None,
+    *,
+    before: CheckResult | None = None,
+    rounds: int = 4,
+    jobs: int = 2,
+    catalog: Catalog | None = None,
+) -> Repaired:
     """Apply the best verified fix, round after round, until the kernel passes or nothing verifies."""
     current = before if before is not None else await checker(path, text)
     done = Repaired(text, current)
     for _ in range(rounds):
         if done.passes:
             break
-        fixes = await verified_fixes(done.text, path, done.outcome, checker, settings, jobs=jobs, catalog=catalog)
+        fixes = await verified_fixes(
+            done.text, path, done.outcome, checker, settings, jobs=jobs, catalog=catalog
+        )
         if not fixes:
             break
         pick = min(fixes, key=lambda vf: vf.verdict.rank)

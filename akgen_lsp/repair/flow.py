@@ -51,7 +51,9 @@ class FixRun:
     repaired: Any = None
     notes: list[str] = field(default_factory=list)
     stored: list[Stored] = field(default_factory=list)
-    model_error: str | None = None  # the configured model could not be made (the CLI treats it as a usage error)
+    model_error: str | None = (
+        None  # the configured model could not be made (the CLI treats it as a usage error)
+    )
 
     @property
     def passes(self) -> bool:
@@ -62,37 +64,78 @@ class FixRun:
         return self.before.figures.task
 
     def diff(self) -> str:
-        return "".join(difflib.unified_diff(self.text.splitlines(keepends=True), self.final.splitlines(keepends=True),
-                                            f"a/{self.path.name}", f"b/{self.path.name}"))
+        return "".join(
+            difflib.unified_diff(
+                self.text.splitlines(keepends=True),
+                self.final.splitlines(keepends=True),
+                f"a/{self.path.name}",
+                f"b/{self.path.name}",
+            )
+        )
 
     def report(self) -> dict[str, Any]:
         """The JSON report `akgen fix --json` prints and the MCP tool returns (without the final text)."""
         model = None
         if self.repaired is not None:
-            model = {"model": self.repaired.model, "message": self.repaired.message(),
-                     "candidates": [{"index": c.index, "verified": c.ok,
-                                     "why": c.verdict.reason if c.verdict else c.problem,
-                                     "generate_s": round(c.generate_s, 3), "verify_s": round(c.verify_s, 3)}
-                                    for c in self.repaired.candidates]}
-        return {"path": str(self.path), "task": self.task, "before": summary(self.before),
-                "fixes": [{"title": vf.fix.title, "fixer": vf.proposal.fixer, "finding": vf.finding.code}
-                          for vf in self.applied],
-                "model": model, "notes": list(self.notes), "after": summary(self.after), "passes": self.passes,
-                "diff": self.diff()}
+            model = {
+                "model": self.repaired.model,
+                "message": self.repaired.message(),
+                "candidates": [
+                    {
+                        "index": c.index,
+                        "verified": c.ok,
+                        "why": c.verdict.reason if c.verdict else c.problem,
+                        "generate_s": round(c.generate_s, 3),
+                        "verify_s": round(c.verify_s, 3),
+                    }
+                    for c in self.repaired.candidates
+                ],
+            }
+        return {
+            "path": str(self.path),
+            "task": self.task,
+            "before": summary(self.before),
+            "fixes": [
+                {"title": vf.fix.title, "fixer": vf.proposal.fixer, "finding": vf.finding.code}
+                for vf in self.applied
+            ],
+            "model": model,
+            "notes": list(self.notes),
+            "after": summary(self.after),
+            "passes": self.passes,
+            "diff": self.diff(),
+        }
 
     def remember(self, settings: Settings, provenance: str) -> int:
         """Store the repairs of this run (after the caller wrote the final text): how many were new."""
         from akgen_lsp.repair.remember import remember
 
-        return sum(remember(s.target, s.before, s.after, path=str(self.path), task=self.task, model=s.model,
-                            provenance=provenance, settings=settings) is not None for s in self.stored)
+        return sum(
+            remember(
+                s.target,
+                s.before,
+                s.after,
+                path=str(self.path),
+                task=self.task,
+                model=s.model,
+                provenance=provenance,
+                settings=settings,
+            )
+            is not None
+            for s in self.stored
+        )
 
 
 def summary(outcome: CheckResult) -> dict[str, Any]:
     """A check in the fix report: status, summary, cases, estimate and the first errors."""
-    return {"status": str(outcome.status), "summary": outcome.summary(), "passed_cases": len(outcome.passed),
-            "cases": outcome.cases, "estimate_us": outcome.estimate_us,
-            "errors": [{"code": f.code, "line": f.span.line, "message": f.message} for f in outcome.errors[:5]]}
+    return {
+        "status": str(outcome.status),
+        "summary": outcome.summary(),
+        "passed_cases": len(outcome.passed),
+        "cases": outcome.cases,
+        "estimate_us": outcome.estimate_us,
+        "errors": [{"code": f.code, "line": f.span.line, "message": f.message} for f in outcome.errors[:5]],
+    }
 
 
 async def _tell(say: Say, message: str) -> None:
@@ -101,8 +144,9 @@ async def _tell(say: Say, message: str) -> None:
         await said
 
 
-async def fix_flow(path: Path, text: str, checker: Checker, settings: Settings, *, use_model: bool,
-                   say: Say) -> FixRun:
+async def fix_flow(
+    path: Path, text: str, checker: Checker, settings: Settings, *, use_model: bool, say: Say
+) -> FixRun:
     """Check `text` as `path`, then repair it with verified fixes. Raises NoTask when the kernel has no task."""
     from akgen_lsp.model.backends import BackendError
     from akgen_lsp.repair import deterministic
@@ -114,15 +158,22 @@ async def fix_flow(path: Path, text: str, checker: Checker, settings: Settings, 
     before = await checker(str(path), text)
     if not before.has_task:
         problem = next((f.message for f in before.findings), None)
-        raise NoTask(problem or f"{path.name} has no task, so there is nothing to verify a fix against; name the "
-                     "task (akgen fix --task NAME, or the tool's task argument) or add a [[task]] to akgen.toml")
+        raise NoTask(
+            problem
+            or f"{path.name} has no task, so there is nothing to verify a fix against; name the "
+            "task (akgen fix --task NAME, or the tool's task argument) or add a [[task]] to akgen.toml"
+        )
     if before.status is Status.PASS:
         return FixRun(path, text, text, before, before)
     await _tell(say, f"{before.summary()} ({before.status}); trying the verified deterministic fixes")
-    det = await deterministic.repair(text, str(path), checker, settings, before=before, jobs=int(settings["fix.jobs"]))
+    det = await deterministic.repair(
+        text, str(path), checker, settings, before=before, jobs=int(settings["fix.jobs"])
+    )
     run = FixRun(path, text, det.text, before, det.outcome, applied=list(det.applied))
-    run.stored = [Stored(vf.finding, prev, vf.text, "deterministic")
-                  for vf, prev in zip(det.applied, [text, *[a.text for a in det.applied]], strict=False)]
+    run.stored = [
+        Stored(vf.finding, prev, vf.text, "deterministic")
+        for vf, prev in zip(det.applied, [text, *[a.text for a in det.applied]], strict=False)
+    ]
     target = next((f for f in det.outcome.findings if repairable(f)), None)
     if det.passes or not use_model or target is None or not model_configured(settings):
         return run
@@ -137,7 +188,9 @@ async def fix_flow(path: Path, text: str, checker: Checker, settings: Settings, 
     if rm.route:
         await _tell(say, rm.route)
     await _tell(say, f"asking {rm.label} for {settings['fix.samples']} candidates")
-    sending: list[Awaitable[None]] = []  # progress from the model repair's plain callback, sent before we return
+    sending: list[
+        Awaitable[None]
+    ] = []  # progress from the model repair's plain callback, sent before we return
 
     def progress(message: str, _pct: float | None = None) -> None:
         said = say(message)
@@ -146,9 +199,18 @@ async def fix_flow(path: Path, text: str, checker: Checker, settings: Settings, 
 
     try:
         await rm.backend.load()
-        run.repaired = await model_repair(det.text, str(path), target, det.outcome, rm.backend, checker, settings,
-                                          spec=rm.spec, model_name=rm.label,
-                                          progress=progress)
+        run.repaired = await model_repair(
+            det.text,
+            str(path),
+            target,
+            det.outcome,
+            rm.backend,
+            checker,
+            settings,
+            spec=rm.spec,
+            model_name=rm.label,
+            progress=progress,
+        )
     except BackendError as exc:
         run.notes.append(f"{rm.label}: {exc}")
         await _tell(say, f"{rm.label}: {exc}")

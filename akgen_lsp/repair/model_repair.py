@@ -78,7 +78,9 @@ class ModelRepair:
 
     @property
     def verified(self) -> list[Candidate]:
-        return sorted((c for c in self.candidates if c.ok), key=lambda c: c.verdict.rank if c.verdict else (0, 0, 0))
+        return sorted(
+            (c for c in self.candidates if c.ok), key=lambda c: c.verdict.rank if c.verdict else (0, 0, 0)
+        )
 
     @property
     def best(self) -> Candidate | None:
@@ -87,23 +89,31 @@ class ModelRepair:
 
     def title(self) -> str:
         best = self.best
-        return f"Fix with {self.model}: {best.verdict.reason}" if best and best.verdict else f"Fix with {self.model}"
+        return (
+            f"Fix with {self.model}: {best.verdict.reason}"
+            if best and best.verdict
+            else f"Fix with {self.model}"
+        )
 
     def message(self) -> str:
         """What was verified, or why nothing is offered (with the best candidate's first failure)."""
         best = self.best
         if best is not None and best.verdict is not None:
             n = len(self.verified)
-            return (f"{self.model}: a repair verified on the simulator ({best.verdict.reason}); "
-                    f"{n} of {len(self.candidates)} candidates verified.")
+            return (
+                f"{self.model}: a repair verified on the simulator ({best.verdict.reason}); "
+                f"{n} of {len(self.candidates)} candidates verified."
+            )
         if self.problem:
             return f"{self.model}: no repair: {self.problem}"
         if not self.candidates:
             return f"{self.model}: no repair: the model gave no candidate."
         tried = [c for c in self.candidates if c.verdict is not None] or self.candidates
         top = min(tried, key=lambda c: c.verdict.rank if c.verdict else (1, 1, float("inf")))
-        return (f"{self.model}: none of {len(self.candidates)} candidates verified, so nothing was applied; the best "
-                f"(candidate {top.index + 1}): {top.failure()}")
+        return (
+            f"{self.model}: none of {len(self.candidates)} candidates verified, so nothing was applied; the best "
+            f"(candidate {top.index + 1}): {top.failure()}"
+        )
 
 
 def repair_prompt(report: DiagnosticReport, text: str, path: str, spec: ModelSpec | None = None) -> Prompt:
@@ -137,19 +147,33 @@ def screen(text: str, code: str | None, path: str, settings: Settings, catalog: 
     ratio = difflib.SequenceMatcher(None, text.splitlines(), code.splitlines(), autojunk=False).ratio()
     if ratio < MIN_SIMILARITY:
         return f"a different kernel: it keeps only {ratio:.0%} of the file's lines"
-    had = {(f.code, signature(f.message)) for f in lint_text(text, path, settings, catalog)
-           if f.severity is Severity.ERROR}
+    had = {
+        (f.code, signature(f.message))
+        for f in lint_text(text, path, settings, catalog)
+        if f.severity is Severity.ERROR
+    }
     for f in lint_text(code, path, settings, catalog):
         if f.severity is Severity.ERROR and (f.code, signature(f.message)) not in had:
             return f"lint: {f.code} at line {f.span.line}: {f.message}"
     return None
 
 
-async def model_repair(text: str, path: str, target: Finding, before: CheckResult, backend: Backend,
-                       checker: Checker, settings: Settings, *, spec: ModelSpec | None = None,
-                       model_name: str = "KernelGen-LM", progress: Progress | None = None,
-                       catalog: Catalog | None = None, store: RepairStore | None = None,
-                       grammar: str | None = None) -> ModelRepair:
+async def model_repair(
+    text: str,
+    path: str,
+    target: Finding,
+    before: CheckResult,
+    backend: Backend,
+    checker: Checker,
+    settings: Settings,
+    *,
+    spec: ModelSpec | None = None,
+    model_name: str = "KernelGen-LM",
+    progress: Progress | None = None,
+    catalog: Catalog | None = None,
+    store: RepairStore | None = None,
+    grammar: str | None = None,
+) -> ModelRepair:
     """The verified repair of `target` (see the module docstring). Raises nothing for a bad model or candidate: the
     result says what happened; cancelling the caller cancels the work."""
     cat = catalog or load_catalog()
@@ -173,7 +197,9 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckResul
     result.report = build_report(target, text, path, settings, catalog=cat, store=store)
     prompt = repair_prompt(result.report, text, path, spec)
     gate = asyncio.Semaphore(jobs)
-    required = required_cases(before)  # run first: a candidate failing one of them stops there (rejected anyway)
+    required = required_cases(
+        before
+    )  # run first: a candidate failing one of them stops there (rejected anyway)
     checks: list[asyncio.Task[None]] = []
     finished = 0
 
@@ -186,7 +212,10 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckResul
             c.verify_s = time.perf_counter() - t0
         c.verdict = verify_repair(target, before, after, text, c.text or "")
         finished += 1
-        say(f"candidate {c.index + 1}: {'verified' if c.ok else c.verdict.reason}", 30 + 70 * finished // samples)
+        say(
+            f"candidate {c.index + 1}: {'verified' if c.ok else c.verdict.reason}",
+            30 + 70 * finished // samples,
+        )
 
     deadline = time.monotonic() + float(settings["fix.timeout_s"])
     try:
@@ -195,9 +224,14 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckResul
             c = Candidate(i)
             result.candidates.append(c)
             left = deadline - time.monotonic()
-            params = GenParams(max_tokens=int(settings["fix.max_tokens"]), temperature=float(settings["fix.temperature"]),
-                               top_p=float(settings["model.top_p"]), seed=SEED + i, timeout_s=max(1.0, left),
-                               **({"grammar": grammar} if grammar else {}))
+            params = GenParams(
+                max_tokens=int(settings["fix.max_tokens"]),
+                temperature=float(settings["fix.temperature"]),
+                top_p=float(settings["model.top_p"]),
+                seed=SEED + i,
+                timeout_s=max(1.0, left),
+                **({"grammar": grammar} if grammar else {}),
+            )
             t0 = time.perf_counter()
             try:
                 if left <= 0:
@@ -208,8 +242,10 @@ async def model_repair(text: str, path: str, target: Finding, before: CheckResul
                 finally:
                     await gen.aclose()
             except asyncio.TimeoutError:
-                result.problem = (f"the model gave no answer within {float(settings['fix.timeout_s']):g} s; raise "
-                                  "fix.timeout_s or use a smaller model")
+                result.problem = (
+                    f"the model gave no answer within {float(settings['fix.timeout_s']):g} s; raise "
+                    "fix.timeout_s or use a smaller model"
+                )
                 c.problem = result.problem
                 break
             except BackendError as exc:

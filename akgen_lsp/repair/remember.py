@@ -32,8 +32,17 @@ def store_for(settings: Settings | None) -> RepairStore:
     return RepairStore(store_path(settings))
 
 
-def remember(target: Finding, before: str, after: str, *, path: str, task: str | None, model: str | None,
-             provenance: str, settings: Settings | None = None) -> int | None:
+def remember(
+    target: Finding,
+    before: str,
+    after: str,
+    *,
+    path: str,
+    task: str | None,
+    model: str | None,
+    provenance: str,
+    settings: Settings | None = None,
+) -> int | None:
     """Store the repair of `target` (`before` -> `after`); its id, or None when it was stored already or the store
     cannot be written (logged: a repair that is not remembered is no reason to fail the fix)."""
     if before == after:
@@ -41,8 +50,17 @@ def remember(target: Finding, before: str, after: str, *, path: str, task: str |
     block = block_from_finding(target)
     try:
         store = store_for(settings)
-        return store.add(block.signature, before, after, error_class=block.error_class or target.error_class,
-                         message=target.message, task=task, model=model, provenance=provenance, path=path)
+        return store.add(
+            block.signature,
+            before,
+            after,
+            error_class=block.error_class or target.error_class,
+            message=target.message,
+            task=task,
+            model=model,
+            provenance=provenance,
+            path=path,
+        )
     except RepairStoreError as exc:
         log.warning("%s", exc)
         return None

@@ -37,8 +37,12 @@ class Verdict:
     def rank(self) -> tuple[int, int, int, float]:
         """Better first: more cases passing, a later stage, fewer errors left, a smaller estimate."""
         est = self.outcome.estimate_us
-        return (-len(self.outcome.passed), -self.outcome.stage, len(self.outcome.errors),
-                est if est is not None else float("inf"))
+        return (
+            -len(self.outcome.passed),
+            -self.outcome.stage,
+            len(self.outcome.errors),
+            est if est is not None else float("inf"),
+        )
 
 
 def repairable(f: Finding) -> bool:
@@ -63,7 +67,9 @@ def finding_still_there(target: Finding, after: CheckResult, before_text: str, a
     if target.span.line <= 1 or target.code.startswith("BENCH-"):
         return True
     moved = line_mapper(before_text, after_text)(target.span.line)
-    if moved is None:  # the line itself was edited: the error is gone unless it is reported on the edited line
+    if (
+        moved is None
+    ):  # the line itself was edited: the error is gone unless it is reported on the edited line
         lines = {f.span.line for f in same}
         return any(abs(line - target.span.line) <= 1 for line in lines)
     return any(f.span.line == moved for f in same)
@@ -89,8 +95,9 @@ def _first_problem(outcome: CheckResult) -> str:
     return f"status {outcome.status}"
 
 
-def verify_fix(target: Finding, before: CheckResult, after: CheckResult, before_text: str,
-               after_text: str) -> Verdict:
+def verify_fix(
+    target: Finding, before: CheckResult, after: CheckResult, before_text: str, after_text: str
+) -> Verdict:
     """The bar of a deterministic fix of `target` (see the module docstring)."""
     if finding_still_there(target, after, before_text, after_text):
         return Verdict(False, after, f"the error is still there ({_first_problem(after)})")
@@ -108,7 +115,9 @@ def verify_fix(target: Finding, before: CheckResult, after: CheckResult, before_
     if after.compiles:
         return Verdict(True, after, after.summary(), True)
     left = len(after.errors)
-    return Verdict(True, after, f"removes this error ({left} other error{'s' if left != 1 else ''} left)", True)
+    return Verdict(
+        True, after, f"removes this error ({left} other error{'s' if left != 1 else ''} left)", True
+    )
 
 
 def required_cases(before: CheckResult) -> tuple[int, ...]:
@@ -117,8 +126,9 @@ def required_cases(before: CheckResult) -> tuple[int, ...]:
     return tuple(sorted(before.passed | ({failing} if failing is not None else set())))
 
 
-def verify_repair(target: Finding, before: CheckResult, after: CheckResult, before_text: str,
-                  after_text: str) -> Verdict:
+def verify_repair(
+    target: Finding, before: CheckResult, after: CheckResult, before_text: str, after_text: str
+) -> Verdict:
     """The bar of a model repair of `target` (see the module docstring)."""
     if not after.compiles:
         return Verdict(False, after, f"does not compile: {_first_problem(after)}")
@@ -126,13 +136,17 @@ def verify_repair(target: Finding, before: CheckResult, after: CheckResult, befo
     if not gone:
         return Verdict(False, after, f"the error is still there: {_first_problem(after)}")
     required = set(required_cases(before))
-    failed = [c for c in after.case_ids if c in required and c not in after.passed]  # the one the check stopped at
+    failed = [
+        c for c in after.case_ids if c in required and c not in after.passed
+    ]  # the one the check stopped at
     if failed:
         how = "passed before and fails now" if failed[0] in before.passed else "still fails"
         return Verdict(False, after, f"case {failed[0]} {how}: {_first_problem(after)}", True)
     lost = before.passed - after.passed
     if lost:
-        return Verdict(False, after, f"case {min(lost)} passed before and fails now ({_first_problem(after)})", True)
+        return Verdict(
+            False, after, f"case {min(lost)} passed before and fails now ({_first_problem(after)})", True
+        )
     failing = before.failing_case()
     if after.cases and failing is not None and failing not in after.passed:
         return Verdict(False, after, f"case {failing} still fails: {_first_problem(after)}", True)

@@ -20,6 +20,20 @@ from akgen_lsp.sandbox.mode import (
 from akgen_lsp.sandbox.policy import RUN_DISK_BYTES, GiB, Limits, MiB, Policy
 
 __all__ = [
-    "KEY", "MODES", "RUN_DISK_BYTES", "Confined", "GiB", "Limits", "MiB", "Policy", "SandboxUnavailable", "prime", "probe", "require",
-    "run_confined", "sandbox_mode", "sandbox_warning", "use_mode",
+    "KEY",
+    "MODES",
+    "RUN_DISK_BYTES",
+    "Confined",
+    "GiB",
+    "Limits",
+    "MiB",
+    "Policy",
+    "SandboxUnavailable",
+    "prime",
+    "probe",
+    "require",
+    "run_confined",
+    "sandbox_mode",
+    "sandbox_warning",
+    "use_mode",
 ]

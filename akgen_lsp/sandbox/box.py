@@ -98,8 +98,9 @@ def _watch(policy: Policy) -> DiskWatch | None:
     return DiskWatch(list(policy.writable), lim) if lim and policy.writable else None
 
 
-def run_confined(argv: Sequence[str], policy: Policy, *, mode: str | None = None,
-                 extra_system: Sequence[Path] = ()) -> Confined:
+def run_confined(
+    argv: Sequence[str], policy: Policy, *, mode: str | None = None, extra_system: Sequence[Path] = ()
+) -> Confined:
     """Run `argv` under `policy`. `mode`: "on" / "off" (None: `sandbox_mode()`). `extra_system`: system folders
     outside the usual view that the command itself lives in (a compiler under /opt)."""
     mode = mode or sandbox_mode()
@@ -123,14 +124,18 @@ def _within(res: int, value: tuple[int, int]) -> tuple[int, int]:
 
 def _wanted(policy: Policy) -> list[tuple[int, tuple[int, int]]]:
     lim = policy.limits
-    out: list[tuple[int, tuple[int, int]]] = [(resource.RLIMIT_CORE, (0, 0)),
-                                              (resource.RLIMIT_NOFILE, (lim.nofile, lim.nofile))]
+    out: list[tuple[int, tuple[int, int]]] = [
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_NOFILE, (lim.nofile, lim.nofile)),
+    ]
     if lim.cpu_s:
         cpu = max(1, int(lim.cpu_s + 0.999))
         out.append((resource.RLIMIT_CPU, (cpu, cpu + 2)))  # the soft limit sends SIGXCPU first (reported)
     if lim.as_bytes:
         out.append((resource.RLIMIT_AS, (lim.as_bytes, lim.as_bytes)))
-    fsize = min(x for x in (lim.fsize_bytes, lim.disk_bytes) if x) if lim.fsize_bytes or lim.disk_bytes else None
+    fsize = (
+        min(x for x in (lim.fsize_bytes, lim.disk_bytes) if x) if lim.fsize_bytes or lim.disk_bytes else None
+    )
     if fsize:  # one file may not pass the run's whole disk bound either (exact, where the watch polls)
         out.append((resource.RLIMIT_FSIZE, (fsize, fsize)))
     if lim.nproc:
@@ -154,18 +159,45 @@ def _mounts(policy: Policy) -> list[str]:
 def describe(policy: Policy, mode: str) -> dict[str, Any]:
     """The sandbox facts of a run, from the side that set it up."""
     lim = policy.limits
-    base: dict[str, Any] = {"mode": mode, "timeout_s": lim.wall_s, "stdin": "/dev/null",
-                            "output_cap_bytes": lim.output_bytes}
+    base: dict[str, Any] = {
+        "mode": mode,
+        "timeout_s": lim.wall_s,
+        "stdin": "/dev/null",
+        "output_cap_bytes": lim.output_bytes,
+    }
     if mode == "off":
-        return {**base, "confinement": "none (sim.sandbox is off)", "seccomp": False, "namespaces": [],
-                "rlimits": False, "net_isolated": False}
-    return {**base, "confinement": "bubblewrap", "profile": policy.profile, "namespaces": list(NAMESPACES),
-            "seccomp": True, "net_isolated": True, "no_new_privs": True, "capabilities": "none",
-            "rlimits": {"cpu_s": lim.cpu_s, "as_bytes": lim.as_bytes, "fsize_bytes": lim.fsize_bytes,
-                        "nofile": lim.nofile, "nproc": lim.nproc, "core": 0, "disk_bytes": lim.disk_bytes},
-            "filesystem": {"read_only": [str(p) for p in existing(list(policy.read_only))],
-                           "writable": [str(p) for p in existing(list(policy.writable))],
-                           "system": "libraries only" if policy.profile in RUNTIME_PROFILES else "/usr read-only"}}
+        return {
+            **base,
+            "confinement": "none (sim.sandbox is off)",
+            "seccomp": False,
+            "namespaces": [],
+            "rlimits": False,
+            "net_isolated": False,
+        }
+    return {
+        **base,
+        "confinement": "bubblewrap",
+        "profile": policy.profile,
+        "namespaces": list(NAMESPACES),
+        "seccomp": True,
+        "net_isolated": True,
+        "no_new_privs": True,
+        "capabilities": "none",
+        "rlimits": {
+            "cpu_s": lim.cpu_s,
+            "as_bytes": lim.as_bytes,
+            "fsize_bytes": lim.fsize_bytes,
+            "nofile": lim.nofile,
+            "nproc": lim.nproc,
+            "core": 0,
+            "disk_bytes": lim.disk_bytes,
+        },
+        "filesystem": {
+            "read_only": [str(p) for p in existing(list(policy.read_only))],
+            "writable": [str(p) for p in existing(list(policy.writable))],
+            "system": "libraries only" if policy.profile in RUNTIME_PROFILES else "/usr read-only",
+        },
+    }
 
 
 def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]) -> Confined:
@@ -178,20 +210,55 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     seccomp_r = filter_fd(policy.profile)
     block_r, block_w = os.pipe()
     status_r, status_w = os.pipe()
-    args = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", "--clearenv", *system_mounts(policy.profile, extra_system), "--proc", "/proc",
-            "--dir", "/dev", "--dev-bind", "/dev/null", "/dev/null", *_random_device(policy.profile),
-            "--size", str(policy.tmp_bytes), "--tmpfs", "/tmp", *_mounts(policy)]
+    args = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--clearenv",
+        *system_mounts(policy.profile, extra_system),
+        "--proc",
+        "/proc",
+        "--dir",
+        "/dev",
+        "--dev-bind",
+        "/dev/null",
+        "/dev/null",
+        *_random_device(policy.profile),
+        "--size",
+        str(policy.tmp_bytes),
+        "--tmpfs",
+        "/tmp",
+        *_mounts(policy),
+    ]
     for k, v in env.items():
         args += ["--setenv", k, v]
     if policy.cwd is not None:
         args += ["--chdir", str(policy.cwd)]
-    args += ["--seccomp", str(seccomp_r), "--block-fd", str(block_r), "--json-status-fd", str(status_w),
-             "--", *argv]
+    args += [
+        "--seccomp",
+        str(seccomp_r),
+        "--block-fd",
+        str(block_r),
+        "--json-status-fd",
+        str(status_w),
+        "--",
+        *argv,
+    ]
     t0 = time.perf_counter()
     try:
-        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                pass_fds=(seccomp_r, block_r, status_w), env={"PATH": _SYSTEM_PATH, "LANG": "C"})
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            pass_fds=(seccomp_r, block_r, status_w),
+            env={"PATH": _SYSTEM_PATH, "LANG": "C"},
+        )
     except OSError as exc:
         for fd in (seccomp_r, block_r, block_w, status_r, status_w):
             os.close(fd)
@@ -222,8 +289,14 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
         os.close(block_w)
     box = child
     watch = _watch(policy)
-    out, timed_out = _collect(proc, policy.limits.wall_s - (time.perf_counter() - t0), policy.limits.output_bytes,
-                              _kill, (lambda: _terminate(box)) if box is not None else None, watch)
+    out, timed_out = _collect(
+        proc,
+        policy.limits.wall_s - (time.perf_counter() - t0),
+        policy.limits.output_bytes,
+        _kill,
+        (lambda: _terminate(box)) if box is not None else None,
+        watch,
+    )
     with contextlib.suppress(OSError):
         os.close(status_r)
     code = proc.returncode
@@ -233,8 +306,17 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
         said = text.strip().splitlines()
         why = problem or (said[-1] if said else f"exit status {code}")
         raise RuntimeError(f"the sandbox (bwrap) failed to start: {why}")
-    return Confined(code, text, out.dropped, timed_out, time.perf_counter() - t0, sig,
-                    describe(policy, "on"), started, bool(watch and watch.exceeded))
+    return Confined(
+        code,
+        text,
+        out.dropped,
+        timed_out,
+        time.perf_counter() - t0,
+        sig,
+        describe(policy, "on"),
+        started,
+        bool(watch and watch.exceeded),
+    )
 
 
 def _random_device(profile: str) -> list[str]:
@@ -262,9 +344,14 @@ def _child_pid(status_r: int, proc: subprocess.Popen[bytes]) -> int | None:
 GRACE_S = 1.0  # between SIGTERM to the boxed processes at the time limit and SIGKILL to the box
 
 
-def _collect(proc: subprocess.Popen[bytes], timeout_s: float, limit: int,
-             kill: Callable[[subprocess.Popen[bytes]], None],
-             term: Callable[[], None] | None = None, watch: DiskWatch | None = None) -> tuple[CappedOutput, bool]:
+def _collect(
+    proc: subprocess.Popen[bytes],
+    timeout_s: float,
+    limit: int,
+    kill: Callable[[subprocess.Popen[bytes]], None],
+    term: Callable[[], None] | None = None,
+    watch: DiskWatch | None = None,
+) -> tuple[CappedOutput, bool]:
     """Read the child's output until it ends or `timeout_s` passes; then `term` asks the boxed processes to stop
     (SIGTERM: the launcher reports where the kernel was) and, `GRACE_S` later, `kill` ends the tree. The output is
     capped. With `watch`, a run that takes more of the disk than its bound is killed at once (not timed out)."""
@@ -372,13 +459,28 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 def _run_unconfined(argv: Sequence[str], policy: Policy) -> Confined:
     env: Mapping[str, str] = {"PATH": _SYSTEM_PATH, "LANG": "C", **policy.env}
     t0 = time.perf_counter()
-    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            cwd=policy.cwd, env=dict(env), start_new_session=True)
+    proc = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        cwd=policy.cwd,
+        env=dict(env),
+        start_new_session=True,
+    )
     try:
-        out, timed_out = _collect(proc, policy.limits.wall_s, policy.limits.output_bytes, _kill_group,
-                                  lambda: _term_group(proc))
+        out, timed_out = _collect(
+            proc, policy.limits.wall_s, policy.limits.output_bytes, _kill_group, lambda: _term_group(proc)
+        )
     finally:
         _kill_group(proc)  # what the command left running in its group
     code = proc.returncode
-    return Confined(code, out.text(), out.dropped, timed_out, time.perf_counter() - t0, -code if code < 0 else None,
-                    describe(policy, "off"))
+    return Confined(
+        code,
+        out.text(),
+        out.dropped,
+        timed_out,
+        time.perf_counter() - t0,
+        -code if code < 0 else None,
+        describe(policy, "off"),
+    )

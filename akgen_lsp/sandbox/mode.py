@@ -65,10 +65,12 @@ def bwrap_path() -> str | None:
     return shutil.which("bwrap")
 
 
-INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) "
-                "and allow user namespaces (`sysctl -w kernel.unprivileged_userns_clone=1` where that sysctl exists, "
-                "`sysctl -w user.max_user_namespaces=15000`; on Ubuntu 24.04 also "
-                "`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`)")
+INSTALL_HINT = (
+    "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) "
+    "and allow user namespaces (`sysctl -w kernel.unprivileged_userns_clone=1` where that sysctl exists, "
+    "`sysctl -w user.max_user_namespaces=15000`; on Ubuntu 24.04 also "
+    "`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`)"
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -87,8 +89,21 @@ def probe() -> str | None:
     from akgen_lsp.sandbox.policy import system_mounts
 
     true = shutil.which("true") or "/usr/bin/true"
-    argv = [bwrap, "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", *system_mounts("compiler"), "--proc", "/proc", "--", true]
+    argv = [
+        bwrap,
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        *system_mounts("compiler"),
+        "--proc",
+        "/proc",
+        "--",
+        true,
+    ]
     try:
         res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.SubprocessError) as exc:
@@ -119,7 +134,8 @@ def require() -> None:
         raise SandboxUnavailable(
             f"untrusted code (kernels, their host code, the compiler on their sources) runs only in the sandbox, "
             f"and it cannot start: {why}. To fix it, {INSTALL_HINT}; or, only if you trust every kernel you check, "
-            f'set sim.sandbox = "off" (akgen.toml, or AKGEN_SIM_SANDBOX=off)')
+            f'set sim.sandbox = "off" (akgen.toml, or AKGEN_SIM_SANDBOX=off)'
+        )
 
 
 def sandbox_warning(settings: Settings | Mapping[str, Any] | None = None) -> str | None:
@@ -127,10 +143,14 @@ def sandbox_warning(settings: Settings | Mapping[str, Any] | None = None) -> str
     works."""
     if sandbox_mode(settings) == "off":
         origin = settings.origin(KEY) if isinstance(settings, Settings) else "the settings"
-        return (f'akgen: sim.sandbox is "off" ({origin}): kernels, their host code and the compiler run unconfined '
-                'with your rights; set sim.sandbox = "on" (needs bubblewrap) to confine them.')
+        return (
+            f'akgen: sim.sandbox is "off" ({origin}): kernels, their host code and the compiler run unconfined '
+            'with your rights; set sim.sandbox = "on" (needs bubblewrap) to confine them.'
+        )
     why = probe()
     if why is not None:
-        return (f"akgen: kernels are not compiled or run because the sandbox cannot start: {why}; {INSTALL_HINT} "
-                '(or set sim.sandbox = "off" if you trust every kernel you check).')
+        return (
+            f"akgen: kernels are not compiled or run because the sandbox cannot start: {why}; {INSTALL_HINT} "
+            '(or set sim.sandbox = "off" if you trust every kernel you check).'
+        )
     return None

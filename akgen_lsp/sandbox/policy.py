@@ -65,10 +65,30 @@ class Policy:
 
 
 # The parts of / a box may see, by profile. Top-level symlinks (merged /usr: /bin -> usr/bin) are recreated as links.
-_COMPILER_VIEW = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives",
-                  "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
-_RUNTIME_VIEW = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/lib", "/lib32", "/lib64", "/libx32",
-                 "/etc/ld.so.cache")
+_COMPILER_VIEW = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+)
+_RUNTIME_VIEW = (
+    "/usr/lib",
+    "/usr/lib32",
+    "/usr/lib64",
+    "/usr/libx32",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc/ld.so.cache",
+)
 
 
 def system_mounts(profile: str, extra: Sequence[Path] = ()) -> list[str]:

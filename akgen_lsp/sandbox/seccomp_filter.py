@@ -20,21 +20,76 @@ import tempfile
 from akgen_lsp.sandbox.policy import PROFILES, RUNTIME_PROFILES
 
 _ALWAYS = (
-    "ptrace", "process_vm_readv", "process_vm_writev", "bpf", "perf_event_open", "keyctl", "add_key", "request_key",
-    "io_uring_setup", "io_uring_enter", "io_uring_register", "userfaultfd", "kexec_load", "kexec_file_load",
-    "init_module", "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl",
-    "open_by_handle_at", "name_to_handle_at", "fanotify_init", "pidfd_getfd", "kcmp", "iopl", "ioperm", "syslog",
-    "vhangup", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "personality", "lookup_dcookie",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "bpf",
+    "perf_event_open",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "userfaultfd",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "quotactl",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "pidfd_getfd",
+    "kcmp",
+    "iopl",
+    "ioperm",
+    "syslog",
+    "vhangup",
+    "settimeofday",
+    "clock_settime",
+    "clock_adjtime",
+    "adjtimex",
+    "personality",
+    "lookup_dcookie",
 )
 # refused with EPERM rather than trapped: the launcher's own defence in depth asks for a network namespace and fails
 # quietly when it is already in one
-_REFUSED = ("mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "move_mount", "open_tree", "fsopen",
-            "fsmount", "fsconfig", "fspick", "mount_setattr", "sethostname", "setdomainname")
+_REFUSED = (
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "move_mount",
+    "open_tree",
+    "fsopen",
+    "fsmount",
+    "fsconfig",
+    "fspick",
+    "mount_setattr",
+    "sethostname",
+    "setdomainname",
+)
 _RUNTIME_ONLY = ("fork", "vfork", "execveat", "socket", "socketpair")
 _TIOCSTI, _TIOCLINUX, _TIOCCONS = 0x5412, 0x541C, 0x541D
 _CLONE_THREAD = 0x00010000
-_CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000,
-                     0x00000080)  # NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
+_CLONE_NAMESPACES = (
+    0x00020000,
+    0x02000000,
+    0x04000000,
+    0x08000000,
+    0x10000000,
+    0x20000000,
+    0x40000000,
+    0x00000080,
+)  # NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
 
 
 @functools.lru_cache(maxsize=len(PROFILES))
@@ -53,7 +108,9 @@ def filter_bytes(profile: str) -> bytes:
         f.add_rule(sc.TRAP, "ioctl", sc.Arg(1, sc.EQ, request))
     # another process's limits (the parent's open files); pid 0 is the caller itself, as glibc's setrlimit passes it
     f.add_rule(sc.TRAP, "prlimit64", sc.Arg(0, sc.NE, 0))
-    for flag in _CLONE_NAMESPACES:  # new namespaces from inside (a user namespace would give back capabilities)
+    for (
+        flag
+    ) in _CLONE_NAMESPACES:  # new namespaces from inside (a user namespace would give back capabilities)
         f.add_rule(sc.TRAP, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
     if profile in RUNTIME_PROFILES:
@@ -71,7 +128,11 @@ def filter_bytes(profile: str) -> bytes:
 def _add(f: object, action: int, name: str) -> None:
     try:
         f.add_rule(action, name)  # type: ignore[attr-defined]
-    except (OSError, RuntimeError, ValueError):  # a call this kernel or libseccomp does not know: nothing to deny
+    except (
+        OSError,
+        RuntimeError,
+        ValueError,
+    ):  # a call this kernel or libseccomp does not know: nothing to deny
         return
 
 

@@ -55,7 +55,9 @@ def run_socket(port: int, client_process_id: int | None = None, host: str = "127
 
     _configure_logging()
     conn = socket.create_connection((host, port))
-    check_tcp_peer(conn)  # the client listening on the port is the user's own editor, not another user's listener
+    check_tcp_peer(
+        conn
+    )  # the client listening on the port is the user's own editor, not another user's listener
     server = create_server()
     server.watch_client(client_process_id)
     framing.start_io(server, conn.makefile("rb"), conn.makefile("wb"))

@@ -46,11 +46,15 @@ class Lines:
         return self.codec.position_to_client_units(self.lines, types.Position(row, char))
 
     def range(self, span: Span) -> types.Range:
-        return types.Range(self.position(span.line, span.column), self.position(span.end_line, span.end_column))
+        return types.Range(
+            self.position(span.line, span.column), self.position(span.end_line, span.end_column)
+        )
 
     def to_code_points(self, position: types.Position) -> tuple[int, int]:
         """An LSP position in client units as (0-based line, 0-based code point)."""
-        pos = self.codec.position_from_client_units(self.lines, types.Position(position.line, position.character))
+        pos = self.codec.position_from_client_units(
+            self.lines, types.Position(position.line, position.character)
+        )
         return pos.line, pos.character
 
     def to_span(self, path: str, rng: types.Range) -> Span:
@@ -61,7 +65,10 @@ class Lines:
 
 def spans_overlap(a: Span, b: Span) -> bool:
     """Whether two spans share a position (an empty span touches what starts or ends at it)."""
-    return (a.line, a.column) <= (b.end_line, b.end_column) and (b.line, b.column) <= (a.end_line, a.end_column)
+    return (a.line, a.column) <= (b.end_line, b.end_column) and (b.line, b.column) <= (
+        a.end_line,
+        a.end_column,
+    )
 
 
 def finding_id(finding: Finding) -> str:
@@ -69,14 +76,31 @@ def finding_id(finding: Finding) -> str:
     ``context.diagnostics``: the same code, source, message and place give the same id (its fixes do not count: the
     verified fixes added later keep the id of the diagnostic the client already shows)."""
     s = finding.span
-    key = "\0".join(map(str, (finding.code, finding.source, finding.message, s.path, s.line, s.column, s.end_line,
-                                s.end_column)))
+    key = "\0".join(
+        map(
+            str,
+            (
+                finding.code,
+                finding.source,
+                finding.message,
+                s.path,
+                s.line,
+                s.column,
+                s.end_line,
+                s.end_column,
+            ),
+        )
+    )
     return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
 
 
 def diagnostic_data(finding: Finding) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": finding_id(finding), "code": finding.code, "source": finding.source,
-                            "fixes": [fix_to_json(f) for f in finding.fixes]}
+    data: dict[str, Any] = {
+        "id": finding_id(finding),
+        "code": finding.code,
+        "source": finding.source,
+        "fixes": [fix_to_json(f) for f in finding.fixes],
+    }
     if finding.error_class:
         data["error_class"] = finding.error_class
     raw = finding.data.get("raw") if finding.data else None
@@ -111,12 +135,22 @@ def related_information(finding: Finding) -> list[types.DiagnosticRelatedInforma
         return None
     out = []
     for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("path"), str) or not isinstance(item.get("line"), int):
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("path"), str)
+            or not isinstance(item.get("line"), int)
+        ):
             continue
         line = max(0, item["line"] - 1)
-        where = types.Location(uri=Path(item["path"]).resolve().as_uri(), range=types.Range(
-            start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)))
-        out.append(types.DiagnosticRelatedInformation(location=where, message=str(item.get("message") or "here")))
+        where = types.Location(
+            uri=Path(item["path"]).resolve().as_uri(),
+            range=types.Range(
+                start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)
+            ),
+        )
+        out.append(
+            types.DiagnosticRelatedInformation(location=where, message=str(item.get("message") or "here"))
+        )
     return out or None
 
 
@@ -131,7 +165,9 @@ def workspace_edit(
     text_edits = to_text_edits(edits, lines)
     if document_changes:
         doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=doc, edits=text_edits)])
+        return types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=doc, edits=text_edits)]
+        )
     return types.WorkspaceEdit(changes={uri: text_edits})
 
 
@@ -139,7 +175,9 @@ def non_overlapping(fixes: Iterable[Fix]) -> list[Edit]:
     """The edits of `fixes`, keeping a fix only if none of its edits overlaps an edit already kept."""
     kept: list[Edit] = []
     for fix in fixes:
-        if any(spans_overlap(e.span, k.span) and not _touching(e.span, k.span) for e in fix.edits for k in kept):
+        if any(
+            spans_overlap(e.span, k.span) and not _touching(e.span, k.span) for e in fix.edits for k in kept
+        ):
             continue
         kept.extend(fix.edits)
     return kept
@@ -147,4 +185,7 @@ def non_overlapping(fixes: Iterable[Fix]) -> list[Edit]:
 
 def _touching(a: Span, b: Span) -> bool:
     """Spans that only share an end point (an insertion right after a replaced region) do not conflict."""
-    return (a.end_line, a.end_column) == (b.line, b.column) or (b.end_line, b.end_column) == (a.line, a.column)
+    return (a.end_line, a.end_column) == (b.line, b.column) or (b.end_line, b.end_column) == (
+        a.line,
+        a.column,
+    )

@@ -40,7 +40,9 @@ class DocumentState:
     checked: dict[str, Versioned] = field(default_factory=dict)  # build, run, log: source -> findings
     tracked_text: str | None = None  # the text the `checked` findings are placed in
     diagnostics: DocumentDiagnostics = field(default_factory=DocumentDiagnostics)  # as published, per source
-    save_reason: types.TextDocumentSaveReason | None = None  # of the last willSave (an auto-save does not check)
+    save_reason: types.TextDocumentSaveReason | None = (
+        None  # of the last willSave (an auto-save does not check)
+    )
     last_check: Checked | None = None  # the last finished check with a task
 
     def checked_findings(self, version: int | None) -> list[Finding]:

@@ -127,8 +127,10 @@ async def read_headers(reader: LineReader, max_content_length: int = MAX_CONTENT
                 skipped += len(line)
                 continue  # not a header: the rest of a broken message
             if at > 0 or skipped:
-                log.error("LSP framing: skipped %d bytes that were not a message to reach the next header",
-                          skipped + at)
+                log.error(
+                    "LSP framing: skipped %d bytes that were not a message to reach the next header",
+                    skipped + at,
+                )
             text = text[at:]
             in_headers = True
         name, sep, value = text.partition(b":")
@@ -139,18 +141,25 @@ async def read_headers(reader: LineReader, max_content_length: int = MAX_CONTENT
         raw = value.strip()
         if not raw.isdigit() or len(raw) > 19:
             shown = raw[:40].decode("ascii", "replace")
-            raise FramingError(f"Content-Length {shown!r} is not a non-negative integer of at most "
-                               f"{max_content_length} bytes")
+            raise FramingError(
+                f"Content-Length {shown!r} is not a non-negative integer of at most "
+                f"{max_content_length} bytes"
+            )
         length = int(raw)
         if length > max_content_length:
             raise FramingError(f"Content-Length {length} is over the limit of {max_content_length} bytes")
 
 
-async def run_async(stop_event: threading.Event, reader: LineReader, protocol: Any,
-                    logger: logging.Logger | None = None,
-                    error_handler: Callable[[Exception, type[Exception]], Any] | None = None, *,
-                    max_content_length: int = MAX_CONTENT_LENGTH,
-                    on_error: Callable[[str], None] | None = None) -> None:
+async def run_async(
+    stop_event: threading.Event,
+    reader: LineReader,
+    protocol: Any,
+    logger: logging.Logger | None = None,
+    error_handler: Callable[[Exception, type[Exception]], Any] | None = None,
+    *,
+    max_content_length: int = MAX_CONTENT_LENGTH,
+    on_error: Callable[[str], None] | None = None,
+) -> None:
     """The message loop: read a message, hand it to `protocol.handle_message`, until the stream ends or `stop_event`
     is set. Framing problems are logged (and passed to `on_error`) and the loop resynchronises."""
     logger = logger or log
@@ -181,8 +190,10 @@ async def run_async(stop_event: threading.Event, reader: LineReader, protocol: A
         try:
             message = json.loads(body, object_hook=protocol.structure_message)
         except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-            problem(f"a message body that is not JSON ({exc}); it is dropped (a Content-Length shorter or longer "
-                    "than the body?)")
+            problem(
+                f"a message body that is not JSON ({exc}); it is dropped (a Content-Length shorter or longer "
+                "than the body?)"
+            )
             continue
         except Exception as exc:  # JSON, but not a message the protocol can read (bad params): as pygls does
             logger.exception("Unable to handle message")
@@ -199,20 +210,37 @@ async def run_async(stop_event: threading.Event, reader: LineReader, protocol: A
 
 def _client_log(server: LanguageServer) -> Callable[[str], None]:
     def send(message: str) -> None:
-        server.window_log_message(types.LogMessageParams(type=types.MessageType.Error,
-                                                         message=f"akgen: broken LSP message framing: {message}"))
+        server.window_log_message(
+            types.LogMessageParams(
+                type=types.MessageType.Error, message=f"akgen: broken LSP message framing: {message}"
+            )
+        )
+
     return send
 
 
-def start_io(server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
-             max_content_length: int = MAX_CONTENT_LENGTH) -> None:
+def start_io(
+    server: LanguageServer,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    max_content_length: int = MAX_CONTENT_LENGTH,
+) -> None:
     """`server.start_io()` with this module's loop (pygls's own body of `_start_io_async`, reader and loop swapped)."""
     server._stop_event = stop = threading.Event()
     reader = StdinReader(stdin or sys.stdin.buffer, server.thread_pool)
     server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
     try:
-        asyncio.run(run_async(stop, reader, server.protocol, log, server.report_server_error,
-                              max_content_length=max_content_length, on_error=_client_log(server)))
+        asyncio.run(
+            run_async(
+                stop,
+                reader,
+                server.protocol,
+                log,
+                server.report_server_error,
+                max_content_length=max_content_length,
+                on_error=_client_log(server),
+            )
+        )
     except BrokenPipeError:
         log.error("Connection to the client is lost! Shutting down the server.")
     except (KeyboardInterrupt, SystemExit):
@@ -221,8 +249,13 @@ def start_io(server: LanguageServer, stdin: BinaryIO | None = None, stdout: Bina
         server.shutdown()
 
 
-def start_tcp(server: LanguageServer, host: str, port: int, max_content_length: int = MAX_CONTENT_LENGTH,
-              token: str | None = None) -> None:
+def start_tcp(
+    server: LanguageServer,
+    host: str,
+    port: int,
+    max_content_length: int = MAX_CONTENT_LENGTH,
+    token: str | None = None,
+) -> None:
     """`server.start_tcp(host, port)` with this module's loop. With a `token`, a connection must first send the
     header line ``Akgen-Token: <token>`` (within 10 s); any other connection is closed unanswered."""
     server._stop_event = stop = threading.Event()
@@ -236,13 +269,22 @@ def start_tcp(server: LanguageServer, host: str, port: int, max_content_length: 
             except (asyncio.TimeoutError, ValueError, OSError):
                 first = b""
             if not token_ok(first[:MAX_HEADER_LINE], token):
-                log.warning("closed a TCP connection from %s without the session's token", writer.get_extra_info(
-                    "peername"))
+                log.warning(
+                    "closed a TCP connection from %s without the session's token",
+                    writer.get_extra_info("peername"),
+                )
                 writer.close()
                 return
         server.protocol.set_writer(writer)  # type: ignore[arg-type]
-        await run_async(stop, StreamReaderAdapter(reader), server.protocol, log, server.report_server_error,
-                        max_content_length=max_content_length, on_error=_client_log(server))
+        await run_async(
+            stop,
+            StreamReaderAdapter(reader),
+            server.protocol,
+            log,
+            server.report_server_error,
+            max_content_length=max_content_length,
+            on_error=_client_log(server),
+        )
         server.shutdown()
 
     async def serve() -> None:

@@ -32,11 +32,21 @@ class FeatureHost(Protocol):
     def state(self, uri: str) -> DocumentState: ...
 
     def publish_findings(
-        self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None, text: str | None = None
+        self,
+        uri: str,
+        source: str,
+        findings: Sequence[Finding],
+        version: int | None = None,
+        text: str | None = None,
     ) -> None: ...
 
-    def publish_sources(self, uri: str, by_source: Mapping[str, Sequence[Finding]], version: int | None = None,
-                        text: str | None = None) -> None: ...
+    def publish_sources(
+        self,
+        uri: str,
+        by_source: Mapping[str, Sequence[Finding]],
+        version: int | None = None,
+        text: str | None = None,
+    ) -> None: ...
 
     def publish_file(self, uri: str, findings: Sequence[Finding]) -> None: ...
 

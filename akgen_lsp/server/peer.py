@@ -31,12 +31,17 @@ def load_or_make_token(path: Path) -> str:
     except FileExistsError:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o077:
-            raise UnsafePath(errno.EPERM, f"{path} must be a file of yours that only you can read (chmod 600 "
-                                          f"{path}); akgen does not take a token others may read or write") from None
+            raise UnsafePath(
+                errno.EPERM,
+                f"{path} must be a file of yours that only you can read (chmod 600 "
+                f"{path}); akgen does not take a token others may read or write",
+            ) from None
         token = read_regular(path, 4096).decode("utf-8", "replace").strip()
         if len(token) < 16:
-            raise UnsafePath(errno.EINVAL, f"{path} holds no token of 16 characters or more; remove it and akgen "
-                                           "writes a new one") from None
+            raise UnsafePath(
+                errno.EINVAL,
+                f"{path} holds no token of 16 characters or more; remove it and akgen writes a new one",
+            ) from None
         return token
     token = secrets.token_hex(24)
     with os.fdopen(fd, "w") as fh:
@@ -49,7 +54,7 @@ def token_ok(line: bytes, token: str) -> bool:
     text = line.decode("latin-1").strip()
     if not text.lower().startswith(TOKEN_HEADER):
         return False
-    return hmac.compare_digest(text[len(TOKEN_HEADER):].strip().encode(), token.encode())
+    return hmac.compare_digest(text[len(TOKEN_HEADER) :].strip().encode(), token.encode())
 
 
 def _tcp_owner(local_port: int, remote_port: int) -> int | None:
@@ -64,7 +69,10 @@ def _tcp_owner(local_port: int, remote_port: int) -> int | None:
             if len(parts) < 8:
                 continue
             local, remote = parts[1], parts[2]
-            if int(local.rsplit(":", 1)[1], 16) == local_port and int(remote.rsplit(":", 1)[1], 16) == remote_port:
+            if (
+                int(local.rsplit(":", 1)[1], 16) == local_port
+                and int(remote.rsplit(":", 1)[1], 16) == remote_port
+            ):
                 return int(parts[7])
     return None
 
@@ -75,11 +83,15 @@ def check_tcp_peer(conn: socket.socket) -> None:
     peer_host, peer_port = conn.getpeername()[:2]
     uid = _tcp_owner(peer_port, mine)
     if uid is None:
-        raise PeerRefused(f"cannot tell who listens on {peer_host}:{peer_port} (no entry in /proc/net/tcp); akgen "
-                          "serves only a client of your own user: use --stdio or --pipe")
+        raise PeerRefused(
+            f"cannot tell who listens on {peer_host}:{peer_port} (no entry in /proc/net/tcp); akgen "
+            "serves only a client of your own user: use --stdio or --pipe"
+        )
     if uid != os.geteuid():
-        raise PeerRefused(f"the client on {peer_host}:{peer_port} belongs to another user (uid {uid}); akgen serves "
-                          "only your own editor")
+        raise PeerRefused(
+            f"the client on {peer_host}:{peer_port} belongs to another user (uid {uid}); akgen serves "
+            "only your own editor"
+        )
 
 
 def check_unix_peer(conn: socket.socket) -> None:
@@ -87,5 +99,6 @@ def check_unix_peer(conn: socket.socket) -> None:
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     _pid, uid, _gid = struct.unpack("3i", creds)
     if uid != os.geteuid():
-        raise PeerRefused(f"the client on the pipe belongs to another user (uid {uid}); akgen serves only your own "
-                          "editor")
+        raise PeerRefused(
+            f"the client on the pipe belongs to another user (uid {uid}); akgen serves only your own editor"
+        )

@@ -47,7 +47,8 @@ class Progress:
             return
         try:
             self.server.work_done_progress.report(
-                token, types.WorkDoneProgressReport(message=message, percentage=percentage))
+                token, types.WorkDoneProgressReport(message=message, percentage=percentage)
+            )
         except Exception:  # the client is gone
             log.debug("could not report progress %s", token)
 

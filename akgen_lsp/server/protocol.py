@@ -48,8 +48,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 LARGE_DOCUMENT = 400_000
 
 
-def guarded(fn: Callable[[AkgenServer, Any], Awaitable[R]],
-            empty: Callable[[Any], R]) -> Callable[[AkgenServer, Any], Awaitable[R]]:
+def guarded(
+    fn: Callable[[AkgenServer, Any], Awaitable[R]], empty: Callable[[Any], R]
+) -> Callable[[AkgenServer, Any], Awaitable[R]]:
     """`fn` that logs an exception and answers `empty(params)`: one broken request must not break the session.
     `create_server` applies it to every handler of this module.
 
@@ -69,8 +70,9 @@ def guarded(fn: Callable[[AkgenServer, Any], Awaitable[R]],
     return wrapper
 
 
-def guarded_command(what: str, fn: Callable[[AkgenServer, list[Any]], Awaitable[Any]],
-                    show: bool = False) -> Callable[..., Awaitable[Any]]:
+def guarded_command(
+    what: str, fn: Callable[[AkgenServer, list[Any]], Awaitable[Any]], show: bool = False
+) -> Callable[..., Awaitable[Any]]:
     """A ``workspace/executeCommand`` handler over `fn(ls, arguments)`: an exception is logged (`show`: shown as a
     message) and the command answers null."""
 
@@ -140,6 +142,7 @@ def _initialization_options(ls: AkgenServer, options: Any) -> dict[str, Any] | N
 
 # --------------------------------------------------------------------------------- lifecycle, settings
 
+
 @feature(types.INITIALIZE, empty=_none)
 async def initialize(ls: AkgenServer, params: types.InitializeParams) -> None:
     ls.loop = asyncio.get_running_loop()
@@ -186,12 +189,15 @@ async def shutdown(ls: AkgenServer, params: Any) -> None:
 
 # --------------------------------------------------------------------------------- documents
 
+
 @feature(types.TEXT_DOCUMENT_DID_OPEN, empty=_none)
 async def did_open(ls: AkgenServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.schedule_lint(uri, 0.0)
     ls.publish_logged(uri)
-    ls.checks.headers.opened(ls, uri)  # a header shows what the checks of the kernels including it found there
+    ls.checks.headers.opened(
+        ls, uri
+    )  # a header shows what the checks of the kernels including it found there
     ls.workspace_lint.changed()  # a waiting workspace pull answers: this file's report is the push's now
     doc = ls.document(uri)
     settings = ls.settings_for(doc)
@@ -257,6 +263,7 @@ async def did_close(ls: AkgenServer, params: types.DidCloseTextDocumentParams) -
 
 # --------------------------------------------------------------------------------- language features
 
+
 @feature(types.TEXT_DOCUMENT_HOVER, empty=_none)
 async def on_hover(ls: AkgenServer, params: types.HoverParams) -> types.Hover | None:
     found = ls.at_position(params.text_document.uri, params.position)
@@ -266,8 +273,9 @@ async def on_hover(ls: AkgenServer, params: types.HoverParams) -> types.Hover | 
     state = ls.state(doc.uri)
     version, findings = state.lint or (None, [])
     here = hover.findings_at(findings if version == doc.version else [], line, char)
-    result = hover.hover(doc.source, line, char, settings, ls.catalog, [f.code for f in here], here,
-                         state.parsed)
+    result = hover.hover(
+        doc.source, line, char, settings, ls.catalog, [f.code for f in here], here, state.parsed
+    )
     checked = state.checked_findings(doc.version)
     note = repair.hover_note(settings, hover.findings_at(checked, line, char))
     if note is not None:
@@ -292,7 +300,13 @@ async def on_completion(ls: AkgenServer, params: types.CompletionParams) -> type
         return None
     doc, settings, _, line, char = found
     items = completion.complete(
-        doc.source, line, char, settings, ls.catalog, ls.client_supports_snippets(), ls.client_resolves_docs(),
+        doc.source,
+        line,
+        char,
+        settings,
+        ls.catalog,
+        ls.client_supports_snippets(),
+        ls.client_resolves_docs(),
         ls.state(doc.uri).parsed,
     )
     if not ls.client_markdown("completion"):
@@ -342,8 +356,15 @@ async def on_code_action(ls: AkgenServer, params: types.CodeActionParams) -> lis
     if ls.document(doc.uri).version != version:
         return []  # the text moved on while we linted: positions would be wrong
     request = code_actions.Request(
-        doc.uri, version, doc.path, Lines(doc.source, doc.position_codec), findings, params.range,
-        params.context.diagnostics, ls.client_supports_document_changes(), params.context.only,
+        doc.uri,
+        version,
+        doc.path,
+        Lines(doc.source, doc.position_codec),
+        findings,
+        params.range,
+        params.context.diagnostics,
+        ls.client_supports_document_changes(),
+        params.context.only,
     )
     fix_all = code_actions.fix_all_source_action(ls.client_resolves_edits())
     return code_actions.code_actions(request, [*ls.code_action_providers, fix_all])
@@ -387,6 +408,7 @@ async def on_inline_completion(
 
 
 # --------------------------------------------------------------------------------- workspace
+
 
 @feature(types.WORKSPACE_DIAGNOSTIC, empty=lambda _: types.WorkspaceDiagnosticReport(items=[]))
 async def on_workspace_diagnostic(

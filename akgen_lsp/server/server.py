@@ -81,14 +81,20 @@ class AkgenServer(LanguageServer):
         self.files = WorkspaceFiles(None)
         self.workspace_lint = WorkspaceLint()
         self.watcher: WorkspaceWatcher | None = None
-        self.watcher_pending: dict[str, str] = {}  # open documents changed on disk, until the editor reloads them
-        self.loop: asyncio.AbstractEventLoop | None = None  # set at initialize (log records from other threads)
+        self.watcher_pending: dict[
+            str, str
+        ] = {}  # open documents changed on disk, until the editor reloads them
+        self.loop: asyncio.AbstractEventLoop | None = (
+            None  # set at initialize (log records from other threads)
+        )
         # code actions for the findings a request is about: quick fixes (lint, verified build/run fixes), the model
         # repair of build and run diagnostics ("Fix with KernelGen-LM", resolved lazily)
         self.repairs = repair.Repairs()
         self.checks.followups.append(repair.verify_certain_fixes)
         self.code_action_providers: list[code_actions.ActionProvider] = [
-            code_actions.lint_quick_fixes, repair.model_actions(self)]
+            code_actions.lint_quick_fixes,
+            repair.model_actions(self),
+        ]
 
     # ------------------------------------------------------------------------------------------- telling the user
 
@@ -149,7 +155,9 @@ class AkgenServer(LanguageServer):
     async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> bool:
         """Ask the client to apply `edit` (``workspace/applyEdit``); whether it did."""
         try:
-            result = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+            result = await self.workspace_apply_edit_async(
+                types.ApplyWorkspaceEditParams(edit=edit, label=label)
+            )
         except Exception as exc:  # a client without applyEdit, or one that failed
             self.log(f"akgen: the editor did not apply the edit: {exc}", types.MessageType.Warning)
             return False
@@ -240,7 +248,12 @@ class AkgenServer(LanguageServer):
             formats = td.hover.content_format
         elif td is not None and feature == "completion" and td.completion and td.completion.completion_item:
             formats = td.completion.completion_item.documentation_format
-        elif td is not None and feature == "signature" and td.signature_help and td.signature_help.signature_information:
+        elif (
+            td is not None
+            and feature == "signature"
+            and td.signature_help
+            and td.signature_help.signature_information
+        ):
             formats = td.signature_help.signature_information.documentation_format
         return bool(formats) and types.MarkupKind.Markdown in formats
 
@@ -290,7 +303,12 @@ class AkgenServer(LanguageServer):
     # ------------------------------------------------------------------------------------------- other sources
 
     def publish_findings(
-        self, uri: str, source: str, findings: Sequence[Finding], version: int | None = None, text: str | None = None
+        self,
+        uri: str,
+        source: str,
+        findings: Sequence[Finding],
+        version: int | None = None,
+        text: str | None = None,
     ) -> None:
         """Replace the diagnostics of one source (``build``, ``run``) for an open document and publish the merge
         (`publish_sources` with one source).
@@ -302,8 +320,13 @@ class AkgenServer(LanguageServer):
         """
         self.publish_sources(uri, {source: findings}, version, text)
 
-    def publish_sources(self, uri: str, by_source: Mapping[str, Sequence[Finding]], version: int | None = None,
-                        text: str | None = None) -> None:
+    def publish_sources(
+        self,
+        uri: str,
+        by_source: Mapping[str, Sequence[Finding]],
+        version: int | None = None,
+        text: str | None = None,
+    ) -> None:
         """Replace the diagnostics of several sources at once (a check's ``build`` and ``run``) and publish the merge
         once: one publishDiagnostics per result."""
         if not self.is_open(uri):
@@ -332,12 +355,15 @@ class AkgenServer(LanguageServer):
         text = ""
         if findings:
             try:
-                text = read_regular(Path(to_fs_path(uri) or ""), MAX_PUBLISHED_FILE).decode("utf-8", "replace")
+                text = read_regular(Path(to_fs_path(uri) or ""), MAX_PUBLISHED_FILE).decode(
+                    "utf-8", "replace"
+                )
             except OSError:
                 return
         lines = Lines(text, self.workspace.position_codec)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[to_diagnostic(f, lines) for f in findings]))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[to_diagnostic(f, lines) for f in findings])
+        )
 
     def follow_edits(self, uri: str, changes: Sequence[types.TextDocumentContentChangeEvent]) -> bool:
         """Move the build and run findings of `uri` with a didChange's content changes; True when some were kept
@@ -458,8 +484,11 @@ class AkgenServer(LanguageServer):
 
 
 class _LogForwarder(logging.Handler):
-    _KINDS = ((logging.ERROR, types.MessageType.Error), (logging.WARNING, types.MessageType.Warning),
-              (logging.INFO, types.MessageType.Info))
+    _KINDS = (
+        (logging.ERROR, types.MessageType.Error),
+        (logging.WARNING, types.MessageType.Warning),
+        (logging.INFO, types.MessageType.Info),
+    )
 
     def __init__(self, server: AkgenServer) -> None:
         super().__init__()
@@ -477,4 +506,3 @@ class _LogForwarder(logging.Handler):
                 self.server.log(message, kind)
         except RuntimeError:  # the loop is closed
             pass
-

@@ -37,6 +37,7 @@ def take_trust(options: Mapping[str, Any] | None) -> tuple[dict[str, Any], bool 
         out["akgen"] = inner
     return out, flag if isinstance(flag, bool) else None
 
+
 # The diagnostic sources, in the order their diagnostics are listed.
 SOURCES = ("lint", "build", "run")
 
@@ -85,7 +86,9 @@ class SettingsProvider:
         try:
             defaults().with_overrides(cleaned, "the editor's settings")
         except SettingsError as exc:
-            problem = f"akgen: {exc}. The server goes on without the editor's settings; fix them in your editor."
+            problem = (
+                f"akgen: {exc}. The server goes on without the editor's settings; fix them in your editor."
+            )
             self.problems.append(problem)
             self.options = {}
             self._cache.clear()
@@ -114,7 +117,9 @@ class SettingsProvider:
 
     def _load(self, folder: Path | None) -> Settings:
         try:
-            return load_settings(folder, self.env, self.options, root=self.root, editor_trust=self.editor_trust)
+            return load_settings(
+                folder, self.env, self.options, root=self.root, editor_trust=self.editor_trust
+            )
         except SettingsError as exc:
             # The editor options were validated already, so the file or the environment is wrong.
             problem = f"akgen: {exc}. The server goes on with the default settings for the other keys."

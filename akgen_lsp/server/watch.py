@@ -39,7 +39,9 @@ class WatchHost(CommandHost, Protocol):
     files: WorkspaceFiles
     workspace_lint: WorkspaceLint
     watcher: WorkspaceWatcher | None
-    watcher_pending: dict[str, str]  # open documents changed on disk: the digest of the text the editor will load
+    watcher_pending: dict[
+        str, str
+    ]  # open documents changed on disk: the digest of the text the editor will load
 
     @property
     def workspace(self) -> Any: ...
@@ -90,8 +92,9 @@ class _Handler(FileSystemEventHandler):
 
 
 class WorkspaceWatcher:
-    def __init__(self, loop: asyncio.AbstractEventLoop, root: Path, on_batch: Any,
-                 debounce_s: float = DEBOUNCE_S) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, root: Path, on_batch: Any, debounce_s: float = DEBOUNCE_S
+    ) -> None:
         self.loop = loop
         self.root = root
         self.on_batch = on_batch
@@ -213,7 +216,9 @@ def _read_logs(host: WatchHost, logs: list[Path]) -> None:
         by_file = build_logs.read_log(log_path, sources)
         state.log_findings[str(log_path)] = by_file
         touched.update(by_file)
-        log.info("build log %s: %d findings in %d files", log_path, sum(map(len, by_file.values())), len(by_file))
+        log.info(
+            "build log %s: %d findings in %d files", log_path, sum(map(len, by_file.values())), len(by_file)
+        )
     for path in touched:
         uri = Path(path).as_uri()
         if host.is_open(uri):

@@ -18,8 +18,25 @@ log = logging.getLogger(__name__)
 
 MAX_DIRS = 4000
 MAX_FILES = 5000
-SKIPPED = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", "dist", ".tox", ".mypy_cache",
-           ".pytest_cache", ".ruff_cache", ".akgen-cache", ".cache", ".vscode-test", "kernel_meta", ".idea"}
+SKIPPED = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    "dist",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".akgen-cache",
+    ".cache",
+    ".vscode-test",
+    "kernel_meta",
+    ".idea",
+}
 BUILD_DIRS = {"log", "logs", "cmakefiles", "out", "output"}  # and every folder named build*
 SOURCE_SUFFIXES = {".asc", ".cpp", ".cc", ".cxx", ".h", ".hpp", ".inc"}
 
@@ -87,7 +104,9 @@ def scan(root: Path) -> Scan:
                     continue
                 out.sources.append(path)
     if out.truncated:
-        log.info("workspace %s is large: watching %d folders and %d sources", root, len(out.dirs), len(out.sources))
+        log.info(
+            "workspace %s is large: watching %d folders and %d sources", root, len(out.dirs), len(out.sources)
+        )
     return out
 
 

@@ -12,6 +12,15 @@ from akgen_lsp.sim.runner import Run
 from akgen_lsp.sim.toolchain import SimResult, SimToolchain, run_manifest
 
 __all__ = [
-    "Build", "BuildOptions", "Manifest", "ManifestError", "Run", "SimResult", "SimToolchain", "ToolchainError",
-    "load_manifest", "parse_manifest", "run_manifest",
+    "Build",
+    "BuildOptions",
+    "Manifest",
+    "ManifestError",
+    "Run",
+    "SimResult",
+    "SimToolchain",
+    "ToolchainError",
+    "load_manifest",
+    "parse_manifest",
+    "run_manifest",
 ]

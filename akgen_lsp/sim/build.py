@@ -80,10 +80,23 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     variants = tuple(tuple(sorted(v.items())) for v in opts.variants)
     if variants and (core == "mix" or not variants_possible(sources, opts.include_dirs)):
         # a split (MIX) build, or sources with headers of their own: one build per define set (the caller's)
-        return Build(ok=False, binary=None, findings=[], sources=sources, key="", seconds=time.perf_counter() - t0,
-                     log="these sources cannot be built once per define set in one build", variants=variants)
-    glue_opts = BuildOptions(**{**opts.__dict__, "core_type": core, "tiling_header": opts.tiling_header.resolve()
-                                if opts.tiling_header else None})
+        return Build(
+            ok=False,
+            binary=None,
+            findings=[],
+            sources=sources,
+            key="",
+            seconds=time.perf_counter() - t0,
+            log="these sources cannot be built once per define set in one build",
+            variants=variants,
+        )
+    glue_opts = BuildOptions(
+        **{
+            **opts.__dict__,
+            "core_type": core,
+            "tiling_header": opts.tiling_header.resolve() if opts.tiling_header else None,
+        }
+    )
     glue = generate_glue(sources, glue_opts, opts.include_dirs)
     key = build_key(cxx, sources, glue, flags, opts)
     final = cache_dir() / "builds" / key
@@ -91,9 +104,19 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     if meta is not None:
         found = [finding_from_json(f) for f in meta.get("findings", [])]
         binary = final / "kernel" if meta.get("ok") else None
-        return Build(ok=bool(meta.get("ok")), binary=binary, findings=found, sources=sources, key=key, cached=True,
-                     seconds=time.perf_counter() - t0, command=meta.get("command", []), log=meta.get("log", ""),
-                     variants=variants, deps=tuple(Path(p) for p in meta.get("deps", {})))
+        return Build(
+            ok=bool(meta.get("ok")),
+            binary=binary,
+            findings=found,
+            sources=sources,
+            key=key,
+            cached=True,
+            seconds=time.perf_counter() - t0,
+            command=meta.get("command", []),
+            log=meta.get("log", ""),
+            variants=variants,
+            deps=tuple(Path(p) for p in meta.get("deps", {})),
+        )
     launcher = ensure_launcher(cxx)
     pch_flags: list[str] = []
     if opts.use_pch:
@@ -107,24 +130,53 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
     (tmp / "glue.cpp").write_text(glue, encoding="utf-8")
     link = ["-fuse-ld=gold"] if shutil.which("ld.gold") else []  # links in a third of the time of ld.bfd
     # -MD: the compiler lists every file it read; their contents are checked before each reuse (build_cache.reusable)
-    cmd = [cxx, *flags, *pch_flags, *link, "-MD", "-MF", str(tmp / "deps.d"), str(tmp / "glue.cpp"), str(launcher),
-           "-o", str(tmp / "kernel")]
-    read = [*mirrored, *layout_read, launcher.parent, *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
-            *([opts.tiling_header.resolve().parent] if opts.tiling_header else [])]
+    cmd = [
+        cxx,
+        *flags,
+        *pch_flags,
+        *link,
+        "-MD",
+        "-MF",
+        str(tmp / "deps.d"),
+        str(tmp / "glue.cpp"),
+        str(launcher),
+        "-o",
+        str(tmp / "kernel"),
+    ]
+    read = [
+        *mirrored,
+        *layout_read,
+        launcher.parent,
+        *(Path(pch_flags[1]).parent for _ in pch_flags[:1]),
+        *([opts.tiling_header.resolve().parent] if opts.tiling_header else []),
+    ]
     res = run_compiler(cmd, opts.timeout_s, tmp, read)
     log = (res.stderr or "") + (res.stdout or "")
     ok = res.returncode == 0
-    findings = [] if ok else with_fixits(parse_gcc_output(log, user_files, str(sources[0]), generated_roots()),
-                                                user_file_resolver(user_files))
+    findings = (
+        []
+        if ok
+        else with_fixits(
+            parse_gcc_output(log, user_files, str(sources[0]), generated_roots()),
+            user_file_resolver(user_files),
+        )
+    )
     if ok and not (tmp / "kernel").is_file():
         ok = False
-    deps = user_deps(read_depfile(tmp / "deps.d", tmp), [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS],
-                     [*mirrored, *layout_read[1:], *([opts.tiling_header.resolve().parent] if opts.tiling_header
-                                                     else [])])
-    meta = {"ok": ok, "findings": [finding_to_json(f) for f in findings], "command": cmd, "log": log[-20000:],
-            "deps": deps,
-            # a header that was not found may be there by the next build: a failure that says so is not reused
-            "no_reuse": not ok and "No such file or directory" in log}
+    deps = user_deps(
+        read_depfile(tmp / "deps.d", tmp),
+        [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS],
+        [*mirrored, *layout_read[1:], *([opts.tiling_header.resolve().parent] if opts.tiling_header else [])],
+    )
+    meta = {
+        "ok": ok,
+        "findings": [finding_to_json(f) for f in findings],
+        "command": cmd,
+        "log": log[-20000:],
+        "deps": deps,
+        # a header that was not found may be there by the next build: a failure that says so is not reused
+        "no_reuse": not ok and "No such file or directory" in log,
+    }
     (tmp / "build.json").write_text(json.dumps(meta), encoding="utf-8")
     if ok:
         seal(tmp, "kernel")
@@ -133,6 +185,16 @@ def compile_kernel(sources: Sequence[Path], opts: BuildOptions) -> Build:
         out_dir = final if final.is_dir() else tmp
     else:
         out_dir = tmp
-    return Build(ok=ok, binary=(out_dir / "kernel") if ok else None, findings=findings, sources=sources, key=key,
-                 cached=False, seconds=time.perf_counter() - t0, command=cmd, log=log, variants=variants,
-                 deps=tuple(Path(p) for p in deps))
+    return Build(
+        ok=ok,
+        binary=(out_dir / "kernel") if ok else None,
+        findings=findings,
+        sources=sources,
+        key=key,
+        cached=False,
+        seconds=time.perf_counter() - t0,
+        command=cmd,
+        log=log,
+        variants=variants,
+        deps=tuple(Path(p) for p in deps),
+    )

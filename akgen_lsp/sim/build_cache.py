@@ -46,7 +46,6 @@ def generated_roots(build_folders: Sequence[Path] = ()) -> tuple[str, ...]:
     return (*_generated(), *(str(g) + os.sep for g in build_folders))
 
 
-
 def hash_files(paths: Iterable[Path], h: Any) -> None:
     for p in sorted(paths):
         h.update(str(p).encode())
@@ -83,7 +82,9 @@ def headers_hash() -> str:
     memo = _headers_memo.get("h")
     if memo and memo[0] == stamp:
         return memo[1]
-    files = [p for p in INCLUDE_DIR.rglob("*") if p.is_file()] + [p for p in LAUNCHER_SRC.parent.iterdir() if p.is_file()]
+    files = [p for p in INCLUDE_DIR.rglob("*") if p.is_file()] + [
+        p for p in LAUNCHER_SRC.parent.iterdir() if p.is_file()
+    ]
     h = hashlib.sha256()
     hash_files(files, h)
     digest = h.hexdigest()[:24]
@@ -127,8 +128,6 @@ def build_key(cxx: str, sources: Sequence[Path], glue: str, flags: Sequence[str]
         files.append(opts.tiling_header)
     hash_files(set(files), h)
     return h.hexdigest()[:32]
-
-
 
 
 DIGESTS = "digests.json"

@@ -45,4 +45,3 @@ class Build:
     # the user's files the compiler read (its -MD dependency list less the system's, ours and the build's own): the
     # kernel's own files, wherever they are (a header of a sibling folder included as "../inc/platform.h")
     deps: tuple[Path, ...] = ()
-

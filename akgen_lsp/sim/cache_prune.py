@@ -76,8 +76,14 @@ def _remove(entry: Path, report: PruneReport, size: int) -> None:
     report.freed_bytes += size
 
 
-def prune(folder: Path, *, keep_newest: int | None = None, max_bytes: int | None = None,
-          now: float | None = None, min_age_s: float = MIN_AGE_S) -> PruneReport:
+def prune(
+    folder: Path,
+    *,
+    keep_newest: int | None = None,
+    max_bytes: int | None = None,
+    now: float | None = None,
+    min_age_s: float = MIN_AGE_S,
+) -> PruneReport:
     """Remove old entries (sub-folders) of `folder`: beyond the `keep_newest` most recent, and/or oldest first while
     the total is above `max_bytes`. Entries younger than `min_age_s` always stay."""
     report = PruneReport()

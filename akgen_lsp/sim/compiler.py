@@ -35,9 +35,16 @@ HOST_FLAGS = _host_flags()
 # The optimisation of every simulator build (kernels, programs, the toolkit's CMake builds): the kernel's C++ is the
 # simulator's inner loop (an -O0 Matmul runs 2.4x slower), and -Og keeps it debuggable.
 OPT_FLAGS = ("-Og", "-ftree-vectorize", *HOST_FLAGS)
-BASE_FLAGS = ("-std=c++20", *OPT_FLAGS, "-fdiagnostics-color=never", "-fno-diagnostics-show-caret", "-fmax-errors=30",
-              "-fdiagnostics-parseable-fixits",
-              "-DASCENDC_CPU_DEBUG", "-D__NPU_ARCH__=2201")
+BASE_FLAGS = (
+    "-std=c++20",
+    *OPT_FLAGS,
+    "-fdiagnostics-color=never",
+    "-fno-diagnostics-show-caret",
+    "-fmax-errors=30",
+    "-fdiagnostics-parseable-fixits",
+    "-DASCENDC_CPU_DEBUG",
+    "-D__NPU_ARCH__=2201",
+)
 # Not __CCE_KT_TEST__: CANN defines it only for its CPU-debug (tikicpulib) builds, and kernels gate NPU-only code on it
 # (GroupNormSwish's DataCopyPad/Cast sit in `#ifndef __CCE_KT_TEST__`); the sim runs the NPU's code path. The host
 # launch wrappers some kernels keep under the same guard (`k<<<blockDim, l2ctrl, stream>>>(...)`) are made plain
@@ -52,8 +59,10 @@ class ToolchainError(RuntimeError):
 def find_cxx() -> str:
     cxx = os.environ.get("AKGEN_CXX") or shutil.which("g++")
     if not cxx:
-        raise ToolchainError("g++ not found: install GCC 11 or newer (Debian/Ubuntu: `apt-get install g++`), or set "
-                             "AKGEN_CXX to a C++20 compiler")
+        raise ToolchainError(
+            "g++ not found: install GCC 11 or newer (Debian/Ubuntu: `apt-get install g++`), or set "
+            "AKGEN_CXX to a C++20 compiler"
+        )
     return cxx
 
 
@@ -74,7 +83,9 @@ def is_system_header(name: str) -> bool:
     dirs = [Path("/usr/include"), Path("/usr/local/include")]
     try:
         cxx = find_cxx()
-        out = subprocess.run([cxx, "-print-file-name=include"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run(
+            [cxx, "-print-file-name=include"], capture_output=True, text=True, timeout=30
+        ).stdout
         if out.strip():
             dirs.append(Path(out.strip()))
     except (OSError, subprocess.SubprocessError, ToolchainError):
@@ -82,16 +93,25 @@ def is_system_header(name: str) -> bool:
     return any((d / name).is_file() for d in dirs)
 
 
-COMPILE_MEMORY_BYTES = 4 * GiB  # address space of each compiler process (cc1plus on our biggest kernels: ~1.5 GiB)
+COMPILE_MEMORY_BYTES = (
+    4 * GiB
+)  # address space of each compiler process (cc1plus on our biggest kernels: ~1.5 GiB)
 
 
-def run_compiler(cmd: list[str], timeout: float, out_dir: Path,
-                 read: Sequence[Path] = ()) -> subprocess.CompletedProcess[str]:
+def run_compiler(
+    cmd: list[str], timeout: float, out_dir: Path, read: Sequence[Path] = ()
+) -> subprocess.CompletedProcess[str]:
     """Run the compiler command `cmd` in the compiler box, in `out_dir` (its only writable folder), reading our sim
     folder and `read` besides the system. Returns what it printed as stderr; exit status 124 past `timeout`."""
-    policy = Policy("compiler", Limits(wall_s=timeout, cpu_s=timeout, as_bytes=COMPILE_MEMORY_BYTES,
-                                       fsize_bytes=2 * GiB), read_only=[SIM_DIR, *read], writable=[out_dir],
-                    cwd=out_dir, env=compiler_env(), tmp_bytes=1 * GiB)
+    policy = Policy(
+        "compiler",
+        Limits(wall_s=timeout, cpu_s=timeout, as_bytes=COMPILE_MEMORY_BYTES, fsize_bytes=2 * GiB),
+        read_only=[SIM_DIR, *read],
+        writable=[out_dir],
+        cwd=out_dir,
+        env=compiler_env(),
+        tmp_bytes=1 * GiB,
+    )
     try:
         res = run_confined(cmd, policy, extra_system=toolchain_roots(cmd[0]))
     except SandboxUnavailable as exc:
@@ -99,12 +119,24 @@ def run_compiler(cmd: list[str], timeout: float, out_dir: Path,
     except (OSError, RuntimeError) as exc:
         raise ToolchainError(f"cannot run {cmd[0]}: {exc}") from None
     if res.timed_out:
-        return subprocess.CompletedProcess(cmd, 124, "", res.output + f"\nerror: the compiler took more than "
-                                           f"{timeout:.0f} s and was stopped (with every process it started)")
-    out_of_limits = ("virtual memory exhausted", "out of memory", "signal terminated program", "CPU time limit")
+        return subprocess.CompletedProcess(
+            cmd,
+            124,
+            "",
+            res.output + f"\nerror: the compiler took more than "
+            f"{timeout:.0f} s and was stopped (with every process it started)",
+        )
+    out_of_limits = (
+        "virtual memory exhausted",
+        "out of memory",
+        "signal terminated program",
+        "CPU time limit",
+    )
     if res.signal in (signal.SIGKILL, signal.SIGXCPU) or any(s in res.output for s in out_of_limits):
-        res.output += ("\nerror: the compiler ran out of its limits (memory "
-                       f"{COMPILE_MEMORY_BYTES >> 30} GiB, CPU {timeout:.0f} s): a template or include bomb?")
+        res.output += (
+            "\nerror: the compiler ran out of its limits (memory "
+            f"{COMPILE_MEMORY_BYTES >> 30} GiB, CPU {timeout:.0f} s): a template or include bomb?"
+        )
     return subprocess.CompletedProcess(cmd, res.returncode, "", res.output)
 
 
@@ -121,4 +153,3 @@ def toolchain_roots(exe: str) -> tuple[Path, ...]:
 def compiler_env() -> dict[str, str]:
     """The compiler's whole environment (nothing of the caller's: no HOME, no TMPDIR outside the box)."""
     return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C", "TMPDIR": "/tmp"}
-

@@ -32,16 +32,43 @@ from akgen_lsp.ascendc.arch import ArchError, ArchProfile, load_arch
 
 # Built-in defaults: cycles (startup, slope per repeat) for the fp32/fp16-agnostic vector ops.
 DEFAULT_VECTOR_COST: dict[str, tuple[float, float]] = {
-    "add": (6.0, 2.07), "sub": (6.0, 2.07), "mul": (6.9, 2.1), "max": (4.0, 2.0), "min": (4.0, 2.0),
-    "and": (4.0, 2.0), "or": (4.0, 2.0), "div": (13.0, 4.0),
-    "adds": (5.0, 1.0), "muls": (5.0, 1.0), "maxs": (4.0, 1.0), "mins": (4.0, 1.0),
-    "abs": (4.0, 1.0), "relu": (4.0, 1.0), "neg": (4.0, 1.0), "not": (4.0, 1.0),
-    "exp": (12.0, 2.0), "ln": (14.0, 2.0), "sqrt": (13.0, 2.0), "rsqrt": (4.8, 1.06), "reciprocal": (13.0, 4.0),
-    "duplicate": (1.0, 1.0), "cast": (5.0, 2.0), "select": (5.0, 2.0), "compare": (5.0, 2.0),
-    "whole_reduce": (23.0, 7.0), "block_reduce": (15.0, 7.0), "reduce": (23.0, 7.0),
+    "add": (6.0, 2.07),
+    "sub": (6.0, 2.07),
+    "mul": (6.9, 2.1),
+    "max": (4.0, 2.0),
+    "min": (4.0, 2.0),
+    "and": (4.0, 2.0),
+    "or": (4.0, 2.0),
+    "div": (13.0, 4.0),
+    "adds": (5.0, 1.0),
+    "muls": (5.0, 1.0),
+    "maxs": (4.0, 1.0),
+    "mins": (4.0, 1.0),
+    "abs": (4.0, 1.0),
+    "relu": (4.0, 1.0),
+    "neg": (4.0, 1.0),
+    "not": (4.0, 1.0),
+    "exp": (12.0, 2.0),
+    "ln": (14.0, 2.0),
+    "sqrt": (13.0, 2.0),
+    "rsqrt": (4.8, 1.06),
+    "reciprocal": (13.0, 4.0),
+    "duplicate": (1.0, 1.0),
+    "cast": (5.0, 2.0),
+    "select": (5.0, 2.0),
+    "compare": (5.0, 2.0),
+    "whole_reduce": (23.0, 7.0),
+    "block_reduce": (15.0, 7.0),
+    "reduce": (23.0, 7.0),
 }
 DEFAULT_BANDWIDTH_GIBPS: dict[str, float] = {
-    "gm_ub": 101.0, "gm_l1": 135.0, "ub_gm": 188.0, "ub_ub": 1024.0, "l0c_gm": 70.0, "l1_l0a": 441.0, "l1_l0b": 220.0,
+    "gm_ub": 101.0,
+    "gm_l1": 135.0,
+    "ub_gm": 188.0,
+    "ub_ub": 1024.0,
+    "l0c_gm": 70.0,
+    "l1_l0a": 441.0,
+    "l1_l0b": 220.0,
 }
 DEFAULT_DMA_LATENCY_CYCLES = 300.0
 DEFAULT_ISSUE_CYCLES = 2.0
@@ -65,8 +92,11 @@ _WIDTHS = (("b16", 2, False), ("b32", 4, False), ("int", 4, True))
 def _width_rows(profile: ArchProfile, op: str, row: Any) -> dict[str, tuple[float, float]]:
     if not isinstance(row, Mapping):
         return {}
-    return {f"{op}_{suffix}": profile.vector_cost(op, width, integer) for suffix, width, integer in _WIDTHS
-            if f"startup_{suffix}" in row or f"slope_{suffix}" in row}
+    return {
+        f"{op}_{suffix}": profile.vector_cost(op, width, integer)
+        for suffix, width, integer in _WIDTHS
+        if f"startup_{suffix}" in row or f"slope_{suffix}" in row
+    }
 
 
 def profile_for(arch: str) -> tuple[ArchProfile | None, list[str]]:
@@ -77,8 +107,15 @@ def profile_for(arch: str) -> tuple[ArchProfile | None, list[str]]:
 
 
 # The catalog names bandwidth paths gm_to_ub, ...; the launcher's spec uses gm_ub, ...
-_BW_ALIASES = {"gm_to_ub": "gm_ub", "gm_to_l1": "gm_l1", "ub_to_gm": "ub_gm", "ub_to_ub": "ub_ub",
-               "l0c_to_gm": "l0c_gm", "l1_to_l0a": "l1_l0a", "l1_to_l0b": "l1_l0b"}
+_BW_ALIASES = {
+    "gm_to_ub": "gm_ub",
+    "gm_to_l1": "gm_l1",
+    "ub_to_gm": "ub_gm",
+    "ub_to_ub": "ub_ub",
+    "l0c_to_gm": "l0c_gm",
+    "l1_to_l0a": "l1_l0a",
+    "l1_to_l0b": "l1_l0b",
+}
 
 
 def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
@@ -92,7 +129,12 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
         ub = mem.get("ub_usable", mem.get("ub"))
         if ub is not None:
             lines.append(f"ub_bytes {int(ub)}")
-        for key, name in (("l1", "l1_bytes"), ("l0a", "l0a_bytes"), ("l0b", "l0b_bytes"), ("l0c", "l0c_bytes")):
+        for key, name in (
+            ("l1", "l1_bytes"),
+            ("l0a", "l0a_bytes"),
+            ("l0b", "l0b_bytes"),
+            ("l0c", "l0c_bytes"),
+        ):
             if key in mem:
                 lines.append(f"{name} {int(mem[key])}")
         lines.append(f"clock_ghz {profile.clock_ghz}")
@@ -128,11 +170,16 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
             latency = dma["latency_cycles"].get("gm_to_ub", DEFAULT_DMA_LATENCY_CYCLES)
         else:
             latency = cost.get("dma_latency_cycles", DEFAULT_DMA_LATENCY_CYCLES)
-    issue = cost.get("issue_cycles", DEFAULT_ISSUE_CYCLES) if isinstance(cost, Mapping) else DEFAULT_ISSUE_CYCLES
+    issue = (
+        cost.get("issue_cycles", DEFAULT_ISSUE_CYCLES) if isinstance(cost, Mapping) else DEFAULT_ISSUE_CYCLES
+    )
     # a LocalTensor GetValue/SetValue (a scalar load or store of local memory): the launcher's "ub_scalar" row
     scalar = cost.get("scalar") if isinstance(cost, Mapping) else None
-    ub_scalar = scalar.get("get_value_cycles", DEFAULT_UB_SCALAR_CYCLES) if isinstance(scalar, Mapping) \
+    ub_scalar = (
+        scalar.get("get_value_cycles", DEFAULT_UB_SCALAR_CYCLES)
+        if isinstance(scalar, Mapping)
         else DEFAULT_UB_SCALAR_CYCLES
+    )
     lines.append(f"cost ub_scalar {float(ub_scalar)} 0.0")
     lines.append(f"dma_latency_cycles {float(latency)}")
     lines.append(f"issue_cycles {float(issue)}")
@@ -141,11 +188,17 @@ def launcher_params(profile: ArchProfile | None) -> tuple[list[str], list[str]]:
 
 
 # [cost.dma] keys of the GM side of a DMA (launcher/charge.inc charge_gm_dma) -> the launcher's spec keys
-_GM_SIDE = {"hbm_efficiency": "hbm_efficiency", "l2_gbps": "l2_gbps", "l2_line_bytes": "l2_line_bytes",
-            "instr_cycles": "dma_instr_cycles", "unaligned_burst_bytes": "unaligned_burst_bytes",
-            "core_hbm_read_gbps": "core_hbm_read_gbps", "core_write_gbps": "core_write_gbps",
-            "uncached_burst_cycles": "uncached_burst_cycles",
-            "same_address": "same_address"}
+_GM_SIDE = {
+    "hbm_efficiency": "hbm_efficiency",
+    "l2_gbps": "l2_gbps",
+    "l2_line_bytes": "l2_line_bytes",
+    "instr_cycles": "dma_instr_cycles",
+    "unaligned_burst_bytes": "unaligned_burst_bytes",
+    "core_hbm_read_gbps": "core_hbm_read_gbps",
+    "core_write_gbps": "core_write_gbps",
+    "uncached_burst_cycles": "uncached_burst_cycles",
+    "same_address": "same_address",
+}
 
 
 def gm_side_params(profile: ArchProfile | None) -> list[str]:
@@ -153,8 +206,11 @@ def gm_side_params(profile: ArchProfile | None) -> list[str]:
     launcher then charges GM transfers at the path bandwidth alone)."""
     if profile is None or profile.hbm_gbps <= 0:
         return []
-    lines = [f"aiv_cores {int(profile.aiv_cores)}", f"aic_cores {int(profile.aic_cores)}",
-             f"hbm_gbps {float(profile.hbm_gbps)}"]
+    lines = [
+        f"aiv_cores {int(profile.aiv_cores)}",
+        f"aic_cores {int(profile.aic_cores)}",
+        f"hbm_gbps {float(profile.hbm_gbps)}",
+    ]
     if "l2" in profile.memory:
         lines.append(f"l2_bytes {int(profile.memory['l2'])}")
     if "ub_bank_groups" in profile.memory:
@@ -179,9 +235,10 @@ def fold_split_launch(blocks: Sequence[Mapping[str, Any]]) -> list[Mapping[str, 
         return list(blocks)
     groups: dict[int, dict[str, Any]] = {}
     for b in blocks:
-        g = groups.setdefault(int(b.get("group", b.get("block", 0))),
-                              {"cycles": 0.0, "busy": dict.fromkeys(PIPES, 0.0), "gm_read": 0, "gm_write": 0,
-                               "gm_hbm": 0.0})
+        g = groups.setdefault(
+            int(b.get("group", b.get("block", 0))),
+            {"cycles": 0.0, "busy": dict.fromkeys(PIPES, 0.0), "gm_read": 0, "gm_write": 0, "gm_hbm": 0.0},
+        )
         g["cycles"] = max(g["cycles"], float(b.get("cycles", 0.0)))
         for p in PIPES:
             g["busy"][p] += float(b.get("busy", {}).get(p, 0.0))
@@ -231,9 +288,12 @@ def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -
         bound = max(crit_busy, key=lambda p: crit_busy[p]) if any(crit_busy.values()) else "none"
     used = min(n, cores) or 1
     pipes = {
-        p: {"busy_us": round(busy[p] / (clock * 1e3), 4),
-            "utilization": round(busy[p] / (clock * 1e3) / (us * used), 4) if us > 0 else 0.0}
-        for p in PIPES if busy[p] > 0
+        p: {
+            "busy_us": round(busy[p] / (clock * 1e3), 4),
+            "utilization": round(busy[p] / (clock * 1e3) / (us * used), 4) if us > 0 else 0.0,
+        }
+        for p in PIPES
+        if busy[p] > 0
     }
     return {
         "label": "estimate",
@@ -252,8 +312,12 @@ def estimate(blocks: Sequence[Mapping[str, Any]], profile: ArchProfile | None) -
     }
 
 
-def chrome_trace(traces: Mapping[int, Sequence[Sequence[Any]]], blocks: Sequence[Mapping[str, Any]],
-                 profile: ArchProfile | None, source: str = "") -> str:
+def chrome_trace(
+    traces: Mapping[int, Sequence[Sequence[Any]]],
+    blocks: Sequence[Mapping[str, Any]],
+    profile: ArchProfile | None,
+    source: str = "",
+) -> str:
     """Chrome-trace JSON text (Perfetto): one process per core, one thread per pipe; times in microseconds. Written
     line by line, not built as objects for json.dumps: every save writes one (3000 events for the add sample), and the
     objects and their encoding cost as much as the run's own events did to read."""
@@ -276,19 +340,27 @@ def chrome_trace(traces: Mapping[int, Sequence[Sequence[Any]]], blocks: Sequence
         base = offset.get(block, 0.0)
         for ev in evs:
             pipe, start, dur, name, line = int(ev[0]), float(ev[1]), float(ev[2]), str(ev[3]), int(ev[4])
-            if not (math.isfinite(start) and math.isfinite(dur)):  # the box wrote the events: no NaN in the JSON
+            if not (
+                math.isfinite(start) and math.isfinite(dur)
+            ):  # the box wrote the events: no NaN in the JSON
                 continue
             if (core, pipe) not in named:
                 named.add((core, pipe))
                 label = PIPES[pipe] if 0 <= pipe < len(PIPES) else str(pipe)
-                lines.append(f'{{"ph":"M","name":"thread_name","pid":{core},"tid":{pipe},'
-                             f'"args":{{"name":{json.dumps(label)}}}}}')
+                lines.append(
+                    f'{{"ph":"M","name":"thread_name","pid":{core},"tid":{pipe},'
+                    f'"args":{{"name":{json.dumps(label)}}}}}'
+                )
             q = quoted.get(name)
             if q is None:
                 q = quoted[name] = json.dumps(name)
-            lines.append(f'{{"ph":"X","name":{q},"pid":{core},"tid":{pipe},"ts":{(base + start) / per_us:.6f},'
-                         f'"dur":{dur / per_us:.6f},"args":{{"block":{block},"line":{line},"file":{file}}}}}')
+            lines.append(
+                f'{{"ph":"X","name":{q},"pid":{core},"tid":{pipe},"ts":{(base + start) / per_us:.6f},'
+                f'"dur":{dur / per_us:.6f},"args":{{"block":{block},"line":{line},"file":{file}}}}}'
+            )
     for c in range(min(cores, len(blocks))):
         lines.append(f'{{"ph":"M","name":"process_name","pid":{c},"args":{{"name":"core {c} (estimate)"}}}}')
-    return ('{"traceEvents":[\n' + ",\n".join(lines) + '\n],"displayTimeUnit":"ns",'
-            '"otherData":{"note":"akgen sim cost-model estimate, not a measurement"}}\n')
+    return (
+        '{"traceEvents":[\n' + ",\n".join(lines) + '\n],"displayTimeUnit":"ns",'
+        '"otherData":{"note":"akgen sim cost-model estimate, not a measurement"}}\n'
+    )

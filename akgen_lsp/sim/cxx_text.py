@@ -22,7 +22,6 @@ def include_lines(text: str) -> list[str]:
     return [line.strip() for line, c in zip(text.splitlines(), code, strict=False) if INCLUDE_LINE.match(c)]
 
 
-
 @functools.lru_cache(maxsize=64)
 def code_only(text: str) -> str:
     """`text` with comments and string/char literals replaced by spaces (newlines kept), same length. Memoised: a
@@ -54,10 +53,10 @@ def code_only(text: str) -> str:
             j = n if j < 0 else j + 2
             blank(i, j)
             i = j
-        elif c == "R" or (c in "uUL" and "R\"" in text[i:i + 4]):
+        elif c == "R" or (c in "uUL" and 'R"' in text[i : i + 4]):
             m = _RAW_OPEN.match(text, i)
             if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-                end = text.find(f"){m.group(1)}\"", m.end())
+                end = text.find(f'){m.group(1)}"', m.end())
                 j = n if end < 0 else end + len(m.group(1)) + 2
                 blank(i, j)
                 i = j
@@ -78,7 +77,6 @@ def code_only(text: str) -> str:
     return "".join(out)
 
 
-
 def launch_sites(code: str) -> Iterator[tuple[int, int, int]]:
     """Each host launch `kernel<<<cfg>>>(args)` of `code` (comments and literals blanked, as code_only gives it): the
     offsets of its `<<<`, of its `>>>` and of the `(` that opens the arguments, in order."""
@@ -97,10 +95,10 @@ def launch_sites(code: str) -> Iterator[tuple[int, int, int]]:
             pos = m + 3
 
 
-
-
 _PP_LINE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
-_PP_TOKEN = re.compile(r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\d+)[uUlL]*|(\w+)|(&&|\|\||==|!=|<=|>=|[<>!()])")
+_PP_TOKEN = re.compile(
+    r"defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\d+)[uUlL]*|(\w+)|(&&|\|\||==|!=|<=|>=|[<>!()])"
+)
 
 
 def _pp_value(expr: str, defines: Mapping[str, str]) -> bool | None:

@@ -34,8 +34,24 @@ MAX_FINDINGS = 1000
 MAX_TEXT = 4000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _CODE = re.compile(rb'"(SIM-[A-Z0-9][A-Z0-9-]*)\\?"')
-SYSCALL_NAMES = frozenset({"open", "openat", "fork", "vfork", "clone", "clone3", "execve", "socket", "connect",
-                           "unlink", "unlinkat", "kill", "creat", "syscall"})
+SYSCALL_NAMES = frozenset(
+    {
+        "open",
+        "openat",
+        "fork",
+        "vfork",
+        "clone",
+        "clone3",
+        "execve",
+        "socket",
+        "connect",
+        "unlink",
+        "unlinkat",
+        "kill",
+        "creat",
+        "syscall",
+    }
+)
 
 
 @functools.lru_cache(maxsize=4)
@@ -185,8 +201,10 @@ class EventCheck:
             return None
         where = self._place(ev.get("file"), ev.get("line"), ev.get("column"))
         if where is None:
-            self.reject(f"{code} at {_text(ev.get('file'), 200)}:{_text(ev.get('line'), 12)}, outside the kernel's "
-                        "sources")
+            self.reject(
+                f"{code} at {_text(ev.get('file'), 200)}:{_text(ev.get('line'), 12)}, outside the kernel's "
+                "sources"
+            )
             return None
         if self.findings >= MAX_FINDINGS:
             self.reject("more findings than the simulator reports")
@@ -203,34 +221,55 @@ class EventCheck:
         if "cwe" in ev:  # the CWE id of a memory-safety or concurrency check
             data["cwe"] = _int(ev.get("cwe"), 1, 100_000, 0) or None
         cls = ev.get("error_class")
-        return Finding(code=code, message=_text(ev.get("message", "")), span=Span(where[0], where[1], where[2],
-                       where[1], where[2]), severity=severity, source="akgen-run",
-                       error_class=_text(cls, 40) if isinstance(cls, str) else None, data=data)
+        return Finding(
+            code=code,
+            message=_text(ev.get("message", "")),
+            span=Span(where[0], where[1], where[2], where[1], where[2]),
+            severity=severity,
+            source="akgen-run",
+            error_class=_text(cls, 40) if isinstance(cls, str) else None,
+            data=data,
+        )
 
     def terminal(self, ev: dict[str, Any]) -> dict[str, Any]:
         """A crash / timeout / forbidden record with its fields made safe to show (unknown location: the fallback)."""
         where = self._place(ev.get("file"), ev.get("line"), ev.get("column")) or (self.fallback, 1, 1)
         syscall = ev.get("syscall")
-        return {"kind": ev.get("kind"), "file": where[0], "line": where[1], "column": where[2],
-                "api": _text(ev.get("api") or "", 100), "function": _text(ev.get("function") or "", 300),
-                "reason": _text(ev.get("reason") or "", 200), "block": _int(ev.get("block"), -1, 1 << 24, -1),
-                "signal": _int(ev.get("signal"), 0, 128, 0),
-                "syscall": syscall if syscall in SYSCALL_NAMES else "",
-                "syscall_nr": _int(ev.get("syscall_nr"), -1, 4096, -1)}
+        return {
+            "kind": ev.get("kind"),
+            "file": where[0],
+            "line": where[1],
+            "column": where[2],
+            "api": _text(ev.get("api") or "", 100),
+            "function": _text(ev.get("function") or "", 300),
+            "reason": _text(ev.get("reason") or "", 200),
+            "block": _int(ev.get("block"), -1, 1 << 24, -1),
+            "signal": _int(ev.get("signal"), 0, 128, 0),
+            "syscall": syscall if syscall in SYSCALL_NAMES else "",
+            "syscall_nr": _int(ev.get("syscall_nr"), -1, 4096, -1),
+        }
 
     def summary(self) -> Finding | None:
         """One error saying what was dropped, when anything was."""
         if not self.dropped:
             return None
         shown = "; ".join(dict.fromkeys(self.dropped[:5]))
-        return Finding("SIM-UNTRUSTED-EVENTS", f"{len(self.dropped)} record(s) that the kernel process wrote into "
-                       f"the simulator's result channel were dropped, because the simulator never writes them "
-                       f"({shown}): code in the kernel wrote there, so this run's findings cannot be trusted",
-                       Span.point(self.fallback, 1), severity=Severity.ERROR, source="akgen-run",
-                       error_class="runtime", data={"dropped": len(self.dropped)})
+        return Finding(
+            "SIM-UNTRUSTED-EVENTS",
+            f"{len(self.dropped)} record(s) that the kernel process wrote into "
+            f"the simulator's result channel were dropped, because the simulator never writes them "
+            f"({shown}): code in the kernel wrote there, so this run's findings cannot be trusted",
+            Span.point(self.fallback, 1),
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+            data={"dropped": len(self.dropped)},
+        )
 
 
-def kernel_files(sources: Iterable[Path], dirs: Iterable[Path] = (), extra: Iterable[Path] = ()) -> list[Path]:
+def kernel_files(
+    sources: Iterable[Path], dirs: Iterable[Path] = (), extra: Iterable[Path] = ()
+) -> list[Path]:
     """The files a kernel's findings may point at: its sources, the headers in their folders and in `dirs`, and
     `extra` (a tiling header)."""
     files = [Path(s) for s in sources] + [Path(e) for e in extra]
@@ -244,9 +283,13 @@ def valid_block(ev: dict[str, Any]) -> bool:
     """A block summary the cost model can read: numbers where it reads numbers."""
     nums = ("cycles", "gm_read", "gm_write", "gm_scalar_read", "gm_scalar_write", "ub_used", "wall_us")
     busy = ev.get("busy")
-    return (isinstance(ev.get("block"), int) and all(isinstance(ev.get(k, 0), (int, float)) for k in nums)
-            and isinstance(busy, dict) and len(busy) <= 16
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in busy.values()))
+    return (
+        isinstance(ev.get("block"), int)
+        and all(isinstance(ev.get(k, 0), (int, float)) for k in nums)
+        and isinstance(busy, dict)
+        and len(busy) <= 16
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in busy.values())
+    )
 
 
 _CRASH_CODE = {"crash": "SIM-CRASH", "timeout": "SIM-TIMEOUT", "forbidden": "SIM-SANDBOX"}
@@ -259,8 +302,10 @@ def crash_finding(ev: dict[str, Any]) -> Finding:
     where = f" after the last API call ({api}) here" if api else " (no API call was made before it)"
     if kind == "forbidden":
         sc = ev.get("syscall") or f"#{ev.get('syscall_nr')}"
-        msg = (f"the kernel made a forbidden system call ({sc}): device code may not open files, start processes "
-               f"or use the network; the sandbox stopped it{where}")
+        msg = (
+            f"the kernel made a forbidden system call ({sc}): device code may not open files, start processes "
+            f"or use the network; the sandbox stopped it{where}"
+        )
     elif kind == "timeout":
         msg = f"the kernel ran out of time: {ev.get('reason', '')}; stopped{where}"
     else:
@@ -268,10 +313,18 @@ def crash_finding(ev: dict[str, Any]) -> Finding:
     blk = ev.get("block", -1)
     if isinstance(blk, int) and blk >= 0:
         msg += f" [block {blk}]"
-    data = {k: ev[k] for k in ("block", "signal", "syscall", "function", "api") if ev.get(k) not in (None, "", -1)}
-    return Finding(code=_CRASH_CODE.get(kind, "SIM-CRASH"), message=msg,
-                   span=Span(ev["file"], ev["line"], ev["column"], ev["line"], ev["column"]),
-                   severity=Severity.ERROR, source="akgen-run", error_class="runtime", data=data)
+    data = {
+        k: ev[k] for k in ("block", "signal", "syscall", "function", "api") if ev.get(k) not in (None, "", -1)
+    }
+    return Finding(
+        code=_CRASH_CODE.get(kind, "SIM-CRASH"),
+        message=msg,
+        span=Span(ev["file"], ev["line"], ev["column"], ev["line"], ev["column"]),
+        severity=Severity.ERROR,
+        source="akgen-run",
+        error_class="runtime",
+        data=data,
+    )
 
 
 def dedupe(findings: list[Finding]) -> list[Finding]:
@@ -288,8 +341,16 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
             blocks = list(prev.data.get("blocks", []))
             if blk is not None and blk not in blocks:
                 blocks.append(blk)
-            out[seen[key]] = Finding(prev.code, prev.message, prev.span, prev.severity, prev.source, prev.error_class,
-                                     prev.fixes, {**prev.data, "blocks": blocks})
+            out[seen[key]] = Finding(
+                prev.code,
+                prev.message,
+                prev.span,
+                prev.severity,
+                prev.source,
+                prev.error_class,
+                prev.fixes,
+                {**prev.data, "blocks": blocks},
+            )
             continue
         seen[key] = len(out)
         data = dict(f.data)
@@ -299,8 +360,14 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
     return out
 
 
-def box_outcome(res: Confined, terminal: dict[str, Any] | None, setup_failed: bool, fallback: str,
-                what: str = "kernel", exit_is_crash: bool = True) -> tuple[str, Finding | None]:
+def box_outcome(
+    res: Confined,
+    terminal: dict[str, Any] | None,
+    setup_failed: bool,
+    fallback: str,
+    what: str = "kernel",
+    exit_is_crash: bool = True,
+) -> tuple[str, Finding | None]:
     """The run's status and its terminal finding, decided on the trusted side: the box's exit status and signal
     (under bwrap), the wall clock, and the launcher's own crash record (made safe) for the location. A plain non-zero
     exit status is a crash of the launcher unless `exit_is_crash` is False (a program's main may return it: the
@@ -308,43 +375,79 @@ def box_outcome(res: Confined, terminal: dict[str, Any] | None, setup_failed: bo
     if res.disk_exceeded:  # killed from outside: whatever the launcher recorded last, this is why it ended
         bound = (res.sandbox.get("rlimits") or {}).get("disk_bytes") or 0
         return "runtime_error", Finding(
-            "SIM-DISK", f"the {what} wrote more than {bound >> 20} MiB to the disk in all (its working and run "
-            "folders) and was stopped with every process it started; write less, or write to memory", Span.point(
-                fallback, 1), severity=Severity.ERROR, source="akgen-run", error_class="runtime",
-            data={"disk_bytes": bound})
+            "SIM-DISK",
+            f"the {what} wrote more than {bound >> 20} MiB to the disk in all (its working and run "
+            "folders) and was stopped with every process it started; write less, or write to memory",
+            Span.point(fallback, 1),
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+            data={"disk_bytes": bound},
+        )
     if terminal is not None:
-        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}.get(terminal["kind"], "crash")
+        status = {"crash": "crash", "timeout": "timeout", "forbidden": "runtime_error"}.get(
+            terminal["kind"], "crash"
+        )
         return status, crash_finding(terminal)
     here = Span.point(fallback, 1)
     if res.timed_out:
-        return "timeout", Finding("SIM-TIMEOUT", f"the {what} did not finish within {res.sandbox.get('timeout_s', 0):g}"
-                                  " s (wall clock); it was stopped with every process it started", here,
-                                  severity=Severity.ERROR, source="akgen-run", error_class="runtime")
+        return "timeout", Finding(
+            "SIM-TIMEOUT",
+            f"the {what} did not finish within {res.sandbox.get('timeout_s', 0):g}"
+            " s (wall clock); it was stopped with every process it started",
+            here,
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+        )
     if res.signal == signal.SIGSYS:
         return "runtime_error", Finding(
-            "SIM-SANDBOX", f"the {what} made a system call the sandbox forbids (starting a process, a socket, "
+            "SIM-SANDBOX",
+            f"the {what} made a system call the sandbox forbids (starting a process, a socket, "
             "another process's memory or limits, the terminal, namespaces or mounts) and the sandbox stopped it, "
             "where the simulator could not say which call or where: before the simulator had started (a "
             f"constructor, .preinit_array entry or ifunc resolver of the {what}'s code) or with signals blocked",
-            here, severity=Severity.ERROR, source="akgen-run", error_class="runtime",
-            data={"signal": int(signal.SIGSYS)})
+            here,
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+            data={"signal": int(signal.SIGSYS)},
+        )
     if res.signal:
         try:
             name = signal.Signals(res.signal).name
         except ValueError:
             name = f"signal {res.signal}"
-        return "crash", Finding("SIM-CRASH", f"the {what} process ended abnormally ({name})", here,
-                                severity=Severity.ERROR, source="akgen-run", error_class="runtime")
+        return "crash", Finding(
+            "SIM-CRASH",
+            f"the {what} process ended abnormally ({name})",
+            here,
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+        )
     if res.returncode != 0 and exit_is_crash:
         if setup_failed:
             return "runtime_error", None
-        return "crash", Finding("SIM-CRASH", f"the {what} process ended abnormally (exit status {res.returncode})",
-                                here, severity=Severity.ERROR, source="akgen-run", error_class="runtime")
+        return "crash", Finding(
+            "SIM-CRASH",
+            f"the {what} process ended abnormally (exit status {res.returncode})",
+            here,
+            severity=Severity.ERROR,
+            source="akgen-run",
+            error_class="runtime",
+        )
     return "ok", None
 
 
 def unfinished(fallback: str, what: str = "kernel") -> Finding:
     """A run that exited 0 without the launcher's end-of-run record: code in the box ended the process early."""
-    return Finding("SIM-CRASH", f"the {what} process exited before the simulator finished the run (no end-of-run "
-                   "record): code in the kernel ended the process", Span.point(fallback, 1),
-                   severity=Severity.ERROR, source="akgen-run", error_class="runtime")
+    return Finding(
+        "SIM-CRASH",
+        f"the {what} process exited before the simulator finished the run (no end-of-run "
+        "record): code in the kernel ended the process",
+        Span.point(fallback, 1),
+        severity=Severity.ERROR,
+        source="akgen-run",
+        error_class="runtime",
+    )

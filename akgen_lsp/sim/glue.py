@@ -21,7 +21,9 @@ from akgen_lsp.sim.split import (
 _NS_RE = re.compile(r"namespace\s+optiling\b")
 _REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 # what a tiling header may include and still be compiled with the macros alone (`tiling_only`)
-_MACRO_ONLY_INCLUDES = re.compile(r'#\s*include\s*(?:"register/tilingdata_base\.h"|<c?std(?:int|def)(?:\.h)?>)$')
+_MACRO_ONLY_INCLUDES = re.compile(
+    r'#\s*include\s*(?:"register/tilingdata_base\.h"|<c?std(?:int|def)(?:\.h)?>)$'
+)
 _HOST_NAMES = re.compile(r"\b(?:gert|ge|std|platform_ascendc|matmul_tiling)\s*::|Context\b")
 
 
@@ -88,7 +90,8 @@ def tiling_data_view(header: Path) -> list[str]:
             in_block = "END_TILING_DATA_DEF" not in c
             continue
         if depth == (opened[-1] if opened else 0) and (
-                "REGISTER_TILING_DATA_CLASS" in c or _ONE_LINE_CONST.match(c)):
+            "REGISTER_TILING_DATA_CLASS" in c or _ONE_LINE_CONST.match(c)
+        ):
             out += [f'#line {i} "{path}"', raw]
         depth += c.count("{") - c.count("}")
         while opened and depth < opened[-1]:
@@ -115,10 +118,11 @@ def tiling_struct_name(header: Path | None, struct: str | None, kernel: str | No
     return name
 
 
-
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_TYPE_DECL_RE = re.compile(r"\b(?:BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)|(?:struct|class|enum(?:\s+class)?|union)\s+"
-                           r"(\w+)\s*(?:[:{]|final\b)|using\s+(\w+)\s*=)")
+_TYPE_DECL_RE = re.compile(
+    r"\b(?:BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)|(?:struct|class|enum(?:\s+class)?|union)\s+"
+    r"(\w+)\s*(?:[:{]|final\b)|using\s+(\w+)\s*=)"
+)
 
 
 def optiling_type_names(text: str) -> list[str]:
@@ -133,14 +137,14 @@ def optiling_type_names(text: str) -> list[str]:
             ch = text[i]
             if ch == "{":
                 if depth == 1:
-                    top.append(text[start:i + 1])
+                    top.append(text[start : i + 1])
                 depth += 1
             elif ch == "}":
                 depth -= 1
                 if depth == 1:
                     start = i + 1
             elif ch == ";" and depth == 1:
-                top.append(text[start:i + 1])
+                top.append(text[start : i + 1])
                 start = i + 1
             i += 1
         top.append(text[start:i])
@@ -156,7 +160,9 @@ def shared_guards(tiling_header: Path, sources: Sequence[Path], search: Sequence
     """The include guards of the op_host tiling header that another header of the kernel's own (a different file
     that a source includes) also uses."""
     try:
-        mine = set(INCLUDE_GUARD.findall(code_only(tiling_header.read_text(encoding="utf-8", errors="replace"))))
+        mine = set(
+            INCLUDE_GUARD.findall(code_only(tiling_header.read_text(encoding="utf-8", errors="replace")))
+        )
     except OSError:
         return []
     if not mine:
@@ -165,7 +171,7 @@ def shared_guards(tiling_header: Path, sources: Sequence[Path], search: Sequence
     host = tiling_header.resolve()
     for s in sources:
         own = own_headers(s, search)
-        for f in (own[0] if own else []):
+        for f in own[0] if own else []:
             if f.resolve() == host:
                 continue
             try:
@@ -210,7 +216,9 @@ def _entry_line(text: str, kernel: str | None) -> int:
     return code.count("\n", 0, m.start()) + 1 if m else 1
 
 
-def lost_cores_lines(sources: Sequence[Path], core: str, kernel: str | None, search: Sequence[Path] = ()) -> list[str]:
+def lost_cores_lines(
+    sources: Sequence[Path], core: str, kernel: str | None, search: Sequence[Path] = ()
+) -> list[str]:
     """For a kernel that is MIX on the chip (a Matmul object, or cube and cross-core code) but builds as one pass (its
     headers cannot be included twice), the launcher's warning that the run has fewer cores per block than the chip:
     the kernel's entry and what it lost."""
@@ -226,8 +234,10 @@ def lost_cores_lines(sources: Sequence[Path], core: str, kernel: str | None, sea
     src = sources[0]
     line = _entry_line(texts[0], kernel)
     path = str(src).replace("\\", "\\\\").replace('"', '\\"')
-    return [f'extern "C" const char* const akgen_sim_lost_cores_file = "{path}";',
-            f'extern "C" const int akgen_sim_lost_cores_line = {line};']
+    return [
+        f'extern "C" const char* const akgen_sim_lost_cores_file = "{path}";',
+        f'extern "C" const int akgen_sim_lost_cores_line = {line};',
+    ]
 
 
 def variants_possible(sources: Sequence[Path], search: Sequence[Path] = ()) -> bool:
@@ -243,7 +253,10 @@ def _hoisted(sources: Sequence[Path], search: Sequence[Path]) -> tuple[list[str]
     lines: list[str] = []
     guards: list[str] = []
     for s in sources:
-        own, hoisted = own_headers(s, search) or ([], include_lines(s.read_text(encoding="utf-8", errors="replace")))
+        own, hoisted = own_headers(s, search) or (
+            [],
+            include_lines(s.read_text(encoding="utf-8", errors="replace")),
+        )
         lines.extend(dict.fromkeys(hoisted))
         for f in [s, *own]:
             text = f.read_text(encoding="utf-8", errors="replace")
@@ -251,11 +264,24 @@ def _hoisted(sources: Sequence[Path], search: Sequence[Path]) -> tuple[list[str]
     return lines, guards
 
 
-def _pass_lines(namespace: str, prelude: Sequence[str], kernel: str, renamed: str, sources: Sequence[Path],
-                guards: Sequence[str]) -> list[str]:
+def _pass_lines(
+    namespace: str,
+    prelude: Sequence[str],
+    kernel: str,
+    renamed: str,
+    sources: Sequence[Path],
+    guards: Sequence[str],
+) -> list[str]:
     """One pass over the sources: in `namespace`, after `prelude`, with the kernel renamed `renamed`."""
-    return [f"namespace {namespace} {{", *prelude, f"#define {kernel} {renamed}",
-            *(f'#include "{s}"' for s in sources), f"#undef {kernel}", *(f"#undef {g}" for g in guards), "}"]
+    return [
+        f"namespace {namespace} {{",
+        *prelude,
+        f"#define {kernel} {renamed}",
+        *(f'#include "{s}"' for s in sources),
+        f"#undef {kernel}",
+        *(f"#undef {g}" for g in guards),
+        "}",
+    ]
 
 
 def variant_lines(sources: Sequence[Path], opts: BuildOptions, search: Sequence[Path] = ()) -> list[str]:
@@ -275,11 +301,15 @@ def variant_lines(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
 
 def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[Path] = ()) -> str:
     """The glue source; `search`: the folders where the kernel's own headers may be (a split build)."""
-    lines = ["// generated by akgen sim: includes the kernel sources and calls the kernel from the launcher",
-             '#include "akgen_sim/glue.h"']
+    lines = [
+        "// generated by akgen sim: includes the kernel sources and calls the kernel from the launcher",
+        '#include "akgen_sim/glue.h"',
+    ]
     core = opts.core_type or "aiv"
     if core != "mix":
-        lines.append(f"inline constexpr int32_t g_coreType = {CORE_TYPES[core]};  // this build's pass: {core}")
+        lines.append(
+            f"inline constexpr int32_t g_coreType = {CORE_TYPES[core]};  // this build's pass: {core}"
+        )
     view = False
     if opts.tiling_header:
         only = tiling_only(opts.tiling_header)
@@ -296,8 +326,10 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     # the struct GET_TILING_DATA reads when the kernel registers none of its own (akgen_sim/tiling.h): from the op_host
     # header, before the sources; a struct named without a header is the kernel's own (declared in its sources, as
     # the repositories' <op>_tiling_data.h): after them, for the tiling arguments' filling only
-    struct_lines = [f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, base)};",
-                    "akgen_tiling_struct_t akgen_tiling_default(long);"]
+    struct_lines = [
+        f"using akgen_tiling_struct_t = {tiling_struct_name(opts.tiling_header, opts.tiling_struct, base)};",
+        "akgen_tiling_struct_t akgen_tiling_default(long);",
+    ]
     # a header that declares no tiling data (the `<op>_tiling.h` of a repository's kernel UT, which CANN's UT build
     # -includes: it includes the kernel's own struct header and defines GET_TILING_DATA itself) names no struct
     known = has_struct(opts)
@@ -307,8 +339,11 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         # the kernel-side build of CANN puts the tiling structs at global scope: kernels name them unqualified. Only
         # the types: the header's constants (`constexpr size_t MAX_DIM_NUM`) stay host-side, so a kernel may reuse
         # their names.
-        names = optiling_type_names("\n".join(tiling_data_view(opts.tiling_header)) if view else
-                                    opts.tiling_header.read_text(encoding="utf-8", errors="replace"))
+        names = optiling_type_names(
+            "\n".join(tiling_data_view(opts.tiling_header))
+            if view
+            else opts.tiling_header.read_text(encoding="utf-8", errors="replace")
+        )
         if names:
             lines.extend(f"using optiling::{n};" for n in names)
         else:
@@ -321,8 +356,16 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         hoisted, guards = _hoisted(sources, search)
         lines.extend(hoisted)
         for name, value in (("aic", 1), ("aiv", 2)):
-            lines.extend(_pass_lines(f"akgen_pass_{name}", [f"inline constexpr int32_t g_coreType = {value};"],
-                                     base, f"akgen_{name}_{base}", sources, guards))
+            lines.extend(
+                _pass_lines(
+                    f"akgen_pass_{name}",
+                    [f"inline constexpr int32_t g_coreType = {value};"],
+                    base,
+                    f"akgen_{name}_{base}",
+                    sources,
+                    guards,
+                )
+            )
     elif opts.variants:
         lines.extend(variant_lines(sources, opts, search))
     else:
@@ -343,7 +386,9 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
     if core == "mix" and not _cube_side(sources, search):
-        lines.append("    if (::akgen_sim::ctx().core_type == 1) return;  // a vector kernel of a MIX type: the AIC idles")
+        lines.append(
+            "    if (::akgen_sim::ctx().core_type == 1) return;  // a vector kernel of a MIX type: the AIC idles"
+        )
         lines.append(f"    akgen_pass_aiv::akgen_aiv_{base}{targs}({', '.join(params)});")
     elif core == "mix":
         lines.append("    if (::akgen_sim::ctx().core_type == 1)")
@@ -353,13 +398,17 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
     elif opts.variants:
         lines.append("    switch (akgen_sim_variant_index()) {")
         for i in range(len(opts.variants)):
-            lines.append(f"    case {i}: akgen_variant_{i}::akgen_v{i}_{base}{targs}({', '.join(params)}); break;")
+            lines.append(
+                f"    case {i}: akgen_variant_{i}::akgen_v{i}_{base}{targs}({', '.join(params)}); break;"
+            )
         lines.append("    default: break;")
         lines.append("    }")
     else:
         lines.append(f"    {opts.kernel}({', '.join(params)});")
     lines.append("}")
-    lines.append('extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {')
+    lines.append(
+        'extern "C" void akgen_sim_fill_tiling(int arg, uint8_t* buf, uint64_t cap, const char* kv) {'
+    )
     lines.append("    (void)arg; (void)buf; (void)cap; (void)kv;")
     for i, a in enumerate(opts.signature):
         if a["kind"] != "tiling" or not known:
@@ -374,5 +423,3 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.append("    }")
     lines.append("}")
     return "\n".join(lines) + "\n"
-
-

@@ -46,9 +46,20 @@ from akgen_lsp.sim.compiler import (
 
 HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
 GE_DTYPES = {
-    "float16": "DT_FLOAT16", "float32": "DT_FLOAT", "float64": "DT_DOUBLE", "bfloat16": "DT_BF16", "int8": "DT_INT8",
-    "uint8": "DT_UINT8", "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32",
-    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL", "complex64": "DT_COMPLEX64",
+    "float16": "DT_FLOAT16",
+    "float32": "DT_FLOAT",
+    "float64": "DT_DOUBLE",
+    "bfloat16": "DT_BF16",
+    "int8": "DT_INT8",
+    "uint8": "DT_UINT8",
+    "int16": "DT_INT16",
+    "uint16": "DT_UINT16",
+    "int32": "DT_INT32",
+    "uint32": "DT_UINT32",
+    "int64": "DT_INT64",
+    "uint64": "DT_UINT64",
+    "bool": "DT_BOOL",
+    "complex64": "DT_COMPLEX64",
     "complex128": "DT_COMPLEX128",
 }
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
@@ -80,11 +91,17 @@ def tiling_header_of(host_source: Path) -> Path | None:
     return None
 
 
-_TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)", re.S)
+_TARGET_SOURCES = re.compile(
+    r"target_sources\s*\(\s*([\w-]+)\s+(?:PRIVATE|PUBLIC|INTERFACE)\s+([^)]*)\)", re.S
+)
 # The libraries of a CANN custom-op project that hold what the runner calls: the TilingFunc (optiling) and the OpDef
 # (op_host_aclnn). opsproto (InferShape/InferDataType) only when the inference is asked for (PROTO_TARGETS); the aclnn
 # API sources are not needed.
-HOST_TARGETS = ("optiling", "op_host_aclnn", "op_host_aclnnInner")  # aclnnInner: an OpDef without public aclnn
+HOST_TARGETS = (
+    "optiling",
+    "op_host_aclnn",
+    "op_host_aclnnInner",
+)  # aclnnInner: an OpDef without public aclnn
 # With the shape inference (InferShape/InferDataType registered by IMPL_OP_INFERSHAPE in a file of its own).
 PROTO_TARGETS = (*HOST_TARGETS, "opsproto")
 
@@ -103,7 +120,9 @@ def cmake_host_groups(op_host: Path, targets: tuple[str, ...] = HOST_TARGETS) ->
             continue
         for name in m.group(2).split():
             f = (op_host.parent / name).resolve()
-            if f.suffix in (".cpp", ".cc") and f.is_file() and f.parent == op_host.resolve():  # FeedsRepeat: .cc
+            if (
+                f.suffix in (".cpp", ".cc") and f.is_file() and f.parent == op_host.resolve()
+            ):  # FeedsRepeat: .cc
                 groups.setdefault(m.group(1), []).append(f)
     return [sorted(set(g)) for g in groups.values()]
 
@@ -120,8 +139,11 @@ def host_source_units(src: Path, proto: bool = False) -> tuple[list[Path], int]:
     if groups:
         units = sorted({q for g in groups for q in g})
     else:
-        units = sorted(q.resolve() for q in src.parent.glob("*.cpp")
-                       if proto or "infershape" not in q.name.lower() or q.resolve() == src)
+        units = sorted(
+            q.resolve()
+            for q in src.parent.glob("*.cpp")
+            if proto or "infershape" not in q.name.lower() or q.resolve() == src
+        )
     if src not in units:
         units.append(src)
     return units, len(groups)
@@ -144,19 +166,31 @@ def host_include_dirs(units: Sequence[Path], include_dirs: Sequence[Path] = ()) 
     return dirs
 
 
-def build_host(host_source: Path, timeout_s: float = 120.0, proto: bool = False,
-               include_dirs: Sequence[Path] = ()) -> tuple[Path | None, list[Finding]]:
+def build_host(
+    host_source: Path, timeout_s: float = 120.0, proto: bool = False, include_dirs: Sequence[Path] = ()
+) -> tuple[Path | None, list[Finding]]:
     """The host runner of an op_host source (cached); `proto`: with the sources of CMake's opsproto library too (where
     a project keeps its InferShape); `include_dirs`: the manifest's include folders."""
     src = host_source.resolve()
     units, libraries = host_source_units(src, proto)
-    return build_host_units(units, include_dirs, timeout_s, main=src, several_libraries=libraries > 1,
-                            tag="proto" if proto else "")
+    return build_host_units(
+        units,
+        include_dirs,
+        timeout_s,
+        main=src,
+        several_libraries=libraries > 1,
+        tag="proto" if proto else "",
+    )
 
 
-def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), timeout_s: float = 120.0,
-                     main: Path | None = None, several_libraries: bool = False,
-                     tag: str = "") -> tuple[Path | None, list[Finding]]:
+def build_host_units(
+    units: Sequence[Path],
+    include_dirs: Sequence[Path] = (),
+    timeout_s: float = 120.0,
+    main: Path | None = None,
+    several_libraries: bool = False,
+    tag: str = "",
+) -> tuple[Path | None, list[Finding]]:
     """The host runner of the op_host sources `units` (a TilingFunc and what registers it), linked with
     host_main.cpp, cached. The key covers the compiler, our headers, the flags, the sources, the headers beside them
     and the include folders; every other file the compiler read (its -MD list: a header in op_host/arch22/, one of
@@ -165,7 +199,9 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
     units = [Path(u).resolve() for u in units]
     main = (main or units[0]).resolve()
     dirs = host_include_dirs(units, include_dirs)
-    h = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}|{tag}|{[str(d) for d in dirs]}".encode())
+    h = hashlib.sha256(
+        f"{compiler_id(cxx)}|{headers_hash()}|{BASE_FLAGS}|{tag}|{[str(d) for d in dirs]}".encode()
+    )
     beside = {q for u in units for q in u.parent.iterdir() if q.suffix in (".h", ".hpp")}
     for p in sorted({*units, *beside}):
         h.update(str(p).encode() + b"\0" + p.read_bytes())
@@ -185,8 +221,17 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
     incs = [a for d in dirs for a in ("-I", str(d))]
     # include/opbase (the operator base library's log/, util/, op_common/ headers) after the op's and the
     # repository's own folders: a repository header of the same name wins
-    base = [cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-I", str(SIM_DIR / "launcher"), *incs,
-            "-I", str(INCLUDE_DIR / "opbase")]
+    base = [
+        cxx,
+        *BASE_FLAGS,
+        "-I",
+        str(INCLUDE_DIR),
+        "-I",
+        str(SIM_DIR / "launcher"),
+        *incs,
+        "-I",
+        str(INCLUDE_DIR / "opbase"),
+    ]
     box_read = [*{u.parent for u in units}, *dirs]
     # each source on its own (-c, -MD -MF: g++ writes one dependency file per compile, and a link of several sources
     # keeps only the last one's), then one link
@@ -194,8 +239,12 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
     res = None
     for i, u in enumerate([HOST_MAIN, *units]):
         obj = tmp / f"u{i}.o"
-        res = run_compiler([*base, "-MD", "-MF", str(tmp / f"u{i}.d"), "-c", str(u), "-o", str(obj)], timeout_s, tmp,
-                           box_read)
+        res = run_compiler(
+            [*base, "-MD", "-MF", str(tmp / f"u{i}.d"), "-c", str(u), "-o", str(obj)],
+            timeout_s,
+            tmp,
+            box_read,
+        )
         if res.returncode != 0:
             break
         objects.append(str(obj))
@@ -203,15 +252,27 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
         res = run_compiler([cxx, *link, *objects, "-o", str(tmp / "host_runner")], timeout_s, tmp, box_read)
     assert res is not None
     ok = res.returncode == 0
-    findings = [] if ok else parse_gcc_output(res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main),
-                                                       generated_roots())
+    findings = (
+        []
+        if ok
+        else parse_gcc_output(
+            res.stderr + res.stdout, {str(u): str(u) for u in units}, str(main), generated_roots()
+        )
+    )
     read = [p for d in tmp.glob("*.d") for p in read_depfile(d, tmp)]
     deps = user_deps(read, [SIM_DIR, tmp, cache_dir(), *SYSTEM_ROOTS], box_read)
     log = res.stderr + res.stdout
-    (tmp / "meta.json").write_text(json.dumps({"ok": ok, "findings": [finding_to_json(f) for f in findings],
-                                               "deps": deps,
-                                               "no_reuse": not ok and "No such file or directory" in log}),
-                                   encoding="utf-8")
+    (tmp / "meta.json").write_text(
+        json.dumps(
+            {
+                "ok": ok,
+                "findings": [finding_to_json(f) for f in findings],
+                "deps": deps,
+                "no_reuse": not ok and "No such file or directory" in log,
+            }
+        ),
+        encoding="utf-8",
+    )
     if ok:
         seal(tmp, "host_runner")
     publish(tmp, final)
@@ -219,11 +280,20 @@ def build_host_units(units: Sequence[Path], include_dirs: Sequence[Path] = (), t
     return (out / "host_runner" if ok else None), findings
 
 
-def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
-                    outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any],
-                    profile: ArchProfile | None, op: str | None = None, timeout_s: float = 30.0,
-                    values: dict[str, bytes] | None = None, absent: Collection[str] = (), infer: bool = False,
-                    tiling: bool = True, include_dirs: Sequence[Path] = ()) -> HostTiling:
+def run_host_tiling(
+    host_source: Path,
+    inputs: list[tuple[str, str, tuple[int, ...]]],
+    outputs: list[tuple[str, str, tuple[int, ...]]],
+    attrs: dict[str, Any],
+    profile: ArchProfile | None,
+    op: str | None = None,
+    timeout_s: float = 30.0,
+    values: dict[str, bytes] | None = None,
+    absent: Collection[str] = (),
+    infer: bool = False,
+    tiling: bool = True,
+    include_dirs: Sequence[Path] = (),
+) -> HostTiling:
     """inputs/outputs: (name, numpy dtype name, shape). attrs: name -> number, bool, str or list. values: the raw
     bytes of small inputs, which the TilingFunc reads with GetInputTensor(i)->GetData<T>(). absent: the optional
     inputs the call leaves out (no instance: GetOptionalInputShape(ir) is nullptr). infer: also run the op's
@@ -238,14 +308,21 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
     if infer:
         lines.append("infer" if tiling else "infer_only")
     if profile is not None:
-        lines += [f"aiv {profile.aiv_cores}", f"aic {profile.aic_cores}", f"ub {profile.ub_bytes}",
-                  f"l1 {profile.memory.get('l1', 524288)}", "soc 310p" if "310" in profile.name else "soc 910b"]
+        lines += [
+            f"aiv {profile.aiv_cores}",
+            f"aic {profile.aic_cores}",
+            f"ub {profile.ub_bytes}",
+            f"l1 {profile.memory.get('l1', 524288)}",
+            "soc 310p" if "310" in profile.name else "soc 910b",
+        ]
     for kind, items in (("input", inputs), ("output", outputs)):
         for name, dtype, shape in items:
             if kind == "input" and name in absent:
                 lines.append(f"absent {name}")
                 continue
-            lines.append(f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}")
+            lines.append(
+                f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}"
+            )
             if kind == "input" and values and name in values:
                 lines.append(f"data {name} {values[name].hex()}")  # a value-depend input's values (GetData)
     for name, v in attrs.items():
@@ -267,44 +344,92 @@ def run_host_tiling(host_source: Path, inputs: list[tuple[str, str, tuple[int, .
         work = Path(tempfile.mkdtemp(prefix="akgen-host-"))
         spec = work / "host_spec.txt"
         spec.write_text(spec_text, encoding="utf-8")
-        policy = Policy("host", Limits(wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB,
-                                       disk_bytes=1 * GiB),
-                        read_only=[binary.parent], writable=[work], cwd=work)
+        policy = Policy(
+            "host",
+            Limits(
+                wall_s=timeout_s, cpu_s=timeout_s, as_bytes=4 * GiB, fsize_bytes=64 * MiB, disk_bytes=1 * GiB
+            ),
+            read_only=[binary.parent],
+            writable=[work],
+            cwd=work,
+        )
         try:
             res = run_confined([str(binary), str(spec)], policy)
         except SandboxUnavailable as exc:
             shutil.rmtree(work, ignore_errors=True)
-            return HostTiling(False, [Finding("SIM-SANDBOX-UNAVAILABLE", str(exc), where, source="akgen-run",
-                                              error_class="harness")])
+            return HostTiling(
+                False,
+                [
+                    Finding(
+                        "SIM-SANDBOX-UNAVAILABLE", str(exc), where, source="akgen-run", error_class="harness"
+                    )
+                ],
+            )
         finally:
             shutil.rmtree(work, ignore_errors=True)
         _remember_run(binary, spec_text, timeout_s, res)
     if res.timed_out:
-        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc did not finish within {timeout_s:g} s", where,
-                                          source="akgen-run", error_class="runtime")])
+        return HostTiling(
+            False,
+            [
+                Finding(
+                    "SIM-HOST",
+                    f"the TilingFunc did not finish within {timeout_s:g} s",
+                    where,
+                    source="akgen-run",
+                    error_class="runtime",
+                )
+            ],
+        )
     marker = "@@AKGEN_HOST_RESULT@@"
     line = next((ln for ln in res.output.splitlines() if ln.startswith(marker)), None)
     if line is None:
         how = f"signal {res.signal}" if res.signal else f"exit status {res.returncode}"
         msg = f"the TilingFunc crashed ({how})"
-        return HostTiling(False, [Finding("SIM-HOST", msg, where, source="akgen-run", error_class="runtime")],
-                          stdout=res.output[-4000:])
+        return HostTiling(
+            False,
+            [Finding("SIM-HOST", msg, where, source="akgen-run", error_class="runtime")],
+            stdout=res.output[-4000:],
+        )
     try:  # what the runner printed comes from the op's own code: read it as untrusted
-        data = json.loads(line[len(marker):])
-        result = HostTiling(True, [], block_dim=_bounded(data.get("block_dim", 0), 0, 65535),
-                            tiling_key=_bounded(data.get("tiling_key", 0), -(1 << 63), (1 << 64) - 1),
-                            workspace=[_bounded(w, 0, MAX_WORKSPACE) for w in data.get("workspace", [])[:64]],
-                            tiling=bytes.fromhex(str(data.get("tiling_hex", ""))[:2 * MAX_TILING_BYTES]),
-                            stdout=res.output[-4000:], inferred=_inferred(data.get("infer")))
+        data = json.loads(line[len(marker) :])
+        result = HostTiling(
+            True,
+            [],
+            block_dim=_bounded(data.get("block_dim", 0), 0, 65535),
+            tiling_key=_bounded(data.get("tiling_key", 0), -(1 << 63), (1 << 64) - 1),
+            workspace=[_bounded(w, 0, MAX_WORKSPACE) for w in data.get("workspace", [])[:64]],
+            tiling=bytes.fromhex(str(data.get("tiling_hex", ""))[: 2 * MAX_TILING_BYTES]),
+            stdout=res.output[-4000:],
+            inferred=_inferred(data.get("infer")),
+        )
         status, message = data.get("status"), str(data.get("message") or "")[:2000]
     except (ValueError, TypeError, AttributeError) as exc:
-        return HostTiling(False, [Finding("SIM-HOST", f"the TilingFunc's runner printed a result that is not one it "
-                                          f"writes ({exc}): something in the op_host code wrote over it", where,
-                                          source="akgen-run", error_class="runtime")], stdout=res.output[-4000:])
+        return HostTiling(
+            False,
+            [
+                Finding(
+                    "SIM-HOST",
+                    f"the TilingFunc's runner printed a result that is not one it "
+                    f"writes ({exc}): something in the op_host code wrote over it",
+                    where,
+                    source="akgen-run",
+                    error_class="runtime",
+                )
+            ],
+            stdout=res.output[-4000:],
+        )
     if status != "ok":
         msg = message or "the TilingFunc returned ge::GRAPH_FAILED for these shapes and attributes"
-        return HostTiling(False, [Finding("SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run",
-                                          error_class="logic")], stdout=res.output[-4000:])
+        return HostTiling(
+            False,
+            [
+                Finding(
+                    "SIM-HOST", msg, where, severity=Severity.ERROR, source="akgen-run", error_class="logic"
+                )
+            ],
+            stdout=res.output[-4000:],
+        )
     return result
 
 
@@ -351,8 +476,13 @@ def _remembered_run(binary: Path, spec_text: str, timeout_s: float) -> _RunOutpu
 def _remember_run(binary: Path, spec_text: str, timeout_s: float, res: Any) -> None:
     """Keep a run that ended with the runner's result line (not one that timed out, crashed or was killed)."""
     entry = _run_key(binary, spec_text, timeout_s)
-    if (entry is None or res.timed_out or res.signal or res.returncode != 0
-            or "@@AKGEN_HOST_RESULT@@" not in res.output):
+    if (
+        entry is None
+        or res.timed_out
+        or res.signal
+        or res.returncode != 0
+        or "@@AKGEN_HOST_RESULT@@" not in res.output
+    ):
         return
     try:
         tmp = atomic_dir(entry)
@@ -391,16 +521,23 @@ def _inferred(info: Any) -> list[tuple[tuple[int, ...] | None, str | None]]:
     return out
 
 
-def infer_outputs(host_source: Path, inputs: list[tuple[str, str, tuple[int, ...]]],
-                  outputs: list[tuple[str, str, tuple[int, ...]]], attrs: dict[str, Any], op: str | None = None,
-                  values: dict[str, bytes] | None = None, absent: Collection[str] = (), timeout_s: float = 30.0
-                  ) -> list[tuple[tuple[int, ...] | None, str | None]] | None:
+def infer_outputs(
+    host_source: Path,
+    inputs: list[tuple[str, str, tuple[int, ...]]],
+    outputs: list[tuple[str, str, tuple[int, ...]]],
+    attrs: dict[str, Any],
+    op: str | None = None,
+    values: dict[str, bytes] | None = None,
+    absent: Collection[str] = (),
+    timeout_s: float = 30.0,
+) -> list[tuple[tuple[int, ...] | None, str | None]] | None:
     """The output shapes and dtypes the op's own InferShape/InferDataType give for these inputs and attributes (as
     the aclnn API allocates its outputs on CANN), one (shape, dtype) per entry of `outputs` (whose shapes are
     placeholders); None when the op_host does not build with its inference sources, registers no inference, or it
     crashes or fails."""
-    ht = run_host_tiling(host_source, inputs, outputs, attrs, None, op, timeout_s, values, absent, infer=True,
-                         tiling=False)
+    ht = run_host_tiling(
+        host_source, inputs, outputs, attrs, None, op, timeout_s, values, absent, infer=True, tiling=False
+    )
     if not ht.ok or not ht.inferred:
         return None
     return ht.inferred

@@ -80,7 +80,8 @@ def remove_later(path: Path) -> None:
     job joins it after it answered; see check/process)."""
 
     def start() -> None:
-        threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True},
-                         name="akgen-cleanup").start()
+        threading.Thread(
+            target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True}, name="akgen-cleanup"
+        ).start()
 
     later(start)

@@ -79,14 +79,37 @@ DTYPES: dict[str, tuple[str, str]] = {
 
 # numpy dtype name -> ge name (what ORIG_DTYPE_<NAME> expands to; akgen_sim/kernel_type.h numbers them)
 GE_NAMES: dict[str, str] = {
-    "float16": "DT_FLOAT16", "float32": "DT_FLOAT", "float64": "DT_DOUBLE", "bfloat16": "DT_BF16", "int8": "DT_INT8",
-    "uint8": "DT_UINT8", "int16": "DT_INT16", "uint16": "DT_UINT16", "int32": "DT_INT32", "uint32": "DT_UINT32",
-    "int64": "DT_INT64", "uint64": "DT_UINT64", "bool": "DT_BOOL",
+    "float16": "DT_FLOAT16",
+    "float32": "DT_FLOAT",
+    "float64": "DT_DOUBLE",
+    "bfloat16": "DT_BF16",
+    "int8": "DT_INT8",
+    "uint8": "DT_UINT8",
+    "int16": "DT_INT16",
+    "uint16": "DT_UINT16",
+    "int32": "DT_INT32",
+    "uint32": "DT_UINT32",
+    "int64": "DT_INT64",
+    "uint64": "DT_UINT64",
+    "bool": "DT_BOOL",
 }
 
 SCALAR_TYPES = {
-    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "int", "unsigned",
-    "float", "double", "bool", "half", "size_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "int",
+    "unsigned",
+    "float",
+    "double",
+    "bool",
+    "half",
+    "size_t",
 }
 
 # `checks`: "npu" (the hardware's rules; checks only CANN's CPU-debug library makes warn and the kernel goes on) or
@@ -117,7 +140,7 @@ class TilingSpec:
     header: Path | None
     struct: str | None
     fields: Mapping[str, Any]
-    host: Path | None = None               # op_host source whose TilingFunc computes the tiling
+    host: Path | None = None  # op_host source whose TilingFunc computes the tiling
     attrs: Mapping[str, Any] = field(default_factory=dict)
     op: str | None = None
 
@@ -137,7 +160,9 @@ class Arg:
     nbytes: int = 0
     tiling: TilingSpec | None = None
     items: tuple[Arg, ...] = ()
-    absent: bool = False  # an optional input the call leaves out ("absent": true): the TilingFunc sees no tensor
+    absent: bool = (
+        False  # an optional input the call leaves out ("absent": true): the TilingFunc sees no tensor
+    )
     # an output's initial content ("init": a .npy of the output's size): a ref output (an OpDef output named like an
     # input, StridedSliceAssignV2's var) is that input's buffer on CANN, so the kernel finds the input's values there;
     # it stays an output for the TilingFunc. When `init` is the .npy of an EARLIER input of the same size (a list:
@@ -165,7 +190,9 @@ class Manifest:
     include_dirs: tuple[Path, ...] = field(default_factory=tuple)
     block_dim_given: bool = True
     checks: str = "npu"  # CHECK_MODES: which checks end a block (a run-time value, not part of the build key)
-    sanitize: bool = True  # initcheck, racecheck, unwritten outputs (run time too); off only to measure their cost
+    sanitize: bool = (
+        True  # initcheck, racecheck, unwritten outputs (run time too); off only to measure their cost
+    )
 
     @property
     def tiling(self) -> TilingSpec | None:
@@ -178,13 +205,15 @@ class Manifest:
             out.extend(a.items if a.kind == "gm_list" else (a,))
         return out
 
-    def host_io(self) -> tuple[list[tuple[str, str, tuple[int, ...]]], list[tuple[str, str, tuple[int, ...]]]]:
+    def host_io(
+        self,
+    ) -> tuple[list[tuple[str, str, tuple[int, ...]]], list[tuple[str, str, tuple[int, ...]]]]:
         """(inputs, outputs) for the op_host TilingFunc as (name, dtype, shape); the elements of a tensor list share
         the list's name, so the host runner sees them as the instances of one dynamic input or output."""
         ins: list[tuple[str, str, tuple[int, ...]]] = []
         outs: list[tuple[str, str, tuple[int, ...]]] = []
         for a in self.args:
-            for e in (a.items if a.kind == "gm_list" else (a,)):
+            for e in a.items if a.kind == "gm_list" else (a,):
                 item = (a.name, e.dtype or "float32", e.shape or ())
                 if e.kind in ("gm_in", "gm_inout"):
                     ins.append(item)
@@ -240,7 +269,11 @@ class Caps:
 def caps_from_settings(settings: Mapping[str, Any] | None, confine: bool) -> Caps:
     if settings is None:
         return Caps(confine)
-    return Caps(confine, float(settings.get("sim.max_timeout_s", 600.0)), int(settings.get("sim.max_memory_mb", 16384)))
+    return Caps(
+        confine,
+        float(settings.get("sim.max_timeout_s", 600.0)),
+        int(settings.get("sim.max_memory_mb", 16384)),
+    )
 
 
 @dataclass(frozen=True)
@@ -260,9 +293,13 @@ def _path(at: _Root, value: Any, where: str) -> Path:
         return p if p.is_absolute() else (root / p)
     inside = "paths in a manifest are relative to its folder and stay inside it"
     if p.is_absolute():
-        raise ManifestError(f"{where}: {value!r} is an absolute path; {inside} (move the file next to the manifest)")
+        raise ManifestError(
+            f"{where}: {value!r} is an absolute path; {inside} (move the file next to the manifest)"
+        )
     if ".." in p.parts:
-        raise ManifestError(f"{where}: {value!r} goes up with '..'; {inside} (move the file next to the manifest)")
+        raise ManifestError(
+            f"{where}: {value!r} goes up with '..'; {inside} (move the file next to the manifest)"
+        )
     full = root / p
     _inside(at, full, f"{where} ({value!r}, through a symlink)")
     return full
@@ -271,14 +308,16 @@ def _path(at: _Root, value: Any, where: str) -> Path:
 def _inside(at: _Root, path: Path, where: str) -> None:
     real, base = path.resolve(), at.path.resolve()
     if real != base and base not in real.parents:
-        raise ManifestError(f"{where}: {real} is outside the manifest's folder {base}; paths in a manifest are "
-                            "relative to its folder and stay inside it")
+        raise ManifestError(
+            f"{where}: {real} is outside the manifest's folder {base}; paths in a manifest are "
+            "relative to its folder and stay inside it"
+        )
 
 
 def _arg(root: _Root, i: int, raw: Any) -> Arg:
     where = f"args[{i}]"
     if not isinstance(raw, Mapping):
-        raise ManifestError(f"{where}: expected an object like {{\"name\": \"x\", \"input\": \"x.npy\"}}")
+        raise ManifestError(f'{where}: expected an object like {{"name": "x", "input": "x.npy"}}')
     name = raw.get("name", f"arg{i}")
     if not isinstance(name, str) or not _IDENT.match(name):
         raise ManifestError(f"{where}.name: {name!r} is not a C identifier")
@@ -290,29 +329,44 @@ def _arg(root: _Root, i: int, raw: Any) -> Arg:
 
 def _list_arg(root: _Root, name: str, elems: Any, where: str) -> Arg:
     if not isinstance(elems, list) or not elems:
-        raise ManifestError(f"{where}.list: expected a non-empty list of elements like {{\"input\": \"x0.npy\"}} or "
-                            f"{{\"output\": \"y0.npy\", \"dtype\": \"float16\", \"shape\": [8]}}")
+        raise ManifestError(
+            f'{where}.list: expected a non-empty list of elements like {{"input": "x0.npy"}} or '
+            f'{{"output": "y0.npy", "dtype": "float16", "shape": [8]}}'
+        )
     items: list[Arg] = []
     for k, e in enumerate(elems):
         ew = f"{where}.list[{k}]"
         if not isinstance(e, Mapping) or not ("input" in e or "output" in e):
-            raise ManifestError(f"{ew}: each element of a tensor list is an input (\"input\": \"x0.npy\") or an "
-                                "output (\"output\", \"dtype\", \"shape\")")
+            raise ManifestError(
+                f'{ew}: each element of a tensor list is an input ("input": "x0.npy") or an '
+                'output ("output", "dtype", "shape")'
+            )
         extra = sorted(set(e) - {"input", "output", "dtype", "shape", "init"})
         if extra:
-            raise ManifestError(f"{ew}: unknown field {extra[0]!r}; an element has input, output, dtype, shape, "
-                                "init")
+            raise ManifestError(
+                f"{ew}: unknown field {extra[0]!r}; an element has input, output, dtype, shape, init"
+            )
         items.append(_tensor_or_other(root, f"{name}[{k}]", e, ew))
     kinds = {a.kind for a in items}
     if len(kinds) > 1:
-        raise ManifestError(f"{where}.list: mixes inputs and outputs ({', '.join(sorted(kinds))}); a tensor list is "
-                            "all inputs, all outputs, or all input+output elements")
+        raise ManifestError(
+            f"{where}.list: mixes inputs and outputs ({', '.join(sorted(kinds))}); a tensor list is "
+            "all inputs, all outputs, or all input+output elements"
+        )
     dtypes = {a.dtype for a in items}
     if len(dtypes) > 1:
-        raise ManifestError(f"{where}.list: the elements have different dtypes ({', '.join(sorted(map(str, dtypes)))}"
-                            "); a TensorList holds one dtype")
-    return Arg(name, "gm_list", dtype=items[0].dtype, items=tuple(items), ctype="GM_ADDR",
-               nbytes=sum(a.nbytes for a in items))
+        raise ManifestError(
+            f"{where}.list: the elements have different dtypes ({', '.join(sorted(map(str, dtypes)))}"
+            "); a TensorList holds one dtype"
+        )
+    return Arg(
+        name,
+        "gm_list",
+        dtype=items[0].dtype,
+        items=tuple(items),
+        ctype="GM_ADDR",
+        nbytes=sum(a.nbytes for a in items),
+    )
 
 
 def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str) -> Arg:
@@ -329,9 +383,17 @@ def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str)
             raise ManifestError(f"{where}.dtype: {dtype!r} is not supported; use one of {', '.join(DTYPES)}")
         kind = "gm_inout" if raw.get("output") else "gm_in"
         out_path = _path(root, raw["output"], f"{where}.output") if raw.get("output") else None
-        return Arg(name, kind, path=path if out_path is None else out_path, dtype=dtype, shape=tuple(arr.shape),
-                   nbytes=int(arr.nbytes), value=str(path), ctype="GM_ADDR",
-                   absent=bool(raw.get("absent")) and kind == "gm_in")
+        return Arg(
+            name,
+            kind,
+            path=path if out_path is None else out_path,
+            dtype=dtype,
+            shape=tuple(arr.shape),
+            nbytes=int(arr.nbytes),
+            value=str(path),
+            ctype="GM_ADDR",
+            absent=bool(raw.get("absent")) and kind == "gm_in",
+        )
     if "output" in raw:
         path = _path(root, raw["output"], f"{where}.output")
         dtype = raw.get("dtype")
@@ -348,18 +410,33 @@ def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str)
             except (ValueError, OSError) as exc:
                 raise ManifestError(f"{where}.init: {init} is not a readable .npy file ({exc})") from None
             if init_bytes != nbytes:
-                raise ManifestError(f"{where}.init: {init} has {init_bytes} bytes, the output {nbytes}; give the "
-                                    "output's initial content at its full size")
+                raise ManifestError(
+                    f"{where}.init: {init} has {init_bytes} bytes, the output {nbytes}; give the "
+                    "output's initial content at its full size"
+                )
         compared = raw.get("compared", True)
         if not isinstance(compared, bool):
-            raise ManifestError(f"{where}.compared: expected true or false (false: the caller does not compare this "
-                                f"output), got {compared!r}")
-        return Arg(name, "gm_out", path=path, dtype=dtype, shape=tuple(shape), nbytes=nbytes, ctype="GM_ADDR",
-                   init=init, compared=compared)
+            raise ManifestError(
+                f"{where}.compared: expected true or false (false: the caller does not compare this "
+                f"output), got {compared!r}"
+            )
+        return Arg(
+            name,
+            "gm_out",
+            path=path,
+            dtype=dtype,
+            shape=tuple(shape),
+            nbytes=nbytes,
+            ctype="GM_ADDR",
+            init=init,
+            compared=compared,
+        )
     if "scalar" in raw:
         ctype = raw.get("type", "int64_t")
         if ctype not in SCALAR_TYPES:
-            raise ManifestError(f"{where}.type: {ctype!r} is not a supported scalar type ({', '.join(sorted(SCALAR_TYPES))})")
+            raise ManifestError(
+                f"{where}.type: {ctype!r} is not a supported scalar type ({', '.join(sorted(SCALAR_TYPES))})"
+            )
         value = raw["scalar"]
         if not isinstance(value, (int, float, bool)):
             raise ManifestError(f"{where}.scalar: expected a number, got {value!r}")
@@ -397,16 +474,26 @@ def _tensor_or_other(root: _Root, name: str, raw: Mapping[str, Any], where: str)
         for k, v in fields.items():
             if not _IDENT.match(str(k)):
                 raise ManifestError(f"{where}.tiling.fields: {k!r} is not a field name")
-            ok = isinstance(v, (int, float)) or (isinstance(v, list) and all(isinstance(e, (int, float)) for e in v))
+            ok = isinstance(v, (int, float)) or (
+                isinstance(v, list) and all(isinstance(e, (int, float)) for e in v)
+            )
             if not ok:
                 raise ManifestError(f"{where}.tiling.fields.{k}: expected a number or a list of numbers")
         op = t.get("op")
-        return Arg(name, "tiling", tiling=TilingSpec(header, struct, dict(fields), host, dict(attrs),
-                                                     op if isinstance(op, str) else None), ctype="GM_ADDR")
+        return Arg(
+            name,
+            "tiling",
+            tiling=TilingSpec(
+                header, struct, dict(fields), host, dict(attrs), op if isinstance(op, str) else None
+            ),
+            ctype="GM_ADDR",
+        )
     raise ManifestError(f"{where}: say what it is with one of input, output, scalar, workspace_bytes, tiling")
 
 
-def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None, caps: Caps | None = None) -> Manifest:
+def parse_manifest(
+    data: Mapping[str, Any], root: Path, path: Path | None = None, caps: Caps | None = None
+) -> Manifest:
     """The manifest of `data`, with relative paths taken from `root`. `caps` (default: no confinement, the default
     bounds) says what it may ask for: `load_manifest` confines a manifest read from a file to its folder."""
     caps = caps or Caps()
@@ -424,17 +511,20 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
             raise ManifestError(f"manifest.sources: file not found: {s}")
     kernel = _need(data, "kernel", "manifest")
     if not valid_kernel_name(kernel):
-        raise ManifestError(f"manifest.kernel: {kernel!r} is not a kernel function name: write the entry's name "
-                            "(`add_custom`), with its template arguments for a template entry (`acos<float>`)")
+        raise ManifestError(
+            f"manifest.kernel: {kernel!r} is not a kernel function name: write the entry's name "
+            "(`add_custom`), with its template arguments for a template entry (`acos<float>`)"
+        )
     block_dim = data.get("block_dim", 1)
     if not isinstance(block_dim, int) or not 1 <= block_dim <= 65535:
         raise ManifestError(f"manifest.block_dim: expected an integer in [1, 65535], got {block_dim!r}")
     arch = data.get("arch", "Ascend910B2")
     if not isinstance(arch, str):
-        raise ManifestError("manifest.arch: expected an arch name such as \"Ascend910B2\"")
+        raise ManifestError('manifest.arch: expected an arch name such as "Ascend910B2"')
     if canonical_arch(arch) not in arch_names():
-        raise ManifestError(f"manifest.arch: {arch!r} is not a known hardware profile; use one of "
-                            f"{', '.join(arch_names())}")
+        raise ManifestError(
+            f"manifest.arch: {arch!r} is not a known hardware profile; use one of {', '.join(arch_names())}"
+        )
     defines = data.get("defines", {})
     if not isinstance(defines, Mapping) or not all(_IDENT.match(str(k)) for k in defines):
         raise ManifestError("manifest.defines: expected an object of macro name -> value")
@@ -450,14 +540,21 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
         raise ManifestError("manifest.include_dirs: expected a list of folders")
     include_dirs = tuple(_path(at, d, f"include_dirs[{i}]") for i, d in enumerate(raw_dirs))
 
-    def num(key: str, default: float, kind: type = float, cap: float = caps.max_seconds,
-            setting: str = "sim.max_timeout_s") -> Any:
+    def num(
+        key: str,
+        default: float,
+        kind: type = float,
+        cap: float = caps.max_seconds,
+        setting: str = "sim.max_timeout_s",
+    ) -> Any:
         v = data.get(key, default)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
             raise ManifestError(f"manifest.{key}: expected a positive number, got {v!r}")
         if v > cap:
-            raise ManifestError(f"manifest.{key}: {v:g} is over the limit of {cap:g} ({setting}); ask for less, or "
-                                f"raise {setting} in akgen.toml if this kernel really needs it")
+            raise ManifestError(
+                f"manifest.{key}: {v:g} is over the limit of {cap:g} ({setting}); ask for less, or "
+                f"raise {setting} in akgen.toml if this kernel really needs it"
+            )
         return kind(v)
 
     # The custom-op build defines DTYPE_<NAME> (and ORIG_DTYPE_<NAME>) for every input and output.
@@ -472,21 +569,36 @@ def parse_manifest(data: Mapping[str, Any], root: Path, path: Path | None = None
         raise ManifestError("manifest.tiling_key: expected an integer")
     checks = data.get("checks", "npu")
     if checks not in CHECK_MODES:
-        raise ManifestError(f"manifest.checks: {checks!r} is not a check mode; use \"npu\" (the hardware's rules, the "
-                            "default) or \"cpu-debug\" (stop at every check of CANN's CPU-debug library)")
+        raise ManifestError(
+            f'manifest.checks: {checks!r} is not a check mode; use "npu" (the hardware\'s rules, the '
+            'default) or "cpu-debug" (stop at every check of CANN\'s CPU-debug library)'
+        )
     sanitize = data.get("sanitize", True)
     if not isinstance(sanitize, bool):
         raise ManifestError("manifest.sanitize: expected true or false (the initcheck / racecheck checks)")
     return Manifest(
-        path=path, root=root, sources=sources, kernel=kernel, block_dim=block_dim, arch=arch,
-        defines=defines, args=args, tiling_key=tiling_key, block_dim_given="block_dim" in data,
-        timeout_s=num("timeout_s", 30.0), cpu_s=max(1, num("cpu_s", 20, int)),
+        path=path,
+        root=root,
+        sources=sources,
+        kernel=kernel,
+        block_dim=block_dim,
+        arch=arch,
+        defines=defines,
+        args=args,
+        tiling_key=tiling_key,
+        block_dim_given="block_dim" in data,
+        timeout_s=num("timeout_s", 30.0),
+        cpu_s=max(1, num("cpu_s", 20, int)),
         memory_mb=num("memory_mb", 4096, int, caps.max_memory_mb, "sim.max_memory_mb"),
-        include_dirs=include_dirs, checks=checks, sanitize=sanitize,
+        include_dirs=include_dirs,
+        checks=checks,
+        sanitize=sanitize,
     )
 
 
-def load_manifest(path: str | Path, settings: Mapping[str, Any] | None = None, *, confine: bool = True) -> Manifest:
+def load_manifest(
+    path: str | Path, settings: Mapping[str, Any] | None = None, *, confine: bool = True
+) -> Manifest:
     """The manifest file at `path`, confined to its folder (`confine`: a manifest from outside, the default), its
     limits bounded by `settings` (sim.max_timeout_s, sim.max_memory_mb; default: the settings of the current
     folder)."""

@@ -18,10 +18,24 @@ from typing import Any
 SCRIPT = Path(__file__).resolve().parent / "ut_golden.py"
 
 # C++ element types of the UTs' DTYPE defines -> numpy dtype names
-_NUMPY = {"half": "float16", "float16_t": "float16", "float": "float32", "float32_t": "float32",
-          "bfloat16_t": "bfloat16", "bfloat16": "bfloat16", "double": "float64", "bool": "bool",
-          "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16", "int32_t": "int32",
-          "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64"}
+_NUMPY = {
+    "half": "float16",
+    "float16_t": "float16",
+    "float": "float32",
+    "float32_t": "float32",
+    "bfloat16_t": "bfloat16",
+    "bfloat16": "bfloat16",
+    "double": "float64",
+    "bool": "bool",
+    "int8_t": "int8",
+    "uint8_t": "uint8",
+    "int16_t": "int16",
+    "uint16_t": "uint16",
+    "int32_t": "int32",
+    "uint32_t": "uint32",
+    "int64_t": "int64",
+    "uint64_t": "uint64",
+}
 
 
 def kernel_params(kernel: Path, op: str) -> list[str]:
@@ -46,7 +60,9 @@ def def_inputs(op_dir: Path) -> list[str] | None:
     defs = sorted((op_dir / "op_host").glob("*_def.cpp")) if (op_dir / "op_host").is_dir() else []
     for d in defs:
         text = d.read_text(encoding="utf-8", errors="replace")
-        first_out = re.search(r"\bOutput\s*\(", text)  # the op's own list, not a later per-SoC config's repeat
+        first_out = re.search(
+            r"\bOutput\s*\(", text
+        )  # the op's own list, not a later per-SoC config's repeat
         names = re.findall(r"\bInput\s*\(\s*\"(\w+)\"", text[: first_out.start()] if first_out else text)
         if names:
             return list(dict.fromkeys(names))
@@ -74,8 +90,9 @@ def golden_spec(op: str, op_dir: Path, ut_cmake: Path) -> dict[str, Any]:
     return {"params": params, "inputs": def_inputs(op_dir), "dtypes": dtypes}
 
 
-def golden_verdict(op: str, golden: Path, spec: dict[str, Any], dumps: Sequence[Path],
-                   run_box: Callable[[list[str]], Any]) -> tuple[str, str]:
+def golden_verdict(
+    op: str, golden: Path, spec: dict[str, Any], dumps: Sequence[Path], run_box: Callable[[list[str]], Any]
+) -> tuple[str, str]:
     """("match" | "mismatch" | "not-compared", detail) over the dump folders of the UT's binaries; `run_box(argv)`
     runs a command in the box and returns its result (output, returncode)."""
     if not spec["params"]:

@@ -92,16 +92,20 @@ def _strip_launcher(args: list[str]) -> list[str]:
 
 def _object_deps(obj: dict[str, Any], inside: Sequence[Path], build: Path) -> dict[str, str]:
     deps = read_depfile(Path(obj["depfile"]), Path(obj["directory"]))
-    return {obj["source"]: file_digest(Path(obj["source"])),
-            **user_deps(deps, [*SYSTEM_ROOTS, INCLUDE_DIR, build], inside)}
+    return {
+        obj["source"]: file_digest(Path(obj["source"])),
+        **user_deps(deps, [*SYSTEM_ROOTS, INCLUDE_DIR, build], inside),
+    }
 
 
 def _absolute_output(args: Sequence[str], out: str | Path) -> list[str]:
     i = list(args).index("-o")
-    return [*args[:i + 1], str(out), *args[i + 2:]]
+    return [*args[: i + 1], str(out), *args[i + 2 :]]
 
 
-def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Path, inside: Sequence[Path]) -> None:
+def record(
+    work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Path, inside: Sequence[Path]
+) -> None:
     """Write the plan of a build folder CMake just built (every target's objects, compile and link commands, the
     content hashes of what they read). A build folder without compile_commands.json gets no plan."""
     plan_path = work / PLAN
@@ -116,8 +120,13 @@ def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Pa
         args = _strip_launcher(e.get("arguments") or shlex.split(e["command"]))
         out = Path(e.get("output") or args[args.index("-o") + 1])
         out = out if out.is_absolute() else directory / out
-        obj = {"directory": str(directory), "args": args, "output": str(out), "depfile": f"{out}.d",
-               "source": str(Path(e["file"]).resolve())}
+        obj = {
+            "directory": str(directory),
+            "args": args,
+            "output": str(out),
+            "depfile": f"{out}.d",
+            "source": str(Path(e["file"]).resolve()),
+        }
         if not out.is_file() or not Path(obj["depfile"]).is_file():
             continue  # not built (a library nothing links): a link that needs it voids the plan below
         obj["deps"] = _object_deps(obj, inside, build)
@@ -132,10 +141,16 @@ def record(work: Path, build: Path, key: str, targets: Sequence[str], ut_dir: Pa
         objs = [str(folder / a) if not Path(a).is_absolute() else a for a in args if a.endswith(".o")]
         if any(o not in objects for o in objs):
             return  # an object CMake compiles in a way the plan does not know
-        links.append({"target": t, "directory": str(folder), "args": args, "objects": objs,
-                      "binary": str(folder / t)})
-    plan = {"key": key, "cmake": _cmake_inputs(build), "listing": _listing(ut_dir), "objects": objects,
-            "links": links}
+        links.append(
+            {"target": t, "directory": str(folder), "args": args, "objects": objs, "binary": str(folder / t)}
+        )
+    plan = {
+        "key": key,
+        "cmake": _cmake_inputs(build),
+        "listing": _listing(ut_dir),
+        "objects": objects,
+        "links": links,
+    }
     tmp = plan_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(plan), encoding="utf-8")
     tmp.replace(plan_path)
@@ -156,8 +171,15 @@ def usable(work: Path, build: Path, key: str, ut_dir: Path) -> dict[str, Any] | 
     return plan
 
 
-def rebuild(plan: dict[str, Any], build: Path, inside: Sequence[Path], toolkit: Path, cxx: str, run: Run,
-            pch: str | None = None) -> Rebuilt:
+def rebuild(
+    plan: dict[str, Any],
+    build: Path,
+    inside: Sequence[Path],
+    toolkit: Path,
+    cxx: str,
+    run: Run,
+    pch: str | None = None,
+) -> Rebuilt:
     """Recompile the plan's objects whose inputs changed (or that are gone) and relink the binaries that link one,
     each step in the box through `run` (`pch`: the UT's precompiled header); the plan is updated with what the new
     compiles read."""
@@ -203,21 +225,36 @@ def ut_pch(cxx: str, soc: str) -> Path | None:
     header = ensure_ut_pch(cxx, soc, build=False)
     if header is None:
         with contextlib.suppress(OSError):
-            subprocess.Popen([sys.executable, "-m", "akgen_lsp.sim.op_rebuild", cxx, soc], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+            subprocess.Popen(
+                [sys.executable, "-m", "akgen_lsp.sim.op_rebuild", cxx, soc],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
     return header
 
 
-def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600.0,
-                  build: bool = True) -> Path | None:
+def ensure_ut_pch(
+    cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600.0, build: bool = True
+) -> Path | None:
     """The precompiled header of a kernel UT's compiles for `soc` (`akgen_sim/program.h` and `kernel_operator.h`
     with the flags the toolkit gives every compile of a UT: C++20, our headers, the optimisation, tikicpulib's
     defines, CMake's Debug -g), built once per machine, compiler, header version and SoC; None when it cannot be
     built (the compiles work without it). GCC checks a header's fit at each use (the defines it reads, -g, the
     target flags) and compiles without it when it does not fit; another -I folder does not change it, so a header
     of the operator's own named like one of ours (kernel_operator.h) loses to ours."""
-    flags = ["-std=c++20", *OPT_FLAGS, "-isystem", str(INCLUDE_DIR), f"-D__NPU_ARCH__={arch}",
-             f"-DAKGEN_SIM_SOC={soc}", "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-g"]
+    flags = [
+        "-std=c++20",
+        *OPT_FLAGS,
+        "-isystem",
+        str(INCLUDE_DIR),
+        f"-D__NPU_ARCH__={arch}",
+        f"-DAKGEN_SIM_SOC={soc}",
+        "-DASCENDC_CPU_DEBUG=1",
+        "-D__CCE_KT_TEST__=1",
+        "-g",
+    ]
     key = hashlib.sha256(f"{compiler_id(cxx)}|{headers_hash()}|{shlex.join(flags)}".encode()).hexdigest()[:24]
     final = cache_dir() / "op-ut-pch" / key
     header = final / "akgen_ut_pch.h"
@@ -231,10 +268,22 @@ def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600
         if (final / "akgen_ut_pch.h.gch").is_file():
             return header
         tmp = atomic_dir(final)
-        (tmp / "akgen_ut_pch.h").write_text('#include "akgen_sim/program.h"\n#include "kernel_operator.h"\n',
-                                            encoding="utf-8")
-        res = run_compiler([cxx, *flags, "-x", "c++-header", str(tmp / "akgen_ut_pch.h"), "-o",
-                            str(tmp / "akgen_ut_pch.h.gch")], timeout_s, tmp)
+        (tmp / "akgen_ut_pch.h").write_text(
+            '#include "akgen_sim/program.h"\n#include "kernel_operator.h"\n', encoding="utf-8"
+        )
+        res = run_compiler(
+            [
+                cxx,
+                *flags,
+                "-x",
+                "c++-header",
+                str(tmp / "akgen_ut_pch.h"),
+                "-o",
+                str(tmp / "akgen_ut_pch.h.gch"),
+            ],
+            timeout_s,
+            tmp,
+        )
         if res.returncode != 0 or not (tmp / "akgen_ut_pch.h.gch").is_file():
             shutil.rmtree(tmp, ignore_errors=True)
             return None
@@ -242,5 +291,7 @@ def ensure_ut_pch(cxx: str, soc: str, arch: str = "2201", timeout_s: float = 600
     return header
 
 
-if __name__ == "__main__":  # `python -m akgen_lsp.sim.op_rebuild CXX SOC`: build the UT precompiled header (ut_pch)
+if (
+    __name__ == "__main__"
+):  # `python -m akgen_lsp.sim.op_rebuild CXX SOC`: build the UT precompiled header (ut_pch)
     ensure_ut_pch(sys.argv[1], sys.argv[2])

@@ -82,10 +82,14 @@ def find_op(path: str | Path) -> OpLayout | None:
     p = Path(path).resolve()
     for d in [p, *p.parents] if p.is_dir() else list(p.parents):
         if (d / "op_kernel").is_dir() and (d / "tests" / "ut" / "op_kernel" / "CMakeLists.txt").is_file():
-            root = next((r for r in d.parents if (r / "tests" / "ut").is_dir() or (r / ".git").exists()),
-                        d.parent.parent)
+            root = next(
+                (r for r in d.parents if (r / "tests" / "ut").is_dir() or (r / ".git").exists()),
+                d.parent.parent,
+            )
             golden = d / "tests" / "assets" / "golden.py"
-            return OpLayout(d.name, d, root, d / "tests" / "ut" / "op_kernel", golden if golden.is_file() else None)
+            return OpLayout(
+                d.name, d, root, d / "tests" / "ut" / "op_kernel", golden if golden.is_file() else None
+            )
     return None
 
 
@@ -147,19 +151,28 @@ class OpTestResult:
     def ok(self) -> bool:
         """Built, ran, every case passed, no error finding and no golden mismatch."""
         errors = any(f.severity == Severity.ERROR for f in self.findings)
-        return (self.ran and self.cases_total > 0 and self.cases_passed == self.cases_total and not errors
-                and self.golden != "mismatch")
+        return (
+            self.ran
+            and self.cases_total > 0
+            and self.cases_passed == self.cases_total
+            and not errors
+            and self.golden != "mismatch"
+        )
 
     def summary(self) -> str:
         if not self.has_ut:
             return f"{self.op}: {self.reason}"
         if not self.ran:
             return f"{self.op}: {self.stage} failed: {self.reason}"
-        gold = {"match": "golden data match", "mismatch": "golden data MISMATCH: " + self.golden_detail,
-                "not-compared": "golden.py present, not compared: " + self.golden_detail,
-                "none": "no golden data"}[self.golden]
+        gold = {
+            "match": "golden data match",
+            "mismatch": "golden data MISMATCH: " + self.golden_detail,
+            "not-compared": "golden.py present, not compared: " + self.golden_detail,
+            "none": "no golden data",
+        }[self.golden]
         return f"{self.op}: {self.cases_passed}/{self.cases_total} cases pass; {gold}" + (
-            f"; {self.reason}" if self.reason else "")
+            f"; {self.reason}" if self.reason else ""
+        )
 
     def to_json(self) -> dict[str, Any]:
         from akgen_lsp.findings import finding_to_json
@@ -185,25 +198,33 @@ def tiling_data_header(layout: OpLayout, out: Path) -> Path:
     return path
 
 
-def driver_cmake(layout: OpLayout, soc: str, toolkit: Path, generated: Path, include_dirs: Sequence[Path],
-                 defines: Sequence[str] = ()) -> str:
+def driver_cmake(
+    layout: OpLayout,
+    soc: str,
+    toolkit: Path,
+    generated: Path,
+    include_dirs: Sequence[Path],
+    defines: Sequence[str] = (),
+) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
     # the kernels' relative includes of other operators' folders resolve in CANN's ascendc/ layout, as in the kernel
     # check (repo_layout.py); an operator outside such a repository has none
     kl = kernel_layout(layout.kernel, cache_dir()) if layout.kernel.is_file() else None
     defs = " ".join('"' + d.removeprefix("-D").replace('"', '\\"') + '"' for d in defines if d.strip())
-    return (f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
-            "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
-            "set(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"  # the warm rebuild's plan (op_rebuild.py)
-            f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
-            f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
-            f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
-            + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
-            + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
-            + (f"add_compile_definitions({defs})\n" if defs else "")
-            + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
-            f'include("{toolkit}/akgen/op_ut.cmake")\n'
-            f'add_subdirectory("{layout.ut_dir}" tests/ut/op_kernel)\n')
+    return (
+        f"# akgen op-test: the driver of {layout.op}'s kernel unit test (akgen_lsp/sim/op_test.py)\n"
+        "cmake_minimum_required(VERSION 3.16)\nproject(akgen_op_ut LANGUAGES C CXX)\n"
+        "set(CMAKE_EXPORT_COMPILE_COMMANDS ON)\n"  # the warm rebuild's plan (op_rebuild.py)
+        f'set(AKGEN_OP_UT_SOC "{soc}")\nset(AKGEN_OP_UT_DIR "{layout.op_dir}")\n'
+        f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
+        f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
+        + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
+        + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
+        + (f"add_compile_definitions({defs})\n" if defs else "")
+        + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
+        f'include("{toolkit}/akgen/op_ut.cmake")\n'
+        f'add_subdirectory("{layout.ut_dir}" tests/ut/op_kernel)\n'
+    )
 
 
 def work_dir(layout: OpLayout, soc: str) -> Path:
@@ -215,18 +236,40 @@ def _pkg_parent() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def _policy(work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float,
-            runs: bool = False) -> Policy:
+def _policy(
+    work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float, runs: bool = False
+) -> Policy:
     """The box of a step: the compiler profile; a step that runs the UT (`runs`) also gets /dev/urandom, which the
     data scripts' numpy and the kernels' std::random_device read (a compile never does)."""
-    return Policy("compiler", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=8 * GiB, fsize_bytes=2 * GiB,
-                                     output_bytes=4 * MiB, disk_bytes=16 * GiB), read_only=list(read), writable=[work], cwd=cwd, env=env,
-                  tmp_bytes=1 * GiB, devices=[Path("/dev/urandom")] if runs else [])
+    return Policy(
+        "compiler",
+        Limits(
+            wall_s=timeout_s,
+            cpu_s=None,
+            as_bytes=8 * GiB,
+            fsize_bytes=2 * GiB,
+            output_bytes=4 * MiB,
+            disk_bytes=16 * GiB,
+        ),
+        read_only=list(read),
+        writable=[work],
+        cwd=cwd,
+        env=env,
+        tmp_bytes=1 * GiB,
+        devices=[Path("/dev/urandom")] if runs else [],
+    )
 
 
 def _first_error(log: str) -> str:
-    for pat in (r"^.*: (?:fatal )?error: .*$", r"^CMake Error.*(?:\n.*\S.*){0,2}", r"^\w*Error: .*$",
-                r"^.*\b\w+Error\b.*$", r"^.*undefined reference.*$", r"^.*No such file.*$", r"^.*\berror\b.*$"):
+    for pat in (
+        r"^.*: (?:fatal )?error: .*$",
+        r"^CMake Error.*(?:\n.*\S.*){0,2}",
+        r"^\w*Error: .*$",
+        r"^.*\b\w+Error\b.*$",
+        r"^.*undefined reference.*$",
+        r"^.*No such file.*$",
+        r"^.*\berror\b.*$",
+    ):
         m = re.search(pat, log, re.MULTILINE)
         if m:
             return " ".join(m.group(0).split())[:300]
@@ -238,14 +281,23 @@ def _targets(build: Path) -> list[str]:
     cache = build / "CMakeCache.txt"
     if not cache.is_file():
         return []
-    m = re.search(r"^AKGEN_OP_UT_CASES:INTERNAL=(.*)$", cache.read_text(encoding="utf-8", errors="replace"),
-                  re.MULTILINE)
+    m = re.search(
+        r"^AKGEN_OP_UT_CASES:INTERNAL=(.*)$",
+        cache.read_text(encoding="utf-8", errors="replace"),
+        re.MULTILINE,
+    )
     return [t for t in (m.group(1).split(";") if m else []) if t]
 
 
-def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 900.0,
-                include_dirs: Sequence[Path] = (), jobs: int = 1, work: Path | None = None,
-                defines: Sequence[str] = ()) -> OpTestResult:
+def run_op_test(
+    op_dir: str | Path,
+    soc: str = DEFAULT_SOC,
+    timeout_s: float = 900.0,
+    include_dirs: Sequence[Path] = (),
+    jobs: int = 1,
+    work: Path | None = None,
+    defines: Sequence[str] = (),
+) -> OpTestResult:
     """Build and run the kernel unit test of the operator at (or around) `op_dir` for `soc`, in the box. Raises
     OpTestError when the folder is no operator with a kernel UT or the toolkit cannot be made; every other outcome
     (no A2/A3 case, a configure or compile error, a crash, a failing case) is in the result. `work`: the folder
@@ -254,13 +306,17 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
     t0 = time.perf_counter()
     layout = find_op(op_dir)
     if layout is None:
-        raise OpTestError(f"{op_dir} is not an operator folder with a kernel unit test: expected op_kernel/ and "
-                          "tests/ut/op_kernel/CMakeLists.txt (the ops-math / ops-nn layout) in it or above it")
+        raise OpTestError(
+            f"{op_dir} is not an operator folder with a kernel unit test: expected op_kernel/ and "
+            "tests/ut/op_kernel/CMakeLists.txt (the ops-math / ops-nn layout) in it or above it"
+        )
     res = OpTestResult(layout.op, str(layout.op_dir), soc, golden="not-compared" if layout.golden else "none")
     socs = ut_socs(layout)
     if not any(A2A3.match(s) for s in socs) or not A2A3.match(soc):
         res.has_ut, res.stage = False, "no-ut"
-        res.reason = (f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})")
+        res.reason = (
+            f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})"
+        )
         return res
     work = (work or work_dir(layout, soc)).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -270,8 +326,17 @@ def run_op_test(op_dir: str | Path, soc: str = DEFAULT_SOC, timeout_s: float = 9
         return _run_locked(res, layout, soc, timeout_s, include_dirs, jobs, work, defines, t0)
 
 
-def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float, include_dirs: Sequence[Path],
-                jobs: int, work: Path, defines: Sequence[str], t0: float) -> OpTestResult:
+def _run_locked(
+    res: OpTestResult,
+    layout: OpLayout,
+    soc: str,
+    timeout_s: float,
+    include_dirs: Sequence[Path],
+    jobs: int,
+    work: Path,
+    defines: Sequence[str],
+    t0: float,
+) -> OpTestResult:
     try:
         toolkit = ensure_toolkit()
         cxx = find_cxx()
@@ -287,21 +352,41 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     tiling_data_header(layout, generated)
     driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines)
     configured = (build / "CMakeCache.txt").is_file() and (build / "Makefile").is_file()
-    if not (src / "CMakeLists.txt").is_file() or (src / "CMakeLists.txt").read_text(encoding="utf-8") != driver:
+    if (
+        not (src / "CMakeLists.txt").is_file()
+        or (src / "CMakeLists.txt").read_text(encoding="utf-8") != driver
+    ):
         (src / "CMakeLists.txt").write_text(driver, encoding="utf-8")
         configured = False
         # another toolkit (a new version of our headers) or other options: a fresh build folder, as CMake's cache
         # keeps the packages it found
         shutil.rmtree(build, ignore_errors=True)
         build.mkdir(parents=True)
-    read = [layout.repo_root, toolkit.resolve(), _pkg_parent(), INCLUDE_DIR, cache_dir(), *include_dirs,
-            *python_roots(Path(sys.executable)), *(python_roots(python) if python else [])]
-    env = {"PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
-           "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent),
-           "ASCEND_HOME_PATH": str(toolkit.resolve()), "CMAKE_PREFIX_PATH": str(toolkit.resolve())}
+    read = [
+        layout.repo_root,
+        toolkit.resolve(),
+        _pkg_parent(),
+        INCLUDE_DIR,
+        cache_dir(),
+        *include_dirs,
+        *python_roots(Path(sys.executable)),
+        *(python_roots(python) if python else []),
+    ]
+    env = {
+        "PATH": f"{toolkit.resolve()}/bin:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C",
+        "LC_ALL": "C",
+        "HOME": str(work),
+        "TMPDIR": "/tmp",
+        "AKGEN_CACHE_DIR": str(cache_dir().parent),
+        "ASCEND_HOME_PATH": str(toolkit.resolve()),
+        "CMAKE_PREFIX_PATH": str(toolkit.resolve()),
+    }
     key = op_rebuild.plan_key(cxx, toolkit.resolve(), driver)
     inside = [layout.repo_root, generated, *include_dirs]
-    pch = op_rebuild.ut_pch(cxx, soc)  # once per machine and SoC (built aside the first time): every UT compile
+    pch = op_rebuild.ut_pch(
+        cxx, soc
+    )  # once per machine and SoC (built aside the first time): every UT compile
     if pch is not None:
         env["AKGEN_UT_PCH"] = str(pch)  # akgen-cxx's compiles in CMake's build
 
@@ -310,10 +395,13 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
 
     try:
         plan = op_rebuild.usable(work, build, key, layout.ut_dir) if configured else None
-        if plan is not None:  # nothing CMake read changed: recompile what changed and relink, as the wrapper would
+        if (
+            plan is not None
+        ):  # nothing CMake read changed: recompile what changed and relink, as the wrapper would
             res.stage = "build"
-            rebuilt = op_rebuild.rebuild(plan, build, inside, toolkit.resolve(), cxx, boxed,
-                                         str(pch) if pch else None)
+            rebuilt = op_rebuild.rebuild(
+                plan, build, inside, toolkit.resolve(), cxx, boxed, str(pch) if pch else None
+            )
             res.log += rebuilt.log
             if not rebuilt.ok:
                 res.reason = _first_error(rebuilt.log)
@@ -322,7 +410,9 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
         else:
             void = (work / op_rebuild.PLAN).is_file()  # CMake's inputs changed: configure again
             (work / op_rebuild.PLAN).unlink(missing_ok=True)
-            if not _cmake_build(res, layout, work, build, src, cxx, read, env, timeout_s, jobs, configured and not void):
+            if not _cmake_build(
+                res, layout, work, build, src, cxx, read, env, timeout_s, jobs, configured and not void
+            ):
                 return _done(res, t0)
             op_rebuild.record(work, build, key, _targets(build), layout.ut_dir, inside)
         res.built = True
@@ -330,7 +420,8 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
         if not targets:
             said = re.search(r"akgen: AddOpTestCase\(.*?(?=\n\n|$)", res.log, re.S)
             res.reason = "the UT's CMakeLists added no case for this SoC" + (
-                f" ({' '.join(said.group(0).split())})" if said else "")
+                f" ({' '.join(said.group(0).split())})" if said else ""
+            )
             return _done(res, t0)
         res.stage = "run"
         _run_cases(res, layout, work, build, targets, read, env, python, timeout_s)
@@ -339,14 +430,34 @@ def _run_locked(res: OpTestResult, layout: OpLayout, soc: str, timeout_s: float,
     return _done(res, t0)
 
 
-def _cmake_build(res: OpTestResult, layout: OpLayout, work: Path, build: Path, src: Path, cxx: str,
-                 read: Sequence[Path], env: dict[str, str], timeout_s: float, jobs: int, configured: bool) -> bool:
+def _cmake_build(
+    res: OpTestResult,
+    layout: OpLayout,
+    work: Path,
+    build: Path,
+    src: Path,
+    cxx: str,
+    read: Sequence[Path],
+    env: dict[str, str],
+    timeout_s: float,
+    jobs: int,
+    configured: bool,
+) -> bool:
     """CMake's configure (unless `configured`) and build steps in the box; False (with the reason and the
     compiler's findings in `res`) when one fails."""
     # the compiler the program runtime was built with (its cache key names it)
-    steps = [["cmake", "-S", str(src), "-B", str(build), "-DCMAKE_BUILD_TYPE=Debug",
-              f"-DCMAKE_CXX_COMPILER={shutil.which(cxx) or cxx}"],
-             ["cmake", "--build", str(build), "--", f"-j{max(1, jobs)}", "-k"]]
+    steps = [
+        [
+            "cmake",
+            "-S",
+            str(src),
+            "-B",
+            str(build),
+            "-DCMAKE_BUILD_TYPE=Debug",
+            f"-DCMAKE_CXX_COMPILER={shutil.which(cxx) or cxx}",
+        ],
+        ["cmake", "--build", str(build), "--", f"-j{max(1, jobs)}", "-k"],
+    ]
     # a configured build folder reconfigures itself when a CMakeLists it read changed (make's own rule); a void
     # plan (the UT folder's files changed: its CMakeLists globs them) configures again
     for stage, argv in zip(("configure", "build"), steps, strict=True):
@@ -356,8 +467,9 @@ def _cmake_build(res: OpTestResult, layout: OpLayout, work: Path, build: Path, s
         out = run_confined(argv, _policy(work, read, work, env, timeout_s))
         res.log += out.output
         if out.timed_out or out.returncode != 0:
-            res.reason = (f"{stage} took more than {timeout_s:.0f} s" if out.timed_out
-                          else _first_error(out.output))
+            res.reason = (
+                f"{stage} took more than {timeout_s:.0f} s" if out.timed_out else _first_error(out.output)
+            )
             res.findings += _build_findings(out.output, layout)
             return False
     return True
@@ -367,8 +479,10 @@ def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
     """Run a per-operator test command (akgen.toml's `ops.test_command`) in the box, from a work folder of its own,
     {op} and {op_dir} replaced; the box's Confined result. Raises OpTestError when the box or toolkit is missing."""
     op_dir = op_dir.resolve()
-    root = next((r for r in op_dir.parents if (r / "tests" / "ut").is_dir() or (r / ".git").exists()),
-                op_dir.parent.parent)
+    root = next(
+        (r for r in op_dir.parents if (r / "tests" / "ut").is_dir() or (r / ".git").exists()),
+        op_dir.parent.parent,
+    )
     try:
         toolkit = ensure_toolkit().resolve()
         ensure_program_runtime(find_cxx())
@@ -377,15 +491,30 @@ def run_test_command(op_dir: Path, command: str, timeout_s: float) -> Any:
     work = cache_dir() / "op-cmd" / f"{op_dir.name}-{hashlib.sha256(str(op_dir).encode()).hexdigest()[:16]}"
     work.mkdir(parents=True, exist_ok=True)
     python = box_python()
-    read = [root, toolkit, _pkg_parent(), INCLUDE_DIR, cache_dir(), *python_roots(Path(sys.executable)),
-            *(python_roots(python) if python else [])]
+    read = [
+        root,
+        toolkit,
+        _pkg_parent(),
+        INCLUDE_DIR,
+        cache_dir(),
+        *python_roots(Path(sys.executable)),
+        *(python_roots(python) if python else []),
+    ]
     shims = work / "shims"
     if python is not None:
         write_shims(shims, python, work / SCRIPT_LOG)
-    env = {"PATH": f"{shims}:{toolkit}/bin:/usr/local/bin:/usr/bin:/bin", "LANG": "C", "LC_ALL": "C",
-           "HOME": str(work), "TMPDIR": "/tmp", "AKGEN_CACHE_DIR": str(cache_dir().parent), "OP_DIR": str(op_dir),
-           "ASCEND_HOME_PATH": str(toolkit), "ASCEND_INSTALL_PATH": str(toolkit),
-           "CMAKE_PREFIX_PATH": str(toolkit)}
+    env = {
+        "PATH": f"{shims}:{toolkit}/bin:/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C",
+        "LC_ALL": "C",
+        "HOME": str(work),
+        "TMPDIR": "/tmp",
+        "AKGEN_CACHE_DIR": str(cache_dir().parent),
+        "OP_DIR": str(op_dir),
+        "ASCEND_HOME_PATH": str(toolkit),
+        "ASCEND_INSTALL_PATH": str(toolkit),
+        "CMAKE_PREFIX_PATH": str(toolkit),
+    }
     text = command.replace("{op_dir}", str(op_dir)).replace("{op}", op_dir.name)
     try:
         return run_confined(["/bin/sh", "-c", text], _policy(work, read, work, env, timeout_s, runs=True))
@@ -426,23 +555,41 @@ def _run_root(work: Path, repo: Path) -> Path:
     return run
 
 
-def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, targets: Sequence[str],
-               read: Sequence[Path], env: dict[str, str], python: Path | None, timeout_s: float) -> None:
+def _run_cases(
+    res: OpTestResult,
+    layout: OpLayout,
+    work: Path,
+    build: Path,
+    targets: Sequence[str],
+    read: Sequence[Path],
+    env: dict[str, str],
+    python: Path | None,
+    timeout_s: float,
+) -> None:
     run = _run_root(work, layout.repo_root)
     shims = work / "shims"
     log = run / SCRIPT_LOG
     if python is not None:
         write_shims(shims, python, log, reuse=True)
-    files = [p for p in layout.op_dir.rglob("*") if p.suffix in (*HEADER_SUFFIXES, ".cpp", ".cc") and p.is_file()]
-    check = EventCheck(files, str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt"))
+    files = [
+        p for p in layout.op_dir.rglob("*") if p.suffix in (*HEADER_SUFFIXES, ".cpp", ".cc") and p.is_file()
+    ]
+    check = EventCheck(
+        files, str(layout.kernel if layout.kernel.is_file() else layout.ut_dir / "CMakeLists.txt")
+    )
     reasons: list[str] = []
     completed = 0
     dumps: list[Path] = []
     for target in targets:
         binary = build / "tests" / "ut" / "op_kernel" / target
         report, events = run / f"{target}.gtest.json", run / f"{target}.events.jsonl"
-        benv = {**env, "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin", "AKGEN_SIM_EVENTS": str(events),
-                "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}", "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts")}
+        benv = {
+            **env,
+            "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin",
+            "AKGEN_SIM_EVENTS": str(events),
+            "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}",
+            "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts"),
+        }
         if layout.golden is not None:  # the launches' buffers, for a golden check when no compare script runs
             dump = run / f"{target}.dump"
             shutil.rmtree(dump, ignore_errors=True)
@@ -474,9 +621,13 @@ def _run_cases(res: OpTestResult, layout: OpLayout, work: Path, build: Path, tar
         res.stage = "done"
     _golden_verdict(res, layout, log, python)
     if res.golden == "not-compared" and python is not None and res.ran:
+
         def box(argv: list[str]) -> Any:
-            return run_confined([str(python), *argv], _policy(work, read, run, {**env, "PATH": "/usr/bin:/bin"},
-                                                              timeout_s, runs=True))
+            return run_confined(
+                [str(python), *argv],
+                _policy(work, read, run, {**env, "PATH": "/usr/bin:/bin"}, timeout_s, runs=True),
+            )
+
         spec = golden_spec(layout.op, layout.op_dir, layout.ut_dir / "CMakeLists.txt")
         assert layout.golden is not None
         res.golden, res.golden_detail = golden_verdict(layout.op, layout.golden, spec, dumps, box)
@@ -531,8 +682,11 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
     if compares:
         bad = [args for rc, args in compares if rc != 0]
         res.golden = "mismatch" if bad else "match"
-        res.golden_detail = (f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})" if bad
-                             else f"{len(compares)} compare runs passed")
+        res.golden_detail = (
+            f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"
+            if bad
+            else f"{len(compares)} compare runs passed"
+        )
     elif layout.golden is not None:
         res.golden = "not-compared"  # op_golden's check of the launches against golden.py may compare it
         res.golden_detail = "the UT runs no compare script"
@@ -548,18 +702,41 @@ def findings_of(result: OpTestResult) -> list[Finding]:
     ut = Path(result.op_dir) / "tests" / "ut" / "op_kernel"
     for c in result.cases:
         if not c.passed:
-            out.append(Finding("SIM-UT-CASE", f"kernel unit test {c.name} failed: {c.message}", Span.point(
-                str(_case_file(ut, c.name)), 1), severity=Severity.ERROR, source="akgen-run", error_class="runtime"))
+            out.append(
+                Finding(
+                    "SIM-UT-CASE",
+                    f"kernel unit test {c.name} failed: {c.message}",
+                    Span.point(str(_case_file(ut, c.name)), 1),
+                    severity=Severity.ERROR,
+                    source="akgen-run",
+                    error_class="runtime",
+                )
+            )
     kernel = Path(result.op_dir) / "op_kernel" / f"{result.op}.cpp"
     if result.golden == "mismatch":
-        out.append(Finding("OP-UT-GOLDEN", f"the kernel's output differs from the golden data: "
-                           f"{result.golden_detail}; the UT's cases pass because they ignore the compare script's "
-                           "exit status", Span.point(str(kernel), entry_line(kernel)), severity=Severity.ERROR,
-                           source="akgen-run", error_class="numeric"))
+        out.append(
+            Finding(
+                "OP-UT-GOLDEN",
+                f"the kernel's output differs from the golden data: "
+                f"{result.golden_detail}; the UT's cases pass because they ignore the compare script's "
+                "exit status",
+                Span.point(str(kernel), entry_line(kernel)),
+                severity=Severity.ERROR,
+                source="akgen-run",
+                error_class="numeric",
+            )
+        )
     if result.built and not result.ran:
-        out.append(Finding("OP-UT-RUN", f"the kernel UT did not run to completion: {result.reason}",
-                           Span.point(str(kernel), entry_line(kernel)), severity=Severity.ERROR,
-                           source="akgen-run", error_class="runtime"))
+        out.append(
+            Finding(
+                "OP-UT-RUN",
+                f"the kernel UT did not run to completion: {result.reason}",
+                Span.point(str(kernel), entry_line(kernel)),
+                severity=Severity.ERROR,
+                source="akgen-run",
+                error_class="runtime",
+            )
+        )
     return out
 
 

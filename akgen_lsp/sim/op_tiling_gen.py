@@ -27,8 +27,15 @@ _REG = re.compile(r"\bREGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
 _CONST = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+(\w+)\s*(?:=\s*|\{)([^;{}]+?)\}?\s*;")
 _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+([^\n]+)$", re.M)
 _GLOBAL_STRUCT = re.compile(r"^(?:struct|class)\s+(\w+)\s*[:{]", re.M)
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-        ast.Div: operator.floordiv, ast.LShift: operator.lshift, ast.RShift: operator.rshift}
+_OPS = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Div: operator.floordiv,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
 
 
 def _value(expr: str, consts: dict[str, str], depth: int = 0) -> int | None:
@@ -111,11 +118,20 @@ def tiling_data_text(op: str, op_dir: Path, ut_dir: Path, for_kernel: bool = Fal
     (without the structs the UT defines itself), or, `for_kernel`, for the kernel source compiled on its own."""
     host = op_dir / "op_host"
     kernel_dir = op_dir / "op_kernel"
-    theirs = defined_names([*(p for p in kernel_dir.rglob("*") if p.is_file() and p.suffix in HEADER_SUFFIXES),
-                            *([] if for_kernel else ut_files(op, ut_dir))] if kernel_dir.is_dir() else
-                           ([] if for_kernel else ut_files(op, ut_dir)))
-    lines = [f"// akgen op-test: the kernel-side tiling structs of {op}, from op_host's BEGIN_TILING_DATA_DEF",
-             "#pragma once", "#include <cstdint>", '#include "kernel_tiling/kernel_tiling.h"']
+    theirs = defined_names(
+        [
+            *(p for p in kernel_dir.rglob("*") if p.is_file() and p.suffix in HEADER_SUFFIXES),
+            *([] if for_kernel else ut_files(op, ut_dir)),
+        ]
+        if kernel_dir.is_dir()
+        else ([] if for_kernel else ut_files(op, ut_dir))
+    )
+    lines = [
+        f"// akgen op-test: the kernel-side tiling structs of {op}, from op_host's BEGIN_TILING_DATA_DEF",
+        "#pragma once",
+        "#include <cstdint>",
+        '#include "kernel_tiling/kernel_tiling.h"',
+    ]
     regs: list[tuple[str, str]] = []
     written: list[str] = []
     for h in sorted(host.rglob("*")) if host.is_dir() else []:
@@ -142,5 +158,8 @@ def tiling_data_text(op: str, op_dir: Path, ut_dir: Path, for_kernel: bool = Fal
     if registered and registered in written:
         # what GET_TILING_DATA reads: the alias (the sim's glue declares it too) and the declaration the sim's
         # tiling header asks for its type
-        lines += [f"using akgen_tiling_struct_t = {registered};", "akgen_tiling_struct_t akgen_tiling_default(long);"]
+        lines += [
+            f"using akgen_tiling_struct_t = {registered};",
+            "akgen_tiling_struct_t akgen_tiling_default(long);",
+        ]
     return "\n".join(lines) + "\n"

@@ -32,8 +32,21 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
         return header
     tmp = atomic_dir(final)
     (tmp / "akgen_pch.h").write_text(f'#include "{INCLUDE_DIR / "akgen_sim" / "pch.h"}"\n', encoding="utf-8")
-    res = run_compiler([cxx, *BASE_FLAGS, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(tmp / "akgen_pch.h"),
-                        "-o", str(tmp / "akgen_pch.h.gch")], timeout, tmp)
+    res = run_compiler(
+        [
+            cxx,
+            *BASE_FLAGS,
+            "-I",
+            str(INCLUDE_DIR),
+            "-x",
+            "c++-header",
+            str(tmp / "akgen_pch.h"),
+            "-o",
+            str(tmp / "akgen_pch.h.gch"),
+        ],
+        timeout,
+        tmp,
+    )
     if res.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise ToolchainError(f"building the precompiled header failed:\n{res.stderr[-2000:]}")
@@ -44,7 +57,9 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
 def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float = 300.0) -> Path:
     """The object of one of our own launcher sources (`source`: the kernel launcher, the program runtime), compiled
     once per compiler and header version into `<cache>/sim/<folder>/<key>/<stem>.o`, its hash checked on reuse."""
-    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|{folder}".encode()).hexdigest()[:24]
+    key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|{folder}".encode()).hexdigest()[
+        :24
+    ]
     final = cache_dir() / folder / key
     name = source.stem + ".o"
     if reusable(final, name, meta_name="meta.json") is not None:
@@ -52,10 +67,12 @@ def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float
     shutil.rmtree(final, ignore_errors=True)  # an entry without its seal is not reused (nor kept in the way)
     tmp = atomic_dir(final)
     includes = ["-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent)]
-    for cmd in ([cxx, *BASE_FLAGS, *includes, "-c", str(source), "-o", str(tmp / "main.o")],
-                # the element loops: -O2 after BASE_FLAGS' -Og (launcher/vec_loops.cpp says why the results stay)
-                [cxx, *BASE_FLAGS, "-O2", *includes, "-c", str(VEC_LOOPS_SRC), "-o", str(tmp / "vec_loops.o")],
-                [cxx, "-r", "-nostdlib", str(tmp / "main.o"), str(tmp / "vec_loops.o"), "-o", str(tmp / name)]):
+    for cmd in (
+        [cxx, *BASE_FLAGS, *includes, "-c", str(source), "-o", str(tmp / "main.o")],
+        # the element loops: -O2 after BASE_FLAGS' -Og (launcher/vec_loops.cpp says why the results stay)
+        [cxx, *BASE_FLAGS, "-O2", *includes, "-c", str(VEC_LOOPS_SRC), "-o", str(tmp / "vec_loops.o")],
+        [cxx, "-r", "-nostdlib", str(tmp / "main.o"), str(tmp / "vec_loops.o"), "-o", str(tmp / name)],
+    ):
         res = run_compiler(cmd, timeout, tmp)
         if res.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -34,8 +34,11 @@ class UnitsError(ValueError):
 
 
 def _included_sources(unit: Path, text: str) -> set[Path]:
-    return {(unit.parent / m.group(1)).resolve() for m in _QUOTED_INCLUDE.finditer(text)
-            if m.group(1).endswith(UNIT_SUFFIXES)}
+    return {
+        (unit.parent / m.group(1)).resolve()
+        for m in _QUOTED_INCLUDE.finditer(text)
+        if m.group(1).endswith(UNIT_SUFFIXES)
+    }
 
 
 def collect_units(paths: Sequence[str | Path]) -> list[Path]:
@@ -47,17 +50,23 @@ def collect_units(paths: Sequence[str | Path]) -> list[Path]:
         if path.is_dir():
             found = sorted(f.resolve() for f in path.iterdir() if f.is_file() and f.suffix in UNIT_SUFFIXES)
             if not found:
-                raise UnitsError(f"{p}: the folder has no program sources ({', '.join(UNIT_SUFFIXES)}); pass the "
-                                 "folder of the sample's main.cpp and kernel sources, or the files themselves")
+                raise UnitsError(
+                    f"{p}: the folder has no program sources ({', '.join(UNIT_SUFFIXES)}); pass the "
+                    "folder of the sample's main.cpp and kernel sources, or the files themselves"
+                )
             units += found
         elif path.is_file():
             if path.suffix not in UNIT_SUFFIXES:
-                raise UnitsError(f"{p}: not a program source (expected one of {', '.join(UNIT_SUFFIXES)}); headers "
-                                 "are found through the includes, pass their folder with -I if it is elsewhere")
+                raise UnitsError(
+                    f"{p}: not a program source (expected one of {', '.join(UNIT_SUFFIXES)}); headers "
+                    "are found through the includes, pass their folder with -I if it is elsewhere"
+                )
             units.append(path.resolve())
         else:
-            raise UnitsError(f"{p}: no such file or folder; give the program's sources (a single-source .asc, or a "
-                             "sample's main.cpp and kernel .cpp), or the folder that holds them")
+            raise UnitsError(
+                f"{p}: no such file or folder; give the program's sources (a single-source .asc, or a "
+                "sample's main.cpp and kernel .cpp), or the folder that holds them"
+            )
     units = list(dict.fromkeys(units))
     included: set[Path] = set()
     for u in units:
@@ -95,21 +104,30 @@ def kernel_kinds(text: str) -> dict[str, int]:
     for m in _KERNEL.finditer(code):
         close = _closing_paren(code, m.end() - 1)
         # the body may follow preprocessor lines (`#endif` closing the #if / #else of two signatures)
-        after = re.sub(r"\A(?:\s*#[^\n]*(?:\n|\Z))*", "", code[close + 1:]) if close >= 0 else ""
+        after = re.sub(r"\A(?:\s*#[^\n]*(?:\n|\Z))*", "", code[close + 1 :]) if close >= 0 else ""
         if close < 0 or not after.lstrip().startswith("{"):
             continue  # a declaration (the host main's `extern "C" ... kernel(...);`)
         begin = max(code.rfind(c, 0, m.start()) for c in ";{}")  # qualifiers may come before __global__ too
-        quals = code[begin + 1:m.start()] + m.group(1)
-        kind = (KIND_AIC if "__cube__" in quals else KIND_AIV if "__vector__" in quals
-                else KIND_MIX if "__mix__" in quals else default)
+        quals = code[begin + 1 : m.start()] + m.group(1)
+        kind = (
+            KIND_AIC
+            if "__cube__" in quals
+            else KIND_AIV
+            if "__vector__" in quals
+            else KIND_MIX
+            if "__mix__" in quals
+            else default
+        )
         kinds[m.group(2)] = kind
     return kinds
 
 
 def kind_registrations(kinds: Mapping[str, int]) -> list[str]:
     """Preamble lines that register each kernel's kind with the program runtime (akgen_sim/program.h)."""
-    return [f'static const bool akgen_kernel_kind_{i} = ::akgen_sim::register_kernel_kind("{name}", {kind});'
-            for i, (name, kind) in enumerate(sorted(kinds.items()))]
+    return [
+        f'static const bool akgen_kernel_kind_{i} = ::akgen_sim::register_kernel_kind("{name}", {kind});'
+        for i, (name, kind) in enumerate(sorted(kinds.items()))
+    ]
 
 
 # ----------------------------------------------------------------------------------------------- dependencies
@@ -156,13 +174,13 @@ def kernel_signatures(text: str) -> list[tuple[str, list[tuple[str, str]]]]:
     out: list[tuple[str, list[tuple[str, str]]]] = []
     for m in _KERNEL.finditer(code):
         close = _closing_paren(code, m.end() - 1)
-        if close < 0 or not code[close + 1:].lstrip().startswith("{"):
+        if close < 0 or not code[close + 1 :].lstrip().startswith("{"):
             continue
         begin = max(code.rfind(c, 0, m.start()) for c in ";{}")
-        if re.search(r"\btemplate\b", code[begin + 1:m.start()]):
+        if re.search(r"\btemplate\b", code[begin + 1 : m.start()]):
             continue  # a template kernel: CANN generates no launch header for it either
         params: list[tuple[str, str]] = []
-        for p in _split_params(code[m.end():close]):
+        for p in _split_params(code[m.end() : close]):
             p = re.sub(r"=.*$", "", p).strip()
             pm = re.match(r"^(.*?)([A-Za-z_]\w*)\s*$", p, re.S)
             if pm is None:
@@ -182,12 +200,14 @@ def launch_header(name: str, params: Sequence[tuple[str, str]]) -> str:
     args...) calls aclrtlaunch_<name>, which launches the kernel (on the simulator: a program launch)."""
     guard = f"HEADER_ACLRTLAUNCH_{name.upper()}_H"
     args = "".join(f", {_host_type(t)} {n}" for t, n in params)
-    return (f"// generated by akgen sim: the launch header of kernel {name} (CANN's ascendc_library makes it)\n"
-            f"#ifndef {guard}\n#define {guard}\n#include <cstdint>\n#include <source_location>\n#include \"acl/acl.h\"\n"
-            "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n"
-            "// the simulator's findings and launch report name the caller's line (`loc`, defaulted)\n"
-            f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream{args},\n'
-            "    const std::source_location& loc = std::source_location::current());\n#endif\n")
+    return (
+        f"// generated by akgen sim: the launch header of kernel {name} (CANN's ascendc_library makes it)\n"
+        f'#ifndef {guard}\n#define {guard}\n#include <cstdint>\n#include <source_location>\n#include "acl/acl.h"\n'
+        "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n"
+        "// the simulator's findings and launch report name the caller's line (`loc`, defaulted)\n"
+        f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, aclrtStream stream{args},\n'
+        "    const std::source_location& loc = std::source_location::current());\n#endif\n"
+    )
 
 
 def launch_definitions(text: str) -> list[str]:
@@ -196,9 +216,12 @@ def launch_definitions(text: str) -> list[str]:
     for name, params in kernel_signatures(text):
         decl = "".join(f", {_host_type(t)} {n}" for t, n in params)
         call = ", ".join(f"({t}){n}" if _host_type(t) == "void*" else n for t, n in params)
-        lines += [f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, void* stream{decl}, '
-                  "const std::source_location& loc) {",
-                  f'    ::akgen_sim::program_launch_kernel("{name}", blockDim, nullptr, stream, [&]() {{ '
-                  f"{name}({call}); }}, loc);",
-                  "    return 0;", "}"]
+        lines += [
+            f'extern "C" uint32_t aclrtlaunch_{name}(uint32_t blockDim, void* stream{decl}, '
+            "const std::source_location& loc) {",
+            f'    ::akgen_sim::program_launch_kernel("{name}", blockDim, nullptr, stream, [&]() {{ '
+            f"{name}({call}); }}, loc);",
+            "    return 0;",
+            "}",
+        ]
     return lines

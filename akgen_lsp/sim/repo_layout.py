@@ -40,12 +40,22 @@ def _entries(root: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     for dirpath, dirnames, _files in os.walk(root):
         rel = Path(dirpath).relative_to(root)
-        if rel.parts and rel.parts[0] in ("tests", "build", "build_out", "output", ".git", "docs", "examples"):
+        if rel.parts and rel.parts[0] in (
+            "tests",
+            "build",
+            "build_out",
+            "output",
+            ".git",
+            "docs",
+            "examples",
+        ):
             dirnames[:] = []
             continue
         if "op_kernel" in dirnames and len(rel.parts) >= 2:
             found.setdefault(Path(dirpath).name, Path(dirpath) / "op_kernel")
-        dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host", "op_api", "op_graph", "tests")]
+        dirnames[:] = [
+            d for d in dirnames if d not in ("op_kernel", "op_host", "op_api", "op_graph", "tests")
+        ]
     inc = root / "common" / "inc" / "op_kernel"
     if inc.is_dir():
         found["inc"] = inc
@@ -69,7 +79,7 @@ def kernel_layout(source: Path, cache: Path) -> Path | None:
             if name not in ("common", "_"):
                 os.symlink(target, tmp / name)
         common = tmp / "common"  # ops-nn: conv/common/op_kernel/* and matmul/common/cmct
-        for src in (root / "conv" / "common" / "op_kernel", ):
+        for src in (root / "conv" / "common" / "op_kernel",):
             if src.is_dir():
                 common.mkdir(exist_ok=True)
                 for e in src.iterdir():

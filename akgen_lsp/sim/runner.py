@@ -63,7 +63,9 @@ class Run:
     wall_s: float = 0.0
     warnings: list[str] = field(default_factory=list)
     start_s: float = 0.0  # the box's setup, before the launcher's first instruction
-    to_main_s: float | None = None  # from the call to the launcher's main (reported by the box: benchmarks only)
+    to_main_s: float | None = (
+        None  # from the call to the launcher's main (reported by the box: benchmarks only)
+    )
 
 
 def _escape_value(v: Any) -> str:
@@ -103,12 +105,27 @@ def ref_targets(args: Sequence[Arg]) -> dict[str, str]:
         for i in args[:j]:
             if i.name in taken:
                 continue
-            plain = (o.kind == "gm_out" and o.init is not None and i.kind == "gm_in" and i.nbytes == o.nbytes
-                     and _same_file(i.value, o.init))
-            listed = (o.kind == "gm_list" and i.kind == "gm_list" and len(i.items) == len(o.items) and bool(o.items)
-                      and all(e.kind == "gm_out" and e.init is not None and f.kind == "gm_in"
-                              and f.nbytes == e.nbytes and _same_file(f.value, e.init)
-                              for e, f in zip(o.items, i.items, strict=True)))
+            plain = (
+                o.kind == "gm_out"
+                and o.init is not None
+                and i.kind == "gm_in"
+                and i.nbytes == o.nbytes
+                and _same_file(i.value, o.init)
+            )
+            listed = (
+                o.kind == "gm_list"
+                and i.kind == "gm_list"
+                and len(i.items) == len(o.items)
+                and bool(o.items)
+                and all(
+                    e.kind == "gm_out"
+                    and e.init is not None
+                    and f.kind == "gm_in"
+                    and f.nbytes == e.nbytes
+                    and _same_file(f.value, e.init)
+                    for e, f in zip(o.items, i.items, strict=True)
+                )
+            )
             if not (plain or listed):
                 continue
             out[o.name] = i.name
@@ -141,16 +158,26 @@ def npy_data_offset(path: Path, dtype: np.dtype[Any], nbytes: int) -> int | None
     return offset
 
 
-def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
-                host: HostOverrides | None = None) -> tuple[Path, dict[str, Path], list[Path]]:
+def _write_spec(
+    manifest: Manifest, run_dir: Path, params: list[str], host: HostOverrides | None = None
+) -> tuple[Path, dict[str, Path], list[Path]]:
     """The launcher's spec file, the outputs' raw files by name, and the input files the launcher reads in place (the
     kernel's box shows them read-only)."""
-    block_dim = host.block_dim if host and host.block_dim > 0 and not manifest.block_dim_given else manifest.block_dim
+    block_dim = (
+        host.block_dim if host and host.block_dim > 0 and not manifest.block_dim_given else manifest.block_dim
+    )
     key = host.tiling_key if host else manifest.tiling_key
-    lines = [f"events {run_dir / 'events.jsonl'}", f"block_dim {block_dim}",
-             f"tiling_key {key}", f"cpu_s {manifest.cpu_s}",
-             f"as_bytes {manifest.memory_mb * 1024 * 1024}", f"fsize_bytes {1 << 30}", f"checks {manifest.checks}",
-             f"sanitize {int(manifest.sanitize)}", *params]
+    lines = [
+        f"events {run_dir / 'events.jsonl'}",
+        f"block_dim {block_dim}",
+        f"tiling_key {key}",
+        f"cpu_s {manifest.cpu_s}",
+        f"as_bytes {manifest.memory_mb * 1024 * 1024}",
+        f"fsize_bytes {1 << 30}",
+        f"checks {manifest.checks}",
+        f"sanitize {int(manifest.sanitize)}",
+        *params,
+    ]
     raw_out: dict[str, Path] = {}
     in_place: list[Path] = []
     ref_of = ref_targets(manifest.args)  # output -> the input whose buffer it is
@@ -162,7 +189,9 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
             # the input buffer of a ref output: read in place, and read back as that output
             src = run_dir / f"{a.name}.in.bin"
             arr = np.load(str(a.value), allow_pickle=False)
-            np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
+            np.ascontiguousarray(arr).astype(
+                np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False
+            ).tofile(src)
             raw_out[read_back[a.name]] = src
             lines.append(f"arg gm {a.name} inout {a.nbytes} {src}")
         elif a.kind == "gm_list" and a.name in read_back:
@@ -170,17 +199,26 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
 
             out_list = next(o for o in manifest.args if o.name == read_back[a.name])
             lines += spec_lines(a, run_dir, raw_out, read_back_as=[e.name for e in out_list.items])
-        elif a.kind == "gm_in" and a.absent:  # an optional input the call leaves out: a null GM_ADDR, as from aclnn
+        elif (
+            a.kind == "gm_in" and a.absent
+        ):  # an optional input the call leaves out: a null GM_ADDR, as from aclnn
             lines.append(f"arg gm {a.name} null 0 -")
-        elif a.kind == "gm_in" and a.dtype in DTYPES and (offset := npy_data_offset(
-                Path(a.value), np.dtype(DTYPES[a.dtype][0]), a.nbytes)) is not None:
+        elif (
+            a.kind == "gm_in"
+            and a.dtype in DTYPES
+            and (offset := npy_data_offset(Path(a.value), np.dtype(DTYPES[a.dtype][0]), a.nbytes)) is not None
+        ):
             in_place.append(Path(a.value).resolve())
             lines.append(f"arg gm {a.name} in:{offset} {a.nbytes} {in_place[-1]}")
         elif a.kind in ("gm_in", "gm_inout"):
             src = run_dir / f"{a.name}.in.bin"
             arr = np.load(str(a.value), allow_pickle=False)
-            np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
-            if a.absent:  # an optional input the call leaves out: the kernel gets a null GM_ADDR, as from aclnn
+            np.ascontiguousarray(arr).astype(
+                np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False
+            ).tofile(src)
+            if (
+                a.absent
+            ):  # an optional input the call leaves out: the kernel gets a null GM_ADDR, as from aclnn
                 lines.append(f"arg gm {a.name} null 0 -")
             elif a.kind == "gm_in":
                 lines.append(f"arg gm {a.name} in {a.nbytes} {src}")
@@ -191,9 +229,13 @@ def _write_spec(manifest: Manifest, run_dir: Path, params: list[str],
         elif a.kind == "gm_out":
             out = run_dir / f"{a.name}.out.bin"
             raw_out[a.name] = out
-            if a.init is not None:  # a ref output: it starts with its input's values (read and written in place)
+            if (
+                a.init is not None
+            ):  # a ref output: it starts with its input's values (read and written in place)
                 arr = np.load(str(a.init), allow_pickle=False)
-                np.ascontiguousarray(arr).astype(np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False).tofile(out)
+                np.ascontiguousarray(arr).astype(
+                    np.dtype(DTYPES[a.dtype or str(arr.dtype)][0]), copy=False
+                ).tofile(out)
                 lines.append(f"arg gm {a.name} inout {a.nbytes} {out}")
             else:
                 lines.append(f"arg gm {a.name} out {a.nbytes} {out}")
@@ -223,8 +265,13 @@ def kernel_policy(build: Build, manifest: Manifest, run_dir: Path, inputs: Seque
     """The kernel's box: its binary and the input files the launcher reads in place read-only, the run folder (spec,
     raw inputs, outputs, events) its only writable one, the manifest's limits (the launcher sets the same CPU and
     memory limits on itself, and more)."""
-    limits = Limits(wall_s=manifest.timeout_s, cpu_s=manifest.cpu_s + 1, as_bytes=(manifest.memory_mb + 512) * MiB,
-                    fsize_bytes=FSIZE_BYTES, disk_bytes=DISK_BYTES)
+    limits = Limits(
+        wall_s=manifest.timeout_s,
+        cpu_s=manifest.cpu_s + 1,
+        as_bytes=(manifest.memory_mb + 512) * MiB,
+        fsize_bytes=FSIZE_BYTES,
+        disk_bytes=DISK_BYTES,
+    )
     assert build.binary is not None
     return Policy("kernel", limits, read_only=[build.binary.parent, *inputs], writable=[run_dir], cwd=run_dir)
 
@@ -259,14 +306,30 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         from akgen_lsp.sim.host import run_host_tiling
 
         ins, outs = manifest.host_io()
-        ht = run_host_tiling(spec_t.host, ins, outs, dict(spec_t.attrs), profile, spec_t.op,
-                             values=manifest.host_values(), absent=manifest.absent_inputs(),
-                             include_dirs=manifest.include_dirs)
+        ht = run_host_tiling(
+            spec_t.host,
+            ins,
+            outs,
+            dict(spec_t.attrs),
+            profile,
+            spec_t.op,
+            values=manifest.host_values(),
+            absent=manifest.absent_inputs(),
+            include_dirs=manifest.include_dirs,
+        )
         if not ht.ok:
             _cleanup(run_dir, set())
             status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"
-            return Run(status=status, findings=ht.findings, outputs={}, estimate={}, trace=None,
-                       sandbox={}, stdout=ht.stdout, warnings=warnings)
+            return Run(
+                status=status,
+                findings=ht.findings,
+                outputs={},
+                estimate={},
+                trace=None,
+                sandbox={},
+                stdout=ht.stdout,
+                warnings=warnings,
+            )
         tpath = run_dir / "tiling.bin"
         tpath.write_bytes(ht.tiling)
         host = HostOverrides(ht.block_dim, ht.tiling_key, sum(ht.workspace), tpath)
@@ -277,17 +340,35 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         res = run_confined([str(build.binary), str(spec)], kernel_policy(build, manifest, run_dir, in_place))
     except SandboxUnavailable as exc:
         _cleanup(run_dir, set())
-        return Run(status="runtime_error", findings=[Finding("SIM-SANDBOX-UNAVAILABLE", str(exc),
-                   Span.point(fallback, 1), source="akgen-run", error_class="harness")], outputs={}, estimate={},
-                   trace=None, sandbox={"mode": "on", "available": False}, warnings=warnings)
+        return Run(
+            status="runtime_error",
+            findings=[
+                Finding(
+                    "SIM-SANDBOX-UNAVAILABLE",
+                    str(exc),
+                    Span.point(fallback, 1),
+                    source="akgen-run",
+                    error_class="harness",
+                )
+            ],
+            outputs={},
+            estimate={},
+            trace=None,
+            sandbox={"mode": "on", "available": False},
+            warnings=warnings,
+        )
     wall = time.perf_counter() - t0
     events, bad_lines = read_events(run_dir / "events.jsonl")
     # the kernel's own files: its sources, the headers beside them and in its include folders, its tiling header and
     # every other file of the user's that the compiler read (a header of a sibling folder, "../inc/platform.h")
-    check = EventCheck(kernel_files(manifest.sources, manifest.include_dirs,
-                                    [*([manifest.tiling.header] if manifest.tiling and manifest.tiling.header else []),
-                                     *build.deps]),
-                       fallback)
+    check = EventCheck(
+        kernel_files(
+            manifest.sources,
+            manifest.include_dirs,
+            [*([manifest.tiling.header] if manifest.tiling and manifest.tiling.header else []), *build.deps],
+        ),
+        fallback,
+    )
     if bad_lines:
         check.reject(f"{bad_lines} line(s) that are not simulator records")
     findings: list[Finding] = []
@@ -314,16 +395,30 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         elif kind in ("crash", "timeout", "forbidden"):
             terminal = check.terminal(ev)
         elif kind == "guard":
-            findings.append(Finding(
-                code="SIM-GM-GUARD", severity=Severity.ERROR, source="akgen-run", error_class="memory",
-                span=Span.point(fallback, 1), data={"cwe": 787},
-                message=(f"bytes just outside GM buffer '{str(ev.get('name'))[:200]}' were overwritten: a write past "
-                         "the buffer that bypassed the API checks (a raw pointer?)")))
+            findings.append(
+                Finding(
+                    code="SIM-GM-GUARD",
+                    severity=Severity.ERROR,
+                    source="akgen-run",
+                    error_class="memory",
+                    span=Span.point(fallback, 1),
+                    data={"cwe": 787},
+                    message=(
+                        f"bytes just outside GM buffer '{str(ev.get('name'))[:200]}' were overwritten: a write past "
+                        "the buffer that bypassed the API checks (a raw pointer?)"
+                    ),
+                )
+            )
         elif kind == "setup_error":
             setup_failed = True
-            findings.append(Finding(code="SIM-SETUP", message=f"the launcher could not start: "
-                                    f"{str(ev.get('message'))[:2000]}", span=Span.point(fallback, 1),
-                                    source="akgen-run"))
+            findings.append(
+                Finding(
+                    code="SIM-SETUP",
+                    message=f"the launcher could not start: {str(ev.get('message'))[:2000]}",
+                    span=Span.point(fallback, 1),
+                    source="akgen-run",
+                )
+            )
         elif kind == "sandbox" and isinstance(ev.get("main_ns"), int):
             to_main = (ev["main_ns"] - called_ns) / 1e9  # a figure for benchmarks (the box could fake it)
         elif kind == "done":
@@ -342,8 +437,11 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         status = "runtime_error"
     if status == "ok" and any(b.get("status") != "ok" for b in blocks):
         status = "runtime_error"
-    est = cost.estimate(blocks, profile) if blocks else {"label": "estimate", "us": None, "arch": manifest.arch,
-                                                          "bound": None, "pipes": {}}
+    est = (
+        cost.estimate(blocks, profile)
+        if blocks
+        else {"label": "estimate", "us": None, "arch": manifest.arch, "bound": None, "pipes": {}}
+    )
     dest = out_dir
     outputs: dict[str, str] = {}
     trace_path: str | None = None
@@ -370,10 +468,18 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     missing = [name for name in raw_out if name not in outputs]
     if status == "ok" and missing:  # what the launcher writes last: a run that ends before it is not ok
         status = "crash"
-        findings.append(Finding("SIM-OUTPUT-MISSING", f"the kernel process ended without the simulator writing "
-                                f"output {', '.join(missing)} (an exit from the kernel's code, or a forged end of the "
-                                "run)", Span.point(fallback, 1), severity=Severity.ERROR, source="akgen-run",
-                                error_class="runtime"))
+        findings.append(
+            Finding(
+                "SIM-OUTPUT-MISSING",
+                f"the kernel process ended without the simulator writing "
+                f"output {', '.join(missing)} (an exit from the kernel's code, or a forged end of the "
+                "run)",
+                Span.point(fallback, 1),
+                severity=Severity.ERROR,
+                source="akgen-run",
+                error_class="runtime",
+            )
+        )
     if trace and blocks:
         tdir = dest if dest is not None else run_dir
         tpath = tdir / "trace.json"
@@ -381,9 +487,21 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
         later(functools.partial(_write_trace, tpath, traces, blocks, profile, fallback), makes=tpath)
         trace_path = str(tpath)
     _cleanup(run_dir, keep={Path(trace_path)} if trace_path and dest is None else set())
-    return Run(status=status, findings=findings, outputs=outputs, estimate=est, trace=trace_path, sandbox=res.sandbox,
-               blocks=blocks, stdout=res.output, kernel_us=kernel_us, wall_s=wall, warnings=warnings,
-               start_s=res.start_s, to_main_s=to_main)
+    return Run(
+        status=status,
+        findings=findings,
+        outputs=outputs,
+        estimate=est,
+        trace=trace_path,
+        sandbox=res.sandbox,
+        blocks=blocks,
+        stdout=res.output,
+        kernel_us=kernel_us,
+        wall_s=wall,
+        warnings=warnings,
+        start_s=res.start_s,
+        to_main_s=to_main,
+    )
 
 
 def output_target(a: Arg, dest: Path | None) -> Path | None:
@@ -399,8 +517,13 @@ def output_target(a: Arg, dest: Path | None) -> Path | None:
     return dest / name
 
 
-def _write_trace(path: Path, traces: dict[int, list[list[Any]]], blocks: list[dict[str, Any]],
-                 profile: ArchProfile | None, source: str) -> None:
+def _write_trace(
+    path: Path,
+    traces: dict[int, list[list[Any]]],
+    blocks: list[dict[str, Any]],
+    profile: ArchProfile | None,
+    source: str,
+) -> None:
     write_fresh(path, cost.chrome_trace(traces, blocks, profile, source))
 
 

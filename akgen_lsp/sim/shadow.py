@@ -16,8 +16,24 @@ from akgen_lsp.sim.cxx_text import code_only, launch_sites
 # build compiles a shadow copy with these lists blanked (same length, so columns stay) behind a `#line 1 "<original>"`
 # (so lines, diagnostics, __FILE__ and std::source_location all name the user's file).
 _ATTR_LIST = re.compile(r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\]")
-_SPECIFIERS = frozenset({"inline", "__inline__", "__forceinline__", "static", "constexpr", "consteval", "extern",
-                         "virtual", "friend", "explicit", "__global__", "__aicore__", "__host__", "__device__"})
+_SPECIFIERS = frozenset(
+    {
+        "inline",
+        "__inline__",
+        "__forceinline__",
+        "static",
+        "constexpr",
+        "consteval",
+        "extern",
+        "virtual",
+        "friend",
+        "explicit",
+        "__global__",
+        "__aicore__",
+        "__host__",
+        "__device__",
+    }
+)
 _PREV_IDENT = re.compile(r"([A-Za-z_]\w*)\s*$")
 
 
@@ -52,9 +68,13 @@ def bisheng_shadow_text(text: str) -> str | None:
 
 
 _EXPLICIT_SPEC = re.compile(r"\btemplate\s*<\s*>")
-_SPEC_NAME = re.compile(r"(operator\s*\(\s*\)|[A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*\(")
-_CLASS_SPEC = re.compile(r"\s*(?:struct|class|union)\s+([A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*"
-                         r"(?::[^;{]*)?$")
+_SPEC_NAME = re.compile(
+    r"(operator\s*\(\s*\)|[A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*\("
+)
+_CLASS_SPEC = re.compile(
+    r"\s*(?:struct|class|union)\s+([A-Za-z_]\w*)\s*<([^<>;{}()]*(?:<[^<>;{}()]*>[^<>;{}()]*)*)>\s*"
+    r"(?::[^;{]*)?$"
+)
 _TEMPLATE_HEAD = re.compile(r"\btemplate\s*<((?:[^<>;{}]|<[^<>;{}]*>)*)>")
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b(?![^;{}]*\()")
 _ENUM_HEAD = re.compile(r"\benum\b")
@@ -88,8 +108,10 @@ def _class_bodies(code: str) -> list[tuple[int, int]]:
 
 _DEFAULTED_CTOR = re.compile(r"\b([A-Za-z_]\w*)\s*\(\s*\)\s*=\s*default\s*;")
 _CLASS_NAME = re.compile(r"\b(?:class|struct|union)\s+(?:alignas\s*\([^)]*\)\s*)?([A-Za-z_]\w*)")
-_ATTR_MACRO = re.compile(r"(?:(?:\b(?:[A-Z_][A-Z0-9_]*|inline|__forceinline__|__aicore__|constexpr|explicit)|"
-                         r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\])\s*)+$")
+_ATTR_MACRO = re.compile(
+    r"(?:(?:\b(?:[A-Z_][A-Z0-9_]*|inline|__forceinline__|__aicore__|constexpr|explicit)|"
+    r"\[\s*(?:aicore|host)(?:\s*,\s*(?:aicore|host))*\s*\])\s*)+$"
+)
 
 
 def rewrite_defaulted_ctors(code: str) -> list[tuple[int, int, str]]:
@@ -99,7 +121,7 @@ def rewrite_defaulted_ctors(code: str) -> list[tuple[int, int, str]]:
     attribute macros in front of it (`CATLASS_DEVICE`) go too."""
     edits: list[tuple[int, int, str]] = []
     for start, end in _class_bodies(code):
-        body = code[start + 1:end]
+        body = code[start + 1 : end]
         if "default" not in body:
             continue
         head_from = max(code.rfind(";", 0, start), code.rfind("}", 0, start), code.rfind("{", 0, start)) + 1
@@ -110,7 +132,11 @@ def rewrite_defaulted_ctors(code: str) -> list[tuple[int, int, str]]:
         for m in _DEFAULTED_CTOR.finditer(body):
             if m.group(1) != name:
                 continue
-            others = [o for o in re.finditer(r"(?<![~\w])" + re.escape(name) + r"\s*\(", body) if o.start() != m.start()]
+            others = [
+                o
+                for o in re.finditer(r"(?<![~\w])" + re.escape(name) + r"\s*\(", body)
+                if o.start() != m.start()
+            ]
             if others:
                 continue
             a, b = start + 1 + m.start(), start + 1 + m.end()
@@ -144,7 +170,7 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
         cm = _CLASS_SPEC.match(code, m.end(), decl_end)
         if cm is not None:
             nm = cm
-        elif nm is None or code[m.end():nm.start()].rstrip().endswith("::"):
+        elif nm is None or code[m.end() : nm.start()].rstrip().endswith("::"):
             continue
         name = re.sub(r"\s+", "", nm.group(1))
         args = _args(nm.group(2))
@@ -152,7 +178,7 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
         for t in _TEMPLATE_HEAD.finditer(code, body_start, m.start()):
             if not t.group(1).strip():
                 continue
-            after = code[t.end():t.end() + 400]
+            after = code[t.end() : t.end() + 400]
             stop = min((j for j in (after.find("{"), after.find(";")) if j >= 0), default=len(after))
             decl = re.sub(r"\s+", " ", after[:stop]).strip()
             if cm is not None:
@@ -182,11 +208,18 @@ def rewrite_member_specializations(text: str, code: str) -> list[tuple[int, int,
             a, b = nm.start(2), nm.end(2)
             if cm is not None:
                 # a partial specialization, more constrained than the primary (allowed in class scope)
-                edits.append((m.start(), m.end(), f"template <{', '.join(plain)}> requires ({' && '.join(conds)})"))
+                edits.append(
+                    (m.start(), m.end(), f"template <{', '.join(plain)}> requires ({' && '.join(conds)})")
+                )
                 edits.append((a, b, ", ".join(names)))
             else:
-                edits.append((m.start(), m.end(),
-                              f"template <{primary.group(1).strip()}> requires ({' && '.join(conds)})"))
+                edits.append(
+                    (
+                        m.start(),
+                        m.end(),
+                        f"template <{primary.group(1).strip()}> requires ({' && '.join(conds)})",
+                    )
+                )
                 # drop the explicit arguments: blanks keep the columns of the rest of the line
                 a, b = nm.end(1), nm.end() - 1
                 edits.append((a, b, "".join(ch if ch == "\n" else " " for ch in code[a:b])))
@@ -205,13 +238,14 @@ def blank_host_launches(text: str) -> str | None:
     out = text
     changed = False
     for m, close, _ in launch_sites(code_only(text)):
-        out = out[:m] + re.sub(r"[^\n]", " ", out[m:close + 3]) + out[close + 3:]
+        out = out[:m] + re.sub(r"[^\n]", " ", out[m : close + 3]) + out[close + 3 :]
         changed = True
     return out if changed else None
 
 
-def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path,
-                   host_launches: bool = False) -> tuple[list[Path], list[Path]]:
+def shadow_sources(
+    sources: Sequence[Path], dirs: Sequence[Path], into: Path, host_launches: bool = False
+) -> tuple[list[Path], list[Path]]:
     """Write shadow copies of the files that use bisheng attribute lists under `into`. Returns the sources to compile
     (shadows where needed) and shadow include folders, each to be searched before the folder it mirrors (a
     `#include "x.h"` from a shadow source finds a shadow x.h first, the user's own x.h next)."""
@@ -247,7 +281,6 @@ def shadow_sources(sources: Sequence[Path], dirs: Sequence[Path], into: Path,
     return compiled, shadow_dirs
 
 
-
 def with_shadow_dirs(flags: list[str], mirrored: Sequence[Path], shadow_root: Path) -> list[str]:
     """`flags` with `-I <shadow>` inserted right before each `-I <folder>` it mirrors."""
     out: list[str] = []
@@ -258,11 +291,9 @@ def with_shadow_dirs(flags: list[str], mirrored: Sequence[Path], shadow_root: Pa
                 if str(d) == flags[i + 1] and (shadow_root / str(k)).is_dir():
                     out += ["-I", str(shadow_root / str(k))]
                     break
-            out += flags[i:i + 2]
+            out += flags[i : i + 2]
             i += 2
         else:
             out.append(flags[i])
             i += 1
     return out
-
-

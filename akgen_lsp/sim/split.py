@@ -15,7 +15,9 @@ MIX_RATIO = 2  # vector cores per AI Core on A2/A3 (KERNEL_TYPE_MIX_AIC_1_2)
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
 _CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b")
 # an include guard of a source (`#ifndef X_H` / `#define X_H`): a split build undefines it between the passes
-INCLUDE_GUARD = re.compile(r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.MULTILINE)
+INCLUDE_GUARD = re.compile(
+    r"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1\b", re.MULTILINE
+)
 _PRAGMA_ONCE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b", re.MULTILINE)
 _REOPENED_NS = re.compile(r"\bnamespace\s+(?:AscendC|std|akgen_sim|optiling|matmul|ge|gert)\b")
 
@@ -40,7 +42,9 @@ def own_headers(source: Path, search: Sequence[Path] = ()) -> tuple[list[Path], 
                 hoisted.append(line)  # <...>: the system's
                 continue
             inc = m.group(1)
-            found = next((c.resolve() for c in [f.parent / inc, *(d / inc for d in search)] if c.is_file()), None)
+            found = next(
+                (c.resolve() for c in [f.parent / inc, *(d / inc for d in search)] if c.is_file()), None
+            )
             if found is None:
                 if not ((INCLUDE_DIR / inc).is_file() or is_system_header(inc)):
                     return None
@@ -69,7 +73,7 @@ def can_split(sources: Sequence[Path], search: Sequence[Path] = ()) -> bool:
     # (the same C name twice), cannot be included twice that way
     for t in texts:
         code = code_only(t)
-        if any(not code[:m.start()].rstrip().endswith("using") for m in _REOPENED_NS.finditer(code)):
+        if any(not code[: m.start()].rstrip().endswith("using") for m in _REOPENED_NS.finditer(code)):
             return False
     return sum(len(re.findall(r'\bextern\s*"C"', code_only_keep_strings(t))) for t in texts) <= 1
 
@@ -113,7 +117,9 @@ def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     other_type = mixed_type = False
     for text in texts:
         code = code_only(text)
-        cube = cube or (any(w in text for w in ("Mmad", "LoadData", "Fixpipe")) and bool(_CUBE_CALL.search(code)))
+        cube = cube or (
+            any(w in text for w in ("Mmad", "LoadData", "Fixpipe")) and bool(_CUBE_CALL.search(code))
+        )
         cross = cross or ("CrossCore" in text and bool(_CROSS_CORE.search(code)))
         decl_mm = decl_mm or ("Matmul" in text and bool(_MATMUL_DECL.search(code)))
         cube_only = cube_only or bool(_CUBE_ONLY.search(code))
@@ -132,5 +138,3 @@ def infer_core_type(texts: Iterable[str], split: bool = False) -> str:
     if split and ((cube and cross) or (mm_obj and not other_type) or by_type or by_init):
         return "mix"
     return "aic" if cube else "aiv"
-
-

@@ -40,8 +40,9 @@ def descriptor_words(shapes: list[tuple[int, ...]], pointers: list[int]) -> list
     return words
 
 
-def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path], read_back_as: Sequence[str] | None = None
-               ) -> list[str]:
+def spec_lines(
+    arg: Arg, run_dir: Path, raw_out: dict[str, Path], read_back_as: Sequence[str] | None = None
+) -> list[str]:
     """The launcher spec lines of a gm_list argument; writes its input elements as raw binaries into `run_dir` and
     records where each output element will be (``raw_out["y[0]"]``...). With `read_back_as` (the element names of
     a ref output list that aliases this input list: ``arg ref``), the input elements are read and written in place
@@ -54,7 +55,9 @@ def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path], read_back_as: 
         if e.kind in ("gm_in", "gm_inout"):
             src = run_dir / f"{arg.name}.{k}.in.bin"
             arr = np.load(str(e.value), allow_pickle=False)
-            np.ascontiguousarray(arr).astype(np.dtype(DTYPES[e.dtype or str(arr.dtype)][0]), copy=False).tofile(src)
+            np.ascontiguousarray(arr).astype(
+                np.dtype(DTYPES[e.dtype or str(arr.dtype)][0]), copy=False
+            ).tofile(src)
             mode = "in" if e.kind == "gm_in" else "inout"
             if e.kind == "gm_inout":
                 raw_out[e.name] = src
@@ -67,7 +70,9 @@ def spec_lines(arg: Arg, run_dir: Path, raw_out: dict[str, Path], read_back_as: 
             raw_out[e.name] = out
             if e.init is not None:  # an element of a ref list: it starts with its input element's values
                 arr = np.load(str(e.init), allow_pickle=False)
-                np.ascontiguousarray(arr).astype(np.dtype(DTYPES[e.dtype or str(arr.dtype)][0]), copy=False).tofile(out)
+                np.ascontiguousarray(arr).astype(
+                    np.dtype(DTYPES[e.dtype or str(arr.dtype)][0]), copy=False
+                ).tofile(out)
                 lines.append(f"elem inout {e.nbytes} {head} {out}")
             else:
                 lines.append(f"elem out {e.nbytes} {head} {out}")

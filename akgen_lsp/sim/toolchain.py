@@ -78,30 +78,50 @@ class SimToolchain:
     def run(self, build: Build, case: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
         return run_build(build, case, out_dir, trace=trace)
 
-    def run_manifest(self, manifest: Manifest | str | Path, out_dir: Path | None = None, *,
-                     confine: bool = True) -> SimResult:
+    def run_manifest(
+        self, manifest: Manifest | str | Path, out_dir: Path | None = None, *, confine: bool = True
+    ) -> SimResult:
         """Compile and run; never raises for a bad kernel or manifest: the result says what went wrong. A manifest
         file is confined to its folder (`confine`; only a caller that wrote the manifest itself turns that off)."""
         try:
             m = manifest if isinstance(manifest, Manifest) else load_manifest(manifest, confine=confine)
         except ManifestError as exc:
             where = str(manifest) if not isinstance(manifest, Manifest) else "manifest"
-            return SimResult("runtime_error", [Finding("SIM-MANIFEST", str(exc), Span.point(where, 1),
-                                                       source="akgen-run", error_class="manifest")])
+            return SimResult(
+                "runtime_error",
+                [
+                    Finding(
+                        "SIM-MANIFEST",
+                        str(exc),
+                        Span.point(where, 1),
+                        source="akgen-run",
+                        error_class="manifest",
+                    )
+                ],
+            )
         try:
             build = self.compile(m.sources, options_for(m))
         except ToolchainError as exc:
-            return SimResult("compile_error", [Finding("SIM-TOOLCHAIN", str(exc), Span.point(str(m.sources[0]), 1),
-                                                       source="akgen-build")])
+            return SimResult(
+                "compile_error",
+                [Finding("SIM-TOOLCHAIN", str(exc), Span.point(str(m.sources[0]), 1), source="akgen-build")],
+            )
         binfo = {"cached": build.cached, "seconds": round(build.seconds, 4), "key": build.key}
         if not build.ok:
             return SimResult("compile_error", build.findings, build=binfo)
         run = self.run(build, m, out_dir)
-        return SimResult(run.status, run.findings, run.outputs, run.estimate, run.trace, run.sandbox,
-                         {**binfo, "kernel_us": round(run.kernel_us, 1), "run_wall_s": round(run.wall_s, 4)},
-                         run.warnings, run.stdout)
+        return SimResult(
+            run.status,
+            run.findings,
+            run.outputs,
+            run.estimate,
+            run.trace,
+            run.sandbox,
+            {**binfo, "kernel_us": round(run.kernel_us, 1), "run_wall_s": round(run.wall_s, 4)},
+            run.warnings,
+            run.stdout,
+        )
 
 
 def run_manifest(path: str | Path, out_dir: str | Path | None = None, *, confine: bool = True) -> SimResult:
     return SimToolchain().run_manifest(path, Path(out_dir) if out_dir else None, confine=confine)
-

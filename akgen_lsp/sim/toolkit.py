@@ -39,7 +39,8 @@ SOC_ARCH: dict[str, str] = {
     **{f"Ascend910B{i}": f"Ascend910B{i}" for i in range(1, 5)},
     "Ascend910B2C": "Ascend910B2",
     **{f"Ascend910_93{s}": "Ascend910_93" for s in ("91", "92", "81", "82", "72", "62")},
-    "Ascend310P1": "Ascend310P", "Ascend310P3": "Ascend310P",
+    "Ascend310P1": "Ascend310P",
+    "Ascend310P3": "Ascend310P",
 }
 DEFAULT_SOC = "Ascend910B2"
 
@@ -81,27 +82,39 @@ def _write_tree(dest: Path, root: Path) -> None:
     (dest / "bin").mkdir(parents=True)
     pkg_parent = Path(__file__).resolve().parents[2]
     py = sys.executable
-    _script(dest / "bin" / "akgen-cxx",
-            "#!/bin/sh\n# akgen sim toolkit: the compiler of CMake builds against this toolkit (toolkit_cxx.py)\n"
-            f'AKGEN_TOOLKIT="{root}" PYTHONPATH="{pkg_parent}${{PYTHONPATH:+:$PYTHONPATH}}" '
-            f'exec "{py}" -m akgen_lsp.sim.toolkit_cxx "$@"\n')
-    _script(dest / "bin" / "akgen-asc",
-            f'#!/bin/sh\n# akgen sim toolkit: the ASC language compiler (.asc sources)\nexec "{root}/bin/akgen-cxx" '
-            'asc "$@"\n')
+    _script(
+        dest / "bin" / "akgen-cxx",
+        "#!/bin/sh\n# akgen sim toolkit: the compiler of CMake builds against this toolkit (toolkit_cxx.py)\n"
+        f'AKGEN_TOOLKIT="{root}" PYTHONPATH="{pkg_parent}${{PYTHONPATH:+:$PYTHONPATH}}" '
+        f'exec "{py}" -m akgen_lsp.sim.toolkit_cxx "$@"\n',
+    )
+    _script(
+        dest / "bin" / "akgen-asc",
+        f'#!/bin/sh\n# akgen sim toolkit: the ASC language compiler (.asc sources)\nexec "{root}/bin/akgen-cxx" '
+        'asc "$@"\n',
+    )
     # ccec, the CCE compiler of CANN 6/7 kernel-launch projects (`project(x LANGUAGES CCE CXX)` with their own
     # cmake/Modules): where those modules look for it, and on PATH
-    ccec = (f'#!/bin/sh\n# akgen sim toolkit: the CCE compiler (CCE language sources, for the CPU simulator)\n'
-            f'exec "{root}/bin/akgen-cxx" cce "$@"\n')
+    ccec = (
+        f"#!/bin/sh\n# akgen sim toolkit: the CCE compiler (CCE language sources, for the CPU simulator)\n"
+        f'exec "{root}/bin/akgen-cxx" cce "$@"\n'
+    )
     _script(dest / "bin" / "ccec", ccec)
-    for rel in ("compiler/ccec_compiler/bin", "x86_64-linux/ccec_compiler/bin", "aarch64-linux/ccec_compiler/bin"):
+    for rel in (
+        "compiler/ccec_compiler/bin",
+        "x86_64-linux/ccec_compiler/bin",
+        "aarch64-linux/ccec_compiler/bin",
+    ):
         (dest / rel).mkdir(parents=True, exist_ok=True)
         _script(dest / rel / "ccec", ccec)
-    env = (f"# akgen sim toolkit: what CANN's set_env.sh sets, for the CPU simulator\n"
-           f'export ASCEND_HOME_PATH="{root}"\nexport ASCEND_TOOLKIT_HOME="{root}"\n'
-           f'export ASCEND_CANN_PACKAGE_PATH="{root}"\nexport ASCEND_OPP_PATH="{root}/opp"\n'
-           f'export CMAKE_PREFIX_PATH="{root}${{CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}}"\n'
-           f'export LD_LIBRARY_PATH="{root}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"\n'
-           f'export PATH="{root}/bin:$PATH"\n')
+    env = (
+        f"# akgen sim toolkit: what CANN's set_env.sh sets, for the CPU simulator\n"
+        f'export ASCEND_HOME_PATH="{root}"\nexport ASCEND_TOOLKIT_HOME="{root}"\n'
+        f'export ASCEND_CANN_PACKAGE_PATH="{root}"\nexport ASCEND_OPP_PATH="{root}/opp"\n'
+        f'export CMAKE_PREFIX_PATH="{root}${{CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}}"\n'
+        f'export LD_LIBRARY_PATH="{root}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"\n'
+        f'export PATH="{root}/bin:$PATH"\n'
+    )
     for name in ("setenv.bash", "set_env.sh"):
         _script(dest / "bin" / name, env)
     _script(dest / "set_env.sh", env)
@@ -115,25 +128,31 @@ def _write_tree(dest: Path, root: Path) -> None:
     socs = "\n".join(f"  {soc} {SOC_ARCH[soc]} {_npu_arch(soc)}" for soc in SOC_ARCH)
     common = (FILES / "akgen_common.cmake").read_text(encoding="utf-8").replace("@AKGEN_SOCS@", socs)
     (dest / "akgen" / "akgen_common.cmake").write_text(common, encoding="utf-8")
-    for rel, name in (("tools/tikicpulib/lib/cmake", "tikicpulib-config.cmake"),
-                      ("lib/cmake/tikicpulib", "tikicpulib-config.cmake"),
-                      ("tools/tikcpp/ascendc_kernel_cmake", "ascendc.cmake"),
-                      ("compiler/tikcpp/ascendc_kernel_cmake", "ascendc.cmake"),
-                      ("ascendc_devkit/tikcpp/samples/cmake", "ascendc.cmake"),
-                      ("lib/cmake/ASC", "ASCConfig.cmake")):
+    for rel, name in (
+        ("tools/tikicpulib/lib/cmake", "tikicpulib-config.cmake"),
+        ("lib/cmake/tikicpulib", "tikicpulib-config.cmake"),
+        ("tools/tikcpp/ascendc_kernel_cmake", "ascendc.cmake"),
+        ("compiler/tikcpp/ascendc_kernel_cmake", "ascendc.cmake"),
+        ("ascendc_devkit/tikcpp/samples/cmake", "ascendc.cmake"),
+        ("lib/cmake/ASC", "ASCConfig.cmake"),
+    ):
         d = dest / rel
         d.mkdir(parents=True, exist_ok=True)
         (d / name).write_text(f'# akgen sim toolkit\ninclude("{root}/akgen/{name}")\n', encoding="utf-8")
         shutil.copy(FILES / name, dest / "akgen" / name)
-    for name in ("op_ut.cmake", "akgen_ut_main.cpp"):  # the kernel unit tests of operator repositories (op_test.py)
+    for name in (
+        "op_ut.cmake",
+        "akgen_ut_main.cpp",
+    ):  # the kernel unit tests of operator repositories (op_test.py)
         shutil.copy(FILES / name, dest / "akgen" / name)
     modules = dest / "akgen" / "asc_modules"
     modules.mkdir()
     for p in (FILES / "asc_modules").iterdir():
         shutil.copy(p, modules / p.name)
     (dest / "version.info").write_text(f"Version=akgen-sim-{TOOLKIT_FORMAT}\n", encoding="utf-8")
-    (dest / "ascend_toolkit_install.info").write_text(f"package_name=akgen-sim\nversion={TOOLKIT_FORMAT}\n",
-                                                     encoding="utf-8")
+    (dest / "ascend_toolkit_install.info").write_text(
+        f"package_name=akgen-sim\nversion={TOOLKIT_FORMAT}\n", encoding="utf-8"
+    )
 
 
 def _npu_arch(soc: str) -> str:
@@ -159,17 +178,26 @@ def ensure_toolkit() -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         if (final / "version.info").is_file():
             return final  # another process made it first
-        raise ToolkitError(f"cannot make the simulator toolkit in {final.parent}: {exc}; set AKGEN_CACHE_DIR to a "
-                           "writable folder") from None
+        raise ToolkitError(
+            f"cannot make the simulator toolkit in {final.parent}: {exc}; set AKGEN_CACHE_DIR to a "
+            "writable folder"
+        ) from None
     return final
 
 
 def environment(root: Path) -> dict[str, str]:
     """The environment variables the toolkit's setenv.bash exports (for running a sample's scripts)."""
-    env = {"ASCEND_HOME_PATH": str(root), "ASCEND_TOOLKIT_HOME": str(root), "ASCEND_CANN_PACKAGE_PATH": str(root),
-           "ASCEND_OPP_PATH": str(root / "opp")}
-    for key, value in (("CMAKE_PREFIX_PATH", str(root)), ("LD_LIBRARY_PATH", str(root / "lib64")),
-                       ("PATH", str(root / "bin"))):
+    env = {
+        "ASCEND_HOME_PATH": str(root),
+        "ASCEND_TOOLKIT_HOME": str(root),
+        "ASCEND_CANN_PACKAGE_PATH": str(root),
+        "ASCEND_OPP_PATH": str(root / "opp"),
+    }
+    for key, value in (
+        ("CMAKE_PREFIX_PATH", str(root)),
+        ("LD_LIBRARY_PATH", str(root / "lib64")),
+        ("PATH", str(root / "bin")),
+    ):
         old = os.environ.get(key)
         env[key] = value + (os.pathsep + old if old else "")
     return env

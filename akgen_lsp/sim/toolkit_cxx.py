@@ -31,13 +31,44 @@ from akgen_lsp.sim.shadow import shadow_sources
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc", ".cce", ".C", ".c++")
 # CANN libraries a sample links by name; the simulator's runtime provides what they would
-CANN_LIBS = frozenset({
-    "ascendcl", "acl_rtc", "tiling_api", "register", "platform", "unified_dlog", "graph", "graph_base", "ge_common",
-    "exe_graph", "c_sec", "runtime", "nnopbase", "opapi", "error_manager", "ascendalog", "ascendc_runtime",
-    "tikcpp_debug", "_pvmodel", "pem_davinci", "ascend_dump", "profapi", "msprof", "host_intf_pub", "alog",
-    "tikicpulib_stubreg", "tikicpulib_cceprint", "tikicpulib_npuchk", "mmpa", "acl_op_compiler", "ascend_hal",
-    "drvdsmi_host", "opp_registry", "metadef",
-})
+CANN_LIBS = frozenset(
+    {
+        "ascendcl",
+        "acl_rtc",
+        "tiling_api",
+        "register",
+        "platform",
+        "unified_dlog",
+        "graph",
+        "graph_base",
+        "ge_common",
+        "exe_graph",
+        "c_sec",
+        "runtime",
+        "nnopbase",
+        "opapi",
+        "error_manager",
+        "ascendalog",
+        "ascendc_runtime",
+        "tikcpp_debug",
+        "_pvmodel",
+        "pem_davinci",
+        "ascend_dump",
+        "profapi",
+        "msprof",
+        "host_intf_pub",
+        "alog",
+        "tikicpulib_stubreg",
+        "tikicpulib_cceprint",
+        "tikicpulib_npuchk",
+        "mmpa",
+        "acl_op_compiler",
+        "ascend_hal",
+        "drvdsmi_host",
+        "opp_registry",
+        "metadef",
+    }
+)
 _STD = re.compile(r"^-std=(?:c|gnu)\+\+(?:98|03|0x|11|1y|14|1z|17)$")
 _NPU_ARCH = re.compile(r"^--npu-arch=dav-(\d+)$")
 _ARCH_SOC = {"2201": "Ascend910B2", "2002": "Ascend310P3"}
@@ -51,8 +82,11 @@ def _source_of(args: Sequence[str]) -> int:
         if a == "-c" and i + 1 < len(args) and args[i + 1].endswith(SOURCE_SUFFIXES):
             return i + 1
     for i, a in enumerate(args):
-        if not a.startswith("-") and a.endswith(SOURCE_SUFFIXES) and (i == 0 or args[i - 1] not in ("-o", "-MF",
-                                                                                                    "-MT", "-MQ")):
+        if (
+            not a.startswith("-")
+            and a.endswith(SOURCE_SUFFIXES)
+            and (i == 0 or args[i - 1] not in ("-o", "-MF", "-MT", "-MQ"))
+        ):
             return i
     return -1
 
@@ -66,8 +100,9 @@ def _output_of(args: Sequence[str]) -> str | None:
     return None
 
 
-def compile_args(args: Sequence[str], asc: bool, toolkit: str | None = None,
-                 pch: str | None = None) -> tuple[list[str], Path | None]:
+def compile_args(
+    args: Sequence[str], asc: bool, toolkit: str | None = None, pch: str | None = None
+) -> tuple[list[str], Path | None]:
     """The compile command for our generated unit instead of the user's source (arguments after the compiler), and the
     unit written; the arguments unchanged (and None) for what is not a C++ compile. `toolkit`: the toolkit's folder
     (default: $AKGEN_TOOLKIT, which the wrapper's script sets); `pch`: a precompiled header of the API for this
@@ -81,7 +116,9 @@ def compile_args(args: Sequence[str], asc: bool, toolkit: str | None = None,
     if src.suffix == ".c":
         return list(args), None
     text = src.read_text(encoding="utf-8", errors="surrogateescape")
-    macros = flag_defines(args)  # the command's -D macros decide the #if branches the kernel kinds are read from
+    macros = flag_defines(
+        args
+    )  # the command's -D macros decide the #if branches the kernel kinds are read from
     macros.setdefault("__NPU_ARCH__", next((m.group(1) for a in args if (m := _NPU_ARCH.match(a))), "2201"))
     unit_text, _ = shadow_program(src, text, has_main=defines_main(text), macros=macros)
     obj = Path(out)
@@ -207,8 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "launch-headers" and len(argv) >= 2:
         return launch_headers(Path(argv[1]), argv[2:])
     if not argv or argv[0] not in ("launch", "asc", "cce"):
-        print("usage: akgen-cxx launch <compiler> <args...> | akgen-cxx asc <args...> | akgen-cxx cce <args...> | "
-              "akgen-cxx launch-headers <dir> <sources...>", file=sys.stderr)
+        print(
+            "usage: akgen-cxx launch <compiler> <args...> | akgen-cxx asc <args...> | akgen-cxx cce <args...> | "
+            "akgen-cxx launch-headers <dir> <sources...>",
+            file=sys.stderr,
+        )
         return 2
     asc = argv[0] in ("asc", "cce")  # a language of its own: compiled as C++ by the C++ compiler
     if asc:
@@ -218,7 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("akgen-cxx launch: no compiler command", file=sys.stderr)
             return 2
         cxx, args = argv[1], argv[2:]
-        if Path(cxx).name in ("akgen-asc", "akgen-cxx", "ccec"):  # the ASC / CCE rule: its compiler does the work
+        if Path(cxx).name in (
+            "akgen-asc",
+            "akgen-cxx",
+            "ccec",
+        ):  # the ASC / CCE rule: its compiler does the work
             return subprocess.run([cxx, *args]).returncode
     if "-c" in args:
         new, _ = compile_args(args, asc)

@@ -83,7 +83,10 @@ def _close(got: np.ndarray, want: np.ndarray, dtype: str) -> tuple[bool, str]:
     if bad.size == 0:
         return True, ""
     i = int(bad[0])
-    return False, f"{bad.size} of {got.size} elements differ (first at {i}: got {got[i]!r}, golden {want[i]!r})"
+    return (
+        False,
+        f"{bad.size} of {got.size} elements differ (first at {i}: got {got[i]!r}, golden {want[i]!r})",
+    )
 
 
 def check(dump: Path, golden: Path, kernel: str, spec: dict[str, Any]) -> dict[str, Any]:
@@ -91,59 +94,94 @@ def check(dump: Path, golden: Path, kernel: str, spec: dict[str, Any]) -> dict[s
     dtypes: dict[str, str] = spec.get("dtypes", {})
     launches = _launches(dump, kernel)
     if not launches:
-        return {"verdict": "not-compared", "detail": f"the UT launched no {kernel} with GmAlloc buffers", "launches": 0}
+        return {
+            "verdict": "not-compared",
+            "detail": f"the UT launched no {kernel} with GmAlloc buffers",
+            "launches": 0,
+        }
     try:
         fn = _golden_fn(golden, kernel)
     except Exception as exc:  # a broken golden.py is a verdict, not a crash
         return {"verdict": "not-compared", "detail": f"golden.py does not load: {exc}", "launches": 0}
     sig = inspect.signature(fn)
-    positional = [p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = [
+        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     data = [p for p in params if p.lower() not in SKIP]
     inputs = spec.get("inputs")
     n_in = len(inputs) if inputs else sum(1 for p in positional if p.default is p.empty)
     if n_in == 0 or n_in >= len(data):
-        return {"verdict": "not-compared", "detail": f"cannot tell {kernel}'s inputs from its outputs", "launches": 0}
+        return {
+            "verdict": "not-compared",
+            "detail": f"cannot tell {kernel}'s inputs from its outputs",
+            "launches": 0,
+        }
     try:
         source = inspect.getsource(fn)
     except (OSError, TypeError):
         source = ""
-    shaped = re.findall(r"\b(axis|axes|dim|dims|shape|shapes|reshape|transpose|permute|broadcast_to)\b", source)
+    shaped = re.findall(
+        r"\b(axis|axes|dim|dims|shape|shapes|reshape|transpose|permute|broadcast_to)\b", source
+    )
     if shaped:
-        return {"verdict": "not-compared", "launches": 0,
-                "detail": f"golden.py works on shapes ({shaped[0]}), which the UT's launch does not show"}
+        return {
+            "verdict": "not-compared",
+            "launches": 0,
+            "detail": f"golden.py works on shapes ({shaped[0]}), which the UT's launch does not show",
+        }
     needed = [p.name for p in positional[n_in:] if p.default is p.empty]
     if needed:
-        return {"verdict": "not-compared", "launches": 0,
-                "detail": f"golden.py needs {', '.join(needed)}, which the UT's launch does not show"}
+        return {
+            "verdict": "not-compared",
+            "launches": 0,
+            "detail": f"golden.py needs {', '.join(needed)}, which the UT's launch does not show",
+        }
     missing = [p for p in data if p not in dtypes]
     if missing:
-        return {"verdict": "not-compared", "launches": 0,
-                "detail": f"no dtype for {', '.join(missing)} (no -DDTYPE_{missing[0].upper()}= in AddOpTestCase)"}
+        return {
+            "verdict": "not-compared",
+            "launches": 0,
+            "detail": f"no dtype for {', '.join(missing)} (no -DDTYPE_{missing[0].upper()}= in AddOpTestCase)",
+        }
     compared, problems = 0, []
     for launch, args in sorted(launches.items()):
         idx = {name: params.index(name) for name in data}
         if any(args.get(idx[name], -1) < 0 for name in data):
             continue  # a buffer was not dumped (not GmAlloc memory, or too large)
         try:
-            ins = [np.fromfile(dump / f"{launch}.{idx[n]}.0.bin", dtype=_dtype(dtypes[n])) for n in data[:n_in]]
+            ins = [
+                np.fromfile(dump / f"{launch}.{idx[n]}.0.bin", dtype=_dtype(dtypes[n])) for n in data[:n_in]
+            ]
             outs = data[n_in:]
             sizes = {a.size for a in ins} | {args[idx[n]] // _dtype(dtypes[n]).itemsize for n in outs}
             if len(sizes) != 1:  # not an elementwise launch: golden.py would need the tensors' shapes
-                return {"verdict": "not-compared", "launches": compared,
-                        "detail": f"{kernel}'s inputs and outputs differ in size ({sorted(sizes)[:4]}): the golden "
-                                  "needs their shapes, which the launch does not show"}
-            res = fn(*ins, input_dtypes=[dtypes[n] for n in data[:n_in]],
-                     output_dtypes=[dtypes[n] for n in outs], short_soc_version="Ascend910B")
+                return {
+                    "verdict": "not-compared",
+                    "launches": compared,
+                    "detail": f"{kernel}'s inputs and outputs differ in size ({sorted(sizes)[:4]}): the golden "
+                    "needs their shapes, which the launch does not show",
+                }
+            res = fn(
+                *ins,
+                input_dtypes=[dtypes[n] for n in data[:n_in]],
+                output_dtypes=[dtypes[n] for n in outs],
+                short_soc_version="Ascend910B",
+            )
         except Exception as exc:  # so is a golden function that fails
-            return {"verdict": "not-compared", "detail": f"golden.py raised {type(exc).__name__}: {exc}"[:300],
-                    "launches": compared}
+            return {
+                "verdict": "not-compared",
+                "detail": f"golden.py raised {type(exc).__name__}: {exc}"[:300],
+                "launches": compared,
+            }
         results = list(res) if isinstance(res, (tuple, list)) else [res]
         outputs_seen = 0
         for name, want in zip(outs, results, strict=False):
             dt = _dtype(dtypes[name])
             before = np.fromfile(dump / f"{launch}.{idx[name]}.0.bin", dtype=dt)
             after = np.fromfile(dump / f"{launch}.{idx[name]}.1.bin", dtype=dt)
-            diff = np.flatnonzero((before.view(np.uint8) != after.view(np.uint8)).reshape(-1, dt.itemsize).any(axis=1))
+            diff = np.flatnonzero(
+                (before.view(np.uint8) != after.view(np.uint8)).reshape(-1, dt.itemsize).any(axis=1)
+            )
             if diff.size == 0:
                 continue  # the launch wrote nothing here (or exactly what was there): nothing to compare
             outputs_seen += 1
@@ -154,11 +192,18 @@ def check(dump: Path, golden: Path, kernel: str, spec: dict[str, Any]) -> dict[s
                 problems.append(f"launch {launch}, output {name}: {why}")
         compared += outputs_seen > 0
     if compared == 0:
-        return {"verdict": "not-compared", "launches": 0,
-                "detail": "no launch had all its buffers dumped and an output the kernel changed"}
+        return {
+            "verdict": "not-compared",
+            "launches": 0,
+            "detail": "no launch had all its buffers dumped and an output the kernel changed",
+        }
     if problems:
         return {"verdict": "mismatch", "detail": "; ".join(problems[:3]), "launches": compared}
-    return {"verdict": "match", "detail": f"{compared} launch(es) of {kernel} match golden.py", "launches": compared}
+    return {
+        "verdict": "match",
+        "detail": f"{compared} launch(es) of {kernel} match golden.py",
+        "launches": compared,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -28,9 +28,27 @@ from typing import Any
 MAX_BYTES = 64 << 20
 # what a recorded run may not do (loading a library, as NumPy's import does with ctypes, is fine; calling into one
 # through ctypes is not)
-_UNSAFE = ("subprocess.", "os.system", "os.exec", "os.spawn", "os.posix_spawn", "os.fork", "os.remove",
-           "os.rename", "os.rmdir", "os.chmod", "os.chown", "os.truncate", "os.link", "os.symlink", "shutil.",
-           "socket.", "ctypes.call_function", "ctypes.cdata", "os.kill")
+_UNSAFE = (
+    "subprocess.",
+    "os.system",
+    "os.exec",
+    "os.spawn",
+    "os.posix_spawn",
+    "os.fork",
+    "os.remove",
+    "os.rename",
+    "os.rmdir",
+    "os.chmod",
+    "os.chown",
+    "os.truncate",
+    "os.link",
+    "os.symlink",
+    "shutil.",
+    "socket.",
+    "ctypes.call_function",
+    "ctypes.cdata",
+    "os.kill",
+)
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -54,8 +72,15 @@ def _listing(folder: str) -> list[list[Any]]:
 
 def _key(script: str, args: list[str]) -> str:
     h = hashlib.sha256()
-    for part in (sys.executable, sys.version, script, _digest(script) or "", json.dumps(args), os.getcwd(),
-                 json.dumps(_listing(os.getcwd()))):
+    for part in (
+        sys.executable,
+        sys.version,
+        script,
+        _digest(script) or "",
+        json.dumps(args),
+        os.getcwd(),
+        json.dumps(_listing(os.getcwd())),
+    ):
         h.update(part.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
     return h.hexdigest()[:32]
@@ -105,8 +130,10 @@ class _Tee(io.TextIOBase):
 
 
 def _record_run(script: str, args: list[str], entry: str) -> int:
-    own = tuple(os.path.realpath(p) + os.sep for p in {sys.prefix, sys.base_prefix, sys.exec_prefix,
-                                                         sys.base_exec_prefix})
+    own = tuple(
+        os.path.realpath(p) + os.sep
+        for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    )
     reads: dict[str, str | None] = {}
     written: list[str] = []
     state = {"ok": True, "busy": False}
@@ -119,7 +146,9 @@ def _record_run(script: str, args: list[str], entry: str) -> int:
             if not isinstance(path, str | bytes):
                 return  # a file descriptor
             path = os.path.abspath(os.fsdecode(path))
-            writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
+            writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool(
+                (flags or 0) & _WRITE_FLAGS
+            )
             if writes:
                 written.append(path)
             elif path not in written and path not in reads and not os.path.realpath(path).startswith(own):
@@ -156,7 +185,9 @@ def _record_run(script: str, args: list[str], entry: str) -> int:
     return rc
 
 
-def _store(entry: str, reads: dict[str, str | None], written: list[str], rc: int, stdout: str, stderr: str) -> bool:
+def _store(
+    entry: str, reads: dict[str, str | None], written: list[str], rc: int, stdout: str, stderr: str
+) -> bool:
     try:
         total = sum(os.path.getsize(p) for p in set(written))
         if total > MAX_BYTES:
@@ -169,8 +200,13 @@ def _store(entry: str, reads: dict[str, str | None], written: list[str], rc: int
             with open(path, "rb") as src, open(os.path.join(tmp, blob), "wb") as dst:
                 dst.write(src.read())
             writes[path] = blob
-        rec = {"reads": reads, "writes": writes, "rc": rc, "stdout": stdout.encode("utf-8", "replace").hex(),
-               "stderr": stderr.encode("utf-8", "replace").hex()}
+        rec = {
+            "reads": reads,
+            "writes": writes,
+            "rc": rc,
+            "stdout": stdout.encode("utf-8", "replace").hex(),
+            "stderr": stderr.encode("utf-8", "replace").hex(),
+        }
         with open(os.path.join(tmp, "record.json"), "w", encoding="utf-8") as fh:
             json.dump(rec, fh)
         if os.path.isdir(entry):
@@ -184,7 +220,13 @@ def _store(entry: str, reads: dict[str, str | None], written: list[str], rc: int
 def main() -> int:
     argv = sys.argv[1:]
     cache = os.environ.get("AKGEN_UT_SCRIPT_CACHE")
-    if not cache or not argv or argv[0].startswith("-") or not argv[0].endswith(".py") or not os.path.isfile(argv[0]):
+    if (
+        not cache
+        or not argv
+        or argv[0].startswith("-")
+        or not argv[0].endswith(".py")
+        or not os.path.isfile(argv[0])
+    ):
         os.execv(sys.executable, [sys.executable, *argv])  # not a script run this cache knows: python itself
     script = os.path.abspath(argv[0])
     entry = os.path.join(cache, _key(script, argv[1:]))

@@ -31,7 +31,10 @@ def box_python() -> Path | None:
             ok = importlib.util.find_spec("numpy") is not None
         else:
             try:
-                ok = subprocess.run([exe, "-c", "import numpy"], capture_output=True, timeout=60).returncode == 0
+                ok = (
+                    subprocess.run([exe, "-c", "import numpy"], capture_output=True, timeout=60).returncode
+                    == 0
+                )
             except (OSError, subprocess.SubprocessError):
                 ok = False
         if ok:
@@ -47,7 +50,9 @@ def python_roots(exe: Path) -> list[Path]:
         out = [sys.prefix, sys.base_prefix, sys.executable]
     else:
         try:
-            out = subprocess.run([str(exe), "-c", code], capture_output=True, text=True, timeout=60).stdout.split()
+            out = subprocess.run(
+                [str(exe), "-c", code], capture_output=True, text=True, timeout=60
+            ).stdout.split()
         except (OSError, subprocess.SubprocessError):
             out = []
     roots = [Path(p) for p in out[:2]] + [Path(os.path.realpath(exe)).parent.parent]
@@ -60,10 +65,12 @@ def write_shims(folder: Path, exe: Path, log: Path, reuse: bool = False) -> None
     ut_pyrun.py, which replays a script's recorded run when nothing it read changed ($AKGEN_UT_SCRIPT_CACHE)."""
     folder.mkdir(parents=True, exist_ok=True)
     runner = f' "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
-    text = ("#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
-            'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
-            f'"{exe}"{runner} "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\n'
-            f'rm -f "$err"\nprintf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n')
+    text = (
+        "#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
+        'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
+        f'"{exe}"{runner} "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\n'
+        f'rm -f "$err"\nprintf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n'
+    )
     for name in ("python3", "python"):
         if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text:
             (folder / name).write_text(text, encoding="utf-8")

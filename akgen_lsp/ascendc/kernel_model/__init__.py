@@ -46,7 +46,23 @@ from akgen_lsp.ascendc.kernel_model.values import (
 )
 
 __all__ = [
-    "POSITIONS", "POSITION_MEMORY", "QUEUE_OPS", "TENSOR_CLASSES", "UB_POSITIONS", "Binding", "Buffer", "Function",
-    "InitBuffer", "KernelClass", "KernelModel", "QueueOp", "build_model", "identifier_uses", "is_conditional",
-    "kernel_model", "receiver_base", "tensor_info", "type_size",
+    "POSITIONS",
+    "POSITION_MEMORY",
+    "QUEUE_OPS",
+    "TENSOR_CLASSES",
+    "UB_POSITIONS",
+    "Binding",
+    "Buffer",
+    "Function",
+    "InitBuffer",
+    "KernelClass",
+    "KernelModel",
+    "QueueOp",
+    "build_model",
+    "identifier_uses",
+    "is_conditional",
+    "kernel_model",
+    "receiver_base",
+    "tensor_info",
+    "type_size",
 ]

@@ -26,7 +26,9 @@ def is_conditional(node: Node, stop: Node) -> bool:
     of the body itself (a call nested in a branch, a loop, a block or an expression counts as conditional; asking
     tree-sitter for parents is slow, so it looks two levels up only)."""
     statement = node.parent
-    return not (statement is not None and statement.type == "expression_statement" and statement.parent == stop)
+    return not (
+        statement is not None and statement.type == "expression_statement" and statement.parent == stop
+    )
 
 
 def receiver_base(pf: ParsedFile, node: Node | None) -> str | None:
@@ -80,10 +82,17 @@ def _scan_calls(model: KernelModel, fn: Function) -> None:
         if c.short == "InitBuffer" and len(c.args) in (2, 3):
             target = receiver_base(pf, c.args[0])
             buf = model.buffer_for(fn, target) if target else None
-            model.init_buffers.append(InitBuffer(
-                call=c, function=fn, pipe=" ".join(pf.node_text(c.receiver).split()),
-                target=target or pf.node_text(c.args[0]), buffer=buf,
-                conditional=is_conditional(c.node, fn.body) or model.in_preprocessor_branch(c.node), model=model))
+            model.init_buffers.append(
+                InitBuffer(
+                    call=c,
+                    function=fn,
+                    pipe=" ".join(pf.node_text(c.receiver).split()),
+                    target=target or pf.node_text(c.args[0]),
+                    buffer=buf,
+                    conditional=is_conditional(c.node, fn.body) or model.in_preprocessor_branch(c.node),
+                    model=model,
+                )
+            )
         elif c.short in QUEUE_OPS:
             qname = receiver_base(pf, c.receiver)
             if qname is None:

@@ -51,7 +51,11 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
             continue
         cls = KernelClass(info)
         for d in info.fields:
-            b = _buffer(pf, d, short, aliases, info.template_params) if not (d.is_pointer or d.is_reference) else None
+            b = (
+                _buffer(pf, d, short, aliases, info.template_params)
+                if not (d.is_pointer or d.is_reference)
+                else None
+            )
             if b is not None:
                 cls.buffers[d.name] = b
                 buffers.append(b)
@@ -81,8 +85,20 @@ def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:
                 if b is not None and not d.is_reference and not d.is_pointer:
                     buffers.append(b)
     directives = _directives(orig)
-    model = KernelModel(pf, catalog, functions, classes, buffers, [], [], device_macros, _cpu_only_regions(directives),
-                        _preprocessor_branches(orig, directives), by_name, calls_by_function)
+    model = KernelModel(
+        pf,
+        catalog,
+        functions,
+        classes,
+        buffers,
+        [],
+        [],
+        device_macros,
+        _cpu_only_regions(directives),
+        _preprocessor_branches(orig, directives),
+        by_name,
+        calls_by_function,
+    )
     model._by_start = by_start
     for f in functions:
         if f.body is not None:
@@ -135,8 +151,13 @@ def _position(arg: str | None) -> str | None:
     return last if last in POSITIONS else None
 
 
-def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str, str],
-            template_params: tuple[str, ...] = ()) -> Buffer | None:
+def _buffer(
+    pf: ParsedFile,
+    d: syntax.Declaration,
+    owner: str,
+    aliases: dict[str, str],
+    template_params: tuple[str, ...] = (),
+) -> Buffer | None:
     name = d.type_name
     args = d.template_args
     if name in aliases:
@@ -146,11 +167,21 @@ def _buffer(pf: ParsedFile, d: syntax.Declaration, owner: str, aliases: dict[str
     kind = name.rsplit("::", 1)[-1]
     if kind == "TQue":
         pos = _position(args[0]) if args else None
-        return Buffer(d.name, kind, pos, pos, args[1] if len(args) > 1 else None, owner, d, pf, template_params)
+        return Buffer(
+            d.name, kind, pos, pos, args[1] if len(args) > 1 else None, owner, d, pf, template_params
+        )
     if kind == "TQueBind":
-        return Buffer(d.name, kind, _position(args[0]) if args else None,
-                      _position(args[1]) if len(args) > 1 else None, args[2] if len(args) > 2 else None, owner, d,
-                      pf, template_params)
+        return Buffer(
+            d.name,
+            kind,
+            _position(args[0]) if args else None,
+            _position(args[1]) if len(args) > 1 else None,
+            args[2] if len(args) > 2 else None,
+            owner,
+            d,
+            pf,
+            template_params,
+        )
     if kind == "TBuf":
         pos = _position(args[0]) if args else "VECCALC"
         return Buffer(d.name, kind, pos, pos, None, owner, d, pf, template_params)

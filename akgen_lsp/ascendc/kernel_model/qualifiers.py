@@ -17,9 +17,11 @@ _DEVICE_MARK_RE = re.compile(
     r"__simd_callee__|__simt_callee__|__mix__|CATLASS_DEVICE|CATLASS_HOST_DEVICE|CATLASS_GLOBAL)\b"
     r"|\[\s*aicore\s*\]|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\]"
 )
-_AICORE_RE = re.compile(r"\b(?:__aicore__|__vector__|__cube__|__mix__|__attribute_aicore__|CATLASS_DEVICE|"
-                        r"CATLASS_HOST_DEVICE|CATLASS_GLOBAL)\b|\[\s*aicore\s*\]"
-                        r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\]")
+_AICORE_RE = re.compile(
+    r"\b(?:__aicore__|__vector__|__cube__|__mix__|__attribute_aicore__|CATLASS_DEVICE|"
+    r"CATLASS_HOST_DEVICE|CATLASS_GLOBAL)\b|\[\s*aicore\s*\]"
+    r"|\[\s*\[\s*(?:aicore|vector|cube)\s*\]\s*\]"
+)
 _GLOBAL_RE = re.compile(r"\b(?:__global__|CATLASS_GLOBAL)\b")
 _EXTERN_C_RE = re.compile(r'\bextern\s*"C"')
 
@@ -34,12 +36,21 @@ def _original_bytes(pf: ParsedFile) -> bytes:
 
 def _device_macros(pf: ParsedFile) -> frozenset[str]:
     """Object-like macros whose body holds a device qualifier (``#define KERNEL_API __aicore__ inline``)."""
-    return frozenset(name for name, m in syntax.macros(pf).items()
-                     if m.params is None and m.node is not None and _DEVICE_MARK_RE.search(_macro_body(pf, name)))
+    return frozenset(
+        name
+        for name, m in syntax.macros(pf).items()
+        if m.params is None and m.node is not None and _DEVICE_MARK_RE.search(_macro_body(pf, name))
+    )
 
 
-_QUALIFIER_WORDS = frozenset(DEVICE_KEYWORDS) | {"CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL",
-                                                  "CATLASS_HOST", "inline", "static"}
+_QUALIFIER_WORDS = frozenset(DEVICE_KEYWORDS) | {
+    "CATLASS_DEVICE",
+    "CATLASS_HOST_DEVICE",
+    "CATLASS_GLOBAL",
+    "CATLASS_HOST",
+    "inline",
+    "static",
+}
 _ATTRIBUTE_WORD_RE = re.compile(rb"__\w+__")
 
 
@@ -116,8 +127,11 @@ def _qualifier_start(orig: bytes, pos: int, device_macros: frozenset[str]) -> in
         elif last.isalnum() or last == b"_":
             cand = _word_before(orig, i)
             word = orig[cand:i].decode("ascii", errors="replace")
-            if word not in _QUALIFIER_WORDS and word not in device_macros and not _ATTRIBUTE_WORD_RE.fullmatch(
-                    orig[cand:i]):
+            if (
+                word not in _QUALIFIER_WORDS
+                and word not in device_macros
+                and not _ATTRIBUTE_WORD_RE.fullmatch(orig[cand:i])
+            ):
                 break
         else:
             break
@@ -141,7 +155,9 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
     params = fdecl.child_by_field_id(syntax.F_PARAMETERS) if fdecl is not None else None
     tail_start = params.end_byte if params is not None else f.name_node.end_byte
     body = f.body
-    tail = orig[tail_start : body.start_byte if body is not None else node.end_byte].decode("utf-8", errors="replace")
+    tail = orig[tail_start : body.start_byte if body is not None else node.end_byte].decode(
+        "utf-8", errors="replace"
+    )
     words = set(_WORD_RE.findall(head))
     macro_words = words & device_macros
     macro_bodies = " ".join(_macro_body(pf, w) for w in macro_words)
@@ -157,10 +173,15 @@ def _function(pf: ParsedFile, orig: bytes, f: syntax.Function, device_macros: fr
     is_global = bool(_GLOBAL_RE.search(head)) or bool(_GLOBAL_RE.search(macro_bodies))
     is_aicore = bool(_AICORE_RE.search(marks))
     return Function(
-        fn=f, qualifiers=head, has_device_mark=bool(_DEVICE_MARK_RE.search(marks)) or bool(macro_words),
-        is_aicore=is_aicore, is_global=is_global, extern_c=extern_c,
+        fn=f,
+        qualifiers=head,
+        has_device_mark=bool(_DEVICE_MARK_RE.search(marks)) or bool(macro_words),
+        is_aicore=is_aicore,
+        is_global=is_global,
+        extern_c=extern_c,
         is_template=parent is not None and parent.type == "template_declaration",
-        is_constexpr="constexpr" in words or "consteval" in words, start_byte=start,
+        is_constexpr="constexpr" in words or "consteval" in words,
+        start_byte=start,
         class_name=f.class_name.rsplit("::", 1)[-1] if f.class_name else None,
     )
 

@@ -19,7 +19,9 @@ def _cpu_only_regions(directives: list[re.Match[bytes]]) -> list[tuple[int, int]
     """Byte ranges compiled only for CPU debugging: ``#ifdef ASCENDC_CPU_DEBUG`` (or ``#if defined(...)``) branches and
     the ``#else`` of an ``#ifndef ASCENDC_CPU_DEBUG``."""
     out: list[tuple[int, int]] = []
-    stack: list[tuple[bool | None, int]] = []  # (this branch is CPU-only: True/False/None unrelated, branch start)
+    stack: list[
+        tuple[bool | None, int]
+    ] = []  # (this branch is CPU-only: True/False/None unrelated, branch start)
     for m in directives:
         kind, cond = m.group(1), m.group(2)
         if kind in (b"if", b"ifdef", b"ifndef"):
@@ -49,8 +51,13 @@ def _preprocessor_branches(orig: bytes, directives: list[re.Match[bytes]]) -> li
     for m in directives:
         kind, cond = m.group(1), m.group(2).strip()
         if kind in (b"if", b"ifdef", b"ifndef"):
-            guard = kind == b"ifndef" and re.match(rb"\s*#\s*define\s+" + re.escape(cond) + rb"\b",
-                                                   orig[m.end() + 1 : m.end() + 200]) is not None
+            guard = (
+                kind == b"ifndef"
+                and re.match(
+                    rb"\s*#\s*define\s+" + re.escape(cond) + rb"\b", orig[m.end() + 1 : m.end() + 200]
+                )
+                is not None
+            )
             stack.append((m.end(), guard))
         elif kind in (b"elif", b"else") and stack:
             start, guard = stack.pop()

@@ -27,9 +27,19 @@ if TYPE_CHECKING:
 PIPES = ("MTE1", "MTE2", "MTE3", "FIX", "V", "M", "S")
 _EVENT_RE = re.compile(r"(?:\bAscendC::)?\bHardEvent::(\w+)$")
 _PIPE_RE = re.compile(r"\bPIPE_(\w+)$")
-STATEMENTS = ("expression_statement", "return_statement", "declaration", "if_statement", "for_statement",
-               "while_statement", "do_statement", "switch_statement", "compound_statement", "break_statement",
-               "continue_statement")
+STATEMENTS = (
+    "expression_statement",
+    "return_statement",
+    "declaration",
+    "if_statement",
+    "for_statement",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+    "compound_statement",
+    "break_statement",
+    "continue_statement",
+)
 PREPROC_BLOCKS = ("preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef")
 
 
@@ -99,16 +109,25 @@ def sync_model(ctx: LintContext) -> SyncModel:
                 continue
             if c.short == "PipeBarrier":
                 m = _PIPE_RE.search(c.template_args[0].replace(" ", "")) if c.template_args else None
-                model.ops.append(SyncOp("barrier", c, m.group(1) if m else None, "", _statement_of(c.node),
-                                        c.in_function))
+                model.ops.append(
+                    SyncOp("barrier", c, m.group(1) if m else None, "", _statement_of(c.node), c.in_function)
+                )
                 continue
             ev = _EVENT_RE.search(c.template_args[0].replace(" ", "")) if c.template_args else None
             if ev is None or not c.args:
                 model.unknown_events = True
             kind = "set" if c.short == "SetFlag" else "wait"
             eid = ctx.parsed.node_text(c.args[0]).replace(" ", "") if c.args else ""
-            model.ops.append(SyncOp(kind, c, ev.group(1) if ev else None, eid, _statement_of(c.node),
-                                    c.in_function or _function_of(c.node)))
+            model.ops.append(
+                SyncOp(
+                    kind,
+                    c,
+                    ev.group(1) if ev else None,
+                    eid,
+                    _statement_of(c.node),
+                    c.in_function or _function_of(c.node),
+                )
+            )
     ctx.memo["sync_model"] = model
     return model
 
@@ -120,8 +139,17 @@ def _is_global(ctx: LintContext, node: Node) -> bool | None:
     """Whether an argument is a GlobalTensor (True), a LocalTensor (False), or not known (None)."""
     pf = ctx.parsed
     base = node
-    while base.type in ("subscript_expression", "field_expression", "call_expression", "parenthesized_expression"):
-        inner = base.child_by_field_name("argument") or base.child_by_field_name("function") or base.named_child(0)
+    while base.type in (
+        "subscript_expression",
+        "field_expression",
+        "call_expression",
+        "parenthesized_expression",
+    ):
+        inner = (
+            base.child_by_field_name("argument")
+            or base.child_by_field_name("function")
+            or base.named_child(0)
+        )
         if inner is None:
             break
         base = inner
@@ -171,9 +199,14 @@ def helper_pipe(ctx: LintContext, call: Call, last: bool) -> str | None:
     if len(defs) != 1:
         return None
     model = sync_model(ctx)
-    inner = [c for c in model.calls if c.in_function is not None and c.in_function.id == defs[0].id
-             and c.short not in ("SetFlag", "WaitFlag", "PipeBarrier")]
-    for c in (reversed(inner) if last else inner):
+    inner = [
+        c
+        for c in model.calls
+        if c.in_function is not None
+        and c.in_function.id == defs[0].id
+        and c.short not in ("SetFlag", "WaitFlag", "PipeBarrier")
+    ]
+    for c in reversed(inner) if last else inner:
         pipe = pipe_of(ctx, c)
         if pipe is not None and pipe != "S":
             return pipe
@@ -185,8 +218,11 @@ def block_neighbours(statement: Node) -> tuple[list[Node], int]:
     parent = statement.parent
     if parent is None:
         return [statement], 0
-    items = [c for c in parent.named_children if c.type in STATEMENTS or c.type.endswith("_statement")
-             or c.type in PREPROC_BLOCKS]
+    items = [
+        c
+        for c in parent.named_children
+        if c.type in STATEMENTS or c.type.endswith("_statement") or c.type in PREPROC_BLOCKS
+    ]
     for i, c in enumerate(items):
         if c.start_byte == statement.start_byte:
             return items, i

@@ -19,11 +19,40 @@ if TYPE_CHECKING:
     from akgen_lsp.ascendc.catalog import Catalog
 
 
-POSITIONS = frozenset({"GM", "VECIN", "VECOUT", "VECCALC", "A1", "A2", "B1", "B2", "C1", "C2", "CO1", "CO2", "TSCM",
-                       "SPM", "SHM", "C2PIPE2GM", "C2PIPE2LOCAL"})
+POSITIONS = frozenset(
+    {
+        "GM",
+        "VECIN",
+        "VECOUT",
+        "VECCALC",
+        "A1",
+        "A2",
+        "B1",
+        "B2",
+        "C1",
+        "C2",
+        "CO1",
+        "CO2",
+        "TSCM",
+        "SPM",
+        "SHM",
+        "C2PIPE2GM",
+        "C2PIPE2LOCAL",
+    }
+)
 UB_POSITIONS = frozenset({"VECIN", "VECOUT", "VECCALC"})
-POSITION_MEMORY = {"VECIN": "ub", "VECOUT": "ub", "VECCALC": "ub", "A1": "l1", "B1": "l1", "C1": "l1",
-                   "A2": "l0a", "B2": "l0b", "CO1": "l0c", "C2": "bt"}
+POSITION_MEMORY = {
+    "VECIN": "ub",
+    "VECOUT": "ub",
+    "VECCALC": "ub",
+    "A1": "l1",
+    "B1": "l1",
+    "C1": "l1",
+    "A2": "l0a",
+    "B2": "l0b",
+    "CO1": "l0c",
+    "C2": "bt",
+}
 QUEUE_OPS = frozenset({"AllocTensor", "EnQue", "DeQue", "FreeTensor"})
 TENSOR_CLASSES = ("LocalTensor", "GlobalTensor")
 
@@ -38,14 +67,14 @@ class Function:
     """A function definition (`syntax.Function`) with its device qualifiers."""
 
     fn: syntax.Function
-    qualifiers: str             # the user's text of the declaration before its declarator (keywords included)
-    has_device_mark: bool       # any device qualifier (__aicore__, __global__, __device__, ...)
-    is_aicore: bool             # __aicore__, __vector__, __cube__, __mix__(...), [aicore]
-    is_global: bool             # __global__: a kernel entry
+    qualifiers: str  # the user's text of the declaration before its declarator (keywords included)
+    has_device_mark: bool  # any device qualifier (__aicore__, __global__, __device__, ...)
+    is_aicore: bool  # __aicore__, __vector__, __cube__, __mix__(...), [aicore]
+    is_global: bool  # __global__: a kernel entry
     extern_c: bool
     is_template: bool
     is_constexpr: bool
-    start_byte: int             # where the declaration starts in the user's text (its first qualifier)
+    start_byte: int  # where the declaration starts in the user's text (its first qualifier)
     class_name: str | None = None  # the class it belongs to (last name part)
 
     @property
@@ -64,7 +93,6 @@ class Function:
     def body(self) -> Node | None:
         return self.fn.body
 
-
     @property
     def params(self) -> tuple[syntax.Declaration, ...]:
         return self.fn.params
@@ -72,8 +100,11 @@ class Function:
     @property
     def return_type(self) -> str:
         d = self.node.child_by_field_id(syntax.F_DECLARATOR)
-        suffix = "*" if d is not None and d.type == "pointer_declarator" else (
-            "&" if d is not None and d.type == "reference_declarator" else "")
+        suffix = (
+            "*"
+            if d is not None and d.type == "pointer_declarator"
+            else ("&" if d is not None and d.type == "reference_declarator" else "")
+        )
         return self.fn.return_type + suffix
 
 
@@ -82,11 +113,11 @@ class Buffer:
     """A ``TQue``/``TQueBind``/``TBuf`` object: a class member or a function local."""
 
     name: str
-    kind: str                   # TQue | TQueBind | TBuf
-    src: str | None             # position (VECIN, ...); None when it is not a literal position
+    kind: str  # TQue | TQueBind | TBuf
+    src: str | None  # position (VECIN, ...); None when it is not a literal position
     dst: str | None
-    depth_text: str | None      # the depth argument as written
-    owner: str                  # class name, or "fn:<start byte>" for a function local
+    depth_text: str | None  # the depth argument as written
+    owner: str  # class name, or "fn:<start byte>" for a function local
     decl: syntax.Declaration
     pf: ParsedFile = field(repr=False, compare=False)
     template_params: tuple[str, ...] = ()
@@ -129,10 +160,10 @@ class InitBuffer:
 
     call: Call
     function: Function
-    pipe: str                   # receiver text (``pipe``, ``this->pipe``, ``GetTPipePtr()``)
-    target: str                 # the buffer argument's name
+    pipe: str  # receiver text (``pipe``, ``this->pipe``, ``GetTPipePtr()``)
+    target: str  # the buffer argument's name
     buffer: Buffer | None
-    conditional: bool           # inside an if/switch/loop/?: of its function, or an #if branch
+    conditional: bool  # inside an if/switch/loop/?: of its function, or an #if branch
     model: KernelModel = field(repr=False, compare=False)
     binding: Binding | None = None
 
@@ -168,11 +199,11 @@ class QueueOp:
     op: str
     call: Call
     function: Function
-    queue: str                  # receiver name
+    queue: str  # receiver name
     buffer: Buffer | None
-    tensor: str | None          # the tensor variable produced (Alloc/DeQue) or consumed (EnQue/Free)
+    tensor: str | None  # the tensor variable produced (Alloc/DeQue) or consumed (EnQue/Free)
     tensor_node: Node | None
-    stored_elsewhere: bool      # the result goes into a member or an expression (it escapes)
+    stored_elsewhere: bool  # the result goes into a member or an expression (it escapes)
 
     @property
     def nargs(self) -> int:
@@ -333,11 +364,15 @@ class KernelModel:
         """The `Call` of a call_expression node (None when the callee has no name)."""
         index = self._call_index
         if index is None:
-            index = {(c.node.start_byte, c.node.end_byte): c for cs in self.calls_by_function.values() for c in cs}
+            index = {
+                (c.node.start_byte, c.node.end_byte): c for cs in self.calls_by_function.values() for c in cs
+            }
             self._call_index = index
         return index.get((node.start_byte, node.end_byte))
 
-    def eval(self, node: Node | None, fn: Function | None = None, binding: Binding | None = None) -> int | None:
+    def eval(
+        self, node: Node | None, fn: Function | None = None, binding: Binding | None = None
+    ) -> int | None:
         """The value of an expression when it is a compile-time constant of the file, else None. A name that is a
         template parameter of `fn` (or of its class) makes it unknown (its value depends on the instantiation),
         unless `binding` gives it."""
@@ -348,8 +383,11 @@ class KernelModel:
             return None  # a member of an object: a runtime value (tiling data, this->len)
         types = binding.type_map if binding is not None else {}
         values = binding.value_map if binding is not None else {}
-        if fn is not None and fn.fn.template_params and \
-                (set(_WORD_RE.findall(text)) & set(fn.fn.template_params)) - set(types) - set(values):
+        if (
+            fn is not None
+            and fn.fn.template_params
+            and (set(_WORD_RE.findall(text)) & set(fn.fn.template_params)) - set(types) - set(values)
+        ):
             return None
         return const_eval(node, self.pf, env=values or None, types=types or None)
 

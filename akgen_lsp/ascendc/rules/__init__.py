@@ -58,7 +58,9 @@ def rule_by_code(code: str) -> Rule | None:
     return next((r for r in all_rules() if r.code == code), None)
 
 
-def select_rules(select: Iterable[str] = (), ignore: Iterable[str] = (), extend: Iterable[str] = ()) -> list[Rule]:
+def select_rules(
+    select: Iterable[str] = (), ignore: Iterable[str] = (), extend: Iterable[str] = ()
+) -> list[Rule]:
     """Rules to run. Codes may be prefixes (``AKG1`` selects every AKG1xx rule)."""
     select, ignore, extend = list(select), list(ignore), list(extend)
 

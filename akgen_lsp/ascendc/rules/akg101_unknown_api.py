@@ -118,7 +118,9 @@ def _qualified(
                 # `AscendC::X::Y` with X unknown: a nested namespace or type the catalog does not cover (Reg, Std,
                 # MicroAPI, ...); judging Y is impossible and X is most likely real
                 continue
-            finding = _unknown(ctx, cat, ASCENDC, parts[1], ref.role, pf.span(ref.part_nodes[1]), namespace=True)
+            finding = _unknown(
+                ctx, cat, ASCENDC, parts[1], ref.role, pf.span(ref.part_nodes[1]), namespace=True
+            )
             if foreign_names_possible(pf) and not finding.fixes and "replacement" not in finding.data:
                 # a header of the kernel's own (platform.h, ...) may add names to namespace AscendC: report only
                 # what looks like a misspelling of a real API
@@ -136,15 +138,27 @@ def _qualified(
             if member is not None:
                 scope = member.name
                 continue
-            if cat.known(f"{scope}::{parts[i]}") or (entry.kind == "class" and cat.known_member(scope, parts[i])):
+            if cat.known(f"{scope}::{parts[i]}") or (
+                entry.kind == "class" and cat.known_member(scope, parts[i])
+            ):
                 break  # the newest headers declare it (the hand-written entry lists only part of the members)
             known_members = cat.children.get(scope, [])
-            checkable = entry.kind in ("enum", "namespace") or (entry.kind == "class" and ref.role == "call" and
-                                                                 i == len(parts) - 1 and known_members)
+            checkable = entry.kind in ("enum", "namespace") or (
+                entry.kind == "class" and ref.role == "call" and i == len(parts) - 1 and known_members
+            )
             if checkable and known_members and parts[i] not in user:
                 seen.add(ref.part_nodes[i].start_byte)
-                yield _unknown(ctx, cat, scope, parts[i], ref.role, pf.span(ref.part_nodes[i]), namespace=False,
-                               enum=entry.kind == "enum", ns_kind=entry.kind)
+                yield _unknown(
+                    ctx,
+                    cat,
+                    scope,
+                    parts[i],
+                    ref.role,
+                    pf.span(ref.part_nodes[i]),
+                    namespace=False,
+                    enum=entry.kind == "enum",
+                    ns_kind=entry.kind,
+                )
             break
 
 
@@ -169,7 +183,9 @@ def _members_and_unqualified(
             if cat.known_member(cls, call.short):
                 continue  # declared by the newest headers (a base class, or a member the entry does not list)
             seen.add(call.name_node.start_byte)
-            yield _unknown(ctx, cat, cls, call.short, "call", call.name_span, namespace=False, ns_kind="class")
+            yield _unknown(
+                ctx, cat, cls, call.short, "call", call.name_span, namespace=False, ns_kind="class"
+            )
             continue
         if call.qualifier is not None or call.user_defined or not call.ascendc_visible:
             continue
@@ -188,8 +204,15 @@ def _members_and_unqualified(
         if invented is None and not suggestions:
             continue  # nothing Ascend-like: most likely a helper from a header we cannot see
         seen.add(call.name_node.start_byte)
-        yield _finding(ctx, f"use of undeclared identifier '{short}'", short, ASCENDC, invented, suggestions,
-                       call.name_span)
+        yield _finding(
+            ctx,
+            f"use of undeclared identifier '{short}'",
+            short,
+            ASCENDC,
+            invented,
+            suggestions,
+            call.name_span,
+        )
 
 
 def suggest(cat: Catalog, short: str, pool: list[str], n: int = 3) -> list[str]:
@@ -295,5 +318,9 @@ def _finding(
     )
 
 
-RULE = Rule(CODE, "unknown-api", "A name in namespace AscendC or a method of an Ascend C class that does not exist.",
-            check)
+RULE = Rule(
+    CODE,
+    "unknown-api",
+    "A name in namespace AscendC or a method of an Ascend C class that does not exist.",
+    check,
+)

@@ -61,7 +61,8 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             entry = cat.get(call.resolved)
             counts_of = arities[call.resolved] = (
                 tuple((_min_args(o), _max_args(o)) for o in entry.overloads if o.form != "operator")
-                if entry is not None and entry.kind in ("function", "method") else ()
+                if entry is not None and entry.kind in ("function", "method")
+                else ()
             )
         if not counts_of:
             continue
@@ -86,8 +87,7 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         counts = _describe_counts(overloads)
         message = (
             f"no matching function for call to '{call.short}': it takes {counts} argument"
-            f"{'' if counts == '1' else 's'}, {n} given; closest: "
-            + " | ".join(o.label() for o in closest)
+            f"{'' if counts == '1' else 's'}, {n} given; closest: " + " | ".join(o.label() for o in closest)
         )
         yield Finding(
             code=CODE,
@@ -117,7 +117,9 @@ def _other_namespace_takes(ctx: LintContext, call: Call, n: int) -> bool:
     spaces = ctx.memo.get("akg102.namespaces")
     if spaces is None:
         found = {a or b for a, b in _USING_NS.findall(ctx.text)}
-        spaces = ctx.memo["akg102.namespaces"] = {s if s.startswith("AscendC") else f"AscendC::{s}" for s in found}
+        spaces = ctx.memo["akg102.namespaces"] = {
+            s if s.startswith("AscendC") else f"AscendC::{s}" for s in found
+        }
     names = ctx.catalog.names
     if any((kn := names.get(f"{ns}::{call.short}")) is not None and kn.accepts(n) for ns in spaces):
         return True
@@ -129,8 +131,12 @@ def _other_namespace_takes(ctx: LintContext, call: Call, n: int) -> bool:
             name = pf.node_text(a)
             d = lookup(pf, name, a)
             declared = d.type_text if d is not None else ""
-            if _REG_TYPE.search(declared or "") or (d is None and re.search(
-                    rf"\b(?:RegTensor|MaskReg)\s*<[^;]*?>\s*(?:\w+\s*,\s*)*{re.escape(name)}\b", ctx.text)):
+            if _REG_TYPE.search(declared or "") or (
+                d is None
+                and re.search(
+                    rf"\b(?:RegTensor|MaskReg)\s*<[^;]*?>\s*(?:\w+\s*,\s*)*{re.escape(name)}\b", ctx.text
+                )
+            ):
                 kn = names.get(f"AscendC::MicroAPI::{call.short}")
                 return kn is not None and kn.accepts(n)
     return False

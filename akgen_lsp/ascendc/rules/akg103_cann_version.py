@@ -113,8 +113,14 @@ def _versioned(cat: Catalog, entry: Entry) -> bool:
     return bool(entry.since or entry.removed or entry.deprecated or since_of(cat, entry))
 
 
-def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str,
-           at: tuple[ParsedFile, Call] | None = None) -> Finding | None:
+def _judge(
+    entry: Entry,
+    cat: Catalog,
+    version: str,
+    span: Span,
+    short: str,
+    at: tuple[ParsedFile, Call] | None = None,
+) -> Finding | None:
     v = parse_version(version)
     replaced_by = entry.replaced_by
     inv = None
@@ -137,7 +143,12 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str,
         # (the catalog gives the replacement's `since`); older toolkits have only the old name
         replacement = cat.get(replaced_by) if replaced_by else None
         rep_since = since_of(cat, replacement) if replacement is not None else None
-        if replacement is None or not rep_since or v < parse_version(rep_since) or not replacement.exists_in(version):
+        if (
+            replacement is None
+            or not rep_since
+            or v < parse_version(rep_since)
+            or not replacement.exists_in(version)
+        ):
             return None
         message = f"'{entry.name}' is deprecated since CANN {rep_since}"
         severity = Severity.WARNING
@@ -168,8 +179,15 @@ def _judge(entry: Entry, cat: Catalog, version: str, span: Span, short: str,
     )
 
 
-def _rename_fixes(entry: Entry, replacement: Entry | None, inv: Invented | None, span: Span, short: str,
-                  new_short: str, at: tuple[ParsedFile, Call] | None) -> tuple[Fix, ...]:
+def _rename_fixes(
+    entry: Entry,
+    replacement: Entry | None,
+    inv: Invented | None,
+    span: Span,
+    short: str,
+    new_short: str,
+    at: tuple[ParsedFile, Call] | None,
+) -> tuple[Fix, ...]:
     """The rename to the name of the target version. An older API that does the work another way (the catalog's
     invented-name table: ``Subs`` is ``Adds`` of the negated scalar) is safe only when the table says the rename is
     certain; its argument rewrite comes along, and with no call to rewrite there is no fix (the name alone would

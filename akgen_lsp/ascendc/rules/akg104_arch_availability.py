@@ -72,7 +72,11 @@ from akgen_lsp.ascendc.syntax import calls
 from akgen_lsp.findings import Finding, Severity
 
 CODE = "AKG104"
-ONLY_950 = {"MicroAPI": "the register API (MicroAPI)", "Reg": "the register API (Reg)", "Simt": "the SIMT API"}
+ONLY_950 = {
+    "MicroAPI": "the register API (MicroAPI)",
+    "Reg": "the register API (Reg)",
+    "Simt": "the SIMT API",
+}
 
 
 def check(ctx: LintContext) -> Iterator[Finding]:
@@ -88,11 +92,17 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         model = model or kernel_model(ctx)
         if model.in_preprocessor_branch(call.node):
             continue
-        yield Finding(CODE, f"'{call.text}' is {what}, which only Ascend 950 (__NPU_ARCH__ 3510, dav-3510) has; the "
-                            f"target is {ctx.arch.name} (__NPU_ARCH__ {npu}): use the LocalTensor API, or target "
-                            "Ascend950PR (arch setting) if this kernel is for Ascend 950",
-                      call.name_span, Severity.ERROR, "akgen-lint", "device_restriction",
-                      data={"name": call.text, "arch": ctx.arch.name, "npu_arch": npu})
+        yield Finding(
+            CODE,
+            f"'{call.text}' is {what}, which only Ascend 950 (__NPU_ARCH__ 3510, dav-3510) has; the "
+            f"target is {ctx.arch.name} (__NPU_ARCH__ {npu}): use the LocalTensor API, or target "
+            "Ascend950PR (arch setting) if this kernel is for Ascend 950",
+            call.name_span,
+            Severity.ERROR,
+            "akgen-lint",
+            "device_restriction",
+            data={"name": call.text, "arch": ctx.arch.name, "npu_arch": npu},
+        )
 
 
 def _only_950(ctx: LintContext, qualifier: str | None, resolved: str | None) -> str | None:
@@ -121,13 +131,19 @@ def _not_on_950(ctx: LintContext) -> Iterator[Finding]:
         model = model or kernel_model(ctx)
         if model.in_preprocessor_branch(call.node):
             continue
-        yield Finding(CODE, f"'{call.text}' is not available on {ctx.arch.name} (__NPU_ARCH__ 3510): CANN's API "
-                            f"reference lists it for {what} only; use the Ascend 950 form of this step (the "
-                            "register API or its documented replacement), guard the call with "
-                            "#if __NPU_ARCH__ != 3510, or target an A2/A3 arch (arch setting) if this kernel "
-                            "is not for Ascend 950",
-                      call.name_span, Severity.ERROR, "akgen-lint", "device_restriction",
-                      data={"name": call.text, "arch": ctx.arch.name, "npu_arch": "3510", "documented_for": what})
+        yield Finding(
+            CODE,
+            f"'{call.text}' is not available on {ctx.arch.name} (__NPU_ARCH__ 3510): CANN's API "
+            f"reference lists it for {what} only; use the Ascend 950 form of this step (the "
+            "register API or its documented replacement), guard the call with "
+            "#if __NPU_ARCH__ != 3510, or target an A2/A3 arch (arch setting) if this kernel "
+            "is not for Ascend 950",
+            call.name_span,
+            Severity.ERROR,
+            "akgen-lint",
+            "device_restriction",
+            data={"name": call.text, "arch": ctx.arch.name, "npu_arch": "3510", "documented_for": what},
+        )
 
 
 def _only_before_950(ctx: LintContext, short: str, resolved: str | None) -> str | None:
@@ -148,6 +164,9 @@ def _only_before_950(ctx: LintContext, short: str, resolved: str | None) -> str 
     return ", ".join(products) or ", ".join(sorted(yes))
 
 
-RULE = Rule(CODE, "arch-availability", "An Ascend C API used on an arch that does not have it (950 only, or A2/A3 "
-            "only on 950).",
-            check)
+RULE = Rule(
+    CODE,
+    "arch-availability",
+    "An Ascend C API used on an arch that does not have it (950 only, or A2/A3 only on 950).",
+    check,
+)

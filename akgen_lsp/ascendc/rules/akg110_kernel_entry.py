@@ -117,33 +117,59 @@ def _entry(ctx: LintContext, fn: Function) -> Iterator[Finding]:
     pf = ctx.parsed
     name_span = pf.span(fn.name_node)
     if fn.class_name is not None and "static" not in fn.qualifiers.split():
-        yield _error(name_span, f"kernel function '{fn.name}' must be a free function or static member function: "
-                                f"move it out of '{fn.class_name}' and create the class object inside it", "syntax")
+        yield _error(
+            name_span,
+            f"kernel function '{fn.name}' must be a free function or static member function: "
+            f"move it out of '{fn.class_name}' and create the class object inside it",
+            "syntax",
+        )
         return
     typ = fn.node.child_by_field_id(syntax.F_TYPE)
     if fn.return_type != "void" and typ is not None:
-        yield _error(pf.span(typ), f"kernel function '{fn.name}' must have void return type (it returns "
-                                   f"'{fn.return_type}'); write results through a GM_ADDR output parameter instead",
-                     "syntax")
+        yield _error(
+            pf.span(typ),
+            f"kernel function '{fn.name}' must have void return type (it returns "
+            f"'{fn.return_type}'); write results through a GM_ADDR output parameter instead",
+            "syntax",
+        )
     simt = _is_simt(ctx, fn)
     if not fn.is_aicore and not simt:
         m = re.search(r"\b__global__\b", fn.qualifiers)
         fixes: tuple[Fix, ...] = ()
         if m is not None:
             at = fn.start_byte + len(fn.qualifiers[: m.end()].encode())
-            fixes = (Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),)
-        yield _error(name_span, f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
-                                "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))", "syntax", fixes)
-    if not fn.extern_c and not fn.is_template and not simt and ctx.project.kind != "ops-repo" \
-            and _needs_c_linkage(ctx, fn):
+            fixes = (
+                Fix("Add __aicore__ after __global__", (Edit(_point(ctx, at), " __aicore__"),), safe=True),
+            )
+        yield _error(
+            name_span,
+            f"kernel entry '{fn.name}' is __global__ but not __aicore__: declare it "
+            "'__global__ __aicore__' (or __vector__, __cube__, __mix__(c, v))",
+            "syntax",
+            fixes,
+        )
+    if (
+        not fn.extern_c
+        and not fn.is_template
+        and not simt
+        and ctx.project.kind != "ops-repo"
+        and _needs_c_linkage(ctx, fn)
+    ):
         fix = Fix('Insert extern "C"', (Edit(_point(ctx, fn.start_byte), 'extern "C" '),), safe=True)
-        yield _error(name_span, f"kernel entry '{fn.name}' lacks extern \"C\": in a custom-op project (CANN "
-                                f"{ctx.cann_version}) the op framework looks the entry up by its C name, and this one is "
-                                f"mangled (\"kernel entry '{fn.name}' not implement\"); declare it "
-                                f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", (fix,))
+        yield _error(
+            name_span,
+            f"kernel entry '{fn.name}' lacks extern \"C\": in a custom-op project (CANN "
+            f"{ctx.cann_version}) the op framework looks the entry up by its C name, and this one is "
+            f"mangled (\"kernel entry '{fn.name}' not implement\"); declare it "
+            f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'",
+            "syntax",
+            (fix,),
+        )
 
 
-_CUSTOM_OP_RE = re.compile(r"\b(?:GET_TILING_DATA\w*|TILING_KEY_IS|KERNEL_TASK_TYPE_DEFAULT|REGISTER_TILING_DEFAULT)\b")
+_CUSTOM_OP_RE = re.compile(
+    r"\b(?:GET_TILING_DATA\w*|TILING_KEY_IS|KERNEL_TASK_TYPE_DEFAULT|REGISTER_TILING_DEFAULT)\b"
+)
 _TILING_PARAMS_RE = re.compile(r"GM_ADDR\s+workspace\s*,\s*GM_ADDR\s+tiling\s*\)\s*$")
 
 
@@ -154,7 +180,12 @@ def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
     if Path(ctx.path).suffix.lower() == ".asc":
         return False
     here = Path(ctx.path)
-    if ctx.project.kind == "direct" and here.is_absolute() and here.is_file() and _launched_here(ctx, fn.name):
+    if (
+        ctx.project.kind == "direct"
+        and here.is_absolute()
+        and here.is_file()
+        and _launched_here(ctx, fn.name)
+    ):
         return False  # on disk, no op_host beside its op_kernel, launched with <<<...>>> here: C++ linkage is fine
     if "op_kernel" in Path(ctx.path).parts or _CUSTOM_OP_RE.search(ctx.text) is not None:
         return True
@@ -165,10 +196,17 @@ def _needs_c_linkage(ctx: LintContext, fn: Function) -> bool:
 def _launched_here(ctx: LintContext, name: str) -> bool:
     """Whether the file itself launches the kernel (then C++ linkage is fine)."""
     text = ctx.text
-    if Path(ctx.path).suffix.lower() == ".asc" and re.search(rf"\b{re.escape(name)}\b", text.split(name, 1)[-1]):
+    if Path(ctx.path).suffix.lower() == ".asc" and re.search(
+        rf"\b{re.escape(name)}\b", text.split(name, 1)[-1]
+    ):
         return True
-    return re.search(rf"\b{re.escape(name)}\s*(?:<[^<>;]*>\s*)?<<<|ACLRT_LAUNCH_KERNEL\s*\(\s*{re.escape(name)}\s*\)",
-                     text) is not None
+    return (
+        re.search(
+            rf"\b{re.escape(name)}\s*(?:<[^<>;]*>\s*)?<<<|ACLRT_LAUNCH_KERNEL\s*\(\s*{re.escape(name)}\s*\)",
+            text,
+        )
+        is not None
+    )
 
 
 def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
@@ -187,9 +225,13 @@ def _missing_global(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
         if m is not None:
             at = fn.start_byte + len(fn.qualifiers[: m.start()].encode())
             fixes = (Fix("Insert __global__", (Edit(_point(ctx, at), "__global__ "),), safe=True),)
-        yield _error(ctx.parsed.span(fn.name_node),
-                     f"kernel entry '{fn.name}' is not __global__: a kernel entry is declared "
-                     f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'", "syntax", fixes)
+        yield _error(
+            ctx.parsed.span(fn.name_node),
+            f"kernel entry '{fn.name}' is not __global__: a kernel entry is declared "
+            f"'extern \"C\" __global__ __aicore__ void {fn.name}(...)'",
+            "syntax",
+            fixes,
+        )
 
 
 # ------------------------------------------------------------------------------------------------ host calls
@@ -209,11 +251,20 @@ def _host_calls(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
         if any(model.in_cpu_only(f.node) or model.in_preprocessor_branch(f.node) for f in candidates):
             continue  # which definition a build compiles is not told by this file alone
         callee = candidates[0]
-        fixes = (Fix(f"Declare '{callee.name}' __aicore__",
-                     (Edit(_point(ctx, callee.start_byte), "__aicore__ "),), safe=False),)
-        yield _error(c.name_span,
-                     f"calling a __host__ function(\"{c.short}\") from a __aicore__ function(\"{caller.name}\") "
-                     f"is not allowed; declare '{c.short}' '__aicore__ inline'", "scope", fixes)
+        fixes = (
+            Fix(
+                f"Declare '{callee.name}' __aicore__",
+                (Edit(_point(ctx, callee.start_byte), "__aicore__ "),),
+                safe=False,
+            ),
+        )
+        yield _error(
+            c.name_span,
+            f'calling a __host__ function("{c.short}") from a __aicore__ function("{caller.name}") '
+            f"is not allowed; declare '{c.short}' '__aicore__ inline'",
+            "scope",
+            fixes,
+        )
 
 
 def _device_ok(fn: Function) -> bool:
@@ -255,5 +306,10 @@ def _bases_unknown(model: KernelModel, name: str) -> bool:
     return cls is None or any(b not in model.classes for b in cls.bases)
 
 
-RULE = Rule(CODE, "kernel-entry", "Kernel entry not extern \"C\" __global__ __aicore__ void, or device code calling "
-                                  "a host function", check, region="function")
+RULE = Rule(
+    CODE,
+    "kernel-entry",
+    'Kernel entry not extern "C" __global__ __aicore__ void, or device code calling a host function',
+    check,
+    region="function",
+)

@@ -94,7 +94,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
     yield from _buffers_per_position(ctx, model)
 
 
-def _finding(span: Span, message: str, severity: Severity = Severity.ERROR, fixes: tuple[Fix, ...] = ()) -> Finding:
+def _finding(
+    span: Span, message: str, severity: Severity = Severity.ERROR, fixes: tuple[Fix, ...] = ()
+) -> Finding:
     return Finding(CODE, message, span, severity, "akgen-lint", "memory", fixes)
 
 
@@ -104,12 +106,20 @@ def _finding(span: Span, message: str, severity: Severity = Severity.ERROR, fixe
 def _depth_zero(ctx: LintContext, model: KernelModel) -> Iterator[Finding]:
     for op in model.queue_ops:
         buf = op.buffer
-        if op.nargs != 0 or op.op not in ("AllocTensor", "DeQue") or buf is None or not buf.is_queue or buf.depth != 0:
+        if (
+            op.nargs != 0
+            or op.op not in ("AllocTensor", "DeQue")
+            or buf is None
+            or not buf.is_queue
+            or buf.depth != 0
+        ):
             continue
         text = f"must use {op.op}<LocalTensor&> api while tque's depth is zero"
-        yield _finding(ctx.parsed.span(op.name_node),
-                       f"static assertion failed: {text}: '{buf.name}' is declared with depth 0; give the queue a "
-                       f"depth of 1, or pass the tensor in: {op.queue}.{op.op}<T>(tensor)")
+        yield _finding(
+            ctx.parsed.span(op.name_node),
+            f"static assertion failed: {text}: '{buf.name}' is declared with depth 0; give the queue a "
+            f"depth of 1, or pass the tensor in: {op.queue}.{op.op}<T>(tensor)",
+        )
 
 
 # ------------------------------------------------------------------------------------------------ tensors
@@ -129,7 +139,12 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
         for op in ops:
             count[(op.queue, op.op)] = count.get((op.queue, op.op), 0) + 1
         for op in ops:
-            if op.op not in ("AllocTensor", "DeQue") or op.nargs != 0 or op.stored_elsewhere or op.tensor is None:
+            if (
+                op.op not in ("AllocTensor", "DeQue")
+                or op.nargs != 0
+                or op.stored_elsewhere
+                or op.tensor is None
+            ):
                 continue
             if op.buffer is None or not op.buffer.is_queue or op.buffer.depth == 0:
                 continue
@@ -148,7 +163,9 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
                     pf.span(op.name_node),
                     f"tensor '{name}' allocated from '{q}' is never enqueued or freed in '{fn.name}'; every "
                     f"AllocTensor needs an EnQue({name}) or a FreeTensor({name}), or the queue runs out of buffers "
-                    "and the next AllocTensor hangs", Severity.WARNING)
+                    "and the next AllocTensor hangs",
+                    Severity.WARNING,
+                )
             else:
                 if frees >= deques:
                     continue  # as many frees as dequeues: an alias may be the one freed
@@ -156,7 +173,9 @@ def _tensor_lifetimes(ctx: LintContext, model: KernelModel) -> Iterator[Finding]
                     pf.span(op.name_node),
                     f"tensor '{name}' dequeued from '{q}' is never freed in '{fn.name}'; call "
                     f"{q}.FreeTensor({name}) after its last use, or the queue runs out of buffers",
-                    Severity.WARNING, _free_fix(ctx, fn, op))
+                    Severity.WARNING,
+                    _free_fix(ctx, fn, op),
+                )
 
 
 def _free_fix(ctx: LintContext, fn: Function, op: QueueOp) -> tuple[Fix, ...]:
@@ -171,8 +190,13 @@ def _free_fix(ctx: LintContext, fn: Function, op: QueueOp) -> tuple[Fix, ...]:
     line_text = pf.line_text(end.line)
     indent = line_text[: len(line_text) - len(line_text.lstrip())]
     at = Span(pf.path, end.end_line, end.end_column, end.end_line, end.end_column)
-    return (Fix(f"Free '{op.tensor}' at the end of '{fn.name}'",
-                (Edit(at, f"\n{indent}{op.queue}.FreeTensor({op.tensor});"),), safe=False),)
+    return (
+        Fix(
+            f"Free '{op.tensor}' at the end of '{fn.name}'",
+            (Edit(at, f"\n{indent}{op.queue}.FreeTensor({op.tensor});"),),
+            safe=False,
+        ),
+    )
 
 
 def _is_member_or_param(model: KernelModel, fn: Function, name: str) -> bool:
@@ -186,16 +210,39 @@ def _declared_locally(model: KernelModel, fn: Function, name: str) -> bool:
     assert fn.body is not None
     for n in identifier_uses(model.pf, fn.body, name):
         p = n.parent
-        if p is not None and (p.type == "declaration" or (p.type == "init_declarator"
-                                                           and p.child_by_field_id(syntax.F_DECLARATOR) == n)):
+        if p is not None and (
+            p.type == "declaration"
+            or (p.type == "init_declarator" and p.child_by_field_id(syntax.F_DECLARATOR) == n)
+        ):
             return True
     return False
 
 
-_STOP = frozenset({"expression_statement", "compound_statement", "if_statement", "for_statement", "while_statement",
-                   "condition_clause", "declaration", "switch_statement", "do_statement"})
-_ESCAPE = frozenset({"return_statement", "lambda_expression", "initializer_list", "initializer_pair",
-                     "co_return_statement", "throw_statement", "assignment_expression", "init_declarator"})
+_STOP = frozenset(
+    {
+        "expression_statement",
+        "compound_statement",
+        "if_statement",
+        "for_statement",
+        "while_statement",
+        "condition_clause",
+        "declaration",
+        "switch_statement",
+        "do_statement",
+    }
+)
+_ESCAPE = frozenset(
+    {
+        "return_statement",
+        "lambda_expression",
+        "initializer_list",
+        "initializer_pair",
+        "co_return_statement",
+        "throw_statement",
+        "assignment_expression",
+        "init_declarator",
+    }
+)
 
 
 def _escapes(model: KernelModel, fn: Function, name: str, op: QueueOp) -> bool:
@@ -234,7 +281,9 @@ def _hidden_uses(model: KernelModel, fn: Function, name: str) -> bool:
     pattern = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
     pf = model.pf
     original = pf.text.encode("utf-8", errors="surrogatepass")[fn.body.start_byte : fn.body.end_byte]
-    return len(pattern.findall(original)) > len(pattern.findall(pf.data[fn.body.start_byte : fn.body.end_byte]))
+    return len(pattern.findall(original)) > len(
+        pattern.findall(pf.data[fn.body.start_byte : fn.body.end_byte])
+    )
 
 
 # ------------------------------------------------------------------------------------------------ DeQue without EnQue
@@ -264,8 +313,12 @@ def _escaped_queues(model: KernelModel) -> set[int]:
 def _receiver_or_init_use(model: KernelModel, node: Node) -> bool:
     top, parent = node, node.parent
     while parent is not None and (
-        (parent.type == "field_expression" and parent.child_by_field_id(syntax.F_FIELD) == top
-         and (a := parent.child_by_field_id(syntax.F_ARGUMENT)) is not None and a.type == "this")
+        (
+            parent.type == "field_expression"
+            and parent.child_by_field_id(syntax.F_FIELD) == top
+            and (a := parent.child_by_field_id(syntax.F_ARGUMENT)) is not None
+            and a.type == "this"
+        )
         or (parent.type == "subscript_expression" and parent.child_by_field_id(syntax.F_ARGUMENT) == top)
     ):
         top, parent = parent, parent.parent
@@ -283,7 +336,12 @@ def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Findi
     enqueued_names = {op.queue for op in model.queue_ops if op.op == "EnQue"}
     dequeues: dict[int, list[QueueOp]] = {}
     for op in model.queue_ops:
-        if op.buffer is not None and op.op == "DeQue" and op.queue not in enqueued_names and op.buffer.is_queue:
+        if (
+            op.buffer is not None
+            and op.op == "DeQue"
+            and op.queue not in enqueued_names
+            and op.buffer.is_queue
+        ):
             dequeues.setdefault(id(op.buffer), []).append(op)
     if not dequeues:
         return
@@ -305,7 +363,8 @@ def _deque_without_enque(ctx: LintContext, model: KernelModel) -> Iterator[Findi
         yield _finding(
             ctx.parsed.span(ops[0].name_node),
             f"DeQue from '{buf.name}', but nothing ever calls {buf.name}.EnQue: the DeQue waits forever; EnQue the "
-            "tensor (after AllocTensor and filling it) before this DeQue")
+            "tensor (after AllocTensor and filling it) before this DeQue",
+        )
 
 
 def _enqueued_in_text(text: str) -> set[str]:
@@ -352,8 +411,15 @@ def _buffers_per_position(ctx: LintContext, model: KernelModel) -> Iterator[Find
                 f"initialised in '{last.function.name}'{where} take {total} buffers ({names}); each buffer holds one "
                 f"of the {limit} hardware events of its position, so the kernel hangs once they are all in use; use "
                 "fewer queues or fewer buffers per queue (a TBuf for scratch space)",
-                Severity.WARNING)
+                Severity.WARNING,
+            )
             break
 
 
-RULE = Rule(CODE, "queue-protocol", "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol", check, region="class")
+RULE = Rule(
+    CODE,
+    "queue-protocol",
+    "A queue used out of its AllocTensor/EnQue/DeQue/FreeTensor protocol",
+    check,
+    region="class",
+)

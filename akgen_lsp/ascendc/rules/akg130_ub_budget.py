@@ -88,8 +88,11 @@ def _ub_sum(ctx: LintContext, calls: list[InitBuffer], where: str) -> Finding | 
     limit = ctx.arch.ub_usable_bytes if "ub" in ctx.arch.memory else None
     if not limit:
         return None
-    ub = [c for c in calls if c.buffer is not None and c.buffer.src in UB_POSITIONS | {None}
-          and c.buffer.memory == "ub"]
+    ub = [
+        c
+        for c in calls
+        if c.buffer is not None and c.buffer.src in UB_POSITIONS | {None} and c.buffer.memory == "ub"
+    ]
     unknown = [c for c in calls if c.buffer is None or c.buffer.memory is None]
     if unknown or not ub:
         return None  # a buffer we cannot place: its bytes may or may not be UB
@@ -143,5 +146,10 @@ def _buffer_count(ctx: LintContext, calls: list[InitBuffer], where: str) -> Find
     )
 
 
-RULE = Rule(CODE, "ub-budget", "InitBuffer sizes over the Unified Buffer, or more than 64 buffers on one TPipe",
-            check, region="class")
+RULE = Rule(
+    CODE,
+    "ub-budget",
+    "InitBuffer sizes over the Unified Buffer, or more than 64 buffers on one TPipe",
+    check,
+    region="class",
+)

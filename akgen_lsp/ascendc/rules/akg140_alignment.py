@@ -85,7 +85,9 @@ def check(ctx: LintContext) -> Iterator[Finding]:
                 break
 
 
-def _element(model: KernelModel, args: tuple[Node, ...], binding: Binding | None) -> tuple[str, str, int] | None:
+def _element(
+    model: KernelModel, args: tuple[Node, ...], binding: Binding | None
+) -> tuple[str, str, int] | None:
     """(element type as written, as instantiated, its size) of the tensors `args`, when known and the same."""
     infos = [(tensor_info(model, a), tensor_info(model, a, binding)) for a in args]
     written = {w[1] for w, _b in infos if w is not None}
@@ -101,8 +103,9 @@ def _where(fn: Function, binding: Binding | None) -> str:
     return f" (in {fn.class_name}<{binding.label()}>)" if binding is not None else ""
 
 
-def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None,
-               block: int) -> Finding | None:
+def _data_copy(
+    ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None, block: int
+) -> Finding | None:
     count = model.eval(c.args[2], fn, binding)
     if count is None or count <= 0:
         return None
@@ -118,15 +121,30 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bind
     dst, src = tensor_info(model, c.args[0]), tensor_info(model, c.args[1])
     fixes: tuple[Fix, ...] = ()
     generic = binding is not None  # the code is generic: the byte length must stay an expression
-    byte_len = (f"static_cast<uint32_t>(({pf.node_text(c.args[2])}) * sizeof({written}))" if generic
-                else str(length))
+    byte_len = (
+        f"static_cast<uint32_t>(({pf.node_text(c.args[2])}) * sizeof({written}))" if generic else str(length)
+    )
     if dst is not None and src is not None and (dst[0] == "GlobalTensor") != (src[0] == "GlobalTensor"):
-        new = datacopy_pad(pf.node_text(c.args[0]), pf.node_text(c.args[1]), byte_len, written,
-                           "AscendC::" if c.qualifier == "AscendC" else "", src[0] == "GlobalTensor")
-        fixes = (Fix(f"Use DataCopyPad with the exact length ({length} bytes)", (Edit(pf.span(c.node), new),),
-                     safe=False),)
-    effect = (f"rounds it down to {kept} bytes and the last {length - kept} bytes are silently not copied" if kept
-              else "rounds it down to 0 bytes: nothing is copied")
+        new = datacopy_pad(
+            pf.node_text(c.args[0]),
+            pf.node_text(c.args[1]),
+            byte_len,
+            written,
+            "AscendC::" if c.qualifier == "AscendC" else "",
+            src[0] == "GlobalTensor",
+        )
+        fixes = (
+            Fix(
+                f"Use DataCopyPad with the exact length ({length} bytes)",
+                (Edit(pf.span(c.node), new),),
+                safe=False,
+            ),
+        )
+    effect = (
+        f"rounds it down to {kept} bytes and the last {length - kept} bytes are silently not copied"
+        if kept
+        else "rounds it down to 0 bytes: nothing is copied"
+    )
     return Finding(
         CODE,
         f"DataCopy length is {count} x sizeof({type_name}) = {length} bytes{_where(fn, binding)}, not a multiple of "
@@ -141,8 +159,9 @@ def _data_copy(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bind
     )
 
 
-def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None,
-             repeat: int) -> Finding | None:
+def _compare(
+    ctx: LintContext, model: KernelModel, fn: Function, c: Call, binding: Binding | None, repeat: int
+) -> Finding | None:
     count = model.eval(c.args[4], fn, binding)
     if count is None or count <= 0:
         return None
@@ -166,4 +185,10 @@ def _compare(ctx: LintContext, model: KernelModel, fn: Function, c: Call, bindin
     )
 
 
-RULE = Rule(CODE, "alignment", "DataCopy length not a multiple of 32 bytes; Compare length not of 256 bytes", check, region="function")
+RULE = Rule(
+    CODE,
+    "alignment",
+    "DataCopy length not a multiple of 32 bytes; Compare length not of 256 bytes",
+    check,
+    region="function",
+)

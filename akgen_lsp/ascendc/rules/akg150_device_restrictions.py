@@ -63,19 +63,87 @@ from akgen_lsp.findings import Finding, Severity, Span
 
 CODE = "AKG150"
 
-STL_CONTAINERS = frozenset({
-    "vector", "map", "unordered_map", "set", "unordered_set", "multimap", "multiset", "unordered_multimap",
-    "unordered_multiset", "list", "forward_list", "deque", "queue", "stack", "priority_queue", "string",
-    "wstring", "basic_string", "shared_ptr", "unique_ptr", "weak_ptr", "function", "stringstream",
-    "ostringstream", "istringstream", "thread", "mutex", "any", "regex",
-})
-STL_ALGORITHMS = frozenset({
-    "sort", "stable_sort", "partial_sort", "nth_element", "find", "find_if", "for_each", "accumulate",
-    "transform", "reverse", "unique", "count_if", "iota", "binary_search", "lower_bound", "upper_bound",
-    "make_shared", "make_unique", "to_string", "stoi", "stof", "stol", "random_shuffle", "shuffle",
-})
-FILE_IO_CALLS = frozenset({"fopen", "fclose", "fread", "fwrite", "fprintf", "fscanf", "fgets", "fputs", "fseek",
-                           "ftell", "fflush", "remove", "rename", "freopen", "open", "close"})
+STL_CONTAINERS = frozenset(
+    {
+        "vector",
+        "map",
+        "unordered_map",
+        "set",
+        "unordered_set",
+        "multimap",
+        "multiset",
+        "unordered_multimap",
+        "unordered_multiset",
+        "list",
+        "forward_list",
+        "deque",
+        "queue",
+        "stack",
+        "priority_queue",
+        "string",
+        "wstring",
+        "basic_string",
+        "shared_ptr",
+        "unique_ptr",
+        "weak_ptr",
+        "function",
+        "stringstream",
+        "ostringstream",
+        "istringstream",
+        "thread",
+        "mutex",
+        "any",
+        "regex",
+    }
+)
+STL_ALGORITHMS = frozenset(
+    {
+        "sort",
+        "stable_sort",
+        "partial_sort",
+        "nth_element",
+        "find",
+        "find_if",
+        "for_each",
+        "accumulate",
+        "transform",
+        "reverse",
+        "unique",
+        "count_if",
+        "iota",
+        "binary_search",
+        "lower_bound",
+        "upper_bound",
+        "make_shared",
+        "make_unique",
+        "to_string",
+        "stoi",
+        "stof",
+        "stol",
+        "random_shuffle",
+        "shuffle",
+    }
+)
+FILE_IO_CALLS = frozenset(
+    {
+        "fopen",
+        "fclose",
+        "fread",
+        "fwrite",
+        "fprintf",
+        "fscanf",
+        "fgets",
+        "fputs",
+        "fseek",
+        "ftell",
+        "fflush",
+        "remove",
+        "rename",
+        "freopen",
+        "open",
+        "close",
+    }
+)
 STREAMS = frozenset({"ifstream", "ofstream", "fstream", "cout", "cerr", "clog", "cin"})
 ALLOC_CALLS = frozenset({"malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign"})
 _ACL_RE = re.compile(r"acl[A-Za-z]\w*")
@@ -84,8 +152,13 @@ _TEMPLATE_HEAD_RE = re.compile(r"\btemplate\s*<[^;{}]*>\s*(?:\w+\s*\((?:[^()]|\(
 
 
 _KEYWORD_RE = re.compile(rb"\b(new|delete|throw|try)\b")
-_KIND_OF = {"new_expression": "new", "delete_expression": "delete", "throw_statement": "throw",
-            "throw_expression": "throw", "try_statement": "try"}
+_KIND_OF = {
+    "new_expression": "new",
+    "delete_expression": "delete",
+    "throw_statement": "throw",
+    "throw_expression": "throw",
+    "try_statement": "try",
+}
 
 
 def _nodes(pf: ParsedFile) -> list[tuple[str, Node]]:
@@ -116,13 +189,19 @@ def check(ctx: LintContext) -> Iterator[Finding]:
 
     names = model.call_names()
     wanted = (names & (_NAMED | STL_ALGORITHMS | STL_CONTAINERS | set(model.function_names))) | {
-        n for n in names if n.startswith("acl")}
+        n for n in names if n.startswith("acl")
+    }
     for fn, c in model.calls_named(*sorted(wanted)):
         if c.receiver is not None or (c.qualifier is not None and c.qualifier.lstrip(":") != "std"):
             continue
         if c.qualifier is None and c.short in model.function_names and c.short != fn.name:
             continue  # a call of another function of the file: only self-calls matter here
-        if fn.body is None or not model.is_device(fn) or model.in_cpu_only(fn.node) or model.in_cpu_only(c.node):
+        if (
+            fn.body is None
+            or not model.is_device(fn)
+            or model.in_cpu_only(fn.node)
+            or model.in_cpu_only(c.node)
+        ):
             continue
         yield from filter(fresh, _call(ctx, model, fn, c, f"in __aicore__ function '{fn.name}'"))
     for kind, n in _nodes(pf):
@@ -155,13 +234,21 @@ def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]
     head = pf.span(n.children[0]) if n.children else pf.span(n)
     if kind == "new":
         if n.child_by_field_id(syntax.F_PLACEMENT) is None:
-            yield _finding(ctx, head, f"'new' {where}: device code has no heap; take memory from the TPipe (a TBuf "
-                                      "or a queue) instead")
+            yield _finding(
+                ctx,
+                head,
+                f"'new' {where}: device code has no heap; take memory from the TPipe (a TBuf "
+                "or a queue) instead",
+            )
     elif kind == "delete":
         yield _finding(ctx, head, f"'delete' {where}: device code has no heap")
     elif kind == "throw":
-        yield _finding(ctx, head, f"'throw' {where}: exceptions are not supported in device code; check with "
-                                  "ASSERT or return a status")
+        yield _finding(
+            ctx,
+            head,
+            f"'throw' {where}: exceptions are not supported in device code; check with "
+            "ASSERT or return a status",
+        )
     elif kind == "try":
         yield _finding(ctx, head, f"'try' {where}: exceptions are not supported in device code")
     elif kind == "qualified" and n.parent is not None and n.parent.type != "qualified_identifier":
@@ -170,12 +257,20 @@ def _node(ctx: LintContext, kind: str, n: Node, where: str) -> Iterator[Finding]
             return
         first = std.split("::")[0]
         if first in STL_CONTAINERS:
-            yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: standard-library containers allocate on the "
-                                            "heap, which device code does not have; use a LocalTensor from a TBuf, "
-                                            "or a fixed-size array")
+            yield _finding(
+                ctx,
+                pf.span(n),
+                f"'std::{first}' {where}: standard-library containers allocate on the "
+                "heap, which device code does not have; use a LocalTensor from a TBuf, "
+                "or a fixed-size array",
+            )
         elif first in STREAMS:
-            yield _finding(ctx, pf.span(n), f"'std::{first}' {where}: device code has no file or stream I/O; use "
-                                            "printf or DumpTensor for debugging output")
+            yield _finding(
+                ctx,
+                pf.span(n),
+                f"'std::{first}' {where}: device code has no file or stream I/O; use "
+                "printf or DumpTensor for debugging output",
+            )
 
 
 def _std_name(pf_text: str) -> str | None:
@@ -185,7 +280,7 @@ def _std_name(pf_text: str) -> str | None:
     text = text.removeprefix("::")
     if not text.startswith("std::"):
         return None
-    return text[len("std::"):]
+    return text[len("std::") :]
 
 
 def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: str) -> Iterator[Finding]:
@@ -199,9 +294,13 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
         span = pf.span(fnode) if fnode is not None else c.name_span
         std = c.short
         if std in STL_ALGORITHMS or std in STL_CONTAINERS:
-            yield _finding(ctx, span, f"'std::{std}' {where}: the C++ standard library's containers and algorithms "
-                                      "are host code; use Ascend C APIs on LocalTensors (ReduceSum, Sort, ...) or "
-                                      "a plain loop")
+            yield _finding(
+                ctx,
+                span,
+                f"'std::{std}' {where}: the C++ standard library's containers and algorithms "
+                "are host code; use Ascend C APIs on LocalTensors (ReduceSum, Sort, ...) or "
+                "a plain loop",
+            )
         elif std in ALLOC_CALLS:
             yield _finding(ctx, span, f"'std::{std}' {where}: device code has no heap")
         elif std in FILE_IO_CALLS:
@@ -210,18 +309,33 @@ def _call(ctx: LintContext, model: KernelModel, fn: Function, c: Call, where: st
     name = c.short
     if c.user_defined or name in model.function_names:
         if name == fn.name and _is_recursion(model, fn, c):
-            yield _finding(ctx, c.name_span, f"'{name}' calls itself: recursion is not supported in device code "
-                                             "(the AI Core stack is small and fixed); use a loop")
+            yield _finding(
+                ctx,
+                c.name_span,
+                f"'{name}' calls itself: recursion is not supported in device code "
+                "(the AI Core stack is small and fixed); use a loop",
+            )
         return
     if name in ALLOC_CALLS:
-        yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no heap; take memory from the TPipe "
-                                         "(a TBuf or a queue) instead")
+        yield _finding(
+            ctx,
+            c.name_span,
+            f"'{name}' {where}: device code has no heap; take memory from the TPipe "
+            "(a TBuf or a queue) instead",
+        )
     elif name in FILE_IO_CALLS - {"open", "close", "remove", "rename"}:
-        yield _finding(ctx, c.name_span, f"'{name}' {where}: device code has no file I/O; use printf or "
-                                         "DumpTensor for debugging output")
+        yield _finding(
+            ctx,
+            c.name_span,
+            f"'{name}' {where}: device code has no file I/O; use printf or DumpTensor for debugging output",
+        )
     elif _ACL_RE.fullmatch(name):
-        yield _finding(ctx, c.name_span, f"'{name}' {where}: it is a host runtime function (AscendCL); call it "
-                                         "from the host code that launches the kernel")
+        yield _finding(
+            ctx,
+            c.name_span,
+            f"'{name}' {where}: it is a host runtime function (AscendCL); call it "
+            "from the host code that launches the kernel",
+        )
 
 
 def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
@@ -243,7 +357,9 @@ def _is_recursion(model: KernelModel, fn: Function, c: Call) -> bool:
             continue
         d = syntax.lookup(pf, pf.node_text(arg), arg)
         if d is not None and (d.type_name.rsplit("::", 1)[-1], d.template_args) != (
-                param.type_name.rsplit("::", 1)[-1], param.template_args):
+            param.type_name.rsplit("::", 1)[-1],
+            param.template_args,
+        ):
             return False
     return True
 
@@ -257,10 +373,20 @@ def _virtuals(ctx: LintContext, cls_node: Node) -> Iterator[Finding]:
         target = n.named_children[-1] if n.type == "template_declaration" and n.named_children else n
         for ch in target.children:
             if ch.type == "virtual":
-                yield _finding(ctx, pf.span(ch), "'virtual' in a kernel class: device code has no virtual "
-                                                 "dispatch; use templates (static polymorphism) instead")
+                yield _finding(
+                    ctx,
+                    pf.span(ch),
+                    "'virtual' in a kernel class: device code has no virtual "
+                    "dispatch; use templates (static polymorphism) instead",
+                )
                 break
 
 
-RULE = Rule(CODE, "device-restrictions", "C++ that device code cannot use: heap, virtual, recursion, STL, "
-                                         "exceptions, file I/O, host runtime calls", check, region="function")
+RULE = Rule(
+    CODE,
+    "device-restrictions",
+    "C++ that device code cannot use: heap, virtual, recursion, STL, "
+    "exceptions, file I/O, host runtime calls",
+    check,
+    region="function",
+)

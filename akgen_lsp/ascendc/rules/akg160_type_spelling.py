@@ -89,4 +89,6 @@ def _sizeof_identifiers(pf: ParsedFile, wrong: dict[str, str]) -> Iterator[Node]
             yield node
 
 
-RULE = Rule(CODE, "type-spelling", "bfloat16/float16/fp16/bf16 used as a type instead of bfloat16_t/half.", check)
+RULE = Rule(
+    CODE, "type-spelling", "bfloat16/float16/fp16/bf16 used as a type instead of bfloat16_t/half.", check
+)

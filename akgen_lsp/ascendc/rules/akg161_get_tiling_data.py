@@ -52,7 +52,12 @@ from akgen_lsp.ascendc.syntax import undefined_macro_uses
 from akgen_lsp.findings import Finding, Severity
 
 CODE = "AKG161"
-NAMES = ("GET_TILING_DATA", "GET_TILING_DATA_WITH_STRUCT", "GET_TILING_DATA_MEMBER", "GET_TILING_DATA_PTR_WITH_STRUCT")
+NAMES = (
+    "GET_TILING_DATA",
+    "GET_TILING_DATA_WITH_STRUCT",
+    "GET_TILING_DATA_MEMBER",
+    "GET_TILING_DATA_PTR_WITH_STRUCT",
+)
 
 
 _CALL_RE = re.compile(r"(?<![\w.>:])(" + "|".join(sorted(NAMES, key=len, reverse=True)) + r")\s*\(")
@@ -76,5 +81,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(CODE, "get-tiling-data", "GET_TILING_DATA used (NPUKernelBench kernel-only mode has no tiling header).",
-            check, default_enabled=False)
+RULE = Rule(
+    CODE,
+    "get-tiling-data",
+    "GET_TILING_DATA used (NPUKernelBench kernel-only mode has no tiling header).",
+    check,
+    default_enabled=False,
+)

@@ -59,5 +59,10 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-RULE = Rule(CODE, "dtype-macro", "DTYPE_X macros used (NPUKernelBench kernel-only mode does not define them).",
-            check, default_enabled=False)
+RULE = Rule(
+    CODE,
+    "dtype-macro",
+    "DTYPE_X macros used (NPUKernelBench kernel-only mode does not define them).",
+    check,
+    default_enabled=False,
+)

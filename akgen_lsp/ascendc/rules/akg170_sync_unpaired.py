@@ -91,23 +91,39 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue  # another file of the kernel does the other half
         repeated.add(id(op))
         if op.kind == "wait":
-            yield _finding(ctx, op, f"WaitFlag<HardEvent::{op.event}>({op.event_id}) waits on every iteration of the "
-                                    f"loop on line {loop.start_point[0] + 1}, which never sets it: the second "
-                                    "iteration waits forever; SetFlag it again in the loop")
+            yield _finding(
+                ctx,
+                op,
+                f"WaitFlag<HardEvent::{op.event}>({op.event_id}) waits on every iteration of the "
+                f"loop on line {loop.start_point[0] + 1}, which never sets it: the second "
+                "iteration waits forever; SetFlag it again in the loop",
+            )
         else:
-            yield _finding(ctx, op, f"SetFlag<HardEvent::{op.event}>({op.event_id}) is set on every iteration of the "
-                                    f"loop on line {loop.start_point[0] + 1}, which never waits on it: each set "
-                                    "lands before the previous one was consumed; WaitFlag it in the loop")
+            yield _finding(
+                ctx,
+                op,
+                f"SetFlag<HardEvent::{op.event}>({op.event_id}) is set on every iteration of the "
+                f"loop on line {loop.start_point[0] + 1}, which never waits on it: each set "
+                "lands before the previous one was consumed; WaitFlag it in the loop",
+            )
     for a, b in _repeats(flags):
         repeated.add(id(b))
         if b.kind == "wait":
-            yield _finding(ctx, b, f"WaitFlag<HardEvent::{b.event}>({b.event_id}) again with no SetFlag since the "
-                                   f"wait on line {a.call.name_span.line}: that set was consumed, so this wait never "
-                                   "ends; set the flag again first, or drop one wait")
+            yield _finding(
+                ctx,
+                b,
+                f"WaitFlag<HardEvent::{b.event}>({b.event_id}) again with no SetFlag since the "
+                f"wait on line {a.call.name_span.line}: that set was consumed, so this wait never "
+                "ends; set the flag again first, or drop one wait",
+            )
         else:
-            yield _finding(ctx, b, f"SetFlag<HardEvent::{b.event}>({b.event_id}) again before a WaitFlag consumed "
-                                   f"the set on line {a.call.name_span.line}: the {b.dst} pipe is ordered against "
-                                   "one of them only; wait between the two sets")
+            yield _finding(
+                ctx,
+                b,
+                f"SetFlag<HardEvent::{b.event}>({b.event_id}) again before a WaitFlag consumed "
+                f"the set on line {a.call.name_span.line}: the {b.dst} pipe is ordered against "
+                "one of them only; wait between the two sets",
+            )
     for op in flags:
         ev = op.event
         assert ev is not None
@@ -117,42 +133,64 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             other = _elsewhere(ctx) if other is None else other
             if ("SetFlag", ev) in other:
                 continue
-            yield _finding(ctx, op, f"WaitFlag<HardEvent::{ev}> waits for an event that nothing sets: no "
-                                    f"SetFlag<HardEvent::{ev}> in this kernel, so the wait never ends (the core "
-                                    f"hangs); set it on the {op.src} pipe after the work it guards")
+            yield _finding(
+                ctx,
+                op,
+                f"WaitFlag<HardEvent::{ev}> waits for an event that nothing sets: no "
+                f"SetFlag<HardEvent::{ev}> in this kernel, so the wait never ends (the core "
+                f"hangs); set it on the {op.src} pipe after the work it guards",
+            )
             continue
         if id(op) in repeated:
             continue
         if not model.unknown_events and _other_half_only_in_other_branches(flags, op):
             other = _elsewhere(ctx) if other is None else other
             if op.kind == "wait" and ("SetFlag", ev) not in other:
-                yield _finding(ctx, op, f"WaitFlag<HardEvent::{ev}>({op.event_id}) is reached by no SetFlag: every "
-                                        "SetFlag of that event and id is in another branch of an if/else (or "
-                                        "after a return), so on this path the wait never ends; set the flag in "
-                                        "this branch, before the wait")
+                yield _finding(
+                    ctx,
+                    op,
+                    f"WaitFlag<HardEvent::{ev}>({op.event_id}) is reached by no SetFlag: every "
+                    "SetFlag of that event and id is in another branch of an if/else (or "
+                    "after a return), so on this path the wait never ends; set the flag in "
+                    "this branch, before the wait",
+                )
                 continue
             if op.kind == "set" and ("WaitFlag", ev) not in other:
-                yield _finding(ctx, op, f"SetFlag<HardEvent::{ev}>({op.event_id}) is waited on by no WaitFlag on its "
-                                        "path: every WaitFlag of that event and id is in another branch of an "
-                                        f"if/else, so the {op.dst} pipe is not held back here and the flag stays "
-                                        "set; add the WaitFlag in this branch", Severity.WARNING)
+                yield _finding(
+                    ctx,
+                    op,
+                    f"SetFlag<HardEvent::{ev}>({op.event_id}) is waited on by no WaitFlag on its "
+                    "path: every WaitFlag of that event and id is in another branch of an "
+                    f"if/else, so the {op.dst} pipe is not held back here and the flag stays "
+                    "set; add the WaitFlag in this branch",
+                    Severity.WARNING,
+                )
                 continue
         if op.kind == "wait" and not model.unknown_events:
             later = _set_only_later(flags, op)
             if later:
                 other = _elsewhere(ctx) if other is None else other
                 if ("SetFlag", ev) not in other:
-                    yield _finding(ctx, op, f"WaitFlag<HardEvent::{ev}>({op.event_id}) comes before the only "
-                                            f"SetFlag of that event and id (line {later}): nothing has set it yet, "
-                                            "so the wait never ends; issue the SetFlag first")
+                    yield _finding(
+                        ctx,
+                        op,
+                        f"WaitFlag<HardEvent::{ev}>({op.event_id}) comes before the only "
+                        f"SetFlag of that event and id (line {later}): nothing has set it yet, "
+                        "so the wait never ends; issue the SetFlag first",
+                    )
             continue
         if op.kind == "set" and ev not in waits and not model.unknown_events:
             other = _elsewhere(ctx) if other is None else other
             if ("WaitFlag", ev) in other:
                 continue
-            yield _finding(ctx, op, f"SetFlag<HardEvent::{ev}> is never waited on: no WaitFlag<HardEvent::{ev}> in "
-                                    f"this kernel, so the {op.dst} pipe is not held back and the flag stays set; "
-                                    "add the WaitFlag before the work that needs the data", Severity.WARNING)
+            yield _finding(
+                ctx,
+                op,
+                f"SetFlag<HardEvent::{ev}> is never waited on: no WaitFlag<HardEvent::{ev}> in "
+                f"this kernel, so the {op.dst} pipe is not held back and the flag stays set; "
+                "add the WaitFlag before the work that needs the data",
+                Severity.WARNING,
+            )
 
 
 def _one_kind_in_loop(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, Node]]:
@@ -168,16 +206,27 @@ def _one_kind_in_loop(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, Node]]:
         if key in seen:
             continue
         seen.add(key)
-        inside = [o for o in flags if o.event == op.event and o.event_id == op.event_id
-                  and loop.start_byte <= o.start <= loop.end_byte]
+        inside = [
+            o
+            for o in flags
+            if o.event == op.event
+            and o.event_id == op.event_id
+            and loop.start_byte <= o.start <= loop.end_byte
+        ]
         if any(o.kind != op.kind for o in inside):
             continue
         if op.event_id and op.event_id in _without_flags(_text(body)):
             continue
         if _varies_in(op.event_id, loop):
             continue  # the id changes from one iteration to the next (eventList[i], ping-pong): not one flag
-        if any(o.event == op.event and o.kind != op.kind and o.function is not None and op.function is not None
-               and o.function.id != op.function.id for o in flags):
+        if any(
+            o.event == op.event
+            and o.kind != op.kind
+            and o.function is not None
+            and op.function is not None
+            and o.function.id != op.function.id
+            for o in flags
+        ):
             continue  # another function does the other half: a helper the loop calls may set (or wait) there
         yield op, loop
 
@@ -185,7 +234,9 @@ def _one_kind_in_loop(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, Node]]:
 def _in_if_constexpr(node: Node) -> bool:
     n = node.parent
     while n is not None and n.type != "function_definition":
-        if n.type == "if_statement" and any(c.type == "constexpr" or c.text == b"constexpr" for c in n.children):
+        if n.type == "if_statement" and any(
+            c.type == "constexpr" or c.text == b"constexpr" for c in n.children
+        ):
             return True
         n = n.parent
     return False
@@ -205,12 +256,16 @@ def _repeats(flags: list[SyncOp]) -> Iterator[tuple[SyncOp, SyncOp]]:
             if a.kind != b.kind:
                 continue
             between = _between(a, b)
-            if between is not None and not any(a.event_id and a.event_id in _without_flags(t) for t in between):
+            if between is not None and not any(
+                a.event_id and a.event_id in _without_flags(t) for t in between
+            ):
                 yield a, b
 
 
 _LOOPS = ("for_statement", "while_statement", "do_statement", "for_range_loop")
-_ASSIGNED = re.compile(r"([A-Za-z_]\w*)\s*(?:\]\s*)?(?:[-+*/%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)")
+_ASSIGNED = re.compile(
+    r"([A-Za-z_]\w*)\s*(?:\]\s*)?(?:[-+*/%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*([A-Za-z_]\w*)"
+)
 
 
 def _varies_in(event_id: str, loop: Node) -> bool:
@@ -221,6 +276,8 @@ def _varies_in(event_id: str, loop: Node) -> bool:
     text = _text(loop)
     changed = {a or b for a, b in _ASSIGNED.findall(text)}
     return any(re.search(rf"\b{re.escape(name)}\b", event_id) for name in changed if name)
+
+
 _FLAG_CALL = re.compile(r"\b(?:AscendC::)?(?:SetFlag|WaitFlag)\s*<[^;]*?>\s*\([^;]*\)\s*;")
 
 
@@ -238,30 +295,54 @@ def _between(a: SyncOp, b: SyncOp) -> list[str] | None:
     if block is None or b.statement.parent is None:
         return None
     if b.statement.parent.id == block.id:
-        return [_text(st) for st in block.named_children
-                if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte]
+        return [
+            _text(st)
+            for st in block.named_children
+            if a.statement.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte
+        ]
     body = b.statement.parent
     loop = body.parent
-    if body.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
-            and loop.parent.id == block.id and not _varies_in(a.event_id, loop):
+    if (
+        body.type == "compound_statement"
+        and loop is not None
+        and loop.type in _LOOPS
+        and loop.parent is not None
+        and loop.parent.id == block.id
+        and not _varies_in(a.event_id, loop)
+    ):
         # `a`, then a loop whose body repeats it at its top level before the other kind
-        out = [_text(st) for st in block.named_children
-               if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte]
+        out = [
+            _text(st)
+            for st in block.named_children
+            if a.statement.end_byte <= st.start_byte and st.end_byte <= loop.start_byte
+        ]
         return out + [_text(st) for st in body.named_children if st.end_byte <= b.statement.start_byte]
     loop = block.parent
-    if block.type == "compound_statement" and loop is not None and loop.type in _LOOPS and loop.parent is not None \
-            and loop.parent.id == body.id and not _varies_in(a.event_id, loop):
+    if (
+        block.type == "compound_statement"
+        and loop is not None
+        and loop.type in _LOOPS
+        and loop.parent is not None
+        and loop.parent.id == body.id
+        and not _varies_in(a.event_id, loop)
+    ):
         # `a` at the top level of a loop body with nothing of the other kind after it in the loop, then `b` after
         # the loop: the loop's next iteration (or the code after it) repeats `a`'s kind
         out = [_text(st) for st in block.named_children if a.statement.end_byte <= st.start_byte]
-        return out + [_text(st) for st in body.named_children
-                      if loop.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte]
+        return out + [
+            _text(st)
+            for st in body.named_children
+            if loop.end_byte <= st.start_byte and st.end_byte <= b.statement.start_byte
+        ]
     return None
 
 
 def _same_block(a: SyncOp, b: SyncOp) -> bool:
-    return a.statement.parent is not None and b.statement.parent is not None \
+    return (
+        a.statement.parent is not None
+        and b.statement.parent is not None
         and a.statement.parent.id == b.statement.parent.id
+    )
 
 
 def _handed_to_helper(a: SyncOp, b: SyncOp) -> bool:
@@ -287,13 +368,18 @@ def _exclusive(a: Node, b: Node) -> bool:
         return False
     if n.type in ("if_statement", "else_clause", "conditional_expression"):
         return True  # `a` and `b` in different branches (two statements of one case are on one path)
-    branch = chain[ids[n.id] - 1] if ids[n.id] > 0 else None  # the child of the common ancestor that holds `a`
+    branch = (
+        chain[ids[n.id] - 1] if ids[n.id] > 0 else None
+    )  # the child of the common ancestor that holds `a`
     if branch is None or branch.type not in ("if_statement", "compound_statement"):
         return False
     stack = [branch]
     while stack:
         x = stack.pop()
-        if x.type in ("return_statement", "break_statement", "continue_statement") and x.start_byte > a.start_byte:
+        if (
+            x.type in ("return_statement", "break_statement", "continue_statement")
+            and x.start_byte > a.start_byte
+        ):
             return True
         if x.type != "lambda_expression":
             stack.extend(x.named_children)
@@ -309,7 +395,12 @@ def _other_half_only_in_other_branches(flags: list[SyncOp], op: SyncOp) -> bool:
     if not others or op.function is None or _in_loop(op.call.node):
         return False
     for o in others:
-        if o.function is None or o.function.id != op.function.id or o.event_id != op.event_id or _in_loop(o.call.node):
+        if (
+            o.function is None
+            or o.function.id != op.function.id
+            or o.event_id != op.event_id
+            or _in_loop(o.call.node)
+        ):
             return False
         a, b = (o, op) if o.start < op.start else (op, o)
         if not _exclusive(a.call.node, b.call.node):
@@ -330,18 +421,37 @@ def _set_only_later(flags: list[SyncOp], wait: SyncOp) -> int | None:
     """The line of the set of the same event and id, when every such set is in the wait's block, after it, with no
     statement between them that hands the id to a helper."""
     same = [o for o in flags if o.kind == "set" and o.event == wait.event]
-    if not same or any(o.function is None or wait.function is None or o.function.id != wait.function.id
-                       or o.event_id != wait.event_id or o.start < wait.start or not _same_block(wait, o)
-                       or _handed_to_helper(wait, o) for o in same):
+    if not same or any(
+        o.function is None
+        or wait.function is None
+        or o.function.id != wait.function.id
+        or o.event_id != wait.event_id
+        or o.start < wait.start
+        or not _same_block(wait, o)
+        or _handed_to_helper(wait, o)
+        for o in same
+    ):
         return None
     first = min(same, key=lambda o: o.start)
     return first.call.name_span.line
 
 
 def _finding(ctx: LintContext, op: SyncOp, message: str, severity: Severity = Severity.ERROR) -> Finding:
-    return Finding(CODE, message, op.call.name_span, severity, "akgen-lint", "memory",
-                   data={"event": op.event, "event_id": op.event_id, "kind": op.kind})
+    return Finding(
+        CODE,
+        message,
+        op.call.name_span,
+        severity,
+        "akgen-lint",
+        "memory",
+        data={"event": op.event, "event_id": op.event_id, "kind": op.kind},
+    )
 
 
-RULE = Rule(CODE, "sync-unpaired", "A WaitFlag nothing sets, a wait before its set, or a SetFlag nothing waits for.",
-            check, region="function")
+RULE = Rule(
+    CODE,
+    "sync-unpaired",
+    "A WaitFlag nothing sets, a wait before its set, or a SetFlag nothing waits for.",
+    check,
+    region="function",
+)

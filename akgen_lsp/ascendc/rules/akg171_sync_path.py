@@ -76,21 +76,37 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         for i, s in enumerate(ops):
             if s.kind != "set":
                 continue
-            w = next((o for o in ops[i + 1:] if o.event == s.event and o.event_id == s.event_id), None)
+            w = next((o for o in ops[i + 1 :] if o.event == s.event and o.event_id == s.event_id), None)
             if w is None or w.kind != "wait":
                 continue
             rets = returns_of.get(fn.id)
             if rets is None:
-                rets = returns_of[fn.id] = [n for n in walk(fn) if n.type == "return_statement"
-                                            and not _in_lambda(n, fn)]
-            ret = next((r for r in rets if s.start < r.start_byte < w.start and not _exclusive(s.call.node, r)
-                        and not _encloses(r.parent, s.call.node)), None)
+                rets = returns_of[fn.id] = [
+                    n for n in walk(fn) if n.type == "return_statement" and not _in_lambda(n, fn)
+                ]
+            ret = next(
+                (
+                    r
+                    for r in rets
+                    if s.start < r.start_byte < w.start
+                    and not _exclusive(s.call.node, r)
+                    and not _encloses(r.parent, s.call.node)
+                ),
+                None,
+            )
             if ret is not None:
-                yield Finding(CODE, f"the return on line {ret.start_point[0] + 1} skips the WaitFlag<HardEvent::"
-                                    f"{w.event}>({w.event_id}) on line {w.call.name_span.line}: on that path this "
-                                    "SetFlag is never waited on; set the flag after the early exit, or wait before "
-                                    "returning", s.call.name_span, Severity.ERROR, "akgen-lint", "memory",
-                              data={"event": s.event, "event_id": s.event_id})
+                yield Finding(
+                    CODE,
+                    f"the return on line {ret.start_point[0] + 1} skips the WaitFlag<HardEvent::"
+                    f"{w.event}>({w.event_id}) on line {w.call.name_span.line}: on that path this "
+                    "SetFlag is never waited on; set the flag after the early exit, or wait before "
+                    "returning",
+                    s.call.name_span,
+                    Severity.ERROR,
+                    "akgen-lint",
+                    "memory",
+                    data={"event": s.event, "event_id": s.event_id},
+                )
         yield from _loop_tail(ctx, ops, flags)
 
 
@@ -119,7 +135,12 @@ def _exclusive(a: Node, b: Node) -> bool:
     n = b
     while n is not None and n.id not in ids:
         n = n.parent
-    return n is not None and n.type in ("if_statement", "else_clause", "switch_statement", "conditional_expression")
+    return n is not None and n.type in (
+        "if_statement",
+        "else_clause",
+        "switch_statement",
+        "conditional_expression",
+    )
 
 
 def _loop_of(node: Node, fn: Node) -> Node | None:
@@ -140,23 +161,37 @@ def _loop_tail(ctx: LintContext, ops: list[SyncOp], flags: list[SyncOp]) -> Iter
         loop = _loop_of(w.call.node, fn)
         if loop is None:
             continue
-        s = next((o for o in ops[i + 1:] if o.event == w.event and o.event_id == w.event_id), None)
+        s = next((o for o in ops[i + 1 :] if o.event == w.event and o.event_id == w.event_id), None)
         if s is None or s.kind != "set" or s.start > loop.end_byte:
             continue  # not the carried pattern (wait, then set again in the same loop body)
         body = s.statement.parent
         if body is None or body.parent is None or body.parent.id != loop.id:
             continue  # the set is conditional (``if (i != last) SetFlag(...)``): the last iteration may skip it
         after = [o for o in ops if o.kind == "wait" and o.event == w.event and o.start > loop.end_byte]
-        outside = [o for o in flags if o.kind == "wait" and o.event == w.event and o.function is not None
-                   and o.function.id != fn.id]
+        outside = [
+            o
+            for o in flags
+            if o.kind == "wait" and o.event == w.event and o.function is not None and o.function.id != fn.id
+        ]
         if after or outside:
             continue
-        yield Finding(CODE, f"the loop waits on HardEvent::{w.event}({w.event_id}) before setting it again, and "
-                            "nothing waits on it after the loop: the SetFlag of the last iteration is never "
-                            f"consumed; add WaitFlag<HardEvent::{w.event}>({w.event_id}) after the loop",
-                      s.call.name_span, Severity.WARNING, "akgen-lint", "memory",
-                      data={"event": s.event, "event_id": s.event_id})
+        yield Finding(
+            CODE,
+            f"the loop waits on HardEvent::{w.event}({w.event_id}) before setting it again, and "
+            "nothing waits on it after the loop: the SetFlag of the last iteration is never "
+            f"consumed; add WaitFlag<HardEvent::{w.event}>({w.event_id}) after the loop",
+            s.call.name_span,
+            Severity.WARNING,
+            "akgen-lint",
+            "memory",
+            data={"event": s.event, "event_id": s.event_id},
+        )
 
 
-RULE = Rule(CODE, "sync-path", "A SetFlag whose WaitFlag an early return or a loop's last iteration skips.", check,
-            region="function")
+RULE = Rule(
+    CODE,
+    "sync-path",
+    "A SetFlag whose WaitFlag an early return or a loop's last iteration skips.",
+    check,
+    region="function",
+)

@@ -83,11 +83,24 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         if st is not None and st.type == "expression_statement":
             by_statement.setdefault(st.id, c)
     # events with the scalar pipe are left out: scalar work (any statement) is everywhere and has no call to see
-    flags = [o for o in model.ops if o.kind in ("set", "wait") and o.src and o.dst and "S" not in (o.src, o.dst)]
+    flags = [
+        o for o in model.ops if o.kind in ("set", "wait") and o.src and o.dst and "S" not in (o.src, o.dst)
+    ]
     for s in (o for o in flags if o.kind == "set"):
-        w = next((o for o in flags if o.kind == "wait" and o.event == s.event and o.event_id == s.event_id
-                  and o.start > s.start and o.function is not None and s.function is not None
-                  and o.function.id == s.function.id), None)
+        w = next(
+            (
+                o
+                for o in flags
+                if o.kind == "wait"
+                and o.event == s.event
+                and o.event_id == s.event_id
+                and o.start > s.start
+                and o.function is not None
+                and s.function is not None
+                and o.function.id == s.function.id
+            ),
+            None,
+        )
         passed: list[str] = []
         before = _neighbour_pipes(ctx, s.statement, -1, by_statement, passed)
         after = _neighbour_pipes(ctx, w.statement, +1, by_statement, passed) if w is not None else None
@@ -95,11 +108,17 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             continue  # the right pair is already there: this one is redundant, not backwards
         back_before, back_after = before == {s.dst}, after == {s.src}
         if back_before and back_after:
-            yield Finding(CODE, f"SetFlag<HardEvent::{s.event}> is written backwards: the work before it is on "
-                                f"{s.dst} and the work after its WaitFlag on {s.src}, so this event "
-                                f"does not hold the consumer back; use HardEvent::{s.dst}_{s.src}",
-                          s.call.name_span, Severity.ERROR, "akgen-lint", "memory",
-                          data={"event": s.event, "suggested": f"{s.dst}_{s.src}"})
+            yield Finding(
+                CODE,
+                f"SetFlag<HardEvent::{s.event}> is written backwards: the work before it is on "
+                f"{s.dst} and the work after its WaitFlag on {s.src}, so this event "
+                f"does not hold the consumer back; use HardEvent::{s.dst}_{s.src}",
+                s.call.name_span,
+                Severity.ERROR,
+                "akgen-lint",
+                "memory",
+                data={"event": s.event, "suggested": f"{s.dst}_{s.src}"},
+            )
     for b in (o for o in model.ops if o.kind == "barrier" and o.event and o.event != "ALL"):
         yield from _barrier(ctx, b, by_statement)
 
@@ -111,7 +130,9 @@ class _Side:
 
     __slots__ = ("open", "pipes", "unknown")
 
-    def __init__(self, pipes: frozenset[str] = frozenset(), open_: bool = True, unknown: bool = False) -> None:
+    def __init__(
+        self, pipes: frozenset[str] = frozenset(), open_: bool = True, unknown: bool = False
+    ) -> None:
         self.pipes, self.open, self.unknown = pipes, open_, unknown
 
 
@@ -119,8 +140,13 @@ _UNKNOWN = _Side(unknown=True)
 _PASS = _Side()
 
 
-def _neighbour_pipes(ctx: LintContext, statement: Node, step: int, by_statement: dict[int, Call],
-                     passed: list[str] | None = None) -> frozenset[str] | None:
+def _neighbour_pipes(
+    ctx: LintContext,
+    statement: Node,
+    step: int,
+    by_statement: dict[int, Call],
+    passed: list[str] | None = None,
+) -> frozenset[str] | None:
     """The pipes of the nearest work in the same block, `step` = -1 before or +1 after the statement, on every path:
     up to four statements away, passing over other synchronisation calls (their template arguments are added to
     `passed`; declarations do not count against the four), declarations, scalar statements and calls; looking into ``if``/``else`` branches, loop bodies and
@@ -137,8 +163,15 @@ def _neighbour_pipes(ctx: LintContext, statement: Node, step: int, by_statement:
     return side.pipes
 
 
-def _scan(ctx: LintContext, items: list[Node], j: int, step: int, by_statement: dict[int, Call],
-          passed: list[str] | None, depth: int) -> _Side:
+def _scan(
+    ctx: LintContext,
+    items: list[Node],
+    j: int,
+    step: int,
+    by_statement: dict[int, Call],
+    passed: list[str] | None,
+    depth: int,
+) -> _Side:
     found: set[str] = set()
     reach = _REACH
     for _ in range(4 * _REACH):  # declarations do not count against the reach, but the walk stays short
@@ -159,8 +192,14 @@ def _scan(ctx: LintContext, items: list[Node], j: int, step: int, by_statement: 
     return _UNKNOWN
 
 
-def _statement_side(ctx: LintContext, node: Node, step: int, by_statement: dict[int, Call],
-                    passed: list[str] | None, depth: int) -> _Side:
+def _statement_side(
+    ctx: LintContext,
+    node: Node,
+    step: int,
+    by_statement: dict[int, Call],
+    passed: list[str] | None,
+    depth: int,
+) -> _Side:
     kind = node.type
     if kind == "declaration":
         return _PASS
@@ -187,7 +226,9 @@ def _statement_side(ctx: LintContext, node: Node, step: int, by_statement: dict[
         branches = [node.child_by_field_id(F_CONSEQUENCE)]
         alt = node.child_by_field_id(F_ALTERNATIVE)
         if alt is not None:
-            branches.append(alt.named_children[-1] if alt.type == "else_clause" and alt.named_child_count else alt)
+            branches.append(
+                alt.named_children[-1] if alt.type == "else_clause" and alt.named_child_count else alt
+            )
         pipes: set[str] = set()
         open_ = alt is None
         for b in branches:
@@ -201,21 +242,30 @@ def _statement_side(ctx: LintContext, node: Node, step: int, by_statement: dict[
         return _Side(frozenset(pipes), open_)
     if kind in PREPROC_BLOCKS:
         # `#if A ... #elif B ... #else ... #endif`: one branch is compiled; each is a branch of an if
-        inner = [c for c in node.named_children if c.type in STATEMENTS or c.type.endswith("_statement")
-                 or c.type in PREPROC_BLOCKS]
+        inner = [
+            c
+            for c in node.named_children
+            if c.type in STATEMENTS or c.type.endswith("_statement") or c.type in PREPROC_BLOCKS
+        ]
         alt = node.child_by_field_id(F_ALTERNATIVE)
         inner = [c for c in inner if alt is None or c.id != alt.id]
         side = _scan(ctx, inner, len(inner) - 1 if step < 0 else 0, step, by_statement, passed, depth + 1)
         if side.unknown:
             return _UNKNOWN
         if alt is None:
-            return _Side(side.pipes, side.open or node.type in ("preproc_if", "preproc_ifdef", "preproc_elif",
-                                                                "preproc_elifdef"))
+            return _Side(
+                side.pipes,
+                side.open or node.type in ("preproc_if", "preproc_ifdef", "preproc_elif", "preproc_elifdef"),
+            )
         other = _statement_side(ctx, alt, step, by_statement, passed, depth + 1)
         return _UNKNOWN if other.unknown else _Side(side.pipes | other.pipes, side.open or other.open)
     if kind in ("for_statement", "while_statement", "for_range_loop"):
         body = node.child_by_field_id(F_BODY)
-        side = _statement_side(ctx, body, step, by_statement, passed, depth + 1) if body is not None else _UNKNOWN
+        side = (
+            _statement_side(ctx, body, step, by_statement, passed, depth + 1)
+            if body is not None
+            else _UNKNOWN
+        )
         return side  # taken to run at least once (kernel loops run over tiles, and there is at least one)
     return _UNKNOWN
 
@@ -241,12 +291,22 @@ def _barrier(ctx: LintContext, b: SyncOp, by_statement: dict[int, Call]) -> Iter
     written = ctx.parsed.node_text(prev.args[0]).split("[")[0].strip()
     if not written or not any(written == ctx.parsed.node_text(a).split("[")[0].strip() for a in nxt.args[1:]):
         return  # the next op does not read what the previous one wrote
-    yield Finding(CODE, f"PipeBarrier<PIPE_{b.event}> does not wait for the {p_prev} work before it: a barrier "
-                        f"orders one pipe only, and '{nxt.short}' on {p_next} reads '{written}' that the {p_prev} "
-                        f"'{prev.short}' writes; use SetFlag/WaitFlag<HardEvent::{p_prev}_{p_next}> instead",
-                  b.call.name_span, Severity.ERROR, "akgen-lint", "memory",
-                  data={"pipe": b.event, "needed": f"{p_prev}_{p_next}"})
+    yield Finding(
+        CODE,
+        f"PipeBarrier<PIPE_{b.event}> does not wait for the {p_prev} work before it: a barrier "
+        f"orders one pipe only, and '{nxt.short}' on {p_next} reads '{written}' that the {p_prev} "
+        f"'{prev.short}' writes; use SetFlag/WaitFlag<HardEvent::{p_prev}_{p_next}> instead",
+        b.call.name_span,
+        Severity.ERROR,
+        "akgen-lint",
+        "memory",
+        data={"pipe": b.event, "needed": f"{p_prev}_{p_next}"},
+    )
 
 
-RULE = Rule(CODE, "sync-direction", "A HardEvent written backwards, or a PipeBarrier where a flag pair is needed.",
-            check)
+RULE = Rule(
+    CODE,
+    "sync-direction",
+    "A HardEvent written backwards, or a PipeBarrier where a flag pair is needed.",
+    check,
+)

@@ -55,11 +55,17 @@ def check(ctx: LintContext) -> Iterator[Finding]:
         value = int(m.group(2) if m.group(2) is not None else m.group(1))
         if 0 <= value < limit:
             continue
-        yield Finding(CODE, f"event id {value} is out of range: {ctx.arch.name} has ids 0 to {limit - 1} per event "
-                            f"type (EVENT_ID0 .. EVENT_ID{limit - 1}); take one from "
-                            "GetTPipePtr()->FetchEventID(...) or use a smaller constant",
-                      ctx.parsed.span(op.call.args[0]), Severity.ERROR, "akgen-lint", "memory",
-                      data={"event_id": value, "limit": limit})
+        yield Finding(
+            CODE,
+            f"event id {value} is out of range: {ctx.arch.name} has ids 0 to {limit - 1} per event "
+            f"type (EVENT_ID0 .. EVENT_ID{limit - 1}); take one from "
+            "GetTPipePtr()->FetchEventID(...) or use a smaller constant",
+            ctx.parsed.span(op.call.args[0]),
+            Severity.ERROR,
+            "akgen-lint",
+            "memory",
+            data={"event_id": value, "limit": limit},
+        )
 
 
 RULE = Rule(CODE, "sync-event-id", "A SetFlag/WaitFlag event id outside the ids the hardware has.", check)

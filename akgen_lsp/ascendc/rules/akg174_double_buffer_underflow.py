@@ -84,13 +84,22 @@ def check(ctx: LintContext) -> Iterator[Finding]:
             if (use, node.start_point[0]) in seen:
                 continue  # one finding per line and use (``bufs[(i - 1) % 2], bufs[(i - 1) % 2]``)
             seen.add((use, node.start_point[0]))
-            what = ("-1, or the other buffer, which no iteration has filled yet" if use == "a buffer index"
-                    else "-1, or the other id, which no iteration has set yet: the wait never ends")
-            yield Finding(CODE, f"'{text}' is {use} that underflows on the first iteration of the loop on line "
-                                f"{loop.start_point[0] + 1}, where {var} is 0 ({what}); guard the previous-"
-                                f"iteration work with 'if ({var} > 0)', or start the loop at 1",
-                          ctx.parsed.span(node), Severity.ERROR, "akgen-lint", "memory",
-                          data={"counter": var, "expression": text, "use": use})
+            what = (
+                "-1, or the other buffer, which no iteration has filled yet"
+                if use == "a buffer index"
+                else "-1, or the other id, which no iteration has set yet: the wait never ends"
+            )
+            yield Finding(
+                CODE,
+                f"'{text}' is {use} that underflows on the first iteration of the loop on line "
+                f"{loop.start_point[0] + 1}, where {var} is 0 ({what}); guard the previous-"
+                f"iteration work with 'if ({var} > 0)', or start the loop at 1",
+                ctx.parsed.span(node),
+                Severity.ERROR,
+                "akgen-lint",
+                "memory",
+                data={"counter": var, "expression": text, "use": use},
+            )
 
 
 def _counter_from_zero(ctx: LintContext, loop: Node) -> str | None:
@@ -99,7 +108,9 @@ def _counter_from_zero(ctx: LintContext, loop: Node) -> str | None:
     update = loop.child_by_field_name("update")
     if init is None or update is None:
         return None
-    m = re.fullmatch(r"(?:[\w:<>\s]+\s)?([A-Za-z_]\w*)\s*=\s*(.+?);?", " ".join(ctx.parsed.node_text(init).split()))
+    m = re.fullmatch(
+        r"(?:[\w:<>\s]+\s)?([A-Za-z_]\w*)\s*=\s*(.+?);?", " ".join(ctx.parsed.node_text(init).split())
+    )
     if m is None or not _ZERO.match(m.group(2).strip()):
         return None
     var = m.group(1)
@@ -114,8 +125,12 @@ def _is_minus_const(ctx: LintContext, node: Node, var: str) -> bool:
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if op is None or left is None or right is None or op.type != "-":
         return False
-    return left.type == "identifier" and ctx.parsed.node_text(left) == var and right.type == "number_literal" \
+    return (
+        left.type == "identifier"
+        and ctx.parsed.node_text(left) == var
+        and right.type == "number_literal"
         and int(re.sub(r"[uUlL]+$", "", ctx.parsed.node_text(right)) or "0", 0) >= 1
+    )
 
 
 def _use_of(ctx: LintContext, node: Node) -> str | None:
@@ -132,14 +147,18 @@ def _use_of(ctx: LintContext, node: Node) -> str | None:
             if op is None or op.type not in ("%", "&", "*") or left is None or left.id != cur.id:
                 return None
         elif parent.type == "subscript_argument_list" or (
-                parent.type == "subscript_expression" and cur.id != (parent.child_by_field_name("argument") or cur).id):
+            parent.type == "subscript_expression"
+            and cur.id != (parent.child_by_field_name("argument") or cur).id
+        ):
             return "a buffer index"
         elif parent.type == "argument_list":
             call = parent.parent
             fn = call.child_by_field_name("function") if call is not None else None
             name = ctx.parsed.node_text(fn) if fn is not None else ""
             short = name.split("<", 1)[0].rsplit("::", 1)[-1].strip()
-            return "an event id" if short in ("SetFlag", "WaitFlag") and parent.named_child_count == 1 else None
+            return (
+                "an event id" if short in ("SetFlag", "WaitFlag") and parent.named_child_count == 1 else None
+            )
         else:
             return None
         cur, parent = parent, parent.parent
@@ -164,11 +183,18 @@ def _guarded(ctx: LintContext, node: Node, loop: Node, var: str) -> bool:
         if st.type == "if_statement":
             cond = st.child_by_field_name("condition")
             text = ctx.parsed.node_text(st)
-            if cond is not None and mentions.search(ctx.parsed.node_text(cond)) and re.search(
-                    r"\b(?:continue|break|return)\b", text):
+            if (
+                cond is not None
+                and mentions.search(ctx.parsed.node_text(cond))
+                and re.search(r"\b(?:continue|break|return)\b", text)
+            ):
                 return True
     return False
 
 
-RULE = Rule(CODE, "double-buffer-underflow",
-            "A ping-pong index or event id of the previous iteration (i - 1) on the first iteration.", check)
+RULE = Rule(
+    CODE,
+    "double-buffer-underflow",
+    "A ping-pong index or event id of the previous iteration (i - 1) on the first iteration.",
+    check,
+)

@@ -59,7 +59,9 @@ def ascendc_visible_at(pf: ParsedFile, node: Node) -> bool:
     return False
 
 
-def qualify_type(pf: ParsedFile, catalog: Catalog | None, type_name: str, at: Node | None = None, depth: int = 0) -> str:
+def qualify_type(
+    pf: ParsedFile, catalog: Catalog | None, type_name: str, at: Node | None = None, depth: int = 0
+) -> str:
     """A type name as the catalog or the file knows it: aliases of the file followed, ``AscendC::`` added where an
     unqualified name reaches the namespace and the catalog has it (or it is a core class): ``TQue`` ->
     ``AscendC::TQue``. Unknown names come back unchanged."""
@@ -83,8 +85,18 @@ def qualify_type(pf: ParsedFile, catalog: Catalog | None, type_name: str, at: No
 
 
 _CORE_CLASSES = frozenset(
-    {"TPipe", "TQue", "TQueBind", "TBuf", "LocalTensor", "GlobalTensor", "TBufPool", "TSCM", "TPosition",
-     "QuePosition"}
+    {
+        "TPipe",
+        "TQue",
+        "TQueBind",
+        "TBuf",
+        "LocalTensor",
+        "GlobalTensor",
+        "TBufPool",
+        "TSCM",
+        "TPosition",
+        "QuePosition",
+    }
 )
 
 

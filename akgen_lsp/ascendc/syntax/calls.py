@@ -125,7 +125,13 @@ def _callee_parts(
         if node is None:
             return None
         node_type = node.type
-    if node_type not in ("identifier", "field_identifier", "type_identifier", "destructor_name", "operator_name"):
+    if node_type not in (
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "destructor_name",
+        "operator_name",
+    ):
         return None
     short = pf.node_text(node)
     if receiver is not None:
@@ -205,14 +211,22 @@ def expr_type(pf: ParsedFile, catalog: Catalog | None, node: Node | None, depth:
                 return qualify_type(pf, catalog, ret if "::" in ret else f"{ASCENDC}::{ret}", None, depth + 1)
         if short in _RETURNS_FALLBACK and (
             (recv_type or "").startswith(ASCENDC + "::")
-            or (receiver is None and short == "GetTPipePtr" and _reaches_ascendc(pf, qualifier, node)
-                and short not in user_defined_names(pf))
+            or (
+                receiver is None
+                and short == "GetTPipePtr"
+                and _reaches_ascendc(pf, qualifier, node)
+                and short not in user_defined_names(pf)
+            )
         ):
             return _RETURNS_FALLBACK[short]
         fn_def = _functions_by_name(pf).get(short)
         if fn_def is not None and receiver is None:
             r = fn_def.return_type
-            return None if base_type_name(r) in ("auto", "void") else qualify_type(pf, catalog, r, node, depth + 1)
+            return (
+                None
+                if base_type_name(r) in ("auto", "void")
+                else qualify_type(pf, catalog, r, node, depth + 1)
+            )
         if receiver is None and class_named(pf, short) is not None:
             return class_named(pf, short).name  # type: ignore[union-attr]
         return None
@@ -228,7 +242,11 @@ def _decl_type(pf: ParsedFile, catalog: Catalog | None, d: Declaration | None, d
     if table is None:
         table = pf.memo["decl_type"] = {}
     assert isinstance(table, dict)
-    key = (id(d), depth, id(catalog))  # declarations live as long as `pf`, the catalog as long as the caller's lint
+    key = (
+        id(d),
+        depth,
+        id(catalog),
+    )  # declarations live as long as `pf`, the catalog as long as the caller's lint
     if key in table:
         return table[key]  # type: ignore[no-any-return]
     got = table[key] = _decl_type_uncached(pf, catalog, d, depth)

@@ -98,8 +98,13 @@ def classes(pf: ParsedFile) -> list[ClassInfo]:
                 bases=tuple(bases),
                 fields=tuple(fields_by_owner.get((body.start_byte, body.end_byte), ())),
                 methods=tuple(
-                    m for m in methods_by_class.get(short, ()) if node.start_byte <= m.node.start_byte < node.end_byte
-                    or (not (node.start_byte <= m.node.start_byte < node.end_byte) and m.qualified.count("::") >= 1)
+                    m
+                    for m in methods_by_class.get(short, ())
+                    if node.start_byte <= m.node.start_byte < node.end_byte
+                    or (
+                        not (node.start_byte <= m.node.start_byte < node.end_byte)
+                        and m.qualified.count("::") >= 1
+                    )
                 ),
                 method_decls=tuple(method_decls),
                 template_params=_template_params(pf, node),

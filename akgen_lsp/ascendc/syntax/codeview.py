@@ -9,8 +9,11 @@ import re
 # comment runs to the end of the text and an unclosed string to the end of its line, as the compiler reads them, and
 # a character literal is a few characters long; so no start is tried again to the end of the text from every quote
 # (`"\` 24,000 times on one line took 30 s: quadratic)
-_NOISE_RE = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*(?:"|(?=\n)|\Z)'
-                       r'|\'(?:\\.|[^\'\\\n]){0,16}\'', re.S)
+_NOISE_RE = re.compile(
+    r'//[^\n]*|/\*.*?(?:\*/|\Z)|"(?:\\.|[^"\\\n])*(?:"|(?=\n)|\Z)'
+    r"|\'(?:\\.|[^\'\\\n]){0,16}\'",
+    re.S,
+)
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -31,18 +31,58 @@ from akgen_lsp.ascendc.syntax.preprocessor import macros
 from akgen_lsp.ascendc.syntax.type_names import _template_arg_texts, base_type_name, strip_templates
 
 TYPE_SIZES: dict[str, int] = {
-    "half": 2, "float16_t": 2, "bfloat16_t": 2, "float": 4, "float32_t": 4, "double": 8, "bool": 1, "char": 1,
-    "signed char": 1, "unsigned char": 1, "short": 2, "unsigned short": 2, "int": 4, "unsigned": 4,
-    "unsigned int": 4, "long": 8, "unsigned long": 8, "long long": 8, "unsigned long long": 8,
-    "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
-    "uint64_t": 8, "size_t": 8, "hifloat8_t": 1, "fp8_e4m3fn_t": 1, "fp8_e5m2_t": 1, "float8_e4m3_t": 1,
-    "float8_e5m2_t": 1, "int4b_t": 1,
+    "half": 2,
+    "float16_t": 2,
+    "bfloat16_t": 2,
+    "float": 4,
+    "float32_t": 4,
+    "double": 8,
+    "bool": 1,
+    "char": 1,
+    "signed char": 1,
+    "unsigned char": 1,
+    "short": 2,
+    "unsigned short": 2,
+    "int": 4,
+    "unsigned": 4,
+    "unsigned int": 4,
+    "long": 8,
+    "unsigned long": 8,
+    "long long": 8,
+    "unsigned long long": 8,
+    "int8_t": 1,
+    "uint8_t": 1,
+    "int16_t": 2,
+    "uint16_t": 2,
+    "int32_t": 4,
+    "uint32_t": 4,
+    "int64_t": 8,
+    "uint64_t": 8,
+    "size_t": 8,
+    "hifloat8_t": 1,
+    "fp8_e4m3fn_t": 1,
+    "fp8_e5m2_t": 1,
+    "float8_e4m3_t": 1,
+    "float8_e5m2_t": 1,
+    "int4b_t": 1,
 }
 _INT_WIDTH = {
-    "int8_t": (8, True), "uint8_t": (8, False), "int16_t": (16, True), "uint16_t": (16, False),
-    "int32_t": (32, True), "uint32_t": (32, False), "int64_t": (64, True), "uint64_t": (64, False),
-    "int": (32, True), "unsigned": (32, False), "unsigned int": (32, False), "short": (16, True),
-    "char": (8, True), "unsigned char": (8, False), "long": (64, True), "size_t": (64, False),
+    "int8_t": (8, True),
+    "uint8_t": (8, False),
+    "int16_t": (16, True),
+    "uint16_t": (16, False),
+    "int32_t": (32, True),
+    "uint32_t": (32, False),
+    "int64_t": (64, True),
+    "uint64_t": (64, False),
+    "int": (32, True),
+    "unsigned": (32, False),
+    "unsigned int": (32, False),
+    "short": (16, True),
+    "char": (8, True),
+    "unsigned char": (8, False),
+    "long": (64, True),
+    "size_t": (64, False),
 }
 _NUMBER_RE = re.compile(r"^(0[xX][0-9a-fA-F']+|0[bB][01']+|0[0-7']*|[1-9][0-9']*)([uUlLzZ]*)$")
 _EXPR_PARSE_CACHE: dict[str, tuple[ParsedFile, Node | None]] = {}
@@ -137,7 +177,9 @@ class _Eval:
             name = n.child_by_field_id(F_NAME)
             while name is not None and name.type == "qualified_identifier":
                 name = name.child_by_field_id(F_NAME)
-            return self.name(sub.node_text(name), at) if name is not None and name.type == "identifier" else None
+            return (
+                self.name(sub.node_text(name), at) if name is not None and name.type == "identifier" else None
+            )
         if t == "field_expression":
             fld = n.child_by_field_id(F_FIELD)
             obj = n.child_by_field_id(F_ARGUMENT)
@@ -196,9 +238,17 @@ class _Eval:
             if op == ">>":
                 return a >> b if 0 <= b < 128 else None
             return {
-                "&": lambda: a & b, "|": lambda: a | b, "^": lambda: a ^ b, "&&": lambda: int(bool(a and b)),
-                "||": lambda: int(bool(a or b)), "==": lambda: int(a == b), "!=": lambda: int(a != b),
-                "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b), ">=": lambda: int(a >= b),
+                "&": lambda: a & b,
+                "|": lambda: a | b,
+                "^": lambda: a ^ b,
+                "&&": lambda: int(bool(a and b)),
+                "||": lambda: int(bool(a or b)),
+                "==": lambda: int(a == b),
+                "!=": lambda: int(a != b),
+                "<": lambda: int(a < b),
+                ">": lambda: int(a > b),
+                "<=": lambda: int(a <= b),
+                ">=": lambda: int(a >= b),
             }.get(op, lambda: None)()
         except (OverflowError, ValueError):
             return None
@@ -245,8 +295,20 @@ class _Eval:
             v = self.node(sub, args[0], at)
             return None if v is None else _wrap(v, callee)
         short = callee.rsplit("::", 1)[-1]
-        if short in ("min", "max", "Min", "Max") and len(args) == 2 and callee in (
-            "std::min", "std::max", "min", "max", "AscendC::Std::min", "AscendC::Std::max", "Min", "Max",
+        if (
+            short in ("min", "max", "Min", "Max")
+            and len(args) == 2
+            and callee
+            in (
+                "std::min",
+                "std::max",
+                "min",
+                "max",
+                "AscendC::Std::min",
+                "AscendC::Std::max",
+                "Min",
+                "Max",
+            )
         ):
             vals = [self.node(sub, a, at) for a in args]
             if None in vals:
@@ -273,12 +335,18 @@ class _Eval:
         if d is None:
             cands = _declarations_by_name(pf).get(name, [])
             consts = [c for c in cands if (c.is_const or c.is_constexpr) and c.init is not None]
-            d = consts[0] if len(consts) == 1 or len({pf.node_text(c.init) for c in consts if c.init}) == 1 else None
+            d = (
+                consts[0]
+                if len(consts) == 1 or len({pf.node_text(c.init) for c in consts if c.init}) == 1
+                else None
+            )
             if d is None and consts:
                 return None
         if d is not None and d.kind in ("global", "field"):
             # the same constant defined twice with different values (branches of an #if): unknown
-            same = [c for c in _declarations_by_name(pf).get(name, []) if c.kind == d.kind and c.owner == d.owner]
+            same = [
+                c for c in _declarations_by_name(pf).get(name, []) if c.kind == d.kind and c.owner == d.owner
+            ]
             if len({pf.node_text(c.init) if c.init is not None else "" for c in same}) > 1:
                 return None
         if d is not None:

@@ -122,7 +122,20 @@ _DECL_TAIL = re.compile(r"\s*(?:[;=,)\[{(:]|$)")
 _AUTO_TAIL = re.compile(
     r"\s*=\s*(?:this\s*->\s*)?(?P<recv>[A-Za-z_]\w*)\s*(?:\.|->)\s*(?P<method>[A-Za-z_]\w*)"
 )
-_NOT_TYPES = {"return", "case", "goto", "else", "new", "delete", "throw", "using", "typedef", "namespace", "struct", "class"}
+_NOT_TYPES = {
+    "return",
+    "case",
+    "goto",
+    "else",
+    "new",
+    "delete",
+    "throw",
+    "using",
+    "typedef",
+    "namespace",
+    "struct",
+    "class",
+}
 
 
 def receiver_class(
@@ -140,7 +153,9 @@ def receiver_class(
     return _scanned_class(text, offset, receiver, catalog, _depth)
 
 
-def _declared_class(text: str, offset: int, receiver: str, catalog: Catalog, parsed: ParsedFile) -> Entry | None:
+def _declared_class(
+    text: str, offset: int, receiver: str, catalog: Catalog, parsed: ParsedFile
+) -> Entry | None:
     """The class of `receiver`'s declaration as the tree sees it at the receiver's last use before `offset`."""
     at = text.rfind(receiver, 0, offset)
     if at < 0 or parsed.text[: at + len(receiver)] != text[: at + len(receiver)]:
@@ -161,9 +176,13 @@ def _scanned_class(text: str, offset: int, receiver: str, catalog: Catalog, _dep
     candidates: list[tuple[int, Entry]] = []
     for m in re.finditer(rf"(?<![\w.>]){re.escape(receiver)}\b", text):
         start = m.start()
-        stmt = max(text.rfind(";", max(0, start - 400), start), text.rfind("{", max(0, start - 400), start),
-                   text.rfind("}", max(0, start - 400), start), text.rfind("(", max(0, start - 400), start),
-                   max(0, start - 400) - 1)
+        stmt = max(
+            text.rfind(";", max(0, start - 400), start),
+            text.rfind("{", max(0, start - 400), start),
+            text.rfind("}", max(0, start - 400), start),
+            text.rfind("(", max(0, start - 400), start),
+            max(0, start - 400) - 1,
+        )
         head = text[stmt + 1 : start]
         entry: Entry | None = None
         if re.search(r"\bauto\s*[&*]*\s*$", head):
@@ -244,7 +263,9 @@ def enclosing_call(text: str, offset: int, window: int = 4000) -> CallSite | Non
                     return None
                 name, name_start = callee
                 line_start = segment.rfind("\n", 0, name_start) + 1
-                q = qualified_before(segment[line_start : name_start + len(name)], name_start - line_start, name)
+                q = qualified_before(
+                    segment[line_start : name_start + len(name)], name_start - line_start, name
+                )
                 args = _split_arguments(segment[i + 1 :])
                 return CallSite(q, lo + name_start, len(args) - 1, tuple(args))
             depth -= 1
@@ -281,11 +302,22 @@ def _split_arguments(args: str) -> list[str]:
 
 
 _CALLEE = re.compile(r"([A-Za-z_]\w*)\s*(?:<(?:[^<>()]|<[^<>()]*>)*>)?\s*$")
-_NOT_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "catch", "alignof", "decltype", "static_assert"}
+_NOT_CALLS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "sizeof",
+    "catch",
+    "alignof",
+    "decltype",
+    "static_assert",
+}
 
 
 def _callee_before(segment: str, paren: int) -> tuple[str, int] | None:
-    m = _CALLEE.search(segment[max(0, paren - 200):paren])
+    m = _CALLEE.search(segment[max(0, paren - 200) : paren])
     if not m or m.group(1) in _NOT_CALLS:
         return None
     start = max(0, paren - 200) + m.start(1)

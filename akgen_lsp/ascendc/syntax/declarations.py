@@ -20,8 +20,14 @@ from akgen_lsp.ascendc.syntax.parsing import ParsedFile
 from akgen_lsp.ascendc.syntax.type_names import _template_arg_texts, base_type_name
 
 _DECLARATOR_WRAPPERS = frozenset(
-    {"init_declarator", "pointer_declarator", "reference_declarator", "array_declarator", "parenthesized_declarator",
-     "attributed_declarator"}
+    {
+        "init_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "array_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+    }
 )
 _NAME_TYPES = frozenset({"identifier", "field_identifier", "type_identifier", "namespace_identifier"})
 
@@ -178,7 +184,9 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
                     kind = "global"
                 else:
                     kind = "local"
-            type_text = " ".join(data[type_node.start_byte : type_node.end_byte].decode("utf-8", errors="replace").split())
+            type_text = " ".join(
+                data[type_node.start_byte : type_node.end_byte].decode("utf-8", errors="replace").split()
+            )
             const, constexpr, static = _qualifiers(pf, node)
             owner = _enclosing_class_name(pf, node) if kind == "field" else None
             # a type written the same way has the same name and arguments: read once per spelling (most repeat)
@@ -192,15 +200,32 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
             for name_node, init, ptr, ref, size in named:
                 if init is None and default_value is not None:
                     init = default_value
-                if kind == "field" and init is None and (not exact_tokens or data.find(b"{", node_start, node_end) >= 0):
+                if (
+                    kind == "field"
+                    and init is None
+                    and (not exact_tokens or data.find(b"{", node_start, node_end) >= 0)
+                ):
                     # (an initializer_list starts with "{")
                     init = next((c for c in node.named_children if c.type == "initializer_list"), None)
                 starts.append(name_node.start_byte)
                 out.append(
                     Declaration(
                         data[name_node.start_byte : name_node.end_byte].decode("utf-8", errors="replace"),
-                        type_text, tname, targs, kind, node, name_node, scope, init, const or constexpr, constexpr,
-                        static, ptr or pointer_type, ref, size, owner,
+                        type_text,
+                        tname,
+                        targs,
+                        kind,
+                        node,
+                        name_node,
+                        scope,
+                        init,
+                        const or constexpr,
+                        constexpr,
+                        static,
+                        ptr or pointer_type,
+                        ref,
+                        size,
+                        owner,
                     )
                 )
     # range-for loop variables: `for (auto& x : xs)`
@@ -212,8 +237,19 @@ def declarations(pf: ParsedFile) -> list[Declaration]:
         type_text = " ".join(_text(pf, type_node).split())
         starts.append(name_node.start_byte)
         out.append(
-            Declaration(pf.node_text(name_node), type_text, base_type_name(type_text), _template_arg_texts(pf, type_node),
-                        "local", node, name_node, node, None, is_pointer=ptr, is_reference=ref)
+            Declaration(
+                pf.node_text(name_node),
+                type_text,
+                base_type_name(type_text),
+                _template_arg_texts(pf, type_node),
+                "local",
+                node,
+                name_node,
+                node,
+                None,
+                is_pointer=ptr,
+                is_reference=ref,
+            )
         )
     # by `Declaration.start`, stably, without reading the offsets back from the nodes
     out = [out[i] for i in sorted(range(len(out)), key=starts.__getitem__)]

@@ -138,7 +138,11 @@ def functions(pf: ParsedFile) -> list[Function]:
         class_name = in_class or scope
         body = node.child_by_field_id(F_BODY)
         parent = node.parent
-        tparams = _params_of_template(pf, parent) if parent is not None and parent.type == "template_declaration" else ()
+        tparams = (
+            _params_of_template(pf, parent)
+            if parent is not None and parent.type == "template_declaration"
+            else ()
+        )
         if cls_node is not None:
             key = cls_node.start_byte
             if key not in class_tparams:
@@ -188,7 +192,11 @@ def _function_at(pf: ParsedFile, start: int, end: int) -> Function | None:
     bounds = pf.memo.get("function_bounds")
     if bounds is None:
         fns = functions(pf)
-        bounds = pf.memo["function_bounds"] = (fns, [f.node.start_byte for f in fns], [f.node.end_byte for f in fns])
+        bounds = pf.memo["function_bounds"] = (
+            fns,
+            [f.node.start_byte for f in fns],
+            [f.node.end_byte for f in fns],
+        )
     fns, starts, ends = bounds  # type: ignore[misc]
     i = bisect.bisect_right(starts, start) - 1
     for _ in range(8):  # definitions nest only through local classes: a few steps back are enough

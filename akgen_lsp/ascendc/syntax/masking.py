@@ -20,11 +20,37 @@ from akgen_lsp.ascendc.syntax.codeview import (
 )
 
 DEVICE_KEYWORDS = (
-    "__global__", "__aicore__", "__gm__", "__ubuf__", "__cbuf__", "__ca__", "__cb__", "__cc__", "__fbuf__",
-    "__vector__", "__cube__", "__inline__", "__forceinline__", "__simt_vf__", "__simd_vf__", "__host__",
-    "__device__", "__sync_alias__", "__sync_noalias__", "__in_pipe__", "__out_pipe__", "__check_sync_alias__",
-    "__ssbuf__", "__attribute_aicore__", "__kfc_workspace__", "__biasbuf__", "__aicpu__", "__simd_callee__",
-    "__simt_callee__", "__smem__", "__workgroup__",
+    "__global__",
+    "__aicore__",
+    "__gm__",
+    "__ubuf__",
+    "__cbuf__",
+    "__ca__",
+    "__cb__",
+    "__cc__",
+    "__fbuf__",
+    "__vector__",
+    "__cube__",
+    "__inline__",
+    "__forceinline__",
+    "__simt_vf__",
+    "__simd_vf__",
+    "__host__",
+    "__device__",
+    "__sync_alias__",
+    "__sync_noalias__",
+    "__in_pipe__",
+    "__out_pipe__",
+    "__check_sync_alias__",
+    "__ssbuf__",
+    "__attribute_aicore__",
+    "__kfc_workspace__",
+    "__biasbuf__",
+    "__aicpu__",
+    "__simd_callee__",
+    "__simt_callee__",
+    "__smem__",
+    "__workgroup__",
 )
 
 _KEYWORD_RE = re.compile(
@@ -61,7 +87,9 @@ _DIRECTIVE_HINT_RE = re.compile(r"#[ \t]*(?:if|ifdef|ifndef|elif|else|endif)\b")
 _DEFINE_HINT_RE = re.compile(r"#[ \t]*define[ \t]")
 _TEMPLATE_MEMBER_HINT_RE = re.compile(r"template\s+[A-Za-z_]\w*\s*\(")
 _OPERATOR_CALL_HINT_RE = re.compile(r"operator\s*\(\s*\)")
-_ATTRIBUTE_WORDS_RE = re.compile(r"\s|\binline\b|\bstatic\b|__attribute__\s*\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)")
+_ATTRIBUTE_WORDS_RE = re.compile(
+    r"\s|\binline\b|\bstatic\b|__attribute__\s*\(\([^()]*(?:\([^()]*\)[^()]*)*\)\)"
+)
 # object-like macros that only stand for device keywords in well-known headers (catlass)
 ATTRIBUTE_MACROS = ("CATLASS_DEVICE", "CATLASS_HOST_DEVICE", "CATLASS_GLOBAL", "CATLASS_HOST")
 _PRIMITIVE = {"float", "double", "int", "char", "bool", "short", "long", "void", "unsigned", "signed"}
@@ -246,7 +274,12 @@ def _caps_calls(code: str) -> list[tuple[int, int]]:
     return out
 
 
-_TILING_NAMES = ("BEGIN_TILING_DATA_DEF", "TILING_DATA_FIELD_DEF", "END_TILING_DATA_DEF", "REGISTER_TILING_DATA_CLASS")
+_TILING_NAMES = (
+    "BEGIN_TILING_DATA_DEF",
+    "TILING_DATA_FIELD_DEF",
+    "END_TILING_DATA_DEF",
+    "REGISTER_TILING_DATA_CLASS",
+)
 
 
 def _mask_tiling_data(code: str, buf: list[str]) -> None:
@@ -293,7 +326,9 @@ def _mask_attribute_macros(code: str, buf: list[str]) -> None:
         return
     use = re.compile(r"(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")(?!\w)")
     for m in use.finditer(code):
-        if _word_start(code, m.start()) and not code[_line_start(code, m.start()) : m.start()].lstrip().startswith("#"):
+        if _word_start(code, m.start()) and not code[
+            _line_start(code, m.start()) : m.start()
+        ].lstrip().startswith("#"):
             _blank_range(buf, m.start(), m.end())
 
 

@@ -129,7 +129,9 @@ def lookup(pf: ParsedFile, name: str, at: Node | None = None) -> Declaration | N
     return _field_or_global(pf, name, _class_at(pf, at, fn), cands)
 
 
-def _field_or_global(pf: ParsedFile, name: str, cls: ClassInfo | None, cands: list[Declaration]) -> Declaration | None:
+def _field_or_global(
+    pf: ParsedFile, name: str, cls: ClassInfo | None, cands: list[Declaration]
+) -> Declaration | None:
     """A field `name` of `cls` or of its bases in the file, else the first namespace-scope variable (remembered per
     name and class: the class objects live as long as `pf`)."""
     table = pf.memo.get("field_or_global")
@@ -170,7 +172,14 @@ def enumerators(pf: ParsedFile) -> dict[str, Node | None]:
 
 _INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 ASCEND_HEADER_PREFIXES = (
-    "kernel_operator", "kernel_tiling", "lib/", "kernel_log", "acl/", "tiling/", "register/", "basic_api/",
+    "kernel_operator",
+    "kernel_tiling",
+    "lib/",
+    "kernel_log",
+    "acl/",
+    "tiling/",
+    "register/",
+    "basic_api/",
     "adv_api/",
 )
 _USING_OTHER_RE = re.compile(r"\busing\s+namespace\s+(?!(?:::)?AscendC\s*;|std\s*;)([A-Za-z_:][\w:]*)")
@@ -199,8 +208,8 @@ def foreign_names_possible(pf: ParsedFile) -> bool:
     the catalog's, and rules should not judge it."""
     got = pf.memo.get("foreign_names")
     if got is None:
-        got = any(not m.group(1).startswith(ASCEND_HEADER_PREFIXES) for m in _INCLUDE_RE.finditer(pf.text)) or bool(
-            _using_other(pf.masked)
-        )
+        got = any(
+            not m.group(1).startswith(ASCEND_HEADER_PREFIXES) for m in _INCLUDE_RE.finditer(pf.text)
+        ) or bool(_using_other(pf.masked))
         pf.memo["foreign_names"] = got
     return bool(got)

@@ -107,9 +107,18 @@ def parse(text: str, path: str = "<memory>", previous: ParsedFile | None = None)
     tree = _parse_bytes(data, previous)
     # line k starts after the k newlines before it: len(line 0) + 1 + ... + len(line k-1) + 1
     starts = [0]
-    starts.extend(map(operator.add, itertools.accumulate(map(len, data.split(b"\n")[:-1])), itertools.count(1)))
-    pf = ParsedFile(path=path, text=text, masked=masked, tree=tree, data=data, _line_starts=starts,
-                    _ascii_masked=masked if data.isascii() else None)
+    starts.extend(
+        map(operator.add, itertools.accumulate(map(len, data.split(b"\n")[:-1])), itertools.count(1))
+    )
+    pf = ParsedFile(
+        path=path,
+        text=text,
+        masked=masked,
+        tree=tree,
+        data=data,
+        _line_starts=starts,
+        _ascii_masked=masked if data.isascii() else None,
+    )
     pf.memo["code_view"] = code
     return pf
 

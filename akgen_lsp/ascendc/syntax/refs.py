@@ -56,7 +56,11 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
             sc = cur.child_by_field_id(F_SCOPE)
             if sc is not None:
                 sc_name = sc.child_by_field_id(F_NAME) if sc.type == "template_type" else sc
-                if sc_name is None or sc_name.type not in ("namespace_identifier", "type_identifier", "identifier"):
+                if sc_name is None or sc_name.type not in (
+                    "namespace_identifier",
+                    "type_identifier",
+                    "identifier",
+                ):
                     ok = False
                     break
                 parts.append(pf.node_text(sc_name))
@@ -73,9 +77,18 @@ def qualified_refs(pf: ParsedFile) -> list[QualifiedRef]:
             role = "type"
         elif cur.type == "dependent_name":
             continue
-        if last is None or last.type not in ("identifier", "type_identifier", "field_identifier", "namespace_identifier"):
+        if last is None or last.type not in (
+            "identifier",
+            "type_identifier",
+            "field_identifier",
+            "namespace_identifier",
+        ):
             continue
-        if parent is not None and parent.type == "call_expression" and parent.child_by_field_id(F_FUNCTION) == node:
+        if (
+            parent is not None
+            and parent.type == "call_expression"
+            and parent.child_by_field_id(F_FUNCTION) == node
+        ):
             role = "call"
         parts.append(pf.node_text(last))
         nodes.append(last)

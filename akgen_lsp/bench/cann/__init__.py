@@ -19,13 +19,27 @@ from typing import Any
 
 from akgen_lsp.logs.cann import parse_build_log
 
-__all__ = ["BUILD_TIMEOUT_S", "CannInstall", "cann_home", "compile_succeeded", "compute_unit", "detect_cann",
-           "op_description", "parse_build_log", "select_toolchain"]
+__all__ = [
+    "BUILD_TIMEOUT_S",
+    "CannInstall",
+    "cann_home",
+    "compile_succeeded",
+    "compute_unit",
+    "detect_cann",
+    "op_description",
+    "parse_build_log",
+    "select_toolchain",
+]
 
 BUILD_TIMEOUT_S = 400.0  # NPUKernelBench's compile limit (base_config.yaml: compile.timeout)
 
 # Where a CANN toolkit keeps its compiler, relative to ASCEND_HOME_PATH (…/ascend-toolkit/latest or …/cann-X.Y).
-_BISHENG = ("compiler/ccec_compiler/bin/bisheng", "bin/bisheng", "compiler/ccec_compiler/bin/ccec", "bin/ccec")
+_BISHENG = (
+    "compiler/ccec_compiler/bin/bisheng",
+    "bin/bisheng",
+    "compiler/ccec_compiler/bin/ccec",
+    "bin/ccec",
+)
 _MSOPGEN = ("python/site-packages/bin/msopgen", "bin/msopgen", "tools/msopgen/bin/msopgen")
 _VERSION_FILES = ("compiler/version.info", "runtime/version.info", "version.info", "version.cfg")
 
@@ -46,7 +60,11 @@ class CannInstall:
         return not self.problems
 
     def explain(self) -> str:
-        return " ".join(self.problems) if self.problems else f"CANN {self.version or '(version unknown)'} at {self.home}"
+        return (
+            " ".join(self.problems)
+            if self.problems
+            else f"CANN {self.version or '(version unknown)'} at {self.home}"
+        )
 
 
 def _version(home: Path) -> str | None:
@@ -65,13 +83,23 @@ def detect_cann(env: Mapping[str, str] | None = None) -> CannInstall:
     env = os.environ if env is None else env
     raw = env.get("ASCEND_HOME_PATH", "")
     if not raw:
-        return CannInstall(None, problems=("ASCEND_HOME_PATH is not set: source the set_env.sh of your CANN install "
-                                           "(e.g. `source /usr/local/Ascend/ascend-toolkit/set_env.sh`) or set "
-                                           "toolchain.name = \"sim\".",))
+        return CannInstall(
+            None,
+            problems=(
+                "ASCEND_HOME_PATH is not set: source the set_env.sh of your CANN install "
+                "(e.g. `source /usr/local/Ascend/ascend-toolkit/set_env.sh`) or set "
+                'toolchain.name = "sim".',
+            ),
+        )
     home = Path(raw)
     if not home.is_dir():
-        return CannInstall(home, problems=(f"ASCEND_HOME_PATH={raw} is not a directory: point it at the CANN toolkit "
-                                           "(the folder with compiler/ and bin/), or set toolchain.name = \"sim\".",))
+        return CannInstall(
+            home,
+            problems=(
+                f"ASCEND_HOME_PATH={raw} is not a directory: point it at the CANN toolkit "
+                '(the folder with compiler/ and bin/), or set toolchain.name = "sim".',
+            ),
+        )
     bisheng = next((home / r for r in _BISHENG if (home / r).is_file()), None)
     msopgen = next((home / r for r in _MSOPGEN if (home / r).is_file()), None)
     if msopgen is None and shutil.which("msopgen", path=env.get("PATH")):
@@ -79,11 +107,15 @@ def detect_cann(env: Mapping[str, str] | None = None) -> CannInstall:
     cmake = shutil.which("cmake", path=env.get("PATH"))
     problems: list[str] = []
     if bisheng is None:
-        problems.append(f"ASCEND_HOME_PATH={raw} has no bisheng compiler ({_BISHENG[0]}): it is not a CANN toolkit "
-                        "install; install the CANN toolkit or set toolchain.name = \"sim\".")
+        problems.append(
+            f"ASCEND_HOME_PATH={raw} has no bisheng compiler ({_BISHENG[0]}): it is not a CANN toolkit "
+            'install; install the CANN toolkit or set toolchain.name = "sim".'
+        )
     if cmake is None:
-        problems.append("cmake is not on PATH: the msopgen project builds with CMake >= 3.16; install it "
-                        "(`pip install cmake` works).")
+        problems.append(
+            "cmake is not on PATH: the msopgen project builds with CMake >= 3.16; install it "
+            "(`pip install cmake` works)."
+        )
     return CannInstall(home, bisheng, msopgen, cmake, _version(home), tuple(problems))
 
 
@@ -108,19 +140,43 @@ def compute_unit(soc: str) -> str:
     """ASCEND_COMPUTE_UNIT / AddConfig name of an arch profile's SoC: Ascend910B2 -> ascend910b, Ascend910_93 ->
     ascend910_93, Ascend310P3 -> ascend310p."""
     s = soc.strip().lower()
-    m = re.match(r"(ascend910b)\d*$", s) or re.match(r"(ascend310p)\d*$", s) or re.match(r"(ascend310b)\d*$", s)
+    m = (
+        re.match(r"(ascend910b)\d*$", s)
+        or re.match(r"(ascend310p)\d*$", s)
+        or re.match(r"(ascend310b)\d*$", s)
+    )
     return m.group(1) if m else s
 
 
 # --------------------------------------------------------------------------------------------------- op description
 
 # msopgen's JSON spells dtypes as in the CANN docs ("float16", "float", "int32", ...), not as ge::DataType names.
-_GE_TO_MSOPGEN = {"DT_FLOAT16": "float16", "DT_FLOAT": "float", "DT_BF16": "bfloat16", "DT_INT8": "int8",
-                  "DT_UINT8": "uint8", "DT_INT16": "int16", "DT_UINT16": "uint16", "DT_INT32": "int32",
-                  "DT_UINT32": "uint32", "DT_INT64": "int64", "DT_UINT64": "uint64", "DT_BOOL": "bool",
-                  "DT_DOUBLE": "double", "DT_COMPLEX64": "complex64", "DT_COMPLEX128": "complex128"}
-_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool", "String": "string", "ListInt": "listInt",
-               "ListFloat": "listFloat", "ListBool": "listBool"}
+_GE_TO_MSOPGEN = {
+    "DT_FLOAT16": "float16",
+    "DT_FLOAT": "float",
+    "DT_BF16": "bfloat16",
+    "DT_INT8": "int8",
+    "DT_UINT8": "uint8",
+    "DT_INT16": "int16",
+    "DT_UINT16": "uint16",
+    "DT_INT32": "int32",
+    "DT_UINT32": "uint32",
+    "DT_INT64": "int64",
+    "DT_UINT64": "uint64",
+    "DT_BOOL": "bool",
+    "DT_DOUBLE": "double",
+    "DT_COMPLEX64": "complex64",
+    "DT_COMPLEX128": "complex128",
+}
+_ATTR_TYPES = {
+    "Float": "float",
+    "Int": "int",
+    "Bool": "bool",
+    "String": "string",
+    "ListInt": "listInt",
+    "ListFloat": "listFloat",
+    "ListBool": "listBool",
+}
 
 _PARAM = re.compile(r'this->(Input|Output)\(\s*"(\w+)"\s*\)(.*?);', re.DOTALL)
 _ATTR = re.compile(r'this->Attr\(\s*"(\w+)"\s*\)(.*?);', re.DOTALL)
@@ -153,25 +209,45 @@ def op_description(host_source: str) -> list[dict[str, Any]]:
     attributes (name, param_type, type, default_value). Raises ValueError when there is no OpDef."""
     m = _OP_CLASS.search(host_source)
     if m is None:
-        raise ValueError("no `class X : public OpDef` in the op_host source: msopgen needs the op definition; "
-                         "give the candidate's op_host/<op>.cpp with its OpDef")
+        raise ValueError(
+            "no `class X : public OpDef` in the op_host source: msopgen needs the op definition; "
+            "give the candidate's op_host/<op>.cpp with its OpDef"
+        )
     op: dict[str, Any] = {"op": m.group(1), "input_desc": [], "output_desc": [], "attr": []}
     for kind, name, chain in _PARAM.findall(host_source):
         dts = _DTYPES.search(chain)
         fmts = _FORMATS.search(chain)
         ptype = _PARAM_TYPE.search(chain)
-        types = [_GE_TO_MSOPGEN.get(t.strip().removeprefix("ge::"), t.strip().removeprefix("ge::DT_").lower())
-                 for t in dts.group(1).split(",") if t.strip()] if dts else []
-        formats = [f.strip().removeprefix("ge::FORMAT_") for f in fmts.group(1).split(",") if f.strip()] if fmts \
+        types = (
+            [
+                _GE_TO_MSOPGEN.get(t.strip().removeprefix("ge::"), t.strip().removeprefix("ge::DT_").lower())
+                for t in dts.group(1).split(",")
+                if t.strip()
+            ]
+            if dts
+            else []
+        )
+        formats = (
+            [f.strip().removeprefix("ge::FORMAT_") for f in fmts.group(1).split(",") if f.strip()]
+            if fmts
             else ["ND"] * len(types)
-        op["input_desc" if kind == "Input" else "output_desc"].append({
-            "name": name, "param_type": (ptype.group(1).lower() if ptype else "required"),
-            "format": formats, "type": types})
+        )
+        op["input_desc" if kind == "Input" else "output_desc"].append(
+            {
+                "name": name,
+                "param_type": (ptype.group(1).lower() if ptype else "required"),
+                "format": formats,
+                "type": types,
+            }
+        )
     for name, chain in _ATTR.findall(host_source):
         ptype = _PARAM_TYPE.search(chain) or re.search(r"\.AttrType\(\s*(\w+)\s*\)", chain)
         kind = _ATTR_KIND.search(chain)
-        attr: dict[str, Any] = {"name": name, "param_type": ptype.group(1).lower() if ptype else "required",
-                                "type": _ATTR_TYPES.get(kind.group(1), "float") if kind else "float"}
+        attr: dict[str, Any] = {
+            "name": name,
+            "param_type": ptype.group(1).lower() if ptype else "required",
+            "type": _ATTR_TYPES.get(kind.group(1), "float") if kind else "float",
+        }
         if kind and kind.group(2).strip():
             attr["default_value"] = _default(kind.group(1), kind.group(2))
         op["attr"].append(attr)
@@ -181,6 +257,7 @@ def op_description(host_source: str) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------------------------------- compile criterion
+
 
 def find_vendor_dir(root: Path) -> Path | None:
     """The folder X of the first ``X/op_api/lib/libcust_opapi.so`` under `root` (NPUKernelBench's
@@ -201,5 +278,9 @@ def compile_succeeded(project: Path, op_name: str, build_dir: Path | None = None
     pybind = any(build_dir.glob("kernel_gen_ops.*.so")) if build_dir.is_dir() else False
     vendor = find_vendor_dir(project)
     kernel = vendor is not None and any(vendor.rglob(f"{op_name}*.o"))
-    return {"pybind_so": pybind, "libcust_opapi_so": vendor is not None, "kernel_o": kernel,
-            "ok": pybind and vendor is not None and kernel}
+    return {
+        "pybind_so": pybind,
+        "libcust_opapi_so": vendor is not None,
+        "kernel_o": kernel,
+        "ok": pybind and vendor is not None and kernel,
+    }

@@ -21,11 +21,26 @@ from akgen_lsp.bench.cann.project import Command
 from akgen_lsp.bench.cann.runner import RUNNER_SCRIPT
 from akgen_lsp.sandbox import GiB, Limits, Policy
 
-PATH_VARS = ("PATH", "LD_LIBRARY_PATH", "PYTHONPATH", "ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME", "ASCEND_OPP_PATH",
-             "ASCEND_AICPU_PATH", "ASCEND_CUSTOM_OPP_PATH", "TOOLCHAIN_HOME", "ASCEND_DRIVER_PATH")
+PATH_VARS = (
+    "PATH",
+    "LD_LIBRARY_PATH",
+    "PYTHONPATH",
+    "ASCEND_HOME_PATH",
+    "ASCEND_TOOLKIT_HOME",
+    "ASCEND_OPP_PATH",
+    "ASCEND_AICPU_PATH",
+    "ASCEND_CUSTOM_OPP_PATH",
+    "TOOLCHAIN_HOME",
+    "ASCEND_DRIVER_PATH",
+)
 EXTRA_VAR = "AKGEN_CANN_EXTRA_PATHS"
-SYSTEM = ("/usr/local/Ascend", "/etc/ascend_install.info", "/etc/ascend_driver.conf", "/etc/ascend_filelist.info",
-          "/usr/local/dcmi")
+SYSTEM = (
+    "/usr/local/Ascend",
+    "/etc/ascend_install.info",
+    "/etc/ascend_driver.conf",
+    "/etc/ascend_filelist.info",
+    "/usr/local/dcmi",
+)
 DEVICES = ("/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc", "/dev/davinci[0-9]*")
 
 
@@ -60,15 +75,33 @@ def extra_paths(env: Mapping[str, str]) -> list[Path]:
     return [Path(p) for p in env.get(EXTRA_VAR, "").split(":") if p and Path(p).is_absolute()]
 
 
-def tool_policy(cmd: Command, env: Mapping[str, str], timeout_s: float, python: str,
-                read: Sequence[Path] = (), npu: bool = False) -> Policy:
+def tool_policy(
+    cmd: Command,
+    env: Mapping[str, str],
+    timeout_s: float,
+    python: str,
+    read: Sequence[Path] = (),
+    npu: bool = False,
+) -> Policy:
     """The box of one cann command (`npu`: the runner, with the NPU devices)."""
     home = cmd.cwd / ".home"
     home.mkdir(parents=True, exist_ok=True)
-    devices = [Path(d) for pattern in DEVICES for d in glob.glob(pattern)] + [Path("/dev/urandom")] if npu else []
-    return Policy("tool", Limits(wall_s=timeout_s, cpu_s=None, as_bytes=None, fsize_bytes=16 * GiB, nofile=65536,
-                                 nproc=4096),
-                  read_only=[*python_roots(python), *env_paths(env), *(Path(p) for p in SYSTEM),
-                             RUNNER_SCRIPT.parent, *read],
-                  writable=[cmd.cwd, *extra_paths(env)], devices=devices, cwd=cmd.cwd,
-                  env={**env, "HOME": str(home), "TMPDIR": "/tmp"}, tmp_bytes=4 * GiB)
+    devices = (
+        [Path(d) for pattern in DEVICES for d in glob.glob(pattern)] + [Path("/dev/urandom")] if npu else []
+    )
+    return Policy(
+        "tool",
+        Limits(wall_s=timeout_s, cpu_s=None, as_bytes=None, fsize_bytes=16 * GiB, nofile=65536, nproc=4096),
+        read_only=[
+            *python_roots(python),
+            *env_paths(env),
+            *(Path(p) for p in SYSTEM),
+            RUNNER_SCRIPT.parent,
+            *read,
+        ],
+        writable=[cmd.cwd, *extra_paths(env)],
+        devices=devices,
+        cwd=cmd.cwd,
+        env={**env, "HOME": str(home), "TMPDIR": "/tmp"},
+        tmp_bytes=4 * GiB,
+    )

@@ -39,9 +39,18 @@ def emit(obj: dict[str, Any]) -> None:
 
 
 def torch_dtype(torch: Any, name: str) -> Any:
-    table = {"float16": torch.float16, "float32": torch.float32, "bfloat16": torch.bfloat16, "float64": torch.float64,
-             "int8": torch.int8, "uint8": torch.uint8, "int16": torch.int16, "int32": torch.int32,
-             "int64": torch.int64, "bool": torch.bool}
+    table = {
+        "float16": torch.float16,
+        "float32": torch.float32,
+        "bfloat16": torch.bfloat16,
+        "float64": torch.float64,
+        "int8": torch.int8,
+        "uint8": torch.uint8,
+        "int16": torch.int16,
+        "int32": torch.int32,
+        "int64": torch.int64,
+        "bool": torch.bool,
+    }
     if name not in table:
         raise ValueError(f"dtype {name!r} is not supported by the runner")
     return table[name]
@@ -85,8 +94,9 @@ def flatten(x: Any) -> list[Any]:
     return [x]
 
 
-def time_calls(call: Callable[[], Any], event: Callable[[], Any], sync: Callable[[], Any], warmup: int,
-               repeats: int) -> float:
+def time_calls(
+    call: Callable[[], Any], event: Callable[[], Any], sync: Callable[[], Any], warmup: int, repeats: int
+) -> float:
     """Mean milliseconds of `repeats` calls after `warmup` calls, measured by two device events."""
     for _ in range(max(0, warmup)):
         call()
@@ -109,12 +119,20 @@ def load_module(name: str, path: str) -> Any:
     return mod
 
 
-def run_case(torch: Any, fn: Callable[..., Any], case: dict[str, Any], spec: dict[str, Any],
-             model_cls: Any | None, model_new_cls: Any | None = None) -> dict[str, Any]:
+def run_case(
+    torch: Any,
+    fn: Callable[..., Any],
+    case: dict[str, Any],
+    spec: dict[str, Any],
+    model_cls: Any | None,
+    model_new_cls: Any | None = None,
+) -> dict[str, Any]:
     device = spec.get("device", "npu:0")
     npu = torch.npu
     args = build_args(torch, case, device)
-    if spec.get("call") == "model_new":  # NPUKernelBench's way: the task's ModelNew calls kernel_gen_ops itself
+    if (
+        spec.get("call") == "model_new"
+    ):  # NPUKernelBench's way: the task's ModelNew calls kernel_gen_ops itself
         if model_new_cls is None:
             return {"status": "error", "error": "validation/module.py has no ModelNew class"}
         fn = model_new_cls(*case.get("init", []))
@@ -122,7 +140,10 @@ def run_case(torch: Any, fn: Callable[..., Any], case: dict[str, Any], spec: dic
             fn = fn.to(device)
     outs: list[Any] = []
     if spec.get("call") == "out_args":
-        outs = [torch.zeros(o["shape"], dtype=torch_dtype(torch, o["dtype"]), device=device) for o in case["outputs"]]
+        outs = [
+            torch.zeros(o["shape"], dtype=torch_dtype(torch, o["dtype"]), device=device)
+            for o in case["outputs"]
+        ]
 
     def call() -> Any:
         return fn(*args, *outs)
@@ -132,8 +153,10 @@ def run_case(torch: Any, fn: Callable[..., Any], case: dict[str, Any], spec: dic
         npu.synchronize()
         got = outs if outs else flatten(res)
         if len(got) != len(case["outputs"]):
-            return {"status": "error", "error": f"the op returned {len(got)} output(s), the reference has "
-                    f"{len(case['outputs'])}"}
+            return {
+                "status": "error",
+                "error": f"the op returned {len(got)} output(s), the reference has {len(case['outputs'])}",
+            }
         paths = []
         for t, o in zip(got, case["outputs"]):  # noqa: B905  (runs on the user's Python, maybe < 3.10)
             save_tensor(torch, t, o["path"])
@@ -154,7 +177,13 @@ def run_case(torch: Any, fn: Callable[..., Any], case: dict[str, Any], spec: dic
                 reference_ms = time_calls(lambda: model(*args), event, npu.synchronize, warmup, repeats)
             except Exception as exc:  # the reference's own failure only loses the speedup
                 note = f"the reference Model could not be timed: {type(exc).__name__}: {exc}"
-    return {"status": "ok", "outputs": paths, "kernel_ms": kernel_ms, "reference_ms": reference_ms, "note": note}
+    return {
+        "status": "ok",
+        "outputs": paths,
+        "kernel_ms": kernel_ms,
+        "reference_ms": reference_ms,
+        "note": note,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -171,17 +200,27 @@ def main(argv: list[str]) -> int:
         import torch
         import torch_npu  # noqa: F401  (registers torch.npu)
     except Exception as exc:
-        emit({"event": "fatal", "error": f"cannot import torch_npu in {sys.executable} ({type(exc).__name__}: "
-              f"{exc}): install torch and the matching torch_npu there, and source CANN's set_env.sh"})
+        emit(
+            {
+                "event": "fatal",
+                "error": f"cannot import torch_npu in {sys.executable} ({type(exc).__name__}: "
+                f"{exc}): install torch and the matching torch_npu there, and source CANN's set_env.sh",
+            }
+        )
         return EXIT_FATAL
     try:
         sys.path.insert(0, spec["module_dir"])
         mod = importlib.import_module(spec.get("module", "kernel_gen_ops"))
         fn = getattr(mod, spec["function"])
     except Exception as exc:
-        emit({"event": "fatal", "error": f"cannot load the built op {spec.get('module', 'kernel_gen_ops')}."
-              f"{spec.get('function')} from {spec.get('module_dir')} ({type(exc).__name__}: {exc}); "
-              f"ASCEND_CUSTOM_OPP_PATH={os.environ.get('ASCEND_CUSTOM_OPP_PATH', '(unset)')}"})
+        emit(
+            {
+                "event": "fatal",
+                "error": f"cannot load the built op {spec.get('module', 'kernel_gen_ops')}."
+                f"{spec.get('function')} from {spec.get('module_dir')} ({type(exc).__name__}: {exc}); "
+                f"ASCEND_CUSTOM_OPP_PATH={os.environ.get('ASCEND_CUSTOM_OPP_PATH', '(unset)')}",
+            }
+        )
         return EXIT_FATAL
     if spec.get("device_index") is not None:
         torch.npu.set_device(int(spec["device_index"]))
@@ -197,8 +236,11 @@ def main(argv: list[str]) -> int:
         try:
             rec = run_case(torch, fn, case, spec, model_cls, model_new_cls)
         except Exception as exc:
-            rec = {"status": "error", "error": f"{type(exc).__name__}: {exc}",
-                   "traceback": traceback.format_exc(limit=4)}
+            rec = {
+                "status": "error",
+                "error": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc(limit=4),
+            }
         if note and not rec.get("note"):
             rec["note"] = note
         emit({"event": "case", "case_id": case.get("case_id"), **rec})

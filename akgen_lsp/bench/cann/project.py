@@ -54,14 +54,18 @@ class ProjectSpec:
     host_source: str
     tiling_header: str | None = None
     extra_kernel_files: dict[str, str] = field(default_factory=dict)  # helper headers beside the kernel
-    extra_host_files: dict[str, str] = field(default_factory=dict)  # split hosts: <op>_def.cpp, <op>_tiling.cpp...
+    extra_host_files: dict[str, str] = field(
+        default_factory=dict
+    )  # split hosts: <op>_def.cpp, <op>_tiling.cpp...
     soc: str = "Ascend910B2"
     compute_unit: str = "ascend910b"
     cann_home: Path = Path("/usr/local/Ascend/ascend-toolkit/latest")
     template: Path | None = None
     msopgen: str = "msopgen"
     pybind_source: str | None = None  # the task's validation/pybind.cpp (None: generated from the OpDef)
-    pybind_params: Sequence[tuple[str, str]] = ()  # for a generated pybind: ("tensor"|"scalar", name) per argument
+    pybind_params: Sequence[
+        tuple[str, str]
+    ] = ()  # for a generated pybind: ("tensor"|"scalar", name) per argument
     helper_header: str | None = None  # a pytorch_npu_helper.hpp to use instead of ours
     python: str = sys.executable
     jobs: int = 4
@@ -101,10 +105,26 @@ def user_paths(spec: ProjectSpec, kernel: str, host: str | None, tiling: str | N
 
 # --------------------------------------------------------------------------------------------------- commands
 
+
 def msopgen_command(spec: ProjectSpec) -> Command:
     """``msopgen gen -i <op>.json -c ai_core-<soc> -lan cpp -out <project>`` (asc-devkit's 创建算子工程 page)."""
-    return Command([spec.msopgen, "gen", "-i", str(spec.op_json), "-c", f"ai_core-{spec.soc}", "-lan", "cpp",
-                    "-out", str(spec.project)], spec.work, MSOPGEN_TIMEOUT_S, "msopgen")
+    return Command(
+        [
+            spec.msopgen,
+            "gen",
+            "-i",
+            str(spec.op_json),
+            "-c",
+            f"ai_core-{spec.soc}",
+            "-lan",
+            "cpp",
+            "-out",
+            str(spec.project),
+        ],
+        spec.work,
+        MSOPGEN_TIMEOUT_S,
+        "msopgen",
+    )
 
 
 def build_env(spec: ProjectSpec) -> dict[str, str]:
@@ -120,11 +140,31 @@ def pybind_commands(spec: ProjectSpec) -> list[Command]:
     """Configure and build validation/ into work/build (NPUKernelBench's build.sh does this itself at its end; an
     msopgen-generated build.sh does not)."""
     shared = spec.project / "build_out" / "op_host"
-    return [Command(["cmake", "--no-warn-unused-cli", "-S", str(spec.project / "validation"), "-B",
-                     str(spec.build_dir), f"-DSHARED_LIB_DIR={shared}/", f"-DPython3_EXECUTABLE={spec.python}"],
-                    spec.project, PYBIND_TIMEOUT_S, "pybind", build_env(spec)),
-            Command(["cmake", "--build", str(spec.build_dir), "-j", str(spec.jobs)], spec.project, PYBIND_TIMEOUT_S,
-                    "pybind", build_env(spec))]
+    return [
+        Command(
+            [
+                "cmake",
+                "--no-warn-unused-cli",
+                "-S",
+                str(spec.project / "validation"),
+                "-B",
+                str(spec.build_dir),
+                f"-DSHARED_LIB_DIR={shared}/",
+                f"-DPython3_EXECUTABLE={spec.python}",
+            ],
+            spec.project,
+            PYBIND_TIMEOUT_S,
+            "pybind",
+            build_env(spec),
+        ),
+        Command(
+            ["cmake", "--build", str(spec.build_dir), "-j", str(spec.jobs)],
+            spec.project,
+            PYBIND_TIMEOUT_S,
+            "pybind",
+            build_env(spec),
+        ),
+    ]
 
 
 def find_run_package(spec: ProjectSpec) -> Path | None:
@@ -136,8 +176,9 @@ def find_run_package(spec: ProjectSpec) -> Path | None:
 def install_command(spec: ProjectSpec, run_file: Path) -> Command:
     """``custom_opp_<os>_<arch>.run --install-path=<vendor root>`` (asc-devkit's 算子包部署 page); the package lands
     in <vendor root>/vendors/<vendor_name>, which ASCEND_CUSTOM_OPP_PATH must name."""
-    return Command(["bash", str(run_file), f"--install-path={spec.vendor_root}"], spec.work, INSTALL_TIMEOUT_S,
-                   "install")
+    return Command(
+        ["bash", str(run_file), f"--install-path={spec.vendor_root}"], spec.work, INSTALL_TIMEOUT_S, "install"
+    )
 
 
 def installed_vendor(spec: ProjectSpec) -> Path:
@@ -145,6 +186,7 @@ def installed_vendor(spec: ProjectSpec) -> Path:
 
 
 # --------------------------------------------------------------------------------------------------- files
+
 
 def write_op_json(spec: ProjectSpec) -> list[dict[str, Any]]:
     desc = op_description(spec.opdef_source or spec.host_source)
@@ -191,8 +233,15 @@ def patch_presets(spec: ProjectSpec) -> dict[str, Any]:
     if not presets:
         data.setdefault("version", 1)
         data.setdefault("cmakeMinimumRequired", {"major": 3, "minor": 19, "patch": 0})
-        presets.append({"name": "default", "displayName": "akgen", "generator": "Unix Makefiles",
-                        "binaryDir": "${sourceDir}/build_out", "cacheVariables": {}})
+        presets.append(
+            {
+                "name": "default",
+                "displayName": "akgen",
+                "generator": "Unix Makefiles",
+                "binaryDir": "${sourceDir}/build_out",
+                "cacheVariables": {},
+            }
+        )
     cache = presets[0].setdefault("cacheVariables", {})
     cache["ASCEND_CANN_PACKAGE_PATH"] = {"type": "PATH", "value": str(spec.cann_home)}
     cache["ASCEND_COMPUTE_UNIT"] = {"type": "STRING", "value": spec.compute_unit}
@@ -206,7 +255,9 @@ def patch_presets(spec: ProjectSpec) -> dict[str, Any]:
 _CXX_SCALAR = {"float": "double", "int": "int64_t", "bool": "bool"}
 
 
-def generated_pybind(op_type: str, op_snake: str, desc: dict[str, Any], params: Sequence[tuple[str, str]]) -> str:
+def generated_pybind(
+    op_type: str, op_snake: str, desc: dict[str, Any], params: Sequence[tuple[str, str]]
+) -> str:
     """A pybind.cpp for a task without one: ``kernel_gen_ops.<op>(args..., outputs...)`` takes the task's
     get_inputs arguments in order (tensors -> the OpDef inputs, scalars -> its attributes, in order) and the
     preallocated outputs, and calls ``aclnn<Op>`` (argument order of a generated aclnn API: inputs, attributes,
@@ -214,7 +265,9 @@ def generated_pybind(op_type: str, op_snake: str, desc: dict[str, Any], params: 
     attrs = list(desc.get("attr", []))
     outs = [o["name"] for o in desc.get("output_desc", [])]
     if not params:  # no case seen: the OpDef's inputs, then its attributes
-        params = [("tensor", i["name"]) for i in desc.get("input_desc", [])] + [("scalar", a["name"]) for a in attrs]
+        params = [("tensor", i["name"]) for i in desc.get("input_desc", [])] + [
+            ("scalar", a["name"]) for a in attrs
+        ]
     sig: list[str] = []
     tensors: list[str] = []
     scalars: list[str] = []
@@ -230,13 +283,15 @@ def generated_pybind(op_type: str, op_snake: str, desc: dict[str, Any], params: 
     sig += [f"at::Tensor &{n}" for n in out_names]
     call = ", ".join(tensors + scalars + out_names)
     ret = ", ".join(out_names)
-    return (f"// Generated by akgen for {op_type}: calls aclnn{op_type} through pytorch_npu_helper.hpp.\n"
-            "#include <vector>\n#include <torch/extension.h>\n#include \"pytorch_npu_helper.hpp\"\n\n"
-            f"std::vector<at::Tensor> akgen_{op_snake}({', '.join(sig)})\n{{\n"
-            f"    EXEC_NPU_CMD(aclnn{op_type}, {call});\n    return {{{ret}}};\n}}\n\n"
-            "PYBIND11_MODULE(kernel_gen_ops, m)\n{\n"
-            f"    m.def(\"{op_snake}\", &akgen_{op_snake}, \"aclnn{op_type} (outputs preallocated by the caller)\");\n"
-            "}\n")
+    return (
+        f"// Generated by akgen for {op_type}: calls aclnn{op_type} through pytorch_npu_helper.hpp.\n"
+        '#include <vector>\n#include <torch/extension.h>\n#include "pytorch_npu_helper.hpp"\n\n'
+        f"std::vector<at::Tensor> akgen_{op_snake}({', '.join(sig)})\n{{\n"
+        f"    EXEC_NPU_CMD(aclnn{op_type}, {call});\n    return {{{ret}}};\n}}\n\n"
+        "PYBIND11_MODULE(kernel_gen_ops, m)\n{\n"
+        f'    m.def("{op_snake}", &akgen_{op_snake}, "aclnn{op_type} (outputs preallocated by the caller)");\n'
+        "}\n"
+    )
 
 
 def task_pybind(source: str, op_type: str, op_snake: str) -> str:

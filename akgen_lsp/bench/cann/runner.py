@@ -42,7 +42,7 @@ def parse_runner_output(text: str) -> RunnerOutput:
         if not line.startswith(PREFIX):
             continue
         try:
-            obj = json.loads(line[len(PREFIX):])
+            obj = json.loads(line[len(PREFIX) :])
         except ValueError:
             out.malformed.append(line[:200])
             continue
@@ -99,20 +99,45 @@ def case_spec(case_id: int, data: CaseData, case_dir: Path) -> dict[str, Any]:
             args.append({"tensor": str(p), "dtype": tensors[name].dtype})
         else:
             args.append({"value": _json_value(data.attrs[name])})
-    init = [_json_value(data.attrs[k]) for k in sorted((k for k in data.attrs if re.fullmatch(r"init\d+", k)),
-                                                        key=lambda k: int(k[4:]))]
-    outputs = [{"name": t.name, "shape": [int(d) for d in t.array.shape], "dtype": t.dtype,
-                "path": str(case_dir / f"{t.name}.npu.npy")} for t in data.outputs]
+    init = [
+        _json_value(data.attrs[k])
+        for k in sorted((k for k in data.attrs if re.fullmatch(r"init\d+", k)), key=lambda k: int(k[4:]))
+    ]
+    outputs = [
+        {
+            "name": t.name,
+            "shape": [int(d) for d in t.array.shape],
+            "dtype": t.dtype,
+            "path": str(case_dir / f"{t.name}.npu.npy"),
+        }
+        for t in data.outputs
+    ]
     return {"case_id": int(case_id), "args": args, "init": init, "outputs": outputs}
 
 
-def runner_spec(cases: Sequence[dict[str, Any]], module_dir: Path, function: str, call: str,
-                reference_module: Path | None, device_index: int | None = None, warmup: int = WARMUP,
-                repeats: int = REPEATS, device: str | None = None) -> dict[str, Any]:
-    return {"module_dir": str(module_dir), "module": "kernel_gen_ops", "function": function, "call": call,
-            "reference_module": str(reference_module) if reference_module else None,
-            "device": device or f"npu:{device_index or 0}", "device_index": device_index, "warmup": warmup,
-            "repeats": repeats, "cases": list(cases)}
+def runner_spec(
+    cases: Sequence[dict[str, Any]],
+    module_dir: Path,
+    function: str,
+    call: str,
+    reference_module: Path | None,
+    device_index: int | None = None,
+    warmup: int = WARMUP,
+    repeats: int = REPEATS,
+    device: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "module_dir": str(module_dir),
+        "module": "kernel_gen_ops",
+        "function": function,
+        "call": call,
+        "reference_module": str(reference_module) if reference_module else None,
+        "device": device or f"npu:{device_index or 0}",
+        "device_index": device_index,
+        "warmup": warmup,
+        "repeats": repeats,
+        "cases": list(cases),
+    }
 
 
 def runner_env(vendor: Path | None, base: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -40,8 +40,20 @@ from akgen_lsp.bench.pipeline.sim import evaluate_sim
 from akgen_lsp.bench.tasks import Task
 
 __all__ = [
-    "C_TYPES", "NO_ANSWER", "NO_ANSWER_REASON", "Candidate", "Settings", "Timings", "evaluate", "evaluate_cann",
-    "evaluate_sim", "finish_record", "kernel_entry", "new_record", "prepare_stage", "summarise_timings",
+    "C_TYPES",
+    "NO_ANSWER",
+    "NO_ANSWER_REASON",
+    "Candidate",
+    "Settings",
+    "Timings",
+    "evaluate",
+    "evaluate_cann",
+    "evaluate_sim",
+    "finish_record",
+    "kernel_entry",
+    "new_record",
+    "prepare_stage",
+    "summarise_timings",
 ]
 
 

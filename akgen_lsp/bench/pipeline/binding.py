@@ -35,12 +35,27 @@ from akgen_lsp.bench.signature import (
 from akgen_lsp.bench.tasks import Case, Task
 from akgen_lsp.findings import Finding, Severity
 
-C_TYPES = {"float16": "half", "float32": "float", "bfloat16": "bfloat16_t", "int8": "int8_t", "uint8": "uint8_t",
-           "int16": "int16_t", "uint16": "uint16_t", "int32": "int32_t", "uint32": "uint32_t", "int64": "int64_t",
-           "uint64": "uint64_t", "bool": "bool", "float64": "double", "complex64": "complex64"}
+C_TYPES = {
+    "float16": "half",
+    "float32": "float",
+    "bfloat16": "bfloat16_t",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "uint16": "uint16_t",
+    "int32": "int32_t",
+    "uint32": "uint32_t",
+    "int64": "int64_t",
+    "uint64": "uint64_t",
+    "bool": "bool",
+    "float64": "double",
+    "complex64": "complex64",
+}
 
 
-def case_data(task: Task, case: Case, cr: dict[str, Any], findings: list[Finding], tm: Timings) -> CaseData | None:
+def case_data(
+    task: Task, case: Case, cr: dict[str, Any], findings: list[Finding], tm: Timings
+) -> CaseData | None:
     """The case's inputs and reference outputs (the task's reference run, or its cache), or None: the case is
     skipped or the reference failed (``cr["status"]`` says which, a finding added)."""
     t0 = time.perf_counter()
@@ -48,14 +63,27 @@ def case_data(task: Task, case: Case, cr: dict[str, Any], findings: list[Finding
         data = load_case(task, case)
     except Skip as exc:
         cr["status"] = "skipped"
-        findings.append(_finding("BENCH-SKIP", f"case {case.case_id} skipped: {exc}", str(task.validation),
-                                 "skipped", severity=Severity.WARNING))
+        findings.append(
+            _finding(
+                "BENCH-SKIP",
+                f"case {case.case_id} skipped: {exc}",
+                str(task.validation),
+                "skipped",
+                severity=Severity.WARNING,
+            )
+        )
         tm.reference += time.perf_counter() - t0
         return None
     except ReferenceError_ as exc:
         cr["status"] = "harness_error"
-        findings.append(_finding("BENCH-REFERENCE", f"case {case.case_id}: the task's reference failed: {exc}",
-                                 str(task.validation), "harness"))
+        findings.append(
+            _finding(
+                "BENCH-REFERENCE",
+                f"case {case.case_id}: the task's reference failed: {exc}",
+                str(task.validation),
+                "harness",
+            )
+        )
         tm.reference += time.perf_counter() - t0
         return None
     tm.reference += time.perf_counter() - t0
@@ -73,7 +101,6 @@ def op_interface(task: Task, prep: _Prepared) -> tuple[OpDef | None, PybindCall 
     if call is not None:
         call = scalar_inputs(call, opdef)  # pybind scalars the OpDef declares as Inputs (TopKV3's k)
     return opdef, call
-
 
 
 def _tail(params: list[str], n_t: int) -> list[str] | None:
@@ -94,7 +121,9 @@ def _scalar_value(arr: np.ndarray) -> Any:
     return flat[0].item() if flat.size == 1 else flat.tolist()
 
 
-def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -> list[tuple[str, Tensor]] | None:
+def _plan_pybind(
+    data: CaseData, call: PybindCall, opdef: OpDef | None = None
+) -> list[tuple[str, Tensor]] | None:
     """The op's tensors in order from the task's pybind.cpp: (kind, tensor), kind in/inout/out/scratch. Scalar
     parameters the task passes as 1-element tensors become attributes (under the pybind name). An op output the
     reference does not return (AddRmsNormQuant returns y1 of y1, y2, x) is a ``scratch`` output: allocated (shape of
@@ -105,20 +134,27 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
         # an absent optional tensor (None): no tensor for the op (aclnn passes nullptr; the TilingFunc's
         # GetOptionalInputShape answers nullptr), unless the task's own aclnn fills it (LayerNorm's weight of ones)
         if p.is_tensor and i not in by_pos and i < data.n_raw and data.attrs.get(f"in{i}", 0) is None:
-            by_pos[i] = _filled_optional(p.name, i, call, by_pos, data) or \
-                Tensor(p.name, np.zeros(0, np.float32), "float32", index=i, absent=True)
+            by_pos[i] = _filled_optional(p.name, i, call, by_pos, data) or Tensor(
+                p.name, np.zeros(0, np.float32), "float32", index=i, absent=True
+            )
     plan = call.kernel_tensors()
     if any(k == "array" for _, k, _ in plan):
         plan = _arrays_as_inputs(plan, by_pos, data, opdef)
         if plan is None:
             return None
     outs = [n for n, k, _ in plan if k in ("out", "inout")]
-    if len(outs) < len(data.outputs) or not data.outputs or any(k != "out" and pos not in by_pos
-                                                                 for _, k, pos in plan):
+    if (
+        len(outs) < len(data.outputs)
+        or not data.outputs
+        or any(k != "out" and pos not in by_pos for _, k, pos in plan)
+    ):
         return None
     # an if/else on a bool parameter may pick what comes back (AddLayerNorm's additionalOut: {xOut, yOut} or {yOut})
-    flags = {p.name: data.attrs.get(f"in{i}", data.attrs.get(p.name)) for i, p in enumerate(call.params)
-             if not p.is_tensor}
+    flags = {
+        p.name: data.attrs.get(f"in{i}", data.attrs.get(p.name))
+        for i, p in enumerate(call.params)
+        if not p.is_tensor
+    }
     returned = [r for r in call.returned_for(flags) if r in outs]
     hints: dict[str, Tensor] = {}
     if call.conditional:
@@ -131,7 +167,9 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
                 returned.append(name)
         if returned and len(returned) < len(data.outputs):
             # an output not returned keeps its reference's shape (lse_for_zloss is (batch,)) as a scratch buffer
-            hints = dict(zip([o for o in outs if o not in returned], data.outputs[len(returned):], strict=False))
+            hints = dict(
+                zip([o for o in outs if o not in returned], data.outputs[len(returned) :], strict=False)
+            )
             data.outputs = data.outputs[: len(returned)]
     ref_for: dict[str, Tensor] = {}
     if len(returned) == len(data.outputs):
@@ -141,7 +179,20 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
     out: list[tuple[str, Tensor]] = []
     for name, kind, pos in plan:
         if kind == "out" and name not in ref_for:
-            out.append(("scratch", _scratch(name, call, by_pos, data, opdef, _opdef_output_index(name, plan, opdef, outs), hints.get(name))))
+            out.append(
+                (
+                    "scratch",
+                    _scratch(
+                        name,
+                        call,
+                        by_pos,
+                        data,
+                        opdef,
+                        _opdef_output_index(name, plan, opdef, outs),
+                        hints.get(name),
+                    ),
+                )
+            )
             continue
         t = ref_for[name] if kind == "out" else by_pos[pos]  # type: ignore[index]
         if kind == "inout":
@@ -174,8 +225,9 @@ def _plan_pybind(data: CaseData, call: PybindCall, opdef: OpDef | None = None) -
     return out
 
 
-def _filled_optional(name: str, pos: int, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData
-                     ) -> Tensor | None:
+def _filled_optional(
+    name: str, pos: int, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData
+) -> Tensor | None:
     """The tensor the task's own aclnn function makes for an absent optional input (`signature.OptionalFill`:
     LayerNorm's weight of ones shaped like normalized_shape, in the bias's dtype, else the input's); None when it
     makes none or the case lacks the shape."""
@@ -183,7 +235,9 @@ def _filled_optional(name: str, pos: int, call: PybindCall, by_pos: dict[int, Te
     if fill is None:
         return None
     shape_pos = call.position(fill.shape_arg)
-    shape = data.attrs.get(f"in{shape_pos}", data.attrs.get(fill.shape_arg)) if shape_pos is not None else None
+    shape = (
+        data.attrs.get(f"in{shape_pos}", data.attrs.get(fill.shape_arg)) if shape_pos is not None else None
+    )
     if isinstance(shape, int):
         shape = [shape]
     if not isinstance(shape, (list, tuple)) or not all(isinstance(d, int) and d >= 0 for d in shape):
@@ -201,8 +255,9 @@ def _filled_optional(name: str, pos: int, call: PybindCall, by_pos: dict[int, Te
     return Tensor(name, _as_dtype(values, dtype), dtype, index=pos)
 
 
-def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int, Tensor], data: CaseData,
-                      opdef: OpDef | None) -> list[tuple[str, str, int | None]] | None:
+def _arrays_as_inputs(
+    plan: list[tuple[str, str, int | None]], by_pos: dict[int, Tensor], data: CaseData, opdef: OpDef | None
+) -> list[tuple[str, str, int | None]] | None:
     """An int list the pybind converts to an aclIntArray (LayerNormV4's ``normalized_shape``) reaches the op as the
     value-depend input at its place: a 1-D tensor of the OpDef input's dtype holding the values (its data is what
     the TilingFunc reads). None when the OpDef does not say which dtype, or the case has no such list."""
@@ -213,8 +268,11 @@ def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int,
         # the lists are attributes of the op (ExpandV2's ``shape``), not inputs
         plain = [e for e in plan if e[1] != "array"]
         return plain if len(ins) - (len(plan) - len(plain)) == len(opdef.inputs) else None
-    bound = {p.name: by_pos[pos].dtype for p, (_, k, pos) in zip(opdef.inputs, ins, strict=True)
-             if k != "array" and pos in by_pos}
+    bound = {
+        p.name: by_pos[pos].dtype
+        for p, (_, k, pos) in zip(opdef.inputs, ins, strict=True)
+        if k != "array" and pos in by_pos
+    }
     col = opdef_column(opdef, bound)
     out: list[tuple[str, str, int | None]] = []
     for name, kind, pos in plan:
@@ -235,8 +293,9 @@ def _arrays_as_inputs(plan: list[tuple[str, str, int | None]], by_pos: dict[int,
     return out
 
 
-def _opdef_output_index(name: str, plan: Sequence[tuple[str, str, int | None]], opdef: OpDef | None,
-                        outs: list[str]) -> int:
+def _opdef_output_index(
+    name: str, plan: Sequence[tuple[str, str, int | None]], opdef: OpDef | None, outs: list[str]
+) -> int:
     """Which OpDef output the call's local output `name` is: aclnn takes the outputs in the OpDef's order, less the
     ref outputs (named like an input: the input's own tensor), so the call's k-th local output is the k-th of the
     others (InplaceAddLayerNorm's meanOut, rstdOut: mean, rstd after x1). Its place among the call's outputs when
@@ -250,14 +309,23 @@ def _opdef_output_index(name: str, plan: Sequence[tuple[str, str, int | None]], 
     return outs.index(name)
 
 
-def _scratch(name: str, call: PybindCall, by_pos: dict[int, Tensor], data: CaseData, opdef: OpDef | None,
-             k: int, hint: Tensor | None = None) -> Tensor:
+def _scratch(
+    name: str,
+    call: PybindCall,
+    by_pos: dict[int, Tensor],
+    data: CaseData,
+    opdef: OpDef | None,
+    k: int,
+    hint: Tensor | None = None,
+) -> Tensor:
     like_pos = call.position(call.likes.get(name, ""))
     like = by_pos.get(like_pos) if like_pos is not None else hint
     shape = like.array.shape if like is not None else data.outputs[0].array.shape
     dtype = like.dtype if like is not None else data.outputs[0].dtype
     if opdef is not None and k < len(opdef.outputs):
-        bound = {opdef.inputs[t.index].name: t.dtype for t in by_pos.values() if 0 <= t.index < len(opdef.inputs)}
+        bound = {
+            opdef.inputs[t.index].name: t.dtype for t in by_pos.values() if 0 <= t.index < len(opdef.inputs)
+        }
         col = opdef_column(opdef, bound)
         if col is not None and col < len(opdef.outputs[k].dtypes) and opdef.outputs[k].dtypes[col]:
             dtype = opdef.outputs[k].dtypes[col]
@@ -295,7 +363,9 @@ def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[
         if dt is None or value is None or (dt == "bfloat16" and value != []):
             return None
         try:
-            arr = np.ascontiguousarray(np.asarray(value, dtype="uint16" if dt == "bfloat16" else dt).reshape(-1))
+            arr = np.ascontiguousarray(
+                np.asarray(value, dtype="uint16" if dt == "bfloat16" else dt).reshape(-1)
+            )
         except (TypeError, ValueError):
             return None
         out.append(("in", Tensor(p.name, arr, dt, index=i)))
@@ -303,8 +373,9 @@ def _plan_opdef(data: CaseData, opdef: OpDef, kernel_params: list[str]) -> list[
     return out
 
 
-def _with_ref_outputs(plan: list[tuple[str, Any]], opdef: OpDef | None, params: list[str]
-                      ) -> list[tuple[str, Any]] | None:
+def _with_ref_outputs(
+    plan: list[tuple[str, Any]], opdef: OpDef | None, params: list[str]
+) -> list[tuple[str, Any]] | None:
     """A pybind plan completed with the op's ref outputs, or None. An OpDef output named like an input
     (InplaceAddLayerNorm's x1 and x2) is that input's own buffer on CANN: the aclnn call takes the tensor once (the
     pybind passes x1, returns x1) and the kernel gets its address twice, as the input and as the output. So the plan's
@@ -355,15 +426,21 @@ def _converted_by_model(data: CaseData, view: CaseData) -> bool:
         return False
     mine = {t.index: t for t in data.inputs}
     theirs = {t.index: t for t in view.inputs}
-    if set(mine) != set(theirs) or not mine or any(not isinstance(getattr(t, "array", None), np.ndarray)
-                                                   for t in [*mine.values(), *theirs.values()]):
+    if (
+        set(mine) != set(theirs)
+        or not mine
+        or any(
+            not isinstance(getattr(t, "array", None), np.ndarray) for t in [*mine.values(), *theirs.values()]
+        )
+    ):
         return False
     for i, t in mine.items():
         v = theirs[i]
         if t.dtype != v.dtype or t.array.shape != v.array.shape:
             return True
-        if not np.shares_memory(t.array, v.array) and not np.array_equal(t.array, v.array, equal_nan=
-                                                                          t.array.dtype.kind in "fc"):
+        if not np.shares_memory(t.array, v.array) and not np.array_equal(
+            t.array, v.array, equal_nan=t.array.dtype.kind in "fc"
+        ):
             return True
     return False
 
@@ -394,8 +471,9 @@ def _as_dtype(values: np.ndarray, dtype: str) -> np.ndarray:
     return values.astype(dtype)
 
 
-def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: PybindCall | None = None
-          ) -> tuple[list[tuple[str, str, Any]], str | None]:
+def _bind(
+    prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: PybindCall | None = None
+) -> tuple[list[tuple[str, str, Any]], str | None]:
     """Map kernel parameters to ('in'|'inout'|'out'|'workspace'|'tiling', name, tensor). The task's pybind.cpp
     decides the op's tensors when it has one, else the OpDef (value-depend inputs), else position: the tensor
     inputs of get_inputs, then the reference outputs. An in/out tensor carries its reference in ``.expected``."""
@@ -433,8 +511,10 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
     if tail is None:
         n_in = sum(1 for k, _ in plan if k in ("in", "inout"))
         n_out = sum(1 for k, _ in plan if k in ("out", "inout"))
-        return [], (f"the kernel {prep.entry} has {len(params)} parameters; the task passes {n_in} tensor input(s) "
-                    f"and {n_out} output(s) (+ workspace, tiling): cannot map them")
+        return [], (
+            f"the kernel {prep.entry} has {len(params)} parameters; the task passes {n_in} tensor input(s) "
+            f"and {n_out} output(s) (+ workspace, tiling): cannot map them"
+        )
     out: list[tuple[str, str, Any]] = []
     for i, (kind, t) in enumerate(plan):
         t.name = params[i]
@@ -442,6 +522,8 @@ def _bind(prep: _Prepared, data: CaseData, opdef: OpDef | None = None, call: Pyb
             t.expected.name = params[i]
         out.append((kind, params[i], t))
     for k, name in enumerate(tail):
-        kind = "tiling" if (k == len(tail) - 1 and ("tiling" in name.lower() or len(tail) >= 2)) else "workspace"
+        kind = (
+            "tiling" if (k == len(tail) - 1 and ("tiling" in name.lower() or len(tail) >= 2)) else "workspace"
+        )
         out.append((kind, name, None))
     return out, None

@@ -38,8 +38,9 @@ def template_for(task_root: Path, env: Mapping[str, str] | None = None) -> Path 
     return None
 
 
-def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: CannToolchain | None = None
-                  ) -> dict[str, Any]:
+def evaluate_cann(
+    task: Task, cand: Candidate, settings: Settings, toolchain: CannToolchain | None = None
+) -> dict[str, Any]:
     """The bench pipeline's `evaluate` on the cann toolchain: parse, build once, run every case on the NPU, compare
     on the CPU with the same rules as on sim, measured times against the torch_npu reference op."""
     t_start = time.perf_counter()
@@ -78,33 +79,54 @@ def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: Ca
             datas[case.case_id] = data
         except Skip as exc:
             cr["status"] = "skipped"
-            findings.append(_finding("BENCH-SKIP", f"case {case.case_id} skipped: {exc}", str(task.validation),
-                                     "skipped", severity=Severity.WARNING))
+            findings.append(
+                _finding(
+                    "BENCH-SKIP",
+                    f"case {case.case_id} skipped: {exc}",
+                    str(task.validation),
+                    "skipped",
+                    severity=Severity.WARNING,
+                )
+            )
             first_fail = first_fail or "skipped"
         except (ReferenceError_, ValueError) as exc:
             cr["status"] = "harness_error"
-            findings.append(_finding("BENCH-REFERENCE", f"case {case.case_id}: {exc}", str(task.validation),
-                                     "harness"))
+            findings.append(
+                _finding("BENCH-REFERENCE", f"case {case.case_id}: {exc}", str(task.validation), "harness")
+            )
             first_fail = first_fail or "harness_error"
         tm.reference += time.perf_counter() - t0
     host = prep.host
     question_host = host is not None and host.resolve() == task.question_host.resolve()
     sources = [prep.kernel] + ([host] if host else [])
     if host is not None:
-        sources += sorted(p for p in host.parent.iterdir() if p.is_file() and p != host
-                          and p.suffix in (".h", ".cpp", ".cc"))
+        sources += sorted(
+            p
+            for p in host.parent.iterdir()
+            if p.is_file() and p != host and p.suffix in (".h", ".cpp", ".cc")
+        )
     pybind = task.validation / "pybind.cpp"
     first = next(iter(datas.values()), None)
-    options = CannOptions(op_type=_op_def_name(host, task.name), op_snake=task.op, work=work / "cann",
-                          soc=load_arch(settings.arch).soc, template=template_for(task.root),
-                          pybind_source=pybind.read_text(encoding="utf-8") if pybind.is_file() else None,
-                          pybind_params=call_params(first) if first is not None else (),
-                          kernel_only=question_host)
+    options = CannOptions(
+        op_type=_op_def_name(host, task.name),
+        op_snake=task.op,
+        work=work / "cann",
+        soc=load_arch(settings.arch).soc,
+        template=template_for(task.root),
+        pybind_source=pybind.read_text(encoding="utf-8") if pybind.is_file() else None,
+        pybind_params=call_params(first) if first is not None else (),
+        kernel_only=question_host,
+    )
     t0 = time.perf_counter()
     build = toolchain.compile(sources, options)
     tm.compile = time.perf_counter() - t0
-    rec["build"] = {"status": build.status, "seconds": round(build.seconds, 3), "artifacts": build.artifacts,
-                    "stages": build.stages, "warnings": build.warnings}
+    rec["build"] = {
+        "status": build.status,
+        "seconds": round(build.seconds, 3),
+        "artifacts": build.artifacts,
+        "stages": build.stages,
+        "warnings": build.warnings,
+    }
     if not build.ok:
         findings.extend(build.findings)
         for cr in rec["case_results"]:
@@ -115,7 +137,11 @@ def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: Ca
     if not specs:
         return finish(first_fail or "harness_error")
     module = task.validation / "module.py"
-    if build.call == "returns" and module.is_file() and "class ModelNew" in module.read_text(errors="replace"):
+    if (
+        build.call == "returns"
+        and module.is_file()
+        and "class ModelNew" in module.read_text(errors="replace")
+    ):
         build.call = "model_new"  # NPUKernelBench calls the op through the task's ModelNew
     t0 = time.perf_counter()
     runs = toolchain.run_cases(build, specs, module if module.is_file() else None)
@@ -138,9 +164,16 @@ def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: Ca
             raw_outs = [np.load(run.outputs[t.name]) for t in data.outputs]
         except (KeyError, OSError, ValueError) as exc:
             cr["status"] = "runtime_error"
-            findings.append(Finding("CANN-OUTPUT", f"case {cr['case_id']}: the NPU run wrote no readable output "
-                                    f"({exc})", Span.point(str(prep.kernel), 1), Severity.ERROR, "akgen-run",
-                                    "runtime"))
+            findings.append(
+                Finding(
+                    "CANN-OUTPUT",
+                    f"case {cr['case_id']}: the NPU run wrote no readable output ({exc})",
+                    Span.point(str(prep.kernel), 1),
+                    Severity.ERROR,
+                    "akgen-run",
+                    "runtime",
+                )
+            )
             first_fail = first_fail or "runtime_error"
             continue
         outs = [as_float(o, t.dtype) for o, t in zip(raw_outs, data.outputs, strict=True)]
@@ -152,8 +185,14 @@ def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: Ca
             cmp = compare_outputs(refs, outs, data.tolerance, [t.name for t in data.outputs])
         tm.compare += time.perf_counter() - t0
         est = run.estimate or {}
-        cr.update({"max_abs": cmp.to_json()["max_abs"], "max_rel": cmp.to_json()["max_rel"],
-                   "measured_us": est.get("us"), "reference_us": est.get("reference_us")})
+        cr.update(
+            {
+                "max_abs": cmp.to_json()["max_abs"],
+                "max_rel": cmp.to_json()["max_rel"],
+                "measured_us": est.get("us"),
+                "reference_us": est.get("reference_us"),
+            }
+        )
         if cmp.ok:
             cr["status"] = "pass"
             rec["passed_cases"] += 1
@@ -161,7 +200,9 @@ def evaluate_cann(task: Task, cand: Candidate, settings: Settings, toolchain: Ca
                 times.append((float(est["us"]), est.get("reference_us")))
         else:
             cr["status"] = "wrong_answer"
-            findings.append(comparison_finding(cmp, str(prep.kernel), f"case {cr['case_id']}", data.tolerance))
+            findings.append(
+                comparison_finding(cmp, str(prep.kernel), f"case {cr['case_id']}", data.tolerance)
+            )
             first_fail = first_fail or "wrong_answer"
     if times:
         rec["estimate_us"] = round(sum(k for k, _ in times) / len(times), 4)

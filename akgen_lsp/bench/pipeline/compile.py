@@ -17,8 +17,15 @@ from akgen_lsp.sim.manifest import Manifest
 from akgen_lsp.sim.toolchain import SimToolchain, options_for
 
 
-def compile_case(tool: SimToolchain, manifest: Manifest, settings: Settings, builds: dict[str, Build], kernel: Path,
-                 findings: list[Finding], tm: Timings) -> Build | None:
+def compile_case(
+    tool: SimToolchain,
+    manifest: Manifest,
+    settings: Settings,
+    builds: dict[str, Build],
+    kernel: Path,
+    findings: list[Finding],
+    tm: Timings,
+) -> Build | None:
     """The build of the case's kernel (from `builds` when the candidate was built with the same options already), or
     None when the toolchain itself failed (g++ missing, the cache unwritable: a BENCH-TOOLCHAIN finding added). A
     build that failed is returned as it is: its findings say why."""
@@ -51,8 +58,13 @@ def _key(opts: BuildOptions) -> str:
     return repr(sorted(opts.defines.items())) + repr(opts.signature) + str(opts.tiling_header)
 
 
-def compile_variants(tool: SimToolchain, manifests: Sequence[Manifest], settings: Settings, builds: dict[str, Build],
-                     tm: Timings) -> None:
+def compile_variants(
+    tool: SimToolchain,
+    manifests: Sequence[Manifest],
+    settings: Settings,
+    builds: dict[str, Build],
+    tm: Timings,
+) -> None:
     """One build for every define set of `manifests` (the cases still to run) not built yet, when there are two or
     more and they differ in their defines only: each set a variant of it (`BuildOptions.variants`), registered in
     `builds` under each set's own key, so `compile_case` finds it. A build that fails or cannot be made is left out:
@@ -65,9 +77,14 @@ def compile_variants(tool: SimToolchain, manifests: Sequence[Manifest], settings
     if len(todo) < 2:
         return
     (first, m0), *rest = todo.values()
-    if any(o.signature != first.signature or o.tiling_header != first.tiling_header or o.tiling_struct !=
-           first.tiling_struct or list(o.include_dirs) != list(first.include_dirs) or list(m.sources) !=
-           list(m0.sources) for o, m in rest):
+    if any(
+        o.signature != first.signature
+        or o.tiling_header != first.tiling_header
+        or o.tiling_struct != first.tiling_struct
+        or list(o.include_dirs) != list(first.include_dirs)
+        or list(m.sources) != list(m0.sources)
+        for o, m in rest
+    ):
         return
     sets = [o.defines for o, _ in todo.values()]
     common = {k: v for k, v in first.defines.items() if all(d.get(k) == v for d in sets)}

@@ -23,9 +23,16 @@ from akgen_lsp.sim.host import infer_outputs
 from akgen_lsp.sim.manifest import Manifest, parse_manifest
 
 
-def case_manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[str, Any], op_name: str,
-                  arch: ArchProfile, settings: Settings, case_dir: Path, opdef: OpDef | None
-                  ) -> tuple[dict[str, Any], Manifest]:
+def case_manifest(
+    prep: _Prepared,
+    binding: list[tuple[str, str, Any]],
+    attrs: dict[str, Any],
+    op_name: str,
+    arch: ArchProfile,
+    settings: Settings,
+    case_dir: Path,
+    opdef: OpDef | None,
+) -> tuple[dict[str, Any], Manifest]:
     """The case's manifest as written and as parsed. Scratch outputs nothing sized get the shapes the op's
     InferShape gives first (the manifest is then written again). Raises ManifestError."""
     raw = _manifest(prep, binding, attrs, op_name, arch, settings, case_dir, opdef)
@@ -46,8 +53,15 @@ def _size_by_infershape(binding: list[tuple[str, str, Any]], manifest: Manifest)
     if not guessed or spec_t is None or spec_t.host is None:
         return False
     ins, outs = manifest.host_io()
-    inferred = infer_outputs(spec_t.host, ins, outs, dict(spec_t.attrs), spec_t.op, values=manifest.host_values(),
-                             absent=manifest.absent_inputs())
+    inferred = infer_outputs(
+        spec_t.host,
+        ins,
+        outs,
+        dict(spec_t.attrs),
+        spec_t.op,
+        values=manifest.host_values(),
+        absent=manifest.absent_inputs(),
+    )
     if inferred is None or len(inferred) != len(outs):
         return False
     names = [o[0] for o in outs]
@@ -66,8 +80,11 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
     matches the call's tensors, as CANN does), and for every bound kernel parameter."""
     d: dict[str, str] = {}
     # an absent optional input has no dtype of its own: the OpDef column the other tensors pick gives its DTYPE_
-    tensors = [(name, t) for kind, name, t in binding if kind in ("in", "inout", "out", "scratch") and t is not None
-               and not getattr(t, "absent", False)]
+    tensors = [
+        (name, t)
+        for kind, name, t in binding
+        if kind in ("in", "inout", "out", "scratch") and t is not None and not getattr(t, "absent", False)
+    ]
     if opdef is not None:
         names = opdef.names
         by_name = {n.lower(): n for n in names}
@@ -80,8 +97,10 @@ def _defines(binding: list[tuple[str, str, Any]], opdef: OpDef | None = None) ->
         # the column that also fits the reference outputs' dtypes (Cast: y picks it); else the passed tensors
         # alone pick it: an output's reference dtype is then the task Model's (torch.eq(...).to(int)), not the op's
         if opdef_column(opdef, bound) is None and passed:
-            by_param = {(by_name.get(n.lower()) or (names[i] if len(tensors) == len(names) else None)): n
-                        for i, (n, _) in enumerate(tensors)}
+            by_param = {
+                (by_name.get(n.lower()) or (names[i] if len(tensors) == len(names) else None)): n
+                for i, (n, _) in enumerate(tensors)
+            }
             bound = {k: v for k, v in bound.items() if by_param.get(k) in passed}
         d.update(dtype_defines(opdef, bound, C_TYPES))
     for name, t in tensors:
@@ -110,8 +129,16 @@ def _write_input(path: Path, t: Any) -> None:
     np.save(path, t.array)
 
 
-def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[str, Any], op_name: str,
-              arch: ArchProfile, settings: Settings, case_dir: Path, opdef: OpDef | None = None) -> dict[str, Any]:
+def _manifest(
+    prep: _Prepared,
+    binding: list[tuple[str, str, Any]],
+    attrs: dict[str, Any],
+    op_name: str,
+    arch: ArchProfile,
+    settings: Settings,
+    case_dir: Path,
+    opdef: OpDef | None = None,
+) -> dict[str, Any]:
     """The sim manifest of one case. With an op_host source, the simulator runs its TilingFunc for the case's
     shapes, dtypes and attributes (block dim, tiling key, workspace and tiling bytes); without one (a kernel-only
     candidate whose task has no host), the kernel runs on every vector core with an empty tiling."""
@@ -130,9 +157,14 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
             if kind == "inout":
                 args[-1]["output"] = str(case_dir / f"{name}.out.npy")
         elif kind in ("out", "scratch"):
-            args.append({"name": name, "output": str(case_dir / f"{name}.out.npy"),
-                         "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines, binding),
-                         "shape": [int(d) for d in t.array.shape]})
+            args.append(
+                {
+                    "name": name,
+                    "output": str(case_dir / f"{name}.out.npy"),
+                    "dtype": _op_output_dtype(kind, name, t.dtype, opdef, defines, binding),
+                    "shape": [int(d) for d in t.array.shape],
+                }
+            )
             if name in ref_of:
                 args[-1]["init"] = str(case_dir / f"{ref_of[name]}.npy")
             if kind == "scratch":  # not returned, so not compared: bytes left unwritten there are no mistake
@@ -140,15 +172,22 @@ def _manifest(prep: _Prepared, binding: list[tuple[str, str, Any]], attrs: dict[
         elif kind == "workspace":
             args.append({"name": name, "workspace_bytes": 0})
         elif prep.host is not None:
-            args.append({"name": name, "tiling": {"host": str(prep.host), "attrs": _json_attrs(attrs),
-                                                  "op": op_name}})
+            args.append(
+                {"name": name, "tiling": {"host": str(prep.host), "attrs": _json_attrs(attrs), "op": op_name}}
+            )
         else:
             # No host: the kernel gets a zeroed tiling buffer (a kernel-only candidate hard-codes its tiling).
             args.append({"name": name, "workspace_bytes": 64})
-    raw: dict[str, Any] = {"sources": [str(prep.kernel)], "kernel": prep.entry, "arch": arch.name,
-                           "defines": defines, "args": args, "timeout_s": settings.run_timeout_s,
-                           "cpu_s": settings.run_cpu_s,
-                           "checks": settings.checks}
+    raw: dict[str, Any] = {
+        "sources": [str(prep.kernel)],
+        "kernel": prep.entry,
+        "arch": arch.name,
+        "defines": defines,
+        "args": args,
+        "timeout_s": settings.run_timeout_s,
+        "cpu_s": settings.run_cpu_s,
+        "checks": settings.checks,
+    }
     if prep.host is None or not any(k == "tiling" for k, _, _ in binding):
         raw["block_dim"] = int(settings.block_dim or arch.aiv_cores)
     return raw
@@ -175,13 +214,22 @@ def _ref_outputs(binding: list[tuple[str, str, Any]], opdef: OpDef | None) -> di
         k_in, n_in, t_in = tensors[in_names.index(names[j])]
         if k_in != "in":
             continue
-        if (isinstance(t_in, Tensor) and isinstance(t, Tensor) and t_in.dtype == t.dtype
-                and t_in.array.nbytes == t.array.nbytes):
+        if (
+            isinstance(t_in, Tensor)
+            and isinstance(t, Tensor)
+            and t_in.dtype == t.dtype
+            and t_in.array.nbytes == t.array.nbytes
+        ):
             out[name] = n_in
-        elif (isinstance(t_in, tensorlist.TensorList) and isinstance(t, tensorlist.TensorList)
-              and len(t_in.items) == len(t.items)
-              and all(a.dtype == b.dtype and a.array.nbytes == b.array.nbytes
-                      for a, b in zip(t_in.items, t.items, strict=True))):
+        elif (
+            isinstance(t_in, tensorlist.TensorList)
+            and isinstance(t, tensorlist.TensorList)
+            and len(t_in.items) == len(t.items)
+            and all(
+                a.dtype == b.dtype and a.array.nbytes == b.array.nbytes
+                for a, b in zip(t_in.items, t.items, strict=True)
+            )
+        ):
             out[name] = n_in  # a ref list (ScatterList's var): element k starts with input element k
     return out
 
@@ -203,8 +251,14 @@ def _outputs_and_initial(binding: list[tuple[str, str, Any]], opdef: OpDef | Non
     return out
 
 
-def _op_output_dtype(kind: str, name: str, ref_dtype: str, opdef: OpDef | None, defines: dict[str, str],
-                     binding: list[tuple[str, str, Any]]) -> str:
+def _op_output_dtype(
+    kind: str,
+    name: str,
+    ref_dtype: str,
+    opdef: OpDef | None,
+    defines: dict[str, str],
+    binding: list[tuple[str, str, Any]],
+) -> str:
     """The dtype the kernel writes an output in: the op's (the OpDef column CANN picks for the call, as in
     DTYPE_<NAME>), which can differ from the reference result's: Equal/IsFinite/IsInf write bool where the task's
     Model returns ``.to(int)`` / ``.to(x.dtype)``, Muls writes x's dtype where ``x * value`` promotes to float64. The
@@ -227,8 +281,9 @@ def _host_reads_values(host: Path | None) -> bool:
         return False
     for f in [host, *sorted(host.parent.glob("*.cpp")), *sorted(host.parent.glob("*.cc"))]:
         try:
-            if re.search(r"\bGet(?:Optional|Dynamic)?InputTensor\s*\(", f.read_text(encoding="utf-8",
-                                                                                 errors="replace")):
+            if re.search(
+                r"\bGet(?:Optional|Dynamic)?InputTensor\s*\(", f.read_text(encoding="utf-8", errors="replace")
+            ):
                 return True
         except OSError:
             continue

@@ -79,19 +79,31 @@ def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Pr
             host_dir = hdir
     else:
         if cand.kernel is None or not cand.kernel.is_file():
-            return _finding("BENCH-PARSE", f"no kernel file for {task.id} sample {cand.sample}: expected "
-                            f"op_kernel/{task.op}.cpp", str(cand.kernel or task.root), "parse")
+            return _finding(
+                "BENCH-PARSE",
+                f"no kernel file for {task.id} sample {cand.sample}: expected op_kernel/{task.op}.cpp",
+                str(cand.kernel or task.root),
+                "parse",
+            )
         kernel = cand.kernel
     source = kernel.read_text(encoding="utf-8", errors="replace")
     entry = kernel_entry(source, task.op)
     if entry is None:
-        return _finding("BENCH-ENTRY", f"no kernel entry (`extern \"C\" __global__ __aicore__ void {task.op}(...)`) "
-                        "in the candidate", str(kernel), "parse")
+        return _finding(
+            "BENCH-ENTRY",
+            f'no kernel entry (`extern "C" __global__ __aicore__ void {task.op}(...)`) in the candidate',
+            str(kernel),
+            "parse",
+        )
     host = _host_source(host_dir, task.op) if host_dir is not None else None
     if host is None and settings.mode == "dynamic":
-        return _finding("BENCH-NO-HOST", f"dynamic mode needs the candidate's host tiling (op_host/{task.op}.cpp and "
-                        "its tiling header); run with --mode static for a kernel-only candidate", str(kernel),
-                        "parse")
+        return _finding(
+            "BENCH-NO-HOST",
+            f"dynamic mode needs the candidate's host tiling (op_host/{task.op}.cpp and "
+            "its tiling header); run with --mode static for a kernel-only candidate",
+            str(kernel),
+            "parse",
+        )
     if host is None and task.question_host.is_file():
         host = task.question_host
     return _Prepared(kernel, host, entry[0], entry[1], work)
@@ -105,8 +117,15 @@ def _op_def_name(host: Path | None, default: str) -> str:
     return m.group(1) if m else default
 
 
-def prepare_stage(task: Task, cand: Candidate, settings: Settings, work: Path, rec: dict[str, Any],
-                  findings: list[Finding], tm: Timings) -> tuple[_Prepared, list[Case]] | str:
+def prepare_stage(
+    task: Task,
+    cand: Candidate,
+    settings: Settings,
+    work: Path,
+    rec: dict[str, Any],
+    findings: list[Finding],
+    tm: Timings,
+) -> tuple[_Prepared, list[Case]] | str:
     """The parse stage every toolchain shares: place the candidate's files, read the task's cases and select those
     `settings` asks for. Returns (prepared, cases), or the status to finish the record with (a finding added)."""
     t0 = time.perf_counter()

@@ -12,15 +12,20 @@ from akgen_lsp.bench.tasks import Case, Task
 from akgen_lsp.sim.runner import Run
 
 
-def case_perf(task: Task, case: Case, data: CaseData, arch: ArchProfile, run: Run, cr: dict[str, Any]
-              ) -> tuple[float | None, float]:
+def case_perf(
+    task: Task, case: Case, data: CaseData, arch: ArchProfile, run: Run, cr: dict[str, Any]
+) -> tuple[float | None, float]:
     """(estimate, baseline) in µs of one case, also written into its result with the resource that bounds it."""
     est = (run.estimate or {}).get("us")
     base = roofline.baseline_us(task, case, data, arch)
     cr["estimate_us"] = est
     cr["baseline_us"] = base
     cr["bound"] = (run.estimate or {}).get("bound")
-    for key in ("pipes", "blocks", "cores"):  # per-pipe busy time and utilisation, cores used (the loop's feedback)
+    for key in (
+        "pipes",
+        "blocks",
+        "cores",
+    ):  # per-pipe busy time and utilisation, cores used (the loop's feedback)
         cr[key] = (run.estimate or {}).get(key)
     return est, base
 
@@ -31,6 +36,8 @@ def summarise_perf(rec: dict[str, Any], estimates: list[float], baselines: list[
     if estimates:
         rec["estimate_us"] = round(sum(estimates) / len(estimates), 4)
         rec["baseline_us"] = round(sum(baselines) / len(baselines), 4)
-        rec["speedup"] = round(sum(b / e for b, e in zip(baselines, estimates, strict=True)) / len(estimates), 4)
+        rec["speedup"] = round(
+            sum(b / e for b, e in zip(baselines, estimates, strict=True)) / len(estimates), 4
+        )
     bounds = [c["bound"] for c in rec["case_results"] if c.get("status") == "pass" and c.get("bound")]
     rec["bound"] = max(set(bounds), key=bounds.count) if bounds else None  # what limits most passing cases

@@ -42,16 +42,24 @@ class Settings:
     arch: str = "Ascend910B2"
     compile_timeout_s: float = 120.0
     run_timeout_s: float = 60.0  # wall clock of one case's run: a backstop for a kernel that waits on nothing
-    run_cpu_s: int = 20  # CPU time of one case's run: what stops a spinning kernel, whatever the machine's load
+    run_cpu_s: int = (
+        20  # CPU time of one case's run: what stops a spinning kernel, whatever the machine's load
+    )
     max_cases: int | None = None
     case_ids: tuple[int, ...] | None = None
     work_dir: Path | None = None
     keep_work: bool = False
     block_dim: int | None = None  # launch size for a kernel without host tiling (default: every vector core)
     toolchain: str = "auto"  # sim | cann | auto (cann when ASCEND_HOME_PATH points at a CANN install)
-    checks: str = "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
-    run_warnings: bool = False  # also keep the warnings of a run whose numbers are right (the editor's check on save)
-    stop_at_failure: bool = False  # no case after the first that fails (a synthesized mutant is kept once it fails)
+    checks: str = (
+        "npu"  # the sim's check mode (setting sim.checks): npu or cpu-debug; see docs/sim.md "Check modes"
+    )
+    run_warnings: bool = (
+        False  # also keep the warnings of a run whose numbers are right (the editor's check on save)
+    )
+    stop_at_failure: bool = (
+        False  # no case after the first that fails (a synthesized mutant is kept once it fails)
+    )
     # the cases a candidate must pass (a repair: those the kernel passed and the one that failed): they run first,
     # and no case runs after one of them fails (the candidate is rejected whatever the others do)
     required: tuple[int, ...] = ()
@@ -72,10 +80,22 @@ class Timings:
         return max(0.0, self.total - self.compile - self.run)
 
 
-def _finding(code: str, message: str, path: str, error_class: str, source: str = "akgen-bench",
-             severity: Severity = Severity.ERROR) -> Finding:
-    return Finding(code=code, message=message, span=Span.point(path, 1), severity=severity, source=source,
-                   error_class=error_class)
+def _finding(
+    code: str,
+    message: str,
+    path: str,
+    error_class: str,
+    source: str = "akgen-bench",
+    severity: Severity = Severity.ERROR,
+) -> Finding:
+    return Finding(
+        code=code,
+        message=message,
+        span=Span.point(path, 1),
+        severity=severity,
+        source=source,
+        error_class=error_class,
+    )
 
 
 class Record(dict[str, Any]):
@@ -103,14 +123,35 @@ def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
 
 def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> Record:
     """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
-    return Record({"task": task.id, "name": task.name, "level": task.level_number, "category": task.category,
-            "sample": cand.sample, "origin": cand.origin, "mode": settings.mode, **extra, "status": "pending",
-            "parsed": False, "compiled": False, "ran": False, "correct": False, "passed_cases": 0, "cases": 0,
-            "case_results": [], "findings": [], "estimate_us": None, "baseline_us": None, "speedup": None})
+    return Record(
+        {
+            "task": task.id,
+            "name": task.name,
+            "level": task.level_number,
+            "category": task.category,
+            "sample": cand.sample,
+            "origin": cand.origin,
+            "mode": settings.mode,
+            **extra,
+            "status": "pending",
+            "parsed": False,
+            "compiled": False,
+            "ran": False,
+            "correct": False,
+            "passed_cases": 0,
+            "cases": 0,
+            "case_results": [],
+            "findings": [],
+            "estimate_us": None,
+            "baseline_us": None,
+            "speedup": None,
+        }
+    )
 
 
-def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str, tm: Timings,
-                  t_start: float) -> dict[str, Any]:
+def finish_record(
+    rec: dict[str, Any], findings: Sequence[Finding], status: str, tm: Timings, t_start: float
+) -> dict[str, Any]:
     """Close a record: status, the first 20 findings, error class, score and timings."""
     tm.total = time.perf_counter() - t_start
     rec["status"] = status
@@ -119,7 +160,10 @@ def finish_record(rec: dict[str, Any], findings: Sequence[Finding], status: str,
         rec.found, rec.found_json = tuple(findings[:20]), rec["findings"]
     rec["error_class"] = error_class_of(rec["findings"], status)
     rec["score"] = task_score(rec["passed_cases"], rec["cases"])
-    rec["timings"] = {**{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()}, "harness": round(tm.harness, 4)}
+    rec["timings"] = {
+        **{k: round(v, 4) for k, v in dataclasses.asdict(tm).items()},
+        "harness": round(tm.harness, 4),
+    }
     return rec
 
 

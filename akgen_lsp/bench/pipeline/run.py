@@ -15,8 +15,16 @@ from akgen_lsp.sim.runner import Run
 from akgen_lsp.sim.toolchain import SimToolchain
 
 
-def run_case(tool: SimToolchain, build: Build, manifest: Manifest, out_dir: Path, cr: dict[str, Any],
-             findings: list[Finding], tm: Timings, trace: bool = True) -> Run | None:
+def run_case(
+    tool: SimToolchain,
+    build: Build,
+    manifest: Manifest,
+    out_dir: Path,
+    cr: dict[str, Any],
+    findings: list[Finding],
+    tm: Timings,
+    trace: bool = True,
+) -> Run | None:
     """The case's run, or None when it did not end ``ok``: ``cr["status"]`` then says how (``compile_error`` when
     the op_host code did not build, ``timeout``, ``runtime_error``) and the run's errors are added. With `trace`
     False no Chrome trace is written (nobody keeps the work folder it would go to)."""

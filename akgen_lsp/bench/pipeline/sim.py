@@ -42,7 +42,9 @@ def _one_per_kind(cases: list[Any]) -> list[Any]:
     turn, as any case does."""
     best: dict[tuple[Any, ...], tuple[int, Any]] = {}
     for c in cases:
-        kind = tuple(sorted((k, repr(v)) for k, v in c.items() if k != "case_id" and "shape" not in k.lower()))
+        kind = tuple(
+            sorted((k, repr(v)) for k, v in c.items() if k != "case_id" and "shape" not in k.lower())
+        )
         size = sum(len(str(v)) for k, v in c.items() if "shape" in k.lower())
         if kind not in best or size < best[kind][0]:
             best[kind] = (size, c)
@@ -65,9 +67,16 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         return rec
 
     if cand.origin == NO_ANSWER:
-        findings.append(_finding("BENCH-NO-ANSWER", f"{task.id} skipped: {NO_ANSWER_REASON} (only question/ and "
-                                 "validation/); evaluate it with generated candidates (--candidates DIR)",
-                                 str(task.root), NO_ANSWER, severity=Severity.WARNING))
+        findings.append(
+            _finding(
+                "BENCH-NO-ANSWER",
+                f"{task.id} skipped: {NO_ANSWER_REASON} (only question/ and "
+                "validation/); evaluate it with generated candidates (--candidates DIR)",
+                str(task.root),
+                NO_ANSWER,
+                severity=Severity.WARNING,
+            )
+        )
         rec["skip_reason"] = NO_ANSWER_REASON
         done = finish("skipped")
         done["error_class"] = NO_ANSWER
@@ -99,14 +108,24 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         folder = work / f"ahead{case.case_id}"
         folder.mkdir(parents=True, exist_ok=True)
         try:
-            return case_manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch,
-                                 settings, folder, opdef)[1]
+            return case_manifest(
+                prep,
+                binding,
+                _attrs(data, case),
+                _op_def_name(prep.host, task.name),
+                arch,
+                settings,
+                folder,
+                opdef,
+            )[1]
         except ManifestError:
             return None
 
     for pos, case in enumerate(cases):
-        if first_fail and (settings.stop_at_failure or any(
-                c["case_id"] in settings.required and c["status"] != "pass" for c in rec["case_results"])):
+        if first_fail and (
+            settings.stop_at_failure
+            or any(c["case_id"] in settings.required and c["status"] != "pass" for c in rec["case_results"])
+        ):
             break
         cr: dict[str, Any] = {"case_id": case.case_id, "status": "pending"}
         rec["case_results"].append(cr)
@@ -123,17 +142,27 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         case_dir = work / f"case{case.case_id}"
         case_dir.mkdir(parents=True, exist_ok=True)
         try:
-            raw, manifest = case_manifest(prep, binding, _attrs(data, case), _op_def_name(prep.host, task.name), arch,
-                                          settings, case_dir, opdef)
+            raw, manifest = case_manifest(
+                prep,
+                binding,
+                _attrs(data, case),
+                _op_def_name(prep.host, task.name),
+                arch,
+                settings,
+                case_dir,
+                opdef,
+            )
         except ManifestError as exc:
             cr["status"] = "harness_error"
-            findings.append(_finding("BENCH-MANIFEST", f"case {case.case_id}: {exc}", str(prep.kernel), "harness"))
+            findings.append(
+                _finding("BENCH-MANIFEST", f"case {case.case_id}: {exc}", str(prep.kernel), "harness")
+            )
             first_fail = first_fail or "harness_error"
             continue
         if builds and not variants_tried and not has_build(manifest, settings, builds):
             # a second dtype set: this one and those of the cases after it in one build (pipeline/compile.py)
             variants_tried = True
-            later = [m for m in (manifest_ahead(c) for c in _one_per_kind(cases[pos + 1:])) if m is not None]
+            later = [m for m in (manifest_ahead(c) for c in _one_per_kind(cases[pos + 1 :])) if m is not None]
             compile_variants(tool, [manifest, *later], settings, builds, tm)
         build = compile_case(tool, manifest, settings, builds, prep.kernel, findings, tm)
         if build is None:
@@ -153,8 +182,9 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
             continue
         rec["ran"] = True
         t0 = time.perf_counter()
-        cheat, static_checked = check_work(run, binding, opdef, host_reads_values, prep.kernel, findings,
-                                           static_checked)
+        cheat, static_checked = check_work(
+            run, binding, opdef, host_reads_values, prep.kernel, findings, static_checked
+        )
         if cheat is not None:
             findings.append(cheat)
             cr["status"] = "no_work"
@@ -171,10 +201,15 @@ def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, A
         if cmp.ok:
             cr["status"] = "pass"
             rec["passed_cases"] += 1
-            if settings.run_warnings:  # right numbers, yet the run warned (a check only CANN's CPU debug makes)
+            if (
+                settings.run_warnings
+            ):  # right numbers, yet the run warned (a check only CANN's CPU debug makes)
                 seen = {(f.code, f.span.path, f.span.line) for f in findings}
-                findings.extend(f for f in run.findings if f.severity is Severity.WARNING
-                                and (f.code, f.span.path, f.span.line) not in seen)
+                findings.extend(
+                    f
+                    for f in run.findings
+                    if f.severity is Severity.WARNING and (f.code, f.span.path, f.span.line) not in seen
+                )
             if est:
                 estimates.append(float(est))
                 baselines.append(base)

@@ -7,86 +7,270 @@ from __future__ import annotations
 from akgen_lsp.bench.suite.templates import FLOAT_DTYPES, Spec, attr_field, op_def
 
 ELEMENTWISE: list[Spec] = [
-    Spec("AddMath", "add_math", 1, "Math", "Element-wise sum of two tensors of one shape.", "z_i = x_i + y_i",
-         ["x", "y"], "Add(fz, f[0], f[1], calc);", "x0 + x1", "x0 + x1"),
-    Spec("SubMath", "sub_math", 1, "Math", "Element-wise difference of two tensors.", "z_i = x_i - y_i",
-         ["x", "y"], "Sub(fz, f[0], f[1], calc);", "x0 - x1", "x0 - x1"),
-    Spec("MulMath", "mul_math", 1, "Math", "Element-wise product of two tensors.", "z_i = x_i * y_i",
-         ["x", "y"], "Mul(fz, f[0], f[1], calc);", "x0 * x1", "x0 * x1"),
-    Spec("DivMath", "div_math", 1, "Math", "Element-wise quotient; the divisor stays away from zero.",
-         "z_i = x_i / y_i", ["x", "y"], "Div(fz, f[0], f[1], calc);", "x0 / x1", "x0 / x1",
-         gen="npref.randn(shape, dtype) if i == 0 else npref.uniform(shape, dtype, 0.5, 2.0)"),
-    Spec("AbsMath", "abs_math", 1, "Math", "Element-wise absolute value.", "y_i = |x_i|", ["x"],
-         "Abs(fz, f[0], calc);", "np.abs(x0)", "torch.abs(x0)"),
-    Spec("ExpMath", "exp_math", 1, "Math", "Element-wise natural exponential.", "y_i = e^{x_i}", ["x"],
-         "Exp(fz, f[0], calc);", "np.exp(x0)", "torch.exp(x0)", gen="npref.uniform(shape, dtype, -3.0, 3.0)"),
-    Spec("SqrtMath", "sqrt_math", 1, "Math", "Element-wise square root of positive inputs.", "y_i = sqrt(x_i)",
-         ["x"], "Sqrt(fz, f[0], calc);", "np.sqrt(x0)", "torch.sqrt(x0)", gen="npref.uniform(shape, dtype, 0.1, 4.0)"),
-    Spec("LogMath", "log_math", 1, "Math", "Element-wise natural logarithm of positive inputs.", "y_i = ln(x_i)",
-         ["x"], "Ln(fz, f[0], calc);", "np.log(x0)", "torch.log(x0)", gen="npref.uniform(shape, dtype, 0.1, 4.0)"),
-    Spec("MaximumMath", "maximum_math", 1, "Math", "Element-wise maximum of two tensors.",
-         "z_i = max(x_i, y_i)", ["x", "y"], "Max(fz, f[0], f[1], calc);", "np.maximum(x0, x1)",
-         "torch.maximum(x0, x1)"),
-    Spec("AxpyMath", "axpy_math", 1, "Math", "alpha times x plus y, alpha an attribute.",
-         "z_i = alpha * x_i + y_i", ["x", "y"], "Muls(fz, f[0], alpha, calc);\n        Add(fz, fz, f[1], calc);",
-         "np.float32(alpha) * x0 + x1", "alpha * x0 + x1", attrs={"alpha": 0.5}),
-    Spec("EqualCompare", "equal_compare", 1, "Comparison", "Element-wise equality; the result is bool.",
-         "z_i = (x_i == y_i)", ["x", "y"],
-         "Compare(mask, f[0], f[1], CMPMODE::EQ, calc);\n"
-         "        Select(fz, mask, ones, zeros, SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
-         "x0 == x1", "torch.eq(x0, x1)", out_dtype="bool", needs_mask=True,
-         gen="npref.cast(np.random.randint(-3, 4, shape).astype(np.float32), dtype)"),
-    Spec("GreaterEqualCompare", "greater_equal_compare", 1, "Comparison", "Element-wise x >= y; bool result.",
-         "z_i = (x_i >= y_i)", ["x", "y"],
-         "Compare(mask, f[0], f[1], CMPMODE::GE, calc);\n"
-         "        Select(fz, mask, ones, zeros, SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
-         "x0 >= x1", "torch.ge(x0, x1)", out_dtype="bool", needs_mask=True,
-         gen="npref.cast(np.random.randint(-3, 4, shape).astype(np.float32), dtype)"),
-    Spec("ClampCondition", "clamp_condition", 1, "Condition", "Clamp every element into [min_val, max_val].",
-         "y_i = min(max(x_i, min_val), max_val)", ["x"],
-         "Maxs(fz, f[0], minVal, calc);\n        Mins(fz, fz, maxVal, calc);",
-         "np.minimum(np.maximum(x0, np.float32(min_val)), np.float32(max_val))",
-         "torch.clamp(x0, min_val, max_val)", attrs={"min_val": -0.5, "max_val": 0.75}),
-    Spec("WhereCondition", "where_condition", 1, "Condition", "Pick x where cond is true, else y.",
-         "z_i = cond_i ? x_i : y_i", ["cond", "x", "y"],
-         "CompareScalar(mask, f[0], 0.5f, CMPMODE::GT, calc);\n"
-         "        Select(fz, mask, f[1], f[2], SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
-         "np.where(x0 != 0, x1, x2)", "torch.where(x0, x1, x2)", bool_inputs=(0,), needs_mask=True,
-         gen="(np.random.rand(*shape) > 0.5) if i == 0 else npref.randn(shape, dtype)"),
-    Spec("FillCreation", "fill_creation", 1, "TensorCreation", "A new tensor of the case's shape filled with value.",
-         "y_i = value", [], "Duplicate(fz, value, calc);", "np.full(shape, np.float32(value), np.float32)",
-         None, attrs={"value": 2.5}, no_input=True),
-    Spec("ArangeCreation", "arange_creation", 1, "TensorCreation",
-         "A 1-d tensor start + i * step for i in [0, n); n is the number of elements of the case's shape.",
-         "y_i = start + i * step", [],
-         "CreateVecIndex(fz, static_cast<float>(globalOffset), calc);\n"
-         "        Muls(fz, fz, step, calc);\n        Adds(fz, fz, start, calc);",
-         "np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) * np.float32(step) + np.float32(start)",
-         None, attrs={"start": -3.0, "step": 0.25}, no_input=True,
-         shapes=["[4096]", "[1000]", "[3, 7, 33]", "[1]"]),
-    Spec("GeluTanh", "gelu_tanh", 2, "Activation", "GELU, tanh approximation (torch approximate='tanh').",
-         "y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))",
-         ["x"],
-         "Mul(tmp0, f[0], f[0], calc);\n"
-         "        Muls(tmp0, tmp0, 0.044715f, calc);\n"
-         "        Adds(tmp0, tmp0, 1.0f, calc);\n"
-         "        Mul(tmp0, tmp0, f[0], calc);\n"
-         "        Muls(tmp0, tmp0, -1.5957691216057308f, calc);\n"
-         "        Exp(tmp0, tmp0, calc);\n"
-         "        Adds(tmp0, tmp0, 1.0f, calc);\n"
-         "        Div(fz, f[0], tmp0, calc);",
-         "x0 / (np.float32(1) + np.exp(np.float32(-1.5957691216057308) * (x0 * (np.float32(1) + "
-         "np.float32(0.044715) * x0 * x0))))",
-         "torch.nn.functional.gelu(x0, approximate='tanh')", extra_buffers=1),
-    Spec("SiluActivation", "silu_activation", 2, "Activation", "SiLU (swish): x times sigmoid(x).",
-         "y = x / (1 + e^{-x})", ["x"],
-         "Muls(tmp0, f[0], -1.0f, calc);\n        Exp(tmp0, tmp0, calc);\n        Adds(tmp0, tmp0, 1.0f, calc);\n"
-         "        Div(fz, f[0], tmp0, calc);",
-         "x0 / (np.float32(1) + np.exp(-x0))", "torch.nn.functional.silu(x0)", extra_buffers=1),
-    Spec("LeakyReluActivation", "leaky_relu_activation", 2, "Activation", "Leaky ReLU with negative_slope.",
-         "y = x if x >= 0 else negative_slope * x", ["x"], "LeakyRelu(fz, f[0], negativeSlope, calc);",
-         "np.where(x0 >= 0, x0, np.float32(negative_slope) * x0)",
-         "torch.nn.functional.leaky_relu(x0, negative_slope)", attrs={"negative_slope": 0.01}),
+    Spec(
+        "AddMath",
+        "add_math",
+        1,
+        "Math",
+        "Element-wise sum of two tensors of one shape.",
+        "z_i = x_i + y_i",
+        ["x", "y"],
+        "Add(fz, f[0], f[1], calc);",
+        "x0 + x1",
+        "x0 + x1",
+    ),
+    Spec(
+        "SubMath",
+        "sub_math",
+        1,
+        "Math",
+        "Element-wise difference of two tensors.",
+        "z_i = x_i - y_i",
+        ["x", "y"],
+        "Sub(fz, f[0], f[1], calc);",
+        "x0 - x1",
+        "x0 - x1",
+    ),
+    Spec(
+        "MulMath",
+        "mul_math",
+        1,
+        "Math",
+        "Element-wise product of two tensors.",
+        "z_i = x_i * y_i",
+        ["x", "y"],
+        "Mul(fz, f[0], f[1], calc);",
+        "x0 * x1",
+        "x0 * x1",
+    ),
+    Spec(
+        "DivMath",
+        "div_math",
+        1,
+        "Math",
+        "Element-wise quotient; the divisor stays away from zero.",
+        "z_i = x_i / y_i",
+        ["x", "y"],
+        "Div(fz, f[0], f[1], calc);",
+        "x0 / x1",
+        "x0 / x1",
+        gen="npref.randn(shape, dtype) if i == 0 else npref.uniform(shape, dtype, 0.5, 2.0)",
+    ),
+    Spec(
+        "AbsMath",
+        "abs_math",
+        1,
+        "Math",
+        "Element-wise absolute value.",
+        "y_i = |x_i|",
+        ["x"],
+        "Abs(fz, f[0], calc);",
+        "np.abs(x0)",
+        "torch.abs(x0)",
+    ),
+    Spec(
+        "ExpMath",
+        "exp_math",
+        1,
+        "Math",
+        "Element-wise natural exponential.",
+        "y_i = e^{x_i}",
+        ["x"],
+        "Exp(fz, f[0], calc);",
+        "np.exp(x0)",
+        "torch.exp(x0)",
+        gen="npref.uniform(shape, dtype, -3.0, 3.0)",
+    ),
+    Spec(
+        "SqrtMath",
+        "sqrt_math",
+        1,
+        "Math",
+        "Element-wise square root of positive inputs.",
+        "y_i = sqrt(x_i)",
+        ["x"],
+        "Sqrt(fz, f[0], calc);",
+        "np.sqrt(x0)",
+        "torch.sqrt(x0)",
+        gen="npref.uniform(shape, dtype, 0.1, 4.0)",
+    ),
+    Spec(
+        "LogMath",
+        "log_math",
+        1,
+        "Math",
+        "Element-wise natural logarithm of positive inputs.",
+        "y_i = ln(x_i)",
+        ["x"],
+        "Ln(fz, f[0], calc);",
+        "np.log(x0)",
+        "torch.log(x0)",
+        gen="npref.uniform(shape, dtype, 0.1, 4.0)",
+    ),
+    Spec(
+        "MaximumMath",
+        "maximum_math",
+        1,
+        "Math",
+        "Element-wise maximum of two tensors.",
+        "z_i = max(x_i, y_i)",
+        ["x", "y"],
+        "Max(fz, f[0], f[1], calc);",
+        "np.maximum(x0, x1)",
+        "torch.maximum(x0, x1)",
+    ),
+    Spec(
+        "AxpyMath",
+        "axpy_math",
+        1,
+        "Math",
+        "alpha times x plus y, alpha an attribute.",
+        "z_i = alpha * x_i + y_i",
+        ["x", "y"],
+        "Muls(fz, f[0], alpha, calc);\n        Add(fz, fz, f[1], calc);",
+        "np.float32(alpha) * x0 + x1",
+        "alpha * x0 + x1",
+        attrs={"alpha": 0.5},
+    ),
+    Spec(
+        "EqualCompare",
+        "equal_compare",
+        1,
+        "Comparison",
+        "Element-wise equality; the result is bool.",
+        "z_i = (x_i == y_i)",
+        ["x", "y"],
+        "Compare(mask, f[0], f[1], CMPMODE::EQ, calc);\n"
+        "        Select(fz, mask, ones, zeros, SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
+        "x0 == x1",
+        "torch.eq(x0, x1)",
+        out_dtype="bool",
+        needs_mask=True,
+        gen="npref.cast(np.random.randint(-3, 4, shape).astype(np.float32), dtype)",
+    ),
+    Spec(
+        "GreaterEqualCompare",
+        "greater_equal_compare",
+        1,
+        "Comparison",
+        "Element-wise x >= y; bool result.",
+        "z_i = (x_i >= y_i)",
+        ["x", "y"],
+        "Compare(mask, f[0], f[1], CMPMODE::GE, calc);\n"
+        "        Select(fz, mask, ones, zeros, SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
+        "x0 >= x1",
+        "torch.ge(x0, x1)",
+        out_dtype="bool",
+        needs_mask=True,
+        gen="npref.cast(np.random.randint(-3, 4, shape).astype(np.float32), dtype)",
+    ),
+    Spec(
+        "ClampCondition",
+        "clamp_condition",
+        1,
+        "Condition",
+        "Clamp every element into [min_val, max_val].",
+        "y_i = min(max(x_i, min_val), max_val)",
+        ["x"],
+        "Maxs(fz, f[0], minVal, calc);\n        Mins(fz, fz, maxVal, calc);",
+        "np.minimum(np.maximum(x0, np.float32(min_val)), np.float32(max_val))",
+        "torch.clamp(x0, min_val, max_val)",
+        attrs={"min_val": -0.5, "max_val": 0.75},
+    ),
+    Spec(
+        "WhereCondition",
+        "where_condition",
+        1,
+        "Condition",
+        "Pick x where cond is true, else y.",
+        "z_i = cond_i ? x_i : y_i",
+        ["cond", "x", "y"],
+        "CompareScalar(mask, f[0], 0.5f, CMPMODE::GT, calc);\n"
+        "        Select(fz, mask, f[1], f[2], SELMODE::VSEL_TENSOR_TENSOR_MODE, calc);",
+        "np.where(x0 != 0, x1, x2)",
+        "torch.where(x0, x1, x2)",
+        bool_inputs=(0,),
+        needs_mask=True,
+        gen="(np.random.rand(*shape) > 0.5) if i == 0 else npref.randn(shape, dtype)",
+    ),
+    Spec(
+        "FillCreation",
+        "fill_creation",
+        1,
+        "TensorCreation",
+        "A new tensor of the case's shape filled with value.",
+        "y_i = value",
+        [],
+        "Duplicate(fz, value, calc);",
+        "np.full(shape, np.float32(value), np.float32)",
+        None,
+        attrs={"value": 2.5},
+        no_input=True,
+    ),
+    Spec(
+        "ArangeCreation",
+        "arange_creation",
+        1,
+        "TensorCreation",
+        "A 1-d tensor start + i * step for i in [0, n); n is the number of elements of the case's shape.",
+        "y_i = start + i * step",
+        [],
+        "CreateVecIndex(fz, static_cast<float>(globalOffset), calc);\n"
+        "        Muls(fz, fz, step, calc);\n        Adds(fz, fz, start, calc);",
+        "np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) * np.float32(step) + np.float32(start)",
+        None,
+        attrs={"start": -3.0, "step": 0.25},
+        no_input=True,
+        shapes=["[4096]", "[1000]", "[3, 7, 33]", "[1]"],
+    ),
+    Spec(
+        "GeluTanh",
+        "gelu_tanh",
+        2,
+        "Activation",
+        "GELU, tanh approximation (torch approximate='tanh').",
+        "y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) = x / (1 + exp(-2 sqrt(2/pi) (x + 0.044715 x^3)))",
+        ["x"],
+        "Mul(tmp0, f[0], f[0], calc);\n"
+        "        Muls(tmp0, tmp0, 0.044715f, calc);\n"
+        "        Adds(tmp0, tmp0, 1.0f, calc);\n"
+        "        Mul(tmp0, tmp0, f[0], calc);\n"
+        "        Muls(tmp0, tmp0, -1.5957691216057308f, calc);\n"
+        "        Exp(tmp0, tmp0, calc);\n"
+        "        Adds(tmp0, tmp0, 1.0f, calc);\n"
+        "        Div(fz, f[0], tmp0, calc);",
+        "x0 / (np.float32(1) + np.exp(np.float32(-1.5957691216057308) * (x0 * (np.float32(1) + "
+        "np.float32(0.044715) * x0 * x0))))",
+        "torch.nn.functional.gelu(x0, approximate='tanh')",
+        extra_buffers=1,
+    ),
+    Spec(
+        "SiluActivation",
+        "silu_activation",
+        2,
+        "Activation",
+        "SiLU (swish): x times sigmoid(x).",
+        "y = x / (1 + e^{-x})",
+        ["x"],
+        "Muls(tmp0, f[0], -1.0f, calc);\n        Exp(tmp0, tmp0, calc);\n        Adds(tmp0, tmp0, 1.0f, calc);\n"
+        "        Div(fz, f[0], tmp0, calc);",
+        "x0 / (np.float32(1) + np.exp(-x0))",
+        "torch.nn.functional.silu(x0)",
+        extra_buffers=1,
+    ),
+    Spec(
+        "LeakyReluActivation",
+        "leaky_relu_activation",
+        2,
+        "Activation",
+        "Leaky ReLU with negative_slope.",
+        "y = x if x >= 0 else negative_slope * x",
+        ["x"],
+        "LeakyRelu(fz, f[0], negativeSlope, calc);",
+        "np.where(x0 >= 0, x0, np.float32(negative_slope) * x0)",
+        "torch.nn.functional.leaky_relu(x0, negative_slope)",
+        attrs={"negative_slope": 0.01},
+    ),
 ]
 
 
@@ -98,8 +282,11 @@ def ew_host(spec: Spec) -> str:
     for i, (a, v) in enumerate(spec.attrs.items()):
         attr_lines.append(f"    const float* {attr_field(a)} = attrs ? attrs->GetFloat({i}) : nullptr;")
         attr_lines.append(f"    tiling.set_{attr_field(a)}({attr_field(a)} ? *{attr_field(a)} : {v}f);")
-    attrs_block = ("    const gert::RuntimeAttrs* attrs = context->GetAttrs();\n" + "\n".join(attr_lines) + "\n"
-                   if spec.attrs else "")
+    attrs_block = (
+        "    const gert::RuntimeAttrs* attrs = context->GetAttrs();\n" + "\n".join(attr_lines) + "\n"
+        if spec.attrs
+        else ""
+    )
     inputs = spec.inputs
     out_dtypes = "{ge::DT_BOOL, ge::DT_BOOL, ge::DT_BOOL}" if spec.out_dtype == "bool" else FLOAT_DTYPES
     return f"""// Host side of {spec.name} (akgen bundled suite): tiling for an element-wise kernel.
@@ -143,48 +330,70 @@ def ew_kernel(spec: Spec) -> str:
     out_name = "y" if n_in < 2 else "z"
     out_t = "uint8_t" if spec.out_dtype == "bool" else "T"
     in_types = ["uint8_t" if i in spec.bool_inputs else "T" for i in range(n_in)]
-    dtype_macro = f"DTYPE_{spec.inputs[0].upper()}" if n_in and 0 not in spec.bool_inputs else (
-        f"DTYPE_{spec.inputs[1].upper()}" if n_in > 1 else f"DTYPE_{out_name.upper()}")
+    dtype_macro = (
+        f"DTYPE_{spec.inputs[0].upper()}"
+        if n_in and 0 not in spec.bool_inputs
+        else (f"DTYPE_{spec.inputs[1].upper()}" if n_in > 1 else f"DTYPE_{out_name.upper()}")
+    )
     gm_params = ", ".join(f"GM_ADDR {n}" for n in [*spec.inputs, out_name])
     init_params = ", ".join(f"GM_ADDR {n}" for n in [*spec.inputs, out_name])
     attr_members = "".join(f"    float {attr_field(a)} = 0;\n" for a in spec.attrs)
     attr_init = "".join(f"        this->{attr_field(a)} = {attr_field(a)};\n" for a in spec.attrs)
     attr_params = "".join(f", float {attr_field(a)}" for a in spec.attrs)
     attr_args = "".join(f", tilingData.{attr_field(a)}" for a in spec.attrs)
-    set_gm = "".join(f"        gm{i}.SetGlobalBuffer((__gm__ {in_types[i]}*){n} + begin, len);\n"
-                     for i, n in enumerate(spec.inputs))
-    init_in = "".join(f"        pipe.InitBuffer(inQ{i}, BUFFER_NUM, tileLength * sizeof({in_types[i]}));\n"
-                      f"        pipe.InitBuffer(fBuf{i}, tileLength * sizeof(float));\n" for i in range(n_in))
-    extra = "".join(f"        pipe.InitBuffer(tmpBuf{j}, tileLength * sizeof(float));\n"
-                    for j in range(spec.extra_buffers))
+    set_gm = "".join(
+        f"        gm{i}.SetGlobalBuffer((__gm__ {in_types[i]}*){n} + begin, len);\n"
+        for i, n in enumerate(spec.inputs)
+    )
+    init_in = "".join(
+        f"        pipe.InitBuffer(inQ{i}, BUFFER_NUM, tileLength * sizeof({in_types[i]}));\n"
+        f"        pipe.InitBuffer(fBuf{i}, tileLength * sizeof(float));\n"
+        for i in range(n_in)
+    )
+    extra = "".join(
+        f"        pipe.InitBuffer(tmpBuf{j}, tileLength * sizeof(float));\n"
+        for j in range(spec.extra_buffers)
+    )
     mask_init = ""
     if spec.needs_mask:
         mask_init += "        pipe.InitBuffer(maskBuf, tileLength / 8 + 32);\n"
         if spec.out_dtype == "bool":
-            mask_init += ("        pipe.InitBuffer(onesBuf, tileLength * sizeof(float));\n"
-                          "        pipe.InitBuffer(zerosBuf, tileLength * sizeof(float));\n")
+            mask_init += (
+                "        pipe.InitBuffer(onesBuf, tileLength * sizeof(float));\n"
+                "        pipe.InitBuffer(zerosBuf, tileLength * sizeof(float));\n"
+            )
     mask_init += "        pipe.InitBuffer(halfBuf, tileLength * sizeof(half));\n"
     copy_in = "".join(
         f"        LocalTensor<{in_types[i]}> a{i} = inQ{i}.AllocTensor<{in_types[i]}>();\n"
         f"        DataCopyPad(a{i}, gm{i}[off], DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof({in_types[i]})), "
         f"0, 0, 0}}, DataCopyPadExtParams<{in_types[i]}>{{false, 0, 0, 0}});\n"
-        f"        inQ{i}.EnQue(a{i});\n" for i in range(n_in))
-    deq = "".join(f"        LocalTensor<{in_types[i]}> a{i} = inQ{i}.DeQue<{in_types[i]}>();\n"
-                  f"        f[{i}] = fBuf{i}.Get<float>();\n"
-                  f"        ToFloat(f[{i}], a{i}, halfBuf, calc);\n"
-                  for i in range(n_in))
+        f"        inQ{i}.EnQue(a{i});\n"
+        for i in range(n_in)
+    )
+    deq = "".join(
+        f"        LocalTensor<{in_types[i]}> a{i} = inQ{i}.DeQue<{in_types[i]}>();\n"
+        f"        f[{i}] = fBuf{i}.Get<float>();\n"
+        f"        ToFloat(f[{i}], a{i}, halfBuf, calc);\n"
+        for i in range(n_in)
+    )
     free_in = "".join(f"        inQ{i}.FreeTensor(a{i});\n" for i in range(n_in))
-    tmp_get = "".join(f"        LocalTensor<float> tmp{j} = tmpBuf{j}.Get<float>();\n"
-                      for j in range(spec.extra_buffers))
+    tmp_get = "".join(
+        f"        LocalTensor<float> tmp{j} = tmpBuf{j}.Get<float>();\n" for j in range(spec.extra_buffers)
+    )
     mask_get = ""
     if spec.needs_mask:
         mask_get += "        LocalTensor<uint8_t> mask = maskBuf.Get<uint8_t>();\n"
         if spec.out_dtype == "bool":
-            mask_get += ("        LocalTensor<float> ones = onesBuf.Get<float>();\n"
-                         "        LocalTensor<float> zeros = zerosBuf.Get<float>();\n"
-                         "        Duplicate(ones, 1.0f, calc);\n        Duplicate(zeros, 0.0f, calc);\n")
-    members_in = "".join(f"    TQue<TPosition::VECIN, BUFFER_NUM> inQ{i};\n    TBuf<TPosition::VECCALC> fBuf{i};\n"
-                         f"    GlobalTensor<{in_types[i]}> gm{i};\n" for i in range(n_in))
+            mask_get += (
+                "        LocalTensor<float> ones = onesBuf.Get<float>();\n"
+                "        LocalTensor<float> zeros = zerosBuf.Get<float>();\n"
+                "        Duplicate(ones, 1.0f, calc);\n        Duplicate(zeros, 0.0f, calc);\n"
+            )
+    members_in = "".join(
+        f"    TQue<TPosition::VECIN, BUFFER_NUM> inQ{i};\n    TBuf<TPosition::VECCALC> fBuf{i};\n"
+        f"    GlobalTensor<{in_types[i]}> gm{i};\n"
+        for i in range(n_in)
+    )
     members_extra = "".join(f"    TBuf<TPosition::VECCALC> tmpBuf{j};\n" for j in range(spec.extra_buffers))
     if spec.needs_mask:
         members_extra += "    TBuf<TPosition::VECCALC> maskBuf;\n"
@@ -311,8 +520,11 @@ def prepare_inputs(spec: Spec) -> str:
     body = f"    return tuple({spec.gen} for i in range({n}))\n" if n else "    return ()\n"
     out_dt = '"bool"' if spec.out_dtype == "bool" else 'param.get("dtype", "float16")'
     np_import = "import numpy as np\n\n" if "np." in spec.gen and n else ""
-    shape_line = '    shape = parse_shape(param.get("shape", "[1]"))\n    dtype = param.get("dtype", "float16")\n' \
-        if n else ""
+    shape_line = (
+        '    shape = parse_shape(param.get("shape", "[1]"))\n    dtype = param.get("dtype", "float16")\n'
+        if n
+        else ""
+    )
     return f'''"""Inputs of {spec.name} for one test case (numpy; the harness seeds numpy's generator)."""
 
 {np_import}from akgen_lsp.bench import npref
@@ -338,10 +550,13 @@ def flops(param):
 def reference_np(spec: Spec) -> str:
     names = ", ".join(f"x{i}" for i in range(len(spec.inputs)))
     conv = "".join(f"    x{i} = f32(x{i})\n" for i in range(len(spec.inputs)))
-    attrs = "".join(f"    {a} = float(param.get(\"{a}\", {v}))\n" for a, v in spec.attrs.items())
+    attrs = "".join(f'    {a} = float(param.get("{a}", {v}))\n' for a, v in spec.attrs.items())
     shape = '    shape = parse_shape(param.get("shape", "[1]"))\n' if "shape" in spec.numpy else ""
-    out = "np.asarray(result, dtype=bool)" if spec.out_dtype == "bool" else \
-        'cast(np.asarray(result, dtype=np.float32), param.get("dtype", "float16"))'
+    out = (
+        "np.asarray(result, dtype=bool)"
+        if spec.out_dtype == "bool"
+        else 'cast(np.asarray(result, dtype=np.float32), param.get("dtype", "float16"))'
+    )
     sig = f"param, {names}" if names else "param"
     return f'''"""numpy reference of {spec.name}: compute in float32, round to the output dtype."""
 

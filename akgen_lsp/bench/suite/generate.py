@@ -67,27 +67,50 @@ def write_rows(spec: RowSpec) -> None:
     root = ROOT / "level2" / spec.category / spec.name
     inputs = ["x", *spec.params]
     outputs = ["y"]
-    as_spec = Spec(spec.name, spec.op, 2, spec.category, spec.summary, spec.formula, inputs, "", "", None,
-                   attrs=spec.attrs, shapes=spec.shapes)
+    as_spec = Spec(
+        spec.name,
+        spec.op,
+        2,
+        spec.category,
+        spec.summary,
+        spec.formula,
+        inputs,
+        "",
+        "",
+        None,
+        attrs=spec.attrs,
+        shapes=spec.shapes,
+    )
     fields = [("uint32_t", "rows"), ("uint32_t", "cols"), ("uint32_t", "rowsPerCore")]
     fields += [("float", a) for a in spec.attrs]
-    desc = api_desc(as_spec, inputs, outputs).replace(
-        "- Test shapes include lengths that are not a multiple of 32 bytes (`[1]`, `[3, 7, 33]`): handle the tail.",
-        "- The last dimension has at most 4096 elements and need not be a multiple of 32 bytes (`[7, 333]`)."
-    ).replace("(all inputs share one shape)", "(gamma and beta: the last dimension of x)")
+    desc = (
+        api_desc(as_spec, inputs, outputs)
+        .replace(
+            "- Test shapes include lengths that are not a multiple of 32 bytes (`[1]`, `[3, 7, 33]`): handle the tail.",
+            "- The last dimension has at most 4096 elements and need not be a multiple of 32 bytes (`[7, 333]`).",
+        )
+        .replace("(all inputs share one shape)", "(gamma and beta: the last dimension of x)")
+    )
     if spec.reduces:
         desc = desc.replace("same shape as the inputs", "the shape of x without its last dimension")
     write(root / "api_desc.md", desc)
     write(root / "question" / "op_kernel" / f"{spec.op}.cpp", question_kernel(as_spec, [*inputs, *outputs]))
-    write(root / "question" / "op_host" / f"{spec.op}.cpp", question_host(as_spec, inputs, outputs, FLOAT_DTYPES))
+    write(
+        root / "question" / "op_host" / f"{spec.op}.cpp",
+        question_host(as_spec, inputs, outputs, FLOAT_DTYPES),
+    )
     write(root / "answer" / "0" / "op_kernel" / f"{spec.op}.cpp", row_kernel(spec))
-    write(root / "answer" / "0" / "op_host" / f"{spec.op}.cpp",
-          row_host(spec, op_def(as_spec, inputs, outputs, FLOAT_DTYPES)))
+    write(
+        root / "answer" / "0" / "op_host" / f"{spec.op}.cpp",
+        row_host(spec, op_def(as_spec, inputs, outputs, FLOAT_DTYPES)),
+    )
     write(root / "answer" / "0" / "op_host" / f"{spec.op}_tiling.h", tiling_header(as_spec, fields))
     write(root / "validation" / "test_cases.csv", cases_csv(as_spec))
     n_g = len(spec.params)
     gammas = "".join("        npref.randn(shape[-1:], dtype, 0.5) if True else None,\n" for _ in range(n_g))
-    write(root / "validation" / "prepare_inputs.py", f'''"""Inputs of {spec.name} for one test case (numpy; the harness seeds numpy's generator)."""
+    write(
+        root / "validation" / "prepare_inputs.py",
+        f'''"""Inputs of {spec.name} for one test case (numpy; the harness seeds numpy's generator)."""
 
 from akgen_lsp.bench import npref
 from akgen_lsp.bench.tasks import parse_shape
@@ -111,11 +134,14 @@ def tolerance(param):
 
 def flops(param):
     return npref.elements(parse_shape(param.get("shape", "[1]"))) * 5
-''')
+''',
+    )
     g_names = "".join(f", g{i}" for i in range(n_g))
     g_conv = "".join(f"    g{i} = f32(g{i})\n" for i in range(n_g))
-    attrs = "".join(f"    {a} = float(param.get(\"{a}\", {v}))\n" for a, v in spec.attrs.items())
-    write(root / "validation" / "reference_np.py", f'''"""numpy reference of {spec.name}: compute in float32, round to the output dtype."""
+    attrs = "".join(f'    {a} = float(param.get("{a}", {v}))\n' for a, v in spec.attrs.items())
+    write(
+        root / "validation" / "reference_np.py",
+        f'''"""numpy reference of {spec.name}: compute in float32, round to the output dtype."""
 
 import numpy as np
 
@@ -126,13 +152,16 @@ def reference(param, x{g_names}):
     x = f32(x)
 {g_conv}{attrs}    result = {spec.numpy}
     return cast(np.asarray(result, dtype=np.float32), param.get("dtype", "float16"))
-''')
+''',
+    )
     if spec.torch:
         names = ", ".join(f"x{i}" for i in range(1 + n_g))
         attr_args = "".join(f", {a}={v}" for a, v in spec.attrs.items())
         attr_set = "".join(f"        self.{a} = {a}\n" for a in spec.attrs) or "        pass\n"
         attr_use = "".join(f"        {a} = self.{a}\n" for a in spec.attrs)
-        write(root / "validation" / "module.py", f'''"""PyTorch reference of {spec.name} (the same semantics as reference_np.py)."""
+        write(
+            root / "validation" / "module.py",
+            f'''"""PyTorch reference of {spec.name} (the same semantics as reference_np.py)."""
 
 import torch
 import torch.nn as nn
@@ -144,7 +173,8 @@ class Model(nn.Module):
 {attr_set}
     def forward(self, {names}):
 {attr_use}        return {spec.torch}
-''')
+''',
+        )
 
 
 def main() -> None:

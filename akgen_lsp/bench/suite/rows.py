@@ -22,57 +22,91 @@ class RowSpec:
     shapes: list[str] = field(default_factory=lambda: ["[64, 1024]", "[7, 333]", "[3, 5, 100]", "[2, 4096]"])
 
 
-SYNC_VS = ("event_t evVS = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));\n"
-           "            SetFlag<HardEvent::V_S>(evVS);\n            WaitFlag<HardEvent::V_S>(evVS);")
+SYNC_VS = (
+    "event_t evVS = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::V_S));\n"
+    "            SetFlag<HardEvent::V_S>(evVS);\n            WaitFlag<HardEvent::V_S>(evVS);"
+)
 
 ROWS: list[RowSpec] = [
-    RowSpec("ReduceSumLastDim", "reduce_sum_last_dim", "Reduce", "Sum over the last dimension.",
-            "y[r] = sum_c x[r, c]", [],
-            f"ReduceSum(red, fx, work, cols);\n            {SYNC_VS}\n            result = red.GetValue(0);",
-            "x.sum(axis=-1, dtype=np.float32)", "torch.sum(x0.float(), dim=-1).to(x0.dtype)", reduces=True),
-    RowSpec("ReduceMaxLastDim", "reduce_max_last_dim", "Reduce", "Maximum over the last dimension.",
-            "y[r] = max_c x[r, c]", [],
-            f"ReduceMax(red, fx, work, cols);\n            {SYNC_VS}\n            result = red.GetValue(0);",
-            "x.max(axis=-1)", "torch.amax(x0, dim=-1)", reduces=True),
-    RowSpec("SoftmaxLastDim", "softmax_last_dim", "Activation", "Softmax over the last dimension.",
-            "y[r, c] = exp(x[r, c] - max_c x[r, :]) / sum_c exp(x[r, c] - max_c x[r, :])", [],
-            f"ReduceMax(red, fx, work, cols);\n            {SYNC_VS}\n"
-            "            const float rowMax = red.GetValue(0);\n"
-            "            Adds(fx, fx, -rowMax, calc);\n            Exp(fx, fx, calc);\n"
-            "            ReduceSum(red, fx, work, cols);\n"
-            f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
-            "            Muls(fx, fx, 1.0f / red.GetValue(0), calc);",
-            "np.exp(x - x.max(axis=-1, keepdims=True)) / np.exp(x - x.max(axis=-1, keepdims=True))"
-            ".sum(axis=-1, keepdims=True)",
-            "torch.softmax(x0.float(), dim=-1).to(x0.dtype)"),
-    RowSpec("LayerNormLastDim", "layer_norm_last_dim", "Norm",
-            "Layer normalisation over the last dimension with weight gamma and bias beta ([cols], input dtype).",
-            "y = (x - mean) / sqrt(var + eps) * gamma + beta (biased variance)", ["gamma", "beta"],
-            f"ReduceSum(red, fx, work, cols);\n            {SYNC_VS}\n"
-            "            const float mean = red.GetValue(0) / static_cast<float>(cols);\n"
-            "            Adds(fx, fx, -mean, calc);\n            Mul(tmp, fx, fx, calc);\n"
-            "            ReduceSum(red, tmp, work, cols);\n"
-            f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
-            "            Duplicate(tmp, red.GetValue(0) / static_cast<float>(cols) + eps, CALC_ALIGN);\n"
-            "            Sqrt(tmp, tmp, CALC_ALIGN);\n"
-            f"            {SYNC_VS.replace('evVS', 'evVS3')}\n"
-            "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n"
-            "            Mul(fx, fx, fg[0], calc);\n            Add(fx, fx, fg[1], calc);",
-            "layer_norm(x, g0, g1, eps)",
-            "torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],), x1.float(), x2.float(), eps).to(x0.dtype)",
-            attrs={"eps": 1e-5}),
-    RowSpec("RmsNormLastDim", "rms_norm_last_dim", "Norm",
-            "RMS normalisation over the last dimension with weight gamma ([cols], input dtype).",
-            "y = x / sqrt(mean(x^2) + eps) * gamma", ["gamma"],
-            "Mul(tmp, fx, fx, calc);\n            ReduceSum(red, tmp, work, cols);\n"
-            f"            {SYNC_VS}\n"
-            "            Duplicate(tmp, red.GetValue(0) / static_cast<float>(cols) + eps, CALC_ALIGN);\n"
-            "            Sqrt(tmp, tmp, CALC_ALIGN);\n"
-            f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
-            "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n            Mul(fx, fx, fg[0], calc);",
-            "rms_norm(x, g0, eps)",
-            "(x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, keepdim=True) + eps) * x1.float()).to(x0.dtype)",
-            attrs={"eps": 1e-6}),
+    RowSpec(
+        "ReduceSumLastDim",
+        "reduce_sum_last_dim",
+        "Reduce",
+        "Sum over the last dimension.",
+        "y[r] = sum_c x[r, c]",
+        [],
+        f"ReduceSum(red, fx, work, cols);\n            {SYNC_VS}\n            result = red.GetValue(0);",
+        "x.sum(axis=-1, dtype=np.float32)",
+        "torch.sum(x0.float(), dim=-1).to(x0.dtype)",
+        reduces=True,
+    ),
+    RowSpec(
+        "ReduceMaxLastDim",
+        "reduce_max_last_dim",
+        "Reduce",
+        "Maximum over the last dimension.",
+        "y[r] = max_c x[r, c]",
+        [],
+        f"ReduceMax(red, fx, work, cols);\n            {SYNC_VS}\n            result = red.GetValue(0);",
+        "x.max(axis=-1)",
+        "torch.amax(x0, dim=-1)",
+        reduces=True,
+    ),
+    RowSpec(
+        "SoftmaxLastDim",
+        "softmax_last_dim",
+        "Activation",
+        "Softmax over the last dimension.",
+        "y[r, c] = exp(x[r, c] - max_c x[r, :]) / sum_c exp(x[r, c] - max_c x[r, :])",
+        [],
+        f"ReduceMax(red, fx, work, cols);\n            {SYNC_VS}\n"
+        "            const float rowMax = red.GetValue(0);\n"
+        "            Adds(fx, fx, -rowMax, calc);\n            Exp(fx, fx, calc);\n"
+        "            ReduceSum(red, fx, work, cols);\n"
+        f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
+        "            Muls(fx, fx, 1.0f / red.GetValue(0), calc);",
+        "np.exp(x - x.max(axis=-1, keepdims=True)) / np.exp(x - x.max(axis=-1, keepdims=True))"
+        ".sum(axis=-1, keepdims=True)",
+        "torch.softmax(x0.float(), dim=-1).to(x0.dtype)",
+    ),
+    RowSpec(
+        "LayerNormLastDim",
+        "layer_norm_last_dim",
+        "Norm",
+        "Layer normalisation over the last dimension with weight gamma and bias beta ([cols], input dtype).",
+        "y = (x - mean) / sqrt(var + eps) * gamma + beta (biased variance)",
+        ["gamma", "beta"],
+        f"ReduceSum(red, fx, work, cols);\n            {SYNC_VS}\n"
+        "            const float mean = red.GetValue(0) / static_cast<float>(cols);\n"
+        "            Adds(fx, fx, -mean, calc);\n            Mul(tmp, fx, fx, calc);\n"
+        "            ReduceSum(red, tmp, work, cols);\n"
+        f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
+        "            Duplicate(tmp, red.GetValue(0) / static_cast<float>(cols) + eps, CALC_ALIGN);\n"
+        "            Sqrt(tmp, tmp, CALC_ALIGN);\n"
+        f"            {SYNC_VS.replace('evVS', 'evVS3')}\n"
+        "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n"
+        "            Mul(fx, fx, fg[0], calc);\n            Add(fx, fx, fg[1], calc);",
+        "layer_norm(x, g0, g1, eps)",
+        "torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],), x1.float(), x2.float(), eps).to(x0.dtype)",
+        attrs={"eps": 1e-5},
+    ),
+    RowSpec(
+        "RmsNormLastDim",
+        "rms_norm_last_dim",
+        "Norm",
+        "RMS normalisation over the last dimension with weight gamma ([cols], input dtype).",
+        "y = x / sqrt(mean(x^2) + eps) * gamma",
+        ["gamma"],
+        "Mul(tmp, fx, fx, calc);\n            ReduceSum(red, tmp, work, cols);\n"
+        f"            {SYNC_VS}\n"
+        "            Duplicate(tmp, red.GetValue(0) / static_cast<float>(cols) + eps, CALC_ALIGN);\n"
+        "            Sqrt(tmp, tmp, CALC_ALIGN);\n"
+        f"            {SYNC_VS.replace('evVS', 'evVS2')}\n"
+        "            Muls(fx, fx, 1.0f / tmp.GetValue(0), calc);\n            Mul(fx, fx, fg[0], calc);",
+        "rms_norm(x, g0, eps)",
+        "(x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, keepdim=True) + eps) * x1.float()).to(x0.dtype)",
+        attrs={"eps": 1e-6},
+    ),
 ]
 
 
@@ -80,14 +114,18 @@ def row_kernel(spec: RowSpec) -> str:
     gm = ", ".join(f"GM_ADDR {p}" for p in ["x", *spec.params, "y"])
     n_g = len(spec.params)
     g_members = "".join(f"    GlobalTensor<T> gGm{i};\n" for i in range(n_g))
-    g_set = "".join(f"        gGm{i}.SetGlobalBuffer((__gm__ T*){p}, cols);\n" for i, p in enumerate(spec.params))
+    g_set = "".join(
+        f"        gGm{i}.SetGlobalBuffer((__gm__ T*){p}, cols);\n" for i, p in enumerate(spec.params)
+    )
     g_load = "".join(
         f"        {{\n            LocalTensor<T> g = inQ.AllocTensor<T>();\n"
         f"            DataCopyPad(g, gGm{i}, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(T)), 0, 0, 0}},"
         f" DataCopyPadExtParams<T>{{false, 0, 0, 0}});\n"
         f"            inQ.EnQue(g);\n            g = inQ.DeQue<T>();\n"
         f"            fg[{i}] = gBuf{i}.Get<float>();\n            ToFloat(fg[{i}], g, calc);\n"
-        f"            inQ.FreeTensor(g);\n        }}\n" for i in range(n_g))
+        f"            inQ.FreeTensor(g);\n        }}\n"
+        for i in range(n_g)
+    )
     g_bufs = "".join(f"        pipe.InitBuffer(gBuf{i}, calcMax * sizeof(float));\n" for i in range(n_g))
     g_buf_members = "".join(f"    TBuf<TPosition::VECCALC> gBuf{i};\n" for i in range(n_g))
     attr_params = "".join(f", float {a}" for a in spec.attrs)
@@ -95,7 +133,7 @@ def row_kernel(spec: RowSpec) -> str:
     attr_members = "".join(f"    float {a} = 0;\n" for a in spec.attrs)
     attr_args = "".join(f", tilingData.{a}" for a in spec.attrs)
     if spec.reduces:
-        per_row_out = ("            results.SetValue(r - chunkStart, result);\n")
+        per_row_out = "            results.SetValue(r - chunkStart, result);\n"
         flush = """
     __aicore__ inline void Flush(uint32_t chunkStart, uint32_t count)
     {
@@ -119,8 +157,10 @@ def row_kernel(spec: RowSpec) -> str:
             Flush(chunkStart, chunkEnd - chunkStart);
         }"""
         y_set = "        yGm.SetGlobalBuffer((__gm__ T*)y + rowStart, rowEnd - rowStart);\n"
-        out_buf = ("        pipe.InitBuffer(outQ, 1, OUT_CHUNK * sizeof(T));\n"
-                   "        pipe.InitBuffer(resBuf, OUT_CHUNK * sizeof(float));\n")
+        out_buf = (
+            "        pipe.InitBuffer(outQ, 1, OUT_CHUNK * sizeof(T));\n"
+            "        pipe.InitBuffer(resBuf, OUT_CHUNK * sizeof(float));\n"
+        )
         res_member = "    TBuf<TPosition::VECCALC> resBuf;\n    LocalTensor<float> results;\n"
         res_get = "        results = resBuf.Get<float>();\n"
         result_decl = "            float result = 0;\n"
@@ -130,8 +170,10 @@ def row_kernel(spec: RowSpec) -> str:
         process = """        for (uint32_t r = rowStart; r < rowEnd; ++r) {
             Row(r, rowStart);
         }"""
-        y_set = "        yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, " \
-                "(rowEnd - rowStart) * cols);\n"
+        y_set = (
+            "        yGm.SetGlobalBuffer((__gm__ T*)y + static_cast<uint64_t>(rowStart) * cols, "
+            "(rowEnd - rowStart) * cols);\n"
+        )
         out_buf = "        pipe.InitBuffer(outQ, 1, calcMax * sizeof(T));\n"
         res_member = ""
         res_get = ""
@@ -258,8 +300,12 @@ extern "C" __global__ __aicore__ void {spec.op}({gm}, GM_ADDR workspace, GM_ADDR
 def row_host(spec: RowSpec, op_def: str) -> str:
     attr_lines = "".join(
         f"    const float* {a} = attrs ? attrs->GetFloat({i}) : nullptr;\n"
-        f"    tiling.set_{a}({a} ? *{a} : {v}f);\n" for i, (a, v) in enumerate(spec.attrs.items()))
-    attrs_block = ("    const gert::RuntimeAttrs* attrs = context->GetAttrs();\n" + attr_lines) if spec.attrs else ""
+        f"    tiling.set_{a}({a} ? *{a} : {v}f);\n"
+        for i, (a, v) in enumerate(spec.attrs.items())
+    )
+    attrs_block = (
+        ("    const gert::RuntimeAttrs* attrs = context->GetAttrs();\n" + attr_lines) if spec.attrs else ""
+    )
     return f"""// Host side of {spec.name} (akgen bundled suite): whole rows per vector core.
 #include "{spec.op}_tiling.h"
 #include "register/op_def_registry.h"

@@ -47,30 +47,58 @@ def cases_csv(spec: Spec) -> str:
 
 
 def tiling_header(spec: Spec, fields: list[tuple[str, str]]) -> str:
-    lines = [f"// Tiling data of {spec.name} (akgen bundled suite).", "#pragma once",
-             '#include "register/tilingdata_base.h"', "", "namespace optiling {",
-             f"BEGIN_TILING_DATA_DEF({spec.name}TilingData)"]
+    lines = [
+        f"// Tiling data of {spec.name} (akgen bundled suite).",
+        "#pragma once",
+        '#include "register/tilingdata_base.h"',
+        "",
+        "namespace optiling {",
+        f"BEGIN_TILING_DATA_DEF({spec.name}TilingData)",
+    ]
     lines += [f"    TILING_DATA_FIELD_DEF({t}, {n});" for t, n in fields]
-    lines += ["END_TILING_DATA_DEF;", f"REGISTER_TILING_DATA_CLASS({spec.name}, {spec.name}TilingData)",
-              "}  // namespace optiling", ""]
+    lines += [
+        "END_TILING_DATA_DEF;",
+        f"REGISTER_TILING_DATA_CLASS({spec.name}, {spec.name}TilingData)",
+        "}  // namespace optiling",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def op_def(spec: Spec, inputs: list[str], outputs: list[str], out_dtypes: str) -> str:
-    lines = ["namespace ops {", f"class {spec.name} : public OpDef {{", "public:",
-             f"    explicit {spec.name}(const char* name) : OpDef(name)", "    {"]
+    lines = [
+        "namespace ops {",
+        f"class {spec.name} : public OpDef {{",
+        "public:",
+        f"    explicit {spec.name}(const char* name) : OpDef(name)",
+        "    {",
+    ]
     for i, n in enumerate(inputs):
         dts = "{ge::DT_BOOL, ge::DT_BOOL, ge::DT_BOOL}" if i in spec.bool_inputs else FLOAT_DTYPES
-        lines += [f'        this->Input("{n}")', "            .ParamType(REQUIRED)",
-                  f"            .DataType({dts})", f"            .Format({FORMATS});"]
+        lines += [
+            f'        this->Input("{n}")',
+            "            .ParamType(REQUIRED)",
+            f"            .DataType({dts})",
+            f"            .Format({FORMATS});",
+        ]
     for n in outputs:
-        lines += [f'        this->Output("{n}")', "            .ParamType(REQUIRED)",
-                  f"            .DataType({out_dtypes})", f"            .Format({FORMATS});"]
+        lines += [
+            f'        this->Output("{n}")',
+            "            .ParamType(REQUIRED)",
+            f"            .DataType({out_dtypes})",
+            f"            .Format({FORMATS});",
+        ]
     for a, v in spec.attrs.items():
         lines.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({v}f);')
-    lines += ["        this->AICore().SetTiling(optiling::TilingFunc);",
-              '        this->AICore().AddConfig("ascend910b");', "    }", "};", f"OP_ADD({spec.name});",
-              "}  // namespace ops", ""]
+    lines += [
+        "        this->AICore().SetTiling(optiling::TilingFunc);",
+        '        this->AICore().AddConfig("ascend910b");',
+        "    }",
+        "};",
+        f"OP_ADD({spec.name});",
+        "}  // namespace ops",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -81,8 +109,10 @@ def attr_field(a: str) -> str:
 
 def question_kernel(spec: Spec, params: list[str]) -> str:
     gm = ", ".join(f"GM_ADDR {p}" for p in params)
-    return (f'#include "kernel_operator.h"\nusing namespace AscendC;\n\nextern "C" __global__ __aicore__ void '
-            f"{spec.op}({gm}, GM_ADDR workspace, GM_ADDR tiling)\n{{\n}}\n")
+    return (
+        f'#include "kernel_operator.h"\nusing namespace AscendC;\n\nextern "C" __global__ __aicore__ void '
+        f"{spec.op}({gm}, GM_ADDR workspace, GM_ADDR tiling)\n{{\n}}\n"
+    )
 
 
 def question_host(spec: Spec, inputs: list[str], outputs: list[str], out_dtypes: str) -> str:
@@ -101,14 +131,21 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 
 
 def api_desc(spec: Spec, inputs: list[str], outputs: list[str]) -> str:
-    attrs = "".join(f"- `{a}` (float, default {v}): attribute, also a column of test_cases.csv.\n"
-                    for a, v in spec.attrs.items())
-    ins = "".join(f"- `{n}`: tensor, {'bool' if i in spec.bool_inputs else 'float16, bfloat16 or float32'}, "
-                  "ND, any shape (all inputs share one shape).\n" for i, n in enumerate(inputs))
+    attrs = "".join(
+        f"- `{a}` (float, default {v}): attribute, also a column of test_cases.csv.\n"
+        for a, v in spec.attrs.items()
+    )
+    ins = "".join(
+        f"- `{n}`: tensor, {'bool' if i in spec.bool_inputs else 'float16, bfloat16 or float32'}, "
+        "ND, any shape (all inputs share one shape).\n"
+        for i, n in enumerate(inputs)
+    )
     if spec.no_input:
         ins = "- none: the output shape is the case's `shape`.\n"
     out_dt = "bool" if spec.out_dtype == "bool" else "the input dtype (the case's dtype for creation ops)"
-    args = ", ".join([*inputs, *spec.attrs]) if not spec.no_input else ", ".join(["shape", "dtype", *spec.attrs])
+    args = (
+        ", ".join([*inputs, *spec.attrs]) if not spec.no_input else ", ".join(["shape", "dtype", *spec.attrs])
+    )
     return f"""# {spec.name}
 
 Level {spec.level}, {spec.category}. Part of akgen's bundled suite (written for akgen; NPUKernelBench layout).
@@ -128,7 +165,7 @@ def {spec.op}({args}):
     ...
 ```
 
-Kernel entry: `extern "C" __global__ __aicore__ void {spec.op}({', '.join(f'GM_ADDR {p}' for p in [*inputs, *outputs])},
+Kernel entry: `extern "C" __global__ __aicore__ void {spec.op}({", ".join(f"GM_ADDR {p}" for p in [*inputs, *outputs])},
 GM_ADDR workspace, GM_ADDR tiling)`.
 
 ### Inputs

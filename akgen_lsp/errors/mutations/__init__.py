@@ -63,9 +63,21 @@ OPERATORS: dict[str, Operator] = {
     "tiling_wrong_field": tiling_wrong_field,
     "device_stl": device_stl,
 }
-OBSERVABLE = frozenset({"invented_api", "renamed_api", "drop_argument", "extra_argument", "wrong_dtype",
-                        "drop_free_tensor", "drop_enque", "deque_wrong_queue", "unaligned_datacopy", "ub_overrun",
-                        "device_stl"})
+OBSERVABLE = frozenset(
+    {
+        "invented_api",
+        "renamed_api",
+        "drop_argument",
+        "extra_argument",
+        "wrong_dtype",
+        "drop_free_tensor",
+        "drop_enque",
+        "deque_wrong_queue",
+        "unaligned_datacopy",
+        "ub_overrun",
+        "device_stl",
+    }
+)
 
 __all__ = ["OBSERVABLE", "OPERATORS", "Edit", "Mutation", "MutationContext", "mutations"]
 

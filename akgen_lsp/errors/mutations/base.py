@@ -37,7 +37,7 @@ class Mutation:
 
     def apply(self, text: str) -> str:
         for e in sorted(self.edits, key=lambda e: e.start, reverse=True):
-            text = text[:e.start] + e.text + text[e.end:]
+            text = text[: e.start] + e.text + text[e.end :]
         return text
 
     @property

@@ -19,16 +19,26 @@ def tail_off_by_one(ctx: MutationContext) -> Iterator[Mutation]:
     code = ctx.pf.code
     for m in _FOR_LESS.finditer(code):
         op = code.index("<", m.start(1))
-        yield Mutation("tail_off_by_one", "runtime", (Edit(op, op + 1, "<="),), ctx.line_of(op),
-                       f"loop condition {m.group(1)} < {m.group(2)} written as <=",
-                       f"the loop runs once more than it should (`{m.group(1)} <= {m.group(2)}`): the last pass reads "
-                       "and writes past the end of the data.")
+        yield Mutation(
+            "tail_off_by_one",
+            "runtime",
+            (Edit(op, op + 1, "<="),),
+            ctx.line_of(op),
+            f"loop condition {m.group(1)} < {m.group(2)} written as <=",
+            f"the loop runs once more than it should (`{m.group(1)} <= {m.group(2)}`): the last pass reads "
+            "and writes past the end of the data.",
+        )
     for m in _TAIL.finditer(code):
         end = m.end() - 1  # the ':' of the ternary: the tail length is just before it
-        yield Mutation("tail_off_by_one", "runtime", (Edit(end, end, "+ 1 "),), ctx.line_of(m.start()),
-                       f"tail length {m.group(1)} - {m.group(2)} written one longer",
-                       "the last tile is one element longer than the data left: it reads and writes one element past "
-                       "the end.")
+        yield Mutation(
+            "tail_off_by_one",
+            "runtime",
+            (Edit(end, end, "+ 1 "),),
+            ctx.line_of(m.start()),
+            f"tail length {m.group(1)} - {m.group(2)} written one longer",
+            "the last tile is one element longer than the data left: it reads and writes one element past "
+            "the end.",
+        )
 
 
 def tiling_wrong_field(ctx: MutationContext) -> Iterator[Mutation]:
@@ -43,10 +53,15 @@ def tiling_wrong_field(ctx: MutationContext) -> Iterator[Mutation]:
         if other is None:
             continue
         a, b = m.start(2), m.end(2)
-        yield Mutation("tiling_wrong_field", "tiling", (Edit(a, b, other),), ctx.line_of(a),
-                       f"tiling field {f} read as {other}",
-                       f"the kernel reads `{m.group(1)}.{other}` where it needs `{f}`: the value comes from the wrong "
-                       "offset of the tiling data, so the host and the kernel disagree on the work split.")
+        yield Mutation(
+            "tiling_wrong_field",
+            "tiling",
+            (Edit(a, b, other),),
+            ctx.line_of(a),
+            f"tiling field {f} read as {other}",
+            f"the kernel reads `{m.group(1)}.{other}` where it needs `{f}`: the value comes from the wrong "
+            "offset of the tiling data, so the host and the kernel disagree on the work split.",
+        )
 
 
 def device_stl(ctx: MutationContext) -> Iterator[Mutation]:
@@ -57,10 +72,17 @@ def device_stl(ctx: MutationContext) -> Iterator[Mutation]:
             return
         indent = " " * 8
         at = m.end()
-        variants = (("std::vector<float> scratch(32);", "std::vector"),
-                    ("float* scratch = new float[32];\n" + indent + "delete[] scratch;", "new"))
+        variants = (
+            ("std::vector<float> scratch(32);", "std::vector"),
+            ("float* scratch = new float[32];\n" + indent + "delete[] scratch;", "new"),
+        )
         for snippet, what in variants:
-            yield Mutation("device_stl", "device_restriction", (Edit(at, at, f"{indent}{snippet}\n"),),
-                           ctx.line_of(at), f"added a scratch {what} to {m.group(1)}",
-                           f"`{what}` in device code: the AI Core has no heap and no standard library; take scratch "
-                           "memory from the TPipe (a TBuf) instead.")
+            yield Mutation(
+                "device_stl",
+                "device_restriction",
+                (Edit(at, at, f"{indent}{snippet}\n"),),
+                ctx.line_of(at),
+                f"added a scratch {what} to {m.group(1)}",
+                f"`{what}` in device code: the AI Core has no heap and no standard library; take scratch "
+                "memory from the TPipe (a TBuf) instead.",
+            )

@@ -25,8 +25,11 @@ _EVENT = re.compile(r"HardEvent\s*::\s*(\w+)_(\w+)")
 
 
 def _flags(ctx: MutationContext, short: str) -> list[Call]:
-    return [c for c in ctx.calls_named(short) if not c.is_member and c.template_args
-            and _EVENT.search(c.template_args[0]) and c.args]
+    return [
+        c
+        for c in ctx.calls_named(short)
+        if not c.is_member and c.template_args and _EVENT.search(c.template_args[0]) and c.args
+    ]
 
 
 def _key(ctx: MutationContext, c: Call) -> tuple[str, str]:
@@ -39,18 +42,28 @@ def _drop(ctx: MutationContext, short: str, op: str, why: str) -> Iterator[Mutat
         if rng is None:
             continue
         ev, eid = _key(ctx, c)
-        yield Mutation(op, "memory", (Edit(*rng, ""),), ctx.line_of(rng[0]), f"removed {short}<{ev}>({eid})", why)
+        yield Mutation(
+            op, "memory", (Edit(*rng, ""),), ctx.line_of(rng[0]), f"removed {short}<{ev}>({eid})", why
+        )
 
 
 def drop_wait_flag(ctx: MutationContext) -> Iterator[Mutation]:
-    yield from _drop(ctx, "WaitFlag", "drop_wait_flag",
-                     "the WaitFlag is missing: the consumer pipe runs before the producer is done, and the set is "
-                     "never consumed.")
+    yield from _drop(
+        ctx,
+        "WaitFlag",
+        "drop_wait_flag",
+        "the WaitFlag is missing: the consumer pipe runs before the producer is done, and the set is "
+        "never consumed.",
+    )
 
 
 def drop_set_flag(ctx: MutationContext) -> Iterator[Mutation]:
-    yield from _drop(ctx, "SetFlag", "drop_set_flag",
-                     "the SetFlag is missing: the WaitFlag that expects it waits forever (the core hangs).")
+    yield from _drop(
+        ctx,
+        "SetFlag",
+        "drop_set_flag",
+        "the SetFlag is missing: the WaitFlag that expects it waits forever (the core hangs).",
+    )
 
 
 def _pairs(ctx: MutationContext) -> Iterator[tuple[Call, Call]]:
@@ -58,9 +71,18 @@ def _pairs(ctx: MutationContext) -> Iterator[tuple[Call, Call]]:
     waits = _flags(ctx, "WaitFlag")
     for s in _flags(ctx, "SetFlag"):
         key = _key(ctx, s)
-        w = next((w for w in waits if w.node.start_byte > s.node.start_byte and _key(ctx, w) == key
-                  and w.in_function is not None and s.in_function is not None
-                  and w.in_function.id == s.in_function.id), None)
+        w = next(
+            (
+                w
+                for w in waits
+                if w.node.start_byte > s.node.start_byte
+                and _key(ctx, w) == key
+                and w.in_function is not None
+                and s.in_function is not None
+                and w.in_function.id == s.in_function.id
+            ),
+            None,
+        )
         if w is not None:
             yield s, w
 
@@ -78,10 +100,15 @@ def flip_hard_event(ctx: MutationContext) -> Iterator[Mutation]:
             continue
         ev = _key(ctx, s)[0]
         src, dst = ev.split("_", 1)
-        yield Mutation("flip_hard_event", "memory", tuple(edits), ctx.line_of(edits[0].start),
-                       f"HardEvent::{ev} written as HardEvent::{dst}_{src} in a SetFlag/WaitFlag pair",
-                       "the event is backwards: the wait holds back the producer instead of the consumer, so the "
-                       "consumer reads data the producer has not finished writing.")
+        yield Mutation(
+            "flip_hard_event",
+            "memory",
+            tuple(edits),
+            ctx.line_of(edits[0].start),
+            f"HardEvent::{ev} written as HardEvent::{dst}_{src} in a SetFlag/WaitFlag pair",
+            "the event is backwards: the wait holds back the producer instead of the consumer, so the "
+            "consumer reads data the producer has not finished writing.",
+        )
 
 
 def return_between_flags(ctx: MutationContext) -> Iterator[Mutation]:
@@ -89,14 +116,19 @@ def return_between_flags(ctx: MutationContext) -> Iterator[Mutation]:
         rng = ctx.statement(s.node)
         if rng is None:
             continue
-        line = ctx.text[rng[0]:rng[1]]
+        line = ctx.text[rng[0] : rng[1]]
         indent = line[: len(line) - len(line.lstrip())]
         guard = f"{indent}if (AscendC::GetBlockIdx() >= AscendC::GetBlockNum()) {{\n{indent}    return;\n{indent}}}\n"
         ev, eid = _key(ctx, s)
-        yield Mutation("return_between_flags", "memory", (Edit(rng[1], rng[1], guard),), ctx.line_of(rng[1]),
-                       f"an early return after SetFlag<{ev}>({eid}), before its WaitFlag",
-                       "on the path that returns, the flag is set and never waited on: the event is left "
-                       "unbalanced at the end of the kernel.")
+        yield Mutation(
+            "return_between_flags",
+            "memory",
+            (Edit(rng[1], rng[1], guard),),
+            ctx.line_of(rng[1]),
+            f"an early return after SetFlag<{ev}>({eid}), before its WaitFlag",
+            "on the path that returns, the flag is set and never waited on: the event is left "
+            "unbalanced at the end of the kernel.",
+        )
 
 
 _FIRST_GUARD = re.compile(r"^\(\s*([A-Za-z_]\w*)\s*(?:>\s*0|>=\s*1|!=\s*0)[uU]?\s*\)$")
@@ -118,10 +150,15 @@ def drop_first_iteration_guard(ctx: MutationContext) -> Iterator[Mutation]:
             if st.child_by_field_name("alternative") is not None:
                 continue
             start, end = ctx.span(cond)
-            yield Mutation("drop_first_iteration_guard", "memory", (Edit(start, end, "(true)"),),
-                           ctx.line_of(start), f"the guard '{ctx.node_text(cond)}' of the previous-iteration work "
-                           "removed", "on the first iteration the double-buffer index i - 1 underflows: the other "
-                           "buffer, which nothing filled, or an event id nothing set.")
+            yield Mutation(
+                "drop_first_iteration_guard",
+                "memory",
+                (Edit(start, end, "(true)"),),
+                ctx.line_of(start),
+                f"the guard '{ctx.node_text(cond)}' of the previous-iteration work removed",
+                "on the first iteration the double-buffer index i - 1 underflows: the other "
+                "buffer, which nothing filled, or an event id nothing set.",
+            )
 
 
 SYNC_OPERATORS: dict[str, Callable[[MutationContext], Iterator[Mutation]]] = {

@@ -6,10 +6,20 @@ from akgen_lsp.config import Settings
 from akgen_lsp.model.backends.base import Backend, BackendError, Generation, GenParams, GenStats, Prompt
 from akgen_lsp.model.backends.needs import backend_missing
 
-__all__ = ["BACKENDS", "Backend", "BackendError", "GenParams", "GenStats", "Generation", "Prompt", "backend_missing",
-           "make_backend"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "BackendError",
+    "GenParams",
+    "GenStats",
+    "Generation",
+    "Prompt",
+    "backend_missing",
+    "make_backend",
+]
 
 BACKENDS = ("llama_cpp", "transformers", "openai")
+
 
 def make_backend(settings: Settings, trained_context: int | None = None) -> Backend | None:
     """The backend `settings` ask for (not loaded yet), or None for ``model.backend = none``.
@@ -33,8 +43,9 @@ def make_backend(settings: Settings, trained_context: int | None = None) -> Back
     if kind == "transformers":
         from akgen_lsp.model.backends.transformers import TransformersBackend
 
-        return TransformersBackend(settings["model.path"], device=settings["model.device"],
-                                   n_threads=settings["model.n_threads"])
+        return TransformersBackend(
+            settings["model.path"], device=settings["model.device"], n_threads=settings["model.n_threads"]
+        )
     if kind == "openai":
         from akgen_lsp.model.backends.openai import OpenAIBackend
 
@@ -45,5 +56,6 @@ def make_backend(settings: Settings, trained_context: int | None = None) -> Back
             timeout_s=settings["model.timeout_s"],
         )
     raise BackendError(
-        f"unknown model backend {kind!r}; set akgen.model.backend to llama_cpp, transformers, openai or none", "config"
+        f"unknown model backend {kind!r}; set akgen.model.backend to llama_cpp, transformers, openai or none",
+        "config",
     )

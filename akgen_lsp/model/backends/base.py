@@ -60,7 +60,9 @@ class GenParams:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     timeout_s: float = 30.0
-    grammar: str | None = None  # a GBNF grammar the answer must follow (llama.cpp; sent to OpenAI-compatible servers)
+    grammar: str | None = (
+        None  # a GBNF grammar the answer must follow (llama.cpp; sent to OpenAI-compatible servers)
+    )
 
 
 @dataclass
@@ -95,7 +97,9 @@ class GenStats:
 class Generation:
     """An async iterator of text chunks with `stats`; `aclose()` (or cancelling the consumer) stops it."""
 
-    def __init__(self, chunks: AsyncIterator[str], stats: GenStats, on_close: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, chunks: AsyncIterator[str], stats: GenStats, on_close: Callable[[], None] | None = None
+    ) -> None:
         self._chunks = chunks
         self.stats = stats
         self._on_close = on_close

@@ -137,7 +137,8 @@ class LlamaCppBackend(Backend):
             return
         if not self.model:
             raise BackendError(
-                "no model file configured; set akgen.model.path (or AKGEN_MODEL_PATH) to a .gguf file", "config"
+                "no model file configured; set akgen.model.path (or AKGEN_MODEL_PATH) to a .gguf file",
+                "config",
             )
         t0 = time.perf_counter()
         self._shared = await asyncio.to_thread(_load_shared, self.key)
@@ -170,12 +171,16 @@ class LlamaCppBackend(Backend):
                     "raise akgen.model.n_ctx or lower akgen.model.max_tokens",
                     "config",
                 )
-            if len(tokens) > room:  # keep the end of the prompt (the text nearest the cursor) and a leading FIM token
+            if (
+                len(tokens) > room
+            ):  # keep the end of the prompt (the text nearest the cursor) and a leading FIM token
                 head = tokens[:1] if llm.detokenize(tokens[:1], special=True).startswith(b"<|") else []
                 tokens = head + tokens[len(tokens) - (room - len(head)) :]
             stats.prompt_tokens = len(tokens)
             reused = 0
-            for a, b in zip(llm._input_ids[: llm.n_tokens], tokens, strict=False):  # the KV cache llama.cpp keeps
+            for a, b in zip(
+                llm._input_ids[: llm.n_tokens], tokens, strict=False
+            ):  # the KV cache llama.cpp keeps
                 if a != b:
                     break
                 reused += 1
@@ -187,14 +192,24 @@ class LlamaCppBackend(Backend):
             grammar = None
             if params.grammar:
                 # llama.cpp parses the grammar when the sampler is built and crashes on a NULL one: parse it first
-                probe = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, params.grammar.encode("utf-8"), b"root")
+                probe = llama_cpp.llama_sampler_init_grammar(
+                    llm._model.vocab, params.grammar.encode("utf-8"), b"root"
+                )
                 if not probe:
-                    raise BackendError("the GBNF grammar does not parse (model.grammar, or the caller's; it needs a `root` "
-                                       "rule): fix or clear it (llama.cpp's log says where it fails)", "config")
+                    raise BackendError(
+                        "the GBNF grammar does not parse (model.grammar, or the caller's; it needs a `root` "
+                        "rule): fix or clear it (llama.cpp's log says where it fails)",
+                        "config",
+                    )
                 llama_cpp.llama_sampler_free(probe)
                 grammar = llama_cpp.LlamaGrammar.from_string(params.grammar, verbose=False)
             generator = llm.generate(
-                tokens, temp=params.temperature, top_p=params.top_p, top_k=40, min_p=0.05, repeat_penalty=1.0,
+                tokens,
+                temp=params.temperature,
+                top_p=params.top_p,
+                top_k=40,
+                min_p=0.05,
+                repeat_penalty=1.0,
                 grammar=grammar,
             )
             if params.seed is not None:
@@ -230,5 +245,7 @@ class LlamaCppBackend(Backend):
 
     def describe(self) -> dict[str, Any]:
         out = super().describe()
-        out.update({"n_ctx": self.key.n_ctx, "n_gpu_layers": self.key.n_gpu_layers, "n_threads": self.key.n_threads})
+        out.update(
+            {"n_ctx": self.key.n_ctx, "n_gpu_layers": self.key.n_gpu_layers, "n_threads": self.key.n_threads}
+        )
         return out

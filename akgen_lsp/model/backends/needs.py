@@ -13,14 +13,19 @@ def backend_missing(kind: str) -> str | None:
 
     pip = f"{sys.executable} -m pip install"
     if kind == "llama_cpp" and importlib.util.find_spec("llama_cpp") is None:
-        return (f"the llama_cpp backend needs llama-cpp-python, which is not installed: run `CMAKE_ARGS="
-                f"-DGGML_NATIVE=OFF {pip} 'llama-cpp-python==0.3.36'` (a source build, about 3.5 minutes), or set "
-                "model.backend to transformers or openai")
+        return (
+            f"the llama_cpp backend needs llama-cpp-python, which is not installed: run `CMAKE_ARGS="
+            f"-DGGML_NATIVE=OFF {pip} 'llama-cpp-python==0.3.36'` (a source build, about 3.5 minutes), or set "
+            "model.backend to transformers or openai"
+        )
     if kind == "transformers":
         lacking = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
         if lacking:
-            steps = ([f"`{pip} {_TORCH_CPU}` (the CPU build, about 190 MB)"] if "torch" in lacking else []) + \
-                ([f"`{pip} 'transformers>=4.51'`"] if "transformers" in lacking else [])
-            return (f"the transformers backend needs {' and '.join(lacking)}, not installed: run "
-                    f"{' then '.join(steps)}, or set model.backend to llama_cpp or openai")
+            steps = (
+                [f"`{pip} {_TORCH_CPU}` (the CPU build, about 190 MB)"] if "torch" in lacking else []
+            ) + ([f"`{pip} 'transformers>=4.51'`"] if "transformers" in lacking else [])
+            return (
+                f"the transformers backend needs {' and '.join(lacking)}, not installed: run "
+                f"{' then '.join(steps)}, or set model.backend to llama_cpp or openai"
+            )
     return None

@@ -86,16 +86,21 @@ class OpenAIBackend(Backend):
                 return
             raise
         except (ValueError, httpx.HTTPError) as exc:
-            raise BackendError(f"{self.endpoint}/models did not answer with JSON ({exc}); {self._url_hint()}",
-                               "http") from None
+            raise BackendError(
+                f"{self.endpoint}/models did not answer with JSON ({exc}); {self._url_hint()}", "http"
+            ) from None
         ids = [str(m.get("id")) for m in data.get("data", []) if isinstance(m, dict)]
         if not self.model:
             if not ids:
-                raise BackendError(f"the server at {self.endpoint} serves no model; set akgen.model.name", "config")
+                raise BackendError(
+                    f"the server at {self.endpoint} serves no model; set akgen.model.name", "config"
+                )
             self.model = ids[0]
         self.load_ms = (time.perf_counter() - t0) * 1000.0
 
-    async def _request_with_retries(self, method: str, path: str, body: dict[str, Any] | None) -> httpx.Response:
+    async def _request_with_retries(
+        self, method: str, path: str, body: dict[str, Any] | None
+    ) -> httpx.Response:
         delay = self.backoff_s
         for attempt in range(self.retries + 1):
             try:
@@ -144,7 +149,9 @@ class OpenAIBackend(Backend):
             "stream": True,
         }
         if params.stop:
-            body["stop"] = list(params.stop)[:4]  # the OpenAI API takes at most four; the rest are cut client-side
+            body["stop"] = list(params.stop)[
+                :4
+            ]  # the OpenAI API takes at most four; the rest are cut client-side
         if params.seed is not None:
             body["seed"] = params.seed
         if params.grammar:
@@ -192,7 +199,8 @@ class OpenAIBackend(Backend):
                             continue
                         if "error" in event:
                             raise BackendError(
-                                f"the model server reported an error: {event['error']}; check the server's log", "http"
+                                f"the model server reported an error: {event['error']}; check the server's log",
+                                "http",
                             )
                         for choice in event.get("choices", ()):
                             piece = (choice.get("delta") or {}).get("content") if chat else choice.get("text")
@@ -271,8 +279,9 @@ async def _bounded_lines(resp: Any) -> AsyncIterator[str]:
             line, buf = buf[:cut].rstrip("\r"), buf[cut + 1 :]
             yield line
         if len(buf) > MAX_LINE_BYTES:
-            raise BackendError(f"the model server sent a line of more than {MAX_LINE_BYTES} bytes; check the "
-                               "server", "http")
+            raise BackendError(
+                f"the model server sent a line of more than {MAX_LINE_BYTES} bytes; check the server", "http"
+            )
     if buf:
         yield buf.rstrip("\r")
 

@@ -52,6 +52,7 @@ def hidden_npu_stubs() -> Iterator[None]:
         for name, mod in stubs.items():
             sys.modules.setdefault(name, mod)
 
+
 _LOADED_LOCK = threading.Lock()
 
 
@@ -71,8 +72,8 @@ def _load(path: str, device: str, threads: int = 0) -> tuple[Any, Any, threading
             from akgen_lsp.model.backends.needs import backend_missing
 
             raise BackendError(
-                backend_missing("transformers") or "the transformers backend needs torch and transformers, and "
-                "they do not import here",
+                backend_missing("transformers")
+                or "the transformers backend needs torch and transformers, and they do not import here",
                 "dependency",
             ) from None
         folder = Path(path)
@@ -131,7 +132,9 @@ class TransformersBackend(Backend):
                 "no model directory configured; set akgen.model.path to a HuggingFace model folder", "config"
             )
         t0 = time.perf_counter()
-        self._held = await asyncio.to_thread(_load, str(Path(self.model).resolve()), self.device, self.n_threads)
+        self._held = await asyncio.to_thread(
+            _load, str(Path(self.model).resolve()), self.device, self.n_threads
+        )
         self.load_ms = (time.perf_counter() - t0) * 1000.0
 
     def stream(self, prompt: Prompt, params: GenParams) -> Generation:
@@ -179,7 +182,9 @@ class TransformersBackend(Backend):
                 "max_new_tokens": params.max_tokens,
                 "streamer": streamer,
                 "stopping_criteria": StoppingCriteriaList([_Cancel()]),
-                "pad_token_id": tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id,
+                "pad_token_id": tokenizer.pad_token_id
+                if tokenizer.pad_token_id is not None
+                else tokenizer.eos_token_id,
             }
             if params.temperature > 0:
                 kwargs.update(do_sample=True, temperature=params.temperature, top_p=params.top_p)

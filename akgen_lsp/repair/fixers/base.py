@@ -46,8 +46,12 @@ class FixContext:
 
     @cached_property
     def lint_context(self) -> LintContext:
-        return LintContext(self.parsed, self.catalog, load_arch(str(self.settings["arch"])),
-                           str(self.settings["cann.version"]))
+        return LintContext(
+            self.parsed,
+            self.catalog,
+            load_arch(str(self.settings["arch"])),
+            str(self.settings["cann.version"]),
+        )
 
     @cached_property
     def model(self) -> KernelModel:
@@ -87,8 +91,11 @@ class FixContext:
 
     def calls_on_line(self, line: int, *names: str) -> list[Call]:
         """The calls of the kernel model whose callee name is on `line` (named `names`, when given)."""
-        found = self.model.calls_named(*names) if names else [
-            (None, c) for cs in self.model.calls_by_function.values() for c in cs]
+        found = (
+            self.model.calls_named(*names)
+            if names
+            else [(None, c) for cs in self.model.calls_by_function.values() for c in cs]
+        )
         out = []
         for _fn, c in found:
             if self.parsed.span(c.name_node).line == line:
@@ -111,8 +118,9 @@ class FixContext:
 Fixer = Callable[[FixContext, Finding], Iterable[Proposal]]
 
 
-def rename(ctx: FixContext, finding: Finding, old: str, new: str, why: str, certain: bool, fixer: str
-           ) -> Proposal | None:
+def rename(
+    ctx: FixContext, finding: Finding, old: str, new: str, why: str, certain: bool, fixer: str
+) -> Proposal | None:
     """Rename the identifier `old` at the finding's line (nearest its column) to `new`."""
     span = ctx.word_span(finding.span.line, old, finding.span.column)
     if span is None or old == new:

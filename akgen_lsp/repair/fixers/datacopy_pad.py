@@ -29,21 +29,44 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         if len(call.args) != 3 or call.receiver is not None:
             continue
         dst, src = tensor_info(ctx.model, call.args[0]), tensor_info(ctx.model, call.args[1])
-        if dst is None or src is None or (dst[0] == "GlobalTensor") == (src[0] == "GlobalTensor") or dst[1] != src[1]:
+        if (
+            dst is None
+            or src is None
+            or (dst[0] == "GlobalTensor") == (src[0] == "GlobalTensor")
+            or dst[1] != src[1]
+        ):
             continue
         pf = ctx.parsed
         count = pf.node_text(call.args[2])
         value = ctx.model.eval(call.args[2])
         size = type_size(pf, dst[1])
-        byte_len = (str(value * size) if value is not None and size
-                    else f"static_cast<uint32_t>(({count}) * sizeof({dst[1]}))")
-        new = datacopy_pad(pf.node_text(call.args[0]), pf.node_text(call.args[1]), byte_len, dst[1],
-                           "AscendC::" if call.qualifier == "AscendC" else "", src[0] == "GlobalTensor")
+        byte_len = (
+            str(value * size)
+            if value is not None and size
+            else f"static_cast<uint32_t>(({count}) * sizeof({dst[1]}))"
+        )
+        new = datacopy_pad(
+            pf.node_text(call.args[0]),
+            pf.node_text(call.args[1]),
+            byte_len,
+            dst[1],
+            "AscendC::" if call.qualifier == "AscendC" else "",
+            src[0] == "GlobalTensor",
+        )
         title = f"Use DataCopyPad with the exact length ({byte_len if byte_len.isdigit() else count + ' elements'})"
         yield Proposal(Fix(title, (Edit(pf.span(call.node), new),)), False, NAME)
         if size and 32 % size == 0:
             per_block = 32 // size
-            rounded = (str(-(-value // per_block) * per_block) if value is not None
-                       else f"(({count}) + {per_block - 1}) / {per_block} * {per_block}")
-            yield Proposal(Fix(f"Round the length up to whole 32-byte blocks ({rounded} elements)",
-                               (Edit(pf.span(call.args[2]), rounded),)), False, NAME)
+            rounded = (
+                str(-(-value // per_block) * per_block)
+                if value is not None
+                else f"(({count}) + {per_block - 1}) / {per_block} * {per_block}"
+            )
+            yield Proposal(
+                Fix(
+                    f"Round the length up to whole 32-byte blocks ({rounded} elements)",
+                    (Edit(pf.span(call.args[2]), rounded),),
+                ),
+                False,
+                NAME,
+            )

@@ -18,7 +18,9 @@ from akgen_lsp.repair.fixers.base import FixContext, Proposal
 
 NAME = "DeQue queue"
 CODES = frozenset({"SIM-QUE-EMPTY", "AKG120"})
-_DEQUE = re.compile(r"(?P<queue>\w+)\s*(?:\.|->)\s*(?:template\s+)?DeQue\s*(?:<\s*(?P<type>[\w:]+)\s*>)?\s*\(")
+_DEQUE = re.compile(
+    r"(?P<queue>\w+)\s*(?:\.|->)\s*(?:template\s+)?DeQue\s*(?:<\s*(?P<type>[\w:]+)\s*>)?\s*\("
+)
 _TYPED = r"\b{queue}\s*(?:\.|->)\s*(?:template\s+)?(?:AllocTensor|DeQue|EnQue)\s*<\s*(?P<type>[\w:]+)\s*>"
 
 
@@ -44,8 +46,11 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     if deq[wrong] <= enq[wrong]:
         return
     want = m.group("type")
-    candidates = [q for q in enq if q != wrong and enq[q] > deq[q] and (want is None or not _types(ctx, q)
-                                                                       or want in _types(ctx, q))]
+    candidates = [
+        q
+        for q in enq
+        if q != wrong and enq[q] > deq[q] and (want is None or not _types(ctx, q) or want in _types(ctx, q))
+    ]
     if not candidates:
         return
     # the DeQue that finds the queue empty may be the right one, after an earlier DeQue of the same function took
@@ -53,16 +58,34 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     # one reported first), unless that queue is EnQue'd only after it in that function (it would be empty there).
     # A DeQue of another function emptied the queue the way it should.
     ops = ctx.model.queue_ops
-    reported = next((op for op in ops if op.op == "DeQue" and op.queue == wrong
-                     and ctx.parsed.span(op.call.node).line == line), None)
-    earlier = [op for op in ops if reported is not None and op.op == "DeQue" and op.queue == wrong
-               and op is not reported and op.function.node.start_byte == reported.function.node.start_byte
-               and op.call.node.start_byte < reported.call.node.start_byte]
+    reported = next(
+        (
+            op
+            for op in ops
+            if op.op == "DeQue" and op.queue == wrong and ctx.parsed.span(op.call.node).line == line
+        ),
+        None,
+    )
+    earlier = [
+        op
+        for op in ops
+        if reported is not None
+        and op.op == "DeQue"
+        and op.queue == wrong
+        and op is not reported
+        and op.function.node.start_byte == reported.function.node.start_byte
+        and op.call.node.start_byte < reported.call.node.start_byte
+    ]
     for q in candidates:
         sites = [(line, m.start("queue") + 1)]
         for op in earlier:
-            here = [o for o in ops if o.op == "EnQue" and o.queue == q
-                    and o.function.node.start_byte == op.function.node.start_byte]
+            here = [
+                o
+                for o in ops
+                if o.op == "EnQue"
+                and o.queue == q
+                and o.function.node.start_byte == op.function.node.start_byte
+            ]
             if here and all(o.call.node.start_byte > op.call.node.start_byte for o in here):
                 continue
             at = ctx.parsed.span(op.call.node)
@@ -73,5 +96,11 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
             if span is None:
                 continue
             place = "" if n == 0 else f" at line {where}"
-            yield Proposal(Fix(f"DeQue from '{q}'{place} (it is EnQue'd and never DeQue'd), not '{wrong}'",
-                               (Edit(span, q),)), len(candidates) == 1 and len(sites) == 1, NAME)
+            yield Proposal(
+                Fix(
+                    f"DeQue from '{q}'{place} (it is EnQue'd and never DeQue'd), not '{wrong}'",
+                    (Edit(span, q),),
+                ),
+                len(candidates) == 1 and len(sites) == 1,
+                NAME,
+            )

@@ -37,7 +37,7 @@ def _unqueued(ctx: FixContext, queue: str) -> list[tuple[QueueOp, Node, Node | N
         if scope is None:
             continue
         deque = None
-        for o in ops[i + 1:]:
+        for o in ops[i + 1 :]:
             if not (scope.start_byte <= o.call.node.start_byte < scope.end_byte):
                 continue
             if o.op in ("EnQue", "FreeTensor") and o.tensor == op.tensor:
@@ -65,12 +65,14 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     here = [c for c in found if c[2] is not None and pf.span(c[2]).line == finding.span.line]
     for op, scope, deque in here or found:
         stmts = [n for n in scope.named_children if n.type != "comment"]
-        first = next((i for i, n in enumerate(stmts) if n.start_byte <= op.call.node.start_byte < n.end_byte), None)
+        first = next(
+            (i for i, n in enumerate(stmts) if n.start_byte <= op.call.node.start_byte < n.end_byte), None
+        )
         if first is None or op.tensor is None:
             continue
         uses = re.compile(rf"\b{re.escape(op.tensor)}\b")
         last = stmts[first]
-        for n in stmts[first + 1:]:
+        for n in stmts[first + 1 :]:
             if deque is not None and n.start_byte <= deque.start_byte < n.end_byte:
                 break  # the DeQue that must find it
             if n.type in ("return_statement", "break_statement", "continue_statement"):
@@ -80,7 +82,12 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         at = pf.span(last)
         line_text = pf.line_text(at.line)
         indent = line_text[: len(line_text) - len(line_text.lstrip())]
-        edit = Edit(Span(ctx.path, at.end_line, at.end_column, at.end_line, at.end_column),
-                    f"\n{indent}{queue}.EnQue({op.tensor});")
-        yield Proposal(Fix(f"EnQue '{op.tensor}' on '{queue}' after its last use (line {at.end_line})", (edit,)),
-                       False, NAME)
+        edit = Edit(
+            Span(ctx.path, at.end_line, at.end_column, at.end_line, at.end_column),
+            f"\n{indent}{queue}.EnQue({op.tensor});",
+        )
+        yield Proposal(
+            Fix(f"EnQue '{op.tensor}' on '{queue}' after its last use (line {at.end_line})", (edit,)),
+            False,
+            NAME,
+        )

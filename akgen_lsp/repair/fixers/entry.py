@@ -16,13 +16,18 @@ from akgen_lsp.findings import Finding
 from akgen_lsp.repair.fixers.base import FixContext, Proposal
 
 NAME = "kernel entry"
-_ENTRY = re.compile(r"no kernel entry|kernel entry .* not implement|undefined (?:reference to|symbol)|"
-                    r"extern \"C\"|__global__|__aicore__|calling a __host__ function", re.I)
+_ENTRY = re.compile(
+    r"no kernel entry|kernel entry .* not implement|undefined (?:reference to|symbol)|"
+    r"extern \"C\"|__global__|__aicore__|calling a __host__ function",
+    re.I,
+)
 _HOST_CALL = re.compile(r"calling a __host__ function\s*\(\s*\"?(?P<callee>\w+)")
 
 
 def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
-    if finding.code not in ("CXX", "LINK", "BENCH-ENTRY", "CANN-ENTRY") and not finding.code.startswith("CANN"):
+    if finding.code not in ("CXX", "LINK", "BENCH-ENTRY", "CANN-ENTRY") and not finding.code.startswith(
+        "CANN"
+    ):
         return
     if not _ENTRY.search(finding.message):
         return

@@ -62,10 +62,12 @@ def never_given_back(ctx: FixContext, queue: str) -> list[tuple[QueueOp, Node]]:
         if scope is None:
             continue
         given_back = any(
-            o.op in ("EnQue", "FreeTensor") and o.tensor == op.tensor
+            o.op in ("EnQue", "FreeTensor")
+            and o.tensor == op.tensor
             and scope.start_byte <= o.call.node.start_byte < scope.end_byte
             and o.call.node.start_byte > op.call.node.start_byte
-            for o in ops)
+            for o in ops
+        )
         if not given_back:
             out.append((op, scope))
     return out
@@ -102,9 +104,15 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
             if where is None:
                 continue
             at, indent = where
-            text = (f"\n{indent}{queue}.FreeTensor({op.tensor});" if at.column > 1 and
-                    ctx.parsed.line_text(at.line)[: at.column - 1].strip() else f"{queue}.FreeTensor({op.tensor});\n"
-                    f"{indent}")
+            text = (
+                f"\n{indent}{queue}.FreeTensor({op.tensor});"
+                if at.column > 1 and ctx.parsed.line_text(at.line)[: at.column - 1].strip()
+                else f"{queue}.FreeTensor({op.tensor});\n{indent}"
+            )
             body = op.function.body
-            end = f"'{op.function.name}'" if body is not None and body.start_byte == scope.start_byte else "its block"
+            end = (
+                f"'{op.function.name}'"
+                if body is not None and body.start_byte == scope.start_byte
+                else "its block"
+            )
             yield Proposal(Fix(f"Free '{op.tensor}' at the end of {end}", (Edit(at, text),)), False, NAME)

@@ -24,9 +24,15 @@ _Q, _U = QUOTED, UNQUOTED
 _TARGS = r"(?:<[^\u2019'`]*>)?"  # template arguments of a class the compiler names
 _PATTERNS = (
     re.compile(rf"{_Q}(?P<name>\w+){_U} is not a member of {_Q}(?P<scope>[\w:]+){_U}"),
-    re.compile(rf"no (?:member|template|type) named {_Q}(?P<name>\w+){_U} in namespace {_Q}(?P<scope>[\w:]+){_U}"),
-    re.compile(rf"{_Q}(?:class |struct )?(?P<scope>[\w:]+){_TARGS}{_U} has no member named {_Q}(?P<name>\w+){_U}"),
-    re.compile(rf"no member named {_Q}(?P<name>\w+){_U} in {_Q}(?:class |struct )?(?P<scope>[\w:]+){_TARGS}{_U}"),
+    re.compile(
+        rf"no (?:member|template|type) named {_Q}(?P<name>\w+){_U} in namespace {_Q}(?P<scope>[\w:]+){_U}"
+    ),
+    re.compile(
+        rf"{_Q}(?:class |struct )?(?P<scope>[\w:]+){_TARGS}{_U} has no member named {_Q}(?P<name>\w+){_U}"
+    ),
+    re.compile(
+        rf"no member named {_Q}(?P<name>\w+){_U} in {_Q}(?:class |struct )?(?P<scope>[\w:]+){_TARGS}{_U}"
+    ),
     re.compile(rf"{_Q}(?P<name>\w+){_U} in namespace {_Q}(?P<scope>[\w:]+){_U} does not name a"),
     re.compile(rf"{_Q}(?P<name>\w+){_U} was not declared in this scope"),
     re.compile(rf"there are no arguments to {_Q}(?P<name>\w+){_U} that depend on a template parameter"),
@@ -73,8 +79,9 @@ def _renamed(ctx: FixContext, name: str, pool: list[Entry]) -> list[tuple[str, s
         if e.exists_in(version):
             continue
         if e.replaced_by:
-            rep = ctx.catalog.get(e.replaced_by) or next(iter(ctx.catalog.lookup(e.replaced_by.rsplit("::", 1)[-1])),
-                                                          None)
+            rep = ctx.catalog.get(e.replaced_by) or next(
+                iter(ctx.catalog.lookup(e.replaced_by.rsplit("::", 1)[-1])), None
+            )
             if rep is not None and rep.exists_in(version):
                 out.append((rep.short, f"its name in CANN {version}"))
     for e in pool:  # `name` is the newer spelling of an API this version has under its old name
@@ -105,8 +112,11 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     if name in _TYPE_SPELLINGS:
         return
     # the linter's findings on this line about this name (AKG101, AKG103): they know the receiver's class
-    lint = [f for f in ctx.lint("AKG101", "AKG103") if f.span.line == finding.span.line and f.fixes
-            and (f.data.get("name") == name or name in f.message)]
+    lint = [
+        f
+        for f in ctx.lint("AKG101", "AKG103")
+        if f.span.line == finding.span.line and f.fixes and (f.data.get("name") == name or name in f.message)
+    ]
     seen: set[str] = set()
     for f in lint:
         for fx in f.fixes:
@@ -115,7 +125,9 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
             new = fx.edits[0].new_text
             seen.add(new)
             why = "its name in this CANN version" if f.code == "AKG103" else "the catalog's name"
-            if len(fx.edits) > 1:  # a rename with its arguments rewritten (Subs -> Adds of the negated scalar)
+            if (
+                len(fx.edits) > 1
+            ):  # a rename with its arguments rewritten (Subs -> Adds of the negated scalar)
                 yield Proposal(Fix(f"{fx.title} ({why})", fx.edits), fx.safe, NAME)
                 continue
             certain = fx.safe or len(f.fixes) == 1
@@ -134,8 +146,10 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     else:
         return
     nargs = _arity(ctx, finding, name)
-    candidates: list[tuple[str, str, bool]] = [*_invented(ctx, name, scopes),
-                                               *((n, why, True) for n, why in _renamed(ctx, name, pool))]
+    candidates: list[tuple[str, str, bool]] = [
+        *_invented(ctx, name, scopes),
+        *((n, why, True) for n, why in _renamed(ctx, name, pool)),
+    ]
     if not candidates:
         shorts = [e.short for e in pool if e.kind not in ("namespace",)]
         close = ctx.catalog.suggest(name, shorts, n=4)
@@ -153,15 +167,73 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
             yield p
 
 
-_UNDECLARED = (re.compile(rf"{_Q}(?P<name>\w+){_U} was not declared in this scope"),
-               re.compile(rf"use of undeclared identifier {_Q}(?P<name>\w+){_U}"))
+_UNDECLARED = (
+    re.compile(rf"{_Q}(?P<name>\w+){_U} was not declared in this scope"),
+    re.compile(rf"use of undeclared identifier {_Q}(?P<name>\w+){_U}"),
+)
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
-_KEYWORDS = frozenset({"alignas", "alignof", "auto", "bool", "break", "case", "catch", "char", "class", "const",
-    "constexpr", "continue", "decltype", "default", "delete", "do", "double", "else", "enum", "explicit", "extern",
-    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "namespace", "new", "nullptr",
-    "operator", "private", "protected", "public", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "template", "this", "throw", "true", "try", "typedef", "typename", "union", "unsigned", "using",
-    "virtual", "void", "volatile", "while"})
+_KEYWORDS = frozenset(
+    {
+        "alignas",
+        "alignof",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "constexpr",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "explicit",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "namespace",
+        "new",
+        "nullptr",
+        "operator",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "while",
+    }
+)
 
 
 def propose_local(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
@@ -173,7 +245,11 @@ def propose_local(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     name = m.group("name")
     if name in _TYPE_SPELLINGS:
         return
-    words = {w for w in _IDENT.findall(ctx.code) if w != name and w not in _KEYWORDS and abs(len(w) - len(name)) <= 1}
+    words = {
+        w
+        for w in _IDENT.findall(ctx.code)
+        if w != name and w not in _KEYWORDS and abs(len(w) - len(name)) <= 1
+    }
     scored = sorted(((difflib_ratio(name, w), w) for w in words), reverse=True)
     for ratio, word in scored[:3]:
         if ratio < 0.6:

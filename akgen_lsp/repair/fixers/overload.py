@@ -28,8 +28,10 @@ _NO_MATCH = re.compile(rf"no matching (?:member )?function for call to {QUOTED}(
 _COUNT_PARAMS = frozenset({"count", "calCount", "calcount", "dataSize", "size"})
 
 
-_SCALARS = re.compile(r"(?:unsigned |signed |long |short )*(?:u?int(?:8|16|32|64)_t|int|long|short|char|float|double|"
-                      r"half|bfloat16_t|bool|size_t)")
+_SCALARS = re.compile(
+    r"(?:unsigned |signed |long |short )*(?:u?int(?:8|16|32|64)_t|int|long|short|char|float|double|"
+    r"half|bfloat16_t|bool|size_t)"
+)
 
 
 def _kinds_in_message(message: str) -> list[str] | None:
@@ -47,7 +49,7 @@ def _kinds_in_message(message: str) -> list[str] | None:
             break
     if end is None:
         return None
-    inside = message[m.end():end].strip()
+    inside = message[m.end() : end].strip()
     out = []
     for t in split_top_level(inside) if inside else []:
         base = t.replace("const", "").replace("&", "").strip()
@@ -92,10 +94,16 @@ def _kind_of_arg(ctx: FixContext, node: Node) -> str:
     text = ctx.parsed.node_text(node)
     if node.type == "identifier":  # a variable the file declares: scalar unless its type is a tensor
         decl = lookup(ctx.parsed, text, node)
-        if decl is not None and decl.type_name and "Tensor" not in decl.type_name and decl.type_name != "auto":
+        if (
+            decl is not None
+            and decl.type_name
+            and "Tensor" not in decl.type_name
+            and decl.type_name != "auto"
+        ):
             return "scalar"
-    if node.type == "qualified_identifier" and any(e.kind == "enumerator"
-                                                   for e in ctx.catalog.lookup(text.rsplit("::", 1)[-1])):
+    if node.type == "qualified_identifier" and any(
+        e.kind == "enumerator" for e in ctx.catalog.lookup(text.rsplit("::", 1)[-1])
+    ):
         scope = text.rsplit("::", 2)[-2] if text.count("::") >= 1 else ""
         return f"enum:{scope}" if scope else "scalar"  # RoundMode::CAST_NONE
     return "unknown"
@@ -107,7 +115,9 @@ def _fits(kinds: Sequence[str], ov: Overload, ctx: FixContext | None = None) -> 
     for kind, param in zip(kinds, ov.params, strict=False):
         want = _kind_of_type(param.type)
         enum = _enum_kind(ctx, param.type) if ctx is not None else None
-        if kind.startswith("enum:") or enum is not None:  # an enumerator goes where its enum does, nothing else
+        if (
+            kind.startswith("enum:") or enum is not None
+        ):  # an enumerator goes where its enum does, nothing else
             if kind != "unknown" and kind != enum:
                 return False
             continue
@@ -160,7 +170,8 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     name = m.group("name")
     for call in ctx.calls_on_line(finding.span.line, name):
         entry = ctx.catalog.get(call.resolved or "") or next(
-            (e for e in ctx.catalog.lookup(name) if e.name.startswith("AscendC::") and e.overloads), None)
+            (e for e in ctx.catalog.lookup(name) if e.name.startswith("AscendC::") and e.overloads), None
+        )
         if entry is None or not entry.overloads:
             continue
         kinds = [_kind_of_arg(ctx, a) for a in call.args]
@@ -170,19 +181,30 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         if any(_fits(kinds, ov, ctx) for ov in entry.overloads):
             continue  # the arity fits: the types are wrong, which no argument count mends
         args = arguments_text(ctx, call)
-        drops = [i for i in range(len(kinds))
-                 if any(_fits(kinds[:i] + kinds[i + 1:], ov, ctx) for ov in entry.overloads)]
+        drops = [
+            i
+            for i in range(len(kinds))
+            if any(_fits(kinds[:i] + kinds[i + 1 :], ov, ctx) for ov in entry.overloads)
+        ]
         by_result: dict[str, int] = {}
         for i in drops:  # removing either of two equal arguments is one fix
-            by_result.setdefault(", ".join(args[:i] + args[i + 1:]), i)
+            by_result.setdefault(", ".join(args[:i] + args[i + 1 :]), i)
         if 0 < len(by_result) <= 2:
             for i in by_result.values():
-                yield Proposal(Fix(f"Remove the extra argument '{args[i]}' of {name}",
-                                   (_removal(ctx, call, args, i),)), False, NAME)
+                yield Proposal(
+                    Fix(f"Remove the extra argument '{args[i]}' of {name}", (_removal(ctx, call, args, i),)),
+                    False,
+                    NAME,
+                )
             continue
-        inserts = [(ov, j) for ov in entry.overloads for j in range(len(kinds) + 1)
-                   if j < len(ov.params) and _fits([*kinds[:j], "unknown", *kinds[j:]], ov, ctx)
-                   and len(ov.params) == len(kinds) + 1]
+        inserts = [
+            (ov, j)
+            for ov in entry.overloads
+            for j in range(len(kinds) + 1)
+            if j < len(ov.params)
+            and _fits([*kinds[:j], "unknown", *kinds[j:]], ov, ctx)
+            and len(ov.params) == len(kinds) + 1
+        ]
         slots = {(j, ov.params[j].name) for ov, j in inserts}  # overloads that differ only in their templates
         if len(slots) != 1:
             continue
@@ -193,5 +215,9 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         if count is None or not call.args:
             continue
         last = ctx.parsed.span(call.args[-1])
-        edit = Edit(Span(ctx.path, last.end_line, last.end_column, last.end_line, last.end_column), f", {count}")
-        yield Proposal(Fix(f"Pass the count '{count}' to {name} (the count of the other calls)", (edit,)), False, NAME)
+        edit = Edit(
+            Span(ctx.path, last.end_line, last.end_column, last.end_line, last.end_column), f", {count}"
+        )
+        yield Proposal(
+            Fix(f"Pass the count '{count}' to {name} (the count of the other calls)", (edit,)), False, NAME
+        )

@@ -22,7 +22,9 @@ from akgen_lsp.repair.fixers.base import FixContext, Proposal
 NAME = "repeat loop"
 _REPEAT_PARAMS = frozenset({"repeatTime", "repeatTimes", "repeat"})
 _DEFAULTS = {"UnaryRepeatParams": (1, 1, 8, 8), "BinaryRepeatParams": (1, 1, 1, 8, 8, 8)}
-_PARAMS = re.compile(r"^(?:AscendC::)?(?P<kind>UnaryRepeatParams|BinaryRepeatParams)\s*[({]\s*(?P<args>[^(){}]*)[)}]$")
+_PARAMS = re.compile(
+    r"^(?:AscendC::)?(?P<kind>UnaryRepeatParams|BinaryRepeatParams)\s*[({]\s*(?P<args>[^(){}]*)[)}]$"
+)
 MAX_REPEAT = 255
 
 
@@ -43,11 +45,15 @@ def _rep_strides(text: str, kind_hint: str) -> tuple[int, ...] | None:
 
 def _overload(ctx: FixContext, call: Call) -> Overload | None:
     entry = ctx.catalog.get(call.resolved or "") or next(
-        (e for e in ctx.catalog.lookup(call.short) if e.name.startswith("AscendC::")), None)
+        (e for e in ctx.catalog.lookup(call.short) if e.name.startswith("AscendC::")), None
+    )
     if entry is None:
         return None
-    fits = [o for o in entry.overloads if len(o.params) == len(call.args)
-            and any(p.name in _REPEAT_PARAMS for p in o.params)]
+    fits = [
+        o
+        for o in entry.overloads
+        if len(o.params) == len(call.args) and any(p.name in _REPEAT_PARAMS for p in o.params)
+    ]
     return fits[0] if fits else None
 
 
@@ -78,7 +84,9 @@ def _rewrite(ctx: FixContext, call: Call) -> tuple[str, str] | None:
             return None
         step = strides[slot] * 32 // size
         new_args[i] = f"{args[i]}[akgDone * {step}]"
-    new_args[r] = f"static_cast<uint8_t>(akgRepeats - akgDone < {MAX_REPEAT} ? akgRepeats - akgDone : {MAX_REPEAT})"
+    new_args[r] = (
+        f"static_cast<uint8_t>(akgRepeats - akgDone < {MAX_REPEAT} ? akgRepeats - akgDone : {MAX_REPEAT})"
+    )
     callee = pf.node_text(call.node)[: pf.node_text(call.node).index("(")]
     return f"{callee}({', '.join(new_args)})", args[r]
 
@@ -100,7 +108,12 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
         span = pf.span(stmt)
         line_text = pf.line_text(span.line)
         indent = line_text[: len(line_text) - len(line_text.lstrip())]
-        text = (f"for (uint32_t akgDone = 0, akgRepeats = {repeat}; akgDone < akgRepeats; akgDone += {MAX_REPEAT}) "
-                f"{{\n{indent}    {new_call};\n{indent}}}")
-        yield Proposal(Fix(f"Split {call.short} into steps of at most {MAX_REPEAT} repeats",
-                           (Edit(span, text),)), False, NAME)
+        text = (
+            f"for (uint32_t akgDone = 0, akgRepeats = {repeat}; akgDone < akgRepeats; akgDone += {MAX_REPEAT}) "
+            f"{{\n{indent}    {new_call};\n{indent}}}"
+        )
+        yield Proposal(
+            Fix(f"Split {call.short} into steps of at most {MAX_REPEAT} repeats", (Edit(span, text),)),
+            False,
+            NAME,
+        )

@@ -19,13 +19,26 @@ from akgen_lsp.findings import Edit, Finding, Fix, Span
 from akgen_lsp.repair.fixers.base import FixContext, Proposal, unique
 
 NAME = "template argument"
-_CALL = re.compile(r"(?P<queue>\w+)\s*(?:\.|->)\s*(?:template\s+)?(?P<op>AllocTensor|DeQue|Get)\s*"
-                   r"(?:<\s*(?P<written>[\w:]+)\s*>)?(?P<after>\s*\()")
+_CALL = re.compile(
+    r"(?P<queue>\w+)\s*(?:\.|->)\s*(?:template\s+)?(?P<op>AllocTensor|DeQue|Get)\s*"
+    r"(?:<\s*(?P<written>[\w:]+)\s*>)?(?P<after>\s*\()"
+)
 _DECLARED = re.compile(r"LocalTensor\s*<\s*(?P<type>[\w:]+)\s*>\s*&?\s*(?P<var>\w+)\s*(?:=|;|\)|\[|,)")
 _ASSIGNED = re.compile(r"(?P<var>\w+)\s*(?:\[[^\]]*\]\s*)?=\s*$")
 _TYPED_USE = r"\b{queue}\s*(?:\.|->)\s*(?:template\s+)?(?:AllocTensor|DeQue|EnQue)\s*<\s*(?P<type>[\w:]+)\s*>"
-_SIGNS = ("AllocTensor", "DeQue", "deduce", "infer template argument", "TBufHandle", "no matching", "conversion from",
-          "no match for 'operator='", "cannot convert", "no viable conversion", "is_tensor_expr")
+_SIGNS = (
+    "AllocTensor",
+    "DeQue",
+    "deduce",
+    "infer template argument",
+    "TBufHandle",
+    "no matching",
+    "conversion from",
+    "no match for 'operator='",
+    "cannot convert",
+    "no viable conversion",
+    "is_tensor_expr",
+)
 
 
 def _declared_type(code: str, var: str) -> str | None:
@@ -76,5 +89,6 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
             continue
         col = m.start("written") + 1
         edit = Edit(Span(ctx.path, line, col, line, col + len(written)), t)
-        yield Proposal(Fix(f"Write {op}<{t}>() (the tensor is LocalTensor<{t}>, not <{written}>)", (edit,)), True,
-                       NAME)
+        yield Proposal(
+            Fix(f"Write {op}<{t}>() (the tensor is LocalTensor<{t}>, not <{written}>)", (edit,)), True, NAME
+        )

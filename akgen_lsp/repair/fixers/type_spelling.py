@@ -22,8 +22,13 @@ def propose(ctx: FixContext, finding: Finding) -> Iterator[Proposal]:
     if m is None:
         return
     name = m.group("name")
-    uses = [f for f in ctx.lint("AKG160") if f.fixes and f.data.get("name", name) == name
-            and ctx.parsed.line_text(f.span.line)[f.span.column - 1 : f.span.end_column - 1] == name]
+    uses = [
+        f
+        for f in ctx.lint("AKG160")
+        if f.fixes
+        and f.data.get("name", name) == name
+        and ctx.parsed.line_text(f.span.line)[f.span.column - 1 : f.span.end_column - 1] == name
+    ]
     edits = tuple(e for f in uses for e in f.fixes[0].edits)
     if not edits or not any(f.span.line == finding.span.line for f in uses):
         return

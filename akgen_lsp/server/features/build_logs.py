@@ -58,8 +58,7 @@ def read_log(log: Path, sources: Iterable[Path]) -> dict[str, list[Finding]]:
         path = finding.span.path
         if not Path(path).is_absolute():
             path = str((log.parent / path).resolve())
-        by_file.setdefault(path, []).append(finding if path == finding.span.path
-                                            else _moved(finding, path))
+        by_file.setdefault(path, []).append(finding if path == finding.span.path else _moved(finding, path))
     return by_file
 
 

@@ -51,8 +51,11 @@ class CheckAhead:
         self.generation = 0  # bumped by whatever a check's result may depend on besides the document's text
 
     def enabled(self, settings: Settings) -> bool:
-        return (bool(settings["check.ahead"]) and settings["check_on_save"] != "off"
-                and str(settings["toolchain.name"]) != "none")
+        return (
+            bool(settings["check.ahead"])
+            and settings["check_on_save"] != "off"
+            and str(settings["toolchain.name"]) != "none"
+        )
 
     def schedule(self, doc: TextDocument, settings: Settings, check: CheckText) -> None:
         """After a change: cancel the check ahead of the previous text, start one for this text after the pause
@@ -81,8 +84,13 @@ class CheckAhead:
         if ahead is None or ahead.task is None:
             return None
         task = ahead.task
-        usable = (bool(ahead.digest) and ahead.digest == _digest(doc.source, plain) and ahead.generation ==
-                  self.generation and not task.cancelled() and not (task.done() and task.exception() is not None))
+        usable = (
+            bool(ahead.digest)
+            and ahead.digest == _digest(doc.source, plain)
+            and ahead.generation == self.generation
+            and not task.cancelled()
+            and not (task.done() and task.exception() is not None)
+        )
         if not usable:
             task.cancel()
             return None

@@ -88,7 +88,9 @@ def lint_quick_fixes(request: Request) -> list[types.CodeAction]:
     """A quick fix per fix of each selected finding."""
     if not wants(types.CodeActionKind.QuickFix, request.only):
         return []
-    return quick_fixes(request.selected, request.uri, request.version, request.lines, request.document_changes)
+    return quick_fixes(
+        request.selected, request.uri, request.version, request.lines, request.document_changes
+    )
 
 
 def fix_all_source_action(lazy: bool) -> ActionProvider:
@@ -97,8 +99,9 @@ def fix_all_source_action(lazy: bool) -> ActionProvider:
     def provide(request: Request) -> list[types.CodeAction]:
         if not wants(FIX_ALL_KIND, request.only):
             return []
-        action = fix_all_action(request.findings, request.uri, request.version, lazy, request.lines,
-                                request.document_changes)
+        action = fix_all_action(
+            request.findings, request.uri, request.version, lazy, request.lines, request.document_changes
+        )
         return [action] if action is not None else []
 
     return provide
@@ -131,7 +134,12 @@ def quick_fixes(
 
 
 def fix_all_action(
-    findings: Sequence[Finding], uri: str, version: int | None, lazy: bool, lines: Lines, document_changes: bool = True
+    findings: Sequence[Finding],
+    uri: str,
+    version: int | None,
+    lazy: bool,
+    lines: Lines,
+    document_changes: bool = True,
 ) -> types.CodeAction | None:
     safe = [fix for f in findings for fix in f.fixes if fix.safe]
     if not safe:
@@ -155,4 +163,3 @@ def fix_all_edit(
 
 def is_fix_all(data: Any) -> bool:
     return isinstance(data, dict) and data.get("akgen") == "fix_all" and isinstance(data.get("uri"), str)
-

@@ -87,8 +87,11 @@ def _entries(catalog: Catalog, scope: str) -> list[Entry]:
         return [e for e in catalog.members(name) if e.kind in ("method", "variable", "function")]
     entries = [e for e in catalog.namespace_members("AscendC") if e.kind not in ("enumerator",)]
     # global names: the macros, and the C API (asc_*) and SIMT functions of CANN 9.x
-    return entries + [e for e in catalog.namespace_members("") if e.kind == "macro"
-                      or (e.kind == "function" and e.family in ("c_api", "simt_api"))]
+    return entries + [
+        e
+        for e in catalog.namespace_members("")
+        if e.kind == "macro" or (e.kind == "function" and e.family in ("c_api", "simt_api"))
+    ]
 
 
 def _items(
@@ -159,7 +162,9 @@ def _item(
 
 
 def _rank(entry: Entry) -> str:
-    return {"method": "0", "function": "1", "class": "2", "enumerator": "0", "macro": "3"}.get(entry.kind, "4")
+    return {"method": "0", "function": "1", "class": "2", "enumerator": "0", "macro": "3"}.get(
+        entry.kind, "4"
+    )
 
 
 def _escape(text: str) -> str:

@@ -17,7 +17,11 @@ MAX_DOCUMENT_CHARS = 2 * 1024 * 1024
 def is_ascendc_document(path: str, text: str, settings: Settings) -> bool:
     """Whether the server serves a document: AscendC (``.asc``, or C++ that includes an Ascend C header) and not
     matched by a ``files.exclude`` pattern. Other C++ files are left to the user's C++ server."""
-    return len(text) <= MAX_DOCUMENT_CHARS and not is_excluded(path, settings) and is_ascendc(path, text, settings)
+    return (
+        len(text) <= MAX_DOCUMENT_CHARS
+        and not is_excluded(path, settings)
+        and is_ascendc(path, text, settings)
+    )
 
 
 def too_large(path: str, text: str, settings: Settings) -> Finding | None:
@@ -28,9 +32,14 @@ def too_large(path: str, text: str, settings: Settings) -> Finding | None:
         return None
     from akgen_lsp.findings import Severity, Span
 
-    return Finding("AKG000", f"this document holds {len(text):,} characters, more than the {MAX_DOCUMENT_CHARS:,} "
-                   "akgen checks: no static check, hover, completion or check on save runs for it; split the file, "
-                   "or exclude it with files.exclude", Span.point(path, 1), Severity.WARNING)
+    return Finding(
+        "AKG000",
+        f"this document holds {len(text):,} characters, more than the {MAX_DOCUMENT_CHARS:,} "
+        "akgen checks: no static check, hover, completion or check on save runs for it; split the file, "
+        "or exclude it with files.exclude",
+        Span.point(path, 1),
+        Severity.WARNING,
+    )
 
 
 def wants_lint(path: str, text: str, settings: Settings) -> bool:

@@ -91,7 +91,11 @@ def cancel(uri: str | None) -> dict[str, Any]:
     """Stop the generation running on `uri`: nothing is written, and its command answers ``cancelled``."""
     stop = _RUNNING.get(uri or "")
     if stop is None:
-        return {"ok": False, "cancelled": False, "message": "akgen: nothing is being generated for this file."}
+        return {
+            "ok": False,
+            "cancelled": False,
+            "message": "akgen: nothing is being generated for this file.",
+        }
     stop()
     return {"ok": True, "cancelled": True, "message": "akgen: cancelling: nothing will be written."}
 
@@ -99,7 +103,9 @@ def cancel(uri: str | None) -> dict[str, Any]:
 async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
     if name == CANCEL:
         return cancel(uri)
-    work = Path(tempfile.mkdtemp(prefix="akgen-generate-"))  # an akgen.toml table's task folder, while it runs
+    work = Path(
+        tempfile.mkdtemp(prefix="akgen-generate-")
+    )  # an akgen.toml table's task folder, while it runs
     try:
         return await _run(host, name, uri, work)
     finally:
@@ -109,8 +115,10 @@ async def run(host: GenerateHost, name: str, uri: str | None) -> dict[str, Any]:
 async def _run(host: GenerateHost, name: str, uri: str | None, work: Path) -> dict[str, Any]:
     improve = name == IMPROVE
     if not uri or not host.is_open(uri):
-        return _fail("open a kernel that has a task (an akgen.toml [[task]], or <Op>/question/op_kernel/<op>.cpp of "
-                     "a task folder) first.")
+        return _fail(
+            "open a kernel that has a task (an akgen.toml [[task]], or <Op>/question/op_kernel/<op>.cpp of "
+            "a task folder) first."
+        )
     if uri in _RUNNING:
         return _fail("a generation is already running on this file: wait for its message, or cancel it.")
     doc = host.document(uri)
@@ -120,37 +128,49 @@ async def _run(host: GenerateHost, name: str, uri: str | None, work: Path) -> di
     except (TaskError, OSError) as exc:
         return _fail(str(exc))
     if task is None:
-        return _fail(f"{Path(doc.path).name} has no task: add a [[task]] for it to the akgen.toml beside it (file, "
-                     "kernel, inputs, outputs, reference; see samples/akgen.toml), or open the kernel of an "
-                     "NPUKernelBench task folder (<Op>/question/op_kernel/<op>.cpp).")
+        return _fail(
+            f"{Path(doc.path).name} has no task: add a [[task]] for it to the akgen.toml beside it (file, "
+            "kernel, inputs, outputs, reference; see samples/akgen.toml), or open the kernel of an "
+            "NPUKernelBench task folder (<Op>/question/op_kernel/<op>.cpp)."
+        )
     dynamic = str(settings["bench.mode"]) == "dynamic"
     host_files = _HostFiles(host, task.op, Path(doc.path).parent.parent / "op_host") if dynamic else None
     given = host_files.texts() if host_files is not None else {}
     if improve and host_files is not None and f"{task.op}.cpp" not in given:
-        return _fail(f"Improve performance in dynamic shape needs the kernel's host tiling, "
-                     f"{host_files.folder / task.op}.cpp, and there is none: run Generate kernel (it writes both), "
-                     "or set bench.mode to static.")
+        return _fail(
+            f"Improve performance in dynamic shape needs the kernel's host tiling, "
+            f"{host_files.folder / task.op}.cpp, and there is none: run Generate kernel (it writes both), "
+            "or set bench.mode to static."
+        )
     try:
         model = repair_model(settings, Path(doc.path).parent, kind="generation")
     except BackendError as exc:
         return _fail(str(exc))
     if model is None:
-        return _fail("no model configured: see models/README.md. " + HOW_TO_CONFIGURE.replace(
-            'No model is configured, so "Fix with KernelGen-LM" is not offered. ', ""))
+        return _fail(
+            "no model configured: see models/README.md. "
+            + HOW_TO_CONFIGURE.replace(
+                'No model is configured, so "Fix with KernelGen-LM" is not offered. ', ""
+            )
+        )
     if model.route:
         host.log(f"akgen: generation: {model.route}", types.MessageType.Info)
     what = "Improve performance" if improve else "Generate kernel"
     shape = "dynamic shape, every case" if dynamic else "static shape"
     stop = _RUNNING[uri] = _Stop()  # from here on the cancel command finds it
     try:
-        token = await host.begin_progress(f"akgen: {what} ({task.name}, {shape}, {model.label})", cancellable=True)
+        token = await host.begin_progress(
+            f"akgen: {what} ({task.name}, {shape}, {model.label})", cancellable=True
+        )
     except BaseException:
         _RUNNING.pop(uri, None)
         raise
     per_step = float(settings["toolchain.timeout_s"])
     # static: the first case (compile, run, compare); dynamic: the host and the kernel built, then every case
     timeout = check_timeout(per_step, 3 + len(task.cases()) if dynamic else 3)
-    checker = checker_for(host.checks.worker, plain_settings(settings), timeout, max_cases=None if dynamic else 1)
+    checker = checker_for(
+        host.checks.worker, plain_settings(settings), timeout, max_cases=None if dynamic else 1
+    )
     version, original = doc.version, doc.source
 
     def say(message: str) -> None:
@@ -161,15 +181,20 @@ async def _run(host: GenerateHost, name: str, uri: str | None, work: Path) -> di
         cfg = loop_config(settings, model.backend, model.spec if model.spec.known else None)
         # Generate stops at the first kernel that passes; Improve performance is the performance rounds
         cfg = replace(cfg, perf_rounds=max(1, cfg.perf_rounds) if improve else 0)
-        memory = ExperienceMemory(store_for(settings), model=model.label) if settings["generate.memory"] else None
+        memory = (
+            ExperienceMemory(store_for(settings), model=model.label) if settings["generate.memory"] else None
+        )
         attempt = Attempt(task, load_arch(str(settings["arch"])), cfg, settings, memory=memory)
         if improve:
             say("checking the kernel as it is" + (" with its host tiling, every case" if host_files else ""))
-            before: CheckResult = await (checker(doc.path, original, host=given) if given
-                                          else checker(doc.path, original))
+            before: CheckResult = await (
+                checker(doc.path, original, host=given) if given else checker(doc.path, original)
+            )
             if before.status is not Status.PASS:
-                return (f"Improve performance needs a kernel that passes; this one {before.summary()}: fix it first "
-                        "(\"Fix with KernelGen-LM\", or Generate kernel).")
+                return (
+                    f"Improve performance needs a kernel that passes; this one {before.summary()}: fix it first "
+                    '("Fix with KernelGen-LM", or Generate kernel).'
+                )
             attempt.seed(original, before, given)
         await run_rounds([attempt], model.backend, CheckerEvaluator(checker, doc.path), cfg, progress=say)
         return attempt
@@ -203,9 +228,20 @@ async def _run(host: GenerateHost, name: str, uri: str | None, work: Path) -> di
     return await _write(host, uri, version, original, result, improve, token, what, host_files)
 
 
-async def _write(host: GenerateHost, uri: str, version: int | None, original: str, a: Attempt, improve: bool,
-                 token: str | None, what: str, host_files: _HostFiles | None) -> dict[str, Any]:
-    rounds = [{"round": r.index, "kind": r.kind, "status": r.status, "summary": r.summary()} for r in a.rounds]
+async def _write(
+    host: GenerateHost,
+    uri: str,
+    version: int | None,
+    original: str,
+    a: Attempt,
+    improve: bool,
+    token: str | None,
+    what: str,
+    host_files: _HostFiles | None,
+) -> dict[str, Any]:
+    rounds = [
+        {"round": r.index, "kind": r.kind, "status": r.status, "summary": r.summary()} for r in a.rounds
+    ]
     history = "; ".join(f"round {r.index}: {r.summary()}" for r in a.rounds if r.kind != "given")
     best = a.best
     new = best is not None and best.code is not None and (not improve or best.kind != "given")
@@ -217,22 +253,31 @@ async def _write(host: GenerateHost, uri: str, version: int | None, original: st
         return {"ok": False, "written": False, "rounds": rounds, "message": message}
     verified = best.outcome.summary()
     gain = ""
-    if improve and a.rounds[0].outcome is not None and a.rounds[0].outcome.estimate_us and best.outcome.estimate_us:
+    if (
+        improve
+        and a.rounds[0].outcome is not None
+        and a.rounds[0].outcome.estimate_us
+        and best.outcome.estimate_us
+    ):
         gain = f", {a.rounds[0].outcome.estimate_us:.2f} us -> {best.outcome.estimate_us:.2f} us"
     files = a.host_files(best)
     together = ""
     if host_files is not None:
         names = ", ".join(f"op_host/{n}" for n in sorted(files))
         together = f" (dynamic shape: op_kernel/{a.task.op}.cpp with {names}, every case)"
-    message = (f"akgen: {what}: verified on the simulator before writing: {verified}{gain}{together} (round "
-               f"{best.index} of {len(a.rounds)}). {history}")
+    message = (
+        f"akgen: {what}: verified on the simulator before writing: {verified}{gain}{together} (round "
+        f"{best.index} of {len(a.rounds)}). {history}"
+    )
     host.end_progress(token, f"verified: {verified}")
     host.show(message, types.MessageType.Info)
     changed = not host.is_open(uri) or host.document(uri).version != version
     if host_files is not None and not changed:
         changed = host_files.changed()
     if changed:
-        message = "akgen: a file changed in the editor while the kernel was generated, so nothing was written."
+        message = (
+            "akgen: a file changed in the editor while the kernel was generated, so nothing was written."
+        )
         host.show(message, types.MessageType.Warning)
         return {"ok": False, "written": False, "rounds": rounds, "message": message}
     doc = host.document(uri)
@@ -240,20 +285,30 @@ async def _write(host: GenerateHost, uri: str, version: int | None, original: st
     end = original.splitlines() or [""]
     # the whole document up to the end of its last line (its final newline stays): no editor adds a line
     span = Span(doc.path, 1, 1, len(end), len(end[-1]) + 1)
-    edit = workspace_edit(uri, version, [Edit(span, best.code.rstrip())], lines,
-                          host.client_supports_document_changes())
+    edit = workspace_edit(
+        uri, version, [Edit(span, best.code.rstrip())], lines, host.client_supports_document_changes()
+    )
     written_files = [doc.path]
     if host_files is not None:
         written_files += host_files.add_to(edit, files, doc.position_codec)
     written = await host.apply_edit(edit, f"akgen: {what}")
-    answer: dict[str, Any] = {"ok": written, "written": written, "rounds": rounds, "verified": verified,
-                              "message": message, "code": best.code}
+    answer: dict[str, Any] = {
+        "ok": written,
+        "written": written,
+        "rounds": rounds,
+        "verified": verified,
+        "message": message,
+        "code": best.code,
+    }
     if host_files is not None:
         answer["files"] = written_files if written else []
         answer["host"] = files
         if written:
-            host.show(f"akgen: {what}: wrote {', '.join(Path(f).name for f in written_files)} in the editor; save "
-                      "them to keep them (the host files are edited in their buffers).", types.MessageType.Info)
+            host.show(
+                f"akgen: {what}: wrote {', '.join(Path(f).name for f in written_files)} in the editor; save "
+                "them to keep them (the host files are edited in their buffers).",
+                types.MessageType.Info,
+            )
     return answer
 
 
@@ -309,10 +364,17 @@ class _HostFiles:
             (te,) = to_text_edits([Edit(span, new)], Lines(old or "", codec))
             if edit.document_changes is not None:
                 if where == "missing":
-                    edit.document_changes.append(types.CreateFile(
-                        uri=uri, options=types.CreateFileOptions(overwrite=False, ignore_if_exists=True)))
-                edit.document_changes.append(types.TextDocumentEdit(
-                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=ver), edits=[te]))
+                    edit.document_changes.append(
+                        types.CreateFile(
+                            uri=uri, options=types.CreateFileOptions(overwrite=False, ignore_if_exists=True)
+                        )
+                    )
+                edit.document_changes.append(
+                    types.TextDocumentEdit(
+                        text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=ver),
+                        edits=[te],
+                    )
+                )
             else:
                 edit.changes = {**(edit.changes or {}), uri: [te]}
             out.append(str(path))

@@ -46,8 +46,10 @@ def weakness_markdown(finding: Finding) -> str | None:
     cwe = cwe_of(finding)
     if cwe is None:
         return None
-    return (f"**{finding.code}**: {finding.message}\n\n[{cwe_text(cwe)}]"
-            f"(https://cwe.mitre.org/data/definitions/{cwe}.html)")
+    return (
+        f"**{finding.code}**: {finding.message}\n\n[{cwe_text(cwe)}]"
+        f"(https://cwe.mitre.org/data/definitions/{cwe}.html)"
+    )
 
 
 ONLY_950_NAMESPACES = frozenset(_ONLY_950)
@@ -70,8 +72,12 @@ def known_markdown(kn: KnownName, arch: str) -> str:
     if kn.header:
         lines.append(f"Declared in `{kn.header}` (asc-devkit).")
     if kn.arities:
-        counts = sorted({f"{lo}" if lo == hi else (f"{lo} or more" if hi < 0 else f"{lo} to {hi}")
-                         for lo, hi in kn.arities})
+        counts = sorted(
+            {
+                f"{lo}" if lo == hi else (f"{lo} or more" if hi < 0 else f"{lo} to {hi}")
+                for lo, hi in kn.arities
+            }
+        )
         lines.append(f"Takes {', '.join(counts)} argument(s).")
     npu = load_arch(arch).npu_arch
     only = ONLY_950_NAMESPACES.intersection(kn.name.split("::")[1:2])
@@ -111,8 +117,9 @@ def hover(
 ) -> HoverResult | None:
     line_text = cursor.line_at(text, line)
     word = cursor.word_at(line_text, character)
-    weaknesses = "\n\n---\n\n".join(dict.fromkeys(
-        md for f in diagnostic_findings if (md := weakness_markdown(f)) is not None))
+    weaknesses = "\n\n---\n\n".join(
+        dict.fromkeys(md for f in diagnostic_findings if (md := weakness_markdown(f)) is not None)
+    )
     if word is not None and _RULE_CODE.match(word.text):
         rule = rule_by_code(word.text)
         if rule is not None:
@@ -130,8 +137,9 @@ def hover(
                     f"**{e.name}** ({e.kind})\n\n{entry_markdown(e, arch, cann)}" for e in entries
                 )
             body = f"{body}\n\n*{target}*"
-            return HoverResult(weaknesses + "\n\n---\n\n" + body if weaknesses else body, line, word.start,
-                               word.end)
+            return HoverResult(
+                weaknesses + "\n\n---\n\n" + body if weaknesses else body, line, word.start, word.end
+            )
         known = _known_name(catalog, q.qualifier if q.operator == "::" else "", word.text)
         if known is not None:
             arch, _cann, target = _target(settings, text, parsed)

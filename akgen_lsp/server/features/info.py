@@ -45,8 +45,12 @@ def compiler(settings: Settings) -> dict[str, Any]:
     name = str(settings["toolchain.cxx"] or "g++")
     cxx = os.environ.get("AKGEN_CXX") or shutil.which(name)
     if not cxx:
-        return _entry(False, name, f"{name} not found: install GCC 11 or newer (apt-get install g++) or set "
-                      "toolchain.cxx; without it saving a kernel cannot compile and run it")
+        return _entry(
+            False,
+            name,
+            f"{name} not found: install GCC 11 or newer (apt-get install g++) or set "
+            "toolchain.cxx; without it saving a kernel cannot compile and run it",
+        )
     line = _first_line([cxx, "--version"])
     return _entry(line is not None, cxx, line or f"{cxx} --version failed")
 
@@ -55,13 +59,20 @@ def sandbox(settings: Settings | None = None) -> dict[str, Any]:
     from akgen_lsp.sandbox.mode import INSTALL_HINT, probe, sandbox_mode
 
     if settings is not None and sandbox_mode(settings) == "off":
-        return _entry(True, "off", f'sim.sandbox is "off" ({settings.origin("sim.sandbox")}): kernels run with your '
-                      "rights, not in a sandbox")
+        return _entry(
+            True,
+            "off",
+            f'sim.sandbox is "off" ({settings.origin("sim.sandbox")}): kernels run with your '
+            "rights, not in a sandbox",
+        )
     why = probe()
     bwrap = shutil.which("bwrap")
     if why is not None:
-        return _entry(False, bwrap or "bwrap", f"{why}: saving a kernel cannot compile or run it until you "
-                      f"{INSTALL_HINT}")
+        return _entry(
+            False,
+            bwrap or "bwrap",
+            f"{why}: saving a kernel cannot compile or run it until you {INSTALL_HINT}",
+        )
     return _entry(True, str(bwrap), _first_line([str(bwrap), "--version"]) or "bubblewrap")
 
 
@@ -78,10 +89,19 @@ def references(folder: Path | None = None) -> dict[str, Any]:
     has_torch = importlib.util.find_spec("torch") is not None
     needs = [] if folder is None else _tasks_needing_torch(folder)
     if needs and not has_torch:
-        return _entry(False, f"numpy {np.__version__}, no torch", f"the reference of {', '.join(needs)} needs torch "
-                      f"(the NumPy evaluator cannot run it): {torch_fix()}")
-    torch = "torch installed" if has_torch else "no torch (no task here needs it)" if folder is not None else \
-        "no torch (only a reference that uses what the NumPy evaluator lacks needs it)"
+        return _entry(
+            False,
+            f"numpy {np.__version__}, no torch",
+            f"the reference of {', '.join(needs)} needs torch "
+            f"(the NumPy evaluator cannot run it): {torch_fix()}",
+        )
+    torch = (
+        "torch installed"
+        if has_torch
+        else "no torch (no task here needs it)"
+        if folder is not None
+        else "no torch (only a reference that uses what the NumPy evaluator lacks needs it)"
+    )
     return _entry(True, f"numpy {np.__version__}", f"references run with NumPy; {torch}")
 
 
@@ -109,9 +129,13 @@ def _tasks_needing_torch(folder: Path) -> list[str]:
                 continue
             case = (task.get("cases") or [{}])[0] if isinstance(task.get("cases"), list) else {}
             try:
-                inputs = {str(i["name"]): npref.cast(np.zeros(i.get("shape") or case.get("shape") or [1], np.float32),
-                                                     str(i.get("dtype") or case.get("dtype") or "float32"))
-                          for i in task.get("inputs", [])}
+                inputs = {
+                    str(i["name"]): npref.cast(
+                        np.zeros(i.get("shape") or case.get("shape") or [1], np.float32),
+                        str(i.get("dtype") or case.get("dtype") or "float32"),
+                    )
+                    for i in task.get("inputs", [])
+                }
                 torchlike.evaluate(task["reference"], inputs, dict(task.get("params", {})))
             except torchlike.Unsupported as exc:
                 out.append(f"task {task.get('name', task.get('file'))} ({exc})")
@@ -130,19 +154,34 @@ def model(settings: Settings) -> dict[str, Any]:
     if missing is not None:
         return _entry(False, backend, missing)
     if backend == "none":
-        return _entry(True, "none", "no model: inline completions come from the Ascend C catalog; set model.backend "
-                      "and model.path for KernelGen-LM (`akgen model list`)")
+        return _entry(
+            True,
+            "none",
+            "no model: inline completions come from the Ascend C catalog; set model.backend "
+            "and model.path for KernelGen-LM (`akgen model list`)",
+        )
     if backend == "openai":
         endpoint = str(settings["model.endpoint"])
-        return _entry(bool(endpoint), f"openai {endpoint}", endpoint or "model.endpoint is empty: set it to the "
-                      "server's base URL, e.g. http://127.0.0.1:8000/v1")
+        return _entry(
+            bool(endpoint),
+            f"openai {endpoint}",
+            endpoint
+            or "model.endpoint is empty: set it to the server's base URL, e.g. http://127.0.0.1:8000/v1",
+        )
     path = str(settings["model.path"])
     if not path:
-        return _entry(False, backend, f"model.backend is {backend} but model.path is empty: set it to the model "
-                      "file (`akgen model list`)")
+        return _entry(
+            False,
+            backend,
+            f"model.backend is {backend} but model.path is empty: set it to the model "
+            "file (`akgen model list`)",
+        )
     exists = Path(path).expanduser().exists()
-    return _entry(exists, f"{backend} {path}", "found" if exists else f"model file not found: {path}; set "
-                  "model.path or run `akgen model list`")
+    return _entry(
+        exists,
+        f"{backend} {path}",
+        "found" if exists else f"model file not found: {path}; set model.path or run `akgen model list`",
+    )
 
 
 def target(settings: Settings, path: Path | None = None) -> dict[str, Any]:
@@ -172,10 +211,17 @@ def environment(settings: Settings, path: Path | None = None) -> dict[str, Any]:
     folder = None if path is None else (path if path.is_dir() else path.parent).resolve()
     toolchain = select_toolchain(str(settings["toolchain.name"]))
     return {
-        "server": _entry(True, f"akgen-lsp {server_version()}", f"Python {sys.version.split()[0]} ({sys.executable})"),
+        "server": _entry(
+            True, f"akgen-lsp {server_version()}", f"Python {sys.version.split()[0]} ({sys.executable})"
+        ),
         "target": target(settings, path),
-        "toolchain": _entry(toolchain != "none", toolchain, "check on save is off (toolchain.name = none)"
-                            if toolchain == "none" else f"check on save compiles and runs on {toolchain}"),
+        "toolchain": _entry(
+            toolchain != "none",
+            toolchain,
+            "check on save is off (toolchain.name = none)"
+            if toolchain == "none"
+            else f"check on save compiles and runs on {toolchain}",
+        ),
         "compiler": compiler(settings),
         "sandbox": sandbox(settings),
         "references": references(folder),

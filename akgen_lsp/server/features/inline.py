@@ -42,7 +42,11 @@ class InlineCompletions:
     def _settings_key(settings: Settings) -> tuple[Any, ...]:
         values = settings.as_dict()
         return tuple(
-            sorted((k, repr(v)) for k, v in values.items() if k.startswith(("model.", "completion.", "arch", "cann")))
+            sorted(
+                (k, repr(v))
+                for k, v in values.items()
+                if k.startswith(("model.", "completion.", "arch", "cann"))
+            )
         )
 
     async def _service_for(self, settings: Settings, folder: Path | None) -> Any:
@@ -81,8 +85,10 @@ class InlineCompletions:
         missing = backend_missing(backend)
         if missing:
             self._said_missing.add(backend)
-            self.problem = (f"akgen: model.backend is {backend} ({settings.origin('model.backend')}), but {missing}. "
-                            "Until then completions come from the Ascend C catalog.")
+            self.problem = (
+                f"akgen: model.backend is {backend} ({settings.origin('model.backend')}), but {missing}. "
+                "Until then completions come from the Ascend C catalog."
+            )
 
     async def complete(self, text: str, path: str, line: int, character: int, settings: Settings) -> Any:
         """The service's `InlineResult` for the cursor (0-based line, code points), or None."""
@@ -119,7 +125,5 @@ def to_items(result: Any, line: int, character: int, lines: Lines) -> list[types
     if snippet:
         # a call's parameters as tab stops: accepting the ghost text lets the user fill them in turn (LSP 3.18
         # StringValue), not literal parameter names to delete; it starts at the cursor as the text does
-        return [types.InlineCompletionItem(insert_text=types.StringValue(value=snippet),
-                                           range=rng)]
+        return [types.InlineCompletionItem(insert_text=types.StringValue(value=snippet), range=rng)]
     return [types.InlineCompletionItem(insert_text=text, range=rng)]
-

@@ -1,4 +1,4 @@
-""""Fix this build error": the repair layer (`akgen_lsp.repair`) in the editor.
+""" "Fix this build error": the repair layer (`akgen_lsp.repair`) in the editor.
 
 - **Certain fixes, verified.** After a check that fails (`SaveChecks.followups`), the deterministic fixes of its first
   errors (compiler fix-its, catalog renames, the FreeTensor, DataCopyPad, repeat-loop rewrites, ...) are checked on
@@ -80,8 +80,10 @@ class Repairs:
     def label(self, settings: Settings, workspace: Path | None = None) -> str:
         """The name in titles of the model a repair asks (routed by ``model.route.*``; the registry is read once per
         model configuration)."""
-        key = (str(workspace), repr(sorted((k, repr(v)) for k, v in settings.as_dict().items()
-                                           if k.startswith("model."))))
+        key = (
+            str(workspace),
+            repr(sorted((k, repr(v)) for k, v in settings.as_dict().items() if k.startswith("model."))),
+        )
         if key not in self._labels:
             self._labels[key] = model_label(settings, workspace)
         return self._labels[key]
@@ -114,15 +116,20 @@ async def verify_certain_fixes(host: RepairHost, checked: Checked, settings: Set
     found = []
     try:
         checker = checker_for(host.checks.worker, plain_settings(settings), _timeout(settings))
-        found = await verified_fixes(checked.text, checked.path, before, checker, settings,
-                                     jobs=int(settings["fix.jobs"]))
+        found = await verified_fixes(
+            checked.text, checked.path, before, checker, settings, jobs=int(settings["fix.jobs"])
+        )
     finally:
         host.end_progress(token, f"{len(found)} fix{'es' if len(found) != 1 else ''} verified")
     if not found or not host.is_open(checked.uri) or host.document(checked.uri).version != checked.version:
         return
-    host.publish_sources(checked.uri, split_findings(checked.path, checked.text,
-                                                     with_fixes(checked.result.findings, found),
-                                                     checked.result.figures), version=checked.version)
+    host.publish_sources(
+        checked.uri,
+        split_findings(
+            checked.path, checked.text, with_fixes(checked.result.findings, found), checked.result.figures
+        ),
+        version=checked.version,
+    )
 
 
 # ----------------------------------------------------------------------------------------------- the model action
@@ -153,9 +160,19 @@ def model_actions(host: RepairHost) -> Any:
             if done is not None and done.result.best is not None:
                 actions.append(_applied(host, done, request.lines, diagnostic))
                 continue
-            actions.append(types.CodeAction(
-                title=f"Fix with {label}", kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                data={"akgen": MODEL_REPAIR, "uri": request.uri, "version": request.version, "finding": key}))
+            actions.append(
+                types.CodeAction(
+                    title=f"Fix with {label}",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    data={
+                        "akgen": MODEL_REPAIR,
+                        "uri": request.uri,
+                        "version": request.version,
+                        "finding": key,
+                    },
+                )
+            )
         return actions
 
     return provide
@@ -165,17 +182,25 @@ def is_model_repair(data: Any) -> bool:
     return isinstance(data, dict) and data.get("akgen") == MODEL_REPAIR and isinstance(data.get("uri"), str)
 
 
-def _applied(host: RepairHost, done: Resolved, lines: Lines, diagnostic: types.Diagnostic) -> types.CodeAction:
+def _applied(
+    host: RepairHost, done: Resolved, lines: Lines, diagnostic: types.Diagnostic
+) -> types.CodeAction:
     best = done.result.best
     assert best is not None and best.text is not None
     c = done.checked
     edits = minimal_edits(c.text, best.text, c.path)
     key = finding_key(done.target)
     return types.CodeAction(
-        title=done.result.title(), kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], is_preferred=None,
+        title=done.result.title(),
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        is_preferred=None,
         edit=workspace_edit(c.uri, c.version, edits, lines, host.client_supports_document_changes()),
-        command=types.Command(title="remember the repair", command=ACCEPTED, arguments=[c.uri, c.version, key]),
-        data={"akgen": MODEL_REPAIR, "uri": c.uri, "version": c.version, "finding": key})
+        command=types.Command(
+            title="remember the repair", command=ACCEPTED, arguments=[c.uri, c.version, key]
+        ),
+        data={"akgen": MODEL_REPAIR, "uri": c.uri, "version": c.version, "finding": key},
+    )
 
 
 async def resolve_model_repair(host: RepairHost, action: types.CodeAction) -> types.CodeAction:
@@ -183,10 +208,16 @@ async def resolve_model_repair(host: RepairHost, action: types.CodeAction) -> ty
     data = action.data
     uri, version, key = data["uri"], data.get("version"), list(data.get("finding") or [])
     checked = host.state(uri).last_check if host.is_open(uri) else None
-    if not host.is_open(uri) or checked is None or checked.version != version or \
-            host.document(uri).version != version:
-        host.show("akgen: the document changed since its check; save it to check it again, then ask for the fix.",
-                  types.MessageType.Info)
+    if (
+        not host.is_open(uri)
+        or checked is None
+        or checked.version != version
+        or host.document(uri).version != version
+    ):
+        host.show(
+            "akgen: the document changed since its check; save it to check it again, then ask for the fix.",
+            types.MessageType.Info,
+        )
         return action
     target = next((f for f in checked.result.findings if finding_key(f) == key), None)
     if target is None:
@@ -203,15 +234,20 @@ async def resolve_model_repair(host: RepairHost, action: types.CodeAction) -> ty
         host.show(f"akgen: {done.result.message()}", types.MessageType.Warning)
         return action
     doc = host.document(uri)
-    applied = _applied(host, done, Lines(checked.text, doc.position_codec), (action.diagnostics or [None])[0]
-                       or to_diagnostic(target, Lines(checked.text, doc.position_codec)))
+    applied = _applied(
+        host,
+        done,
+        Lines(checked.text, doc.position_codec),
+        (action.diagnostics or [None])[0] or to_diagnostic(target, Lines(checked.text, doc.position_codec)),
+    )
     action.title, action.edit, action.command = applied.title, applied.edit, applied.command
     host.log(f"akgen: {done.result.message()}", types.MessageType.Info)
     return action
 
 
-async def _run_repair(host: RepairHost, checked: Checked, target: Finding, uri: str,
-                      version: int | None) -> ModelRepair | None:
+async def _run_repair(
+    host: RepairHost, checked: Checked, target: Finding, uri: str, version: int | None
+) -> ModelRepair | None:
     doc = host.document(uri)
     settings = host.settings_for(doc)
     try:
@@ -238,8 +274,18 @@ async def _run_repair(host: RepairHost, checked: Checked, target: Finding, uri: 
             failed = ModelRepair(target, model.label)
             failed.problem = str(exc)
             return failed
-        return await model_repair(checked.text, checked.path, target, before, model.backend, checker, settings,
-                                  spec=model.spec, model_name=model.label, progress=progress)
+        return await model_repair(
+            checked.text,
+            checked.path,
+            target,
+            before,
+            model.backend,
+            checker,
+            settings,
+            spec=model.spec,
+            model_name=model.label,
+            progress=progress,
+        )
 
     work = asyncio.ensure_future(load_and_repair())
     stopped: str | None = None  # why we stopped the work ourselves: "stale" (an edit, a close), "cancelled"
@@ -276,8 +322,10 @@ async def _run_repair(host: RepairHost, checked: Checked, target: Finding, uri: 
             await model.backend.close()
         host.end_progress(token, result.message() if result is not None else "stopped")
     if stopped == "stale":
-        host.show("akgen: the document changed while the repair ran, so nothing was applied; save it and ask again.",
-                  types.MessageType.Info)
+        host.show(
+            "akgen: the document changed while the repair ran, so nothing was applied; save it and ask again.",
+            types.MessageType.Info,
+        )
         return None
     if stopped == "cancelled" or result is None:
         return None
@@ -292,10 +340,17 @@ async def repair_accepted(host: RepairHost, uri: str, version: int | None, key: 
     after = host.document(uri).source
     if after != done.result.best.text:
         return {"stored": False}
-    rid = await asyncio.to_thread(remember, done.target, done.checked.text, after, path=done.checked.path,
-                                  task=str(done.checked.result.figures.task or "") or None,
-                                  model=done.result.model, provenance="editor",
-                                  settings=host.settings_for(host.document(uri)))
+    rid = await asyncio.to_thread(
+        remember,
+        done.target,
+        done.checked.text,
+        after,
+        path=done.checked.path,
+        task=str(done.checked.result.figures.task or "") or None,
+        model=done.result.model,
+        provenance="editor",
+        settings=host.settings_for(host.document(uri)),
+    )
     return {"stored": rid is not None, "id": rid}
 
 

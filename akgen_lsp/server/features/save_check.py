@@ -52,7 +52,13 @@ RUN = "run"
 ESTIMATE_CODE = "AKGEN-ESTIMATE"
 AUTOMATIC_REASONS = (types.TextDocumentSaveReason.AfterDelay, types.TextDocumentSaveReason.FocusOut)
 
-HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")  # saved alone, a header is no kernel: no "no task" message
+HEADER_SUFFIXES = (
+    ".h",
+    ".hh",
+    ".hpp",
+    ".hxx",
+    ".inc",
+)  # saved alone, a header is no kernel: no "no task" message
 _ENTRY_RE = re.compile(r'extern\s*"C"|__global__')
 
 NO_TASK = (
@@ -110,8 +116,9 @@ def figures_message(figures: Figures) -> str | None:
     return ", ".join(parts)
 
 
-def split_findings(path: str, text: str, findings: Sequence[Finding],
-                   figures: Figures) -> dict[str, list[Finding]]:
+def split_findings(
+    path: str, text: str, findings: Sequence[Finding], figures: Figures
+) -> dict[str, list[Finding]]:
     """The findings by server source (``build``, ``run``), with the figures as an information at the entry line.
 
     Findings about another file (a host file, the task folder) are placed at line 1 of this one with the file named,
@@ -125,9 +132,15 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
             # finding's own place is its related information
             at = include_line(path, text, f.span.path) or 1
             related = [{"path": f.span.path, "line": f.span.line, "message": f"{f.code} is here"}]
-            f = Finding(f.code, f"{f.message} ({f.span.path}:{f.span.line})", Span.point(path, at),
-                        severity=f.severity, source=f.source, error_class=f.error_class,
-                        data={**(f.data or {}), "related": related})
+            f = Finding(
+                f.code,
+                f"{f.message} ({f.span.path}:{f.span.line})",
+                Span.point(path, at),
+                severity=f.severity,
+                source=f.source,
+                error_class=f.error_class,
+                data={**(f.data or {}), "related": related},
+            )
         elif f.span.line == f.span.end_line and f.span.column == f.span.end_column:
             # a compiler's point location: underline the word there, so every editor shows it
             word = word_span(text, f.span)
@@ -135,9 +148,16 @@ def split_findings(path: str, text: str, findings: Sequence[Finding],
         out[BUILD if f.source == "akgen-build" else RUN].append(f)
     message = figures_message(figures)
     if message is not None:
-        out[RUN].append(Finding(ESTIMATE_CODE, message, Span.point(path, entry_line(text)),
-                                severity=Severity.INFO, source="akgen-run",
-                                data=figures.to_json(leave_out=("timings", "trace"))))
+        out[RUN].append(
+            Finding(
+                ESTIMATE_CODE,
+                message,
+                Span.point(path, entry_line(text)),
+                severity=Severity.INFO,
+                source="akgen-run",
+                data=figures.to_json(leave_out=("timings", "trace")),
+            )
+        )
     return out
 
 
@@ -207,7 +227,9 @@ class LastCheck:
     message: str
     seconds: float | None = None
     trace: str | None = None
-    figures: dict[str, Any] = field(default_factory=dict)  # as JSON: it goes to the client (`akgen.server.info`)
+    figures: dict[str, Any] = field(
+        default_factory=dict
+    )  # as JSON: it goes to the client (`akgen.server.info`)
     summary: str = ""  # short, with the file's name: "add_custom.cpp: 1/1 cases pass, 11.8 us (estimate)"
 
 
@@ -221,7 +243,9 @@ class SaveChecks:
         self.followups: list[Followup] = []
         self._no_task_said: set[str] = set()
         self.started: dict[str, str] = {}  # per document: the digest of the text its last check started from
-        self.headers = HeaderFindings(lambda path, text, found: split_findings(path, text, found, Figures.no_task()))
+        self.headers = HeaderFindings(
+            lambda path, text, found: split_findings(path, text, found, Figures.no_task())
+        )
         self._warming: asyncio.Task[None] | None = None
         self.ahead = CheckAhead()
 
@@ -254,8 +278,10 @@ class SaveChecks:
 
         async def check(path: str, plain: Mapping[str, Any], text: str) -> CheckResult:
             result = await self.worker.check(path, plain, check_timeout(timeout), trace, text=text)
-            host.log(f"akgen: checked {Path(path).name} ahead of its save ({result.seconds:.2f} s, "
-                     f"{result.figures.status or 'no task'})")
+            host.log(
+                f"akgen: checked {Path(path).name} ahead of its save ({result.seconds:.2f} s, "
+                f"{result.figures.status or 'no task'})"
+            )
             return result
 
         self.ahead.schedule(doc, settings, check)
@@ -269,8 +295,13 @@ class SaveChecks:
 
     # -------------------------------------------------------------------------------------------- the check
 
-    async def check(self, host: FeatureHost, doc: TextDocument, settings: Settings,
-                    ahead: asyncio.Task[CheckResult] | None = None) -> None:
+    async def check(
+        self,
+        host: FeatureHost,
+        doc: TextDocument,
+        settings: Settings,
+        ahead: asyncio.Task[CheckResult] | None = None,
+    ) -> None:
         """Check the saved document and publish ``build`` and ``run`` for the version that was saved (with `ahead`,
         the check ahead of the saved text gives the result)."""
         if not _toolchain_on(settings):
@@ -282,7 +313,9 @@ class SaveChecks:
         name = Path(path).name
         timeout = float(settings["toolchain.timeout_s"])
         tool = select_toolchain(str(settings["toolchain.name"]))
-        self._status(host, LastCheck(uri, "running", f"checking {name} on {tool}", summary=f"checking {name}"))
+        self._status(
+            host, LastCheck(uri, "running", f"checking {name} on {tool}", summary=f"checking {name}")
+        )
         token = await host.begin_progress(f"akgen: checking {name} on {tool}")
         last = LastCheck(uri, "cancelled", "cancelled")
         try:
@@ -303,8 +336,14 @@ class SaveChecks:
                     log.exception("after the check of %s: %s failed", checked.path, followup)
                     host.log(f"akgen: after the check: {type(exc).__name__}: {exc}", types.MessageType.Error)
 
-    async def _run(self, host: FeatureHost, doc: TextDocument, settings: Settings, timeout: float,
-                   ahead: asyncio.Task[CheckResult] | None = None) -> LastCheck:
+    async def _run(
+        self,
+        host: FeatureHost,
+        doc: TextDocument,
+        settings: Settings,
+        timeout: float,
+        ahead: asyncio.Task[CheckResult] | None = None,
+    ) -> LastCheck:
         uri, version, path, text = doc.uri, doc.version, doc.path, doc.source
         name = Path(path).name
         trace = trace_path(self.traces, path)
@@ -313,12 +352,18 @@ class SaveChecks:
             if result is not None:
                 host.log(f"akgen: {name}: the save shows the check made ahead of it (the same text)")
             else:
-                result = await self.worker.check(path, plain_settings(settings), check_timeout(timeout), str(trace))
+                result = await self.worker.check(
+                    path, plain_settings(settings), check_timeout(timeout), str(trace)
+                )
         except (asyncio.TimeoutError, TimeoutError):
-            problem = (f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
-                       "or set check_on_save to \"off\".")
+            problem = (
+                f"akgen: checking {name} on save took too long and was stopped; raise toolchain.timeout_s "
+                'or set check_on_save to "off".'
+            )
             host.show_once(problem, types.MessageType.Error)
-            return LastCheck(uri, "error", f"{name}: the check took too long", summary=f"{name}: took too long")
+            return LastCheck(
+                uri, "error", f"{name}: the check took too long", summary=f"{name}: took too long"
+            )
         except CheckFailed as exc:
             problem = f"akgen: checking {name} on save failed ({exc}); see the server log."
             if host.show_once(problem, types.MessageType.Error):
@@ -330,14 +375,21 @@ class SaveChecks:
                 host.publish_sources(uri, {BUILD: [], RUN: result.findings}, version=version, text=text)
                 problem = str(figures.problem or result.findings[0].message)
                 host.show_once(f"akgen: {name}: {problem}", types.MessageType.Error)
-                return LastCheck(uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error")
+                return LastCheck(
+                    uri, "error", f"{name}: task error", result.seconds, summary=f"{name}: task error"
+                )
             host.clear_sources(uri, (BUILD, RUN))
             if path not in self._no_task_said and Path(path).suffix.lower() not in HEADER_SUFFIXES:
                 self._no_task_said.add(path)
                 host.show(NO_TASK.format(name=name), types.MessageType.Info)
-            return LastCheck(uri, "no task", f"{name} has no task: lint only (a [[task]] for it in akgen.toml "
-                             "compiles and runs it on save; samples/akgen.toml shows the fields)", result.seconds,
-                             summary=f"{name}: no task, lint only (add a [[task]] to akgen.toml)")
+            return LastCheck(
+                uri,
+                "no task",
+                f"{name} has no task: lint only (a [[task]] for it in akgen.toml "
+                "compiles and runs it on save; samples/akgen.toml shows the fields)",
+                result.seconds,
+                summary=f"{name}: no task, lint only (add a [[task]] to akgen.toml)",
+            )
         if host.is_open(uri):
             host.state(uri).last_check = Checked(uri, version, path, text, result)
         findings = result.findings
@@ -347,12 +399,19 @@ class SaveChecks:
         self._publish_included(host, uri, path, text, findings)
         summary = figures_message(figures) or "done"
         passed = figures.status is Status.PASS
-        return LastCheck(uri, "passed" if passed else "failed", f"{name}: {summary}", result.seconds,
-                         figures.trace or None, figures.to_json(leave_out=("timings",)),
-                         f"{name}: {short_summary(figures)}")
+        return LastCheck(
+            uri,
+            "passed" if passed else "failed",
+            f"{name}: {summary}",
+            result.seconds,
+            figures.trace or None,
+            figures.to_json(leave_out=("timings",)),
+            f"{name}: {short_summary(figures)}",
+        )
 
-    def _publish_included(self, host: FeatureHost, uri: str, path: str, text: str,
-                          findings: Sequence[Finding]) -> None:
+    def _publish_included(
+        self, host: FeatureHost, uri: str, path: str, text: str, findings: Sequence[Finding]
+    ) -> None:
         """Findings in other files of the check (a header the kernel includes, directly or through another header)
         published for those files, open or not, with the kernel's including line as related information; a header
         no check shows anything in any more is cleared."""
@@ -365,12 +424,21 @@ class SaveChecks:
             at = include_line(path, text, other)
             related = [{"path": path, "line": at or 1, "message": f"included by {Path(path).name}"}]
             by_file.setdefault(Path(other).as_uri(), []).append(
-                dataclasses.replace(f, data={**(f.data or {}), "related": related}))
+                dataclasses.replace(f, data={**(f.data or {}), "related": related})
+            )
         self.headers.update(host, uri, by_file)
 
     def _status(self, host: FeatureHost, last: LastCheck) -> None:
-        host.notify_status(check={"uri": last.uri, "state": last.state, "message": last.message,
-                                  "summary": last.summary, "seconds": last.seconds, "trace": last.trace})
+        host.notify_status(
+            check={
+                "uri": last.uri,
+                "state": last.state,
+                "message": last.message,
+                "summary": last.summary,
+                "seconds": last.seconds,
+                "trace": last.trace,
+            }
+        )
 
     async def close(self) -> None:
         if self._warming is not None and not self._warming.done():

@@ -17,13 +17,20 @@ RETRIGGER_CHARACTERS = [")"]
 
 
 def signature_help(
-    text: str, line: int, character: int, settings: Settings, catalog: Catalog, parsed: ParsedFile | None = None
+    text: str,
+    line: int,
+    character: int,
+    settings: Settings,
+    catalog: Catalog,
+    parsed: ParsedFile | None = None,
 ) -> types.SignatureHelp | None:
     offset = cursor.offset_of(text, line, character)
     call = cursor.enclosing_call(text, offset)
     if call is None:
         return None
-    entries = [e for e in cursor.resolve_name(text, call.callee_offset, call.callee, catalog, parsed) if e.overloads]
+    entries = [
+        e for e in cursor.resolve_name(text, call.callee_offset, call.callee, catalog, parsed) if e.overloads
+    ]
     if not entries:
         return None
     entry = entries[0]
@@ -33,7 +40,9 @@ def signature_help(
         value=entry_markdown(entry, settings["arch"], settings["cann.version"], with_signature=False),
     )
     signatures = [_signature(ov, doc) for ov in overloads]
-    arg_classes = [_argument_class(text, call.callee_offset, arg, catalog, parsed) for arg in call.arguments[:-1]]
+    arg_classes = [
+        _argument_class(text, call.callee_offset, arg, catalog, parsed) for arg in call.arguments[:-1]
+    ]
     active = active_overload(overloads, call.active_argument, arg_classes, catalog)
     ov = overloads[active]
     param = call.active_argument

@@ -131,8 +131,11 @@ async def _items(host: PullHost, previous: dict[str, str]) -> list[Any]:
         uri = path.as_uri()
         if uri in open_docs:
             if previous.get(uri) != "open":  # pushed diagnostics own it: clear what the pull showed
-                items.append(types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], version=None,
-                                                                         result_id="open"))
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=uri, items=[], version=None, result_id="open"
+                    )
+                )
             continue
         settings = host.settings.for_path(str(path))
         text_head = _head(path)
@@ -143,10 +146,15 @@ async def _items(host: PullHost, previous: dict[str, str]) -> list[Any]:
             continue
         result_id, findings = got
         if previous.get(uri) == result_id:
-            items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=result_id, version=None))
+            items.append(
+                types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=result_id, version=None)
+            )
         else:
-            items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, items=_diagnostics(findings, path, codec), version=None, result_id=result_id))
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, items=_diagnostics(findings, path, codec), version=None, result_id=result_id
+                )
+            )
     return items
 
 

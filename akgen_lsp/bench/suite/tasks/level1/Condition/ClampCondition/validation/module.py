@@ -14,4 +14,3 @@ class Model(nn.Module):
         min_val = self.min_val
         max_val = self.max_val
         return torch.clamp(x0, min_val, max_val)
-

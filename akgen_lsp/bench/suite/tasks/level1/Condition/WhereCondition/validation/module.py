@@ -11,4 +11,3 @@ class Model(nn.Module):
 
     def forward(self, x0, x1, x2):
         return torch.where(x0, x1, x2)
-

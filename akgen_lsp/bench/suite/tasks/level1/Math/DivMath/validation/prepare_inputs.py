@@ -7,7 +7,9 @@ from akgen_lsp.bench.tasks import parse_shape
 def get_inputs(param, device=None):
     shape = parse_shape(param.get("shape", "[1]"))
     dtype = param.get("dtype", "float16")
-    return tuple(npref.randn(shape, dtype) if i == 0 else npref.uniform(shape, dtype, 0.5, 2.0) for i in range(2))
+    return tuple(
+        npref.randn(shape, dtype) if i == 0 else npref.uniform(shape, dtype, 0.5, 2.0) for i in range(2)
+    )
 
 
 def get_init_inputs(param, device=None):

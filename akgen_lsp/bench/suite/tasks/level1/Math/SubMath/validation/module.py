@@ -10,4 +10,3 @@ class Model(nn.Module):
 
     def forward(self, x0, x1):
         return x0 - x1
-

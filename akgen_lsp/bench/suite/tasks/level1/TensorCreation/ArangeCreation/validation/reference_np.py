@@ -10,7 +10,9 @@ def reference(param):
     shape = parse_shape(param.get("shape", "[1]"))
     start = float(param.get("start", -3.0))
     step = float(param.get("step", 0.25))
-    result = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) * np.float32(step) + np.float32(start)
+    result = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) * np.float32(step) + np.float32(
+        start
+    )
     return cast(np.asarray(result, dtype=np.float32), param.get("dtype", "float16"))
 
 

@@ -8,7 +8,10 @@ from akgen_lsp.bench.tasks import parse_shape
 
 def reference(param, x0):
     x0 = f32(x0)
-    result = x0 / (np.float32(1) + np.exp(np.float32(-1.5957691216057308) * (x0 * (np.float32(1) + np.float32(0.044715) * x0 * x0))))
+    result = x0 / (
+        np.float32(1)
+        + np.exp(np.float32(-1.5957691216057308) * (x0 * (np.float32(1) + np.float32(0.044715) * x0 * x0)))
+    )
     return cast(np.asarray(result, dtype=np.float32), param.get("dtype", "float16"))
 
 

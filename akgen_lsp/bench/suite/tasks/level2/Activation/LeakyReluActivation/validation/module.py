@@ -12,4 +12,3 @@ class Model(nn.Module):
     def forward(self, x0):
         negative_slope = self.negative_slope
         return torch.nn.functional.leaky_relu(x0, negative_slope)
-

@@ -11,4 +11,6 @@ class Model(nn.Module):
 
     def forward(self, x0, x1, x2):
         eps = self.eps
-        return torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],), x1.float(), x2.float(), eps).to(x0.dtype)
+        return torch.nn.functional.layer_norm(x0.float(), (x0.shape[-1],), x1.float(), x2.float(), eps).to(
+            x0.dtype
+        )

@@ -11,4 +11,6 @@ class Model(nn.Module):
 
     def forward(self, x0, x1):
         eps = self.eps
-        return (x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, keepdim=True) + eps) * x1.float()).to(x0.dtype)
+        return (x0.float() * torch.rsqrt(x0.float().pow(2).mean(-1, keepdim=True) + eps) * x1.float()).to(
+            x0.dtype
+        )

@@ -7,9 +7,7 @@ from akgen_lsp.bench.tasks import parse_shape
 def get_inputs(param, device=None):
     shape = parse_shape(param.get("shape", "[1]"))
     dtype = param.get("dtype", "float16")
-    return (
-        npref.randn(shape, dtype),
-    )
+    return (npref.randn(shape, dtype),)
 
 
 def get_init_inputs(param, device=None):
