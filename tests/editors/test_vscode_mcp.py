@@ -12,31 +12,16 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from .test_vscode import _vsix
 from .tools import REPO, code_server_mcp, free_port, playwright, program
+from .vscode_session import vsix, wait_http
 
 DRIVER = Path(__file__).with_name("vscode_mcp.mjs")
 
 pytestmark = pytest.mark.e2e
-
-
-def _wait_http(url: str, proc: subprocess.Popen[bytes], timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"code-server exited with {proc.returncode}")
-        try:
-            urllib.request.urlopen(url, timeout=2)  # loopback only
-            return
-        except OSError:
-            time.sleep(0.3)
-    raise AssertionError(f"code-server did not answer on {url}")
 
 
 def test_vs_code_lists_and_starts_the_akgen_mcp_server(tmp_path: Path) -> None:
@@ -57,7 +42,7 @@ def test_vs_code_lists_and_starts_the_akgen_mcp_server(tmp_path: Path) -> None:
            "XDG_DATA_HOME": str(home / ".local" / "share"), "PATH": f"{node.parent}:/usr/bin:/bin",
            "PYTHONPATH": str(REPO)}
     subprocess.run([str(node), str(entry), "--user-data-dir", str(user), "--extensions-dir", str(extensions),
-                    "--install-extension", str(_vsix(tmp_path))], env=env, check=True, timeout=180,
+                    "--install-extension", str(vsix(tmp_path))], env=env, check=True, timeout=180,
                    capture_output=True)
     port = free_port()
     log = (tmp_path / "code-server.log").open("wb")
@@ -68,7 +53,7 @@ def test_vs_code_lists_and_starts_the_akgen_mcp_server(tmp_path: Path) -> None:
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     report_path = tmp_path / "report.json"
     try:
-        _wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+        wait_http(f"http://127.0.0.1:{port}/healthz", proc, timeout=90.0)
         driver = subprocess.run(
             [str(node), str(DRIVER)],
             env={**env, "E2E_URL": f"http://127.0.0.1:{port}/?folder={workspace}", "E2E_PLAYWRIGHT": str(pw),
