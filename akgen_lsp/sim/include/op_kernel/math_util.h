@@ -1,7 +1,7 @@
 // akgen sim kernel side: the integer helpers of CANN's operator base library as kernels include them
 // ("op_kernel/math_util.h"): divisions and alignments rounded up or down, as their names say; a zero divisor or
-// alignment gives 0. constexpr, so kernels may size constants with them. The host side (opbase/util/math_util.h)
-// shares the include guard: a translation unit that includes both gets one set, usable on either side.
+// alignment gives 0. constexpr, so kernels may size constants with them. The host side
+// (opbase/op_common/op_host/util/math_util.h) includes this file: one set, usable on either side.
 #ifndef AKGEN_SIM_OPBASE_MATH_UTIL_H
 #define AKGEN_SIM_OPBASE_MATH_UTIL_H
 
