@@ -15,7 +15,7 @@ from mcp_helpers import REPO
 
 pytestmark = pytest.mark.e2e
 
-TOOLS = {"lint", "check", "fix", "explain", "report", "sim_run", "run_program", "bench"}
+TOOLS = {"lint", "check", "fix", "explain", "report", "sim_run", "run_program", "bench", "op_test"}
 
 
 def inspector() -> Path:
