@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.bench.signature import GE_DTYPES
 from akgen_lsp.logs.cann import parse_build_log
 
 __all__ = [
@@ -150,23 +151,10 @@ def compute_unit(soc: str) -> str:
 
 # --------------------------------------------------------------------------------------------------- op description
 
-# msopgen's JSON spells dtypes as in the CANN docs ("float16", "float", "int32", ...), not as ge::DataType names.
+# msopgen's JSON spells dtypes as in the CANN docs ("float16", "float", "int32", ...), not as ge::DataType names:
+# the ge::DataType table of bench.signature, with the two names the CANN docs spell in C's words.
 _GE_TO_MSOPGEN = {
-    "DT_FLOAT16": "float16",
-    "DT_FLOAT": "float",
-    "DT_BF16": "bfloat16",
-    "DT_INT8": "int8",
-    "DT_UINT8": "uint8",
-    "DT_INT16": "int16",
-    "DT_UINT16": "uint16",
-    "DT_INT32": "int32",
-    "DT_UINT32": "uint32",
-    "DT_INT64": "int64",
-    "DT_UINT64": "uint64",
-    "DT_BOOL": "bool",
-    "DT_DOUBLE": "double",
-    "DT_COMPLEX64": "complex64",
-    "DT_COMPLEX128": "complex128",
+    ge: {"float32": "float", "float64": "double"}.get(name, name) for ge, name in GE_DTYPES.items()
 }
 _ATTR_TYPES = {
     "Float": "float",
