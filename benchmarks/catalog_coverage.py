@@ -2,7 +2,7 @@
 
     python benchmarks/catalog_coverage.py [--devkit /work/ext/asc-devkit] [--write] [--missing N]
 
-Reads asc-devkit's headers with `akgen_lsp.ascendc.header_names.read_tree` (names, kinds, namespaces, archs, the
+Reads asc-devkit's headers with `akgen_lsp.ascendc.header_tree.read_tree` (names, kinds, namespaces, archs, the
 argument counts of functions; no header text) and counts the public names: everything declared under ``include/``
 (basic_api, adv_api, c_api, simt_api, tensor_api, utils, ...) plus, from ``impl/``, the type aliases, enums and
 enumerators of the Ascend C namespaces (``using`` aliases such as ``MicroAPI = Reg``, ``RoundMode::CAST_HYBRID``).
@@ -23,7 +23,8 @@ from pathlib import Path
 
 from akgen_lsp.ascendc.api_facts import read_doc_support, write_signatures, write_support
 from akgen_lsp.ascendc.catalog import NAMES_FILE, SIGNATURES_FILE, SUPPORT_FILE, load_catalog
-from akgen_lsp.ascendc.header_names import NameFact, read_tree, signature_rows, write_names
+from akgen_lsp.ascendc.header_names import NameFact
+from akgen_lsp.ascendc.header_tree import read_tree, signature_rows, write_names
 
 PUBLIC_IMPL_KINDS = {"type", "enum", "enumerator", "namespace"}
 

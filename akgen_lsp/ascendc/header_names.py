@@ -1,19 +1,20 @@
 """The public names an Ascend C header tree declares, read as facts (name, kind, namespace, arch where known).
 
-`read_tree(root)` scans asc-devkit's ``include/`` and ``impl/`` (or any tree laid out the same way) with a small
-scanner: comments and string literals blanked, preprocessor lines read only for ``__NPU_ARCH__`` guards, braces
-tracked as a stack of namespaces, classes, enums and blocks. What it records:
+`scan(text, family)` reads one header of asc-devkit's ``include/`` or ``impl/`` (`header_tree.read_tree` runs it over
+the whole tree and merges the facts) with a small scanner: comments and string literals blanked, preprocessor lines
+read only for ``__NPU_ARCH__`` guards, braces tracked as a stack of namespaces, classes, enums and blocks. What it
+records:
 
 - functions and function templates declared at namespace scope (``AscendC::Add``, ``AscendC::MicroAPI::Add``),
   C API and SIMT functions at global scope (``asc_copy_gm2ub``), classes, structs, unions, enums with their
   enumerators, type aliases (``using X = ...``, ``typedef``) and namespace-scope constants;
-- the arch: from an ``impl/.../dav_<arch>/`` folder or an enclosing ``#if`` on ``__NPU_ARCH__ == N``; the family
-  from the folder under ``include/`` (``basic_api``, ``adv_api``, ``c_api``, ``simt_api``, ``tensor_api``, ...).
+- the arch: from an enclosing ``#if`` on ``__NPU_ARCH__ == N`` (and the ``impl/.../dav_<arch>/`` folder the caller
+  passes); the family is the caller's (`header_tree.family_of`).
 
 Names in namespaces called ``detail``/``internal``/``Impl``, names ending in ``Impl`` and names that begin with an
 underscore are internal and left out. Nothing of the headers' text is kept but the names.
 
-The generated catalog file ``catalog/names/asc_devkit.toml`` is written from this reading by
+The generated catalog file ``catalog/names/asc_devkit.tsv`` is written from this reading by
 ``benchmarks/catalog_coverage.py --write``; AKG101 consults it, so a real API the hand-written catalog has no entry for
 is never reported as unknown.
 """
@@ -21,21 +22,9 @@ is never reported as unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-ARCH_DIRS = {
-    "dav_3510": "3510",
-    "dav_c220": "2201",
-    "dav_m200": "2002",
-    "dav_c100": "1001",
-    "dav_m300": "3002",
-    "dav_m310": "3102",
-    "dav_l300": "3003",
-    "dav_l311": "3113",
-    "dav_m510": "5102",
-}
 _INTERNAL_NS = {"detail", "internal", "Internal", "Impl", "impl", "Detail", "KernelUtils", "std"}
 _SKIP_WORDS = {
     "if",
@@ -520,120 +509,3 @@ def _enumerator(
                 f"{_qual(stack[:-1], stack[-1].name)}::{stmt[0]}", "enumerator", family, set(archs), header
             )
         )
-
-
-def family_of(rel: Path) -> str:
-    parts = rel.parts
-    if parts[0] == "include" and len(parts) > 2:
-        return parts[1]
-    if parts[0] == "include":
-        return "basic_api"
-    return "impl"
-
-
-def read_tree(root: Path) -> dict[str, NameFact]:
-    """Every name of ``root/include`` and ``root/impl``, merged by qualified name (archs joined; a name seen
-    without an arch anywhere is available on every arch)."""
-    merged: dict[str, NameFact] = {}
-    everywhere: set[str] = set()
-    for sub in ("include", "impl"):
-        base = root / sub
-        if not base.is_dir():
-            continue
-        for path in sorted(base.rglob("*")):
-            if path.suffix not in (".h", ".hpp", ".inc") or not path.is_file():
-                continue
-            rel = path.relative_to(root)
-            file_archs = {ARCH_DIRS[p] for p in rel.parts if p in ARCH_DIRS}
-            text = path.read_text(encoding="utf-8", errors="replace")
-            for fact in scan(text, family_of(rel), str(rel), file_archs):
-                old = merged.get(fact.name)
-                if not fact.archs:
-                    everywhere.add(fact.name)
-                if old is None:
-                    merged[fact.name] = fact
-                else:
-                    old.archs |= fact.archs
-                    if old.family == "impl" and fact.family != "impl":
-                        # the public declaration's argument counts, not those of internal overloads
-                        old.family, old.header, old.arities = fact.family, fact.header, set(fact.arities)
-                        old.signatures = set(fact.signatures)
-                    elif (old.family == "impl") == (fact.family == "impl"):
-                        old.arities |= fact.arities
-                        old.signatures |= fact.signatures
-    for name in everywhere:
-        merged[name].archs = set()
-    for alias in [f for f in merged.values() if f.kind == "namespace" and f.alias]:
-        target = (
-            alias.alias
-            if "::" in alias.alias
-            else f"{alias.name.rpartition('::')[0]}::{alias.alias}".lstrip(":")
-        )
-        prefix = target + "::"
-        for f in list(merged.values()):
-            if f.name.startswith(prefix):
-                name = alias.name + "::" + f.name[len(prefix) :]
-                merged.setdefault(
-                    name,
-                    NameFact(
-                        name,
-                        f.kind,
-                        f.family,
-                        set(f.archs),
-                        f.header,
-                        set(f.arities),
-                        signatures=set(f.signatures),
-                    ),
-                )
-    return merged
-
-
-NEW_FAMILIES = ("c_api", "simt_api", "tensor_api")  # CANN 9.x; with the register API (below)
-_REG = ("AscendC::MicroAPI::", "AscendC::Reg::")
-
-
-def in_new_families(fact: NameFact) -> bool:
-    """A name of the CANN 9.x families: Reg/MicroAPI, SIMT, the C API ``asc_*``, the Tensor API."""
-    return fact.family in NEW_FAMILIES or (fact.family != "impl" and fact.name.startswith(_REG))
-
-
-def signature_rows(facts: Iterable[NameFact]) -> Iterator[tuple[str, ...]]:
-    """The rows of `api_facts.write_signatures` for the functions of the CANN 9.x families."""
-    for f in facts:
-        if (
-            f.kind in ("function", "method")
-            and in_new_families(f)
-            and not f.name.startswith("_")
-            and (f.name.startswith("AscendC::") or "::" not in f.name)
-        ):
-            for template, sig in f.signatures:
-                yield (
-                    f.name,
-                    f.kind,
-                    f.family,
-                    ",".join(sorted(f.archs)),
-                    f.header.removeprefix("include/"),
-                    template,
-                    sig,
-                )
-
-
-def write_names(facts: Iterable[NameFact], path: Path, source: str) -> None:
-    """The names file: a comment head, then one tab-separated line per name (see `akgen_lsp.ascendc.catalog`)."""
-    lines = [
-        "# Generated by benchmarks/catalog_coverage.py --write from the headers of " + source + ".",
-        "# Facts only: name, kind, family, archs (__NPU_ARCH__ values; empty: all), argument counts (min-max, * for",
-        "# variadic), bases (classes), header. Do not edit by hand; the hand-written catalog/*.toml entries win.",
-    ]
-    for f in sorted(facts, key=lambda f: f.name):
-        ar = ";".join(f"{lo}-{'*' if hi < 0 else hi}" for lo, hi in sorted(f.arities))
-        header = (
-            "" if f.family == "impl" else f.header.removeprefix("include/")
-        )  # impl/: many, and not the API
-        lines.append(
-            "\t".join(
-                (f.name, f.kind, f.family, ",".join(sorted(f.archs)), ar, ",".join(sorted(f.bases)), header)
-            )
-        )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")

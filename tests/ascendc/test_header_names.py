@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from akgen_lsp.ascendc.catalog import read_names
-from akgen_lsp.ascendc.header_names import read_tree, scan, write_names
+from akgen_lsp.ascendc.header_names import scan
 
 HEADER = """
 #ifndef DEMO_H
@@ -55,22 +52,3 @@ def test_scan_reads_names_kinds_namespaces_and_arch_guards() -> None:
     # both branches of the #if open a brace: the scopes after #endif are those of the first branch
     assert "AscendC::GetThing" in facts and "AscendC::GetThingImpl" not in facts
     assert not any("Internal" in n for n in facts)
-
-
-def test_read_tree_merges_archs_aliases_and_round_trips_through_the_names_file(tmp_path: Path) -> None:
-    inc = tmp_path / "include" / "basic_api"
-    inc.mkdir(parents=True)
-    (inc / "demo.h").write_text(HEADER, encoding="utf-8")
-    impl = tmp_path / "impl" / "basic_api" / "dav_3510"
-    impl.mkdir(parents=True)
-    (impl / "only.h").write_text("namespace AscendC {\nnamespace MicroAPI = Reg;\n"
-                                 "__aicore__ inline void NewOnly(int a) {}\n}\n", encoding="utf-8")
-    facts = read_tree(tmp_path)
-    assert facts["AscendC::NewOnly"].archs == {"3510"}
-    assert "AscendC::MicroAPI::Add" in facts  # the namespace alias names the same functions
-    out = tmp_path / "names.tsv"
-    write_names(facts.values(), out, "a test tree")
-    names = read_names(out)
-    assert names["AscendC::MicroAPI::Add"].accepts(4) and not names["AscendC::MicroAPI::Add"].accepts(3)
-    assert names["AscendC::NewOnly"].archs == ("3510",)
-    assert names["AscendC::LocalThing"].bases == ("BaseThing",)
