@@ -9,8 +9,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import lint_parsed, lint_text
 from akgen_lsp.ascendc.syntax import ParsedFile, parse, walk
+from akgen_lsp.config import defaults
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 KERNEL = (SAMPLES / "kernels" / "add_custom.cpp").read_text(encoding="utf-8")
@@ -59,6 +61,22 @@ def test_findings_are_the_same_as_a_full_lint() -> None:
         incremental = parse(text, "b.cpp", previous=previous)
         assert lint_parsed(incremental) == lint_text(text, "b.cpp")
         previous = incremental
+
+
+def test_the_same_text_is_the_previous_parse_and_a_relint_reuses_its_models() -> None:
+    first = parse(BROKEN, "b.cpp")
+    findings = lint_parsed(first)
+    model = first.memo[("kernel_model", id(load_catalog()))]
+    again = parse(BROKEN, "b.cpp", previous=first)
+    assert again is first
+    assert lint_parsed(again) == findings == lint_text(BROKEN, "b.cpp") and findings
+    assert first.memo[("kernel_model", id(load_catalog()))] is model  # not built again
+    # another arch on the same parse: its own findings, as a fresh lint gives them
+    on_950 = defaults().with_overrides({"arch": "Ascend950PR"}, "a test")
+    assert lint_parsed(again, on_950) == lint_text(BROKEN, "b.cpp", on_950)
+    # the same text under another path: a parse of its own that shares the (never edited) tree
+    other = parse(BROKEN, "c.cpp", previous=first)
+    assert other is not first and other.tree is first.tree and other.memo.get("declarations") is None
 
 
 @settings(max_examples=60, deadline=None)

@@ -13,7 +13,7 @@ What it adds to `akgen_lsp.ascendc.syntax` (functions, classes, declarations, ca
   variable they produce or consume;
 - the byte ranges compiled only for CPU debugging (``#ifdef ASCENDC_CPU_DEBUG``).
 
-`kernel_model(ctx)` builds it once per file and keeps it in ``ctx.memo``; `build_model(pf, catalog)` builds one.
+`kernel_model(ctx)` builds it once per parse and keeps it in ``pf.memo``; `build_model(pf, catalog)` builds one.
 
 The modules: `values` (the records and `KernelModel`), `qualifiers` (device qualifiers from the user's text),
 `regions` (CPU-only code and preprocessor branches), `bodies` (InitBuffer calls, queue operations, tensor types) and

@@ -1,4 +1,4 @@
-"""Building the model of one file (`build_model`), once per lint context (`kernel_model`): the functions with their
+"""Building the model of one file (`build_model`), once per parse (`kernel_model`): the functions with their
 qualifiers, the queues, buffers and pipes of each class and function, the instantiations of class templates the
 file writes out, and the calls of each function."""
 
@@ -30,12 +30,14 @@ if TYPE_CHECKING:
 
 
 def kernel_model(ctx: LintContext) -> KernelModel:
-    """The model of `ctx`'s file, built once and kept in ``ctx.memo``."""
-    model = ctx.memo.get("kernel_model")
+    """The model of `ctx`'s file, built once per parse and catalog and kept in the parse's memo (it reads nothing
+    but the parse and the catalog, so a re-lint of the same parse reuses it; rules only read it)."""
+    key = ("kernel_model", id(ctx.catalog))
+    model = ctx.parsed.memo.get(key)
     if model is None:
         model = build_model(ctx.parsed, ctx.catalog)
-        ctx.memo["kernel_model"] = model
-    return model
+        ctx.parsed.memo[key] = model
+    return model  # type: ignore[return-value]
 
 
 def build_model(pf: ParsedFile, catalog: Catalog | None = None) -> KernelModel:

@@ -1,10 +1,10 @@
 """The synchronisation calls of one file, for the static synchronisation audit (AKG170-AKG173).
 
-`sync_model(ctx)` collects, once per lint (kept in ``ctx.memo``), every free call of ``SetFlag`` / ``WaitFlag`` (with
-its ``HardEvent`` and its event id as written) and ``PipeBarrier`` (with its pipe), with the statement it stands in,
-that statement's block and place in the block, and the enclosing function. `pipe_of(call)` tells which pipe an
-Ascend C call issues on (from the catalog's ``pipe``; ``DataCopy`` by its direction, read from the declared types of
-its first two arguments, or from their names when the declarations are out of sight).
+`sync_model(ctx)` collects, once per parse (kept in the parse's memo), every free call of ``SetFlag`` / ``WaitFlag``
+(with its ``HardEvent`` and its event id as written) and ``PipeBarrier`` (with its pipe), with the statement it
+stands in, that statement's block and place in the block, and the enclosing function. `pipe_of(call)` tells which
+pipe an Ascend C call issues on (from the catalog's ``pipe``; ``DataCopy`` by its direction, read from the declared
+types of its first two arguments, or from their names when the declarations are out of sight).
 
 Member calls (``TQueSync::SetFlag``), and calls whose event is a template parameter or a variable
 (``SetFlag<event>(id)`` in a helper), are kept with ``event = None``: a rule that needs to know every event of the
@@ -93,9 +93,10 @@ def _function_of(node: Node) -> Node | None:
 
 
 def sync_model(ctx: LintContext) -> SyncModel:
-    cached = ctx.memo.get("sync_model")
+    key = ("sync_model", id(ctx.catalog))
+    cached = ctx.parsed.memo.get(key)
     if cached is not None:
-        return cached
+        return cached  # type: ignore[return-value]
     model = SyncModel()
     text = ctx.text
     if "Flag" in text or "PipeBarrier" in text:
@@ -128,7 +129,7 @@ def sync_model(ctx: LintContext) -> SyncModel:
                     c.in_function or _function_of(c.node),
                 )
             )
-    ctx.memo["sync_model"] = model
+    ctx.parsed.memo[key] = model
     return model
 
 

@@ -100,7 +100,11 @@ class ParsedFile:
 def parse(text: str, path: str = "<memory>", previous: ParsedFile | None = None) -> ParsedFile:
     """Parse `text`. With `previous` (the same document's last parse), tree-sitter re-parses incrementally: the
     changed byte range is found by comparing the two masked texts, the old tree is edited and reused, which gives the
-    same tree as a full parse in a fraction of the time (how an editor's re-lint after a keystroke runs)."""
+    same tree as a full parse in a fraction of the time (how an editor's re-lint after a keystroke runs). The same
+    text under the same path is `previous` itself: its tree and the models already in its memo (a re-lint of an
+    unchanged file, a save, a tool called twice) are not computed again."""
+    if previous is not None and previous.path == path and previous.text == text:
+        return previous
     code = code_view(text)
     masked = _mask(text, code)
     data = masked.encode("utf-8", errors="surrogatepass")
@@ -155,8 +159,10 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
 
 
 def _parse_bytes(data: bytes, previous: ParsedFile | None) -> Tree:
-    if previous is None or previous.data == data:
+    if previous is None:
         return _parser.parse(data)
+    if previous.data == data:  # the same masked text under another path: the same tree
+        return previous.tree  # trees are never edited in place (an edit works on a copy, below)
     old = previous.data
     start = _common_prefix(old, data)
     suffix = _common_suffix(old, data, min(len(old), len(data)) - start)
