@@ -78,7 +78,7 @@ def _text(pf: ParsedFile, node: Node | None) -> str:
 
 def _named_children_without_comments(pf: ParsedFile, node: Node) -> tuple[Node, ...]:
     """The named children of `node` that are not comments (a comment's text starts with "/")."""
-    if b"/" not in pf.data[node.start_byte : node.end_byte]:
+    if pf.data.find(b"/", node.start_byte, node.end_byte) < 0:
         return tuple(node.named_children)
     return tuple(c for c in node.named_children if c.type != "comment")
 

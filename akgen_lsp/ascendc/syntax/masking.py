@@ -7,14 +7,18 @@ user's text."""
 from __future__ import annotations
 
 import re
+from collections.abc import MutableSequence
 
 from akgen_lsp.ascendc.syntax.codeview import (
     _blank_range,
+    _buffer_text,
     _call_start,
+    _char_buffer,
     _line_start,
     _match_paren,
     _next_code_char,
     _prev_code_char,
+    _put,
     _word_start,
     code_view,
 )
@@ -129,7 +133,7 @@ def _directive_end(code: str, start: int) -> int:
         return k
 
 
-def _mask_conditionals(code: str, buf: list[str]) -> None:
+def _mask_conditionals(code: str, buf: MutableSequence[str]) -> None:
     """Blank ``#if/#ifdef/#ifndef/#elif/#else/#endif`` lines; of a group whose branches are not each balanced in
     brackets, keep the first live branch and blank the others; ``#if 0`` branches are blanked."""
     # each group: list of branches; branch = [directive_start, directive_end, kind, cond_text]
@@ -189,7 +193,7 @@ def mask_device_code(text: str) -> str:
 
 def _mask(text: str, code: str) -> str:
     """`_mask` with the code view it needs (see `mask_device_code`)."""
-    buf = list(text)
+    buf = _char_buffer(text)
     if "#" in code and _DIRECTIVE_HINT_RE.search(code):
         _mask_conditionals(code, buf)
     if "__" in code:
@@ -207,7 +211,7 @@ def _mask(text: str, code: str) -> str:
     if "template" in code:
         for m in _TEMPLATE_TEMPLATE_RE.finditer(code):
             if _word_start(code, m.start()):
-                buf[m.start(1) : m.end(1)] = list("class   ")
+                _put(buf, m.start(1), "class   ")  # over `typename`, as long
         if _TEMPLATE_MEMBER_HINT_RE.search(code):
             for m in _TEMPLATE_MEMBER_RE.finditer(code):
                 _blank_range(buf, m.start(1), m.end(1))
@@ -261,7 +265,7 @@ def _mask(text: str, code: str) -> str:
         if nxt and nxt in ";{.,:?-+*/%&|^<>=)[":
             continue
         _blank_range(buf, m_start, end)
-    return "".join(buf)
+    return _buffer_text(buf)
 
 
 def _caps_calls(code: str) -> list[tuple[int, int]]:
@@ -282,7 +286,7 @@ _TILING_NAMES = (
 )
 
 
-def _mask_tiling_data(code: str, buf: list[str]) -> None:
+def _mask_tiling_data(code: str, buf: MutableSequence[str]) -> None:
     """Host tiling structs as plain C++: ``BEGIN_TILING_DATA_DEF(N)`` -> ``struct N{``, ``TILING_DATA_FIELD_DEF(t, f)``
     -> ``t f`` (``_ARR(t, n, f)`` -> ``t f``), ``END_TILING_DATA_DEF`` -> ``}``; ``REGISTER_TILING_DATA_CLASS(...)``
     is blanked."""
@@ -304,7 +308,7 @@ def _mask_tiling_data(code: str, buf: list[str]) -> None:
         _blank_range(buf, m.start(), open_at + 1)
         buf[end - 1] = " "
         if name == "BEGIN_TILING_DATA_DEF":
-            buf[m.start() : m.start() + 6] = list("struct")
+            _put(buf, m.start(), "struct")
             buf[end - 1] = "{"
             continue
         commas = [open_at + 1 + i for i, c in enumerate(code[open_at + 1 : end - 1]) if c == ","]
@@ -314,7 +318,7 @@ def _mask_tiling_data(code: str, buf: list[str]) -> None:
             buf[commas[0]] = " "
 
 
-def _mask_attribute_macros(code: str, buf: list[str]) -> None:
+def _mask_attribute_macros(code: str, buf: MutableSequence[str]) -> None:
     """Blank the uses of object-like macros that stand only for device keywords (``#define DEV __aicore__ inline``)."""
     names = set(ATTRIBUTE_MACROS)
     for m in _OBJECT_DEFINE_RE.finditer(code) if _DEFINE_HINT_RE.search(code) else ():
@@ -332,7 +336,7 @@ def _mask_attribute_macros(code: str, buf: list[str]) -> None:
             _blank_range(buf, m.start(), m.end())
 
 
-def _capitalise_type_args(code: str, buf: list[str], open_at: int, end: int) -> None:
+def _capitalise_type_args(code: str, buf: MutableSequence[str], open_at: int, end: int) -> None:
     inner = code[open_at + 1 : end - 1]
     if not any(p in inner for p in _PRIMITIVE):
         return
