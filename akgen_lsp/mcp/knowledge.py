@@ -34,7 +34,11 @@ class Parses:
         self._last: dict[str, ParsedFile] = {}
 
     def parse(self, text: str, path: str) -> ParsedFile:
-        parsed = parse(text, path, self._last.pop(path, None))
+        """The parse of `text`: the last one itself when the file is unchanged (its models are kept with it)."""
+        previous = self._last.pop(path, None)
+        parsed = parse(text, path, previous)
+        if previous is not None and previous is not parsed:
+            previous.memo.clear()  # its models hold it in cycles: dropped now, they leave less to the collector
         self._last[path] = parsed
         while len(self._last) > self.keep:
             self._last.pop(next(iter(self._last)))
