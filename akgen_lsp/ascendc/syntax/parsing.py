@@ -161,7 +161,7 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
 def _parse_bytes(data: bytes, previous: ParsedFile | None) -> Tree:
     if previous is None:
         return _parser.parse(data)
-    if previous.data == data:  # the same masked text under another path: the same tree
+    if previous.data == data:  # the same masked text (another path, or only blanked keywords changed)
         return previous.tree  # trees are never edited in place (an edit works on a copy, below)
     old = previous.data
     start = _common_prefix(old, data)
