@@ -48,13 +48,13 @@ import functools
 import gc
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from akgen_lsp.ascendc.api_facts import read_support
-from akgen_lsp.ascendc.catalog_generated import generated_facts
+from akgen_lsp.ascendc.catalog_generated import LazyOverloads, generated_facts
 from akgen_lsp.ascendc.commas import split_top_level  # re-exported: completion reads it here
 
 if sys.version_info >= (3, 11):
@@ -121,7 +121,7 @@ class Entry:
     doc: str = ""
     pipe: str = "none"
     header: str = ""
-    overloads: tuple[Overload, ...] = ()
+    overloads: Sequence[Overload] = ()  # a tuple; for a generated entry, parsed on first use (LazyOverloads)
     template: str = ""
     bases: tuple[str, ...] = ()
     dtypes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -515,27 +515,10 @@ def load_catalog_dir(folder: Path) -> Catalog:
                 raise CatalogError(f"{path.name}: an invented name lacks {exc.args[0]!r}") from None
     names = read_names(folder / "names" / NAMES_FILE.name)
     support = read_support(folder / "names" / SUPPORT_FILE.name)
-    parsed: dict[
-        tuple[str, str], Overload | None
-    ] = {}  # one object per declaration (Reg and MicroAPI share them)
     for f in generated_facts(folder / "names" / SIGNATURES_FILE.name, {e.name for e in entries}, support):
-        for key in f.declarations:
-            if key not in parsed:
-                try:
-                    parsed[key] = parse_signature(key[1], template=key[0])
-                except CatalogError:
-                    parsed[key] = None
-        overloads = tuple(ov for key in f.declarations if (ov := parsed[key]) is not None)
+        overloads = LazyOverloads(f.declarations, parse_signature)  # parsed on first use
         entries.append(
-            Entry(
-                name=f.name,
-                kind=f.kind,
-                doc=f.doc,
-                header=f.header,
-                overloads=overloads,
-                family=f.family,
-                extra=f.extra,
-            )
+            Entry(f.name, f.kind, f.doc, header=f.header, overloads=overloads, family=f.family, extra=f.extra)
         )
     return Catalog(entries, invented, sources, names, support)
 

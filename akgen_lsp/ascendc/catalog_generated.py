@@ -7,9 +7,9 @@ or dtypes). Docs and facts that repeat are one shared object each, since the cat
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from akgen_lsp.ascendc.api_facts import PRODUCT_NAME, read_signatures
 
@@ -22,6 +22,60 @@ class GeneratedFacts(NamedTuple):
     family: str
     extra: Mapping[str, Any]
     declarations: tuple[tuple[str, str], ...]  # (template head, ``ret name(params)``)
+
+
+# (template head, declaration) -> its parsed overload (None: it does not parse), shared by every entry that has it
+_PARSED: dict[tuple[str, str], Any] = {}
+
+
+class LazyOverloads(Sequence[Any]):
+    """A generated entry's overloads, parsed from its declarations on first use (hover, signature help, completion
+    or an arity check of a call to that name) and shared by every entry with the same declaration (Reg and
+    MicroAPI). Parsed at load, the 5,290 declarations cost the server about 5 MB, and a session uses few of them.
+    Pickled (the catalog's cache) as the declarations alone. `parse`: catalog.py's ``parse_signature`` (a
+    declaration that does not parse, a ValueError, is left out)."""
+
+    __slots__ = ("_parsed", "declarations", "parse")
+
+    def __init__(self, declarations: tuple[tuple[str, str], ...], parse: Callable[..., Any]) -> None:
+        self.declarations = declarations
+        self.parse = parse
+        self._parsed: tuple[Any, ...] | None = None
+
+    def _all(self) -> tuple[Any, ...]:
+        if self._parsed is None:
+            for key in self.declarations:
+                if key not in _PARSED:
+                    try:
+                        _PARSED[key] = self.parse(key[1], template=key[0])
+                    except ValueError:
+                        _PARSED[key] = None
+            self._parsed = tuple(ov for key in self.declarations if (ov := _PARSED[key]) is not None)
+        return self._parsed
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Any, ...]: ...
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and tuple(self) == tuple(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LazyOverloads({len(self.declarations)} declarations)"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LazyOverloads, (self.declarations, self.parse))
 
 
 def generated_facts(

@@ -19,7 +19,10 @@ build, sandboxed run, compare, estimate), written into a work folder at run time
   small-value and cancellation fallbacks);
 - the score is bench/other_suites.py's ``cann_bench_score`` with the simulator's estimate: labelled estimated.
 
-What does not map yet is said per task (`runnable`): tensor-list inputs (``Tensor[]``), optional tensors, list attrs.
+Tensor-list inputs (``is_list``: one ``at::TensorList`` parameter, one ``GM_ADDR`` to its ListTensorDesc), optional
+inputs (a ``null`` shape or one left off the end: ``None`` to golden.py, an empty tensor to the kernel, as aclnn's
+nullptr) and int-list attrs (``ListInt``, ``int[]``: ``at::IntArrayRef`` made an ``aclIntArray``) map; what does not
+(a Tensor or float-list attr) is said per task (`plan(...).problem`).
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ SCALAR_TYPES = {
 }
 THRESHOLDS = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-13, "float64": 2.0**-13}
 SMALL_VALUES = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-14, "float64": 2.0**-14}
+INT_LISTS = {"listint", "int[]", "list[int]", "listint64", "int64[]"}  # attr types (lowercase, no spaces)
+INT_LIST = "at::IntArrayRef"
 DEFAULT_MAX_ELEMENTS = 1 << 22  # 4 Mi elements (inputs together) per case: larger cases are counted, not run
 
 
@@ -67,6 +72,9 @@ class Plan:
     golden_keywords: bool  # golden.py takes the attrs by their proto names
     golden_all_keywords: bool = False  # ... and the inputs too (its parameters interleave them: scatter)
     problem: str | None = None
+    lists: tuple[str, ...] = ()  # the tensor-list inputs
+    optional: tuple[str, ...] = ()  # the optional inputs
+    get_input: bool = False  # golden.py has get_input(): cann-bench makes each case's inputs with it
 
     @property
     def op(self) -> str:
@@ -77,12 +85,23 @@ class Plan:
         return f"{pascal(self.task.op)}Custom"
 
 
-def _golden_params(task: CannBenchTask) -> list[str]:
+def _golden_params(task: CannBenchTask) -> dict[str, tuple[str, Any]]:
+    """golden.py's parameters of the task's function: {name: (its annotation's text, its default when a literal)}."""
     tree = ast.parse((task.root / "golden.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == task.op:
-            return [a.arg for a in node.args.args + node.args.kwonlyargs]
-    return []
+            args = node.args.args + node.args.kwonlyargs
+            defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + list(node.args.defaults)
+            defaults += list(node.args.kw_defaults)
+            out = {}
+            for a, d in zip(args, defaults, strict=True):
+                try:
+                    value = ast.literal_eval(d) if d is not None else None
+                except ValueError:
+                    value = None
+                out[a.arg] = (ast.unparse(a.annotation) if a.annotation else "", value)
+            return out
+    return {}
 
 
 def plan(task: CannBenchTask) -> Plan:
@@ -91,51 +110,89 @@ def plan(task: CannBenchTask) -> Plan:
     outputs = tuple(str(o.get("name")) for o in task.outputs)
     problem = None
     attrs: list[tuple[str, str, Any]] = []
+    params = _golden_params(task)
     for a in task.attrs:
-        kind = str(a.get("type") or "").strip().lower()
-        ctype = SCALAR_TYPES.get(kind)
+        kind = str(a.get("type") or "").strip().lower().replace(" ", "")
+        ctype = SCALAR_TYPES.get(kind) or (INT_LIST if kind in INT_LISTS else None)
         if ctype is None and problem is None:
             problem = (
-                f"attr {a.get('name')} is of type {a.get('type')} (only scalar and string attrs map yet)"
+                f"attr {a.get('name')} is of type {a.get('type')} (scalar, string and int-list attrs map)"
             )
-        attrs.append((str(a.get("name")), ctype or "", a.get("default")))
+        default = a.get("default")  # else golden.py's own (strided_slice's masks: 0)
+        default = params.get(str(a.get("name")), ("", None))[1] if default is None else default
+        attrs.append((str(a.get("name")), ctype or "", default))
+    lists, optional = [], []
     for i in task.inputs:
         dt = i.get("dtype")
-        if (
-            str(i.get("type") or "").lower().startswith(("list", "tensor[", "dynamic"))
-            or i.get("dynamic")
-            or i.get("optional")
-            or str(i.get("param_type") or "").lower() in ("dynamic", "optional")
-        ):
-            problem = problem or f"input {i.get('name')} is a tensor list or optional (not mapped yet)"
+        kind = f"{i.get('type') or ''} {i.get('param_type') or ''}".lower()
+        # golden.py's List[torch.Tensor] or Optional[List[torch.Tensor]] (gru, lstm)
+        note = params.get(str(i.get("name")), ("", None))[0].replace(" ", "").lower()
+        note = note.removeprefix("optional[")
+        listed = kind.startswith(("list", "tensor[")) or note.startswith(("list[", "sequence["))
+        if i.get("is_list") or i.get("dynamic") or "dynamic" in kind or listed:
+            lists.append(str(i.get("name")))
+        if i.get("optional") or "optional" in kind:
+            optional.append(str(i.get("name")))
         if not dt:
             problem = problem or f"input {i.get('name')} has no dtype in proto.yaml"
     if not inputs or not outputs:
         problem = problem or "proto.yaml names no inputs or no outputs"
-    params = _golden_params(task)
     keywords = all(name in params for name, _, _ in attrs)
     all_keywords = keywords and all(name in params for name in inputs)
     for case in task.cases:
-        shapes = case.get("input_shape")
-        if not isinstance(shapes, list) or not all(
-            isinstance(s, list) and all(isinstance(d, int) for d in s) for s in shapes
-        ):
-            problem = problem or f"case {case.get('case_id')}: input_shape is not one shape per tensor"
-            break
-        if len(shapes) != len(inputs):
-            problem = problem or (
-                f"case {case.get('case_id')}: {len(shapes)} input shapes for {len(inputs)} inputs"
-                " (a tensor list or an optional input)"
-            )
-            break
+        problem = problem or _shapes_problem(case, inputs, lists, optional)
     return Plan(
-        task, inputs, outputs, tuple(attrs), keywords, golden_all_keywords=all_keywords, problem=problem
+        task,
+        inputs,
+        outputs,
+        tuple(attrs),
+        keywords,
+        golden_all_keywords=all_keywords,
+        problem=problem,
+        lists=tuple(lists),
+        optional=tuple(optional),
+        get_input=_golden_has_get_input(task),
     )
 
 
+def _golden_has_get_input(task: CannBenchTask) -> bool:
+    tree = ast.parse((task.root / "golden.py").read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef) and n.name == "get_input" for n in tree.body)
+
+
+def _is_shape(s: Any) -> bool:
+    return isinstance(s, list) and all(isinstance(d, int) for d in s)
+
+
+def _shapes_problem(
+    case: Mapping[str, Any], inputs: Sequence[str], lists: Sequence[str], optional: Sequence[str]
+) -> str | None:
+    """Why `case`'s input_shape does not give each input a shape (a list of shapes for a tensor list; ``null``, or
+    none at the end, for an absent optional input), or None."""
+    shapes, cid = case.get("input_shape"), case.get("case_id")
+    if not isinstance(shapes, list) or len(shapes) > len(inputs):
+        return f"case {cid}: input_shape is not one shape per input ({len(inputs)} inputs)"
+    for i, name in enumerate(inputs):
+        s = shapes[i] if i < len(shapes) else None
+        if s is None:
+            if name not in optional:
+                return f"case {cid}: no shape for input {name}, which is not optional"
+        elif name in lists:
+            if not isinstance(s, list) or not s or not all(_is_shape(x) for x in s):
+                return f"case {cid}: input {name} is a tensor list but its shape is not a list of shapes"
+        elif not _is_shape(s):
+            return f"case {cid}: input_shape is not one shape per tensor (input {name})"
+    return None
+
+
 def case_elements(case: Mapping[str, Any]) -> int:
-    shapes = case.get("input_shape") or []
-    return sum(math.prod(s) for s in shapes if isinstance(s, list) and all(isinstance(d, int) for d in s))
+    n = 0
+    for s in case.get("input_shape") or []:
+        if _is_shape(s):
+            n += math.prod(s)
+        elif isinstance(s, list):  # a tensor list
+            n += sum(math.prod(x) for x in s if _is_shape(x))
+    return n
 
 
 # ------------------------------------------------------------------------------------------------ generated files
@@ -179,6 +236,10 @@ import json
 import torch
 
 ATTRS = {attrs!r}
+INPUTS = {inputs!r}
+GET_INPUT = {get_input!r}  # golden.py's get_input() remakes the drawn inputs (consistent indices, counts)
+N_INPUTS = {n_inputs}
+LISTS = {lists!r}  # the indexes of the tensor-list inputs
 THRESHOLDS = {thresholds!r}
 SMALL_VALUES = {small!r}
 
@@ -188,28 +249,49 @@ def _j(v):
 
 
 def _range(vr, i, n):
-    if isinstance(vr, list) and len(vr) == n and all(isinstance(r, list) for r in vr):
+    if isinstance(vr, list) and len(vr) == n and all(isinstance(r, list) or r is None for r in vr):
         vr = vr[i]
     if isinstance(vr, list) and len(vr) == 2 and not isinstance(vr[0], list):
         return float(vr[0]), float(vr[1])
     return -1.0, 1.0
 
 
+def _tensor(shape, dtype, lo, hi):
+    if dtype == torch.bool:
+        return torch.rand(shape) < 0.5
+    if dtype.is_floating_point:
+        return (torch.rand(shape, dtype=torch.float32) * (hi - lo) + lo).to(dtype)
+    return torch.randint(int(lo), int(hi) + 1, shape, dtype=dtype)
+
+
 def get_inputs(param, device=None):
     shapes, dtypes = _j(param["input_shape"]), _j(param["dtype"])
     vr, attrs = _j(param.get("value_range") or "null"), _j(param.get("attrs") or "{{}}") or {{}}
     out = []
-    for i, shape in enumerate(shapes):
-        dtype = getattr(torch, dtypes[i] if i < len(dtypes) else dtypes[-1])
-        lo, hi = _range(vr, i, len(shapes))
-        if dtype == torch.bool:
-            t = torch.rand(shape) < 0.5
-        elif dtype.is_floating_point:
-            t = (torch.rand(shape, dtype=torch.float32) * (hi - lo) + lo).to(dtype)
-        else:
-            t = torch.randint(int(lo), int(hi) + 1, shape, dtype=dtype)
-        out.append(t)
+    for i in range(N_INPUTS):
+        shape = shapes[i] if i < len(shapes) else None
+        if shape is None:  # an absent optional input
+            out.append(None)
+            continue
+        name = dtypes[i] if i < len(dtypes) and dtypes[i] else next(d for d in reversed(dtypes) if d)
+        name = name[0] if isinstance(name, list) else name  # a tensor list's dtypes: one for all
+        dtype, (lo, hi) = getattr(torch, name), _range(vr, i, len(shapes))
+        out.append([_tensor(s, dtype, lo, hi) for s in shape] if i in LISTS else _tensor(shape, dtype, lo, hi))
+    if GET_INPUT:  # as cann-bench calls it: the inputs and the case's attrs by name
+        made = _golden_get_input()(**{{**attrs, **dict(zip(INPUTS, out)), "skip2_exist": attrs.get("skip2_exist", True)}})
+        made = list(made) if isinstance(made, (list, tuple)) else [made]
+        out = (made + [None] * N_INPUTS)[:N_INPUTS]
     return (*out, *[attrs.get(name, default) for name, default in ATTRS])
+
+
+def _golden_get_input():
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.spec_from_file_location("cann_bench_inputs", pathlib.Path(__file__).with_name("golden.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.get_input
 
 
 def get_init_inputs(param, device=None):
@@ -245,14 +327,24 @@ def custom_check_precision(param, outputs, outputs_new):
 
 
 def _pybind(p: Plan) -> str:
-    params = [f"at::Tensor &{n}" for n in p.inputs]
-    params += [f"{'std::string' if t == 'std::string' else t} {n}" for n, t, _ in p.attrs]
-    args = (
-        list(p.inputs)
-        + [f"{n}.c_str()" if t == "std::string" else n for n, t, _ in p.attrs]
-        + list(p.outputs)
-    )
-    outs = "\n".join(f"    at::Tensor {o} = at::empty_like({p.inputs[0]});" for o in p.outputs)
+    params, body = [], []
+    for n in p.inputs:
+        if n in p.lists:
+            params.append(f"at::TensorList {n}")
+        elif n in p.optional:  # unwrapped as aclnn's callers do: an empty tensor stands for nullptr
+            params.append(f"c10::optional<at::Tensor> &{n}_opt")
+            body.append(f"    at::Tensor {n} = {n}_opt.has_value() ? {n}_opt.value() : at::Tensor();")
+        else:
+            params.append(f"at::Tensor &{n}")
+    params += [f"{t} {n}" for n, t, _ in p.attrs]
+    body += [f"    aclIntArray *{n}_array = ConvertType({n});" for n, t, _ in p.attrs if t == INT_LIST]
+    attr_args = [
+        f"{n}.c_str()" if t == "std::string" else f"{n}_array" if t == INT_LIST else n for n, t, _ in p.attrs
+    ]
+    args = list(p.inputs) + attr_args + list(p.outputs)
+    like = next((n for n in p.inputs if n not in p.lists and n not in p.optional), None)
+    like = like or f"{p.inputs[0]}[0]"
+    outs = "\n".join([*body, *(f"    at::Tensor {o} = at::empty_like({like});" for o in p.outputs)])
     ret = p.outputs[0] if len(p.outputs) == 1 else "{" + ", ".join(p.outputs) + "}"
     rtype = "at::Tensor" if len(p.outputs) == 1 else "std::vector<at::Tensor>"
     return (
@@ -318,7 +410,15 @@ def materialize(
         encoding="utf-8",
     )
     (root / "validation" / "prepare_inputs.py").write_text(
-        _PREPARE.format(attrs=[(n, d) for n, _, d in p.attrs], thresholds=THRESHOLDS, small=SMALL_VALUES),
+        _PREPARE.format(
+            attrs=[(n, d) for n, _, d in p.attrs],
+            n_inputs=len(p.inputs),
+            inputs=list(p.inputs),
+            get_input=p.get_input,
+            lists=[i for i, n in enumerate(p.inputs) if n in p.lists],
+            thresholds=THRESHOLDS,
+            small=SMALL_VALUES,
+        ),
         encoding="utf-8",
     )
     (root / "validation" / "pybind.cpp").write_text(_pybind(p), encoding="utf-8")

@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.sandbox.lifetime import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, die_with_parent, prctl
-from akgen_lsp.sim.later import answer_first
 
 PARENT_ENV = "AKGEN_CHECK_PARENT"
 
@@ -136,6 +135,9 @@ def _end_job(*_: Any) -> None:
 
 def _child(request: dict[str, Any], out_fd: int) -> None:
     """The forked job: a session of its own, dies with the worker, writes one JSON answer to `out_fd`."""
+    # imported here, not at the top: the servers import this module (`check.worker`) and need no simulator (numpy)
+    from akgen_lsp.sim.later import answer_first
+
     try:
         os.setsid()
         # the worker died (PDEATHSIG) or the job is told to stop: take its whole tree down first, even what left
