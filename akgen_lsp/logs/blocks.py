@@ -170,6 +170,26 @@ def _int(v: Any) -> int | None:
         return None
 
 
+class LineParser:
+    """What the build-system and NPU line parsers share: `feed` a line (True when it was theirs), `take` the blocks
+    finished so far, `close` at the end of the log (the open block is finished too)."""
+
+    def __init__(self) -> None:
+        self.current: ErrorBlock | None = None
+        self._done: list[ErrorBlock] = []
+
+    def take(self) -> list[ErrorBlock]:
+        out, self._done = self._done, []
+        return out
+
+    def close(self) -> list[ErrorBlock]:
+        self._finish()
+        return self.take()
+
+    def _finish(self) -> None:
+        raise NotImplementedError
+
+
 def group_blocks(blocks: Iterable[ErrorBlock]) -> list[ErrorBlock]:
     """One block per root cause: blocks with the same `group_key` merge into the first (count, occurrences)."""
     out: dict[tuple[Any, ...], ErrorBlock] = {}
