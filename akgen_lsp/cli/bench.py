@@ -431,30 +431,16 @@ def register(app: typer.Typer) -> None:
 
 
 def _run_with_progress(opts: Any) -> dict[str, Any]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from akgen_lsp.bench.runner import run_bench
-    from akgen_lsp.cli.output import console, safe
+    from akgen_lsp.cli.output import progress_bar
 
-    with Progress(
-        TextColumn("[bold]bench"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}", markup=False),
-        console=console(),
-    ) as prog:
-        bar = prog.add_task("", total=None)
-
-        def progress(done: int, total: int, rec: dict[str, Any]) -> None:
-            prog.update(
-                bar,
-                completed=done,
-                total=total,
-                description=safe(f"{rec.get('task', '')} {rec.get('status', '')}"),
-            )
-
-        return run_bench(opts, progress=progress)
+    with progress_bar("bench") as update:
+        return run_bench(
+            opts,
+            progress=lambda done, total, rec: update(
+                done, total, f"{rec.get('task', '')} {rec.get('status', '')}"
+            ),
+        )
 
 
 def _print_summary(summary: dict[str, Any], out: Path) -> None:

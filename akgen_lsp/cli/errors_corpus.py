@@ -367,30 +367,13 @@ def _print_repairs(result: dict[str, Any]) -> None:
 
 
 def _synthesize_with_progress(opts: Any, executor: Any) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from akgen_lsp.cli.output import console, safe
+    from akgen_lsp.cli.output import progress_bar
     from akgen_lsp.errors.synthesis import run_synthesis
 
-    with Progress(
-        TextColumn("[bold]synthesize"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}", markup=False),
-        console=console(),
-    ) as prog:
-        bar = prog.add_task("planning", total=None)
+    with progress_bar("synthesize", "planning") as update:
 
         def progress(done: int, total: int, row: dict[str, Any]) -> None:
             verdict = "kept" if row.get("kept") else "passes (dropped)"
-            prog.update(
-                bar,
-                completed=done,
-                total=total,
-                description=safe(
-                    f"{row.get('task', '').rsplit('/', 1)[-1]} {row.get('operator')}: {verdict}"
-                ),
-            )
+            update(done, total, f"{row.get('task', '').rsplit('/', 1)[-1]} {row.get('operator')}: {verdict}")
 
         return run_synthesis(opts, executor, progress=progress)
