@@ -47,30 +47,9 @@ def evaluate_job(job: Job) -> dict[str, Any]:
         task = load_task(Path(job.task_root))
         return evaluate(task, job.candidate, job.settings)
     except Exception as exc:  # a bug in the harness must not kill the run
-        return {
-            "task": job.candidate.task_id,
-            "sample": job.candidate.sample,
-            "mode": job.settings.mode,
-            "level": _level(job.candidate.task_id),
-            "status": "harness_error",
-            "error_class": "harness",
-            "parsed": False,
-            "compiled": False,
-            "ran": False,
-            "correct": False,
-            "passed_cases": 0,
-            "cases": 0,
-            "score": 0.0,
-            "findings": [
-                {
-                    "severity": "error",
-                    "code": "BENCH-INTERNAL",
-                    "source": "akgen-bench",
-                    "message": f"internal error: {type(exc).__name__}: {exc}",
-                    "error_class": "harness",
-                }
-            ],
-        }
+        return _failed_record(
+            job, "harness_error", "harness", "BENCH-INTERNAL", f"internal error: {type(exc).__name__}: {exc}"
+        )
 
 
 def _level(task_id: str) -> int:
@@ -79,14 +58,28 @@ def _level(task_id: str) -> int:
 
 
 def timeout_record(job: Job) -> dict[str, Any]:
+    return _failed_record(
+        job,
+        "timeout",
+        "runtime",
+        "BENCH-TIMEOUT",
+        f"the candidate took longer than {job.timeout_s:g} s in all; stopped",
+        parsed=True,
+    )
+
+
+def _failed_record(
+    job: Job, status: str, error_class: str, code: str, message: str, parsed: bool = False
+) -> dict[str, Any]:
+    """The record of a job that gave none of its own (it raised, or ran out of time)."""
     return {
         "task": job.candidate.task_id,
         "sample": job.candidate.sample,
         "mode": job.settings.mode,
         "level": _level(job.candidate.task_id),
-        "status": "timeout",
-        "error_class": "runtime",
-        "parsed": True,
+        "status": status,
+        "error_class": error_class,
+        "parsed": parsed,
         "compiled": False,
         "ran": False,
         "correct": False,
@@ -96,10 +89,10 @@ def timeout_record(job: Job) -> dict[str, Any]:
         "findings": [
             {
                 "severity": "error",
-                "code": "BENCH-TIMEOUT",
+                "code": code,
                 "source": "akgen-bench",
-                "error_class": "runtime",
-                "message": f"the candidate took longer than {job.timeout_s:g} s in all; stopped",
+                "message": message,
+                "error_class": error_class,
             }
         ],
     }
@@ -264,14 +257,14 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
 
 
 def evaluate_job_failure(job: Job, exc: BaseException) -> dict[str, Any]:
-    rec = timeout_record(job)
-    rec.update(status="harness_error", error_class="harness")
-    rec["findings"][0].update(
-        code="BENCH-WORKER",
-        error_class="harness",
-        message=f"the worker process failed: {type(exc).__name__}: {exc}",
+    return _failed_record(
+        job,
+        "harness_error",
+        "harness",
+        "BENCH-WORKER",
+        f"the worker process failed: {type(exc).__name__}: {exc}",
+        parsed=True,
     )
-    return rec
 
 
 class ResultStore:

@@ -23,28 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from akgen_lsp.ascendc.commas import split_top_level
-
-GE_DTYPES = {
-    "DT_FLOAT16": "float16",
-    "DT_FLOAT": "float32",
-    "DT_BF16": "bfloat16",
-    "DT_DOUBLE": "float64",
-    "DT_INT8": "int8",
-    "DT_UINT8": "uint8",
-    "DT_INT16": "int16",
-    "DT_UINT16": "uint16",
-    "DT_INT32": "int32",
-    "DT_UINT32": "uint32",
-    "DT_INT64": "int64",
-    "DT_UINT64": "uint64",
-    "DT_BOOL": "bool",
-    "DT_COMPLEX64": "complex64",
-    "DT_COMPLEX128": "complex128",
-}
-
-GE_NAMES = {
-    v: k for k, v in GE_DTYPES.items()
-}  # ORIG_DTYPE_<NAME> is the ge name (-DORIG_DTYPE_X=DT_FLOAT16)
+from akgen_lsp.ascendc.ge_dtypes import GE_DTYPES, GE_NAMES
 
 _PARAM = re.compile(r"this\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)")
 _DTYPES = re.compile(r"\.\s*DataType\s*\(\s*\{([^}]*)\}")

@@ -10,6 +10,7 @@ import typer
 
 from akgen_lsp.cli.generate import GrammarOpt, MemoryOpt, _overrides, print_summary, run_cli
 from akgen_lsp.cli.model import BackendOpt, EndpointOpt, ModelOpt, NameOpt, _settings
+from akgen_lsp.cli.options import JobsOpt, JsonOpt, SuiteOpt
 
 
 def register(app: typer.Typer) -> None:
@@ -18,14 +19,9 @@ def register(app: typer.Typer) -> None:
 
     @bench.command("list")
     def list_cmd(
-        suite: Annotated[
-            Path | None,
-            typer.Option(
-                "--suite", help="A checkout of NPUKernelBench or a suite folder (default: the bundled suite)."
-            ),
-        ] = None,
+        suite: SuiteOpt = None,
         level: Annotated[int | None, typer.Option("--level", help="Only this level (1, 2 or 3).")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: JsonOpt = False,
     ) -> None:
         """List the tasks of a suite."""
         from akgen_lsp.bench.runner import default_suite
@@ -57,12 +53,7 @@ def register(app: typer.Typer) -> None:
 
     @bench.command("run")
     def run_cmd(
-        suite: Annotated[
-            Path | None,
-            typer.Option(
-                "--suite", help="A checkout of NPUKernelBench or a suite folder (default: the bundled suite)."
-            ),
-        ] = None,
+        suite: SuiteOpt = None,
         level: Annotated[int | None, typer.Option("--level", help="Only this level.")] = None,
         task: Annotated[
             list[str] | None,
@@ -87,9 +78,7 @@ def register(app: typer.Typer) -> None:
         samples: Annotated[
             int | None, typer.Option("--samples", help="At most this many samples per task.")
         ] = None,
-        jobs: Annotated[
-            int | None, typer.Option("--jobs", help="Worker processes (default: the number of cores).")
-        ] = None,
+        jobs: JobsOpt = None,
         out: Annotated[
             Path,
             typer.Option(
@@ -233,7 +222,7 @@ def register(app: typer.Typer) -> None:
         multikernelbench: Annotated[
             Path | None, typer.Option("--multikernelbench", help="A checkout of MultiKernelBench.")
         ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: JsonOpt = False,
     ) -> None:
         """How many tasks of cann-bench and MultiKernelBench load (read, not run), and why the others do not."""
         from akgen_lsp.bench.other_suites import load_cann_bench, load_mkb
@@ -310,8 +299,8 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--max-elements", help="Cases with more input elements are counted, not run.")
         ] = 1 << 22,
         out: Annotated[Path, typer.Option("--out", help="Work folder.")] = Path("cann-bench-out"),
-        jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes.")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        jobs: JobsOpt = None,
+        as_json: JsonOpt = False,
     ) -> None:
         """Run kernel answers against cann-bench tasks on the simulator (bench/cannbench.py), or check which tasks
         can be run."""
@@ -364,7 +353,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         out: Annotated[Path, typer.Option("--out", help="Work folder.")] = Path("mkb-out"),
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: JsonOpt = False,
     ) -> None:
         """Run MultiKernelBench's AscendC example answers against their tasks on the simulator."""
         from akgen_lsp.bench.multikernelbench import run_examples
@@ -442,30 +431,16 @@ def register(app: typer.Typer) -> None:
 
 
 def _run_with_progress(opts: Any) -> dict[str, Any]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from akgen_lsp.bench.runner import run_bench
-    from akgen_lsp.cli.output import console, safe
+    from akgen_lsp.cli.output import progress_bar
 
-    with Progress(
-        TextColumn("[bold]bench"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.description}", markup=False),
-        console=console(),
-    ) as prog:
-        bar = prog.add_task("", total=None)
-
-        def progress(done: int, total: int, rec: dict[str, Any]) -> None:
-            prog.update(
-                bar,
-                completed=done,
-                total=total,
-                description=safe(f"{rec.get('task', '')} {rec.get('status', '')}"),
-            )
-
-        return run_bench(opts, progress=progress)
+    with progress_bar("bench") as update:
+        return run_bench(
+            opts,
+            progress=lambda done, total, rec: update(
+                done, total, f"{rec.get('task', '')} {rec.get('status', '')}"
+            ),
+        )
 
 
 def _print_summary(summary: dict[str, Any], out: Path) -> None:

@@ -10,6 +10,8 @@ from typing import Annotated
 
 import typer
 
+from akgen_lsp.cli.options import JsonOpt
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -17,7 +19,7 @@ def register(app: typer.Typer) -> None:
         path: Annotated[
             Path | None, typer.Argument(help="A file or folder whose akgen.toml applies.")
         ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: JsonOpt = False,
     ) -> None:
         """Report the environment: akgen version, toolchain, g++, sandbox, model. Exit 1 when something is missing."""
         from akgen_lsp.config import SettingsError, load_settings

@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from akgen_lsp.cli.options import JsonOpt
+
 model_app = typer.Typer(
     help="KernelGen-LM and other models: list the known ones, check that one works.", no_args_is_help=True
 )
@@ -27,7 +29,6 @@ EndpointOpt = Annotated[
 NameOpt = Annotated[
     str | None, typer.Option("--name", help="Registry name (prompt format), e.g. KernelGen-LM-4B.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _settings(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 from akgen_lsp.safety import escape_control
@@ -94,6 +96,28 @@ def console(stderr: bool = False, **options: Any) -> Any:
 
     name = "stderr" if stderr else "stdout"
     return Console(file=_raw.get(name) or getattr(sys, name), **options)
+
+
+@contextmanager
+def progress_bar(label: str, first: str = "") -> Iterator[Callable[[int, int, object], None]]:
+    """A progress bar on stdout (`label`, done/total, the time taken, a description), for a loop over work items:
+    yields ``update(done, total, description)``; the description is escaped (`safe`)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}", markup=False),
+        console=console(),
+    ) as prog:
+        bar = prog.add_task(first, total=None)
+
+        def update(done: int, total: int, description: object) -> None:
+            prog.update(bar, completed=done, total=total, description=safe(description))
+
+        yield update
 
 
 def safe(text: object) -> str:

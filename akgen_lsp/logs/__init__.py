@@ -4,7 +4,7 @@ The one layer of log and compiler-output parsing (below the sim, the bench, `che
 - `gcc`: g++ diagnostics of a sim build -> findings at the user's line (`parse_gcc_output`; the sim passes the
   prefixes of its own generated files, `sim.build_cache.generated_roots`);
 - `cann`: a CANN custom-op build log (bisheng, CMake, the linker, msopgen, make) -> findings (`parse_build_log`:
-  the cann toolchain's build, the editor's build logs);
+  the cann toolchain's build, the editor's build logs), read by `text`'s line parsers as `mine` reads it;
 - `fixits`: clang's ``-fdiagnostics-parseable-fixits`` lines -> a `Fix` on the finding;
 - `mine`: any log -> error blocks (`mine_log`, `akgen errors mine`), over the line parsers `compiler` (g++,
   clang, bisheng), `build_system` (CMake, make, ninja, msopgen, the linker), `npu` (NPU runtime errors), `text`

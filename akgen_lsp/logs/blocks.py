@@ -71,6 +71,8 @@ class ErrorBlock:
     occurrences: list[tuple[str | None, int | None, int | None]] = field(default_factory=list)
     origin: dict[str, Any] = field(default_factory=dict)
     label: str | None = None  # a known class (hand-labelled fixture, or the mutation that was injected)
+    # ``FILE:LINE:COL`` where the compiler reported an error that was moved to the user's line
+    header: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -124,6 +126,8 @@ class ErrorBlock:
         }
         if self.label:
             out["label"] = self.label
+        if self.header:
+            out["header"] = self.header
         out.update(self.extra)
         return out
 
@@ -154,6 +158,7 @@ class ErrorBlock:
             occurrences=occ,
             origin=dict(obj.get("origin", {}) or {}),
             label=obj.get("label"),
+            header=obj.get("header"),
             extra={k: v for k, v in obj.items() if k not in known},
         )
 
@@ -163,6 +168,26 @@ def _int(v: Any) -> int | None:
         return int(v) if v is not None else None
     except (TypeError, ValueError):
         return None
+
+
+class LineParser:
+    """What the build-system and NPU line parsers share: `feed` a line (True when it was theirs), `take` the blocks
+    finished so far, `close` at the end of the log (the open block is finished too)."""
+
+    def __init__(self) -> None:
+        self.current: ErrorBlock | None = None
+        self._done: list[ErrorBlock] = []
+
+    def take(self) -> list[ErrorBlock]:
+        out, self._done = self._done, []
+        return out
+
+    def close(self) -> list[ErrorBlock]:
+        self._finish()
+        return self.take()
+
+    def _finish(self) -> None:
+        raise NotImplementedError
 
 
 def group_blocks(blocks: Iterable[ErrorBlock]) -> list[ErrorBlock]:

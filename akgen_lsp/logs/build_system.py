@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.blocks import ErrorBlock, LineParser, Note
 from akgen_lsp.logs.paths import PathMapper
 from akgen_lsp.logs.signature import signature
 
@@ -51,32 +51,23 @@ _LLD_REF = re.compile(r"^\s*>>> (?P<msg>(?:referenced|defined) (?:by|at) .+)$")
 _COLLECT2 = re.compile(r"^\s*collect2: error: (?P<msg>ld returned \d+ exit status)\s*$")
 
 
-class BuildSystemParser:
+class BuildSystemParser(LineParser):
     """Recognises one line at a time; `feed` returns True when the line was the build system's (or the linker's)."""
 
     def __init__(
         self, mapper: PathMapper | None = None, msopgen: bool = False, warnings: bool = False
     ) -> None:
+        super().__init__()
         self.mapper = mapper or PathMapper()
         self.msopgen = msopgen
         self.warnings = warnings
-        self.current: ErrorBlock | None = None
         self._cmake_indent: int | None = None
         self._in_stack = False
         self._ld_context: str | None = None
-        self._done: list[ErrorBlock] = []
 
     def active(self) -> bool:
         """Whether a multi-line CMake message is being read (its lines belong here, whatever they look like)."""
         return self._cmake_indent is not None
-
-    def take(self) -> list[ErrorBlock]:
-        out, self._done = self._done, []
-        return out
-
-    def close(self) -> list[ErrorBlock]:
-        self._finish()
-        return self.take()
 
     def feed(self, text: str, line_no: int) -> bool:
         if self._cmake_indent is not None and self._cmake_line(text):

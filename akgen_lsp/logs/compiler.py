@@ -226,11 +226,14 @@ class CompilerParser:
     def _move_to(self, file: str, line: int, col: int | None) -> None:
         assert self.current is not None
         if self._header is not None:
-            hfile, hline, _ = self._header
+            hfile, hline, hcol = self._header
             self.current.context.append(f"reported in {self.mapper.display(hfile)}:{hline}")
+            self.current.header = f"{hfile}:{hline}:{hcol}"
         self.current.file, self.current.line, self.current.column = self.mapper.display(file), line, col
         self.current.source_line = None
         self._header = None
+        # a further error of this header with no context of its own goes here too
+        self._last_user = (file, line, col)
 
     def _body(self, text: str) -> None:
         cur = self.current

@@ -46,6 +46,7 @@ def block_from_finding(
             block.notes, block.context, block.fixits = parsed.notes, parsed.context, parsed.fixits
             block.source_line = parsed.source_line
     if data.get("header"):
+        block.header = str(data["header"])
         block.context.append(f"reported in {data['header']}")
     if data.get("compiler_file"):
         block.context.append(f"reported in {data['compiler_file']}:{data.get('compiler_line', '')}")

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from akgen_lsp.logs.blocks import ErrorBlock, Note
+from akgen_lsp.logs.blocks import ErrorBlock, LineParser, Note
 from akgen_lsp.logs.signature import signature
 
 if sys.version_info >= (3, 11):
@@ -68,21 +68,12 @@ _RETCODE = re.compile(r"retCode=(?P<rc>0x[0-9a-f]+), \[(?P<what>[^\]]+)\]")
 _SOURCE_AT = re.compile(r"\((?P<file>[^():\s]+\.(?:cpp|cc|py|asc|h)):(?P<line>\d+)\)")
 
 
-class NpuParser:
+class NpuParser(LineParser):
     """Line at a time; a block is open from a return-code or EZ line to the end of its report."""
 
     def __init__(self) -> None:
-        self.current: ErrorBlock | None = None
+        super().__init__()
         self._details: list[str] = []
-        self._done: list[ErrorBlock] = []
-
-    def take(self) -> list[ErrorBlock]:
-        out, self._done = self._done, []
-        return out
-
-    def close(self) -> list[ErrorBlock]:
-        self._finish()
-        return self.take()
 
     def feed(self, text: str, line_no: int) -> bool:
         codes = npu_codes()

@@ -10,7 +10,7 @@ path suffix, else as the log wrote them.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 # the simulator's Ascend C headers (akgen_lsp/sim/include; found by place: this layer is below the sim)
@@ -122,3 +122,42 @@ class PathMapper:
 
         best = max(cands, key=common)
         return str(best)
+
+
+class UserFiles(PathMapper):
+    """The paths of one build's log, when the caller knows the user's files (`user_files`: a path the build
+    compiled -> the file as the user knows it; the editor's and the cann bench's case). A path is the user's when
+    it is a key of the map, one of its values, or has a key's basename (a copy the build made, e.g. under
+    ``build_out``); it is shown as the user's file. Every other path is a library's and is shown as written."""
+
+    def __init__(self, user_files: Mapping[str, str]) -> None:
+        super().__init__()
+        self.exact = {os.path.normpath(k): v for k, v in user_files.items()}
+        self.shown = set(self.exact.values())
+        self.by_name: dict[str, str] = {}
+        for k, v in user_files.items():
+            self.by_name.setdefault(os.path.basename(k), v)
+
+    def user(self, path: str) -> str | None:
+        """The user's file `path` stands for, or None."""
+        p = os.path.normpath(path)
+        if p in self.exact:
+            return self.exact[p]
+        if p in self.shown:
+            return p
+        return self.by_name.get(os.path.basename(p))
+
+    def is_user(self, path: str) -> bool:
+        return self.user(path) is not None
+
+    def display(self, path: str) -> str:
+        return self.user(path) or path
+
+    @property
+    def kernel(self) -> str:
+        """Where an error without a place goes: the user's kernel (the file under ``op_kernel``), else the first
+        user file, else ``build.log``."""
+        for v in self.exact.values():
+            if "op_kernel" in v.replace("\\", "/"):
+                return v
+        return next(iter(self.exact.values()), "build.log")

@@ -50,30 +50,34 @@ def mine_lines(
     mapper: PathMapper | None = None,
     warnings: bool = False,
     msopgen: bool = False,
+    runtime: bool = True,
 ) -> Iterator[ErrorBlock]:
-    """The blocks of a text log, in log order (not grouped)."""
+    """The blocks of a text log, in log order (not grouped). With ``runtime=False`` (a build log) NPU runtime
+    errors are not looked for."""
     mapper = mapper or PathMapper()
     compiler = CompilerParser(tool, mapper, warnings)
     build = BuildSystemParser(mapper, msopgen=msopgen, warnings=warnings)
-    npu = NpuParser()
+    npu = NpuParser() if runtime else None
     for n, line in enumerate(lines, 1):
         text = line.replace("\x00", "")
         if (
             compiler.idle()
             and build.current is None
             and not build.active()
-            and npu.current is None
+            and (npu is None or npu.current is None)
             and ":" not in text
             and "rror" not in text
             and "FAILED" not in text
         ):
             continue  # most lines of a build log ("[ 12%] Building CXX object ..."): nothing can start here
-        if build.feed(text, n) or npu.feed(text, n):
+        if build.feed(text, n) or (npu is not None and npu.feed(text, n)):
             yield from compiler.close()
         else:
             yield from compiler.feed(text, n)
         yield from build.take()
-        yield from npu.take()
+        if npu is not None:
+            yield from npu.take()
     yield from compiler.close()
     yield from build.close()
-    yield from npu.close()
+    if npu is not None:
+        yield from npu.close()

@@ -34,7 +34,7 @@ from typing import Any
 
 from akgen_lsp.sandbox.capture import CappedOutput
 from akgen_lsp.sandbox.mode import bwrap_path, require, sandbox_mode
-from akgen_lsp.sandbox.policy import RUNTIME_PROFILES, Policy, existing, system_mounts
+from akgen_lsp.sandbox.policy import ISOLATION, RUNTIME_PROFILES, Policy, existing, system_mounts
 from akgen_lsp.sandbox.seccomp_filter import filter_fd
 
 NAMESPACES = ("user", "mount", "pid", "net", "ipc", "uts", "cgroup")
@@ -212,13 +212,7 @@ def _run_bwrap(argv: Sequence[str], policy: Policy, extra_system: Sequence[Path]
     status_r, status_w = os.pipe()
     args = [
         bwrap,
-        "--unshare-all",
-        "--unshare-user",
-        "--disable-userns",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
+        *ISOLATION,
         "--clearenv",
         *system_mounts(policy.profile, extra_system),
         "--proc",

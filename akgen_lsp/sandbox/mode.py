@@ -86,18 +86,12 @@ def probe() -> str | None:
         filter_bytes("kernel")
     except (ImportError, OSError, RuntimeError) as exc:
         return f"libseccomp's Python bindings (pyseccomp over libseccomp.so.2) do not load ({exc})"
-    from akgen_lsp.sandbox.policy import system_mounts
+    from akgen_lsp.sandbox.policy import ISOLATION, system_mounts
 
     true = shutil.which("true") or "/usr/bin/true"
     argv = [
         bwrap,
-        "--unshare-all",
-        "--unshare-user",
-        "--disable-userns",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
+        *ISOLATION,
         *system_mounts("compiler"),
         "--proc",
         "/proc",

@@ -91,6 +91,20 @@ _RUNTIME_VIEW = (
 )
 
 
+# bwrap's isolation of every box (and of the probe that tells whether boxes work here): new namespaces of every
+# kind, no user namespace inside, killed with its parent, its own session (no TIOCSTI into the terminal), no
+# capabilities
+ISOLATION = (
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+)
+
+
 def system_mounts(profile: str, extra: Sequence[Path] = ()) -> list[str]:
     """bwrap arguments that show the profile's part of the system read-only (`extra`: more system folders, such as a
     compiler installed outside /usr). The system's layout is read once per process (every box of a check asks)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from akgen_lsp.ascendc import ge_dtypes
 from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.findings import Finding, Severity, Span, finding_from_json, finding_to_json
 from akgen_lsp.logs.gcc import parse_gcc_output
@@ -45,23 +46,6 @@ from akgen_lsp.sim.compiler import (
 )
 
 HOST_MAIN = SIM_DIR / "launcher" / "host_main.cpp"
-GE_DTYPES = {
-    "float16": "DT_FLOAT16",
-    "float32": "DT_FLOAT",
-    "float64": "DT_DOUBLE",
-    "bfloat16": "DT_BF16",
-    "int8": "DT_INT8",
-    "uint8": "DT_UINT8",
-    "int16": "DT_INT16",
-    "uint16": "DT_UINT16",
-    "int32": "DT_INT32",
-    "uint32": "DT_UINT32",
-    "int64": "DT_INT64",
-    "uint64": "DT_UINT64",
-    "bool": "DT_BOOL",
-    "complex64": "DT_COMPLEX64",
-    "complex128": "DT_COMPLEX128",
-}
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
 
@@ -321,7 +305,7 @@ def run_host_tiling(
                 lines.append(f"absent {name}")
                 continue
             lines.append(
-                f"{kind} {name} {GE_DTYPES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}"
+                f"{kind} {name} {ge_dtypes.GE_NAMES.get(dtype, 'DT_UNDEFINED')} {' '.join(str(d) for d in shape)}"
             )
             if kind == "input" and values and name in values:
                 lines.append(f"data {name} {values[name].hex()}")  # a value-depend input's values (GetData)
@@ -504,9 +488,6 @@ def _bounded(value: Any, lo: int, hi: int) -> int:
     return value
 
 
-_NP_DTYPES = {v: k for k, v in GE_DTYPES.items()}
-
-
 def _inferred(info: Any) -> list[tuple[tuple[int, ...] | None, str | None]]:
     """The host runner's "infer" member as (shape, dtype) per output; [] when the op registers no inference."""
     if not isinstance(info, dict) or (info.get("shape") == "none" and info.get("dtype") == "none"):
@@ -517,7 +498,7 @@ def _inferred(info: Any) -> list[tuple[tuple[int, ...] | None, str | None]]:
     for o in info.get("outputs", []):
         dims = o.get("shape") if shape_ok else None
         shape = tuple(int(d) for d in dims) if isinstance(dims, list) and all(d >= 0 for d in dims) else None
-        out.append((shape, _NP_DTYPES.get(o.get("dtype") or "") if dtype_ok else None))
+        out.append((shape, ge_dtypes.GE_DTYPES.get(o.get("dtype") or "") if dtype_ok else None))
     return out
 
 

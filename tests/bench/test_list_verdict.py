@@ -186,7 +186,7 @@ def _original_check(outputs: list[Any], outputs_new: list[Any], max_abs: float, 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
 def test_the_framework_check_gives_the_originals_verdict(dtype: str) -> None:
-    from akgen_lsp.bench.reference import _check_precision
+    from akgen_lsp.bench.cpu_torch import check_precision
 
     dt = getattr(torch, dtype)
     base = [torch.tensor([0.0, 1.0, -2.5, 3.0e-3], dtype=dt), torch.tensor([[4.0, 0.5], [6.0e4, -1.0]], dtype=dt)]
@@ -201,7 +201,7 @@ def test_the_framework_check_gives_the_originals_verdict(dtype: str) -> None:
     verdicts = {}
     for name, outs in variants.items():
         for ref, new in ((base, outs), (outs, base)):  # non-finite values on either side
-            got, a, r = _check_precision(ref, new, 1e-4, 1e-4)
+            got, a, r = check_precision(ref, new, 1e-4, 1e-4)
             assert got == _original_check(ref, new, 1e-4, 1e-4), (name, dtype)
             assert a.numel() == r.numel() == 8
             verdicts[name] = got

@@ -86,15 +86,15 @@ def test_a_sparse_input_reaches_the_kernel_as_model_new_passes_it(tmp_path: Path
 
 
 def test_check_precision_matches_npukernelbench_framework() -> None:
-    from akgen_lsp.bench.reference import _check_precision
+    from akgen_lsp.bench.cpu_torch import check_precision
 
     ref = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float16)
-    ok, a, r = _check_precision(ref, ref.clone(), 1e-3, 1e-3)
+    ok, a, r = check_precision(ref, ref.clone(), 1e-3, 1e-3)
     assert ok == 1 and a.dtype == torch.float16 and float(a.max()) == 0.0
     off = ref.clone()
     off[0] = 0.01  # in float16, 0.01 / (0 + 1e-7) overflows: the original's isfinite(rel) check fails it
-    ok, a, r = _check_precision([ref], [off], 1.0, 1.0)
+    ok, a, r = check_precision([ref], [off], 1.0, 1.0)
     assert ok == 0 and not bool(torch.isfinite(r).all())
     b = torch.tensor([True, False])
-    ok, a, _ = _check_precision(b, b.clone(), 1e-3, 1e-3)
+    ok, a, _ = check_precision(b, b.clone(), 1e-3, 1e-3)
     assert ok == 1 and a.dtype == torch.int32

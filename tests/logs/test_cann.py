@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from akgen_lsp.bench.cann import parse_build_log
+from akgen_lsp.logs.blocks import ErrorBlock
+from akgen_lsp.logs.mine import mine_log
+from akgen_lsp.logs.paths import PathMapper, UserFiles
+from akgen_lsp.logs.text import mine_lines
 
 LOGS = Path(__file__).parent / "fixtures" / "cann_logs"
 W1 = "/tmp/akgen-cann-w1/cann/project/op_kernel/add_math.cpp"
@@ -62,7 +68,7 @@ def test_cmake_error_with_detail_lines_and_chinese_make() -> None:
 def test_cmake_fatal_error_of_the_pybind_build() -> None:
     fs = parse_build_log(_log("pybind_cmake_torch_npu.log"))
     assert len(fs) == 1 and fs[0].span.line == 20
-    assert fs[0].message == ("CMake error: akgen: /usr/bin/python3.10 cannot import torch_npu; install the torch_npu "
+    assert fs[0].message == ("CMake Error: akgen: /usr/bin/python3.10 cannot import torch_npu; install the torch_npu "
                              "matching torch")
 
 
@@ -116,3 +122,44 @@ def test_fixit_lines_become_fixes_at_the_users_file(tmp_path: Path) -> None:
     (edit,) = fix.edits
     assert (edit.span.path, edit.span.line, edit.span.column, edit.span.end_column, edit.new_text) == (
         str(src), 10, 17, 22, "xLocal")
+
+
+def test_a_further_error_of_the_same_header_goes_where_the_previous_one_went() -> None:
+    # clang prints a header's include chain once per compile, so the second error inside the same instantiation
+    # comes with no chain and no note of its own: it is at the user's line of the first (as `akgen errors mine`)
+    header = "/usr/local/Ascend/ascend-toolkit/latest/tools/tikcpp/tikcfw/impl/kernel_operator_vec_binary_impl.h"
+    kernel = "/tmp/akgen-cann-w4/cann/project/op_kernel/add_math.cpp"
+    log = "\n".join([
+        f"In file included from {kernel}:1:",
+        f"{header}:40:7: error: no matching function for call to 'AddImpl'",
+        f"{kernel}:30:9: note: in instantiation of function template specialization 'AscendC::Add<float>' "
+        "requested here",
+        f"{header}:52:3: error: use of undeclared identifier 'addMask'",
+        "2 errors generated.",
+    ])
+    fs = parse_build_log(log, {kernel: "kernels/add_math.cpp"})
+    assert _where(fs) == [("kernels/add_math.cpp", 30, 9), ("kernels/add_math.cpp", 30, 9)]
+    assert [f.data["header"] for f in fs] == [f"{header}:40:7", f"{header}:52:3"]
+    assert fs[1].message == "use of undeclared identifier 'addMask' (reported in kernel_operator_vec_binary_impl.h:52)"
+    # the miner's blocks: the same places, and the header's place kept through the blocks' JSON
+    blocks = list(mine_lines(log.splitlines(), "bisheng", UserFiles({kernel: "kernels/add_math.cpp"})))
+    assert [(b.file, b.line, b.column) for b in blocks] == _where(fs)
+    assert [ErrorBlock.from_json(b.to_json()).header for b in blocks] == [f"{header}:40:7", f"{header}:52:3"]
+
+
+@pytest.mark.parametrize("name", ["header_instantiation.log", "kernel_errors_binary_build.log",
+                                  "handmade_bisheng_errors.log", "fixits_clang.log", "fatal_include_pip.log"])
+def test_the_editor_and_akgen_errors_mine_read_a_log_to_the_same_places(name: str, tmp_path: Path) -> None:
+    # one reader: the editor's findings and the miner's blocks of a CANN log are at the same user lines
+    log = tmp_path / name
+    log.write_text(_log(name))
+    kernels = {b.file for b in mine_log(log, "bisheng") if b.file and "/op_kernel/" in b.file}
+    users = {k: str(tmp_path / "src" / Path(k).name) for k in kernels}
+    for shown in users.values():
+        Path(shown).parent.mkdir(exist_ok=True)
+        Path(shown).write_text("// the user's kernel\n")
+    mined = mine_log(log, "bisheng", PathMapper([tmp_path / "src"]))
+    editor = parse_build_log(_log(name), users)
+    assert users and editor
+    assert [(b.file, b.line, b.column) for b in mined] == sorted(
+        {(f.span.path, f.span.line, f.span.column) for f in editor}, key=[(f.span.path, f.span.line, f.span.column) for f in editor].index)

@@ -20,7 +20,7 @@ import numpy as np
 from akgen_lsp.bench import tensorlist
 from akgen_lsp.bench.compare import as_float
 from akgen_lsp.bench.pipeline.parse import _Prepared
-from akgen_lsp.bench.pipeline.record import Timings, _finding
+from akgen_lsp.bench.pipeline.record import Timings, _finding, skipped_case
 from akgen_lsp.bench.reference import CaseData, ReferenceError_, Skip, Tensor, load_case
 from akgen_lsp.bench.signature import (
     OpDef,
@@ -33,7 +33,7 @@ from akgen_lsp.bench.signature import (
     scalar_inputs,
 )
 from akgen_lsp.bench.tasks import Case, Task
-from akgen_lsp.findings import Finding, Severity
+from akgen_lsp.findings import Finding
 
 C_TYPES = {
     "float16": "half",
@@ -63,15 +63,7 @@ def case_data(
         data = load_case(task, case)
     except Skip as exc:
         cr["status"] = "skipped"
-        findings.append(
-            _finding(
-                "BENCH-SKIP",
-                f"case {case.case_id} skipped: {exc}",
-                str(task.validation),
-                "skipped",
-                severity=Severity.WARNING,
-            )
-        )
+        findings.append(skipped_case(task, case.case_id, exc))
         tm.reference += time.perf_counter() - t0
         return None
     except ReferenceError_ as exc:

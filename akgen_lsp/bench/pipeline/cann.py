@@ -19,7 +19,15 @@ from akgen_lsp.bench.cann.runner import call_params, case_spec
 from akgen_lsp.bench.cann.toolchain import CannOptions, CannToolchain, CannUnavailable
 from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_finding
 from akgen_lsp.bench.pipeline.parse import _op_def_name, prepare_stage
-from akgen_lsp.bench.pipeline.record import Candidate, Settings, Timings, _finding, finish_record, new_record
+from akgen_lsp.bench.pipeline.record import (
+    Candidate,
+    Settings,
+    Timings,
+    _finding,
+    finish_record,
+    new_record,
+    skipped_case,
+)
 from akgen_lsp.bench.reference import ReferenceError_, Skip, load_case
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.findings import Finding, Severity, Span
@@ -79,15 +87,7 @@ def evaluate_cann(
             datas[case.case_id] = data
         except Skip as exc:
             cr["status"] = "skipped"
-            findings.append(
-                _finding(
-                    "BENCH-SKIP",
-                    f"case {case.case_id} skipped: {exc}",
-                    str(task.validation),
-                    "skipped",
-                    severity=Severity.WARNING,
-                )
-            )
+            findings.append(skipped_case(task, case.case_id, exc))
             first_fail = first_fail or "skipped"
         except (ReferenceError_, ValueError) as exc:
             cr["status"] = "harness_error"

@@ -98,6 +98,17 @@ def _finding(
     )
 
 
+def skipped_case(task: Task, case_id: int, why: object) -> Finding:
+    """The warning for a case that cannot be evaluated here (`reference.Skip`: torch missing, ...)."""
+    return _finding(
+        "BENCH-SKIP",
+        f"case {case_id} skipped: {why}",
+        str(task.validation),
+        "skipped",
+        severity=Severity.WARNING,
+    )
+
+
 class Record(dict[str, Any]):
     """A candidate's record: the JSON-shaped dict docs/bench.md describes (what results.jsonl holds), which also
     keeps, in the process that filled it, the findings themselves (`record_findings` reads those, so a check in
