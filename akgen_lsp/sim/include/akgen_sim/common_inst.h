@@ -1,10 +1,9 @@
-// akgen sim: the simulator templates most kernels instantiate (the count forms of DataCopy, Add/Sub/Mul/Div,
-// Exp/Ln/Abs/Sqrt/Relu and Adds/Muls/Maxs/Mins, their checks and charges, GlobalTensor, the typed calls of the
-// VECIN/VECOUT queues) for half and float, compiled once into the launcher object (launcher/common_inst.cpp) and only
-// declared here (`extern template`) for the kernel's translation unit, which the generated glue includes this header
-// into: the kernel's compile no longer generates their code. Inline bodies stay visible, so what the compiler inlines
-// and every diagnostic stay the same; this header is not part of the precompiled header (other builds do not link
-// the launcher object).
+// akgen sim: the simulator templates most kernels instantiate (the count forms of DataCopy and of Add/Sub/Mul/Div,
+// their checks and charges, GlobalTensor, the typed calls of the VECIN/VECOUT queues) for half and float, compiled
+// once into the launcher object (launcher/common_inst.cpp) and only declared here (`extern template`) for the
+// kernel's translation unit, which the generated glue includes this header into: the kernel's compile no longer
+// generates their code. Inline bodies stay visible, so what the compiler inlines and every diagnostic stay the same;
+// this header is not part of the precompiled header (other builds do not link the launcher object).
 #pragma once
 
 #include "../kernel_operator.h"
@@ -20,18 +19,6 @@
     AKGEN_SIM_INST void binary_count_op<VecOp::OP, T>(const char*, const char*, const LocalTensor<T>&,                 \
                                                       const LocalTensor<T>&, const LocalTensor<T>&, int64_t,           \
                                                       const loc_t&);                                                   \
-    }
-
-#define AKGEN_SIM_COMMON_UNARY(T, OP)                                                                                  \
-    namespace akgen_sim {                                                                                              \
-    AKGEN_SIM_INST void unary_count_op<VecOp::OP, T>(const char*, const char*, const LocalTensor<T>&,                  \
-                                                     const LocalTensor<T>&, int64_t, const loc_t&);                    \
-    }
-
-#define AKGEN_SIM_COMMON_SCALAR(T, OP)                                                                                 \
-    namespace akgen_sim {                                                                                              \
-    AKGEN_SIM_INST void scalar_count_op<VecOp::OP, T>(const char*, const char*, const LocalTensor<T>&,                 \
-                                                      const LocalTensor<T>&, calc_t<T>, int64_t, const loc_t&);        \
     }
 
 #define AKGEN_SIM_COMMON_QUE(T, P, D)                                                                                  \
@@ -66,22 +53,11 @@
     AKGEN_SIM_INST void check_count<T>(int64_t, const char*, const loc_t&);                                            \
     AKGEN_SIM_INST bool binary_count_checks<T>(const char*, const LocalTensor<T>&, const LocalTensor<T>&,              \
                                                const LocalTensor<T>&, int64_t, const loc_t&);                          \
-    AKGEN_SIM_INST bool unary_count_checks<T, T>(const char*, const LocalTensor<T>&, const LocalTensor<T>&, int64_t,   \
-                                                 const loc_t&, bool);                                                  \
     }                                                                                                                  \
     AKGEN_SIM_COMMON_BINARY(T, Add)                                                                                    \
     AKGEN_SIM_COMMON_BINARY(T, Sub)                                                                                    \
     AKGEN_SIM_COMMON_BINARY(T, Mul)                                                                                    \
     AKGEN_SIM_COMMON_BINARY(T, Div)                                                                                    \
-    AKGEN_SIM_COMMON_UNARY(T, Exp)                                                                                     \
-    AKGEN_SIM_COMMON_UNARY(T, Ln)                                                                                      \
-    AKGEN_SIM_COMMON_UNARY(T, Abs)                                                                                     \
-    AKGEN_SIM_COMMON_UNARY(T, Sqrt)                                                                                    \
-    AKGEN_SIM_COMMON_UNARY(T, Relu)                                                                                    \
-    AKGEN_SIM_COMMON_SCALAR(T, Adds)                                                                                   \
-    AKGEN_SIM_COMMON_SCALAR(T, Muls)                                                                                   \
-    AKGEN_SIM_COMMON_SCALAR(T, Maxs)                                                                                   \
-    AKGEN_SIM_COMMON_SCALAR(T, Mins)                                                                                   \
     AKGEN_SIM_COMMON_QUE(T, VECIN, 1)                                                                                  \
     AKGEN_SIM_COMMON_QUE(T, VECIN, 2)                                                                                  \
     AKGEN_SIM_COMMON_QUE(T, VECOUT, 1)                                                                                 \
@@ -93,6 +69,4 @@ AKGEN_SIM_COMMON(float)
 #undef AKGEN_SIM_COMMON
 #undef AKGEN_SIM_COMMON_BINARY
 #undef AKGEN_SIM_COMMON_QUE
-#undef AKGEN_SIM_COMMON_UNARY
-#undef AKGEN_SIM_COMMON_SCALAR
 #undef AKGEN_SIM_INST
