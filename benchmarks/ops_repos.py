@@ -341,6 +341,7 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
     from akgen_lsp.sim.build import compile_kernel
     from akgen_lsp.sim.build_types import BuildOptions
     from akgen_lsp.sim.compiler import ToolchainError
+    from akgen_lsp.sim.tiling_key import keyed_defines, keys_tested, needs_key_build
 
     src = kernel_file(case)
     if src is None:
@@ -364,6 +365,20 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
             signature.append({"kind": "scalar", "ctype": ctype})
     header = tiling_header(case)
     defines = kernel_defines(case)
+    if needs_key_build([src]):
+        # a kernel that tests its tiling key in `if constexpr` compiles once per key (CANN's NPU build does it with
+        # -DTILING_KEY_VAR=<key>): built for each key it tests, as CANN builds each of them
+        keys = keys_tested([src]) or [0]
+        for key in keys[1:]:
+            opts = BuildOptions(kernel=entry, signature=signature, defines=keyed_defines(defines, key),
+                                tiling_header=header, include_dirs=tuple(include_dirs(case)), timeout_s=300.0)
+            try:
+                other = compile_kernel([src], opts)
+            except ToolchainError as exc:
+                return "fail", f"toolchain: {exc}", entry
+            if not other.ok:
+                return "fail", f"tiling key {key}: {reason_of(other.findings, other.log)}", entry
+        defines = keyed_defines(defines, keys[0])
 
     def build_with(kernel: str) -> Any:
         opts = BuildOptions(kernel=kernel, signature=signature, defines=defines, tiling_header=header,
