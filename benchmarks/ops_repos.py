@@ -125,9 +125,34 @@ def discover(repo: Path) -> list[OpCase]:
     return list(cases.values())
 
 
+_TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*(\w+?)_(Ascend910\w*)_cases_obj\s+PRIVATE\s+([^)]*)\)", re.S)
+
+
+def ut_kernel_source(case: OpCase) -> Path | None:
+    """The kernel source the UT's CMakeLists adds to an A2/A3 cases target itself (`target_sources(<op>_Ascend910B1_
+    cases_obj PRIVATE .../op_kernel/<op>_arch22.cpp)`: an operator whose entry CANN's glob does not find, or whose
+    A2/A3 entry is not `<op>.cpp`)."""
+    cml = Path(case.ut_dir) / "CMakeLists.txt"
+    try:
+        text = cml.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for op, _soc, files in _TARGET_SOURCES.findall(text):
+        if op != case.op:
+            continue
+        for f in files.split():
+            path = Path(f.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(case.ut_dir)))
+            if path.suffix == ".cpp" and path.is_file():
+                return path.resolve()
+    return None
+
+
 def kernel_file(case: OpCase) -> Path | None:
-    """`op_kernel/<op>.cpp` of the operator, else of another folder of the repository (CANN's UT globs
-    `*/<op>/op_kernel/<op>.cpp`)."""
+    """The kernel source the UT adds to its A2/A3 target itself, else `op_kernel/<op>.cpp` of the operator, else of
+    another folder of the repository (CANN's UT globs `*/<op>/op_kernel/<op>.cpp`)."""
+    added = ut_kernel_source(case)
+    if added is not None:
+        return added
     own = Path(case.op_dir) / "op_kernel" / f"{case.op}.cpp"
     if own.is_file():
         return own
@@ -263,11 +288,21 @@ def _tiling_defs(start: list[Path], search: list[Path], depth: int = 3) -> list[
     return found
 
 
+def ut_tiling_suffix(case: OpCase) -> str:
+    """How the repository's UT CMake names a UT's own tiling header: `<op>_tiling_def.h` (ops-nn's ut.cmake) or
+    `<op>_tiling.h` (ops-math's); another header in the UT folder is not -included (the generated one is)."""
+    try:
+        text = (repo_root(case) / "cmake" / "ut.cmake").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "_tiling.h"
+    return "_tiling_def.h" if "_tiling_def.h" in text else "_tiling.h"
+
+
 def tiling_header(case: OpCase) -> Path | None:
-    """The header CANN's UT build -includes for the kernel: the UT's own `<op>_tiling.h`, else the header with
+    """The header CANN's UT build -includes for the kernel: the UT's own (`ut_tiling_suffix`), else the header with
     BEGIN_TILING_DATA_DEF that the case's tiling sources include (what its generated `<op>_tiling_data.h` is made
     from: the one registering the op's struct first), else one in op_host/."""
-    ut = Path(case.ut_dir) / f"{case.op}_tiling.h"
+    ut = Path(case.ut_dir) / f"{case.op}{ut_tiling_suffix(case)}"
     if ut.is_file():
         return ut
     host = Path(case.op_dir) / "op_host"
