@@ -201,8 +201,12 @@ def tpl_first_args(op_kernel: Path, name: str, kernel_text: str) -> str | None:
     if not m:
         return None
     params = [p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split()]
+    # a type parameter (`template <typename D_T>`) declared by a data type (C_DT_FLOAT16) takes its C++ type
+    types = {p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split()[:1] in (["typename"], ["class"])}
     decls: dict[str, str] = {}
-    for h in sorted(op_kernel.glob("*.h")) + sorted(op_kernel.glob("*.cpp")):
+    # the op_kernel folder's headers first, then its sub-folders' (arch22/), never arch35's
+    sub = [h for h in sorted(op_kernel.glob("*/**/*.h")) if "arch35" not in h.relative_to(op_kernel).parts]
+    for h in sorted(op_kernel.glob("*.h")) + sorted(op_kernel.glob("*.cpp")) + sub:
         for d in _TPL_SEL.finditer(re.sub(r"//[^\n]*", "", h.read_text(encoding="utf-8", errors="replace"))):
             kind, pname, rest = d.groups()
             vals = [v.strip() for v in rest.split(",") if v.strip()]
@@ -216,7 +220,9 @@ def tpl_first_args(op_kernel: Path, name: str, kernel_text: str) -> str | None:
                 decls.setdefault(pname, vals[0])
     if not params or any(p not in decls for p in params):
         return None
-    return f"{name}<{', '.join(decls[p] for p in params)}>"
+    args = [f"TypeFromId<{decls[p]}>::type" if p in types and decls[p].startswith("C_DT_") else decls[p]
+            for p in params]
+    return f"{name}<{', '.join(args)}>"
 
 
 _ENUM = re.compile(r"\benum\s+(?:class\s+)?\w*\s*(?::\s*\w+\s*)?\{([^{}]*)\}")
