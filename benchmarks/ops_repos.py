@@ -294,22 +294,28 @@ def _tiling_defs(start: list[Path], search: list[Path], depth: int = 3) -> list[
     return found
 
 
-def ut_tiling_suffix(case: OpCase) -> str:
-    """How the repository's UT CMake names a UT's own tiling header: `<op>_tiling_def.h` (ops-nn's ut.cmake) or
-    `<op>_tiling.h` (ops-math's); another header in the UT folder is not -included (the generated one is)."""
+def ut_tiling_header(case: OpCase) -> Path | None:
+    """The UT's own tiling header that the kernel column -includes: ops-math's `<op>_tiling.h` (its ut.cmake
+    -includes it instead of the generated one). None in ops-nn, whose ut.cmake -includes `<op>_tiling_def.h` or the
+    generated header and never `<op>_tiling.h`: a `_tiling_def.h` is written for the CPU-debug build (__CCE_KT_TEST__,
+    with CANN's kernel_log.h / kernel_fp16.h; it often defines the struct the kernel's NPU path defines too), which the
+    kernel column does not make, so it takes the generated header's struct (op_host's)."""
     try:
         text = (repo_root(case) / "cmake" / "ut.cmake").read_text(encoding="utf-8", errors="replace")
     except OSError:
-        return "_tiling.h"
-    return "_tiling_def.h" if "_tiling_def.h" in text else "_tiling.h"
+        text = ""
+    if "_tiling_def.h" in text:
+        return None
+    ut = Path(case.ut_dir) / f"{case.op}_tiling.h"
+    return ut if ut.is_file() else None
 
 
 def tiling_header(case: OpCase) -> Path | None:
-    """The header CANN's UT build -includes for the kernel: the UT's own (`ut_tiling_suffix`), else the header with
+    """The header CANN's UT build -includes for the kernel: the UT's own (`ut_tiling_header`), else the header with
     BEGIN_TILING_DATA_DEF that the case's tiling sources include (what its generated `<op>_tiling_data.h` is made
     from: the one registering the op's struct first), else one in op_host/."""
-    ut = Path(case.ut_dir) / f"{case.op}{ut_tiling_suffix(case)}"
-    if ut.is_file():
+    ut = ut_tiling_header(case)
+    if ut is not None:
         return ut
     host = Path(case.op_dir) / "op_host"
     defs = _tiling_defs([Path(s) for s in case.tiling_srcs], [host, *host_include_dirs(case)])
