@@ -386,8 +386,10 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.append('extern "C" int akgen_sim_variant_index();  // the launcher: the spec\'s `variant N`')
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
-    if KEY_DEFINE in opts.defines:  # a build for one tiling key (sim/tiling_key.py): a run of another key stops
-        path, line = key_test_site(sources)  # the finding's place: the kernel's first `if constexpr` on the key
+    # A build for one tiling key (sim/tiling_key.py): a run of another key stops, and the finding's place is the
+    # kernel's first `if constexpr` on the key.
+    if KEY_DEFINE in opts.defines:
+        path, line = key_test_site(sources)
         lines.append(f'#line {line} "{path}"')
         lines.append(f"    ::akgen_sim::check_build_key(static_cast<int64_t>({KEY_DEFINE}));")
         lines.append(f'#line {len(lines) + 2} "<akgen glue>"')
