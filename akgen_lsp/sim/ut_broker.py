@@ -194,19 +194,14 @@ class ScriptBroker:
             buf = buf[-65536:]  # what never ends a line is junk
 
     def _answer(self, line: bytes) -> None:
+        """One request: `REPLYNAME SCRIPT CWD ARGS...`, each but the name hex-encoded ("-": empty)."""
         try:
-            req = json.loads(line)
-            name, script, args, cwd = req["reply"], req["script"], req["args"], req["cwd"]
-            if not (
-                isinstance(name, str)
-                and _REPLY.match(name)
-                and isinstance(script, str)
-                and isinstance(cwd, str)
-                and isinstance(args, list)
-                and all(isinstance(a, str) for a in args)
-            ):
-                return
-        except (ValueError, KeyError, TypeError):
+            words = line.decode("ascii").split(" ")
+            name = words[0]
+            script, cwd, *args = (_text(w) for w in words[1:])
+        except (UnicodeDecodeError, ValueError):
+            return
+        if not _REPLY.match(name):
             return
         reply = self.folder / name
         try:
@@ -216,24 +211,36 @@ class ScriptBroker:
             return
         try:
             answer = self._decide(script, args, cwd)
-        except Exception as exc:
-            answer = {"local": True, "why": f"{type(exc).__name__}: {exc}"[:300]}
-        self._send(reply, json.dumps(answer).encode())
+        except Exception:  # any failure of ours: the client runs the script itself
+            answer = "L"
+        self._send(reply, (answer + "\n").encode("ascii"))
 
-    def _decide(self, script: str, args: list[str], cwd: str) -> dict[str, Any]:
+    def _decide(self, script: str, args: list[str], cwd: str) -> str:
+        """The answer: `R RC STDOUT STDERR ENTRY [PATH BLOB]...` (replay a sealed record), `S RC STDOUT STDERR` (the
+        broker's box ran it) or `L` (run it yourself); hex-encoded, "-" for empty."""
         if not (os.path.isabs(script) and os.path.isabs(cwd) and os.path.isdir(cwd)):
-            return {"local": True, "why": "not a script run in the box's view"}
+            return "L"  # not a script run in the box's view
         key = record_key(str(self.python), script, args, cwd, self.roots)
         if key is None:
-            return {"local": True, "why": "the script is not a file in the box's view"}
+            return "L"  # the script is not a file in the box's view
         entry = self.store / key
         rec = sealed_record(entry, self.seal)
         if rec is not None and all(digest(p, self.roots) == d for p, d in rec["reads"].items()):
             self.replayed += 1
-            return {"replay": str(entry)}
+            files = [w for path, blob in rec["writes"].items() for w in (_hex(path), blob)]
+            return " ".join(
+                [
+                    "R",
+                    str(int(rec["rc"])),
+                    bytes.fromhex(rec["stdout"]).hex() or "-",
+                    bytes.fromhex(rec["stderr"]).hex() or "-",
+                    _hex(str(entry)),
+                    *files,
+                ]
+            )
         return self._record(script, args, cwd, key, entry)
 
-    def _record(self, script: str, args: list[str], cwd: str, key: str, entry: Path) -> dict[str, Any]:
+    def _record(self, script: str, args: list[str], cwd: str, key: str, entry: Path) -> str:
         staging = self.store / f".staging-{secrets.token_hex(8)}"
         staging.mkdir()
         try:
@@ -246,8 +253,8 @@ class ScriptBroker:
                 rc, stdout, stderr = int(rec["rc"]), str(rec["stdout"]), str(rec["stderr"])
             except (OSError, ValueError, KeyError, TypeError):
                 # the box ended before the record (a timeout, a kill): what it printed, its status
-                said = getattr(out, "output", "").encode("utf-8", "replace").hex()
-                return {"rc": getattr(out, "returncode", 1) or 1, "stdout": "", "stderr": said}
+                said = getattr(out, "output", "").encode("utf-8", "replace").hex() or "-"
+                return f"S {int(getattr(out, 'returncode', 1) or 1)} - {said}"
             if (
                 self._keepable(rec, staging)
                 and record_key(str(self.python), script, args, cwd, self.roots) == key
@@ -259,7 +266,7 @@ class ScriptBroker:
                 with contextlib.suppress(OSError):
                     os.rename(staging, entry)
                     self.recorded += 1
-            return {"rc": rc, "stdout": stdout, "stderr": stderr}
+            return f"S {rc} {bytes.fromhex(stdout).hex() or '-'} {bytes.fromhex(stderr).hex() or '-'}"
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
@@ -297,6 +304,14 @@ class ScriptBroker:
             pass
         finally:
             os.close(fd)
+
+
+def _hex(text: str) -> str:
+    return text.encode("utf-8", "surrogateescape").hex() or "-"
+
+
+def _text(word: str) -> str:
+    return "" if word == "-" else bytes.fromhex(word).decode("utf-8", "surrogateescape")
 
 
 def _write_all(fd: int, data: bytes) -> None:
