@@ -239,7 +239,10 @@ def _broker(
     """The broker of the data scripts' runs (ut_broker.py) beside a test binary's box: the records in the user's
     cache outside every box's writable folders, sealed; a script's recorded run in a box of its own (the test's
     view, no shims of the broker on its PATH)."""
-    if python is None:
+    # the records of before the broker, in the work folder a box writes
+    shutil.rmtree(work / "scripts", ignore_errors=True)
+    base = cache_dir().parent  # the seal's key: never in a box's view
+    if python is None or any(base.is_relative_to(r) for r in read):
         return contextlib.nullcontext()
     store = cache_dir() / "op-ut-scripts" / hashlib.sha256(str(work).encode()).hexdigest()[:16]
     direct = work / "shims-direct"  # a script's own `python3 x.py`: run and logged, never asked of the broker
@@ -251,4 +254,4 @@ def _broker(
             list(argv), policy(work, read, cwd, senv, timeout_s, runs=True, writable=[staging])
         )
 
-    return ScriptBroker(store, work, read, python, run_script, seal_key(cache_dir().parent))
+    return ScriptBroker(store, work, read, python, run_script, seal_key(base))
