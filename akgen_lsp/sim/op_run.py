@@ -4,6 +4,8 @@ verdict of the data scripts' compare runs (or of the operator's tests/assets/gol
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -13,19 +15,28 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, run_confined
+from akgen_lsp.sim.build_cache import cache_dir
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
 from akgen_lsp.sim.op_golden import golden_spec, golden_verdict
 from akgen_lsp.sim.op_layout import OpLayout
 from akgen_lsp.sim.op_result import CaseResult, OpTestResult
+from akgen_lsp.sim.ut_broker import ScriptBroker, seal_key
 from akgen_lsp.sim.ut_python import SCRIPT_LOG, write_shims
 
 
 def policy(
-    work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float, runs: bool = False
+    work: Path,
+    read: Sequence[Path],
+    cwd: Path,
+    env: dict[str, str],
+    timeout_s: float,
+    runs: bool = False,
+    writable: Sequence[Path] = (),
 ) -> Policy:
     """The box of a step: the compiler profile; a step that runs the UT (`runs`) also gets /dev/urandom, which the
-    data scripts' numpy and the kernels' std::random_device read (a compile never does)."""
+    data scripts' numpy and the kernels' std::random_device read (a compile never does); `writable`: folders it
+    may write besides `work`."""
     return Policy(
         "compiler",
         Limits(
@@ -37,7 +48,7 @@ def policy(
             disk_bytes=16 * GiB,
         ),
         read_only=list(read),
-        writable=[work],
+        writable=[work, *writable],
         cwd=cwd,
         env=env,
         tmp_bytes=1 * GiB,
@@ -115,7 +126,7 @@ def run_cases(
             "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin",
             "AKGEN_SIM_EVENTS": str(events),
             "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}",
-            "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts"),
+            "AKGEN_UT_SCRIPT_BROKER": str(work / "pyrun"),
         }
         if layout.golden is not None:  # the launches' buffers, for a golden check when no compare script runs
             dump = run / f"{target}.dump"
@@ -123,7 +134,8 @@ def run_cases(
             dump.mkdir()
             dumps.append(dump)
             benv["AKGEN_UT_DUMP"] = str(dump)
-        out = run_confined([str(binary)], policy(work, read, run, benv, timeout_s, runs=True))
+        with _broker(work, read, env, python, timeout_s):  # the data scripts' replays, decided out here
+            out = run_confined([str(binary)], policy(work, read, run, benv, timeout_s, runs=True))
         res.log += out.output
         evs, _bad = read_events(events)
         for ev in evs:
@@ -219,3 +231,27 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
         res.golden_detail = "the UT runs no compare script"
     else:
         res.golden = "none"
+
+
+def _broker(
+    work: Path, read: Sequence[Path], env: dict[str, str], python: Path | None, timeout_s: float
+) -> contextlib.AbstractContextManager[object]:
+    """The broker of the data scripts' runs (ut_broker.py) beside a test binary's box: the records in the user's
+    cache outside every box's writable folders, sealed; a script's recorded run in a box of its own (the test's
+    view, no shims of the broker on its PATH)."""
+    # the records of before the broker, in the work folder a box writes
+    shutil.rmtree(work / "scripts", ignore_errors=True)
+    base = cache_dir().parent  # the seal's key: never in a box's view
+    if python is None or any(base.is_relative_to(r) for r in read):
+        return contextlib.nullcontext()
+    store = cache_dir() / "op-ut-scripts" / hashlib.sha256(str(work).encode()).hexdigest()[:16]
+    direct = work / "shims-direct"  # a script's own `python3 x.py`: run and logged, never asked of the broker
+    write_shims(direct, python, work / "root" / "build" / "tests" / "ut" / "op_kernel" / SCRIPT_LOG)
+    senv = {**env, "PATH": f"{direct}:/usr/local/bin:/usr/bin:/bin"}
+
+    def run_script(argv: Sequence[str], cwd: Path, staging: Path) -> Any:
+        return run_confined(
+            list(argv), policy(work, read, cwd, senv, timeout_s, runs=True, writable=[staging])
+        )
+
+    return ScriptBroker(store, work, read, python, run_script, seal_key(base))

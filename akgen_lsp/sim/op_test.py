@@ -90,6 +90,7 @@ def driver_cmake(
     generated: Path,
     include_dirs: Sequence[Path],
     defines: Sequence[str] = (),
+    main: Path | None = None,
 ) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
     # the kernels' relative includes of other operators' folders resolve in CANN's ascendc/ layout, as in the kernel
@@ -104,6 +105,7 @@ def driver_cmake(
         f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
         f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
         + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
+        + (f'set(AKGEN_OP_UT_MAIN "{main}")\n' if main else "")
         + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
         + (f"add_compile_definitions({defs})\n" if defs else "")
         + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
@@ -194,7 +196,8 @@ def _run_locked(
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)
     tiling_data_header(layout, generated)
-    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines)
+    main = op_rebuild.ensure_ut_main(cxx, soc, toolkit.resolve(), defines)  # once per machine and SoC
+    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines, main)
     configured = (build / "CMakeCache.txt").is_file() and (build / "Makefile").is_file()
     if (
         not (src / "CMakeLists.txt").is_file()

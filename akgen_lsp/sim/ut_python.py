@@ -64,7 +64,9 @@ def write_shims(folder: Path, exe: Path, log: Path, reuse: bool = False) -> None
     and the last line of what the script wrote on stderr (an exception's) to `log`, tab-separated. `reuse`: through
     ut_pyrun.py, which replays a script's recorded run when nothing it read changed ($AKGEN_UT_SCRIPT_CACHE)."""
     folder.mkdir(parents=True, exist_ok=True)
-    runner = f' "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
+    # -S: a replay needs no site-packages (the venv's .pth files cost a start ~0.1 s); ut_pyrun.py adds them
+    # (site.main) before it runs a script
+    runner = f' -S "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
     text = (
         "#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
         'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
