@@ -48,11 +48,11 @@ from typing import Any
 import numpy as np
 
 from akgen_lsp.ascendc.arch import arch_names, canonical_arch
+from akgen_lsp.ascendc.ge_dtypes import GE_NAMES
 from akgen_lsp.config import SettingsError, load_settings
 from akgen_lsp.sim.manifest_types import (
     CHECK_MODES,
     DTYPES,
-    GE_NAMES,
     IDENT,
     QUALIFIED,
     SCALAR_TYPES,

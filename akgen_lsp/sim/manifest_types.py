@@ -38,23 +38,6 @@ DTYPES: dict[str, tuple[str, str]] = {
     "complex128": ("complex128", "complex128"),
 }
 
-# numpy dtype name -> ge name (what ORIG_DTYPE_<NAME> expands to; akgen_sim/kernel_type.h numbers them)
-GE_NAMES: dict[str, str] = {
-    "float16": "DT_FLOAT16",
-    "float32": "DT_FLOAT",
-    "float64": "DT_DOUBLE",
-    "bfloat16": "DT_BF16",
-    "int8": "DT_INT8",
-    "uint8": "DT_UINT8",
-    "int16": "DT_INT16",
-    "uint16": "DT_UINT16",
-    "int32": "DT_INT32",
-    "uint32": "DT_UINT32",
-    "int64": "DT_INT64",
-    "uint64": "DT_UINT64",
-    "bool": "DT_BOOL",
-}
-
 SCALAR_TYPES = {
     "int8_t",
     "uint8_t",
