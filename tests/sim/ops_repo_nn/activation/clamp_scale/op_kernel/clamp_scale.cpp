@@ -1,0 +1,25 @@
+// y = x * scale on the first min(total, limit) elements of x, zero after them; one block, tiles of tileLength.
+#include "kernel_operator.h"
+#include "clamp_scale_tiling_data.h"
+#include "../op_kernel/arch22/blk_helper.h"
+
+extern "C" __global__ __aicore__ void clamp_scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    AscendC::GlobalTensor<DTYPE_X> xGm, yGm;
+    xGm.SetGlobalBuffer((__gm__ DTYPE_X*)x, t.total);
+    yGm.SetGlobalBuffer((__gm__ DTYPE_X*)y, t.total);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, t.tileLength * sizeof(DTYPE_X));
+    AscendC::LocalTensor<DTYPE_X> tile = buf.Get<DTYPE_X>();
+    int used = min(static_cast<int>(t.total), static_cast<int>(t.limit));  // the UT's own scalar min
+    for (uint32_t off = 0; off < t.total; off += t.tileLength) {
+        AscendC::DataCopy(tile, xGm[off], t.tileLength);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        ScaleTile<DTYPE_X>(tile, tile, off < static_cast<uint32_t>(used) ? t.scale : 0.0f, t.tileLength);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        AscendC::DataCopy(yGm[off], tile, t.tileLength);
+        AscendC::PipeBarrier<PIPE_ALL>();
+    }
+}
