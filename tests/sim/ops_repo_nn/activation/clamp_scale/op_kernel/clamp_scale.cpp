@@ -1,4 +1,5 @@
 // y = x * scale on the first min(total, limit) elements of x, zero after them; one block, tiles of tileLength.
+// The count it scaled goes to the first int of the user workspace.
 #include "kernel_operator.h"
 #include "clamp_scale_tiling_data.h"
 #include "../op_kernel/arch22/blk_helper.h"
@@ -14,6 +15,9 @@ extern "C" __global__ __aicore__ void clamp_scale(GM_ADDR x, GM_ADDR y, GM_ADDR 
     pipe.InitBuffer(buf, t.tileLength * sizeof(DTYPE_X));
     AscendC::LocalTensor<DTYPE_X> tile = buf.Get<DTYPE_X>();
     int used = min(static_cast<int>(t.total), static_cast<int>(t.limit));  // the UT's own scalar min
+    AscendC::GlobalTensor<int32_t> ws;  // the count used, in the user workspace
+    ws.SetGlobalBuffer((__gm__ int32_t*)AscendC::GetUserWorkspace(workspace), 8);
+    ws.SetValue(0, used);
     for (uint32_t off = 0; off < t.total; off += t.tileLength) {
         AscendC::DataCopy(tile, xGm[off], t.tileLength);
         AscendC::PipeBarrier<PIPE_ALL>();
