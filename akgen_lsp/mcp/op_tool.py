@@ -11,32 +11,18 @@ reach the build, as on a save in the editor.
 
 from __future__ import annotations
 
-import contextlib
-import inspect
 import time
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.resolve import ListRoots, Resolve
-from mcp.types import CallToolResult, ListRootsResult, TextContent, ToolAnnotations
+from mcp.types import CallToolResult
 from pydantic import BaseModel, Field
 
 from akgen_lsp.config import find_config_file
 from akgen_lsp.mcp.jobs import JobFailed, run_akgen
 from akgen_lsp.mcp.schemas import FindingModel
-
-# as app.py's tools have them (app.py registers this tool, so this module does not import it)
-_IN_ROOTS = "inside the client's roots (absolute, or relative to the first root)"
-_RUNS = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
-
-
-def _client_roots(ctx: Context) -> ListRoots | None:
-    caps = ctx.client_capabilities
-    return ListRoots() if caps is not None and caps.roots is not None else None
-
-
-ClientRoots = Annotated[ListRootsResult | None, Resolve(_client_roots)]
+from akgen_lsp.mcp.tooling import IN_ROOTS, RUNS, ClientRoots, progress, result, tool
 
 
 class CaseModel(BaseModel):
@@ -76,14 +62,10 @@ def _listed(settings: Any, key: str) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list) else []
 
 
-async def _progress(ctx: Context, message: str, done: float = 0.0) -> None:
-    with contextlib.suppress(Exception):  # a client that left does not fail the tool
-        await ctx.report_progress(done, None, message)
-
-
 def register_op_test(server: MCPServer, state: Any) -> None:
-    """Add `op_test` to the server; `state`: app.py's Akgen (its roots and settings)."""
+    """Add `op_test` to the server; `state`: the server's Akgen (state.py: its roots and settings)."""
 
+    @tool(server, RUNS)
     async def op_test(
         roots: ClientRoots,
         ctx: Context,
@@ -91,7 +73,7 @@ def register_op_test(server: MCPServer, state: Any) -> None:
             str,
             Field(
                 description="the operator folder (the one with op_kernel/ and "
-                f"tests/ut/op_kernel/), or a file in it, {_IN_ROOTS}"
+                f"tests/ut/op_kernel/), or a file in it, {IN_ROOTS}"
             ),
         ],
         soc: Annotated[
@@ -146,9 +128,9 @@ def register_op_test(server: MCPServer, state: Any) -> None:
         started = time.perf_counter()
 
         async def tick(elapsed: float) -> None:
-            await _progress(ctx, f"{message}: {elapsed:.0f} s", elapsed)
+            await progress(ctx, f"{message}: {elapsed:.0f} s", elapsed)
 
-        await _progress(ctx, message)
+        await progress(ctx, message)
         try:
             res = await run_akgen(cmd, folder, 4 * timeout_s + 300.0, tick)
             out = res.json()
@@ -164,12 +146,7 @@ def register_op_test(server: MCPServer, state: Any) -> None:
         lines = [model.verdict] + [
             f"  {f.path}:{f.line}: {f.severity} {f.code}: {f.message[:300]}" for f in model.findings[:15]
         ]
-        return CallToolResult(
-            content=[TextContent(type="text", text="\n".join(lines))],
-            structured_content=model.model_dump(mode="json"),
-        )
-
-    server.tool(description=inspect.cleandoc(op_test.__doc__ or ""), annotations=_RUNS)(op_test)
+        return result("\n".join(lines), model)
 
 
 def _verdict(out: dict[str, Any]) -> str:
