@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from akgen_lsp.findings import Finding, Severity, Span
+
 # ge::DataType names of op definitions -> the C++ element types kernels use (the UT builds' spelling)
 _C_TYPES = {
     "DT_FLOAT16": "half",
@@ -118,3 +120,24 @@ def missing_dtype_defines(op_dir: Path, ut_dir: Path) -> dict[str, str]:
         else:
             out[f"DTYPE_{name}"] = types[column] if column < len(types) else types[0]
     return out
+
+
+def dtype_note(ut_dir: Path, filled: dict[str, str]) -> Finding:
+    """The note on a UT build that got `filled` (missing_dtype_defines), at the UT's first AddOpTestCase."""
+    cml = ut_dir / "CMakeLists.txt"
+    try:
+        lines = cml.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        lines = []
+    line = next((i for i, t in enumerate(lines, 1) if "AddOpTestCase" in t and not t.lstrip().startswith("#")), 1)
+    given = ", ".join(f"{k}={v}" for k, v in filled.items())
+    return Finding(
+        "OP-UT-DTYPE",
+        f"the kernel names {', '.join(filled)}, which this UT does not define (CANN's kernel-UT build passes only "
+        f"AddOpTestCase's options, so it would not compile there); the simulator took them from the op "
+        f"definition: {given}. Add them to AddOpTestCase's options to say which types the UT means.",
+        Span.point(str(cml), line),
+        severity=Severity.INFO,
+        source="akgen-run",
+        error_class="dtype",
+    )

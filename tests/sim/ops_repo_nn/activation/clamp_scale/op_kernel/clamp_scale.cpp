@@ -7,9 +7,10 @@
 extern "C" __global__ __aicore__ void clamp_scale(GM_ADDR x, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling)
 {
     GET_TILING_DATA(t, tiling);
-    AscendC::GlobalTensor<DTYPE_X> xGm, yGm;
+    AscendC::GlobalTensor<DTYPE_X> xGm;
+    AscendC::GlobalTensor<DTYPE_Y> yGm;  // a type the UT does not define: the op definition gives it
     xGm.SetGlobalBuffer((__gm__ DTYPE_X*)x, t.total);
-    yGm.SetGlobalBuffer((__gm__ DTYPE_X*)y, t.total);
+    yGm.SetGlobalBuffer((__gm__ DTYPE_Y*)y, t.total);
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
     pipe.InitBuffer(buf, t.tileLength * sizeof(DTYPE_X));
