@@ -162,6 +162,11 @@ def run_op_test(
         res.reason = (
             f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})"
         )
+        if any(not re.match(r"ascend\d", s, re.IGNORECASE) for s in socs if s.lower().startswith("ascend")):
+            res.reason += (
+                "; the repository's AddOpTestCase reads a first argument that starts with 'ascend' as the SoC "
+                "list, so an operator named ascend_* needs its SoCs first: AddOpTestCase(\"ascend910B1\" ...)"
+            )
         return res
     work = (work or work_dir(layout, soc)).resolve()
     work.mkdir(parents=True, exist_ok=True)

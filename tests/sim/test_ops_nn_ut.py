@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from akgen_lsp.sim.op_layout import find_op, has_a2a3_ut, ut_socs
 from akgen_lsp.sim.op_test import OpTestResult, run_op_test
 from tests.sim.test_op_test import needs_ut_tools, ut_tools  # noqa: F401 - the fixture
 
@@ -34,3 +35,19 @@ def test_an_ops_nn_tiling_header_with_kernel_log_float_t_and_its_own_min(clamp_s
     notes = [f for f in r.findings if f.code == "OP-UT-DTYPE"]
     assert len(notes) == 1 and "DTYPE_Y=float" in notes[0].message, [f.message for f in r.findings]
     assert notes[0].path.endswith("clamp_scale/tests/ut/op_kernel/CMakeLists.txt") and notes[0].span.line == 4
+
+
+def test_an_op_named_ascend_star_registers_its_case_for_a_soc_of_that_name(tmp_path: Path) -> None:
+    # ops-nn's AddOpTestCase reads a first argument that starts with "ascend" as the SoC list (the op name may be
+    # left out), so AddOpTestCase(ascend_foo "ascend910B1" ...) adds no A2/A3 case there: nor here, and the result
+    # says why
+    op = tmp_path / "quant" / "ascend_foo"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "tests" / "ut" / "op_kernel").mkdir(parents=True)
+    (op / "tests" / "ut" / "op_kernel" / "CMakeLists.txt").write_text(
+        'AddOpTestCase(ascend_foo "ascend910B1" "-DDTYPE_X=float")\n', encoding="utf-8")
+    layout = find_op(op)
+    assert layout is not None and ut_socs(layout) == ["ascend_foo"] and not has_a2a3_ut(layout)
+    res = run_op_test(op)
+    assert res.stage == "no-ut" and "needs its SoCs first" in res.reason, res.reason
+    assert ut_socs(find_op(CLAMP_SCALE)) == ["ascend910B1"]  # type: ignore[arg-type]
