@@ -51,3 +51,16 @@ def test_an_op_named_ascend_star_registers_its_case_for_a_soc_of_that_name(tmp_p
     res = run_op_test(op)
     assert res.stage == "no-ut" and "needs its SoCs first" in res.reason, res.reason
     assert ut_socs(find_op(CLAMP_SCALE)) == ["ascend910B1"]  # type: ignore[arg-type]
+
+
+@needs_ut_tools
+def test_a_ut_on_ops_nn_s_tiling_harness_runs_the_tiling_func(tmp_path: Path) -> None:
+    # scale_rows's UT includes the repository's tiling_case_executor.h, whose context holder holds a ContextHolder of
+    # every context kind (op_tiling_parse_context_builder.h, op_infer_shape_range_context_builder.h, ...) and whose
+    # faker fills tensors field by field (SetDataType, Mutable*Shape, SetData(TensorData)), takes TensorV2 lists and
+    # appends attributes through OpContextBuilderBase; the TilingFunc reads the attribute, a const input's value and
+    # the SoC's NpuArch through platform/soc_spec.h; the test names ::dec
+    r = run_op_test(REPO / "norm" / "scale_rows", work=tmp_path / "work")
+    assert r.built and r.ran, r.reason + r.log[-3000:]
+    assert [(c.name, c.passed) for c in r.cases] == [("ScaleRowsTest.tiling_func_then_kernel", True)], r.cases
+    assert r.ok, [f.message for f in r.findings]
