@@ -140,7 +140,16 @@ function(AddOpsTestCase)
   get_filename_component(category "${op_dir}" DIRECTORY)
   get_filename_component(category "${category}" NAME)
   set(foreach_def "${AKGEN_OP_UT_REPO}/foreach/foreach_abs/tests/ut/op_kernel/foreach_abs_tiling_def.h")
-  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")  # ops-math's hand-written tiling header
+  # ops-nn's build (its cmake/ut.cmake names <op>_tiling_def.h) gives a UT <op>_tiling_def.h, else the generated
+  # header: an <op>_tiling.h there is one the test includes itself, after the generated struct
+  set(nn_rule FALSE)
+  if(EXISTS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake")
+    file(STRINGS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake" tiling_def_rule REGEX "_tiling_def\\.h")
+    if(tiling_def_rule)
+      set(nn_rule TRUE)
+    endif()
+  endif()
+  if(NOT nn_rule AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")  # ops-math's hand-written one
     set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")
     set(kernel_tiling_header "${tiling_header}")
   elseif(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling_def.h")  # ops-nn's, for the kernel and the cases
