@@ -159,7 +159,7 @@ def run_cases(
     if res.ran:
         res.stage = "done"
     _golden_verdict(res, layout, log, python)
-    if res.golden == "not-compared" and python is not None and res.ran:
+    if res.golden == "not-compared" and python is not None and res.ran and layout.golden is not None:
 
         def box(argv: list[str]) -> Any:
             return run_confined(
@@ -199,38 +199,47 @@ def _gtest_cases(report: Path) -> list[CaseResult]:
 
 
 def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path | None) -> None:
-    """match / mismatch from the data scripts' compare steps (a script named compare*.py, or any script that
-    printed nothing but failed with a golden file beside it), else what golden.py's presence allows."""
+    """match / mismatch from the data scripts' compare steps (a script named compare*.py), else what golden.py's
+    presence allows. A compare run failed when it exited non-zero or printed a line saying so (FAILED!: many
+    compare scripts exit 0 regardless); when a data script that makes the golden data failed, the compare runs had
+    none to compare with, so they are no match: "not-compared", saying which script failed."""
     if python is None:
         res.golden_detail = "no Python with numpy for the data scripts (install numpy in akgen's environment)"
         return
-    runs: list[tuple[int, str]] = []
+    runs: list[tuple[int, str, str]] = []  # exit status, the arguments (with stderr's last line), a FAILED line
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
     for line in text.splitlines():
-        parts = line.split("\t", 3)
+        parts = line.split("\t", 4)
         if len(parts) >= 3 and parts[0].isdigit():
-            said = parts[3].strip() if len(parts) == 4 and int(parts[0]) != 0 else ""
-            runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else "")))
-    compares = [(rc, args) for rc, args in runs if re.search(r"compare\w*\.py", args)]
-    failed_gen = [args for rc, args in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
-    if failed_gen:
-        res.reason = f"a data script failed: python3 {failed_gen[0][:200]}"
-    if compares:
-        bad = [args for rc, args in compares if rc != 0]
-        res.golden = "mismatch" if bad else "match"
+            said = parts[3].strip() if len(parts) >= 4 and int(parts[0]) != 0 else ""
+            failed_line = parts[4].strip() if len(parts) == 5 else ""
+            runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else ""), failed_line))
+    compares = [r for r in runs if re.search(r"compare\w*\.py", r[1])]
+    failed_gen = [args for rc, args, _ in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
+    bad = [(args + (f" -> printed {fl[:100]!r}" if fl and rc == 0 else "")) for rc, args, fl in compares if rc or fl]
+    if bad:
+        res.golden = "mismatch"
+        res.golden_detail = f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"
+    elif compares and failed_gen:
+        res.golden = "not-compared"
         res.golden_detail = (
-            f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"
-            if bad
-            else f"{len(compares)} compare runs passed"
+            f"a data script failed (python3 {failed_gen[0][:300]}), so its {len(compares)} compare run(s) had "
+            "no golden data to compare with"
         )
+    elif compares:
+        res.golden = "match"
+        res.golden_detail = f"{len(compares)} compare runs passed"
     elif layout.golden is not None:
         res.golden = "not-compared"  # op_golden's check of the launches against golden.py may compare it
-        res.golden_detail = "the UT runs no compare script"
+        res.golden_detail = "the UT runs no compare script" + (
+            f"; a data script failed: python3 {failed_gen[0][:200]}" if failed_gen else ""
+        )
     else:
         res.golden = "none"
+        res.golden_detail = f"a data script failed: python3 {failed_gen[0][:200]}" if failed_gen else ""
 
 
 def _broker(

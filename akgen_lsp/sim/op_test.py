@@ -46,6 +46,7 @@ from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.repo_layout import kernel_layout
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
+from akgen_lsp.sim.ut_dtypes import dtype_note, missing_dtype_defines
 from akgen_lsp.sim.ut_python import SCRIPT_LOG, box_python, python_roots, write_shims
 
 # the operator model and the result live in op_layout.py / op_result.py; their names stay importable from here
@@ -163,13 +164,27 @@ def run_op_test(
         res.reason = (
             f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})"
         )
+        if any(not re.match(r"ascend\d", s, re.IGNORECASE) for s in socs if s.lower().startswith("ascend")):
+            res.reason += (
+                "; the repository's AddOpTestCase reads a first argument that starts with 'ascend' as the SoC "
+                "list, so an operator named ascend_* needs its SoCs first: AddOpTestCase(\"ascend910B1\" ...)"
+            )
         return res
     work = (work or work_dir(layout, soc)).resolve()
     work.mkdir(parents=True, exist_ok=True)
+    # DTYPE_<X> the kernel names and the UT leaves out, from the op definition (said on the result)
+    given = {d.removeprefix("-D").split("=", 1)[0] for d in defines}
+    filled = {k: v for k, v in missing_dtype_defines(layout.op_dir, layout.ut_dir).items() if k not in given}
     # one build of a work folder at a time (a save of the kernel and of its header check the same operator)
     with open(work / ".lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _run_locked(res, layout, soc, timeout_s, include_dirs, jobs, work, defines, t0)
+        out = _run_locked(
+            res, layout, soc, timeout_s, include_dirs, jobs, work,
+            [*defines, *(f"{k}={v}" for k, v in filled.items())], t0,
+        )
+    if filled:
+        out.findings.append(dtype_note(layout.ut_dir, filled))
+    return out
 
 
 def _run_locked(

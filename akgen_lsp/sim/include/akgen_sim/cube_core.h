@@ -30,9 +30,9 @@ enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 // bisheng's scalar builtins min/max, callable unqualified in device code: plain (non-template) functions per scalar
 // type, so a kernel's own min/max templates (catlass `tla::min`) lose to them on an exact match as they do on the NPU.
-// Not in a CPU-debug build (__CCE_KT_TEST__, a kernel UT's): CANN's CPU debug has no such builtins, and UTs that call
-// min/max define their own (`constexpr int min(int, int)` of ops-math's not_equal UT), which ours would redefine.
-#ifndef __CCE_KT_TEST__
+// CANN's CPU debug has no such builtins, and some kernel UTs define their own global `int min(int, int)` for the
+// kernels they build: the UT build defines AKGEN_UT_OWN_MINMAX for those (op_ut.cmake), and then only theirs exist.
+#ifndef AKGEN_UT_OWN_MINMAX
 #define AKGEN_SCALAR_MINMAX(T)                                      \
     constexpr T min(T a, T b) { return b < a ? b : a; }             \
     constexpr T max(T a, T b) { return a < b ? b : a; }

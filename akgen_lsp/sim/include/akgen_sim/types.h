@@ -167,6 +167,13 @@ struct bfloat16_t {
 using float16_t = half;
 #endif
 using float32_t = float;
+#ifdef __CCE_KT_TEST__
+// C's float_t / double_t (the C math library's evaluation types; float and double on the CPUs the simulator runs on):
+// CANN's CPU-debug headers bring them, and kernel UTs name them (ops-nn: `#define DTYPE_DY float_t` in a tiling header
+// the separately compiled kernel gets). Declared without <cmath> (see math.h); a later <cmath> redeclares the same.
+typedef float float_t;
+typedef double double_t;
+#endif
 using bfloat16 = bfloat16_t;  // some kernels spell it this way under CPU debug
 
 namespace akgen_sim {
