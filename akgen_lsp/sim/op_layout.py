@@ -63,8 +63,15 @@ def ut_socs(layout: OpLayout) -> list[str]:
         # ops-nn's AddOpTestCase reads a first argument that starts with "ascend" as the SoC list (its op name may
         # be left out), so an operator named ascend_* registers its cases for a SoC of that name
         first = re.match(r'\s*"?([^"\s)]+)', args)
-        value = (named.group(1) if named else first.group(1) if first and first.group(1).startswith("ascend")
-                 else quoted[0] if quoted else "")
+        value = (
+            named.group(1)
+            if named
+            else first.group(1)
+            if first and first.group(1).startswith("ascend")
+            else quoted[0]
+            if quoted
+            else ""
+        )
         socs += [s.strip() for s in value.split(";") if s.strip()]
     return list(dict.fromkeys(socs))
 

@@ -206,7 +206,9 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
     if python is None:
         res.golden_detail = "no Python with numpy for the data scripts (install numpy in akgen's environment)"
         return
-    runs: list[tuple[int, str, str]] = []  # exit status, the arguments (with stderr's last line), a FAILED line
+    runs: list[
+        tuple[int, str, str]
+    ] = []  # exit status, the arguments (with stderr's last line), a FAILED line
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -219,7 +221,11 @@ def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path
             runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else ""), failed_line))
     compares = [r for r in runs if re.search(r"compare\w*\.py", r[1])]
     failed_gen = [args for rc, args, _ in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
-    bad = [(args + (f" -> printed {fl[:100]!r}" if fl and rc == 0 else "")) for rc, args, fl in compares if rc or fl]
+    bad = [
+        (args + (f" -> printed {fl[:100]!r}" if fl and rc == 0 else ""))
+        for rc, args, fl in compares
+        if rc or fl
+    ]
     if bad:
         res.golden = "mismatch"
         res.golden_detail = f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"

@@ -167,7 +167,7 @@ def run_op_test(
         if any(not re.match(r"ascend\d", s, re.IGNORECASE) for s in socs if s.lower().startswith("ascend")):
             res.reason += (
                 "; the repository's AddOpTestCase reads a first argument that starts with 'ascend' as the SoC "
-                "list, so an operator named ascend_* needs its SoCs first: AddOpTestCase(\"ascend910B1\" ...)"
+                'list, so an operator named ascend_* needs its SoCs first: AddOpTestCase("ascend910B1" ...)'
             )
         return res
     work = (work or work_dir(layout, soc)).resolve()
@@ -179,8 +179,15 @@ def run_op_test(
     with open(work / ".lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         out = _run_locked(
-            res, layout, soc, timeout_s, include_dirs, jobs, work,
-            [*defines, *(f"{k}={v}" for k, v in filled.items())], t0,
+            res,
+            layout,
+            soc,
+            timeout_s,
+            include_dirs,
+            jobs,
+            work,
+            [*defines, *(f"{k}={v}" for k, v in filled.items())],
+            t0,
         )
     if filled:
         out.findings.append(dtype_note(layout.ut_dir, filled))

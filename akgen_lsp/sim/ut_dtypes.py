@@ -35,7 +35,9 @@ _C_TYPES = {
 _SAME = {"float32_t": "float", "float_t": "float", "float16_t": "half", "bfloat16": "bfloat16_t"}
 
 _USE = re.compile(r"(?<![\w])DTYPE_([A-Z0-9_]+)(?!\w)")
-_OWN = re.compile(r"#\s*(?:define|ifndef|ifdef|undef)\s+DTYPE_([A-Z0-9_]+)|defined\s*\(?\s*DTYPE_([A-Z0-9_]+)")
+_OWN = re.compile(
+    r"#\s*(?:define|ifndef|ifdef|undef)\s+DTYPE_([A-Z0-9_]+)|defined\s*\(?\s*DTYPE_([A-Z0-9_]+)"
+)
 _OPTION = re.compile(r"-DDTYPE_([A-Z0-9_]+)=([\w:]+)")
 _HEADER_DEFINE = re.compile(r"#\s*define\s+DTYPE_([A-Z0-9_]+)[ \t]+([\w:]+)")
 _PARAM = re.compile(r"\b(?:Input|Output)\s*\(\s*\"(\w+)\"\s*\)((?:\s*\.\s*\w+\s*\([^;]*?\))*)", re.S)
@@ -107,9 +109,11 @@ def missing_dtype_defines(op_dir: Path, ut_dir: Path) -> dict[str, str]:
     agreed = set(given.values())
     one = agreed.pop() if len(agreed) == 1 else None
     width = min((len(v) for v in table.values()), default=0)
-    column = next(
-        (c for c in range(width) if all(table[k][c] == v for k, v in given.items() if k in table)), 0
-    ) if any(k in table for k in given) else 0
+    column = (
+        next((c for c in range(width) if all(table[k][c] == v for k, v in given.items() if k in table)), 0)
+        if any(k in table for k in given)
+        else 0
+    )
     out: dict[str, str] = {}
     for name in sorted(missing):
         types = table.get(name)
@@ -129,7 +133,9 @@ def dtype_note(ut_dir: Path, filled: dict[str, str]) -> Finding:
         lines = cml.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         lines = []
-    line = next((i for i, t in enumerate(lines, 1) if "AddOpTestCase" in t and not t.lstrip().startswith("#")), 1)
+    line = next(
+        (i for i, t in enumerate(lines, 1) if "AddOpTestCase" in t and not t.lstrip().startswith("#")), 1
+    )
     given = ", ".join(f"{k}={v}" for k, v in filled.items())
     return Finding(
         "OP-UT-DTYPE",

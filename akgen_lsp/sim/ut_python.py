@@ -78,7 +78,7 @@ def write_shims(folder: Path, exe: Path, log: Path, reuse: bool = False) -> None
         'err="${TMPDIR:-/tmp}/akgen-py.$$"\nout="${TMPDIR:-/tmp}/akgen-pyo.$$"\n'
         f'"{exe}"{runner} "$@" > "$out" 2> "$err"\nrc=$?\ncat "$out"\ncat "$err" >&2\n'
         'last=$(tail -n 1 "$err" | tr "\\t" " ")\n'
-        f"said=$(grep -E -m 1 '{FAILED_LINE}' \"$out\" | tr \"\\t\" \" \")\n"
+        f'said=$(grep -E -m 1 \'{FAILED_LINE}\' "$out" | tr "\\t" " ")\n'
         f'rm -f "$err" "$out"\nprintf \'%s\\t%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" "$said" >> "{log}"\n'
         "exit $rc\n"
     )
