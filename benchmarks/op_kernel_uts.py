@@ -3,7 +3,7 @@ operator whose tests/ut/op_kernel/CMakeLists.txt registers an A2/A3 case (AddOpT
 ascend910_93* SoC), build and run it (akgen_lsp.sim.op_test, in the box) and print how many build, run to
 completion, have every case pass, and compare with golden data (match / mismatch), with the top failure reasons.
 
-    python benchmarks/op_kernel_uts.py REPO [--only OP,...] [--results FILE.jsonl] [--soc Ascend910B1] [--jobs N]
+    python benchmarks/op_kernel_uts.py REPO [--only OP|CATEGORY/OP,...] [--results FILE.jsonl] [--soc Ascend910B1] [--jobs N]
                                             [--retry-failed] [--shuffle SEED] [--summary]
 
 Resumable: operators already in --results are not run again (--retry-failed: except those that did not run to
@@ -56,6 +56,7 @@ def run_one(op: Path, soc: str, timeout: float) -> dict:
         return {"op_dir": str(op), "op": r.op, "stage": r.stage, "built": r.built, "ran": r.ran,
                 "cases_total": r.cases_total, "cases_passed": r.cases_passed, "golden": r.golden,
                 "golden_detail": r.golden_detail, "ok": r.ok, "errors": len(errors), "reason": reason,
+                "dtype_from_opdef": any(f.code == "OP-UT-DTYPE" for f in r.findings),
                 "seconds": round(r.seconds, 1)}
     except OpTestError as exc:
         return {"op_dir": str(op), "op": op.name, "stage": "error", "built": False, "ran": False,
@@ -78,7 +79,7 @@ def main() -> int:
     ops = operators(args.repo.resolve())
     if args.only:
         wanted = set(args.only.split(","))
-        ops = [o for o in ops if o.name in wanted]
+        ops = [o for o in ops if o.name in wanted or str(o.relative_to(args.repo.resolve())) in wanted]
     done: dict[str, dict] = {}
     if args.results and args.results.is_file():
         for line in args.results.read_text(encoding="utf-8").splitlines():
@@ -111,6 +112,10 @@ def main() -> int:
           f"case passed {passed}; golden compared {gold['match'] + gold['mismatch']} (match {gold['match']}, "
           f"mismatch {gold['mismatch']}), golden.py not compared {gold['not-compared']}, no golden {gold['none']}; "
           f"ok while a golden comparison failed: {ok_but_mismatch}")
+    filled = sum(r["ran"] and r.get("dtype_from_opdef", False) for r in rows)
+    if filled:
+        print(f"  of those that ran, {filled} built with DTYPE_<X> types from the op definition that the UT does not "
+              "define (OP-UT-DTYPE)")
     for stage in ("configure", "build", "run", "error"):
         reasons = collections.Counter(reason_key(r["reason"]) for r in rows if r["stage"] == stage)
         for reason, count in reasons.most_common(8):

@@ -125,9 +125,34 @@ def discover(repo: Path) -> list[OpCase]:
     return list(cases.values())
 
 
+_TARGET_SOURCES = re.compile(r"target_sources\s*\(\s*(\w+?)_(Ascend910\w*)_cases_obj\s+PRIVATE\s+([^)]*)\)", re.S)
+
+
+def ut_kernel_source(case: OpCase) -> Path | None:
+    """The kernel source the UT's CMakeLists adds to an A2/A3 cases target itself (`target_sources(<op>_Ascend910B1_
+    cases_obj PRIVATE .../op_kernel/<op>_arch22.cpp)`: an operator whose entry CANN's glob does not find, or whose
+    A2/A3 entry is not `<op>.cpp`)."""
+    cml = Path(case.ut_dir) / "CMakeLists.txt"
+    try:
+        text = cml.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for op, _soc, files in _TARGET_SOURCES.findall(text):
+        if op != case.op:
+            continue
+        for f in files.split():
+            path = Path(f.replace("${CMAKE_CURRENT_SOURCE_DIR}", str(case.ut_dir)))
+            if path.suffix == ".cpp" and path.is_file():
+                return path.resolve()
+    return None
+
+
 def kernel_file(case: OpCase) -> Path | None:
-    """`op_kernel/<op>.cpp` of the operator, else of another folder of the repository (CANN's UT globs
-    `*/<op>/op_kernel/<op>.cpp`)."""
+    """The kernel source the UT adds to its A2/A3 target itself, else `op_kernel/<op>.cpp` of the operator, else of
+    another folder of the repository (CANN's UT globs `*/<op>/op_kernel/<op>.cpp`)."""
+    added = ut_kernel_source(case)
+    if added is not None:
+        return added
     own = Path(case.op_dir) / "op_kernel" / f"{case.op}.cpp"
     if own.is_file():
         return own
@@ -176,8 +201,12 @@ def tpl_first_args(op_kernel: Path, name: str, kernel_text: str) -> str | None:
     if not m:
         return None
     params = [p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split()]
+    # a type parameter (`template <typename D_T>`) declared by a data type (C_DT_FLOAT16) takes its C++ type
+    types = {p.split("=")[0].split()[-1] for p in m.group(1).split(",") if p.split()[:1] in (["typename"], ["class"])}
     decls: dict[str, str] = {}
-    for h in sorted(op_kernel.glob("*.h")) + sorted(op_kernel.glob("*.cpp")):
+    # the op_kernel folder's headers first, then its sub-folders' (arch22/), never arch35's
+    sub = [h for h in sorted(op_kernel.glob("*/**/*.h")) if "arch35" not in h.relative_to(op_kernel).parts]
+    for h in sorted(op_kernel.glob("*.h")) + sorted(op_kernel.glob("*.cpp")) + sub:
         for d in _TPL_SEL.finditer(re.sub(r"//[^\n]*", "", h.read_text(encoding="utf-8", errors="replace"))):
             kind, pname, rest = d.groups()
             vals = [v.strip() for v in rest.split(",") if v.strip()]
@@ -191,7 +220,9 @@ def tpl_first_args(op_kernel: Path, name: str, kernel_text: str) -> str | None:
                 decls.setdefault(pname, vals[0])
     if not params or any(p not in decls for p in params):
         return None
-    return f"{name}<{', '.join(decls[p] for p in params)}>"
+    args = [f"TypeFromId<{decls[p]}>::type" if p in types and decls[p].startswith("C_DT_") else decls[p]
+            for p in params]
+    return f"{name}<{', '.join(args)}>"
 
 
 _ENUM = re.compile(r"\benum\s+(?:class\s+)?\w*\s*(?::\s*\w+\s*)?\{([^{}]*)\}")
@@ -263,12 +294,28 @@ def _tiling_defs(start: list[Path], search: list[Path], depth: int = 3) -> list[
     return found
 
 
+def ut_tiling_header(case: OpCase) -> Path | None:
+    """The UT's own tiling header that the kernel column -includes: ops-math's `<op>_tiling.h` (its ut.cmake
+    -includes it instead of the generated one). None in ops-nn, whose ut.cmake -includes `<op>_tiling_def.h` or the
+    generated header and never `<op>_tiling.h`: a `_tiling_def.h` is written for the CPU-debug build (__CCE_KT_TEST__,
+    with CANN's kernel_log.h / kernel_fp16.h; it often defines the struct the kernel's NPU path defines too), which the
+    kernel column does not make, so it takes the generated header's struct (op_host's)."""
+    try:
+        text = (repo_root(case) / "cmake" / "ut.cmake").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    if "_tiling_def.h" in text:
+        return None
+    ut = Path(case.ut_dir) / f"{case.op}_tiling.h"
+    return ut if ut.is_file() else None
+
+
 def tiling_header(case: OpCase) -> Path | None:
-    """The header CANN's UT build -includes for the kernel: the UT's own `<op>_tiling.h`, else the header with
+    """The header CANN's UT build -includes for the kernel: the UT's own (`ut_tiling_header`), else the header with
     BEGIN_TILING_DATA_DEF that the case's tiling sources include (what its generated `<op>_tiling_data.h` is made
     from: the one registering the op's struct first), else one in op_host/."""
-    ut = Path(case.ut_dir) / f"{case.op}_tiling.h"
-    if ut.is_file():
+    ut = ut_tiling_header(case)
+    if ut is not None:
         return ut
     host = Path(case.op_dir) / "op_host"
     defs = _tiling_defs([Path(s) for s in case.tiling_srcs], [host, *host_include_dirs(case)])
@@ -341,6 +388,7 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
     from akgen_lsp.sim.build import compile_kernel
     from akgen_lsp.sim.build_types import BuildOptions
     from akgen_lsp.sim.compiler import ToolchainError
+    from akgen_lsp.sim.tiling_key import keyed_defines, keys_tested, needs_key_build
 
     src = kernel_file(case)
     if src is None:
@@ -364,6 +412,20 @@ def compile_case(case: OpCase) -> tuple[str, str, str]:
             signature.append({"kind": "scalar", "ctype": ctype})
     header = tiling_header(case)
     defines = kernel_defines(case)
+    if needs_key_build([src]):
+        # a kernel that tests its tiling key in `if constexpr` compiles once per key (CANN's NPU build does it with
+        # -DTILING_KEY_VAR=<key>): built for each key it tests, as CANN builds each of them
+        keys = keys_tested([src]) or [0]
+        for key in keys[1:]:
+            opts = BuildOptions(kernel=entry, signature=signature, defines=keyed_defines(defines, key),
+                                tiling_header=header, include_dirs=tuple(include_dirs(case)), timeout_s=300.0)
+            try:
+                other = compile_kernel([src], opts)
+            except ToolchainError as exc:
+                return "fail", f"toolchain: {exc}", entry
+            if not other.ok:
+                return "fail", f"tiling key {key}: {reason_of(other.findings, other.log)}", entry
+        defines = keyed_defines(defines, keys[0])
 
     def build_with(kernel: str) -> Any:
         opts = BuildOptions(kernel=kernel, signature=signature, defines=defines, tiling_header=header,

@@ -57,6 +57,7 @@ class OpDef:
 def parse_opdef(text: str) -> OpDef | None:
     """The Inputs and Outputs of the first OpDef class in `text` (comments ignored); None when there is none."""
     code = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.DOTALL)
+    code = code.replace("\\\n", " ")  # a list defined by a macro over several lines (`#define X_LIST \`)
     matches = list(_PARAM.finditer(code))
     if not matches:
         return None

@@ -11,6 +11,7 @@ folder whose UT the layout does not show takes `ops.test_command`, run in the bo
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Sequence
@@ -130,7 +131,12 @@ def check_op_ut(
     defines = _list(settings, "ops.defines")
     try:
         res = run_op_test(
-            layout.op_dir, soc=soc, timeout_s=max(timeout_s, 300.0), include_dirs=includes, defines=defines
+            layout.op_dir,
+            soc=soc,
+            timeout_s=max(timeout_s, 300.0),
+            include_dirs=includes,
+            defines=defines,
+            jobs=min(4, os.cpu_count() or 1),  # a first build's objects side by side
         )
     except OpTestError as exc:
         msg = str(exc)

@@ -10,7 +10,7 @@ import logging
 
 from akgen_lsp.errors.store import Repair, RepairStore, RepairStoreError
 from akgen_lsp.findings import Finding
-from akgen_lsp.logs.findings import block_from_finding
+from akgen_lsp.repair.remember import store_repair
 
 log = logging.getLogger(__name__)
 PROVENANCE = "generate"
@@ -44,16 +44,11 @@ class ExperienceMemory:
         self, target: Finding, before: str, after: str, *, task: str, path: str
     ) -> int | None:
         """A change that removed `target` (verified on the simulator by the caller)."""
-        block = block_from_finding(target)
-        return self._add(
-            block.signature,
-            before,
-            after,
-            error_class=block.error_class or target.error_class,
-            message=target.message,
-            task=task,
-            path=path,
+        rid = store_repair(
+            self.store, target, before, after, path=path, task=task, model=self.model, provenance=PROVENANCE
         )
+        self.added += rid is not None
+        return rid
 
     def remember_improvement(
         self,

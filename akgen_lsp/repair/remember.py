@@ -32,7 +32,8 @@ def store_for(settings: Settings | None) -> RepairStore:
     return RepairStore(store_path(settings))
 
 
-def remember(
+def store_repair(
+    store: RepairStore,
     target: Finding,
     before: str,
     after: str,
@@ -41,15 +42,14 @@ def remember(
     task: str | None,
     model: str | None,
     provenance: str,
-    settings: Settings | None = None,
 ) -> int | None:
-    """Store the repair of `target` (`before` -> `after`); its id, or None when it was stored already or the store
-    cannot be written (logged: a repair that is not remembered is no reason to fail the fix)."""
+    """Store the change that removed `target` under its block's signature; its id, or None when it was stored
+    already, changes nothing, or the store cannot be written (logged: a repair that is not remembered is no reason
+    to fail the fix or stop the loop)."""
     if before == after:
         return None
     block = block_from_finding(target)
     try:
-        store = store_for(settings)
         return store.add(
             block.signature,
             before,
@@ -64,3 +64,28 @@ def remember(
     except RepairStoreError as exc:
         log.warning("%s", exc)
         return None
+
+
+def remember(
+    target: Finding,
+    before: str,
+    after: str,
+    *,
+    path: str,
+    task: str | None,
+    model: str | None,
+    provenance: str,
+    settings: Settings | None = None,
+) -> int | None:
+    """Store the repair of `target` (`before` -> `after`) in the store the settings name; its id, or None (see
+    `store_repair`; a store the location rule refuses is logged too)."""
+    if before == after:
+        return None
+    try:
+        store = store_for(settings)
+    except RepairStoreError as exc:
+        log.warning("%s", exc)
+        return None
+    return store_repair(
+        store, target, before, after, path=path, task=task, model=model, provenance=provenance
+    )

@@ -17,6 +17,7 @@ from akgen_lsp.sim.split import (
     infer_core_type,
     own_headers,
 )
+from akgen_lsp.sim.tiling_key import KEY_DEFINE, key_test_site
 
 _NS_RE = re.compile(r"namespace\s+optiling\b")
 _REG_RE = re.compile(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)")
@@ -385,6 +386,13 @@ def generate_glue(sources: Sequence[Path], opts: BuildOptions, search: Sequence[
         lines.append('extern "C" int akgen_sim_variant_index();  // the launcher: the spec\'s `variant N`')
     lines.append('extern "C" void akgen_sim_entry(void* const* a) {')
     lines.append("    (void)a;")
+    # A build for one tiling key (sim/tiling_key.py): a run of another key stops, and the finding's place is the
+    # kernel's first `if constexpr` on the key.
+    if KEY_DEFINE in opts.defines:
+        path, line = key_test_site(sources)
+        lines.append(f'#line {line} "{path}"')
+        lines.append(f"    ::akgen_sim::check_build_key(static_cast<int64_t>({KEY_DEFINE}));")
+        lines.append(f'#line {len(lines) + 2} "<akgen glue>"')
     if core == "mix" and not _cube_side(sources, search):
         lines.append(
             "    if (::akgen_sim::ctx().core_type == 1) return;  // a vector kernel of a MIX type: the AIC idles"

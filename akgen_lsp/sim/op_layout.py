@@ -51,7 +51,8 @@ def find_op(path: str | Path) -> OpLayout | None:
 
 
 def ut_socs(layout: OpLayout) -> list[str]:
-    """The SoCs the operator's kernel UT registers cases for (AddOpTestCase's second argument, all calls)."""
+    """The SoCs the operator's kernel UT registers cases for (AddOpTestCase's SoC argument, all calls), as the
+    repository's build reads them."""
     text = (layout.ut_dir / "CMakeLists.txt").read_text(encoding="utf-8", errors="replace")
     text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     socs: list[str] = []
@@ -59,7 +60,18 @@ def ut_socs(layout: OpLayout) -> list[str]:
         args = m.group(1)
         named = re.search(r"SOC_VERSION\s+\"?([^\"\s)]+)", args)
         quoted = re.findall(r'"([^"]*)"', args)
-        value = named.group(1) if named else (quoted[0] if quoted else "")
+        # ops-nn's AddOpTestCase reads a first argument that starts with "ascend" as the SoC list (its op name may
+        # be left out), so an operator named ascend_* registers its cases for a SoC of that name
+        first = re.match(r'\s*"?([^"\s)]+)', args)
+        value = (
+            named.group(1)
+            if named
+            else first.group(1)
+            if first and first.group(1).startswith("ascend")
+            else quoted[0]
+            if quoted
+            else ""
+        )
         socs += [s.strip() for s in value.split(";") if s.strip()]
     return list(dict.fromkeys(socs))
 

@@ -4,6 +4,8 @@ verdict of the data scripts' compare runs (or of the operator's tests/assets/gol
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -13,19 +15,28 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.sandbox import GiB, Limits, MiB, Policy, run_confined
+from akgen_lsp.sim.build_cache import cache_dir
 from akgen_lsp.sim.compiler import HEADER_SUFFIXES
 from akgen_lsp.sim.events import EventCheck, dedupe, read_events
 from akgen_lsp.sim.op_golden import golden_spec, golden_verdict
 from akgen_lsp.sim.op_layout import OpLayout
 from akgen_lsp.sim.op_result import CaseResult, OpTestResult
+from akgen_lsp.sim.ut_broker import ScriptBroker, seal_key
 from akgen_lsp.sim.ut_python import SCRIPT_LOG, write_shims
 
 
 def policy(
-    work: Path, read: Sequence[Path], cwd: Path, env: dict[str, str], timeout_s: float, runs: bool = False
+    work: Path,
+    read: Sequence[Path],
+    cwd: Path,
+    env: dict[str, str],
+    timeout_s: float,
+    runs: bool = False,
+    writable: Sequence[Path] = (),
 ) -> Policy:
     """The box of a step: the compiler profile; a step that runs the UT (`runs`) also gets /dev/urandom, which the
-    data scripts' numpy and the kernels' std::random_device read (a compile never does)."""
+    data scripts' numpy and the kernels' std::random_device read (a compile never does); `writable`: folders it
+    may write besides `work`."""
     return Policy(
         "compiler",
         Limits(
@@ -37,7 +48,7 @@ def policy(
             disk_bytes=16 * GiB,
         ),
         read_only=list(read),
-        writable=[work],
+        writable=[work, *writable],
         cwd=cwd,
         env=env,
         tmp_bytes=1 * GiB,
@@ -115,7 +126,7 @@ def run_cases(
             "PATH": f"{shims}:/usr/local/bin:/usr/bin:/bin",
             "AKGEN_SIM_EVENTS": str(events),
             "AKGEN_SIM_ARGS": f"--gtest_output=json:{report}",
-            "AKGEN_UT_SCRIPT_CACHE": str(work / "scripts"),
+            "AKGEN_UT_SCRIPT_BROKER": str(work / "pyrun"),
         }
         if layout.golden is not None:  # the launches' buffers, for a golden check when no compare script runs
             dump = run / f"{target}.dump"
@@ -123,7 +134,8 @@ def run_cases(
             dump.mkdir()
             dumps.append(dump)
             benv["AKGEN_UT_DUMP"] = str(dump)
-        out = run_confined([str(binary)], policy(work, read, run, benv, timeout_s, runs=True))
+        with _broker(work, read, env, python, timeout_s):  # the data scripts' replays, decided out here
+            out = run_confined([str(binary)], policy(work, read, run, benv, timeout_s, runs=True))
         res.log += out.output
         evs, _bad = read_events(events)
         for ev in evs:
@@ -147,7 +159,7 @@ def run_cases(
     if res.ran:
         res.stage = "done"
     _golden_verdict(res, layout, log, python)
-    if res.golden == "not-compared" and python is not None and res.ran:
+    if res.golden == "not-compared" and python is not None and res.ran and layout.golden is not None:
 
         def box(argv: list[str]) -> Any:
             return run_confined(
@@ -187,35 +199,74 @@ def _gtest_cases(report: Path) -> list[CaseResult]:
 
 
 def _golden_verdict(res: OpTestResult, layout: OpLayout, log: Path, python: Path | None) -> None:
-    """match / mismatch from the data scripts' compare steps (a script named compare*.py, or any script that
-    printed nothing but failed with a golden file beside it), else what golden.py's presence allows."""
+    """match / mismatch from the data scripts' compare steps (a script named compare*.py), else what golden.py's
+    presence allows. A compare run failed when it exited non-zero or printed a line saying so (FAILED!: many
+    compare scripts exit 0 regardless); when a data script that makes the golden data failed, the compare runs had
+    none to compare with, so they are no match: "not-compared", saying which script failed."""
     if python is None:
         res.golden_detail = "no Python with numpy for the data scripts (install numpy in akgen's environment)"
         return
-    runs: list[tuple[int, str]] = []
+    runs: list[
+        tuple[int, str, str]
+    ] = []  # exit status, the arguments (with stderr's last line), a FAILED line
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
         text = ""
     for line in text.splitlines():
-        parts = line.split("\t", 3)
+        parts = line.split("\t", 4)
         if len(parts) >= 3 and parts[0].isdigit():
-            said = parts[3].strip() if len(parts) == 4 and int(parts[0]) != 0 else ""
-            runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else "")))
-    compares = [(rc, args) for rc, args in runs if re.search(r"compare\w*\.py", args)]
-    failed_gen = [args for rc, args in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
-    if failed_gen:
-        res.reason = f"a data script failed: python3 {failed_gen[0][:200]}"
-    if compares:
-        bad = [args for rc, args in compares if rc != 0]
-        res.golden = "mismatch" if bad else "match"
+            said = parts[3].strip() if len(parts) >= 4 and int(parts[0]) != 0 else ""
+            failed_line = parts[4].strip() if len(parts) == 5 else ""
+            runs.append((int(parts[0]), parts[2] + (f" -> {said[:200]}" if said else ""), failed_line))
+    compares = [r for r in runs if re.search(r"compare\w*\.py", r[1])]
+    failed_gen = [args for rc, args, _ in runs if rc != 0 and not re.search(r"compare\w*\.py", args)]
+    bad = [
+        (args + (f" -> printed {fl[:100]!r}" if fl and rc == 0 else ""))
+        for rc, args, fl in compares
+        if rc or fl
+    ]
+    if bad:
+        res.golden = "mismatch"
+        res.golden_detail = f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"
+    elif compares and failed_gen:
+        res.golden = "not-compared"
         res.golden_detail = (
-            f"{len(bad)} of {len(compares)} compare runs failed (python3 {bad[0][:400]})"
-            if bad
-            else f"{len(compares)} compare runs passed"
+            f"a data script failed (python3 {failed_gen[0][:300]}), so its {len(compares)} compare run(s) had "
+            "no golden data to compare with"
         )
+    elif compares:
+        res.golden = "match"
+        res.golden_detail = f"{len(compares)} compare runs passed"
     elif layout.golden is not None:
         res.golden = "not-compared"  # op_golden's check of the launches against golden.py may compare it
-        res.golden_detail = "the UT runs no compare script"
+        res.golden_detail = "the UT runs no compare script" + (
+            f"; a data script failed: python3 {failed_gen[0][:200]}" if failed_gen else ""
+        )
     else:
         res.golden = "none"
+        res.golden_detail = f"a data script failed: python3 {failed_gen[0][:200]}" if failed_gen else ""
+
+
+def _broker(
+    work: Path, read: Sequence[Path], env: dict[str, str], python: Path | None, timeout_s: float
+) -> contextlib.AbstractContextManager[object]:
+    """The broker of the data scripts' runs (ut_broker.py) beside a test binary's box: the records in the user's
+    cache outside every box's writable folders, sealed; a script's recorded run in a box of its own (the test's
+    view, no shims of the broker on its PATH)."""
+    # the records of before the broker, in the work folder a box writes
+    shutil.rmtree(work / "scripts", ignore_errors=True)
+    base = cache_dir().parent  # the seal's key: never in a box's view
+    if python is None or any(base.is_relative_to(r) for r in read):
+        return contextlib.nullcontext()
+    store = cache_dir() / "op-ut-scripts" / hashlib.sha256(str(work).encode()).hexdigest()[:16]
+    direct = work / "shims-direct"  # a script's own `python3 x.py`: run and logged, never asked of the broker
+    write_shims(direct, python, work / "root" / "build" / "tests" / "ut" / "op_kernel" / SCRIPT_LOG)
+    senv = {**env, "PATH": f"{direct}:/usr/local/bin:/usr/bin:/bin"}
+
+    def run_script(argv: Sequence[str], cwd: Path, staging: Path) -> Any:
+        return run_confined(
+            list(argv), policy(work, read, cwd, senv, timeout_s, runs=True, writable=[staging])
+        )
+
+    return ScriptBroker(store, work, read, python, run_script, seal_key(base))

@@ -46,6 +46,7 @@ from akgen_lsp.sim.op_tiling_gen import tiling_data_text
 from akgen_lsp.sim.program import ensure_program_runtime
 from akgen_lsp.sim.repo_layout import kernel_layout
 from akgen_lsp.sim.toolkit import ToolkitError, ensure_toolkit
+from akgen_lsp.sim.ut_dtypes import dtype_note, missing_dtype_defines
 from akgen_lsp.sim.ut_python import SCRIPT_LOG, box_python, python_roots, write_shims
 
 # the operator model and the result live in op_layout.py / op_result.py; their names stay importable from here
@@ -90,6 +91,7 @@ def driver_cmake(
     generated: Path,
     include_dirs: Sequence[Path],
     defines: Sequence[str] = (),
+    main: Path | None = None,
 ) -> str:
     incs = " ".join(f'"{d}"' for d in include_dirs)
     # the kernels' relative includes of other operators' folders resolve in CANN's ascendc/ layout, as in the kernel
@@ -104,6 +106,7 @@ def driver_cmake(
         f'set(AKGEN_OP_UT_REPO "{layout.repo_root}")\nset(AKGEN_OP_UT_GENERATED "{generated}")\n'
         f"set(AKGEN_OP_UT_INCLUDES {incs})\n"
         + (f'set(AKGEN_OP_UT_LAYOUT "{kl / "_"}")\n' if kl else "")
+        + (f'set(AKGEN_OP_UT_MAIN "{main}")\n' if main else "")
         + f'set(PROJECT_SOURCE_DIR "{layout.repo_root}")\n'
         + (f"add_compile_definitions({defs})\n" if defs else "")
         + "find_package(tikicpulib REQUIRED)\nfind_package(GTest REQUIRED)\n"
@@ -161,13 +164,34 @@ def run_op_test(
         res.reason = (
             f"its kernel UT registers no case for {soc} (AddOpTestCase SoCs: {', '.join(socs) or 'none'})"
         )
+        if any(not re.match(r"ascend\d", s, re.IGNORECASE) for s in socs if s.lower().startswith("ascend")):
+            res.reason += (
+                "; the repository's AddOpTestCase reads a first argument that starts with 'ascend' as the SoC "
+                'list, so an operator named ascend_* needs its SoCs first: AddOpTestCase("ascend910B1" ...)'
+            )
         return res
     work = (work or work_dir(layout, soc)).resolve()
     work.mkdir(parents=True, exist_ok=True)
+    # DTYPE_<X> the kernel names and the UT leaves out, from the op definition (said on the result)
+    given = {d.removeprefix("-D").split("=", 1)[0] for d in defines}
+    filled = {k: v for k, v in missing_dtype_defines(layout.op_dir, layout.ut_dir).items() if k not in given}
     # one build of a work folder at a time (a save of the kernel and of its header check the same operator)
     with open(work / ".lock", "w", encoding="utf-8") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _run_locked(res, layout, soc, timeout_s, include_dirs, jobs, work, defines, t0)
+        out = _run_locked(
+            res,
+            layout,
+            soc,
+            timeout_s,
+            include_dirs,
+            jobs,
+            work,
+            [*defines, *(f"{k}={v}" for k, v in filled.items())],
+            t0,
+        )
+    if filled:
+        out.findings.append(dtype_note(layout.ut_dir, filled))
+    return out
 
 
 def _run_locked(
@@ -194,7 +218,8 @@ def _run_locked(
     for d in (src, build, generated):
         d.mkdir(parents=True, exist_ok=True)
     tiling_data_header(layout, generated)
-    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines)
+    main = op_rebuild.ensure_ut_main(cxx, soc, toolkit.resolve(), defines)  # once per machine and SoC
+    driver = driver_cmake(layout, soc, toolkit.resolve(), generated, include_dirs, defines, main)
     configured = (build / "CMakeCache.txt").is_file() and (build / "Makefile").is_file()
     if (
         not (src / "CMakeLists.txt").is_file()

@@ -285,6 +285,26 @@ def variant_of(build: Build, defines: Mapping[str, str]) -> int | None:
     return next((i for i, v in enumerate(build.variants) if all(defines.get(k) == val for k, val in v)), None)
 
 
+def host_tiling(manifest: Manifest, profile: Any) -> Any:
+    """The manifest's op_host TilingFunc run on its inputs (a `host.HostTiling`); the manifest has a tiling host."""
+    from akgen_lsp.sim.host import run_host_tiling
+
+    spec_t = manifest.tiling
+    assert spec_t is not None and spec_t.host is not None
+    ins, outs = manifest.host_io()
+    return run_host_tiling(
+        spec_t.host,
+        ins,
+        outs,
+        dict(spec_t.attrs),
+        profile,
+        spec_t.op,
+        values=manifest.host_values(),
+        absent=manifest.absent_inputs(),
+        include_dirs=manifest.include_dirs,
+    )
+
+
 def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, trace: bool = True) -> Run:
     """Run `build` on the data of `manifest`. Outputs go to `out_dir` (named like the manifest's output files), or
     next to the manifest's output paths when `out_dir` is None."""
@@ -303,20 +323,7 @@ def run_build(build: Build, manifest: Manifest, out_dir: Path | None = None, tra
     host: HostOverrides | None = None
     spec_t = manifest.tiling
     if spec_t is not None and spec_t.host is not None:
-        from akgen_lsp.sim.host import run_host_tiling
-
-        ins, outs = manifest.host_io()
-        ht = run_host_tiling(
-            spec_t.host,
-            ins,
-            outs,
-            dict(spec_t.attrs),
-            profile,
-            spec_t.op,
-            values=manifest.host_values(),
-            absent=manifest.absent_inputs(),
-            include_dirs=manifest.include_dirs,
-        )
+        ht = host_tiling(manifest, profile)
         if not ht.ok:
             _cleanup(run_dir, set())
             status = "compile_error" if any(f.code == "CXX" for f in ht.findings) else "runtime_error"

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.findings import Finding, Span, finding_to_json
+from akgen_lsp.sim import cost
 from akgen_lsp.sim.build import compile_kernel
 from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.compiler import ToolchainError
 from akgen_lsp.sim.manifest import Manifest, ManifestError, load_manifest
-from akgen_lsp.sim.runner import Run, run_build
+from akgen_lsp.sim.runner import Run, host_tiling, run_build
+from akgen_lsp.sim.tiling_key import keyed_defines, needs_key_build
 
 STATUSES = ("ok", "compile_error", "runtime_error", "timeout", "crash")
 
@@ -53,12 +55,19 @@ class SimResult:
         }
 
 
-def options_for(manifest: Manifest, use_pch: bool = True, use_cache: bool = True) -> BuildOptions:
+def options_for(
+    manifest: Manifest, use_pch: bool = True, use_cache: bool = True, tiling_key: int | None = None
+) -> BuildOptions:
+    """The build options of a manifest. A kernel that tests its tiling key in `if constexpr` is built for one key
+    (sim/tiling_key.py): `tiling_key`, default the manifest's."""
     tiling = next((a.tiling for a in manifest.args if a.tiling is not None), None)
+    defines = dict(manifest.defines)
+    if needs_key_build(manifest.sources):
+        defines = keyed_defines(defines, manifest.tiling_key if tiling_key is None else tiling_key)
     return BuildOptions(
         kernel=manifest.kernel,
         signature=manifest.signature(),
-        defines=manifest.defines,
+        defines=defines,
         tiling_header=tiling.header if tiling else None,
         tiling_struct=tiling.struct if tiling else None,
         include_dirs=manifest.include_dirs,
@@ -99,8 +108,13 @@ class SimToolchain:
                     )
                 ],
             )
+        key = None
+        if needs_key_build(m.sources) and m.tiling is not None and m.tiling.host is not None:
+            # built once per tiling key: the TilingFunc's key, known before the build (it runs again in the run)
+            ht = host_tiling(m, cost.profile_for(m.arch)[0])
+            key = ht.tiling_key if ht.ok else None
         try:
-            build = self.compile(m.sources, options_for(m))
+            build = self.compile(m.sources, options_for(m, tiling_key=key))
         except ToolchainError as exc:
             return SimResult(
                 "compile_error",

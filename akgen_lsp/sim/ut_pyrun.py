@@ -1,30 +1,26 @@
-"""The Python of a kernel unit test's data scripts, with their results reused (op_test.py's shim runs
-`python ut_pyrun.py SCRIPT ARGS...` in the box; the standard library only, so a reuse costs an interpreter start
-and no NumPy import).
+"""The Python of a kernel unit test's data scripts in the box (op_test.py's shim runs `python -S ut_pyrun.py SCRIPT
+ARGS...`; the standard library only, so a replay costs an interpreter start without site-packages or NumPy).
 
-A script's run is recorded, and replayed instead of run again, when it is the same script (path and content) with
-the same arguments, from the same folder holding the same file names and sizes, and every file it opened for reading
-(recorded by an audit hook: data files, its own helper modules; not the interpreter's own library) still has the
-content it had. The replay writes the files the run wrote and prints what it printed, with its exit status. A run
-that starts a process, removes, renames or changes the mode of a file, or opens a socket is never recorded, nor one
-that wrote more than 64 MiB. A script that draws unseeded random numbers gets the numbers of its recorded run again.
+Client (in the test's box, $AKGEN_UT_SCRIPT_BROKER set): the script's run is asked of the broker outside the box
+(ut_broker.py), which answers with a sealed record to replay (this writes the files the run wrote and prints what
+it printed, with its exit status), with the outcome of a run it made in a box of its own, or with "run it
+yourself" (then the script runs here, unrecorded). Unset: the script just runs.
 
-    AKGEN_UT_SCRIPT_CACHE   the folder of the records (in the operator's work folder); unset: the script just runs
+Recorder (`ut_pyrun.py --record STAGING SCRIPT ARGS...`, in the broker's box): runs the script and writes
+STAGING/record.json: every file it opened for reading (an audit hook; not the interpreter's own library) with its
+content hash, the files it wrote (copied beside), what it printed, its exit status, and whether the run can be
+replayed: a run that starts a process, removes, renames or changes the mode of a file, calls through ctypes or
+opens a socket cannot, nor one that wrote more than 64 MiB. A script that draws unseeded random numbers gets the
+numbers of its recorded run again.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import io
-import json
 import os
-import runpy
-import shutil
 import sys
-import traceback
-from typing import Any
 
+# the client's path imports nothing more (json, hashlib and typing cost a replay ~20 ms of CPU): the recorder's
+# imports are in its functions
 MAX_BYTES = 64 << 20
 # what a recorded run may not do (loading a library, as NumPy's import does with ctypes, is fine; calling into one
 # through ctypes is not)
@@ -53,7 +49,14 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
 def _digest(path: str) -> str | None:
+    """A regular file's content hash; None: missing, unreadable or not a regular file (a device never ends)."""
+    import hashlib
+    import stat
+
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
+            return None
         h = hashlib.sha256()
         with open(path, "rb") as fh:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -63,73 +66,61 @@ def _digest(path: str) -> str | None:
         return None
 
 
-def _listing(folder: str) -> list[list[Any]]:
-    try:
-        return sorted([e.name, e.stat().st_size if e.is_file() else -1] for e in os.scandir(folder))
-    except OSError:
-        return []
+def _hex(text: str) -> str:
+    return text.encode("utf-8", "surrogateescape").hex() or "-"
 
 
-def _key(script: str, args: list[str]) -> str:
-    h = hashlib.sha256()
-    for part in (
-        sys.executable,
-        sys.version,
-        script,
-        _digest(script) or "",
-        json.dumps(args),
-        os.getcwd(),
-        json.dumps(_listing(os.getcwd())),
-    ):
-        h.update(part.encode("utf-8", "surrogateescape"))
-        h.update(b"\0")
-    return h.hexdigest()[:32]
+def _unhex(token: str) -> bytes:
+    return b"" if token == "-" else bytes.fromhex(token)
 
 
-def _replay(entry: str) -> int | None:
-    try:
-        with open(os.path.join(entry, "record.json"), encoding="utf-8") as fh:
-            rec = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    if any(_digest(p) != d for p, d in rec["reads"].items()):
-        return None
-    for path, blob in rec["writes"].items():
-        with open(os.path.join(entry, blob), "rb") as src:
+def _said(rc: str, stdout: str, stderr: str) -> int:
+    sys.stdout.buffer.write(_unhex(stdout))
+    sys.stderr.buffer.write(_unhex(stderr))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    return int(rc)
+
+
+def _replay(entry: str, files: list[str]) -> None:
+    """Write the files of the record at `entry` (which the broker checked): pairs of a path (hex) and its copy."""
+    for path_hex, blob in zip(files[0::2], files[1::2], strict=True):
+        path = _unhex(path_hex).decode("utf-8", "surrogateescape")
+        with open(os.path.join(entry, os.path.basename(blob)), "rb") as src:
             data = src.read()
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         with open(path, "wb") as dst:
             dst.write(data)
-    sys.stdout.buffer.write(bytes.fromhex(rec["stdout"]))
-    sys.stderr.buffer.write(bytes.fromhex(rec["stderr"]))
-    sys.stdout.flush()
-    sys.stderr.flush()
-    return int(rec["rc"])
 
 
-class _Tee(io.TextIOBase):
-    def __init__(self, real: Any) -> None:
-        self.real, self.seen = real, io.StringIO()
+def _record_run(script: str, args: list[str], staging: str) -> int:
+    import contextlib
+    import io
+    import runpy
+    import traceback
+    from typing import Any
 
-    def write(self, s: str) -> int:
-        self.seen.write(s)
-        return self.real.write(s)
+    class Tee(io.TextIOBase):
+        def __init__(self, real: Any) -> None:
+            self.real, self.seen = real, io.StringIO()
 
-    def flush(self) -> None:
-        self.real.flush()
+        def write(self, s: str) -> int:
+            self.seen.write(s)
+            return self.real.write(s)
 
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        return getattr(self.real, "encoding", "utf-8")
+        def flush(self) -> None:
+            self.real.flush()
 
-    def isatty(self) -> bool:
-        return False
+        @property
+        def encoding(self) -> str:  # type: ignore[override]
+            return getattr(self.real, "encoding", "utf-8")
 
-    def fileno(self) -> int:
-        return self.real.fileno()
+        def isatty(self) -> bool:
+            return False
 
+        def fileno(self) -> int:
+            return self.real.fileno()
 
-def _record_run(script: str, args: list[str], entry: str) -> int:
     own = tuple(
         os.path.realpath(p) + os.sep
         for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
@@ -160,7 +151,7 @@ def _record_run(script: str, args: list[str], entry: str) -> int:
         elif event.startswith(_UNSAFE):
             state["ok"] = False
 
-    out, err = _Tee(sys.stdout), _Tee(sys.stderr)
+    out, err = Tee(sys.stdout), Tee(sys.stderr)
     sys.stdout, sys.stderr = out, err  # type: ignore[assignment]
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(script)
@@ -180,60 +171,111 @@ def _record_run(script: str, args: list[str], entry: str) -> int:
         sys.stdout.flush()
         sys.stderr.flush()
     cacheable, state["ok"] = state["ok"], False  # what follows is ours: the hook stops recording
-    if cacheable:
-        _store(entry, reads, written, rc, out.seen.getvalue(), err.seen.getvalue())
+    _store(staging, cacheable, reads, written, rc, out.seen.getvalue(), err.seen.getvalue())
     return rc
 
 
 def _store(
-    entry: str, reads: dict[str, str | None], written: list[str], rc: int, stdout: str, stderr: str
-) -> bool:
+    staging: str,
+    cacheable: bool,
+    reads: dict[str, str | None],
+    written: list[str],
+    rc: int,
+    stdout: str,
+    stderr: str,
+) -> None:
+    """STAGING/record.json (and the written files beside it when the run can be replayed)."""
+    import json
+
+    writes: dict[str, str] = {}
+    blobs: dict[str, str | None] = {}
     try:
-        total = sum(os.path.getsize(p) for p in set(written))
-        if total > MAX_BYTES:
-            return False
-        tmp = f"{entry}.tmp{os.getpid()}"
-        os.makedirs(tmp, exist_ok=True)
-        writes = {}
-        for i, path in enumerate(dict.fromkeys(written)):
-            blob = f"out{i}"
-            with open(path, "rb") as src, open(os.path.join(tmp, blob), "wb") as dst:
-                dst.write(src.read())
-            writes[path] = blob
-        rec = {
-            "reads": reads,
-            "writes": writes,
-            "rc": rc,
-            "stdout": stdout.encode("utf-8", "replace").hex(),
-            "stderr": stderr.encode("utf-8", "replace").hex(),
-        }
-        with open(os.path.join(tmp, "record.json"), "w", encoding="utf-8") as fh:
-            json.dump(rec, fh)
-        if os.path.isdir(entry):
-            shutil.rmtree(entry, ignore_errors=True)
-        os.rename(tmp, entry)
-        return True
+        if cacheable and sum(os.path.getsize(p) for p in set(written)) <= MAX_BYTES:
+            for i, path in enumerate(dict.fromkeys(written)):
+                blob = f"out{i}"
+                with open(path, "rb") as src, open(os.path.join(staging, blob), "wb") as dst:
+                    dst.write(src.read())
+                writes[path], blobs[blob] = blob, _digest(os.path.join(staging, blob))
+        else:
+            cacheable = False
     except OSError:
-        return False
+        cacheable, writes, blobs = False, {}, {}
+    rec = {
+        "cacheable": cacheable,
+        "reads": reads,
+        "writes": writes,
+        "blobs": blobs,
+        "rc": rc,
+        "stdout": stdout.encode("utf-8", "replace").hex(),
+        "stderr": stderr.encode("utf-8", "replace").hex(),
+    }
+    with open(os.path.join(staging, "record.json"), "w", encoding="utf-8") as fh:
+        json.dump(rec, fh)
+
+
+def _ask(broker: str, script: str, args: list[str]) -> list[str] | None:
+    """The broker's answer to a run of `script` (its words, ut_broker.py); None when there is no broker to ask."""
+    name = f"reply-{os.getpid()}-{os.urandom(6).hex()}"
+    reply = os.path.join(broker, name)
+    line = (" ".join([name, *(_hex(s) for s in (script, os.getcwd(), *args))]) + "\n").encode()
+    if len(line) > 4000:  # one write of a FIFO is whole up to PIPE_BUF only
+        return None
+    try:
+        os.mkfifo(reply, 0o600)
+    except OSError:
+        return None
+    try:
+        try:
+            fd = os.open(os.path.join(broker, "requests"), os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            return None  # no broker reads it
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        with open(reply, "rb") as fh:  # until the broker answers (its box runs the script meanwhile)
+            return fh.read().decode("ascii").split() or None
+    except (OSError, ValueError):
+        return None
+    finally:
+        try:  # noqa: SIM105 - contextlib's import would cost each replay
+            os.unlink(reply)
+        except OSError:
+            pass
+
+
+def _python(argv: list[str]) -> None:
+    os.execv(sys.executable, [sys.executable, *argv])  # with site-packages (the shim started us with -S)
 
 
 def main() -> int:
     argv = sys.argv[1:]
-    cache = os.environ.get("AKGEN_UT_SCRIPT_CACHE")
+    if len(argv) >= 3 and argv[0] == "--record":  # in the broker's box
+        if sys.flags.no_site:
+            import site
+
+            site.main()
+        return _record_run(os.path.abspath(argv[2]), argv[3:], argv[1])
+    broker = os.environ.get("AKGEN_UT_SCRIPT_BROKER")
     if (
-        not cache
+        not broker
         or not argv
         or argv[0].startswith("-")
         or not argv[0].endswith(".py")
         or not os.path.isfile(argv[0])
     ):
-        os.execv(sys.executable, [sys.executable, *argv])  # not a script run this cache knows: python itself
-    script = os.path.abspath(argv[0])
-    entry = os.path.join(cache, _key(script, argv[1:]))
-    rc = _replay(entry)
-    if rc is not None:
-        return rc
-    return _record_run(script, argv[1:], entry)
+        _python(argv)  # not a script run the broker knows: python itself
+    words = _ask(broker, os.path.abspath(argv[0]), argv[1:])  # type: ignore[arg-type]
+    try:
+        if words and words[0] == "R" and len(words) >= 5:  # a sealed record: its files, its output
+            _replay(_unhex(words[4]).decode("utf-8", "surrogateescape"), words[5:])
+            return _said(*words[1:4])
+        if words and words[0] == "S" and len(words) == 4:  # the broker's box ran it
+            return _said(*words[1:4])
+    except (OSError, ValueError):
+        pass
+    _python(argv)  # no broker, or it says so: the script runs here, unrecorded
+    return 1
 
 
 if __name__ == "__main__":

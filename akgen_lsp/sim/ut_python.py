@@ -59,17 +59,28 @@ def python_roots(exe: Path) -> list[Path]:
     return [r for r in roots if str(r) not in ("/", "/usr")]
 
 
+# A line of a compare script's output that says the comparison failed: many of the repositories' compare_data.py
+# print "FAILED!" (or "compare result: False") and exit 0 all the same.
+FAILED_LINE = r"FAILED!|^[[:space:]]*(COMPARE DATA )?FAILED\b|[Cc]ompare result:[[:space:]]*False"
+
+
 def write_shims(folder: Path, exe: Path, log: Path, reuse: bool = False) -> None:
-    """`python3` / `python` for the box's PATH: run `exe` and append the exit status, the folder, the arguments
-    and the last line of what the script wrote on stderr (an exception's) to `log`, tab-separated. `reuse`: through
-    ut_pyrun.py, which replays a script's recorded run when nothing it read changed ($AKGEN_UT_SCRIPT_CACHE)."""
+    """`python3` / `python` for the box's PATH: run `exe` and append the exit status, the folder, the arguments,
+    the last line of what the script wrote on stderr (an exception's) and the first line of its output that says a
+    comparison failed (FAILED_LINE) to `log`, tab-separated. `reuse`: through ut_pyrun.py, which replays a
+    script's recorded run when nothing it read changed ($AKGEN_UT_SCRIPT_CACHE)."""
     folder.mkdir(parents=True, exist_ok=True)
-    runner = f' "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
+    # -S: a replay needs no site-packages (the venv's .pth files cost a start ~0.1 s); ut_pyrun.py adds them
+    # (site.main) before it runs a script
+    runner = f' -S "{Path(__file__).with_name("ut_pyrun.py")}"' if reuse else ""
     text = (
         "#!/bin/sh\n# akgen op-test: the Python of a kernel unit test's data scripts\n"
-        'err="${TMPDIR:-/tmp}/akgen-py.$$"\n'
-        f'"{exe}"{runner} "$@" 2> "$err"\nrc=$?\ncat "$err" >&2\nlast=$(tail -n 1 "$err" | tr "\\t" " ")\n'
-        f'rm -f "$err"\nprintf \'%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" >> "{log}"\nexit $rc\n'
+        'err="${TMPDIR:-/tmp}/akgen-py.$$"\nout="${TMPDIR:-/tmp}/akgen-pyo.$$"\n'
+        f'"{exe}"{runner} "$@" > "$out" 2> "$err"\nrc=$?\ncat "$out"\ncat "$err" >&2\n'
+        'last=$(tail -n 1 "$err" | tr "\\t" " ")\n'
+        f'said=$(grep -E -m 1 \'{FAILED_LINE}\' "$out" | tr "\\t" " ")\n'
+        f'rm -f "$err" "$out"\nprintf \'%s\\t%s\\t%s\\t%s\\t%s\\n\' "$rc" "$(pwd)" "$*" "$last" "$said" >> "{log}"\n'
+        "exit $rc\n"
     )
     for name in ("python3", "python"):
         if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text:

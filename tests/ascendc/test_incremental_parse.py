@@ -13,6 +13,7 @@ from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.ascendc.lint import lint_parsed, lint_text
 from akgen_lsp.ascendc.syntax import ParsedFile, parse, walk
 from akgen_lsp.config import defaults
+from akgen_lsp.findings import finding_to_json
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 KERNEL = (SAMPLES / "kernels" / "add_custom.cpp").read_text(encoding="utf-8")
@@ -88,3 +89,31 @@ def test_the_same_text_is_the_previous_parse_and_a_relint_reuses_its_models() ->
 def test_random_edits(start: int, length: int, insert: str) -> None:
     after = KERNEL[:start] + insert + KERNEL[start + length :]
     check_edit(KERNEL, after)
+
+
+def test_a_linted_parse_then_a_one_line_edit_gives_a_fresh_lints_findings() -> None:
+    # the previous parse has every model in its memo (as in the server): a re-lint after a line is added, removed,
+    # doubled or changed must not take any of them over wrongly; the findings, line numbers after the shift
+    # included, are those of a fresh lint
+    rng = random.Random(11)
+    kinds = ("    // a comment\n", "    int zz = 1;\n", "    DataCopy(a, b, 32);\n", "    }\n", "drop", "double", "char")
+    for path in sorted((SAMPLES / "kernels").glob("*.cpp")) + sorted((SAMPLES / "broken").glob("*.cpp"))[:8]:
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        previous = parse(text, path.name)
+        lint_parsed(previous)
+        for _ in range(2):
+            k, kind = rng.randrange(1, len(lines)), rng.choice(kinds)
+            new = list(lines)
+            if kind == "drop":
+                del new[k]
+            elif kind == "double":
+                new.insert(k, lines[k])
+            elif kind == "char":
+                at = rng.randrange(max(1, len(lines[k]) - 1))
+                new[k] = lines[k][:at] + rng.choice("aZ_ 1;(") + lines[k][at:]
+            else:
+                new.insert(k, kind)
+            after = "".join(new)
+            got = [finding_to_json(f) for f in lint_parsed(parse(after, path.name, previous=previous))]
+            assert got == [finding_to_json(f) for f in lint_text(after, path.name)], (path.name, k, kind)

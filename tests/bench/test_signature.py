@@ -197,3 +197,25 @@ def test_opdef_dtype_lists_named_in_the_file() -> None:
     assert od.outputs[0].dtypes == ("float16", "float32", "bfloat16")
     defs = dtype_defines(od, {"x": "float32"}, C_TYPES)
     assert defs["DTYPE_Y"] == "float" and defs["DTYPE_GROUP_INDEX"] == "int64_t"
+
+
+def test_opdef_dtype_list_of_a_multiline_macro() -> None:
+    """`.DataType(ARANGE_SCALAR_DTYPE_LIST)` with the list a `#define` over two lines (ops-math's arange): its
+    continuation joined, the list is the parameter's dtype column."""
+    text = """
+    #define SCALAR_DTYPE_LIST \\
+        {ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_INT32}
+    namespace ops {
+    class Arange : public OpDef {
+    public:
+        explicit Arange(const char* name) : OpDef(name) {
+            this->Input("start").ParamType(REQUIRED).DataType(SCALAR_DTYPE_LIST);
+            this->Output("out").ParamType(REQUIRED).DataType(SCALAR_DTYPE_LIST);
+        }
+    };
+    }
+    """
+    od = parse_opdef(text)
+    assert od is not None
+    assert od.inputs[0].dtypes == ("float32", "float16", "int32") == od.outputs[0].dtypes
+    assert dtype_defines(od, {"start": "float32"}, C_TYPES)["DTYPE_START"] == "float"

@@ -1,21 +1,18 @@
 """The warm save of an operator's kernel UT (akgen_lsp/sim/op_rebuild.py, ut_pyrun.py): after CMake built it once,
 an edit of the kernel's header is rebuilt without CMake and its effect is seen; an edit of what CMake read voids the
-plan; a data script's recorded run is replayed only while nothing it read changed."""
+plan (the data scripts' replay: test_ut_broker.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from akgen_lsp.sim import op_rebuild
+from akgen_lsp.sim.compiler import find_cxx
 from akgen_lsp.sim.op_test import run_op_test
+from akgen_lsp.sim.toolkit import ensure_toolkit
 
 from .test_op_test import copy_repo, needs_ut_tools, ut_tools  # noqa: F401 - the fixture
-
-PYRUN = Path(op_rebuild.__file__).with_name("ut_pyrun.py")
 
 
 @needs_ut_tools
@@ -28,6 +25,9 @@ def test_a_header_edit_is_rebuilt_without_cmake_and_a_cmakelists_edit_with_it(tm
     plan = json.loads((work / op_rebuild.PLAN).read_text(encoding="utf-8"))
     kernel_obj = next(o for o in plan["objects"].values() if o["source"].endswith("op_kernel/axpb.cpp"))
     assert str(op / "op_kernel" / "axpb_common.h") in kernel_obj["deps"]  # from g++'s dependency list
+    # our gtest main is the machine's, built once per SoC: linked, not compiled for the operator
+    assert not any(o["source"].endswith("akgen_ut_main.cpp") for o in plan["objects"].values())
+    assert any(op_rebuild.MAIN in o for o in plan["links"][0]["objects"])
 
     header = op / "op_kernel" / "axpb_common.h"
     good = header.read_text(encoding="utf-8")
@@ -54,44 +54,12 @@ def test_a_header_edit_is_rebuilt_without_cmake_and_a_cmakelists_edit_with_it(tm
     assert fixed.ok and fixed.golden == "match" and "Built target" not in fixed.log
 
 
-def _pyrun(cwd: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AKGEN_UT_SCRIPT_CACHE": str(cache)}
-    return subprocess.run([sys.executable, str(PYRUN), *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=60)
-
-
-def test_a_data_script_is_replayed_only_while_what_it_read_is_unchanged(tmp_path: Path) -> None:
-    data, cache, log = tmp_path / "data", tmp_path / "cache", tmp_path / "runs.log"
-    data.mkdir()
-    (data / "in.txt").write_text("abc", encoding="utf-8")
-    (data / "gen.py").write_text(
-        "import sys\n"
-        f"open({str(log)!r}, 'a').write('ran\\n')\n"
-        "text = open('in.txt').read()\n"
-        "open('out.txt', 'w').write(text.upper() + sys.argv[1])\n"
-        "print('made', text)\n"
-        "sys.exit(3 if text == 'bad' else 0)\n", encoding="utf-8")
-    runs = [_pyrun(data, cache, "gen.py", "!") for _ in range(3)]
-    assert all(r.returncode == 0 and "made abc" in r.stdout for r in runs)
-    assert (data / "out.txt").read_text(encoding="utf-8") == "ABC!"
-    # the first run records (out.txt is new in the folder), the second records again, the third is replayed
-    assert log.read_text(encoding="utf-8").count("ran") == 2
-    (data / "out.txt").unlink()
-    (data / "out.txt").write_text("xxxx", encoding="utf-8")  # a replay writes what the run wrote
-    assert _pyrun(data, cache, "gen.py", "!").returncode == 0
-    assert log.read_text(encoding="utf-8").count("ran") == 2 and (data / "out.txt").read_text() == "ABC!"
-
-    (data / "in.txt").write_text("bad", encoding="utf-8")  # what it read changed: it runs
-    bad = _pyrun(data, cache, "gen.py", "!")
-    assert bad.returncode == 3 and "made bad" in bad.stdout and (data / "out.txt").read_text() == "BAD!"
-    assert log.read_text(encoding="utf-8").count("ran") == 3
-    assert _pyrun(data, cache, "gen.py", "?").returncode == 3  # other arguments: it runs
-    assert log.read_text(encoding="utf-8").count("ran") == 4
-
-    (data / "spawn.py").write_text(
-        "import subprocess, sys\n"
-        f"open({str(log)!r}, 'a').write('spawned\\n')\n"
-        "subprocess.run([sys.executable, '-c', 'pass'])\n", encoding="utf-8")
-    for _ in range(3):
-        assert _pyrun(data, cache, "spawn.py").returncode == 0
-    assert log.read_text(encoding="utf-8").count("spawned") == 3  # a run that starts a process is never replayed
+@needs_ut_tools
+def test_the_gtest_main_is_built_once_per_soc_and_defines() -> None:
+    cxx, toolkit = find_cxx(), ensure_toolkit().resolve()
+    main = op_rebuild.ensure_ut_main(cxx, "Ascend910B2", toolkit)
+    assert main is not None and main.is_file() and op_rebuild.MAIN in str(main)
+    assert op_rebuild.ensure_ut_main(cxx, "Ascend910B2", toolkit) == main
+    other = {op_rebuild.ensure_ut_main(cxx, "Ascend910B1", toolkit),
+             op_rebuild.ensure_ut_main(cxx, "Ascend910B2", toolkit, ["-DAKGEN_TEST_DEFINE=1"])}
+    assert None not in other and main not in other and len(other) == 2

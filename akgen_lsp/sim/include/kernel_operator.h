@@ -60,6 +60,8 @@
 #include "akgen_sim/debug_dump.h"
 #include "akgen_sim/scalar_api.h"
 #include "akgen_sim/vec_muladddst.h"
+#include "akgen_sim/data_copy_raw.h"
+#include "akgen_sim/cube_co1_copy.h"
 
 // CANN's CPU-debug headers bring <iostream> to kernels: their UT-only code (under __CCE_KT_TEST__, which only a kernel
 // UT build defines) writes std::cout. Not in other builds: <string> in every kernel's view costs compile time (see

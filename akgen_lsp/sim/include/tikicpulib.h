@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <ios>
 #include <source_location>
 #include <string>
 #include <type_traits>
@@ -19,6 +20,10 @@
 #include "acl/acl.h"
 #include "akgen_sim/program.h"
 #include "securec.h"  // CANN's CPU-debug headers bring securec's memcpy_s into scope for the host main
+
+// CANN's CPU-debug headers bring std's stream manipulators to the global scope: some kernel UTs name `::dec`
+// (ops-nn lp_loss: `namespace AscendC { static constexpr auto dec = ::dec; }`)
+using std::dec;
 
 namespace AscendC {
 

@@ -46,17 +46,43 @@ function(_akgen_op_ut_common)
   if(TARGET akgen_op_ut_common)
     return()
   endif()
-  set(common "${AKGEN_TOOLKIT}/akgen/akgen_ut_main.cpp")
+  if(AKGEN_OP_UT_MAIN)  # our gtest main's object, built once per machine and SoC (op_rebuild.py)
+    set(common "")
+  else()
+    set(common "${AKGEN_TOOLKIT}/akgen/akgen_ut_main.cpp")
+  endif()
   # the repositories' helpers of their cases: ReadFile / WriteFile, and ops-nn's kernel_ut data helpers
   foreach(name IN ITEMS data_utils kernel_ut_data_helper kernel_ut_data_executor)
     if(EXISTS "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel/${name}.cpp")
       list(APPEND common "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel/${name}.cpp")
     endif()
   endforeach()
+  if(NOT common)
+    return()
+  endif()
   add_library(akgen_op_ut_common OBJECT ${common})
   target_include_directories(akgen_op_ut_common PRIVATE "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel"
                              "${AKGEN_OP_UT_REPO}/tests/ut/common")
   target_link_libraries(akgen_op_ut_common PRIVATE "tikicpulib::${AKGEN_OP_UT_SOC}" GTest::gtest)
+endfunction()
+
+# The folders of its own tree that the repository's kernel-UT build (cmake/ut.cmake) names one per line as
+# ${PROJECT_SOURCE_DIR}/<folder> for every case (ops-nn: conv/conv3d_backprop_input_v2/op_kernel, through which
+# conv3d_transpose_v2's kernel finds "../op_kernel/arch22/conv3d_dx_v2_basic_block.h").
+function(_akgen_op_ut_repo_includes out)
+  set(found "")
+  if(EXISTS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake")
+    file(STRINGS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake" lines REGEX "^[ \t]*\\$\\{PROJECT_SOURCE_DIR\\}/[^ \t$]+/op_kernel[ \t]*$")
+    foreach(line IN LISTS lines)
+      string(STRIP "${line}" line)
+      string(REPLACE "\${PROJECT_SOURCE_DIR}" "${AKGEN_OP_UT_REPO}" dir "${line}")
+      if(IS_DIRECTORY "${dir}")
+        list(APPEND found "${dir}")
+      endif()
+    endforeach()
+  endif()
+  list(REMOVE_DUPLICATES found)
+  set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
 function(AddOpsTestCase)
@@ -121,7 +147,16 @@ function(AddOpsTestCase)
   get_filename_component(category "${op_dir}" DIRECTORY)
   get_filename_component(category "${category}" NAME)
   set(foreach_def "${AKGEN_OP_UT_REPO}/foreach/foreach_abs/tests/ut/op_kernel/foreach_abs_tiling_def.h")
-  if(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")  # ops-math's hand-written tiling header
+  # ops-nn's build (its cmake/ut.cmake names <op>_tiling_def.h) gives a UT <op>_tiling_def.h, else the generated
+  # header: an <op>_tiling.h there is one the test includes itself, after the generated struct
+  set(nn_rule FALSE)
+  if(EXISTS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake")
+    file(STRINGS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake" tiling_def_rule REGEX "_tiling_def\\.h")
+    if(tiling_def_rule)
+      set(nn_rule TRUE)
+    endif()
+  endif()
+  if(NOT nn_rule AND EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")  # ops-math's hand-written one
     set(tiling_header "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling.h")
     set(kernel_tiling_header "${tiling_header}")
   elseif(EXISTS "${CMAKE_CURRENT_SOURCE_DIR}/${file_op}_tiling_def.h")  # ops-nn's, for the kernel and the cases
@@ -166,7 +201,11 @@ function(AddOpsTestCase)
     endif()
     add_library("${tiling_tmp}" STATIC EXCLUDE_FROM_ALL ${tiling_src})
   endif()
-  add_executable("${target}" ${sources} $<TARGET_OBJECTS:akgen_op_ut_common>)
+  set(common_objects ${AKGEN_OP_UT_MAIN})
+  if(TARGET akgen_op_ut_common)
+    list(APPEND common_objects $<TARGET_OBJECTS:akgen_op_ut_common>)
+  endif()
+  add_executable("${target}" ${sources} ${common_objects})
   # ops-nn's build names the cases' object library opkernel_<op>; a UT that adds a dependency to it (a copy of its
   # data scripts before the build) gets a target of that name that the executable waits for
   if(NOT TARGET "opkernel_${op}")
@@ -182,18 +221,33 @@ function(AddOpsTestCase)
   string(REGEX REPLACE "^(ascend910b|ascend910_93).*" "\\1" soc_short "${soc_lower}")
   # BUILD_SOC_VERSION: the short SoC name the repositories' UT build gives (their tiling harness reads it)
   target_compile_definitions("${target}" PRIVATE "UT_SOC_VERSION=\"${AKGEN_OP_UT_SOC}\"" "BUILD_SOC_VERSION=${soc_short}")
+  # a UT that defines its own global scalar min / max (`constexpr int min(int, int)`, for CANN's CPU debug has none)
+  # gets no simulator ones (bisheng's builtins, akgen_sim/cube_core.h) to clash with
+  set(own_minmax FALSE)
+  foreach(f IN LISTS cases tiling_header)
+    if(EXISTS "${f}")
+      file(READ "${f}" text)
+      if(text MATCHES "[ \t\n](int|long|float|int32_t|int64_t|uint32_t|uint64_t)[ \t]+(min|max)[ \t]*\\(")
+        set(own_minmax TRUE)
+      endif()
+    endif()
+  endforeach()
+  if(own_minmax)
+    target_compile_definitions("${target}" PRIVATE AKGEN_UT_OWN_MINMAX=1)
+  endif()
   if(EXISTS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake")
     file(STRINGS "${AKGEN_OP_UT_REPO}/cmake/ut.cmake" kernelut REGEX "-DKERNELUT=1")
     if(kernelut)  # ops-nn's build marks its kernel UT compiles
       target_compile_definitions("${target}" PRIVATE KERNELUT=1)
     endif()
   endif()
+  _akgen_op_ut_repo_includes(repo_includes)
   target_include_directories("${target}" PRIVATE
     "${CMAKE_CURRENT_SOURCE_DIR}" "${AKGEN_OP_UT_REPO}/tests/ut/op_kernel" "${AKGEN_OP_UT_REPO}/tests/ut/common"
     "${op_dir}/op_kernel" "${op_dir}/op_host" "${AKGEN_OP_UT_GENERATED}" ${AKGEN_OP_UT_INCLUDES}
     # what the repositories' OP_TILING_INCLUDE names of their own tree
     "${AKGEN_OP_UT_REPO}" "${AKGEN_OP_UT_REPO}/common/inc" "${AKGEN_OP_UT_REPO}/common/inc/op_host"
-    ${op_host_subdirs}
+    ${op_host_subdirs} ${repo_includes}
     # CANN's ascendc/ layout of the kernels (`../inc/platform.h`, `../swi_glu/x.h`: repo_layout.py), as the kernel
     # check gives it, and the operator base library's host headers (log/, util/, op_host/, platform/) last, so that
     # a repository's own header of the same name wins

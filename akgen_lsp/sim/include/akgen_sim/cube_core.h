@@ -30,6 +30,9 @@ enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
 
 // bisheng's scalar builtins min/max, callable unqualified in device code: plain (non-template) functions per scalar
 // type, so a kernel's own min/max templates (catlass `tla::min`) lose to them on an exact match as they do on the NPU.
+// CANN's CPU debug has no such builtins, and some kernel UTs define their own global `int min(int, int)` for the
+// kernels they build: the UT build defines AKGEN_UT_OWN_MINMAX for those (op_ut.cmake), and then only theirs exist.
+#ifndef AKGEN_UT_OWN_MINMAX
 #define AKGEN_SCALAR_MINMAX(T)                                      \
     constexpr T min(T a, T b) { return b < a ? b : a; }             \
     constexpr T max(T a, T b) { return a < b ? b : a; }
@@ -39,3 +42,4 @@ AKGEN_SCALAR_MINMAX(int64_t)
 AKGEN_SCALAR_MINMAX(uint64_t)
 AKGEN_SCALAR_MINMAX(float)
 #undef AKGEN_SCALAR_MINMAX
+#endif

@@ -67,8 +67,13 @@ template <typename T> inline void DumpTensor(const GlobalTensor<T>& t, uint32_t 
     ::akgen_sim::dump_print(desc, reinterpret_cast<uint64_t>(t.addr_), "GM", t.addr_, size);
 }
 // The workspace argument starts with the system workspace (GetLibApiWorkSpaceSize(): 16 MiB on A2/A3); the
-// TilingFunc asks for system + user bytes, and the kernel finds its part after the system one.
+// TilingFunc asks for system + user bytes, and the kernel finds its part after the system one. CANN's CPU-debug
+// (tikicpulib) builds, __CCE_KT_TEST__, return the argument itself (their kernel UTs GmAlloc only the user part).
+#ifdef __CCE_KT_TEST__
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
+#else
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace ? workspace + 16 * 1024 * 1024 : nullptr; }
+#endif
 // The system workspace pointer: the kernel entry hands its workspace argument to SetSysWorkspace, and
 // GetSysWorkSpacePtr returns it (nullptr before any call), as the device library does.
 inline GM_ADDR& sys_workspace_ptr() { static GM_ADDR p = nullptr; return p; }

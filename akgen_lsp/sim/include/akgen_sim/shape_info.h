@@ -32,8 +32,8 @@ struct ShapeInfo {
 
     uint8_t shapeDim = 0;
     uint8_t originalShapeDim = 0;
-    uint32_t shape[K_MAX_SHAPE_DIM] = {0};
-    uint32_t originalShape[K_MAX_SHAPE_DIM] = {0};
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};  // `= {}`: also valid for -DK_MAX_SHAPE_DIM=0 (some UTs pass it)
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
     DataFormat dataFormat = DataFormat::ND;
 
 private:

@@ -115,10 +115,37 @@ template <pipe_t pipe> inline void PipeBarrier(AKGEN_LOC) {
     if constexpr (pipe == PIPE_ALL) ::akgen_sim::barrier_all();
 }
 
-template <TPosition src, TPosition dst> class TQueSync {
+// The hardware event between two pipes (the event SetFlag<HardEvent::SRC_DST> names); HardEvent::MAX when there is none.
+constexpr HardEvent PipesEvent(pipe_t src, pipe_t dst) {
+    constexpr struct { pipe_t s, d; HardEvent e; } table[] = {
+        {PIPE_MTE2, PIPE_MTE1, HardEvent::MTE2_MTE1}, {PIPE_MTE1, PIPE_MTE2, HardEvent::MTE1_MTE2},
+        {PIPE_MTE1, PIPE_M, HardEvent::MTE1_M}, {PIPE_M, PIPE_MTE1, HardEvent::M_MTE1},
+        {PIPE_MTE2, PIPE_V, HardEvent::MTE2_V}, {PIPE_V, PIPE_MTE2, HardEvent::V_MTE2},
+        {PIPE_MTE3, PIPE_V, HardEvent::MTE3_V}, {PIPE_V, PIPE_MTE3, HardEvent::V_MTE3},
+        {PIPE_M, PIPE_V, HardEvent::M_V}, {PIPE_V, PIPE_M, HardEvent::V_M}, {PIPE_V, PIPE_V, HardEvent::V_V},
+        {PIPE_MTE3, PIPE_MTE1, HardEvent::MTE3_MTE1}, {PIPE_MTE1, PIPE_MTE3, HardEvent::MTE1_MTE3},
+        {PIPE_MTE1, PIPE_V, HardEvent::MTE1_V}, {PIPE_MTE2, PIPE_M, HardEvent::MTE2_M},
+        {PIPE_M, PIPE_MTE2, HardEvent::M_MTE2}, {PIPE_V, PIPE_MTE1, HardEvent::V_MTE1},
+        {PIPE_M, PIPE_FIX, HardEvent::M_FIX}, {PIPE_FIX, PIPE_M, HardEvent::FIX_M},
+        {PIPE_MTE3, PIPE_MTE2, HardEvent::MTE3_MTE2}, {PIPE_MTE2, PIPE_MTE3, HardEvent::MTE2_MTE3},
+        {PIPE_S, PIPE_V, HardEvent::S_V}, {PIPE_V, PIPE_S, HardEvent::V_S}, {PIPE_S, PIPE_MTE2, HardEvent::S_MTE2},
+        {PIPE_MTE2, PIPE_S, HardEvent::MTE2_S}, {PIPE_S, PIPE_MTE3, HardEvent::S_MTE3},
+        {PIPE_MTE3, PIPE_S, HardEvent::MTE3_S}, {PIPE_MTE2, PIPE_FIX, HardEvent::MTE2_FIX},
+        {PIPE_FIX, PIPE_MTE2, HardEvent::FIX_MTE2}, {PIPE_FIX, PIPE_S, HardEvent::FIX_S},
+        {PIPE_M, PIPE_S, HardEvent::M_S}, {PIPE_FIX, PIPE_MTE3, HardEvent::FIX_MTE3},
+        {PIPE_MTE1, PIPE_FIX, HardEvent::MTE1_FIX}, {PIPE_FIX, PIPE_MTE1, HardEvent::FIX_MTE1},
+        {PIPE_FIX, PIPE_FIX, HardEvent::FIX_FIX}};
+    for (const auto& t : table) {
+        if (t.s == src && t.d == dst) return t.e;
+    }
+    return HardEvent::MAX;
+}
+
+// TQueSync<src, dst>: SetFlag / WaitFlag of the event between two pipes, as the API pages declare it (pipe_t).
+template <pipe_t src, pipe_t dst> class TQueSync {
 public:
-    static constexpr HardEvent kEvent = (src == TPosition::VECIN || src == TPosition::GM) ? HardEvent::MTE2_V
-                                        : HardEvent::V_MTE3;
+    static constexpr HardEvent kEvent = PipesEvent(src, dst);
+    static_assert(kEvent != HardEvent::MAX, "TQueSync: there is no hardware event between these two pipes");
     void SetFlag(int32_t id, AKGEN_LOC) { ::akgen_sim::set_flag(kEvent, id, loc); }
     void WaitFlag(int32_t id, AKGEN_LOC) { ::akgen_sim::wait_flag(kEvent, id, loc); }
 };

@@ -124,6 +124,14 @@ inline void tiling_unbind(const void* self, size_t size) {
 namespace akgen_sim {
 inline int64_t& tiling_key() { static int64_t k = 0; return k; }
 inline int& task_type() { static int t = -1; return t; }  // -1: not declared (mix: both core types)
+// The glue's entry of a build for one tiling key (sim/tiling_key.py): a run of another key stops here.
+inline void check_build_key(int64_t build_key, const loc_t& loc = loc_t::current()) {
+    if (tiling_key() != build_key)
+        fail("SIM-TILING-KEY", fmt("this kernel tests its tiling key in `if constexpr`, so it is built once per key; "
+             "this build is for key %lld, the run's key is %lld: build it with the run's key (the manifest's "
+             "tiling_key or its TilingFunc's)", static_cast<long long>(build_key),
+             static_cast<long long>(tiling_key())), loc, "manifest");
+}
 template <typename T> inline T tiling_from(const uint8_t* p) {
     T t;
     if (p) std::memcpy(static_cast<void*>(&t), p, sizeof(T));
@@ -162,7 +170,16 @@ template <typename T> inline T tiling_read(const uint8_t* p) {
     decltype(st::member) var;                                                                                          \
     std::memcpy(&var, (tiling) + offsetof(st, member), sizeof(var))
 #define GET_TILING_DATA_PTR_WITH_STRUCT(st, var, tiling) const st* var = reinterpret_cast<const st*>(tiling)
+// TILING_KEY_IS(k): CANN's CPU debug compares the launch's key at run time (`extern uint64_t g_tilingKey`), so the
+// kernel is built once for all keys. Its NPU build compiles the kernel once per tiling key with -DTILING_KEY_VAR=<key>,
+// which makes TILING_KEY_IS a constant expression (a kernel may dispatch with `if constexpr (TILING_KEY_IS(1))`). A
+// sim build of such a kernel is one per key too (sim/tiling_key.py): TILING_KEY_VAR is that build's key, and the
+// glue's entry stops a run whose key is another one (SIM-TILING-KEY) rather than run none of the branches.
+#ifdef TILING_KEY_VAR
+#define TILING_KEY_IS(k) (static_cast<uint64_t>(TILING_KEY_VAR) == static_cast<uint64_t>(k))
+#else
 #define TILING_KEY_IS(k) (::akgen_sim::tiling_key() == static_cast<int64_t>(k))
+#endif
 #define KERNEL_TASK_TYPE_DEFAULT(t) (::akgen_sim::task_type() = static_cast<int>(t))
 #define KERNEL_TASK_TYPE(key, t) ((void)(key), ::akgen_sim::task_type() = static_cast<int>(t))
 

@@ -167,6 +167,13 @@ struct bfloat16_t {
 using float16_t = half;
 #endif
 using float32_t = float;
+#ifdef __CCE_KT_TEST__
+// C's float_t / double_t (the C math library's evaluation types; float and double on the CPUs the simulator runs on):
+// CANN's CPU-debug headers bring them, and kernel UTs name them (ops-nn: `#define DTYPE_DY float_t` in a tiling header
+// the separately compiled kernel gets). Declared without <cmath> (see math.h); a later <cmath> redeclares the same.
+typedef float float_t;
+typedef double double_t;
+#endif
 using bfloat16 = bfloat16_t;  // some kernels spell it this way under CPU debug
 
 namespace akgen_sim {
@@ -227,6 +234,14 @@ constexpr float ToFloat(const half& v) { return static_cast<float>(v); }
 constexpr bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
 constexpr half ToHalf(const float& v) { return half(v); }
 template <typename T, typename U> struct IsSameType { static constexpr bool value = std::is_same_v<T, U>; };
+// The library's compile-time booleans (basic_api utils): kernels test members with them (SFINAE: `decltype(...,
+// TrueType())`, then IsSameType<..., TrueType>::value).
+template <bool b> struct BoolInst {
+    using Type = BoolInst<b>;
+    static constexpr bool value = b;
+};
+using TrueType = BoolInst<true>;
+using FalseType = BoolInst<false>;
 // A sub-byte integer (the device library's common_types.h): the storage byte holds the value's low k_bits. int4b_t
 // is the type name kernels use; tensors of it (two elements per byte) are not emulated yet: making one fails with
 // SIM-UNSUPPORTED (tensor.h), so code that only names the type (another scenario's branch) builds and runs.

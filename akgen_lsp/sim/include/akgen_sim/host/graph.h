@@ -118,6 +118,9 @@ inline int GetSizeByDataType(DataType t) {
     }
 }
 
+// The primary format of a format value (its low 8 bits; the rest carries a sub-format and C0).
+inline Format GetPrimaryFormat(int32_t format) { return static_cast<Format>(format & 0xff); }
+
 class TypeUtils {
 public:
     static bool GetDataTypeLength(DataType t, uint32_t& length) {
@@ -125,6 +128,24 @@ public:
         if (n <= 0) return false;
         length = static_cast<uint32_t>(n);
         return true;
+    }
+    // a format's name as ge writes it ("ND", "NCHW", ...; the primary format of a format with sub-format bits)
+    static std::string FormatToSerialString(Format f) {
+        switch (static_cast<int32_t>(f) & 0xff) {
+            case FORMAT_NCHW: return "NCHW";
+            case FORMAT_NHWC: return "NHWC";
+            case FORMAT_ND: return "ND";
+            case FORMAT_NC1HWC0: return "NC1HWC0";
+            case FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+            case FORMAT_HWCN: return "HWCN";
+            case FORMAT_NDHWC: return "NDHWC";
+            case FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+            case FORMAT_NCDHW: return "NCDHW";
+            case FORMAT_DHWCN: return "DHWCN";
+            case FORMAT_NDC1HWC0: return "NDC1HWC0";
+            case FORMAT_FRACTAL_Z_3D: return "FRACTAL_Z_3D";
+            default: return "RESERVED";
+        }
     }
     static std::string DataTypeToSerialString(DataType t) {
         switch (t) {

@@ -183,6 +183,17 @@ inline size_t dtype_bytes(ge::DataType t) {
     }
 }
 
+// A tensor's data by address (gert::TensorData), as a harness sets a const input's values.
+class TensorData {
+public:
+    TensorData() = default;
+    explicit TensorData(const void* addr) : addr_(addr) {}
+    const void* GetAddr() const { return addr_; }
+
+private:
+    const void* addr_ = nullptr;
+};
+
 class Tensor {
 public:
     Tensor() = default;
@@ -205,12 +216,28 @@ public:
     int64_t GetShapeSize() const { return shape_.GetOriginShape().GetShapeSize(); }
     // A small input's values (a value-depend input such as Fill's dims); nullptr when the runner passed none.
     template <typename T> const T* GetData() const {
+        if (ext_ != nullptr) return static_cast<const T*>(ext_);
         return data_.empty() ? nullptr : reinterpret_cast<const T*>(data_.data());
     }
+    const void* GetAddr() const { return ext_ ? ext_ : data_.empty() ? nullptr : data_.data(); }
+    // What ops-nn's UT harness sets on a tensor it fills field by field (tests/ut/common/tiling_context_faker.cpp).
+    void SetDataType(ge::DataType t) { dtype_ = t; }
+    void SetOriginFormat(ge::Format f) { format_.origin_ = f; }
+    void SetStorageFormat(ge::Format f) { format_.storage_ = f; }
+    Shape& MutableOriginShape() { return shape_.MutableOriginShape(); }
+    Shape& MutableStorageShape() { return shape_.MutableStorageShape(); }
+    // the data of a const input, by address (not copied: it lives as long as the harness keeps it)
+    void SetData(const TensorData& d) { ext_ = d.GetAddr(); }
     ge::DataType dtype_ = ge::DT_FLOAT;
     StorageShape shape_;
     StorageFormat format_;
     std::vector<uint8_t> data_;
+    const void* ext_ = nullptr;
+};
+// gert's newer tensor type, which ops-nn's harness hands over as Tensor (its own overload, so a type apart)
+class TensorV2 : public Tensor {
+public:
+    using Tensor::Tensor;
 };
 
 class TilingData {

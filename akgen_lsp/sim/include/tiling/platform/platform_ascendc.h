@@ -6,6 +6,15 @@
 
 #include "../../akgen_sim/host/tiling_context.h"
 
+// The NPU architecture (CANN 9's NpuArch, the __NPU_ARCH__ numbers; global, as host tiling code names it).
+#ifndef AKGEN_SIM_NPU_ARCH_ENUM
+#define AKGEN_SIM_NPU_ARCH_ENUM
+enum class NpuArch : uint32_t {
+    DAV_1001 = 1001, DAV_2002 = 2002, DAV_2201 = 2201, DAV_3002 = 3002, DAV_3003 = 3003, DAV_3102 = 3102,
+    DAV_3113 = 3113, DAV_3510 = 3510, DAV_5102 = 5102, DAV_RESV = 0xFFFFFFFFu
+};
+#endif
+
 namespace platform_ascendc {
 
 enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
@@ -47,6 +56,16 @@ public:
     }
     void GetCoreMemBw(CoreMemType, uint64_t& bw) const { bw = 0; }
     SocVersion GetSocVersion() const { return platform_profile().soc; }
+    // the profile's architecture: A2/A3 (ASCEND910B, whose A3 parts share it) DAV_2201
+    NpuArch GetCurNpuArch() const {
+        switch (platform_profile().soc) {
+            case SocVersion::ASCEND910: return NpuArch::DAV_1001;
+            case SocVersion::ASCEND310P: return NpuArch::DAV_2002;
+            case SocVersion::ASCEND310B: return NpuArch::DAV_3002;
+            case SocVersion::ASCEND950: return NpuArch::DAV_3510;
+            default: return NpuArch::DAV_2201;
+        }
+    }
     uint32_t GetLibApiWorkSpaceSize() const { return platform_profile().lib_workspace; }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
         if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;

@@ -7,7 +7,7 @@
 // whose arguments the launch names (`acos<float>`, `kernel<1, 0>`), and TypeFromId<DT_X>::type maps a data-type
 // parameter to its C++ type.
 //
-// Host side: the declarations are ParamStruct lists (g_tilingDeclareParams / g_tilingSelectParams), and the key is
+// Host side (and a kernel UT under __CCE_KT_TEST__, whose test encodes keys): the declarations are ParamStruct lists (g_tilingDeclareParams / g_tilingSelectParams), and the key is
 // the parameters' codes side by side from bit 0 in declaration order, each in its bit width: a UINT parameter's code
 // is the index of its value in the declared value list (a RANGE declaration [lo, hi] pairs expanded in order, a MIX
 // one the ranges then the listed values); a DTYPE / FORMAT (8 bits) and a BOOL (1 bit) parameter's code is its value.
@@ -76,12 +76,20 @@ template <> struct TypeFromId<C_DT_UINT64> { using type = uint64_t; };
 template <> struct TypeFromId<C_DT_DOUBLE> { using type = double; };
 template <> struct TypeFromId<C_DT_BOOL> { using type = bool; };
 
+// A kernel UT (CANN's CPU debug, __CCE_KT_TEST__) computes its tiling keys in the test itself
+// (`ICPU_SET_TILING_KEY(GET_TPL_TILING_KEY(...))`, after including the kernel): there the declarations are the host
+// side's ParamStruct lists and GET_TPL_TILING_KEY encodes as on the host (below).
+#if defined(__CCE_KT_TEST__)
+#define AKGEN_TPL_ENCODER 1
+#else
 #define ASCENDC_TPL_DTYPE_DECL(...)
 #define ASCENDC_TPL_DATATYPE_DECL(...)
 #define ASCENDC_TPL_FORMAT_DECL(...)
 #define ASCENDC_TPL_UINT_DECL(...)
 #define ASCENDC_TPL_BOOL_DECL(...)
 #define ASCENDC_TPL_KERNEL_TYPE_DECL(...)
+#define ASCENDC_TPL_ARGS_DECL(...)
+#endif
 #define ASCENDC_TPL_DTYPE_SEL(...)
 #define ASCENDC_TPL_DATATYPE_SEL(...)
 #define ASCENDC_TPL_FORMAT_SEL(...)
@@ -91,12 +99,15 @@ template <> struct TypeFromId<C_DT_BOOL> { using type = bool; };
 #define ASCENDC_TPL_KERNEL_TYPE_SEL(...)
 #define ASCENDC_TPL_DETERMINISTIC_SEL(...)
 #define ASCENDC_TPL_SHARED_KERNEL_TYPE_SEL(...)
-#define ASCENDC_TPL_ARGS_DECL(...)
 #define ASCENDC_TPL_ARGS_SEL(...)
 #define ASCENDC_TPL_ARGS_DSEL(...)
 #define ASCENDC_TPL_SEL(...)
 
 #else  // host side
+#define AKGEN_TPL_ENCODER 1
+#endif  // kernel side
+
+#ifdef AKGEN_TPL_ENCODER  // host side, and a kernel UT's test
 
 #include <algorithm>
 #include <cstdio>
@@ -205,5 +216,5 @@ inline uint64_t FastEncodeTilingKeyDirect(const TilingDeclareParams& decl, std::
         (context)->SetTilingKey(akgen_tpl_key_);                                                                       \
     } while (0)
 
-#endif  // kernel / host side
+#endif  // AKGEN_TPL_ENCODER
 #endif

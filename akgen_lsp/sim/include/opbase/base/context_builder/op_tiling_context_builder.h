@@ -13,22 +13,11 @@
 #include <vector>
 
 #include "exe_graph/runtime/tiling_context.h"
+#include "op_context_builder_base.h"
 
 namespace gert {
 
-// Owns a built context; GetContext() stays valid while the holder lives (it may be moved).
-template <typename T> class ContextHolder {
-public:
-    ContextHolder() = default;
-    explicit ContextHolder(std::unique_ptr<T> ctx) : ctx_(std::move(ctx)) {}
-    T* GetContext() const { return ctx_.get(); }
-    T* operator->() const { return ctx_.get(); }
-
-private:
-    std::unique_ptr<T> ctx_;
-};
-
-class OpTilingContextBuilder {
+class OpTilingContextBuilder : public OpContextBuilderBase<OpTilingContextBuilder> {
 public:
     OpTilingContextBuilder& OpType(const char* type) {
         type_ = type ? type : "";
@@ -74,41 +63,16 @@ public:
         deterministic_ = on;
         return *this;
     }
+    OpTilingContextBuilder& DeterministicLevel(int32_t level) {
+        deterministic_level_ = level;
+        return *this;
+    }
     // the capacity of the tiling data the TilingFunc may write (the context keeps its own buffer of that size)
     OpTilingContextBuilder& TilingData(const gert::TilingData* data) {
         tiling_cap_ = data ? data->GetCapacity() : 0;
         return *this;
     }
     OpTilingContextBuilder& Workspace(const ContinuousVector*) { return *this; }
-
-    // Attributes in the order of the op's definition (GetAttrs()->GetAttrPointer<T>(i) reads the i-th).
-    OpTilingContextBuilder& AppendAttr(bool v) { return add([&](AttrValue& a) { a.kind = AttrValue::BOOL; a.b = v; a.i = v; }); }
-    OpTilingContextBuilder& AppendAttr(int64_t v) { return add([&](AttrValue& a) { a.kind = AttrValue::INT; a.i = v; }); }
-    OpTilingContextBuilder& AppendAttr(float v) { return add([&](AttrValue& a) { a.kind = AttrValue::FLOAT; a.f = v; }); }
-    OpTilingContextBuilder& AppendAttr(const ge::AscendString& v) {
-        return add([&](AttrValue& a) { a.kind = AttrValue::STR; a.s = v.GetString(); });
-    }
-    OpTilingContextBuilder& AppendAttr(const std::vector<int64_t>& v) {
-        return add([&](AttrValue& a) { a.kind = AttrValue::LIST_INT; a.li.v_ = v; });
-    }
-    // a list of bools is read back as int64 values here (0 / 1)
-    OpTilingContextBuilder& AppendAttr(const std::vector<bool>& v) {
-        return add([&](AttrValue& a) { a.kind = AttrValue::LIST_INT; a.li.v_.assign(v.begin(), v.end()); });
-    }
-    OpTilingContextBuilder& AppendAttr(const std::vector<float>& v) {
-        return add([&](AttrValue& a) { a.kind = AttrValue::LIST_FLOAT; a.lf.v_ = v; });
-    }
-    // a list of strings: the first one is what GetStr answers (no list-of-strings reader here)
-    OpTilingContextBuilder& AppendAttr(const std::vector<ge::AscendString>& v) {
-        return add([&](AttrValue& a) { a.kind = AttrValue::STR; a.s = v.empty() ? "" : v.front().GetString(); });
-    }
-    // a list of int lists: flattened into one int list (no nested-list reader here)
-    OpTilingContextBuilder& AppendAttr(const std::vector<std::vector<int64_t>>& v) {
-        return add([&](AttrValue& a) {
-            a.kind = AttrValue::LIST_INT;
-            for (const auto& row : v) a.li.v_.insert(a.li.v_.end(), row.begin(), row.end());
-        });
-    }
 
     ContextHolder<TilingContext> Build() {
         auto ctx = std::make_unique<TilingContext>();
@@ -128,11 +92,6 @@ public:
     }
 
 private:
-    template <typename F> OpTilingContextBuilder& add(F fill) {
-        attrs_.v_.emplace_back();
-        fill(attrs_.v_.back());
-        return *this;
-    }
     static CompileTimeTensorDesc desc_of(const Tensor& t) {
         CompileTimeTensorDesc d;
         d.dtype_ = t.GetDataType();
@@ -151,10 +110,10 @@ private:
     size_t in_num_ = 0, out_num_ = 0;
     std::vector<uint32_t> in_inst_, out_inst_;
     std::vector<Tensor*> inputs_, outputs_;
-    RuntimeAttrs attrs_;
     const void* compile_info_ = nullptr;
     fe::PlatFormInfos* platform_ = nullptr;
     int32_t deterministic_ = 0;
+    int32_t deterministic_level_ = 0;
     size_t tiling_cap_ = 0;
 };
 

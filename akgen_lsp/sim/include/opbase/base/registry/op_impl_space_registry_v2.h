@@ -18,6 +18,11 @@ struct OpImplFunctionsV2 {
     ops::InferDataTypeFunc infer_datatype;
 };
 
+// the older registry's name of the same record (ops-nn's tests/ut/common/op_impl_registry.h names it)
+struct OpImplKernelRegistry {
+    using OpImplFunctions = OpImplFunctionsV2;
+};
+
 class OpImplSpaceRegistryV2 {
 public:
     // the op's functions, or nullptr when no source of this program registered `type`

@@ -1,0 +1,3 @@
+// akgen sim host side: CANN's base/context_builder/op_infer_datatype_context_builder.h (base/context_builder/op_other_context_builders.h).
+#pragma once
+#include "op_other_context_builders.h"
