@@ -20,6 +20,8 @@ from akgen_lsp.sim.compiler import (
 )
 
 VEC_LOOPS_SRC = LAUNCHER_SRC.parent / "vec_loops.cpp"
+# the common template instantiations every kernel build declares extern (include/akgen_sim/common_inst.h)
+COMMON_INST_SRC = LAUNCHER_SRC.parent / "common_inst.cpp"
 
 
 def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
@@ -54,7 +56,9 @@ def ensure_pch(cxx: str, timeout: float = 300.0) -> Path:
     return header
 
 
-def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float = 300.0) -> Path:
+def ensure_object(
+    cxx: str, source: Path, folder: str, what: str, timeout: float = 300.0, extra: tuple[Path, ...] = ()
+) -> Path:
     """The object of one of our own launcher sources (`source`: the kernel launcher, the program runtime), compiled
     once per compiler and header version into `<cache>/sim/<folder>/<key>/<stem>.o`, its hash checked on reuse."""
     key = hashlib.sha256(f"{compiler_id(cxx)}|{BASE_FLAGS}|{headers_hash()}|{folder}".encode()).hexdigest()[
@@ -67,17 +71,19 @@ def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float
     shutil.rmtree(final, ignore_errors=True)  # an entry without its seal is not reused (nor kept in the way)
     tmp = atomic_dir(final)
     includes = ["-I", str(INCLUDE_DIR), "-I", str(LAUNCHER_SRC.parent)]
+    parts = ["main.o", "vec_loops.o", *(f"extra{i}.o" for i in range(len(extra)))]
     for cmd in (
         [cxx, *BASE_FLAGS, *includes, "-c", str(source), "-o", str(tmp / "main.o")],
         # the element loops: -O2 after BASE_FLAGS' -Og (launcher/vec_loops.cpp says why the results stay)
         [cxx, *BASE_FLAGS, "-O2", *includes, "-c", str(VEC_LOOPS_SRC), "-o", str(tmp / "vec_loops.o")],
-        [cxx, "-r", "-nostdlib", str(tmp / "main.o"), str(tmp / "vec_loops.o"), "-o", str(tmp / name)],
+        *([cxx, *BASE_FLAGS, *includes, "-c", str(src), "-o", str(tmp / f"extra{i}.o")] for i, src in enumerate(extra)),
+        [cxx, "-r", "-nostdlib", *(str(tmp / p) for p in parts), "-o", str(tmp / name)],
     ):
         res = run_compiler(cmd, timeout, tmp)
         if res.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise ToolchainError(f"building {what} failed:\n{res.stderr[-2000:]}")
-    for part in ("main.o", "vec_loops.o"):
+    for part in parts:
         (tmp / part).unlink()
     (tmp / "meta.json").write_text(json.dumps({"ok": True}), encoding="utf-8")
     seal(tmp, name)
@@ -86,4 +92,4 @@ def ensure_object(cxx: str, source: Path, folder: str, what: str, timeout: float
 
 
 def ensure_launcher(cxx: str, timeout: float = 300.0) -> Path:
-    return ensure_object(cxx, LAUNCHER_SRC, "launcher", "the simulator launcher", timeout)
+    return ensure_object(cxx, LAUNCHER_SRC, "launcher", "the simulator launcher", timeout, (COMMON_INST_SRC,))
