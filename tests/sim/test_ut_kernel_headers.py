@@ -50,7 +50,8 @@ def _run(write_manifest, tmp_path: Path, defines: dict[str, str]) -> np.ndarray:
 
 def test_a_ut_build_with_its_own_min_max_and_no_shape_dims(write_manifest, tmp_path: Path) -> None:
     x = np.arange(-4, 4, dtype=np.int32)
-    y = _run(write_manifest, tmp_path, {"__CCE_KT_TEST__": "1", "K_MAX_SHAPE_DIM": "0"})
+    # AKGEN_UT_OWN_MINMAX: what the UT build (toolkit_files/op_ut.cmake) defines for a UT that declares its own
+    y = _run(write_manifest, tmp_path, {"__CCE_KT_TEST__": "1", "AKGEN_UT_OWN_MINMAX": "1", "K_MAX_SHAPE_DIM": "0"})
     np.testing.assert_array_equal(y, np.clip(x, -2, 3))  # no shape dims: sizeof(shape) is 0
 
 
