@@ -154,8 +154,14 @@ class Extension {
         for (const step of steps) {
           progress.report({ message: step.title });
           this.output.info(`akgen: ${[step.command, ...step.args].join(" ")}`);
-          const problem = await run(step.command, step.args, (line) => this.output.info(line));
-          if (problem) {
+          let problem = await run(step.command, step.args, (line) => this.output.info(line));
+          if (problem && step.fallback) {
+            this.output.info(`akgen: ${problem}; instead: ${[step.fallback.command, ...step.fallback.args].join(" ")}`);
+            problem = await run(step.fallback.command, step.fallback.args, (line) => this.output.info(line));
+          }
+          if (problem && step.optional) {
+            this.output.info(`akgen: ${step.title}: ${problem} (not needed: going on)`);
+          } else if (problem) {
             return `${step.title}: ${problem} (the server log has pip's output)`;
           }
         }

@@ -12,6 +12,10 @@ export interface Step {
   title: string;
   command: string;
   args: string[];
+  /** Run when this step fails, in its place (the step's failure is then only logged). */
+  fallback?: { command: string; args: string[] };
+  /** A failure is logged and the next step runs. */
+  optional?: boolean;
 }
 
 /** The newest akgen-lsp wheel among `files` (names in the extension's server/ folder); undefined when none. */
@@ -69,11 +73,18 @@ export function installSteps(python: string, envDir: string, wheel: string, plat
   if (!fresh) {
     // the same version rebuilt, or a newer one: the wheel itself replaces what is there
     steps.push({ title: `replacing the server with akgen-lsp ${version}`, command: envPython, args: [...pip, "--force-reinstall", "--no-deps", wheel] });
+    steps.push({ title: `installing the packages akgen-lsp ${version} needs`, command: envPython, args: [...pip, wheel] });
+    return steps;
   }
+  // uv (from PyPI) downloads and installs the ~50 packages in parallel, about 3x faster than pip under load; pip
+  // installs them when uv cannot be had or fails (uv reads no pip configuration: a mirror set only for pip)
+  const uv = path.join(envDir, binDir(platform), platform === "win32" ? "uv.exe" : "uv");
+  steps.push({ title: "getting uv, a faster installer", command: envPython, args: [...pip, "--quiet", "uv"], optional: true });
   steps.push({
     title: `installing akgen-lsp ${version} and the packages it needs (about 60 MB: numpy, pygls, tree-sitter, ...)`,
-    command: envPython,
-    args: [...pip, wheel],
+    command: uv,
+    args: ["pip", "install", "--python", envPython, wheel],
+    fallback: { command: envPython, args: [...pip, wheel] },
   });
   return steps;
 }
