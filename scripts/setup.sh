@@ -51,13 +51,17 @@ if [ ${#sys_need[@]} -gt 0 ]; then
   fi
 fi
 
+uv_list=() uv_read=0
 uv_install() {  # uv pip install "$@" into .venv, with pip's index settings (uv is installed first when missing)
   [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q uv || return 1
-  local args list=()
-  # pip's settings, read by the venv's pip, or the system's while the venv has none yet
-  args=$(.venv/bin/python scripts/pip_to_uv.py 2>/dev/null || "$PY" scripts/pip_to_uv.py) || return 1
-  [ -z "$args" ] || mapfile -t list <<<"$args"
-  .venv/bin/uv pip install -q --python .venv/bin/python ${list[@]+"${list[@]}"} "$@"
+  if [ "$uv_read" = 0 ]; then
+    # pip's settings, read once, by the venv's pip or the system's while the venv has none yet
+    local args
+    args=$(.venv/bin/python scripts/pip_to_uv.py 2>/dev/null || "$PY" scripts/pip_to_uv.py) || return 1
+    [ -z "$args" ] || mapfile -t uv_list <<<"$args"
+    uv_read=1
+  fi
+  .venv/bin/uv pip install -q --python .venv/bin/python ${uv_list[@]+"${uv_list[@]}"} "$@"
 }
 
 if [ ! -x .venv/bin/python ]; then
