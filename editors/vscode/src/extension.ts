@@ -156,8 +156,15 @@ class Extension {
           this.output.info(`akgen: ${[step.command, ...step.args].join(" ")}`);
           let problem = await run(step.command, step.args, (line) => this.output.info(line));
           if (problem && step.fallback) {
-            this.output.info(`akgen: ${problem}; instead: ${[step.fallback.command, ...step.fallback.args].join(" ")}`);
-            problem = await run(step.fallback.command, step.fallback.args, (line) => this.output.info(line));
+            this.output.info(`akgen: ${problem}; instead, with pip:`);
+            problem = undefined;
+            for (const instead of step.fallback) {
+              this.output.info(`akgen: ${[instead.command, ...instead.args].join(" ")}`);
+              problem = await run(instead.command, instead.args, (line) => this.output.info(line));
+              if (problem) {
+                break;
+              }
+            }
           }
           if (problem && step.optional) {
             this.output.info(`akgen: ${step.title}: ${problem} (not needed: going on)`);
