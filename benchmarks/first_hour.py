@@ -6,8 +6,8 @@ README literally, and the time of each stage.
 Stages (each printed with its seconds and the load average beside it):
 1. ``git clone --branch BRANCH REPO`` into a fresh temporary folder;
 2. the README's first command's install: ``bash scripts/setup.sh`` (the plain install: no torch);
-3. VS Code: the README's build of the extension (``npm ci && npm run compile && npx vsce package`` in
-   editors/vscode), then code-server 4.100 with that .vsix, default settings, a folder OUTSIDE the checkout (a copy of
+3. VS Code: the README's build of the extension (``npm ci --omit=dev && npm run package`` in editors/vscode: the
+   bundler and the language client, our packer scripts/vsix.mjs, no vsce), then code-server 4.100 with that .vsix, default settings, a folder OUTSIDE the checkout (a copy of
    samples/): the extension installs the server it carries, a save of kernels/add_custom.cpp after an edit shows
    "1/1 cases pass" (the clone's tests/editors/test_vscode_first_hour.py, which prints the time from the editor's
    start to that result);
@@ -90,9 +90,9 @@ def user_env() -> dict[str, str]:
 def vscode(clone: Path, times: dict[str, float]) -> None:
     ext = clone / "editors" / "vscode"
     env = user_env()
-    for name, cmd in (("vsix: npm ci", ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"]),
-                      ("vsix: npm run compile", ["npm", "run", "compile"]),
-                      ("vsix: vsce package", ["npx", "vsce", "package", "--no-dependencies", "-o", "akgen-lsp.vsix"])):
+    for name, cmd in (("vsix: npm ci --omit=dev", ["npm", "ci", "--omit=dev", "--no-audit", "--no-fund",
+                                                   "--loglevel=error"]),
+                      ("vsix: npm run package", ["npm", "run", "package", "--", "-o", "akgen-lsp.vsix"])):
         stage(name, times, cmd, ext, env)
     # the editor's part: the clone's own first-hour session (code-server, the .vsix, a folder outside the checkout)
     py_env = {**os.environ, "AKGEN_VSIX": str(ext / "akgen-lsp.vsix"), "PYTHONPATH": str(clone)}

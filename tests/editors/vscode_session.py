@@ -22,17 +22,21 @@ EXTENSION = REPO / "editors" / "vscode"
 
 
 def vsix(tmp: Path) -> Path:
-    """The extension as a user gets it: `vsce package` of editors/vscode (or AKGEN_VSIX, a .vsix built already)."""
+    """The extension as a user gets it: `npm run package` of editors/vscode, the README's build (the bundle, the
+    akgen-lsp wheel and scripts/vsix.mjs, no vsce), or AKGEN_VSIX, a .vsix built already."""
     given = os.environ.get("AKGEN_VSIX")
     if given:
         return Path(given)
     npm = program("npm", "install Node.js 20 and npm (apt-get install nodejs npm)")
-    if not (EXTENSION / "node_modules" / ".bin" / "vsce").exists():
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION, check=True,
-                       timeout=600)
+    if not (EXTENSION / "node_modules" / "esbuild").exists():
+        subprocess.run([npm, "ci", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXTENSION,
+                       check=True, timeout=600)
     out = tmp / "akgen-lsp.vsix"
-    subprocess.run([npm, "exec", "--", "vsce", "package", "--no-dependencies", "-o", str(out)], cwd=EXTENSION,
-                   check=True, timeout=600, capture_output=True)
+    built = subprocess.run([npm, "run", "--silent", "package", "--", "-o", str(out)], cwd=EXTENSION, timeout=600,
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        raise AssertionError(f"`npm run package` in {EXTENSION} failed ({built.returncode}):\n"
+                             f"{built.stdout[-3000:]}{built.stderr[-3000:]}")
     return out
 
 

@@ -29,7 +29,9 @@ def inspector() -> Path:
 
 def run(cwd: Path, *method: str, status: int = 0) -> Any:
     """The Inspector's JSON answer; `status`: its exit status (5: the tool answered isError)."""
-    cmd = [str(inspector()), "--cli", "-e", f"PYTHONPATH={REPO}", "--cwd", str(cwd), sys.executable, "-m",
+    # --connect-timeout: a bound, not a pause (the Inspector's default 15 s ran out for a fresh server at load 12-14)
+    cmd = [str(inspector()), "--cli", "--connect-timeout", "300000", "-e", f"PYTHONPATH={REPO}", "--cwd", str(cwd),
+           sys.executable, "-m",
            "akgen_lsp", "mcp", "--no-warm", "--method", *method]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == status, done.stderr + done.stdout

@@ -154,8 +154,21 @@ class Extension {
         for (const step of steps) {
           progress.report({ message: step.title });
           this.output.info(`akgen: ${[step.command, ...step.args].join(" ")}`);
-          const problem = await run(step.command, step.args, (line) => this.output.info(line));
-          if (problem) {
+          let problem = await run(step.command, step.args, (line) => this.output.info(line));
+          if (problem && step.fallback) {
+            this.output.info(`akgen: ${problem}; instead, with pip:`);
+            problem = undefined;
+            for (const instead of step.fallback) {
+              this.output.info(`akgen: ${[instead.command, ...instead.args].join(" ")}`);
+              problem = await run(instead.command, instead.args, (line) => this.output.info(line));
+              if (problem) {
+                break;
+              }
+            }
+          }
+          if (problem && step.optional) {
+            this.output.info(`akgen: ${step.title}: ${problem} (not needed: going on)`);
+          } else if (problem) {
             return `${step.title}: ${problem} (the server log has pip's output)`;
           }
         }
