@@ -76,7 +76,10 @@ def ensure_object(
         [cxx, *BASE_FLAGS, *includes, "-c", str(source), "-o", str(tmp / "main.o")],
         # the element loops: -O2 after BASE_FLAGS' -Og (launcher/vec_loops.cpp says why the results stay)
         [cxx, *BASE_FLAGS, "-O2", *includes, "-c", str(VEC_LOOPS_SRC), "-o", str(tmp / "vec_loops.o")],
-        *([cxx, *BASE_FLAGS, *includes, "-c", str(src), "-o", str(tmp / f"extra{i}.o")] for i, src in enumerate(extra)),
+        *(
+            [cxx, *BASE_FLAGS, *includes, "-c", str(src), "-o", str(tmp / f"extra{i}.o")]
+            for i, src in enumerate(extra)
+        ),
         [cxx, "-r", "-nostdlib", *(str(tmp / p) for p in parts), "-o", str(tmp / name)],
     ):
         res = run_compiler(cmd, timeout, tmp)
