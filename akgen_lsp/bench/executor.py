@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 from akgen_lsp.bench.tasks import load_task
 from akgen_lsp.sandbox.lifetime import die_with_parent
 
@@ -29,7 +29,7 @@ from akgen_lsp.sandbox.lifetime import die_with_parent
 class Job:
     task_root: str
     candidate: Candidate
-    settings: Settings
+    settings: RunSettings
     timeout_s: float = 900.0
 
     @property

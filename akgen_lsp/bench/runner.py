@@ -11,7 +11,7 @@ from typing import Any
 from akgen_lsp.bench.candidates import answer_candidates, dir_candidates
 from akgen_lsp.bench.cann import select_toolchain
 from akgen_lsp.bench.executor import Executor, Job, LocalPoolExecutor, ResultStore, SerialExecutor, record_key
-from akgen_lsp.bench.pipeline import Settings
+from akgen_lsp.bench.pipeline import RunSettings
 from akgen_lsp.bench.report import write_report
 from akgen_lsp.bench.summary import summarise
 from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks, no_tasks_message
@@ -66,7 +66,7 @@ def make_jobs(opts: RunOptions, tasks: Sequence[Task]) -> list[Job]:
     roots = {t.id: str(t.root) for t in tasks}
     # a case's run may take NPUKernelBench's eval timeout (300 s) of wall clock and 60 s of CPU: on a loaded machine
     # the wall clock of a big case (StridesliceNegConcatV2's 512M elements) passes 60 s, its CPU time does not
-    settings = Settings(
+    settings = RunSettings(
         mode=opts.mode,
         arch=opts.arch,
         max_cases=opts.max_cases,

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp import config
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 from akgen_lsp.bench.pipeline.record import record_findings
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, find_task_for_path, load_task, tasks_dir
@@ -505,7 +505,7 @@ def check_kernel(
             rec = evaluate(
                 task,
                 cand,
-                Settings(
+                RunSettings(
                     mode=mode,
                     arch=arch,
                     compile_timeout_s=max(timeout, 30.0),

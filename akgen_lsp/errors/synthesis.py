@@ -28,7 +28,7 @@ from typing import Any
 from akgen_lsp.ascendc.catalog import Catalog, load_catalog
 from akgen_lsp.ascendc.lint import lint_text
 from akgen_lsp.bench.executor import Executor, Job, LocalPoolExecutor, ResultStore, SerialExecutor
-from akgen_lsp.bench.pipeline import Candidate, Settings
+from akgen_lsp.bench.pipeline import Candidate, RunSettings
 from akgen_lsp.bench.ray_executor import RayExecutor
 from akgen_lsp.bench.tasks import Answer, Task, discover_tasks, tasks_dir
 from akgen_lsp.config import defaults
@@ -168,9 +168,9 @@ def plan(opts: SynthOptions, catalog: Catalog | None = None) -> list[PlannedMuta
     return planned
 
 
-def bench_settings(opts: SynthOptions, task: Task | None = None) -> Settings:
+def bench_settings(opts: SynthOptions, task: Task | None = None) -> RunSettings:
     """The bench settings of the mutants of `task`: its cases spread over its dtypes (`spread_cases`)."""
-    base = Settings(
+    base = RunSettings(
         mode=opts.mode,
         arch=opts.arch,
         max_cases=opts.max_cases,
@@ -368,7 +368,7 @@ def run_synthesis(
     failing = check_originals(planned, opts, executor)
     planned = [pm for pm in planned if pm.source.id not in failing]
     store = ResultStore(opts.out / "mutants.jsonl")
-    per_task: dict[str, Settings] = {}
+    per_task: dict[str, RunSettings] = {}
     jobs = {}
     for pm in planned:
         task = pm.source.task

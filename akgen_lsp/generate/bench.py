@@ -22,7 +22,7 @@ from typing import Any
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.ascendc.catalog import load_catalog
 from akgen_lsp.bench.executor import Executor, ResultStore, SerialExecutor
-from akgen_lsp.bench.pipeline import Settings as PipelineSettings
+from akgen_lsp.bench.pipeline import RunSettings
 from akgen_lsp.bench.runner import default_suite
 from akgen_lsp.bench.tasks import Task, TaskError, discover_tasks, no_tasks_message
 from akgen_lsp.config import Settings
@@ -202,7 +202,7 @@ async def generation(
         if on_line is not None:
             on_line(line)
 
-    psettings = PipelineSettings(
+    psettings = RunSettings(
         arch=opts.arch,
         toolchain=opts.toolchain,
         checks=opts.checks,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from akgen_lsp.bench.executor import Executor, Job
-from akgen_lsp.bench.pipeline import Candidate, Settings
+from akgen_lsp.bench.pipeline import Candidate, RunSettings
 from akgen_lsp.check.kernel import record_figures, record_findings
 from akgen_lsp.check.result import CheckResult, FilesChecker
 from akgen_lsp.generate.attempt import Attempt, Round
@@ -40,7 +40,7 @@ class ExecutorEvaluator:
     """The round's answers as bench jobs (a static-shape instance runs its one case), run by `executor` in a worker
     thread so the event loop keeps serving the model's streams."""
 
-    def __init__(self, executor: Executor, settings: Settings, timeout_s: float = 900.0) -> None:
+    def __init__(self, executor: Executor, settings: RunSettings, timeout_s: float = 900.0) -> None:
         self.executor, self.settings, self.timeout_s = executor, settings, timeout_s
 
     async def __call__(self, items: Sequence[tuple[Attempt, Round]]) -> list[Evaluation]:

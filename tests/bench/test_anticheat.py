@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from akgen_lsp.bench.anticheat import check_blocks, check_run, has_gm_figures, static_check
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 
 
 def _blocks(dma_r: int = 0, dma_w: int = 0, sc_r: int = 0, sc_w: int = 0) -> list[dict[str, int]]:
@@ -61,7 +61,7 @@ _SCALAR = _HEAD + '''extern "C" __global__ __aicore__ void add_math(GM_ADDR x, G
 def test_constant_writer_fails_and_scalar_kernel_passes(task_copy) -> None:
     task = task_copy()
     a = task.answers[0]
-    one_element = Settings(mode="dynamic", case_ids=(3,))  # fp16 [1]
+    one_element = RunSettings(mode="dynamic", case_ids=(3,))  # fp16 [1]
     a.kernel.write_text(_CONSTANT)
     rec = evaluate(task, Candidate(task.id, 0, a.kernel, a.host.parent), one_element)
     assert rec["status"] == "no_work" and rec["error_class"] == "precision", rec["findings"]

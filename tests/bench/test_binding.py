@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 from akgen_lsp.bench.pipeline.binding import _bind
 from akgen_lsp.bench.pipeline.parse import _Prepared
 from akgen_lsp.bench.reference import CaseData, Tensor
@@ -124,7 +124,7 @@ def test_model_new_init_tensors_and_value_depend_data_reach_the_tiling_func(tmp_
     attribute epsilon (epsilonOptional in the pybind) is set; the kernel then computes x * gamma + epsilon."""
     pytest.importorskip("torch")
     task = load_task(FIXTURE)
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic"))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic"))
     assert rec["status"] == "pass", rec["findings"]
     assert rec["passed_cases"] == rec["cases"] == 2
 
@@ -134,7 +134,7 @@ def test_model_new_init_tensors_and_value_depend_data_reach_the_tiling_func(tmp_
     broken = load_task(root)
     k = broken.answers[0].kernel
     k.write_text(k.read_text().replace("Adds(b, b, t.epsilon, t.cols);", ""))
-    rec = evaluate(broken, _answer(broken), Settings(mode="dynamic", case_ids=(0,)))
+    rec = evaluate(broken, _answer(broken), RunSettings(mode="dynamic", case_ids=(0,)))
     assert rec["status"] == "wrong_answer", rec["findings"]
 
 

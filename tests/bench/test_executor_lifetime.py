@@ -23,13 +23,13 @@ RUN = textwrap.dedent("""
     import sys
     from pathlib import Path
     from akgen_lsp.bench.executor import Job, LocalPoolExecutor
-    from akgen_lsp.bench.pipeline import Candidate, Settings
+    from akgen_lsp.bench.pipeline import Candidate, RunSettings
     from akgen_lsp.bench.tasks import load_task
 
     task = load_task(Path(sys.argv[1]))
     a = task.answers[0]
     jobs = [Job(str(task.root), Candidate(task.id, i, a.kernel, a.kernel.parent.parent / "op_host"),
-                Settings(max_cases=1)) for i in range(8)]
+                RunSettings(max_cases=1)) for i in range(8)]
     LocalPoolExecutor(2).run(jobs, lambda job, rec: print("done", rec["status"], flush=True))
 """)
 

@@ -194,7 +194,7 @@ def test_a_scratch_ref_output_starts_with_its_inputs_values(tmp_path: Path) -> N
     """The manifest gives a ref output that the call does not return the input's values as its start (`init`), as
     the aliased buffer has on CANN."""
     from akgen_lsp.ascendc.arch import load_arch
-    from akgen_lsp.bench.pipeline import Settings
+    from akgen_lsp.bench.pipeline import RunSettings
     from akgen_lsp.bench.pipeline.manifest import _manifest
     from akgen_lsp.bench.signature import parse_opdef
 
@@ -209,7 +209,7 @@ def test_a_scratch_ref_output_starts_with_its_inputs_values(tmp_path: Path) -> N
                     Tolerance(), n_raw=5)
     binding, err = _bind(prep, data, opdef, call)
     assert err is None
-    raw = _manifest(prep, binding, {}, "InplaceRowStats", load_arch("Ascend910B2"), Settings(), tmp_path, opdef)
+    raw = _manifest(prep, binding, {}, "InplaceRowStats", load_arch("Ascend910B2"), RunSettings(), tmp_path, opdef)
     args = {a["name"]: a for a in raw["args"]}
     assert args["x"]["init"] == str(tmp_path / "x2.npy") and args["y"]["init"] == str(tmp_path / "x1.npy")
     assert "init" not in args["mean"]

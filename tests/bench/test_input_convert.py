@@ -129,7 +129,7 @@ def test_a_ref_output_starts_with_its_input(tmp_path: Path) -> None:
     """An OpDef output named like an input (StridedSliceAssignV2's var) is the input's buffer on CANN: the kernel's
     output parameter gets the input's values as its initial content, and stays an output."""
     from akgen_lsp.ascendc.arch import load_arch
-    from akgen_lsp.bench.pipeline import Settings
+    from akgen_lsp.bench.pipeline import RunSettings
     from akgen_lsp.bench.pipeline.manifest import _manifest, _ref_outputs
     from akgen_lsp.bench.signature import parse_opdef
 
@@ -143,7 +143,7 @@ def test_a_ref_output_starts_with_its_input(tmp_path: Path) -> None:
     binding, err = _bind(prep, data, opdef, None)
     assert err is None and [(k, n) for k, n, _ in binding] == [("in", "var"), ("in", "value"), ("out", "var_out")]
     assert _ref_outputs(binding, opdef) == {"var_out": "var"}
-    raw = _manifest(prep, binding, {}, "Assign", load_arch("Ascend910B2"), Settings(), tmp_path, opdef)
+    raw = _manifest(prep, binding, {}, "Assign", load_arch("Ascend910B2"), RunSettings(), tmp_path, opdef)
     out = next(a for a in raw["args"] if a["name"] == "var_out")
     assert out["init"] == str(tmp_path / "var.npy") and "input" not in out
     np.testing.assert_array_equal(np.load(out["init"]), var)

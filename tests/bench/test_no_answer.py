@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from akgen_lsp.bench.candidates import answer_candidates, dir_candidates
-from akgen_lsp.bench.pipeline import NO_ANSWER, NO_ANSWER_REASON, Settings, evaluate
+from akgen_lsp.bench.pipeline import NO_ANSWER, NO_ANSWER_REASON, RunSettings, evaluate
 from akgen_lsp.bench.report import render_html
 from akgen_lsp.bench.summary import compact, summarise
 from akgen_lsp.bench.tasks import Task, load_task
@@ -23,7 +23,7 @@ def test_no_answer_is_skipped_and_counted_apart(tmp_path: Path, add_task: Task) 
     task = _question_only(tmp_path, add_task)
     cands = answer_candidates([task])
     assert len(cands) == 1 and cands[0].origin == NO_ANSWER
-    rec = evaluate(task, cands[0], Settings(mode="dynamic"))
+    rec = evaluate(task, cands[0], RunSettings(mode="dynamic"))
     assert rec["status"] == "skipped" and rec["error_class"] == NO_ANSWER and not rec["parsed"]
     assert NO_ANSWER_REASON in rec["findings"][0]["message"] and rec["findings"][0]["severity"] == "warning"
     passed = {"task": "level1/Math/SubMath", "sample": 0, "level": 1, "status": "pass", "parsed": True,
@@ -48,5 +48,5 @@ def test_missing_candidate_in_a_folder_stays_a_parse_failure(tmp_path: Path, add
     (gen.parent / "note.txt").write_text("the model produced nothing\n")
     cands = dir_candidates(tmp_path / "gen", [task])
     assert len(cands) == 1 and cands[0].origin != NO_ANSWER
-    rec = evaluate(task, cands[0], Settings(mode="static", case_ids=(1,)))
+    rec = evaluate(task, cands[0], RunSettings(mode="static", case_ids=(1,)))
     assert rec["status"] == "parse_error" and rec["error_class"] == "syntax"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate, kernel_entry
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate, kernel_entry
 from akgen_lsp.bench.tasks import Task
 
 FP16_CASES = (0, 1, 2, 3)  # fp16: [48, 128, 64], [1000], [3, 7, 33], [1]
@@ -21,7 +21,7 @@ def test_kernel_entry() -> None:
 
 def test_reference_answer_passes_in_both_modes(add_task: Task) -> None:
     for mode in ("dynamic", "static"):
-        rec = evaluate(add_task, _answer(add_task), Settings(mode=mode, case_ids=FP16_CASES))
+        rec = evaluate(add_task, _answer(add_task), RunSettings(mode=mode, case_ids=FP16_CASES))
         assert rec["status"] == "pass", rec["findings"]
         assert rec["passed_cases"] == rec["cases"] == 4
         assert rec["compiled"] and rec["ran"] and rec["correct"]
@@ -33,7 +33,7 @@ def test_wrong_kernel_fails_with_max_error_and_first_bad_index(task_copy) -> Non
     task = task_copy()
     k = task.answers[0].kernel
     k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);"))
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1,)))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1,)))
     assert rec["status"] == "wrong_answer" and rec["error_class"] == "precision"
     f = next(f for f in rec["findings"] if f["code"] == "BENCH-PRECISION")
     assert f["source"] == "akgen-run"
@@ -47,9 +47,9 @@ def test_stop_at_failure_runs_no_case_after_the_first_that_fails(task_copy) -> N
     task = task_copy()
     k = task.answers[0].kernel
     k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);"))
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3), stop_at_failure=True))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1, 3), stop_at_failure=True))
     assert rec["status"] == "wrong_answer" and [c["case_id"] for c in rec["case_results"]] == [1]
-    every = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3)))
+    every = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1, 3)))
     assert [c["status"] for c in every["case_results"]] == ["wrong_answer", "wrong_answer"]
 
 
@@ -59,7 +59,7 @@ def test_required_cases_run_first_and_nothing_runs_after_one_fails(task_copy) ->
     task = task_copy()
     k = task.answers[0].kernel
     k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "Sub(fz, f[0], f[1], calc);"))
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1, 3), required=(3,)))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1, 3), required=(3,)))
     assert rec["status"] == "wrong_answer" and [c["case_id"] for c in rec["case_results"]] == [3]
     assert rec["cases"] == 2
 
@@ -74,15 +74,15 @@ def test_kernel_that_moves_no_data_fails_anti_cheat(task_copy) -> None:
              "GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)\n{\n}\n")
     assert body
     k.write_text(cheat)
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1,)))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1,)))
     assert rec["status"] == "no_work" and rec["error_class"] == "precision"
 
 
 def test_parse_error_and_dynamic_needs_host(add_task: Task) -> None:
-    rec = evaluate(add_task, Candidate(add_task.id, 3, text="no code here"), Settings(case_ids=(1,)))
+    rec = evaluate(add_task, Candidate(add_task.id, 3, text="no code here"), RunSettings(case_ids=(1,)))
     assert rec["status"] == "parse_error" and not rec["parsed"]
     kernel_only = Candidate(add_task.id, 0, add_task.answers[0].kernel, None)
-    rec = evaluate(add_task, kernel_only, Settings(mode="dynamic", case_ids=(1,)))
+    rec = evaluate(add_task, kernel_only, RunSettings(mode="dynamic", case_ids=(1,)))
     assert rec["status"] == "parse_error" and "dynamic mode needs" in rec["findings"][0]["message"]
 
 
@@ -90,7 +90,7 @@ def test_compile_error_is_reported_at_the_user_line(task_copy) -> None:
     task = task_copy()
     k = task.answers[0].kernel
     k.write_text(k.read_text().replace("Add(fz, f[0], f[1], calc);", "AddTypo(fz, f[0], f[1], calc);"))
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic", case_ids=(1,)))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic", case_ids=(1,)))
     assert rec["status"] == "compile_error" and not rec["compiled"]
     assert any(f["path"].endswith("add_math.cpp") and f["line"] > 1 for f in rec["findings"])
 
@@ -101,6 +101,6 @@ def test_model_answer_text_with_dynamic_sections(add_task: Task) -> None:
             f"================== op_host/add_math_tiling.h ==================\n```cpp\n{a.tiling_header.read_text()}```\n"
             f"================== op_host/add_math.cpp ==================\n```cpp\n{a.host.read_text()}```\n"
             f"================== op_kernel/add_math.cpp ==================\n```cpp\n{a.kernel.read_text()}```\n")
-    rec = evaluate(add_task, Candidate(add_task.id, 7, text=text), Settings(mode="dynamic", case_ids=(1, 2)))
+    rec = evaluate(add_task, Candidate(add_task.id, 7, text=text), RunSettings(mode="dynamic", case_ids=(1, 2)))
     assert rec["status"] == "pass", rec["findings"]
     assert rec["sample"] == 7 and rec["passed_cases"] == 2

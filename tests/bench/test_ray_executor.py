@@ -10,7 +10,7 @@ import pytest
 from akgen_lsp.bench import ray_executor
 from akgen_lsp.bench.candidates import answer_candidates
 from akgen_lsp.bench.executor import Job
-from akgen_lsp.bench.pipeline import Candidate, Settings
+from akgen_lsp.bench.pipeline import Candidate, RunSettings
 from akgen_lsp.bench.ray_executor import RayExecutor, RayUnavailable
 from akgen_lsp.bench.tasks import Task
 
@@ -24,7 +24,7 @@ def test_jobs_run_on_ray_local_mode(add_task: Task, tmp_path: Path) -> None:
     text = good.kernel.read_text().replace("Add(fz, f[0], f[1], calc);", "AscendC::Addd(fz, f[0], f[1], calc);")
     (broken_dir / good.kernel.name).write_text(text)
     bad = Candidate(add_task.id, 7, broken_dir / good.kernel.name, good.host_dir, origin="mutant")
-    settings = Settings(max_cases=1)
+    settings = RunSettings(max_cases=1)
     jobs = [Job(str(add_task.root), good, settings), Job(str(add_task.root), bad, settings)]
     got: dict[str, dict[str, object]] = {}
     with RayExecutor(local_mode=True, num_cpus=1) as executor:

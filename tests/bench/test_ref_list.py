@@ -12,7 +12,7 @@ import numpy as np
 from akgen_lsp.ascendc.arch import load_arch
 from akgen_lsp.bench import anticheat
 from akgen_lsp.bench.compare import Tolerance
-from akgen_lsp.bench.pipeline import Settings
+from akgen_lsp.bench.pipeline import RunSettings
 from akgen_lsp.bench.pipeline.binding import _bind
 from akgen_lsp.bench.pipeline.manifest import _manifest, _outputs_and_initial, _ref_outputs
 from akgen_lsp.bench.pipeline.parse import _Prepared
@@ -92,7 +92,7 @@ def test_a_list_of_other_sizes_is_no_ref() -> None:
 def test_the_manifest_output_elements_start_with_the_input_elements(tmp_path: Path) -> None:
     binding, var = _binding([True, False])
     raw = _manifest(_Prepared(Path("k.cpp"), None, "scatter_list", PARAMS, tmp_path), binding, {}, "ScatterList",
-                    load_arch("Ascend910B2"), Settings(), tmp_path, parse_opdef(OPDEF))
+                    load_arch("Ascend910B2"), RunSettings(), tmp_path, parse_opdef(OPDEF))
     args = {a["name"]: a for a in raw["args"]}
     ins, outs = args["var"]["list"], args["varOut"]["list"]
     assert len(ins) == len(outs) == 2

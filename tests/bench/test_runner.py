@@ -68,11 +68,11 @@ def test_summary_and_compact_shape(suite: Path) -> None:
     jobs = [Job(str(t.root), c, s) for t, c, s in []]
     assert jobs == []
     from akgen_lsp.bench.candidates import answer_candidates
-    from akgen_lsp.bench.pipeline import Settings
+    from akgen_lsp.bench.pipeline import RunSettings
 
     cands = answer_candidates(tasks)
-    recs = [_record(Job(str(tasks[0].root), cands[0], Settings())),
-            _record(Job(str(tasks[1].root), cands[1], Settings()), status="wrong_answer")]
+    recs = [_record(Job(str(tasks[0].root), cands[0], RunSettings())),
+            _record(Job(str(tasks[1].root), cands[1], RunSettings()), status="wrong_answer")]
     s = summarise(recs)
     assert s["levels"] == {"1": {"tasks": 1, "compiled": 1, "passed": 1}, "2": {"tasks": 1, "compiled": 1,
                                                                                 "passed": 0}}
@@ -124,7 +124,7 @@ def test_pool_stops_a_candidate_past_its_time_limit(tmp_path: Path, suite: Path)
     import time
 
     from akgen_lsp.bench.executor import LocalPoolExecutor
-    from akgen_lsp.bench.pipeline import Candidate, Settings
+    from akgen_lsp.bench.pipeline import Candidate, RunSettings
     from akgen_lsp.bench.tasks import load_task
 
     src = discover_tasks(suite, names=["AddMath"])[0].root
@@ -134,7 +134,7 @@ def test_pool_stops_a_candidate_past_its_time_limit(tmp_path: Path, suite: Path)
     prep.write_text("import time\n\n\ndef get_inputs(param, device=None):\n    time.sleep(60)\n")
     task = load_task(dst)
     job = Job(str(dst), Candidate(task.id, 0, task.answers[0].kernel, task.answers[0].host.parent),
-              Settings(case_ids=(1,)), timeout_s=1.0)
+              RunSettings(case_ids=(1,)), timeout_s=1.0)
     got: list[dict[str, Any]] = []
     t0 = time.monotonic()
     LocalPoolExecutor(1).run([job], lambda j, r: got.append(r))
@@ -148,7 +148,7 @@ def test_task_code_that_dies_does_not_stop_the_run(tmp_path: Path, suite: Path) 
     import shutil
 
     from akgen_lsp.bench.executor import LocalPoolExecutor
-    from akgen_lsp.bench.pipeline import Candidate, Settings
+    from akgen_lsp.bench.pipeline import Candidate, RunSettings
     from akgen_lsp.bench.tasks import load_task
 
     src = discover_tasks(suite, names=["AddMath"])[0].root
@@ -161,7 +161,7 @@ def test_task_code_that_dies_does_not_stop_the_run(tmp_path: Path, suite: Path) 
             (dst / "validation" / "prepare_inputs.py").write_text(body)
         task = load_task(dst)
         jobs.append(Job(str(dst), Candidate(task.id, 0, task.answers[0].kernel, task.answers[0].host.parent),
-                        Settings(case_ids=(1,)), timeout_s=120))
+                        RunSettings(case_ids=(1,)), timeout_s=120))
     got: dict[str, dict[str, Any]] = {}
     LocalPoolExecutor(2).run(jobs, lambda j, r: got.__setitem__(j.candidate.task_id, r))
     assert got["level1/Math/Dies"]["status"] == "harness_error"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 from akgen_lsp.bench.reference import Tensor, load_case
 from akgen_lsp.bench.tasks import Task, load_task
 from akgen_lsp.bench.tensorlist import TensorList, fit_plan, list_output, make_list, output_list
@@ -38,7 +38,7 @@ def test_case_data_holds_one_list_input_and_one_list_output() -> None:
 
 def test_list_answer_passes_and_a_wrong_element_fails(tmp_path: Path) -> None:
     task = load_task(FIXTURE)
-    rec = evaluate(task, _answer(task), Settings(mode="dynamic"))
+    rec = evaluate(task, _answer(task), RunSettings(mode="dynamic"))
     assert rec["status"] == "pass", rec["findings"]
     assert rec["passed_cases"] == rec["cases"] == 2
 
@@ -48,7 +48,7 @@ def test_list_answer_passes_and_a_wrong_element_fails(tmp_path: Path) -> None:
     k = broken.answers[0].kernel
     # the last tensor of each core is scaled twice: only some list elements are wrong
     k.write_text(k.read_text().replace("Muls(b, a, s, len);", "Muls(b, a, k + GetBlockNum() >= t.tensorCount ? s * s : s, len);"))
-    rec = evaluate(broken, _answer(broken), Settings(mode="dynamic", case_ids=(0,)))
+    rec = evaluate(broken, _answer(broken), RunSettings(mode="dynamic", case_ids=(0,)))
     assert rec["status"] == "wrong_answer", rec["findings"]
     assert any(f["code"] == "BENCH-PRECISION" for f in rec["findings"])
 

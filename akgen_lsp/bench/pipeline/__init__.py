@@ -30,7 +30,7 @@ from akgen_lsp.bench.pipeline.record import (
     NO_ANSWER,
     NO_ANSWER_REASON,
     Candidate,
-    Settings,
+    RunSettings,
     Timings,
     finish_record,
     new_record,
@@ -44,7 +44,7 @@ __all__ = [
     "NO_ANSWER",
     "NO_ANSWER_REASON",
     "Candidate",
-    "Settings",
+    "RunSettings",
     "Timings",
     "evaluate",
     "evaluate_cann",
@@ -57,10 +57,10 @@ __all__ = [
 ]
 
 
-def evaluate(task: Task, cand: Candidate, settings: Settings | None = None) -> dict[str, Any]:
+def evaluate(task: Task, cand: Candidate, settings: RunSettings | None = None) -> dict[str, Any]:
     """Evaluate one candidate on every case of its task, on the toolchain ``settings.toolchain`` selects; returns
     the candidate's record (see docs/bench.md)."""
-    settings = settings or Settings()
+    settings = settings or RunSettings()
     if select_toolchain(settings.toolchain) == "cann":
         return evaluate_cann(task, cand, settings)
     return evaluate_sim(task, cand, settings)

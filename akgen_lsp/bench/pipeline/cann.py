@@ -21,7 +21,7 @@ from akgen_lsp.bench.compare import as_float, compare_outputs, comparison_findin
 from akgen_lsp.bench.pipeline.parse import _op_def_name, prepare_stage
 from akgen_lsp.bench.pipeline.record import (
     Candidate,
-    Settings,
+    RunSettings,
     Timings,
     _finding,
     finish_record,
@@ -47,7 +47,7 @@ def template_for(task_root: Path, env: Mapping[str, str] | None = None) -> Path 
 
 
 def evaluate_cann(
-    task: Task, cand: Candidate, settings: Settings, toolchain: CannToolchain | None = None
+    task: Task, cand: Candidate, settings: RunSettings, toolchain: CannToolchain | None = None
 ) -> dict[str, Any]:
     """The bench pipeline's `evaluate` on the cann toolchain: parse, build once, run every case on the NPU, compare
     on the CPU with the same rules as on sim, measured times against the torch_npu reference op."""

@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from akgen_lsp.bench.pipeline.record import Settings, Timings, _finding
+from akgen_lsp.bench.pipeline.record import RunSettings, Timings, _finding
 from akgen_lsp.findings import Finding
 from akgen_lsp.sim.build_types import Build, BuildOptions
 from akgen_lsp.sim.manifest import Manifest
@@ -20,7 +20,7 @@ from akgen_lsp.sim.toolchain import SimToolchain, options_for
 def compile_case(
     tool: SimToolchain,
     manifest: Manifest,
-    settings: Settings,
+    settings: RunSettings,
     builds: dict[str, Build],
     kernel: Path,
     findings: list[Finding],
@@ -45,12 +45,12 @@ def compile_case(
     return build
 
 
-def has_build(manifest: Manifest, settings: Settings, builds: dict[str, Build]) -> bool:
+def has_build(manifest: Manifest, settings: RunSettings, builds: dict[str, Build]) -> bool:
     """Whether `builds` has the build of the case of `manifest` already."""
     return _key(_options(manifest, settings)) in builds
 
 
-def _options(manifest: Manifest, settings: Settings) -> BuildOptions:
+def _options(manifest: Manifest, settings: RunSettings) -> BuildOptions:
     return dataclasses.replace(options_for(manifest), timeout_s=settings.compile_timeout_s)
 
 
@@ -61,7 +61,7 @@ def _key(opts: BuildOptions) -> str:
 def compile_variants(
     tool: SimToolchain,
     manifests: Sequence[Manifest],
-    settings: Settings,
+    settings: RunSettings,
     builds: dict[str, Build],
     tm: Timings,
 ) -> None:

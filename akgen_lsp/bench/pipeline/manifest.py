@@ -15,7 +15,7 @@ from akgen_lsp.ascendc.arch import ArchProfile
 from akgen_lsp.bench import tensorlist
 from akgen_lsp.bench.pipeline.binding import C_TYPES
 from akgen_lsp.bench.pipeline.parse import _Prepared
-from akgen_lsp.bench.pipeline.record import Settings
+from akgen_lsp.bench.pipeline.record import RunSettings
 from akgen_lsp.bench.reference import CaseData, Tensor
 from akgen_lsp.bench.signature import OpDef, dtype_defines, opdef_column
 from akgen_lsp.bench.tasks import Case
@@ -29,7 +29,7 @@ def case_manifest(
     attrs: dict[str, Any],
     op_name: str,
     arch: ArchProfile,
-    settings: Settings,
+    settings: RunSettings,
     case_dir: Path,
     opdef: OpDef | None,
 ) -> tuple[dict[str, Any], Manifest]:
@@ -135,7 +135,7 @@ def _manifest(
     attrs: dict[str, Any],
     op_name: str,
     arch: ArchProfile,
-    settings: Settings,
+    settings: RunSettings,
     case_dir: Path,
     opdef: OpDef | None = None,
 ) -> dict[str, Any]:

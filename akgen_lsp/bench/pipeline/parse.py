@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from akgen_lsp.bench.extract import ExtractError, extract_answer
-from akgen_lsp.bench.pipeline.record import Candidate, Settings, Timings, _finding
+from akgen_lsp.bench.pipeline.record import Candidate, RunSettings, Timings, _finding
 from akgen_lsp.bench.tasks import Case, Task
 from akgen_lsp.findings import Finding
 
@@ -58,7 +58,7 @@ class _Prepared:
     work: Path
 
 
-def _prepare(task: Task, cand: Candidate, settings: Settings, work: Path) -> _Prepared | Finding:
+def _prepare(task: Task, cand: Candidate, settings: RunSettings, work: Path) -> _Prepared | Finding:
     host_dir = cand.host_dir
     if cand.text is not None:
         try:
@@ -120,7 +120,7 @@ def _op_def_name(host: Path | None, default: str) -> str:
 def prepare_stage(
     task: Task,
     cand: Candidate,
-    settings: Settings,
+    settings: RunSettings,
     work: Path,
     rec: dict[str, Any],
     findings: list[Finding],

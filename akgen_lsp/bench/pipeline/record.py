@@ -1,5 +1,5 @@
 """The record of one candidate's evaluation, and what every toolchain's pipeline shares: the candidate
-(`Candidate`), the run's settings (`Settings`), the stage timings (`Timings`), a bench finding (`_finding`), and the
+(`Candidate`), the run's settings (`RunSettings`), the stage timings (`Timings`), a bench finding (`_finding`), and the
 record opened (`new_record`) and closed (`finish_record`) in the shape docs/bench.md describes."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Candidate:
 
 
 @dataclass
-class Settings:
+class RunSettings:
     mode: str = "static"
     arch: str = "Ascend910B2"
     compile_timeout_s: float = 120.0
@@ -132,7 +132,7 @@ def record_findings(rec: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-def new_record(task: Task, cand: Candidate, settings: Settings, **extra: Any) -> Record:
+def new_record(task: Task, cand: Candidate, settings: RunSettings, **extra: Any) -> Record:
     """A candidate's record before evaluation (the shape docs/bench.md describes); `extra` adds toolchain keys."""
     return Record(
         {

@@ -20,7 +20,7 @@ from akgen_lsp.bench.pipeline.record import (
     NO_ANSWER,
     NO_ANSWER_REASON,
     Candidate,
-    Settings,
+    RunSettings,
     Timings,
     _finding,
     finish_record,
@@ -51,7 +51,7 @@ def _one_per_kind(cases: list[Any]) -> list[Any]:
     return [c for _size, c in best.values()]
 
 
-def evaluate_sim(task: Task, cand: Candidate, settings: Settings) -> dict[str, Any]:
+def evaluate_sim(task: Task, cand: Candidate, settings: RunSettings) -> dict[str, Any]:
     """Evaluate one candidate on every case of its task on the simulator; returns the candidate's record."""
     t_start = time.perf_counter()
     tm = Timings()

@@ -19,7 +19,7 @@ from akgen_lsp.bench.cann.toolchain import (
     CannToolchain,
     CannUnavailable,
 )
-from akgen_lsp.bench.pipeline import Candidate, Settings, evaluate
+from akgen_lsp.bench.pipeline import Candidate, RunSettings, evaluate
 from akgen_lsp.bench.pipeline.cann import evaluate_cann
 from akgen_lsp.bench.tasks import Task
 from akgen_lsp.bench.toolchain import get_toolchain
@@ -287,7 +287,7 @@ def test_evaluate_on_fake_npu_passes_and_measures(fake, tmp_path: Path, add_task
     env, calls = fake
     a = add_task.answers[0]
     cand = Candidate(add_task.id, 0, a.kernel, a.host.parent)
-    rec = evaluate_cann(add_task, cand, Settings(mode="dynamic", max_cases=2, work_dir=tmp_path),
+    rec = evaluate_cann(add_task, cand, RunSettings(mode="dynamic", max_cases=2, work_dir=tmp_path),
                         _toolchain(env))
     assert rec["status"] == "pass", rec["findings"]
     assert rec["toolchain"] == "cann" and rec["compiled"] and rec["passed_cases"] == 2 and rec["measured"]
@@ -301,7 +301,7 @@ def test_evaluate_on_fake_npu_reports_a_wrong_answer(fake, tmp_path: Path, add_t
     env["FAKE_NPU_WRONG"] = "1"
     a = add_task.answers[0]
     rec = evaluate_cann(add_task, Candidate(add_task.id, 0, a.kernel, a.host.parent),
-                        Settings(mode="dynamic", max_cases=1, work_dir=tmp_path), _toolchain(env))
+                        RunSettings(mode="dynamic", max_cases=1, work_dir=tmp_path), _toolchain(env))
     assert rec["status"] == "wrong_answer"
     f = rec["findings"][0]
     assert f["code"] == "BENCH-PRECISION" and "flat 5" in f["message"]
@@ -312,7 +312,7 @@ def test_evaluate_reports_a_runner_without_torch_npu(fake, tmp_path: Path, add_t
     env["PYTHONPATH"] = ""  # the real torch_npu is not installed here: the runner says so
     a = add_task.answers[0]
     rec = evaluate_cann(add_task, Candidate(add_task.id, 0, a.kernel, a.host.parent),
-                        Settings(mode="dynamic", max_cases=1, work_dir=tmp_path), _toolchain(env))
+                        RunSettings(mode="dynamic", max_cases=1, work_dir=tmp_path), _toolchain(env))
     assert rec["status"] == "runtime_error" and rec["compiled"]
     assert "cannot import torch_npu" in rec["findings"][0]["message"]
 
@@ -321,7 +321,7 @@ def test_pipeline_dispatches_to_cann(tmp_path: Path, add_task: Task, monkeypatch
     monkeypatch.setenv("ASCEND_HOME_PATH", str(tmp_path))  # not a CANN install: auto stays on sim
     a = add_task.answers[0]
     cand = Candidate(add_task.id, 0, a.kernel, a.host.parent)
-    rec = evaluate(add_task, cand, Settings(mode="dynamic", max_cases=1, toolchain="cann"))
+    rec = evaluate(add_task, cand, RunSettings(mode="dynamic", max_cases=1, toolchain="cann"))
     assert rec["status"] == "harness_error" and rec["toolchain"] == "cann"
     assert "no bisheng compiler" in rec["findings"][0]["message"]
 
@@ -359,7 +359,7 @@ def test_npukernelbench_style_task_uses_its_pybind_and_model_new(fake, tmp_path:
     op.write_text("def add_math(x, y):\n    return x + y\n")
     env["FAKE_OP_PY"] = str(op)
     a = task.answers[0]
-    settings = Settings(mode="dynamic", max_cases=1, work_dir=tmp_path, keep_work=True)
+    settings = RunSettings(mode="dynamic", max_cases=1, work_dir=tmp_path, keep_work=True)
     rec = evaluate_cann(task, Candidate(task.id, 0, a.kernel, a.host.parent), settings, _toolchain(env))
     assert rec["status"] == "pass", rec["findings"]
     pyb = next(tmp_path.glob("akgen-cann-*/cann/project/validation/pybind.cpp")).read_text()
