@@ -67,12 +67,7 @@ def check_op_command(path: Path, op_dir: Path, command: str, timeout_s: float) -
     try:
         res = run_test_command(op_dir, command, timeout_s)
     except OpTestError as exc:
-        msg = str(exc)
-        return CheckResult(
-            (Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench", error_class="harness"),),
-            Figures.no_task(msg),
-            time.perf_counter() - started,
-        )
+        return _not_run(path, str(exc), started)
     findings = [
         f
         for f in parse_gcc_output(res.output, {}, str(path), generated_roots())
@@ -102,6 +97,16 @@ def check_op_command(path: Path, op_dir: Path, command: str, timeout_s: float) -
         timings={"op_ut_s": round(time.perf_counter() - started, 2)},
     )
     return CheckResult(tuple(findings), figures, time.perf_counter() - started)
+
+
+def _not_run(path: Path, msg: str, started: float) -> CheckResult:
+    """The result of a UT or test command that could not be run (its setup is wrong): one OP-UT finding at the
+    file's first line that says why, and no task figures."""
+    return CheckResult(
+        (Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench", error_class="harness"),),
+        Figures.no_task(msg),
+        time.perf_counter() - started,
+    )
 
 
 def _config_root(path: Path) -> Path:
@@ -139,12 +144,7 @@ def check_op_ut(
             jobs=min(4, os.cpu_count() or 1),  # a first build's objects side by side
         )
     except OpTestError as exc:
-        msg = str(exc)
-        return CheckResult(
-            (Finding("OP-UT", msg, Span.point(str(path), 1), source="akgen-bench", error_class="harness"),),
-            Figures.no_task(msg),
-            time.perf_counter() - started,
-        )
+        return _not_run(path, str(exc), started)
     return CheckResult(
         tuple(op_ut_findings(res, layout)), op_ut_figures(res, layout), time.perf_counter() - started
     )
