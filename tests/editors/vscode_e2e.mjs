@@ -278,7 +278,12 @@ try {
           await page.keyboard.press("Escape");
         }
       }
-      return await until("the akgen status bar item", async () => (await statusText()) || false, 120000);
+      // a save pressed before the language client has started reaches no server (the file is not dirty, so
+      // nothing re-sends it): wait, as a person would, for the item's check mark of a running server
+      const item = page.locator("#akgen\\.akgen-lsp\\.akgen\\.status, .statusbar-item[id*='akgen.status']").first();
+      await until("the akgen status bar item of a running server", async () =>
+        (await item.locator(".codicon-check, .codicon-pass").count()) > 0, 300000);
+      return await statusText();
     });
 
     await step("saving the operator's kernel runs its kernel UT", async () => {
