@@ -233,11 +233,13 @@ inline void scatter_vnchwconv_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat
 }
 
 namespace akgen_sim {
-template <typename T, typename R>
-inline void fused_mul_add_repeat(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s0,
-                                 const AscendC::LocalTensor<T>& s1, MaskArg mask, R repeat_in,
-                                 const AscendC::BinaryRepeatParams& p, const loc_t& loc) {
-    const char* api = "FusedMulAdd";
+// The repeat form of a vector API that reads dst as a third operand (FusedMulAdd, MulAddDst): the checks, the masked
+// visit and the charge of one such API; `op(d, a, b)` updates one dst element from src0's and src1's.
+template <typename T, typename R, typename Op>
+inline void in_place_ternary_repeat(const char* api, const AscendC::LocalTensor<T>& dst,
+                                    const AscendC::LocalTensor<T>& s0, const AscendC::LocalTensor<T>& s1,
+                                    MaskArg mask, R repeat_in, const AscendC::BinaryRepeatParams& p,
+                                    const loc_t& loc, Op op) {
     touch(api, loc);
     uint32_t repeat = check_repeat(repeat_in, api, loc);
     constexpr uint32_t per = 256 / sizeof(T);
@@ -250,11 +252,18 @@ inline void fused_mul_add_repeat(const AscendC::LocalTensor<T>& dst, const Ascen
     check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(T), m, per), loc);
     check_local(s0, "src0", api, touched_extent(repeat, sa, sizeof(T), m, per), loc);
     check_local(s1, "src1", api, touched_extent(repeat, sb, sizeof(T), m, per), loc);
+    repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per, op);
+    vec_charge(cost_key("mul", cost_kind<T>()), api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
+}
+
+template <typename T, typename R>
+inline void fused_mul_add_repeat(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s0,
+                                 const AscendC::LocalTensor<T>& s1, MaskArg mask, R repeat_in,
+                                 const AscendC::BinaryRepeatParams& p, const loc_t& loc) {
     using C = calc_t<T>;
-    repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per, [&](T* d, const T* a, const T* b) {
+    in_place_ternary_repeat("FusedMulAdd", dst, s0, s1, mask, repeat_in, p, loc, [](T* d, const T* a, const T* b) {
         *d = static_cast<T>(static_cast<C>(*a) * static_cast<C>(*d) + static_cast<C>(*b));
     });
-    vec_charge(cost_key("mul", cost_kind<T>()), api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 }  // namespace akgen_sim
 

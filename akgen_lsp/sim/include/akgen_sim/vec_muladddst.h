@@ -19,23 +19,9 @@ template <typename T, typename R>
 inline void muladddst_repeat(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& s0,
                              const AscendC::LocalTensor<T>& s1, MaskArg mask, R repeat_in,
                              const AscendC::BinaryRepeatParams& p, const loc_t& loc) {
-    const char* api = "MulAddDst";
-    touch(api, loc);
-    uint32_t repeat = check_repeat(repeat_in, api, loc);
-    constexpr uint32_t per = 256 / sizeof(T);
-    check_mask(mask, per, api, loc);
-    MaskState m = resolve_mask(mask);
-    repeat = counter_repeats(m, per, repeat);
-    if (repeat == 0) return;
-    Stride sd{p.dstBlkStride, p.dstRepStride}, sa{p.src0BlkStride, p.src0RepStride};
-    Stride sb{p.src1BlkStride, p.src1RepStride};
-    check_local(dst, "dst", api, touched_extent(repeat, sd, sizeof(T), m, per), loc);
-    check_local(s0, "src0", api, touched_extent(repeat, sa, sizeof(T), m, per), loc);
-    check_local(s1, "src1", api, touched_extent(repeat, sb, sizeof(T), m, per), loc);
-    repeat_visit(dst.addr_, s0.addr_, s1.addr_, repeat, sd, sa, sb, m, per, [&](T* d, const T* a, const T* b) {
+    in_place_ternary_repeat("MulAddDst", dst, s0, s1, mask, repeat_in, p, loc, [](T* d, const T* a, const T* b) {
         *d = static_cast<T>(static_cast<float>(*a) * static_cast<float>(*b) + static_cast<float>(*d));
     });
-    vec_charge(cost_key("mul", cost_kind<T>()), api, repeat, dst.slot_, {s0.slot_, s1.slot_}, loc);
 }
 }  // namespace akgen_sim
 
