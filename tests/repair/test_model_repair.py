@@ -188,9 +188,12 @@ async def test_cancelling_the_repair_leaves_no_process(ws: Path, tiny: Path, wor
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    for _ in range(100):
+    # until the job, what it started (reparented to the worker once the job is gone) and the worker's record of
+    # it are gone: a bound that returns at the event, long enough for a loaded machine
+    for _ in range(600):
         alive = [p for p in pids if _alive(p)]
-        left = [d for p in pids for d in descendants(p)]
+        roots = [*pids, *([worker.pid] if worker.pid is not None else [])]
+        left = [d for p in roots for d in descendants(p) if _alive(d)]
         if not alive and not left and not worker.job_pids():
             break
         await asyncio.sleep(0.05)
